@@ -1,0 +1,37 @@
+/* The streamcl command's sub-commands and shared helpers. */
+#ifndef STREAMCL_CLI_COMMANDS_H
+#define STREAMCL_CLI_COMMANDS_H
+
+#include "streamcl.h"
+
+/* Each sub-command: argv[0] is the sub-command name; returns the exit status. */
+int cmd_devices(int argc, char **argv);
+int cmd_reduce(int argc, char **argv);
+int cmd_lbm(int argc, char **argv);
+int cmd_nbody(int argc, char **argv);
+int cmd_pair_bench(int argc, char **argv);
+
+/* Progress line on stderr, only when stderr is a terminal. */
+typedef struct {
+    const char *what;
+    long total;
+    double start, last;
+    int active;
+} cli_progress;
+void cli_progress_start(cli_progress *p, const char *what, long total);
+void cli_progress_update(cli_progress *p, long done);
+void cli_progress_end(cli_progress *p);
+
+/* Wall-clock seconds (monotonic). */
+double cli_now(void);
+
+/* Create a context from --device (or $STREAMCL_DEVICE); prints the error and
+ * returns NULL on failure. */
+scl_context *cli_context(const char *device, int profiling);
+
+/* Parse helpers: print "streamcl CMD: bad value for OPT: 'x'" and return -1 on error. */
+int cli_parse_long(const char *cmd, const char *opt, const char *text, long min, long max,
+                   long *out);
+int cli_parse_double(const char *cmd, const char *opt, const char *text, double *out);
+
+#endif

@@ -1,0 +1,62 @@
+/* streamcl: command-line front end over the library's public API. */
+#include "commands.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} subcommand;
+
+static const subcommand commands[] = {
+    {"devices", cmd_devices, "list OpenCL platforms and devices with their facts"},
+    {"reduce", cmd_reduce, "sum a random float stream on the device; bandwidth and check"},
+#ifdef STREAMCL_HAVE_LBM
+    {"lbm", cmd_lbm, "lattice Boltzmann D2Q9 (PARAMFILE OBSTACLEFILE)"},
+#endif
+#ifdef STREAMCL_HAVE_NBODY
+    {"nbody", cmd_nbody, "all-pairs gravitational n-body"},
+#endif
+#ifdef STREAMCL_HAVE_PAIR
+    {"pair-bench", cmd_pair_bench, "lj/charmm/coul/long force engine benchmark"},
+#endif
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: streamcl [--version] [--help] COMMAND [options]\n\n"
+            "commands:\n");
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(out, "  %-12s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out,
+            "\n'streamcl COMMAND --help' describes a command's options.\n"
+            "Device selection: --device gpu|cpu|P:D|NAME, or STREAMCL_DEVICE; default: the\n"
+            "first GPU, else the first CPU device. STREAMCL_PROFILE=1 prints device times,\n"
+            "STREAMCL_TUNE=0 skips auto-tuning, STREAMCL_NO_CACHE=1 ignores the on-disk cache.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("streamcl %s\n", STREAMCL_VERSION);
+        return 0;
+    }
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "streamcl: unknown command '%s'\n\n", argv[1]);
+    usage(stderr);
+    return 2;
+}

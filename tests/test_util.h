@@ -1,0 +1,77 @@
+/* Minimal test harness: CHECK records failures without stopping, the summary
+ * line is "N passed, N failed" and the exit status is non-zero on failure. */
+#ifndef STREAMCL_TEST_UTIL_H
+#define STREAMCL_TEST_UTIL_H
+
+#include "streamcl.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+static int test_passed, test_failed;
+
+#define CHECK(cond, ...)                                                                   \
+    do {                                                                                   \
+        if (cond) {                                                                        \
+            test_passed++;                                                                 \
+        } else {                                                                           \
+            test_failed++;                                                                 \
+            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                \
+            fprintf(stderr, __VA_ARGS__);                                                  \
+            fputc('\n', stderr);                                                           \
+        }                                                                                  \
+    } while (0)
+
+/* Require success of a streamcl call; prints the context's message if not. */
+#define CHECK_OK(ctx, call)                                                                \
+    do {                                                                                   \
+        scl_status st_ = (call);                                                           \
+        CHECK(st_ == SCL_OK, "%s -> %s: %s", #call, scl_status_name(st_),                  \
+              scl_last_error(ctx));                                                        \
+    } while (0)
+
+static inline int test_summary(const char *name)
+{
+    printf("%s: %d passed, %d failed\n", name, test_passed, test_failed);
+    return test_failed ? 1 : 0;
+}
+
+/* xorshift64*: a reproducible generator whose seed the test prints. */
+static inline double test_uniform(uint64_t *state)
+{
+    uint64_t x = *state;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *state = x;
+    return (double)((x * 2685821657736338717ULL) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* Seed from $STREAMCL_TEST_SEED or the clock, so each run sees fresh data. */
+static inline uint64_t test_seed(void)
+{
+    const char *s = getenv("STREAMCL_TEST_SEED");
+    uint64_t seed = s ? strtoull(s, NULL, 10) : (uint64_t)time(NULL) * 2654435761ULL;
+    if (seed == 0)
+        seed = 88172645463325252ULL;
+    printf("seed %llu (set STREAMCL_TEST_SEED to repeat)\n", (unsigned long long)seed);
+    return seed;
+}
+
+/* A context on the test device (STREAMCL_DEVICE, default from ctest). */
+static inline scl_context *test_context(void)
+{
+    char err[1024];
+    scl_context *ctx = NULL;
+    scl_status s = scl_context_create(NULL, &ctx, err, sizeof err);
+    if (s != SCL_OK) {
+        fprintf(stderr, "cannot create context: %s\n", err);
+        exit(2);
+    }
+    return ctx;
+}
+
+#endif
