@@ -1,0 +1,146 @@
+/*
+ * lj/charmm/coul/long pair engine: the physics of LAMMPS's pair style of that
+ * name (CHARMM-switched Lennard-Jones + real-space Ewald/PPPM Coulomb),
+ * computed by OpenCL kernels, usable without LAMMPS.
+ *
+ * Atoms are given as LAMMPS holds them: nlocal owned atoms followed by nghost
+ * ghost atoms (periodic images / other ranks' atoms). Forces are computed for
+ * the local atoms from full neighbor lists (every pair appears for both
+ * atoms), so ghosts receive no force and newton pair does not matter.
+ *
+ * Per step:
+ *   on steps where the atom set changed (LAMMPS re-neighboring):
+ *       scl_charmm_set_atoms()   -> bins, builds the neighbor list on the device
+ *   every step:
+ *       scl_charmm_compute()     -> packs x,q into float4, uploads, enqueues the
+ *                                   force kernels and the read-back; returns at once
+ *       ... host does other work (bonds, kspace) ...
+ *       scl_charmm_finish()      -> waits, adds forces, reduces energy/virial in double
+ *
+ * Units are the caller's (LAMMPS real units: kcal/mol, Angstrom, e).
+ * Types are 0-based here (LAMMPS type t is t-1).
+ */
+#ifndef STREAMCL_CHARMM_H
+#define STREAMCL_CHARMM_H
+
+#include "streamcl.h"
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    SCL_PREC_SINGLE, /* float math, float accumulation */
+    SCL_PREC_MIXED,  /* float pair math, double (or compensated) accumulation */
+    SCL_PREC_DOUBLE  /* double everywhere (device needs fp64) */
+} scl_precision;
+
+typedef struct {
+    int ntypes;             /* number of atom types, >= 1 */
+    /* ntypes*ntypes row-major, symmetric, already mixed: lj epsilon and sigma
+     * of the pair (i,j). An entry with epsilon 0 and sigma 0 means "no LJ". */
+    const double *epsilon;
+    const double *sigma;
+    double cut_lj_inner;    /* r_in: start of the CHARMM switch */
+    double cut_lj;          /* r_c: LJ cutoff (> r_in) */
+    double cut_coul;        /* Coulomb cutoff (LAMMPS: defaults to cut_lj) */
+    double qqrd2e;          /* Coulomb conversion (LAMMPS force->qqrd2e) */
+    double g_ewald;         /* Ewald splitting parameter from the kspace solver */
+    double special_lj[4];   /* [0] = 1 (non-bonded), [1..3] for 1-2, 1-3, 1-4 */
+    double special_coul[4];
+    double skin;            /* neighbor skin added to max(cut_lj, cut_coul) */
+    scl_precision precision;
+    /* Launch parameters; 0 = let the tuner choose (or defaults when tune = 0). */
+    int threads_per_atom;   /* 1, 2, 4 or 8 */
+    int chunks;             /* number of atom chunks per step, >= 1 */
+    int work_group;         /* work-group size */
+    int tune;               /* 1: time candidates on the first step, cache the plan */
+} scl_charmm_params;
+
+/* Default parameters: mixed precision, tuning on, special factors all 1. */
+void scl_charmm_params_default(scl_charmm_params *p);
+
+typedef struct scl_charmm scl_charmm;
+
+/* Create an engine on ctx. Validates parameters (r_in < r_c, finite positive
+ * cutoffs, coefficients present and finite, fp64 for SCL_PREC_DOUBLE). */
+scl_status scl_charmm_create(scl_context *ctx, const scl_charmm_params *p, scl_charmm **out);
+void scl_charmm_free(scl_charmm *eng);
+
+/* The atom set changed: store it and rebuild the neighbor list (cutoff
+ * max(cut_lj, cut_coul) + skin) on the device.
+ *   x       3*(nlocal+nghost) positions
+ *   type    nlocal+nghost types, 0-based, < ntypes
+ *   tag     nlocal+nghost global atom ids (a ghost carries its original's id)
+ *   nspecial 3*nlocal cumulative counts per local atom, as LAMMPS's
+ *           atom->nspecial: [n12, n12+n13, n12+n13+n14]   (NULL: no specials)
+ *   special nlocal*maxspecial tags of the 1-2, then 1-3, then 1-4 partners
+ * A pair (i,j) whose tag[j] is in i's special list gets kind 1, 2 or 3 and the
+ * factors special_lj/coul[kind]; kind 0 pairs with factor 0 stay in the list
+ * because the Coulomb correction still applies to them. */
+scl_status scl_charmm_set_atoms(scl_charmm *eng, int nlocal, int nghost, const double *x,
+                                const int *type, const int64_t *tag, const int *nspecial,
+                                const int64_t *special, int maxspecial);
+
+/* Start a step with new positions and charges of all nlocal+nghost atoms (same
+ * order as the last set_atoms). eflag/vflag: compute energies / the global
+ * virial this step. eatom/vatom: per-atom energy / 6-component virial. The
+ * call returns once the device work is queued. */
+scl_status scl_charmm_compute(scl_charmm *eng, const double *x, const double *q, int eflag,
+                              int vflag, int eatom, int vatom);
+
+typedef struct {
+    double evdwl;      /* LJ energy (0 when eflag was 0) */
+    double ecoul;      /* real-space Coulomb energy */
+    double virial[6];  /* xx, yy, zz, xy, xz, yz (0 when vflag was 0) */
+} scl_charmm_result;
+
+/* Wait for the step started by compute and ADD its forces to f (3*nlocal).
+ * eatom_out (nlocal) and vatom_out (6*nlocal) are added to when requested in
+ * compute, may be NULL otherwise. result may be NULL. */
+scl_status scl_charmm_finish(scl_charmm *eng, double *f, scl_charmm_result *result,
+                             double *eatom_out, double *vatom_out);
+
+/* Facts of the last steps, for reports ("Device Time Info"). */
+typedef struct {
+    long steps, rebuilds;
+    long neighbors;            /* pairs in the current list, padding excluded */
+    long list_capacity;        /* slots per atom incl. padding (multiple of 8) */
+    int threads_per_atom, chunks, work_group; /* the plan in use */
+    double t_neighbor, t_upload, t_force, t_download, t_host_reduce; /* seconds, summed */
+} scl_charmm_stats;
+scl_status scl_charmm_stats_get(scl_charmm *eng, scl_charmm_stats *stats);
+
+/* Build the neighbor list of the atoms of the last set_atoms on the host,
+ * brute force, and compare with the device list (tests). *mismatches counts
+ * (i, j, kind) entries present in one list but not the other. */
+scl_status scl_charmm_check_neighbors(scl_charmm *eng, long *mismatches);
+
+/* ---- plain C double-precision reference (the test oracle, CPU baseline) ---- */
+
+/* Same inputs and outputs as set_atoms + compute + finish, O(N) cell list,
+ * double throughout, OpenMP-parallel over atoms when available. f, eatom and
+ * vatom (optional) are ADDED to. */
+scl_status scl_charmm_reference(const scl_charmm_params *p, int nlocal, int nghost,
+                                const double *x, const double *q, const int *type,
+                                const int64_t *tag, const int *nspecial, const int64_t *special,
+                                int maxspecial, double *f, scl_charmm_result *result,
+                                double *eatom, double *vatom, char *err, size_t errlen);
+
+/* ---- helpers for standalone use (no LAMMPS) ---- */
+
+/* Wrap atoms into the periodic box [lo, hi) and append ghost images of every
+ * atom within `cutoff` of a face, LAMMPS-style. On return *x_all, *type_all,
+ * *q_all, *tag_all hold nlocal + *nghost entries (malloc'd; free with free()).
+ * The local atoms are the first nlocal, unchanged in order. */
+scl_status scl_periodic_ghosts(const double lo[3], const double hi[3], double cutoff,
+                               int nlocal, const double *x, const int *type, const double *q,
+                               const int64_t *tag, int *nghost, double **x_all, int **type_all,
+                               double **q_all, int64_t **tag_all, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
