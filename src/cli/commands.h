@@ -34,4 +34,10 @@ int cli_parse_long(const char *cmd, const char *opt, const char *text, long min,
                    long *out);
 int cli_parse_double(const char *cmd, const char *opt, const char *text, double *out);
 
+/* Write an 8-bit RGB image (w*h*3 bytes, row 0 at the top) as PNG. Returns 0,
+ * or -1 with a message on stderr (also when built without libpng). */
+int cli_write_png(const char *path, int w, int h, const unsigned char *rgb);
+/* Map t in [0,1] to a perceptual colour (viridis-like), 3 bytes into rgb. */
+void cli_colormap(double t, unsigned char rgb[3]);
+
 #endif
