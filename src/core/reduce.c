@@ -155,7 +155,7 @@ static scl_status plan_for(reduce_job *job, scl_plan *plan)
     char shape[64];
     snprintf(shape, sizeof shape, "n~2^%d", bucket);
     /* tiny streams are not worth timing: defaults are fine there */
-    scl_tune_options opt = {.tune = bucket >= 16, .repeats = 3};
+    scl_tune_options opt = {.tune = bucket >= 20, .repeats = 3};
     scl_status s = scl_plan_tune(job->ctx, kernel_names[job->kernel], shape, params, 2, tune_run,
                                  job, &opt, plan);
     if (s != SCL_OK)
