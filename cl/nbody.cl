@@ -1,0 +1,140 @@
+/* All-pairs gravity, "combined" copious parallelism (Rocki, Burtscher, Suda):
+ * each work-item owns V bodies in vector registers (outer-loop vectorization)
+ * and the j bodies are staged through local memory in tiles of TILE.
+ *
+ * Build options (set by src/nbody/driver.c):
+ *   NBODY_DOUBLE 0|1   storage and arithmetic precision
+ *   V                  bodies per work-item: 1, 2, 4, 8 or 16
+ *   WG, TILE           work-group size and tile size (compile-time, so the
+ *                      tile loop can be unrolled)
+ *   NBODY_EXACT 0|1    eps == 0: a zero distance (j = i) contributes nothing
+ * Bodies live in structure-of-arrays form, padded with zero-mass bodies to a
+ * multiple of every launch shape: work-item g owns bodies g*V .. g*V+V-1. */
+
+#if NBODY_DOUBLE
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+typedef double real;
+typedef double4 real4;
+#define VEC_NAME(n) double##n
+#else
+typedef float real;
+typedef float4 real4;
+#define VEC_NAME(n) float##n
+#endif
+
+/* realv: V reals; LOADV/STOREV move V consecutive bodies. */
+#define VEC_OF(n) VEC_NAME(n)
+#define VLOAD_OF(n) vload##n
+#define VSTORE_OF(n) vstore##n
+#define VLOAD_N(n) VLOAD_OF(n)
+#define VSTORE_N(n) VSTORE_OF(n)
+#if V == 1
+typedef real realv;
+#define LOADV(g, p) ((p)[g])
+#define STOREV(val, g, p) ((p)[g] = (val))
+#else
+typedef VEC_OF(V) realv;
+#define LOADV(g, p) VLOAD_N(V)((g), (p))
+#define STOREV(val, g, p) VSTORE_N(V)((val), (g), (p))
+#endif
+
+/* Accelerations of the owned bodies from bodies [0, nj) (nj a multiple of
+ * TILE), scaled by G, stored in a; then v += a * half_dt (the closing half
+ * kick of a leapfrog step; half_dt = 0 leaves v as it is). */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
+nbody_accel(__global const real *x, __global const real *y, __global const real *z,
+            __global const real *m, __global real *ax, __global real *ay, __global real *az,
+            __global real *vx, __global real *vy, __global real *vz, const uint nj,
+            const real G, const real eps2, const real half_dt)
+{
+    __local real4 tile[TILE];
+    const size_t g = get_global_id(0);
+    const uint lid = (uint)get_local_id(0);
+    const realv xi = LOADV(g, x), yi = LOADV(g, y), zi = LOADV(g, z);
+    realv accx = (realv)(0), accy = (realv)(0), accz = (realv)(0);
+    for (uint j0 = 0; j0 < nj; j0 += TILE) {
+        for (uint t = lid; t < TILE; t += WG)
+            tile[t] = (real4)(x[j0 + t], y[j0 + t], z[j0 + t], m[j0 + t]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll 8
+        for (uint k = 0; k < TILE; k++) {
+            const real4 b = tile[k];
+            const realv dx = b.x - xi, dy = b.y - yi, dz = b.z - zi;
+            const realv r2 = mad(dx, dx, mad(dy, dy, mad(dz, dz, (realv)(eps2))));
+#if NBODY_EXACT
+            const realv inv = r2 > (realv)(0) ? rsqrt(r2) : (realv)(0);
+#else
+            const realv inv = rsqrt(r2);
+#endif
+            const realv s = b.w * inv * inv * inv;
+            accx = mad(dx, s, accx);
+            accy = mad(dy, s, accy);
+            accz = mad(dz, s, accz);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    accx *= G;
+    accy *= G;
+    accz *= G;
+    STOREV(accx, g, ax);
+    STOREV(accy, g, ay);
+    STOREV(accz, g, az);
+    STOREV(mad(accx, (realv)(half_dt), LOADV(g, vx)), g, vx);
+    STOREV(mad(accy, (realv)(half_dt), LOADV(g, vy)), g, vy);
+    STOREV(mad(accz, (realv)(half_dt), LOADV(g, vz)), g, vz);
+}
+
+/* Opening half kick and drift of a leapfrog step for bodies [0, n). */
+__kernel void nbody_kick_drift(__global real *x, __global real *y, __global real *z,
+                               __global real *vx, __global real *vy, __global real *vz,
+                               __global const real *ax, __global const real *ay,
+                               __global const real *az, const uint n, const real half_dt,
+                               const real dt)
+{
+    const size_t i = get_global_id(0);
+    if (i >= n)
+        return;
+    const real ux = mad(ax[i], half_dt, vx[i]), uy = mad(ay[i], half_dt, vy[i]),
+               uz = mad(az[i], half_dt, vz[i]);
+    vx[i] = ux;
+    vy[i] = uy;
+    vz[i] = uz;
+    x[i] = mad(ux, dt, x[i]);
+    y[i] = mad(uy, dt, y[i]);
+    z[i] = mad(uz, dt, z[i]);
+}
+
+/* Potential per body, phi_i = -G sum_{j != i} m_j / sqrt(r_ij^2 + eps^2), for
+ * the energy; summed in double where the device has it. Not performance
+ * critical: one body per work-item, the same tiles as the force kernel.
+ * Zero-mass (padding) bodies are skipped so that eps = 0 cannot give 0/0. */
+#if NBODY_DOUBLE || SCL_FP64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+typedef double acc_t;
+#else
+typedef float acc_t;
+#endif
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
+nbody_potential(__global const real *x, __global const real *y, __global const real *z,
+                __global const real *m, __global acc_t *phi, const uint nj, const real G,
+                const real eps2)
+{
+    __local real4 tile[TILE];
+    const uint i = (uint)get_global_id(0), lid = (uint)get_local_id(0);
+    const real xi = x[i], yi = y[i], zi = z[i];
+    acc_t sum = 0;
+    for (uint j0 = 0; j0 < nj; j0 += TILE) {
+        for (uint t = lid; t < TILE; t += WG)
+            tile[t] = (real4)(x[j0 + t], y[j0 + t], z[j0 + t], m[j0 + t]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint k = 0; k < TILE; k++) {
+            const real4 b = tile[k];
+            const real dx = b.x - xi, dy = b.y - yi, dz = b.z - zi;
+            const real r2 = dx * dx + dy * dy + dz * dz + eps2;
+            if (j0 + k != i && b.w != (real)0)
+                sum += (acc_t)(b.w / sqrt(r2));
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    phi[i] = -(acc_t)G * sum;
+}

@@ -1,0 +1,491 @@
+/* The n-body driver: bodies on the device in structure-of-arrays form, a tuned
+ * launch plan (V, work-group, tile), leapfrog steps as two kernels per step. */
+#include "core/internal.h"
+#include "streamcl/nbody.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Bodies are padded to a multiple of the largest V*wg and tile among the
+ * candidates, so every plan fits the same buffers. */
+#define PAD_MULTIPLE 8192
+#define MAX_BODIES (1u << 28)
+#define NFIELDS 10
+#define MAX_PENDING 256
+
+enum { FX, FY, FZ, FM, FVX, FVY, FVZ, FAX, FAY, FAZ };
+static const char *field_names[NFIELDS] = {"nbody x",  "nbody y",  "nbody z",  "nbody m",
+                                           "nbody vx", "nbody vy", "nbody vz", "nbody ax",
+                                           "nbody ay", "nbody az"};
+
+/* One compiled launch shape: the program and its three kernels. */
+typedef struct {
+    int V, wg, tile;
+    scl_program *prog;
+    cl_kernel accel, kick_drift, potential;
+} variant;
+
+struct scl_nbody {
+    scl_context *ctx;
+    double G, eps, dt;
+    scl_nbody_precision precision;
+    size_t n, cap, real_size;
+    scl_stream *f[NFIELDS];
+    scl_stream *phi; /* potentials: double where the device has fp64 */
+    double *mass;    /* host copy, for the energies */
+    variant var;
+    scl_plan plan;
+    cl_event pending[MAX_PENDING]; /* force launches not yet timed */
+    int npending;
+    double force_seconds;
+    long force_count;
+};
+
+static void variant_free(variant *v)
+{
+    if (v->accel)
+        clReleaseKernel(v->accel);
+    if (v->kick_drift)
+        clReleaseKernel(v->kick_drift);
+    if (v->potential)
+        clReleaseKernel(v->potential);
+    scl_program_free(v->prog);
+    memset(v, 0, sizeof *v);
+}
+
+/* Build the program for (V, wg, tile), or keep it if it is the current one.
+ * SCL_ERR_UNSUPPORTED: the device cannot run this shape. */
+static scl_status variant_use(scl_nbody *nb, int V, int wg, int tile)
+{
+    scl_context *ctx = nb->ctx;
+    variant *v = &nb->var;
+    if (v->prog && v->V == V && v->wg == wg && v->tile == tile)
+        return SCL_OK;
+    variant_free(v);
+    if (wg < 1 || tile < wg || tile % wg != 0 || (size_t)wg > ctx->info.max_work_group ||
+        (V != 1 && V != 2 && V != 4 && V != 8 && V != 16) ||
+        (size_t)V * (size_t)wg > PAD_MULTIPLE || tile > PAD_MULTIPLE ||
+        (cl_ulong)tile * 4 * nb->real_size > ctx->info.local_mem)
+        return SCL_ERR_UNSUPPORTED;
+    char options[160];
+    snprintf(options, sizeof options, "-DNBODY_DOUBLE=%d -DV=%d -DWG=%d -DTILE=%d -DNBODY_EXACT=%d",
+             nb->precision == SCL_NBODY_DOUBLE, V, wg, tile, nb->eps == 0.0);
+    scl_status s = scl_program_build(ctx, "nbody", options, &v->prog);
+    if (s == SCL_OK)
+        s = scl_kernel_create(v->prog, "nbody_accel", &v->accel);
+    if (s == SCL_OK)
+        s = scl_kernel_create(v->prog, "nbody_kick_drift", &v->kick_drift);
+    if (s == SCL_OK)
+        s = scl_kernel_create(v->prog, "nbody_potential", &v->potential);
+    size_t kwg = 0;
+    if (s == SCL_OK &&
+        clGetKernelWorkGroupInfo(v->accel, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg,
+                                 &kwg, NULL) == CL_SUCCESS &&
+        (size_t)wg > kwg)
+        s = SCL_ERR_UNSUPPORTED; /* e.g. too many registers for this work-group */
+    if (s != SCL_OK) {
+        variant_free(v);
+        return s;
+    }
+    v->V = V;
+    v->wg = wg;
+    v->tile = tile;
+    return SCL_OK;
+}
+
+static size_t round_up(size_t n, size_t m)
+{
+    return (n + m - 1) / m * m;
+}
+
+/* Set a real-valued kernel argument in the body precision. */
+static scl_status arg_real(scl_nbody *nb, cl_kernel k, cl_uint idx, double value)
+{
+    if (nb->precision == SCL_NBODY_DOUBLE)
+        return scl_arg(nb->ctx, k, idx, sizeof value, &value);
+    float f = (float)value;
+    return scl_arg(nb->ctx, k, idx, sizeof f, &f);
+}
+
+static scl_status arg_fields(scl_nbody *nb, cl_kernel k, const int *fields, int count)
+{
+    scl_status s = SCL_OK;
+    for (int i = 0; i < count && s == SCL_OK; i++) {
+        cl_mem mem = scl_stream_mem(nb->f[fields[i]]);
+        s = scl_arg(nb->ctx, k, (cl_uint)i, sizeof mem, &mem);
+    }
+    return s;
+}
+
+/* Enqueue one force evaluation over the first `bodies` owned bodies against
+ * the first nj bodies (a multiple of the tile), then v += a * half_dt. */
+static scl_status enqueue_accel(scl_nbody *nb, size_t bodies, size_t nj, double half_dt,
+                                cl_event *ev)
+{
+    static const int fields[] = {FX, FY, FZ, FM, FAX, FAY, FAZ, FVX, FVY, FVZ};
+    const variant *v = &nb->var;
+    cl_uint nj32 = (cl_uint)nj;
+    scl_status s = arg_fields(nb, v->accel, fields, 10);
+    if (s == SCL_OK)
+        s = scl_arg(nb->ctx, v->accel, 10, sizeof nj32, &nj32);
+    if (s == SCL_OK)
+        s = arg_real(nb, v->accel, 11, nb->G);
+    if (s == SCL_OK)
+        s = arg_real(nb, v->accel, 12, nb->eps * nb->eps);
+    if (s == SCL_OK)
+        s = arg_real(nb, v->accel, 13, half_dt);
+    size_t global = round_up(bodies, (size_t)v->V * (size_t)v->wg) / (size_t)v->V;
+    size_t local = (size_t)v->wg;
+    if (s == SCL_OK)
+        s = scl_launch(nb->ctx, v->accel, "nbody_accel", 1, &global, &local, ev);
+    return s;
+}
+
+/* ---------------------------------------------------------------- tuning */
+
+typedef struct {
+    scl_nbody *nb;
+    size_t bodies, nj_limit;
+} tune_job;
+
+static scl_status tune_run(void *user, const int *values, double *seconds)
+{
+    tune_job *job = user;
+    scl_nbody *nb = job->nb;
+    scl_status s = variant_use(nb, values[0], values[1], values[2]);
+    if (s != SCL_OK)
+        return s;
+    size_t nj = round_up(nb->n, (size_t)values[2]);
+    if (nj > job->nj_limit)
+        nj = job->nj_limit; /* a multiple of every tile */
+    cl_event ev = NULL;
+    s = enqueue_accel(nb, job->bodies < nb->n ? job->bodies : nb->n, nj, 0.0, &ev);
+    if (s == SCL_OK)
+        s = scl_event_seconds(nb->ctx, ev, seconds);
+    if (ev)
+        clReleaseEvent(ev);
+    return s;
+}
+
+static scl_status choose_plan(scl_nbody *nb, const scl_nbody_options *opt)
+{
+    const scl_device_info *dev = scl_device(nb->ctx);
+    /* values[0] of each list is the default when nothing is timed: V=1 with
+     * tile = wg = 256 is the GPU Gems shape; CPUs want wide vectors instead. */
+    static const scl_tune_param gpu[3] = {
+        {"V", 5, {1, 2, 4, 8, 16}},
+        {"wg", 4, {256, 128, 64, 512}},
+        {"tile", 5, {256, 128, 512, 1024, 64}},
+    };
+    static const scl_tune_param cpu[3] = {
+        {"V", 5, {8, 16, 4, 2, 1}},
+        {"wg", 3, {16, 64, 256}},
+        {"tile", 3, {256, 64, 1024}},
+    };
+    int bucket = 0;
+    for (size_t m = nb->n; m > 1; m >>= 1)
+        bucket++;
+    char shape[64];
+    snprintf(shape, sizeof shape, "%s eps%s n~2^%d",
+             nb->precision == SCL_NBODY_DOUBLE ? "double" : "single",
+             nb->eps == 0.0 ? "=0" : ">0", bucket);
+    /* Time a slice of the full problem: all owned bodies on a GPU (occupancy
+     * matters there), 8192 on a CPU, against up to 8192 / 2048 j bodies. */
+    tune_job job = {nb, dev->is_gpu ? nb->cap : 8192, dev->is_gpu ? 8192 : 2048};
+    scl_tune_options topt = {.tune = opt->tune, .repeats = 3, .force = opt->force};
+    return scl_plan_tune(nb->ctx, "nbody_accel", shape, dev->is_gpu ? gpu : cpu, 3, tune_run,
+                         &job, &topt, &nb->plan);
+}
+
+/* ---------------------------------------------------------------- lifecycle */
+
+static scl_status check_input(scl_context *ctx, size_t n, const double *pos, const double *vel,
+                              const double *mass)
+{
+    static const char *fn = "scl_nbody_create";
+    for (size_t i = 0; i < n; i++) {
+        for (int c = 0; c < 3; c++) {
+            if (!isfinite(pos[3 * i + c]))
+                return scl_fail(ctx, SCL_ERR_INPUT, fn, "body %zu: position is not finite", i);
+            if (!isfinite(vel[3 * i + c]))
+                return scl_fail(ctx, SCL_ERR_INPUT, fn, "body %zu: velocity is not finite", i);
+        }
+        if (!isfinite(mass[i]) || mass[i] < 0)
+            return scl_fail(ctx, SCL_ERR_INPUT, fn, "body %zu: mass %g is not finite and >= 0", i,
+                            mass[i]);
+    }
+    return SCL_OK;
+}
+
+/* Write one field (component c of a 3-vector array, or the masses when
+ * stride is 1) into its padded device stream in the body precision. */
+static scl_status upload_field(scl_nbody *nb, int field, const double *src, int stride, int c,
+                               void *scratch)
+{
+    for (size_t i = 0; i < nb->cap; i++) {
+        double v = i < nb->n ? src[(size_t)stride * i + (size_t)c] : 0.0;
+        if (nb->precision == SCL_NBODY_DOUBLE)
+            ((double *)scratch)[i] = v;
+        else
+            ((float *)scratch)[i] = (float)v;
+    }
+    return scl_stream_write(nb->f[field], scratch, 1, NULL);
+}
+
+static scl_status download_field(scl_nbody *nb, int field, double *dst, int c, void *scratch)
+{
+    scl_status s = scl_stream_read_range(nb->f[field], 0, nb->n, scratch, 1, NULL);
+    for (size_t i = 0; s == SCL_OK && i < nb->n; i++)
+        dst[3 * i + (size_t)c] = nb->precision == SCL_NBODY_DOUBLE ? ((double *)scratch)[i]
+                                                                  : ((float *)scratch)[i];
+    return s;
+}
+
+static scl_status time_pending(scl_nbody *nb)
+{
+    scl_status s = SCL_OK;
+    for (int i = 0; i < nb->npending; i++) {
+        double sec = 0;
+        if (s == SCL_OK)
+            s = scl_event_seconds(nb->ctx, nb->pending[i], &sec);
+        nb->force_seconds += sec;
+        nb->force_count++;
+        clReleaseEvent(nb->pending[i]);
+    }
+    nb->npending = 0;
+    return s;
+}
+
+/* A force evaluation over all bodies; timed when the context profiles. */
+static scl_status force(scl_nbody *nb, double half_dt)
+{
+    int timed = scl_profiling(nb->ctx);
+    if (timed && nb->npending == MAX_PENDING) {
+        scl_status s = time_pending(nb);
+        if (s != SCL_OK)
+            return s;
+    }
+    cl_event ev = NULL;
+    scl_status s = enqueue_accel(nb, nb->n, round_up(nb->n, (size_t)nb->var.tile), half_dt,
+                                 timed ? &ev : NULL);
+    if (s == SCL_OK && ev)
+        nb->pending[nb->npending++] = ev;
+    else if (ev)
+        clReleaseEvent(ev);
+    return s;
+}
+
+scl_status scl_nbody_create(scl_context *ctx, const scl_nbody_options *opt, size_t n,
+                            const double *pos, const double *vel, const double *mass,
+                            scl_nbody **out)
+{
+    static const char *fn = "scl_nbody_create";
+    if (out)
+        *out = NULL;
+    if (!ctx || !opt || !pos || !vel || !mass || !out)
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "NULL argument");
+    if (n == 0 || n > MAX_BODIES)
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "body count %zu outside 1..%u", n, MAX_BODIES);
+    if (!(opt->dt > 0) || !isfinite(opt->dt))
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "time step dt = %g must be positive", opt->dt);
+    if (!(opt->eps >= 0) || !isfinite(opt->eps))
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "softening eps = %g must be >= 0", opt->eps);
+    if (!(opt->G >= 0) || !isfinite(opt->G))
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "G = %g must be >= 0", opt->G);
+    if (opt->precision != SCL_NBODY_SINGLE && opt->precision != SCL_NBODY_DOUBLE)
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "unknown precision %d", (int)opt->precision);
+    if (opt->precision == SCL_NBODY_DOUBLE && !scl_device(ctx)->fp64)
+        return scl_fail(ctx, SCL_ERR_UNSUPPORTED, fn, "double precision: %s has no fp64",
+                        scl_device(ctx)->name);
+    scl_status s = check_input(ctx, n, pos, vel, mass);
+    if (s != SCL_OK)
+        return s;
+    scl_nbody *nb = calloc(1, sizeof *nb);
+    if (!nb)
+        return scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    nb->ctx = ctx;
+    nb->G = opt->G > 0 ? opt->G : 1.0;
+    nb->eps = opt->eps;
+    nb->dt = opt->dt;
+    nb->precision = opt->precision;
+    nb->n = n;
+    nb->cap = round_up(n, PAD_MULTIPLE);
+    nb->mass = malloc(n * sizeof *nb->mass);
+    if (!nb->mass)
+        s = scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    else
+        memcpy(nb->mass, mass, n * sizeof *nb->mass);
+    nb->real_size = opt->precision == SCL_NBODY_DOUBLE ? sizeof(double) : sizeof(float);
+    scl_type t = opt->precision == SCL_NBODY_DOUBLE ? SCL_DOUBLE : SCL_FLOAT;
+    for (int i = 0; i < NFIELDS && s == SCL_OK; i++)
+        s = scl_stream_create(ctx, field_names[i], t, nb->cap, 1, 1, 0, &nb->f[i]);
+    if (s == SCL_OK)
+        s = scl_stream_create(ctx, "nbody phi", scl_device(ctx)->fp64 ? SCL_DOUBLE : SCL_FLOAT,
+                              nb->cap, 1, 1, 0, &nb->phi);
+    void *scratch = s == SCL_OK ? malloc(nb->cap * sizeof(double)) : NULL;
+    if (s == SCL_OK && !scratch)
+        s = scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    for (int c = 0; c < 3 && s == SCL_OK; c++) {
+        s = upload_field(nb, FX + c, pos, 3, c, scratch);
+        if (s == SCL_OK)
+            s = upload_field(nb, FVX + c, vel, 3, c, scratch);
+    }
+    if (s == SCL_OK)
+        s = upload_field(nb, FM, mass, 1, 0, scratch);
+    free(scratch);
+    if (s == SCL_OK)
+        s = choose_plan(nb, opt);
+    if (s == SCL_OK) {
+        s = variant_use(nb, scl_plan_value(&nb->plan, "V", 1), scl_plan_value(&nb->plan, "wg", 1),
+                        scl_plan_value(&nb->plan, "tile", 1));
+        if (s == SCL_ERR_UNSUPPORTED)
+            s = scl_fail(ctx, s, fn, "plan V=%d wg=%d tile=%d is not legal on %s (tile must be a "
+                         "multiple of wg, V one of 1 2 4 8 16, V*wg <= %d)",
+                         scl_plan_value(&nb->plan, "V", 0), scl_plan_value(&nb->plan, "wg", 0),
+                         scl_plan_value(&nb->plan, "tile", 0), scl_device(ctx)->name,
+                         PAD_MULTIPLE);
+    }
+    /* the tuner wrote partial sums into a: compute the real initial forces;
+     * zero the velocity kick so that v stays as given */
+    if (s == SCL_OK)
+        s = force(nb, 0.0);
+    if (s == SCL_OK)
+        s = scl_finish(ctx);
+    if (s != SCL_OK) {
+        scl_nbody_free(nb);
+        return s;
+    }
+    *out = nb;
+    return SCL_OK;
+}
+
+void scl_nbody_free(scl_nbody *nb)
+{
+    if (!nb)
+        return;
+    for (int i = 0; i < nb->npending; i++)
+        clReleaseEvent(nb->pending[i]);
+    variant_free(&nb->var);
+    for (int i = 0; i < NFIELDS; i++)
+        scl_stream_free(nb->f[i]);
+    scl_stream_free(nb->phi);
+    free(nb->mass);
+    free(nb);
+}
+
+/* ---------------------------------------------------------------- stepping */
+
+scl_status scl_nbody_step(scl_nbody *nb, long steps)
+{
+    if (!nb || steps < 0)
+        return scl_fail(nb ? nb->ctx : NULL, SCL_ERR_ARGUMENT, "scl_nbody_step",
+                        "NULL system or negative step count");
+    static const int fields[] = {FX, FY, FZ, FVX, FVY, FVZ, FAX, FAY, FAZ};
+    cl_kernel k = nb->var.kick_drift;
+    cl_uint n32 = (cl_uint)nb->n;
+    scl_status s = arg_fields(nb, k, fields, 9);
+    if (s == SCL_OK)
+        s = scl_arg(nb->ctx, k, 9, sizeof n32, &n32);
+    if (s == SCL_OK)
+        s = arg_real(nb, k, 10, 0.5 * nb->dt);
+    if (s == SCL_OK)
+        s = arg_real(nb, k, 11, nb->dt);
+    size_t global = round_up(nb->n, 64), local = 64;
+    if (local > scl_device(nb->ctx)->max_work_group)
+        local = 1;
+    for (long i = 0; i < steps && s == SCL_OK; i++) {
+        s = scl_launch(nb->ctx, k, "nbody_kick_drift", 1, &global, &local, NULL);
+        if (s == SCL_OK)
+            s = force(nb, 0.5 * nb->dt);
+    }
+    return s;
+}
+
+scl_status scl_nbody_read(scl_nbody *nb, double *pos, double *vel, double *acc)
+{
+    if (!nb)
+        return scl_fail(NULL, SCL_ERR_ARGUMENT, "scl_nbody_read", "NULL system");
+    void *scratch = malloc(nb->n * sizeof(double));
+    if (!scratch)
+        return scl_fail(nb->ctx, SCL_ERR_MEMORY, "scl_nbody_read", "out of host memory");
+    scl_status s = SCL_OK;
+    for (int c = 0; c < 3 && s == SCL_OK; c++) {
+        if (pos)
+            s = download_field(nb, FX + c, pos, c, scratch);
+        if (vel && s == SCL_OK)
+            s = download_field(nb, FVX + c, vel, c, scratch);
+        if (acc && s == SCL_OK)
+            s = download_field(nb, FAX + c, acc, c, scratch);
+    }
+    free(scratch);
+    return s;
+}
+
+scl_status scl_nbody_energy(scl_nbody *nb, double *kinetic, double *potential)
+{
+    static const char *fn = "scl_nbody_energy";
+    if (!nb || !kinetic || !potential)
+        return scl_fail(nb ? nb->ctx : NULL, SCL_ERR_ARGUMENT, fn, "NULL argument");
+    const variant *v = &nb->var;
+    static const int fields[] = {FX, FY, FZ, FM};
+    cl_mem phi = scl_stream_mem(nb->phi);
+    cl_uint nj = (cl_uint)round_up(nb->n, (size_t)v->tile);
+    scl_status s = arg_fields(nb, v->potential, fields, 4);
+    if (s == SCL_OK)
+        s = scl_arg(nb->ctx, v->potential, 4, sizeof phi, &phi);
+    if (s == SCL_OK)
+        s = scl_arg(nb->ctx, v->potential, 5, sizeof nj, &nj);
+    if (s == SCL_OK)
+        s = arg_real(nb, v->potential, 6, nb->G);
+    if (s == SCL_OK)
+        s = arg_real(nb, v->potential, 7, nb->eps * nb->eps);
+    size_t global = round_up(nb->n, (size_t)v->wg), local = (size_t)v->wg;
+    if (s == SCL_OK)
+        s = scl_launch(nb->ctx, v->potential, "nbody_potential", 1, &global, &local, NULL);
+    size_t n = nb->n;
+    int phi_double = scl_stream_type(nb->phi) == SCL_DOUBLE;
+    double *buf = s == SCL_OK ? malloc(n * sizeof(double) * 4) : NULL;
+    if (s == SCL_OK && !buf)
+        s = scl_fail(nb->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    if (s == SCL_OK)
+        s = scl_stream_read_range(nb->phi, 0, n, buf, 1, NULL);
+    double *vel = buf + n;
+    if (s == SCL_OK)
+        s = scl_nbody_read(nb, NULL, vel, NULL);
+    if (s == SCL_OK) {
+        double kin = 0, pot = 0;
+        for (size_t i = 0; i < n; i++) {
+            const double *u = vel + 3 * i;
+            kin += 0.5 * nb->mass[i] * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+            /* each pair appears in phi_i and phi_j */
+            pot += 0.5 * nb->mass[i] * (phi_double ? buf[i] : ((float *)buf)[i]);
+        }
+        *kinetic = kin;
+        *potential = pot;
+    }
+    free(buf);
+    return s;
+}
+
+const scl_plan *scl_nbody_plan(const scl_nbody *nb)
+{
+    return nb ? &nb->plan : NULL;
+}
+
+size_t scl_nbody_count(const scl_nbody *nb)
+{
+    return nb ? nb->n : 0;
+}
+
+scl_status scl_nbody_force_time(scl_nbody *nb, double *seconds, long *evaluations)
+{
+    if (!nb)
+        return scl_fail(NULL, SCL_ERR_ARGUMENT, "scl_nbody_force_time", "NULL system");
+    scl_status s = time_pending(nb);
+    if (seconds)
+        *seconds = nb->force_seconds;
+    if (evaluations)
+        *evaluations = nb->force_count;
+    return s;
+}
