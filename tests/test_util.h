@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <ftw.h>
+#include <sys/stat.h>
 
 static int test_passed, test_failed;
 
@@ -61,9 +63,32 @@ static inline uint64_t test_seed(void)
     return seed;
 }
 
+static int test_remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+/* Empty $XDG_CACHE_HOME/streamcl once per test process, so every run starts
+ * cold (ctest gives each test its own XDG_CACHE_HOME). */
+static inline void test_reset_cache(void)
+{
+    static int done;
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    if (done || !xdg || !*xdg)
+        return;
+    done = 1;
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/streamcl", xdg);
+    nftw(dir, test_remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 /* A context on the test device (STREAMCL_DEVICE, default from ctest). */
 static inline scl_context *test_context(void)
 {
+    test_reset_cache();
     char err[1024];
     scl_context *ctx = NULL;
     scl_status s = scl_context_create(NULL, &ctx, err, sizeof err);

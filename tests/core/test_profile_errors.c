@@ -6,6 +6,7 @@
 
 int main(void)
 {
+    test_reset_cache();
     scl_context_options opt = {.profiling = 1};
     char err[512];
     scl_context *ctx = NULL;
