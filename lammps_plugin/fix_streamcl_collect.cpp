@@ -1,0 +1,57 @@
+/* Internal fix of pair_style lj/charmm/coul/long/ocl: see the header. */
+#include "fix_streamcl_collect.h"
+
+#include "pair_lj_charmm_coul_long_ocl.h"
+
+#include "force.h"
+#include "timer.h"
+
+using namespace LAMMPS_NS;
+using namespace FixConst;
+
+const char *const FixStreamclCollect::STYLE = "STREAMCL/COLLECT";
+const char *const FixStreamclCollect::ID = "streamcl_collect";
+
+Fix *FixStreamclCollect::creator(LAMMPS *lmp, int narg, char **arg)
+{
+  return new FixStreamclCollect(lmp, narg, arg);
+}
+
+FixStreamclCollect::FixStreamclCollect(LAMMPS *lmp, int narg, char **arg) : Fix(lmp, narg, arg) {}
+
+int FixStreamclCollect::setmask()
+{
+  return PRE_REVERSE | MIN_PRE_REVERSE;
+}
+
+PairLJCharmmCoulLongOCL *FixStreamclCollect::pair()
+{
+  return dynamic_cast<PairLJCharmmCoulLongOCL *>(force->pair);
+}
+
+void FixStreamclCollect::setup_pre_reverse(int, int)
+{
+  if (auto p = pair()) p->collect();
+}
+
+void FixStreamclCollect::pre_reverse(int, int)
+{
+  if (auto p = pair()) {
+    p->collect();
+    // the wait for the device is pair time, not fix time, in LAMMPS's breakdown
+    timer->stamp(Timer::PAIR);
+  }
+}
+
+void FixStreamclCollect::min_pre_reverse(int eflag, int vflag)
+{
+  pre_reverse(eflag, vflag);
+}
+
+void FixStreamclCollect::post_run()
+{
+  if (auto p = pair()) {
+    p->collect();
+    p->report_run();
+  }
+}

@@ -1,0 +1,33 @@
+/* -*- c++ -*-
+ * Internal fix added by pair_style lj/charmm/coul/long/ocl: collects the
+ * device's pair forces in pre_reverse, i.e. after the pair, bond and kspace
+ * computes and before reverse communication and post_force (fix shake, ...),
+ * in runs, setup, and minimization. Prints "Device Time Info" after each run.
+ */
+#ifndef LMP_FIX_STREAMCL_COLLECT_H
+#define LMP_FIX_STREAMCL_COLLECT_H
+
+#include "fix.h"
+
+namespace LAMMPS_NS {
+
+class FixStreamclCollect : public Fix {
+ public:
+  static const char *const STYLE;   // "STREAMCL/COLLECT"
+  static const char *const ID;      // "streamcl_collect"
+  static Fix *creator(LAMMPS *lmp, int narg, char **arg);
+
+  FixStreamclCollect(LAMMPS *lmp, int narg, char **arg);
+  int setmask() override;
+  void setup_pre_reverse(int eflag, int vflag) override;
+  void pre_reverse(int eflag, int vflag) override;
+  void min_pre_reverse(int eflag, int vflag) override;
+  void post_run() override;
+
+ private:
+  class PairLJCharmmCoulLongOCL *pair();
+};
+
+}    // namespace LAMMPS_NS
+
+#endif

@@ -1,0 +1,427 @@
+/* pair_style lj/charmm/coul/long/ocl: see the header. No physics here: the
+ * pair math is libstreamcl's (src/pair/), everything else LAMMPS's own
+ * PairLJCharmmCoulLong. This file only validates input and moves data. */
+#include "pair_lj_charmm_coul_long_ocl.h"
+
+#include "fix_streamcl_collect.h"
+
+#include "atom.h"
+#include "comm.h"
+#include "error.h"
+#include "force.h"
+#include "kspace.h"
+#include "modify.h"
+#include "neighbor.h"
+#include "update.h"
+#include "utils.h"
+
+#include <mpi.h>
+
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+using namespace LAMMPS_NS;
+
+const char *const PairLJCharmmCoulLongOCL::STYLE = "lj/charmm/coul/long/ocl";
+
+static std::string strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static std::string strf(const char *fmt, ...)
+{
+  char buf[2048];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  return buf;
+}
+
+static bool parse_int(const char *s, int &out)
+{
+  char *end = nullptr;
+  long v = strtol(s, &end, 10);
+  if (!s[0] || *end) return false;
+  out = (int) v;
+  return true;
+}
+
+static bool parse_number(const char *s)
+{
+  char *end = nullptr;
+  double v = strtod(s, &end);
+  return s[0] && !*end && std::isfinite(v);
+}
+
+static const char *precision_name(scl_precision p)
+{
+  return p == SCL_PREC_SINGLE ? "single" : p == SCL_PREC_DOUBLE ? "double" : "mixed";
+}
+
+Pair *PairLJCharmmCoulLongOCL::creator(LAMMPS *lmp)
+{
+  return new PairLJCharmmCoulLongOCL(lmp);
+}
+
+PairLJCharmmCoulLongOCL::PairLJCharmmCoulLongOCL(LAMMPS *lmp) :
+    PairLJCharmmCoulLong(lmp), precision(SCL_PREC_MIXED), tpa(0), chunks(0), tune(1),
+    ctx(nullptr), engine(nullptr), engine_stale(true), pending(false), last_nlocal(-1),
+    last_nghost(-1), stats_base(), stats_base_taken(false), wait_time(0), compute_time(0)
+{
+  respa_enable = 0;
+  // full lists on the device: the f.r virial over ghosts would be wrong, the
+  // engine tallies the virial explicitly
+  no_virial_fdotr_compute = 1;
+  scl_charmm_params_default(&engine_params);
+  read_env();
+}
+
+PairLJCharmmCoulLongOCL::~PairLJCharmmCoulLongOCL()
+{
+  // LAMMPS deletes force before modify, so modify is still valid here
+  if (modify && modify->find_fix(FixStreamclCollect::ID) >= 0)
+    modify->delete_fix(FixStreamclCollect::ID);
+  if (engine) scl_charmm_free(engine);
+  if (ctx) scl_context_free(ctx);
+}
+
+/* defaults of the keywords from STREAMCL_* environment variables (for -sf ocl
+   runs, where the input script has no place for them) */
+void PairLJCharmmCoulLongOCL::read_env()
+{
+  const char *e;
+  device_spec = (e = getenv("STREAMCL_DEVICE")) ? e : "";
+  precision = SCL_PREC_MIXED;
+  tpa = chunks = 0;
+  tune = 1;
+  if ((e = getenv("STREAMCL_PRECISION")) && *e) {
+    if (!strcmp(e, "single")) precision = SCL_PREC_SINGLE;
+    else if (!strcmp(e, "mixed")) precision = SCL_PREC_MIXED;
+    else if (!strcmp(e, "double")) precision = SCL_PREC_DOUBLE;
+    else error->all(FLERR, strf("STREAMCL_PRECISION='%s' is invalid: use single, mixed or double", e));
+  }
+  if ((e = getenv("STREAMCL_TPA")) && *e)
+    if (!parse_int(e, tpa) || (tpa != 0 && tpa != 1 && tpa != 2 && tpa != 4 && tpa != 8))
+      error->all(FLERR, strf("STREAMCL_TPA='%s' is invalid: use 1, 2, 4 or 8 (0 = tuned)", e));
+  if ((e = getenv("STREAMCL_CHUNKS")) && *e)
+    if (!parse_int(e, chunks) || chunks < 0)
+      error->all(FLERR, strf("STREAMCL_CHUNKS='%s' is invalid: use an integer >= 1 (0 = tuned)", e));
+  if ((e = getenv("STREAMCL_TUNE")) && *e) {
+    if (!strcmp(e, "yes") || !strcmp(e, "1")) tune = 1;
+    else if (!strcmp(e, "no") || !strcmp(e, "0")) tune = 0;
+    else error->all(FLERR, strf("STREAMCL_TUNE='%s' is invalid: use yes or no", e));
+  }
+}
+
+/* pair_style lj/charmm/coul/long/ocl cut_lj_inner cut_lj [cut_coul]
+     [device SPEC] [precision single|mixed|double] [tpa N] [chunks N] [tune yes|no] */
+void PairLJCharmmCoulLongOCL::settings(int narg, char **arg)
+{
+  int nnum = 0;
+  while (nnum < narg && nnum < 3 && parse_number(arg[nnum])) nnum++;
+  if (nnum < 2)
+    error->all(FLERR, "Illegal pair_style lj/charmm/coul/long/ocl command: expected "
+                      "cut_lj_inner cut_lj [cut_coul] [device SPEC] [precision single|mixed|double] "
+                      "[tpa 1|2|4|8] [chunks N] [tune yes|no]");
+  PairLJCharmmCoulLong::settings(nnum, arg);
+  if (cut_lj_inner <= 0.0 || cut_lj <= 0.0 || cut_coul <= 0.0)
+    error->all(FLERR, "Illegal pair_style lj/charmm/coul/long/ocl command: cutoffs must be > 0");
+
+  read_env();
+  for (int i = nnum; i < narg; i += 2) {
+    const std::string key = arg[i];
+    const bool known = key == "device" || key == "precision" || key == "tpa" ||
+                       key == "chunks" || key == "tune";
+    if (!known)
+      error->all(FLERR, strf("Unknown pair_style lj/charmm/coul/long/ocl keyword '%s': "
+                             "expected device, precision, tpa, chunks or tune", arg[i]));
+    if (i + 1 >= narg)
+      error->all(FLERR, strf("pair_style lj/charmm/coul/long/ocl keyword '%s' needs a value", arg[i]));
+    const char *v = arg[i + 1];
+    if (key == "device") {
+      device_spec = v;
+    } else if (key == "precision") {
+      if (!strcmp(v, "single")) precision = SCL_PREC_SINGLE;
+      else if (!strcmp(v, "mixed")) precision = SCL_PREC_MIXED;
+      else if (!strcmp(v, "double")) precision = SCL_PREC_DOUBLE;
+      else error->all(FLERR, strf("pair_style lj/charmm/coul/long/ocl: precision '%s' is invalid: "
+                                  "use single, mixed or double", v));
+    } else if (key == "tpa") {
+      if (!parse_int(v, tpa) || (tpa != 1 && tpa != 2 && tpa != 4 && tpa != 8))
+        error->all(FLERR, strf("pair_style lj/charmm/coul/long/ocl: tpa '%s' is invalid: "
+                               "use 1, 2, 4 or 8", v));
+    } else if (key == "chunks") {
+      if (!parse_int(v, chunks) || chunks < 1)
+        error->all(FLERR, strf("pair_style lj/charmm/coul/long/ocl: chunks '%s' is invalid: "
+                               "use an integer >= 1", v));
+    } else {
+      if (!strcmp(v, "yes")) tune = 1;
+      else if (!strcmp(v, "no")) tune = 0;
+      else error->all(FLERR, strf("pair_style lj/charmm/coul/long/ocl: tune '%s' is invalid: "
+                                  "use yes or no", v));
+    }
+  }
+}
+
+/* A failure of libstreamcl. Called by one rank (device failures, bad atoms
+   are per rank), so error->one: error->all from a subset of ranks would hang. */
+void PairLJCharmmCoulLongOCL::fail(const char *file, int line, const std::string &what,
+                                   scl_status st)
+{
+  std::string msg = strf("pair_style lj/charmm/coul/long/ocl: %s failed (%s): %s", what.c_str(),
+                         scl_status_name(st), ctx ? scl_last_error(ctx) : "");
+  if (st == SCL_ERR_NO_DEVICE)
+    msg += " -- check the 'device' keyword / STREAMCL_DEVICE (e.g. cpu, gpu, 0:0, or a name; "
+           "'streamcl devices' lists them)";
+  else if (st == SCL_ERR_INPUT)
+    msg += " -- check the atoms (coordinates, charges) for NaN/inf or overlaps";
+  else if (st == SCL_ERR_TOO_LARGE || st == SCL_ERR_MEMORY)
+    msg += " -- use more MPI ranks or more chunks (keyword 'chunks')";
+  else if (st == SCL_ERR_UNSUPPORTED)
+    msg += " -- use precision mixed or single on devices without fp64";
+  error->one(file, line, msg);
+}
+
+void PairLJCharmmCoulLongOCL::init_style()
+{
+  if (!atom->q_flag)
+    error->all(FLERR, "Pair style lj/charmm/coul/long/ocl requires atom attribute q: "
+                      "use an atom_style with charges (e.g. full or charge)");
+  if (utils::strmatch(update->integrate_style, "^respa"))
+    error->all(FLERR, "Pair style lj/charmm/coul/long/ocl does not support run_style respa: "
+                      "use run_style verlet");
+  if (force->pair != this)
+    error->all(FLERR, "Pair style lj/charmm/coul/long/ocl cannot be a pair_style hybrid "
+                      "sub-style: use it as the only pair style");
+  if (atom->molecular == Atom::TEMPLATE)
+    error->all(FLERR, "Pair style lj/charmm/coul/long/ocl does not support molecule "
+                      "templates (atom_style template)");
+  if (cut_lj_inner >= cut_lj) error->all(FLERR, "Pair inner cutoff >= Pair outer cutoff");
+  if (force->kspace == nullptr)
+    error->all(FLERR, "Pair style lj/charmm/coul/long/ocl requires a KSpace style: "
+                      "add e.g. 'kspace_style pppm 1.0e-4' before the run");
+
+  // what the inherited single(), extract() and init_one() rely on
+  cut_lj_innersq = cut_lj_inner * cut_lj_inner;
+  cut_ljsq = cut_lj * cut_lj;
+  cut_coulsq = cut_coul * cut_coul;
+  cut_bothsq = MAX(cut_ljsq, cut_coulsq);
+  denom_lj = (cut_ljsq - cut_lj_innersq) * (cut_ljsq - cut_lj_innersq) *
+      (cut_ljsq - cut_lj_innersq);
+  denom_lj_inv = 1.0 / denom_lj;
+  cut_respa = nullptr;
+  g_ewald = force->kspace->g_ewald;
+  if (ncoultablebits) init_tables(cut_coul, cut_respa);
+
+  // No neighbor->request(): the engine builds its own list on the device;
+  // LAMMPS still communicates ghosts out to cutoff + skin.
+
+  if (ctx && ctx_device_spec != device_spec) {
+    if (engine) scl_charmm_free(engine);
+    engine = nullptr;
+    scl_context_free(ctx);
+    ctx = nullptr;
+  }
+  if (!ctx) {
+    scl_context_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.device = device_spec.empty() ? nullptr : device_spec.c_str();
+    opt.profiling = 1;
+    char err[1024] = "";
+    scl_status st = scl_context_create(&opt, &ctx, err, sizeof err);
+    int ok = st == SCL_OK, all_ok = 0;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, world);
+    if (!all_ok) {
+      std::string msg = strf("pair_style lj/charmm/coul/long/ocl: no OpenCL device for '%s' "
+                             "(%s): %s -- check the 'device' keyword / STREAMCL_DEVICE (cpu, gpu, "
+                             "P:D or a name; 'streamcl devices' lists them) and the OpenCL ICDs",
+                             device_spec.empty() ? "default" : device_spec.c_str(),
+                             scl_status_name(st), err);
+      int nfail = 0, one = !ok;
+      MPI_Allreduce(&one, &nfail, 1, MPI_INT, MPI_SUM, world);
+      if (nfail == comm->nprocs) error->all(FLERR, msg);
+      if (!ok) error->one(FLERR, msg);
+      // the other ranks wait for the failing one's MPI_Abort
+      MPI_Barrier(world);
+    }
+    ctx_device_spec = device_spec;
+  }
+
+  // the internal fix that collects the device's forces in pre_reverse
+  if (modify->find_fix(FixStreamclCollect::ID) < 0) {
+    (*modify->fix_map)[FixStreamclCollect::STYLE] = &FixStreamclCollect::creator;
+    modify->add_fix(std::string(FixStreamclCollect::ID) + " all " + FixStreamclCollect::STYLE, 0);
+  }
+
+  engine_stale = true;   // mixed coefficients are known only after init_one()
+  stats_base_taken = false;
+  wait_time = compute_time = 0.0;
+}
+
+/* (Re)create the engine when the coefficients or settings changed. */
+void PairLJCharmmCoulLongOCL::ensure_engine()
+{
+  if (!engine_stale && engine) return;
+  engine_stale = false;
+  const int nt = atom->ntypes;
+  std::vector<double> eps(nt * nt), sig(nt * nt);
+  for (int i = 1; i <= nt; i++)
+    for (int j = i; j <= nt; j++) {
+      eps[(i - 1) * nt + (j - 1)] = eps[(j - 1) * nt + (i - 1)] = epsilon[i][j];
+      sig[(i - 1) * nt + (j - 1)] = sig[(j - 1) * nt + (i - 1)] = sigma[i][j];
+    }
+  scl_charmm_params p;
+  scl_charmm_params_default(&p);
+  p.ntypes = nt;
+  p.cut_lj_inner = cut_lj_inner;
+  p.cut_lj = cut_lj;
+  p.cut_coul = cut_coul;
+  p.qqrd2e = force->qqrd2e;
+  p.g_ewald = g_ewald;
+  for (int k = 0; k < 4; k++) {
+    p.special_lj[k] = force->special_lj[k];
+    p.special_coul[k] = force->special_coul[k];
+  }
+  p.skin = neighbor->skin;
+  p.precision = precision;
+  p.threads_per_atom = tpa;
+  p.chunks = chunks;
+  p.tune = tune;
+
+  const scl_charmm_params &o = engine_params;
+  bool same = engine && eps == eps_mixed && sig == sigma_mixed && o.ntypes == p.ntypes &&
+      o.cut_lj_inner == p.cut_lj_inner && o.cut_lj == p.cut_lj && o.cut_coul == p.cut_coul &&
+      o.qqrd2e == p.qqrd2e && o.g_ewald == p.g_ewald && o.skin == p.skin &&
+      o.precision == p.precision && o.threads_per_atom == p.threads_per_atom &&
+      o.chunks == p.chunks && o.tune == p.tune &&
+      !memcmp(o.special_lj, p.special_lj, sizeof p.special_lj) &&
+      !memcmp(o.special_coul, p.special_coul, sizeof p.special_coul);
+  if (same) return;
+
+  if (engine) scl_charmm_free(engine);
+  engine = nullptr;
+  eps_mixed.swap(eps);
+  sigma_mixed.swap(sig);
+  p.epsilon = eps_mixed.data();
+  p.sigma = sigma_mixed.data();
+  engine_params = p;
+  last_nlocal = last_nghost = -1;
+  stats_base_taken = false;
+  scl_status st = scl_charmm_create(ctx, &engine_params, &engine);
+  if (st != SCL_OK) {
+    engine = nullptr;
+    fail(FLERR, "creating the pair engine", st);
+  }
+}
+
+void PairLJCharmmCoulLongOCL::set_atoms()
+{
+  const int nlocal = atom->nlocal, nall = atom->nlocal + atom->nghost;
+  type0.resize(nall);
+  tag64.resize(nall);
+  for (int i = 0; i < nall; i++) {
+    type0[i] = atom->type[i] - 1;
+    tag64[i] = atom->tag[i];
+  }
+  const int *nspecial = nullptr;
+  int maxspecial = 0;
+  if (atom->molecular == Atom::MOLECULAR && atom->nspecial && atom->maxspecial > 0) {
+    maxspecial = atom->maxspecial;
+    nspecial = atom->nspecial[0];
+    special64.assign((size_t) nlocal * maxspecial, 0);
+    for (int i = 0; i < nlocal; i++)
+      for (int k = 0; k < atom->nspecial[i][2]; k++)
+        special64[(size_t) i * maxspecial + k] = atom->special[i][k];
+  }
+  scl_status st = scl_charmm_set_atoms(engine, nlocal, atom->nghost, atom->x[0], type0.data(),
+                                       tag64.data(), nspecial,
+                                       maxspecial ? special64.data() : nullptr, maxspecial);
+  if (st != SCL_OK) fail(FLERR, "building the neighbor list", st);
+  last_nlocal = nlocal;
+  last_nghost = atom->nghost;
+}
+
+void PairLJCharmmCoulLongOCL::compute(int eflag, int vflag)
+{
+  ev_init(eflag, vflag);
+  if (pending) collect();   // a path that skipped pre_reverse: never lose a step
+  ensure_engine();
+  if (!stats_base_taken) {
+    scl_charmm_stats_get(engine, &stats_base);
+    stats_base_taken = true;
+  }
+  if (atom->nlocal == 0) return;
+
+  const double t0 = MPI_Wtime();
+  if (neighbor->ago == 0 || atom->nlocal != last_nlocal || atom->nghost != last_nghost)
+    set_atoms();
+  scl_status st = scl_charmm_compute(engine, atom->x[0], atom->q, eflag_global, vflag_global,
+                                     eflag_atom, vflag_atom);
+  if (st != SCL_OK) fail(FLERR, "starting the force step", st);
+  pending = true;
+  compute_time += MPI_Wtime() - t0;
+}
+
+void PairLJCharmmCoulLongOCL::collect()
+{
+  if (!pending) return;
+  pending = false;
+  const double t0 = MPI_Wtime();
+  scl_charmm_result r;
+  scl_status st = scl_charmm_finish(engine, atom->f[0], &r, eflag_atom ? eatom : nullptr,
+                                    vflag_atom ? vatom[0] : nullptr);
+  wait_time += MPI_Wtime() - t0;
+  if (st != SCL_OK) fail(FLERR, "collecting the forces", st);
+  if (eflag_global) {
+    if (!std::isfinite(r.evdwl) || !std::isfinite(r.ecoul))
+      error->one(FLERR, strf("pair_style lj/charmm/coul/long/ocl: non-finite pair energy "
+                             "(E_vdwl %g, E_coul %g) -- check for overlapping atoms or NaN "
+                             "coordinates/charges", r.evdwl, r.ecoul));
+    eng_vdwl += r.evdwl;
+    eng_coul += r.ecoul;
+  }
+  if (vflag_global)
+    for (int k = 0; k < 6; k++) virial[k] += r.virial[k];
+}
+
+void PairLJCharmmCoulLongOCL::report_run()
+{
+  if (!engine) return;
+  scl_charmm_stats s;
+  memset(&s, 0, sizeof s);
+  scl_charmm_stats_get(engine, &s);
+  const scl_charmm_stats &b = stats_base;
+  double local[8] = {s.t_neighbor - b.t_neighbor, s.t_upload - b.t_upload,
+                     s.t_force - b.t_force,       s.t_download - b.t_download,
+                     s.t_host_reduce - b.t_host_reduce, wait_time, compute_time, 0.0};
+  double tmax[8];
+  MPI_Reduce(local, tmax, 8, MPI_DOUBLE, MPI_MAX, 0, world);
+  double cnt[3] = {(double) (s.steps - b.steps), (double) (s.rebuilds - b.rebuilds),
+                   (double) s.neighbors};
+  double csum[3];
+  MPI_Reduce(cnt, csum, 3, MPI_DOUBLE, MPI_SUM, 0, world);
+  if (comm->me != 0) return;
+  const scl_device_info *d = scl_device(ctx);
+  const double steps = csum[0] / comm->nprocs;
+  const double pairs_per_s = tmax[2] > 0 ? csum[2] * steps / tmax[2] : 0.0;
+  std::string m;
+  m += "\n-------------------------------------------------------------------\n";
+  m += "   Device Time Info (lj/charmm/coul/long/ocl, this run, max over ranks):\n";
+  m += "-------------------------------------------------------------------\n";
+  m += strf("Device: %s (%s), %d rank(s), precision %s, tpa %d, chunks %d, work group %d\n",
+            d ? d->name : "?", d ? d->platform : "?", comm->nprocs,
+            precision_name(engine_params.precision), s.threads_per_atom, s.chunks, s.work_group);
+  m += strf("Steps: %.0f  neighbor rebuilds: %.0f  list entries: %.0f (all ranks)\n", steps,
+            csum[1] / comm->nprocs, csum[2]);
+  m += strf("Neighbor build:   %.4f s\n", tmax[0]);
+  m += strf("Data transfer:    %.4f s (upload %.4f, download %.4f)\n", tmax[1] + tmax[3],
+            tmax[1], tmax[3]);
+  m += strf("Force calc:       %.4f s\n", tmax[2]);
+  m += strf("Host reduce:      %.4f s\n", tmax[4]);
+  m += strf("Host pack+launch: %.4f s\n", tmax[6]);
+  m += strf("Idle (host wait): %.4f s  (host blocked on the device in pre_reverse)\n", tmax[5]);
+  m += strf("Pairs/s:          %.4g  (list entries x steps / force time)\n", pairs_per_s);
+  m += "-------------------------------------------------------------------\n\n";
+  utils::logmesg(lmp, m);
+}

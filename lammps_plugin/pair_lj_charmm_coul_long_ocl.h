@@ -1,0 +1,72 @@
+/* -*- c++ -*-
+ * pair_style lj/charmm/coul/long/ocl: LAMMPS's lj/charmm/coul/long with the
+ * pair forces computed by libstreamcl's charmm engine (OpenCL).
+ *
+ * Thin by design: coefficients, mixing, init_one, restart, write_data and
+ * extract() are inherited from LAMMPS's own PairLJCharmmCoulLong; all pair
+ * physics runs in libstreamcl. The class only moves data:
+ *   compute()      re-neighbor steps: hand atoms + specials to the engine;
+ *                  every step: enqueue the device work and return at once
+ *   collect()      called by FixStreamclCollect::pre_reverse (after bond and
+ *                  kspace, before reverse comm and post_force/fix shake):
+ *                  wait, add forces, energies, virial, per-atom tallies.
+ */
+#ifndef LMP_PAIR_LJ_CHARMM_COUL_LONG_OCL_H
+#define LMP_PAIR_LJ_CHARMM_COUL_LONG_OCL_H
+
+#include "pair_lj_charmm_coul_long.h"
+
+#include "streamcl/charmm.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace LAMMPS_NS {
+
+class PairLJCharmmCoulLongOCL : public PairLJCharmmCoulLong {
+ public:
+  static const char *const STYLE;   // "lj/charmm/coul/long/ocl"
+  static Pair *creator(LAMMPS *lmp);
+
+  PairLJCharmmCoulLongOCL(LAMMPS *lmp);
+  ~PairLJCharmmCoulLongOCL() override;
+  void compute(int eflag, int vflag) override;
+  void settings(int narg, char **arg) override;
+  void init_style() override;
+
+  // Finish the step started by compute(): add forces/energies/virial. No-op
+  // when nothing is pending.
+  void collect();
+  // "Device Time Info" of the run that just ended (rank 0 prints; collective).
+  void report_run();
+
+ private:
+  std::string device_spec;
+  scl_precision precision;
+  int tpa, chunks, tune;
+
+  scl_context *ctx;
+  std::string ctx_device_spec;
+  scl_charmm *engine;
+  scl_charmm_params engine_params;
+  std::vector<double> eps_mixed, sigma_mixed;  // the arrays engine_params points to
+  bool engine_stale;       // init_style ran since the engine was made
+  bool pending;            // compute() enqueued a step not yet collected
+  int last_nlocal, last_nghost;
+  std::vector<int64_t> tag64, special64;
+  std::vector<int> type0;
+  scl_charmm_stats stats_base;
+  bool stats_base_taken;
+  double wait_time;        // host seconds blocked in scl_charmm_finish this run
+  double compute_time;     // host seconds in compute() (pack + enqueue) this run
+
+  void read_env();
+  void ensure_engine();
+  void set_atoms();
+  [[noreturn]] void fail(const char *file, int line, const std::string &what, scl_status st);
+};
+
+}    // namespace LAMMPS_NS
+
+#endif
