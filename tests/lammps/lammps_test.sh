@@ -1,0 +1,179 @@
+#!/bin/bash
+# Driver of the LAMMPS tests of pair_style lj/charmm/coul/long/ocl (ctest runs
+# it; see CMakeLists.txt). Modes:
+#   reference        Debian's CPU lmp on bench/in.rhodo (100 steps) -> $WORK/rhodo/log.cpu
+#   rhodo NP         lmp_ocl -sf ocl on NP ranks; step 0 E_vdwl/E_coul and step 100
+#                    PotEng/E_coul within $TOL of the CPU log (and of the 1-rank ocl log)
+#   plugin           `plugin load` into a LAMMPS built with PLUGIN, same checks
+#   small            a 216-atom charged LJ box: run 0 / MD / minimize vs the CPU style,
+#                    incl. pressure (virial), per-atom energy and virial, force sums
+#   errors           bad inputs give a LAMMPS ERROR message and a clean exit, no crash
+# Env: LMP_CPU LMP_OCL LMP_PLUGIN_HOST PLUGIN_SO MPIEXEC LAMMPS_SOURCE_DIR WORK TOL
+set -uo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+MODE=${1:?mode}
+: "${WORK:?}" "${LMP_CPU:=lmp}" "${TOL:=1e-5}"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+mkdir -p "$WORK"
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+rhodo_dir() {  # fresh dir with in.rhodo (unchanged physics) and data.rhodo linked
+  local d="$WORK/rhodo/$1"
+  rm -rf "$d"; mkdir -p "$d"
+  ln -s "$LAMMPS_SOURCE_DIR/bench/data.rhodo" "$d/data.rhodo"
+  cp "$LAMMPS_SOURCE_DIR/bench/in.rhodo" "$d/in.rhodo"
+  echo "$d"
+}
+
+check_rhodo() {  # LOG LABEL
+  local log=$1
+  grep -q "^Loop time" "$log" || { fail "$2: run did not finish"; tail -20 "$log"; return; }
+  grep -q "Device Time Info" "$log" || fail "$2: no Device Time Info in the log"
+  python3 "$HERE/compare_logs.py" "$log" "$WORK/rhodo/log.cpu" "$TOL" \
+      0:E_vdwl,E_coul 100:PotEng,E_coul || fail "$2 vs CPU lmp"
+}
+
+case "$MODE" in
+reference)
+  d=$(rhodo_dir cpu)
+  (cd "$d" && "$LMP_CPU" -in in.rhodo -log log.lammps -screen none) || fail "CPU lmp failed"
+  grep -q "^Loop time" "$d/log.lammps" && cp "$d/log.lammps" "$WORK/rhodo/log.cpu" ||
+    fail "CPU reference log incomplete"
+  ;;
+rhodo)
+  np=${2:-1}
+  [ -f "$WORK/rhodo/log.cpu" ] || { echo "FAIL: no CPU reference (run the reference test)"; exit 1; }
+  d=$(rhodo_dir "ocl$np")
+  # one OpenCL CPU thread per rank on PoCL so ranks do not fight for the cores
+  if [ "$np" -gt 1 ]; then export POCL_MAX_PTHREAD_COUNT=1 POCL_CPU_MAX_CU_COUNT=1; fi
+  (cd "$d" && $MPIEXEC -np "$np" "$LMP_OCL" -sf ocl -in in.rhodo -log log.lammps -screen none) ||
+    fail "lmp_ocl -np $np exited with $?"
+  check_rhodo "$d/log.lammps" "ocl $np rank(s)"
+  cp "$d/log.lammps" "$WORK/rhodo/log.ocl$np" 2>/dev/null
+  if [ "$np" -gt 1 ] && [ -f "$WORK/rhodo/log.ocl1" ]; then
+    python3 "$HERE/compare_logs.py" "$d/log.lammps" "$WORK/rhodo/log.ocl1" "$TOL" \
+        0:E_vdwl,E_coul,PotEng 100:PotEng,E_coul || fail "ocl $np ranks vs ocl 1 rank"
+  fi
+  ;;
+plugin)
+  [ -f "$WORK/rhodo/log.cpu" ] || { echo "FAIL: no CPU reference"; exit 1; }
+  d=$(rhodo_dir plugin)
+  { echo "plugin load $PLUGIN_SO"; cat "$d/in.rhodo"; } > "$d/in.plugin"
+  (cd "$d" && "$LMP_PLUGIN_HOST" -sf ocl -in in.plugin -log log.lammps -screen none) ||
+    fail "plugin host lmp exited with $?"
+  grep -q "Loading plugin: CHARMM LJ" "$d/log.lammps" || fail "plugin was not loaded"
+  check_rhodo "$d/log.lammps" "plugin"
+  ;;
+small)
+  d="$WORK/small"; rm -rf "$d"; mkdir -p "$d"
+  for style in cpu ocl; do
+    ps="lj/charmm/coul/long"; [ $style = ocl ] && ps="lj/charmm/coul/long/ocl"
+    cat > "$d/in.$style" <<IN
+units real
+atom_style full
+lattice sc 4.0
+region box block 0 6 0 6 0 6
+create_box 2 box
+create_atoms 1 box
+mass * 12.0
+set type 1 type/fraction 2 0.5 12345
+set type 1 charge 0.4
+set type 2 charge -0.4
+displace_atoms all random 0.6 0.6 0.6 4321
+pair_style $ps 8.0 10.0
+pair_coeff 1 1 0.1 3.0
+pair_coeff 2 2 0.2 3.5
+pair_modify table 0
+kspace_style pppm 1e-6
+compute pa all pe/atom pair
+compute pasum all reduce sum c_pa
+compute sa all stress/atom NULL pair
+compute sasum all reduce sum c_sa[1] c_sa[2] c_sa[3] c_sa[4]
+compute fsq all reduce sumsq fx fy fz
+thermo_style custom step pe evdwl ecoul press pxx pyy pzz pxy c_pasum c_sasum[1] c_sasum[2] c_sasum[3] c_sasum[4] c_fsq[1] c_fsq[2] c_fsq[3]
+thermo_modify format float %22.14g norm no
+run 0
+velocity all create 300 99
+fix 1 all nve
+thermo 10
+run 20
+unfix 1
+minimize 0 0 5 50
+IN
+    if [ $style = cpu ]; then exe="$LMP_CPU"; else exe="$LMP_OCL"; fi
+    (cd "$d" && "$exe" -in in.$style -log log.$style -screen none) || fail "$style run exited with $?"
+  done
+  python3 "$HERE/compare_logs.py" "$d/log.ocl" "$d/log.cpu" "$TOL" \
+    0:PotEng,E_vdwl,E_coul,Press,Pxx,Pyy,Pzz,Pxy,c_pasum,c_sasum[1],c_sasum[2],c_sasum[3],c_fsq[1],c_fsq[2],c_fsq[3] \
+    20:PotEng,E_vdwl,E_coul,Press || fail "small system vs CPU"
+  grep -q "Minimization stats" "$d/log.ocl" || fail "minimize did not finish"
+  ;;
+errors)
+  d="$WORK/errors"; rm -rf "$d"; mkdir -p "$d"
+  base() {  # PAIRSTYLE_LINE PAIRCOEFF_LINES KSPACE_LINE EXTRA
+    cat <<IN
+units real
+atom_style ${ATOM_STYLE:-full}
+lattice sc 4.0
+region box block 0 4 0 4 0 4
+create_box 1 box
+create_atoms 1 box
+mass * 12.0
+${SET_Q:-set type 1 charge 0.0}
+$4
+$1
+$2
+$3
+run 0
+IN
+  }
+  n=0
+  expect_error() {  # NAME PATTERN [ENV...] -- input on stdin
+    local name=$1 pattern=$2; shift 2
+    n=$((n + 1))
+    cat > "$d/in.$name"
+    (cd "$d" && env "$@" timeout 120 "$LMP_OCL" -in in.$name -log none > out.$name 2>&1)
+    local rc=$?
+    local before=$fails
+    if [ $rc -eq 0 ]; then fail "$name: exit 0, expected an ERROR"
+    elif [ $rc -ge 124 ]; then fail "$name: crashed, hung or was killed (rc $rc)"
+    elif ! grep -q "ERROR" "$d/out.$name"; then fail "$name: no LAMMPS ERROR message (rc $rc)"
+    elif ! grep -qi -- "$pattern" "$d/out.$name"; then fail "$name: message does not say '$pattern'"
+    elif grep -qiE "segmentation|signal [0-9]|core dumped" "$d/out.$name"; then fail "$name: crash"
+    else echo "ok   $name: $(grep -m1 ERROR "$d/out.$name")"; fi
+    [ $fails -eq $before ] || sed 's/^/     | /' "$d/out.$name" | tail -8
+  }
+  P="pair_style lj/charmm/coul/long/ocl 8.0 10.0"
+  C="pair_coeff 1 1 0.1 3.0"
+  K="kspace_style pppm 1e-4"
+  base "$P" "$C" "" | expect_error no_kspace "requires a KSpace style"
+  base "$P" "pair_coeff 1 1 0.1" "$K" | expect_error coeff_arity "Incorrect args for pair coefficients"
+  base "$P bogus 1" "$C" "$K" | expect_error unknown_keyword "Unknown pair_style"
+  base "$P precision" "$C" "$K" | expect_error keyword_no_value "needs a value"
+  base "$P precision quad" "$C" "$K" | expect_error bad_precision "precision 'quad'"
+  base "$P tpa 3" "$C" "$K" | expect_error bad_tpa "tpa '3'"
+  base "$P chunks 0" "$C" "$K" | expect_error bad_chunks "chunks '0'"
+  base "$P tune maybe" "$C" "$K" | expect_error bad_tune "tune 'maybe'"
+  base "pair_style lj/charmm/coul/long/ocl 10.0 8.0" "$C" "$K" | expect_error inner_ge_outer "inner cutoff"
+  base "pair_style lj/charmm/coul/long/ocl" "$C" "$K" | expect_error no_cutoffs "Illegal pair_style"
+  base "$P device no-such-device-xyz" "$C" "$K" | expect_error no_device "no OpenCL device"
+  base "$P" "$C" "$K" | expect_error env_precision "STREAMCL_PRECISION" STREAMCL_PRECISION=quad
+  ATOM_STYLE=atomic SET_Q="" base "$P" "$C" "$K" | expect_error no_charge "requires atom attribute q"
+  base "$P" "$C" "$K" "run_style respa 2 2 pair 2" | expect_error respa "respa"
+  SET_Q="set type 1 charge 0.1
+variable big equal 1e308*10
+variable nan equal v_big-v_big
+variable nx atom (id==3)*v_nan+(id!=3)*x
+set atom 3 x v_nx" base "$P" "$C" "$K" | expect_error nan_coords "Non-numeric\|NaN"
+  SET_Q="set type 1 charge 0.1
+variable big equal 1e308*10
+variable nan equal v_big-v_big
+variable nq atom (id==3)*v_nan+(id!=3)*q
+set atom 3 charge v_nq" base "$P" "$C" "$K" | expect_error nan_charge "NaN\|non-finite\|Non-numeric"
+  echo "$n error cases"
+  ;;
+*) echo "unknown mode $MODE"; exit 2 ;;
+esac
+[ $fails -eq 0 ] && echo "PASS $MODE" || echo "FAILED $MODE: $fails"
+exit $((fails > 0))
