@@ -54,7 +54,7 @@ void *scl_cache_load(const char *path, const char *key_text, size_t *len)
         h.key_len != klen || h.payload_len == 0 || h.payload_len > ((uint64_t)1 << 31))
         goto reject;
     key = malloc(klen + 1);
-    payload = malloc((size_t)h.payload_len);
+    payload = malloc((size_t)h.payload_len + 1); /* +1: NUL for text payloads */
     if (!key || !payload || fread(key, 1, klen, f) != klen || memcmp(key, key_text, klen) ||
         fread(payload, 1, (size_t)h.payload_len, f) != h.payload_len ||
         scl_hash64(SCL_HASH_SEED, payload, (size_t)h.payload_len) != h.payload_hash)
@@ -63,6 +63,7 @@ void *scl_cache_load(const char *path, const char *key_text, size_t *len)
         goto reject;
     fclose(f);
     free(key);
+    payload[h.payload_len] = '\0';
     *len = (size_t)h.payload_len;
     return payload;
 reject:

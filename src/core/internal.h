@@ -89,7 +89,8 @@ uint64_t scl_hash64(uint64_t h, const void *data, size_t n);
 int scl_cache_path(const scl_context *ctx, const char *sub, uint64_t key, const char *ext,
                    char *path, size_t pathlen);
 /* Blob file: header (magic, key text, payload length, payload hash) + payload.
- * Returns a malloc'd payload only if every check passes; NULL otherwise. */
+ * Returns a malloc'd payload (NUL-terminated beyond len) only if every check
+ * passes; NULL otherwise. */
 void *scl_cache_load(const char *path, const char *key_text, size_t *len);
 int scl_cache_store(const char *path, const char *key_text, const void *data, size_t len);
 
