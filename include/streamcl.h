@@ -116,7 +116,8 @@ typedef struct scl_program scl_program;
 
 /* Build an embedded kernel file, by its base name in cl/ (e.g. "reduce" for
  * cl/reduce.cl). options are appended to the device's defaults
- * (-cl-std=CL1.2, -DSCL_FP64=0|1, -DSCL_GPU=0|1). Uses the binary cache. */
+ * (-cl-std=CL1.2, -DSCL_FP64=0|1, -DSCL_GPU=0|1, -DSCL_VEC_FLOAT=preferred
+ * float vector width, -DSCL_MAX_WG=max work-group size). Uses the binary cache. */
 scl_status scl_program_build(scl_context *ctx, const char *name, const char *options,
                              scl_program **out);
 /* Same from caller-supplied source; label names it in messages and the cache. */

@@ -94,6 +94,9 @@ int scl_cache_path(const scl_context *ctx, const char *sub, uint64_t key, const 
 void *scl_cache_load(const char *path, const char *key_text, size_t *len);
 int scl_cache_store(const char *path, const char *key_text, const void *data, size_t len);
 
+/* program.c: hash of every embedded kernel source (keys tuned plans) */
+uint64_t scl_embedded_hash(void);
+
 /* profile.c */
 void scl_profile_free(scl_context *ctx);
 /* Account ev if profiling is on; releases nothing the caller owns. */

@@ -22,15 +22,24 @@ const char *scl_embedded_source(const char *name)
     return NULL;
 }
 
+uint64_t scl_embedded_hash(void)
+{
+    uint64_t h = SCL_HASH_SEED;
+    for (size_t i = 0; i < scl_embedded_count; i++)
+        h = scl_hash64(h, scl_embedded_files[i].source, strlen(scl_embedded_files[i].source));
+    return h;
+}
+
 static char *build_options(const scl_context *ctx, const char *extra)
 {
-#define OPTIONS_FMT "-cl-std=CL1.2 -DSCL_FP64=%d -DSCL_GPU=%d %s"
-    int fp64 = ctx->info.fp64, gpu = ctx->info.is_gpu;
+#define OPTIONS_FMT "-cl-std=CL1.2 -DSCL_FP64=%d -DSCL_GPU=%d -DSCL_VEC_FLOAT=%u -DSCL_MAX_WG=%zu %s"
+    const scl_device_info *d = &ctx->info;
     const char *e = extra ? extra : "";
-    int n = snprintf(NULL, 0, OPTIONS_FMT, fp64, gpu, e);
+    int n = snprintf(NULL, 0, OPTIONS_FMT, d->fp64, d->is_gpu, d->vec_float, d->max_work_group, e);
     char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
     if (s)
-        snprintf(s, (size_t)n + 1, OPTIONS_FMT, fp64, gpu, e);
+        snprintf(s, (size_t)n + 1, OPTIONS_FMT, d->fp64, d->is_gpu, d->vec_float, d->max_work_group,
+                 e);
 #undef OPTIONS_FMT
     return s;
 }

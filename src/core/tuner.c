@@ -59,8 +59,11 @@ static char *plan_key_text(const scl_context *ctx, const char *kernel, const cha
     char *s = malloc(cap);
     if (!s)
         return NULL;
-    size_t n = (size_t)snprintf(s, cap, "plan\n%s\n%s\n%s\n%s\n%s\n", ctx->info.platform,
-                                ctx->info.name, ctx->info.driver, kernel, shape);
+    /* plans are only valid for the kernels they were timed with: the hash of
+     * every embedded source (this build of the library) is part of the key */
+    size_t n = (size_t)snprintf(s, cap, "plan\n%s\n%s\n%s\nkernels:%016llx\n%s\n%s\n",
+                                ctx->info.platform, ctx->info.name, ctx->info.driver,
+                                (unsigned long long)scl_embedded_hash(), kernel, shape);
     for (int i = 0; i < nparams && n < cap; i++) {
         n += (size_t)snprintf(s + n, cap - n, "%s:", params[i].name);
         for (int k = 0; k < params[i].count && n < cap; k++)
