@@ -1,0 +1,440 @@
+/* The OpenCL D2Q9 solver: buffers, the tuned launch shape, batched steps with
+ * av_vels finished per batch, and read-out of the true (natural) state. */
+#include "core/internal.h"
+#include "layout.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SUM_GROUP 256                  /* work-group of lbm_sum_partials */
+#define PARTIALS_BUDGET (4u << 20)     /* floats of per-group partials per batch */
+#define DEFAULT_BATCH 256
+
+struct scl_lbm {
+    scl_context *ctx;
+    scl_lbm_params p;
+    scl_lbm_options opt;
+    unsigned char *obstacles; /* host copy, nx*ny */
+    long fluid;
+    size_t ncell;
+    scl_program *program;
+    cl_kernel step, even, odd, sum;
+    scl_stream *lattice[2];   /* [1] unused in place */
+    int src;                  /* two lattices: which one holds the state */
+    scl_stream *obst, *flags, *partials, *sums;
+    size_t partial_capacity;  /* floats in partials */
+    int lx, ly;
+    size_t groups_x, groups_y;
+    int batch;
+    long steps_done;
+    double *sums_host;        /* batch entries of 8 bytes (double or float pair) */
+};
+
+static const char *kernel_label(const scl_lbm *m)
+{
+    return m->opt.streaming == SCL_LBM_IN_PLACE ? "lbm_step_aa" : "lbm_step";
+}
+
+static size_t store_size(const scl_lbm *m)
+{
+    return m->opt.storage == SCL_LBM_FP16 ? 2 : 4;
+}
+
+double scl_lbm_bytes_per_cell(const scl_lbm *lbm)
+{
+    return lbm ? 2.0 * SCL_LBM_Q * (double)store_size(lbm) + 1.0 : 0.0;
+}
+
+long scl_lbm_steps_done(const scl_lbm *lbm)
+{
+    return lbm ? lbm->steps_done : 0;
+}
+
+void scl_lbm_work_group(const scl_lbm *lbm, int *lx, int *ly)
+{
+    if (lx)
+        *lx = lbm ? lbm->lx : 0;
+    if (ly)
+        *ly = lbm ? lbm->ly : 0;
+}
+
+void scl_lbm_free(scl_lbm *m)
+{
+    if (!m)
+        return;
+    cl_kernel ks[4] = {m->step, m->even, m->odd, m->sum};
+    for (int i = 0; i < 4; i++)
+        if (ks[i])
+            clReleaseKernel(ks[i]);
+    scl_program_free(m->program);
+    scl_stream_free(m->lattice[0]);
+    scl_stream_free(m->lattice[1]);
+    scl_stream_free(m->obst);
+    scl_stream_free(m->flags);
+    scl_stream_free(m->partials);
+    scl_stream_free(m->sums);
+    free(m->obstacles);
+    free(m->sums_host);
+    free(m);
+}
+
+static lbm_layout current_layout(const scl_lbm *m)
+{
+    if (m->opt.streaming != SCL_LBM_IN_PLACE)
+        return LBM_LAYOUT_NATURAL;
+    /* step t (0-based) is even or odd; an even step leaves the AA_EVEN layout */
+    return m->steps_done % 2 ? LBM_LAYOUT_AA_EVEN : LBM_LAYOUT_AA_ODD;
+}
+
+static scl_stream *state_stream(const scl_lbm *m)
+{
+    return m->lattice[m->opt.streaming == SCL_LBM_IN_PLACE ? 0 : m->src];
+}
+
+/* Upload the initial state with the first step's acceleration already applied. */
+static scl_status upload_initial(scl_lbm *m)
+{
+    size_t n9 = m->ncell * SCL_LBM_Q;
+    float *f = malloc(n9 * sizeof *f);
+    void *raw = malloc(n9 * store_size(m));
+    unsigned char *flags = malloc((size_t)m->p.nx);
+    scl_status s = SCL_OK;
+    if (!f || !raw || !flags) {
+        s = scl_fail(m->ctx, SCL_ERR_MEMORY, "scl_lbm_create", "out of host memory (%zu cells)",
+                     m->ncell);
+    } else {
+        scl_lbm_ref_init(&m->p, f);
+        lbm_accelerate_row(&m->p, m->obstacles, f, flags);
+        m->steps_done = 0;
+        m->src = 0;
+        lbm_encode(&m->p, current_layout(m), m->opt.storage == SCL_LBM_FP16, f, raw);
+        s = scl_stream_write(m->lattice[0], raw, 1, NULL);
+        if (s == SCL_OK)
+            s = scl_stream_write(m->flags, flags, 1, NULL);
+    }
+    free(f);
+    free(raw);
+    free(flags);
+    return s;
+}
+
+/* Enqueue one timestep writing its partials at offset; event optional. */
+static scl_status enqueue_step(scl_lbm *m, int lx, int ly, cl_uint offset, cl_event *ev)
+{
+    scl_context *ctx = m->ctx;
+    cl_kernel k;
+    cl_uint a = 0;
+    scl_status s = SCL_OK;
+    if (m->opt.streaming == SCL_LBM_IN_PLACE) {
+        k = m->steps_done % 2 ? m->odd : m->even;
+        cl_mem lat = scl_stream_mem(m->lattice[0]);
+        s = scl_arg(ctx, k, a++, sizeof lat, &lat);
+    } else {
+        k = m->step;
+        cl_mem src = scl_stream_mem(m->lattice[m->src]), dst = scl_stream_mem(m->lattice[!m->src]);
+        s = scl_arg(ctx, k, a++, sizeof src, &src);
+        if (s == SCL_OK)
+            s = scl_arg(ctx, k, a++, sizeof dst, &dst);
+    }
+    cl_mem obst = scl_stream_mem(m->obst), part = scl_stream_mem(m->partials),
+           flags = scl_stream_mem(m->flags);
+    cl_int nx = m->p.nx, ny = m->p.ny;
+    float wk[SCL_LBM_Q];
+    lbm_storage_weights(m->p.density, wk);
+    cl_float4 par = {{m->p.omega, m->p.density * m->p.accel / 9.0f,
+                      m->p.density * m->p.accel / 36.0f, 0.0f}};
+    cl_float4 eqw = {{wk[0], wk[1], wk[5], 1.0f}};
+    if (s == SCL_OK)
+        s = scl_arg(ctx, k, a++, sizeof obst, &obst);
+    if (s == SCL_OK)
+        s = scl_arg(ctx, k, a++, sizeof part, &part);
+    if (s == SCL_OK)
+        s = scl_arg(ctx, k, a++, sizeof flags, &flags);
+    if (s == SCL_OK)
+        s = scl_arg(ctx, k, a++, sizeof nx, &nx);
+    if (s == SCL_OK)
+        s = scl_arg(ctx, k, a++, sizeof ny, &ny);
+    if (s == SCL_OK)
+        s = scl_arg(ctx, k, a++, sizeof par, &par);
+    if (s == SCL_OK)
+        s = scl_arg(ctx, k, a++, sizeof eqw, &eqw);
+    if (s == SCL_OK)
+        s = scl_arg(ctx, k, a++, sizeof offset, &offset);
+    if (s == SCL_OK)
+        s = scl_arg(ctx, k, a++, sizeof(float) * (size_t)lx * (size_t)ly, NULL);
+    size_t global[2] = {(size_t)nx, (size_t)ny}, local[2] = {(size_t)lx, (size_t)ly};
+    if (s == SCL_OK)
+        s = scl_launch(ctx, k, kernel_label(m), 2, global, local, ev);
+    return s;
+}
+
+/* One candidate shape: one timed step (the state is re-uploaded afterwards). */
+static scl_status tune_run(void *user, const int *values, double *seconds)
+{
+    scl_lbm *m = user;
+    const scl_device_info *dev = scl_device(m->ctx);
+    size_t lx = (size_t)values[0], ly = (size_t)values[1], wg = lx * ly;
+    cl_kernel k = m->opt.streaming == SCL_LBM_IN_PLACE ? m->even : m->step;
+    size_t kwg = 0;
+    if (wg > dev->max_work_group || wg * sizeof(float) > dev->local_mem ||
+        (clGetKernelWorkGroupInfo(k, scl_cl_device(m->ctx), CL_KERNEL_WORK_GROUP_SIZE,
+                                  sizeof kwg, &kwg, NULL) == CL_SUCCESS && wg > kwg))
+        return SCL_ERR_UNSUPPORTED;
+    size_t gx = ((size_t)m->p.nx + lx - 1) / lx, gy = ((size_t)m->p.ny + ly - 1) / ly;
+    if (gx * gy > m->partial_capacity)
+        return SCL_ERR_UNSUPPORTED;
+    /* a shape far wider or taller than the grid only wastes work-items */
+    if (lx > 2 * (size_t)m->p.nx + 16 || ly > 2 * (size_t)m->p.ny)
+        return SCL_ERR_UNSUPPORTED;
+    cl_event ev = NULL;
+    scl_status s = enqueue_step(m, values[0], values[1], 0, &ev);
+    if (s == SCL_OK)
+        s = scl_event_seconds(m->ctx, ev, seconds);
+    if (ev)
+        clReleaseEvent(ev);
+    return s;
+}
+
+static scl_status choose_shape(scl_lbm *m, const char *force)
+{
+    /* lx along rows (coalesced), both powers of two for the tree sum */
+    scl_tune_param params[2] = {
+        {"lx", 6, {64, 32, 128, 256, 16, 512}},
+        {"ly", 4, {4, 1, 2, 8}},
+    };
+    char shape[96];
+    snprintf(shape, sizeof shape, "%dx%d %s %s", m->p.nx, m->p.ny,
+             m->opt.storage == SCL_LBM_FP16 ? "fp16" : "fp32",
+             m->opt.streaming == SCL_LBM_IN_PLACE ? "aa" : "two");
+    scl_tune_options topt = {.tune = m->opt.tune, .repeats = 3, .force = force};
+    scl_plan plan;
+    scl_status s = scl_plan_tune(m->ctx, kernel_label(m), shape, params, 2, tune_run, m, &topt,
+                                 &plan);
+    if (s != SCL_OK)
+        return s;
+    m->lx = scl_plan_value(&plan, "lx", 64);
+    m->ly = scl_plan_value(&plan, "ly", 4);
+    int chosen[2] = {m->lx, m->ly};
+    double t;
+    /* check the chosen (possibly forced or cached) shape once on this device */
+    int pow2 = m->lx > 0 && m->ly > 0 && !(m->lx & (m->lx - 1)) && !(m->ly & (m->ly - 1));
+    s = pow2 ? tune_run(m, chosen, &t) : SCL_ERR_UNSUPPORTED;
+    if (s == SCL_ERR_UNSUPPORTED)
+        return scl_fail(m->ctx, SCL_ERR_UNSUPPORTED, "scl_lbm_create",
+                        "work-group %dx%d is not legal for %s on %s (powers of two, at most %zu "
+                        "items)",
+                        m->lx, m->ly, kernel_label(m), scl_device(m->ctx)->name,
+                        scl_device(m->ctx)->max_work_group);
+    if (s != SCL_OK)
+        return s;
+    m->groups_x = ((size_t)m->p.nx + (size_t)m->lx - 1) / (size_t)m->lx;
+    m->groups_y = ((size_t)m->p.ny + (size_t)m->ly - 1) / (size_t)m->ly;
+    size_t groups = m->groups_x * m->groups_y;
+    size_t fit = m->partial_capacity / groups;
+    m->batch = m->opt.batch > 0 ? m->opt.batch : DEFAULT_BATCH;
+    if ((size_t)m->batch > fit)
+        m->batch = (int)fit;
+    return SCL_OK;
+}
+
+static scl_status check_fits(scl_lbm *m)
+{
+    const scl_device_info *dev = scl_device(m->ctx);
+    double lattice = (double)m->ncell * SCL_LBM_Q * (double)store_size(m);
+    double total = lattice * (m->opt.streaming == SCL_LBM_IN_PLACE ? 1 : 2) +
+                   (double)m->ncell + 4.0 * PARTIALS_BUDGET;
+    if (lattice > (double)dev->max_alloc || total > 0.9 * (double)dev->global_mem)
+        return scl_fail(m->ctx, SCL_ERR_TOO_LARGE, "scl_lbm_create",
+                        "a %dx%d lattice needs %.0f MiB per buffer and %.0f MiB in all; %s allows "
+                        "%.0f MiB per buffer and has %.0f MiB",
+                        m->p.nx, m->p.ny, lattice / 1048576.0, total / 1048576.0, dev->name,
+                        (double)dev->max_alloc / 1048576.0, (double)dev->global_mem / 1048576.0);
+    return SCL_OK;
+}
+
+scl_status scl_lbm_create(scl_context *ctx, const scl_lbm_params *p,
+                          const unsigned char *obstacles, const scl_lbm_options *opt,
+                          scl_lbm **out)
+{
+    static const char *fn = "scl_lbm_create";
+    if (out)
+        *out = NULL;
+    if (!ctx || !p || !obstacles || !out)
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "NULL argument");
+    char why[512];
+    scl_status s = scl_lbm_check_params(p, why, sizeof why);
+    if (s != SCL_OK)
+        return scl_fail(ctx, s, fn, "%s", why);
+    scl_lbm_options dflt = {.storage = SCL_LBM_FP32, .streaming = SCL_LBM_TWO_LATTICES, .tune = 1};
+    if (!opt)
+        opt = &dflt;
+    if ((unsigned)opt->storage > SCL_LBM_FP16 || (unsigned)opt->streaming > SCL_LBM_IN_PLACE ||
+        opt->batch < 0)
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "unknown storage %d, streaming %d or batch %d",
+                        (int)opt->storage, (int)opt->streaming, opt->batch);
+    if (scl_lbm_fluid_cells(p, obstacles) == 0)
+        return scl_fail(ctx, SCL_ERR_INPUT, fn, "every cell is an obstacle");
+
+    scl_lbm *m = calloc(1, sizeof *m);
+    if (!m)
+        return scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    m->ctx = ctx;
+    m->p = *p;
+    m->opt = *opt;
+    m->opt.force = NULL; /* used only while creating; the caller's string may not outlive us */
+    m->ncell = (size_t)p->nx * (size_t)p->ny;
+    m->obstacles = malloc(m->ncell);
+    if (!m->obstacles) {
+        free(m);
+        return scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    }
+    for (size_t i = 0; i < m->ncell; i++)
+        m->obstacles[i] = obstacles[i] != 0;
+    m->fluid = scl_lbm_fluid_cells(p, m->obstacles);
+
+    /* every candidate shape's group count must fit one step of partials */
+    size_t min_groups_cap = (((size_t)p->nx + 15) / 16) * (size_t)p->ny;
+    m->partial_capacity = min_groups_cap > PARTIALS_BUDGET ? min_groups_cap : PARTIALS_BUDGET;
+    s = check_fits(m);
+    char options[64];
+    snprintf(options, sizeof options, "-DLBM_FP16=%d", opt->storage == SCL_LBM_FP16);
+    if (s == SCL_OK)
+        s = scl_program_build(ctx, "lbm", options, &m->program);
+    if (s == SCL_OK)
+        s = scl_kernel_create(m->program, "lbm_sum_partials", &m->sum);
+    if (s == SCL_OK && opt->streaming == SCL_LBM_IN_PLACE) {
+        s = scl_kernel_create(m->program, "lbm_step_even", &m->even);
+        if (s == SCL_OK)
+            s = scl_kernel_create(m->program, "lbm_step_odd", &m->odd);
+    } else if (s == SCL_OK) {
+        s = scl_kernel_create(m->program, "lbm_step", &m->step);
+    }
+    scl_type st = opt->storage == SCL_LBM_FP16 ? SCL_HALF : SCL_FLOAT;
+    int nlat = opt->streaming == SCL_LBM_IN_PLACE ? 1 : 2;
+    for (int i = 0; i < nlat && s == SCL_OK; i++)
+        s = scl_stream_create(ctx, i ? "lbm lattice B" : "lbm lattice A", st, m->ncell, SCL_LBM_Q,
+                              1, 0, &m->lattice[i]);
+    if (s == SCL_OK)
+        s = scl_stream_create(ctx, "lbm obstacles", SCL_UCHAR, m->ncell, 1, 1,
+                              SCL_STREAM_READ_ONLY, &m->obst);
+    if (s == SCL_OK)
+        s = scl_stream_create(ctx, "lbm accel flags", SCL_UCHAR, (size_t)p->nx, 1, 1, 0,
+                              &m->flags);
+    if (s == SCL_OK)
+        s = scl_stream_create(ctx, "lbm partials", SCL_FLOAT, m->partial_capacity, 1, 1, 0,
+                              &m->partials);
+    if (s == SCL_OK)
+        s = scl_stream_write(m->obst, m->obstacles, 1, NULL);
+    if (s == SCL_OK)
+        s = upload_initial(m);
+    if (s == SCL_OK)
+        s = choose_shape(m, opt->force);
+    if (s == SCL_OK) /* tuning stepped the lattice: start again */
+        s = upload_initial(m);
+    if (s == SCL_OK)
+        s = scl_stream_create(ctx, "lbm av_vel sums", SCL_FLOAT2, (size_t)m->batch, 1, 1, 0,
+                              &m->sums);
+    if (s == SCL_OK && !(m->sums_host = malloc((size_t)m->batch * sizeof(double))))
+        s = scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    if (s != SCL_OK) {
+        scl_lbm_free(m);
+        return s;
+    }
+    *out = m;
+    return SCL_OK;
+}
+
+/* Sum each step's partials on the device and finish av_vels on the host. */
+static scl_status finish_batch(scl_lbm *m, int count, float *av_vels)
+{
+    scl_context *ctx = m->ctx;
+    cl_mem part = scl_stream_mem(m->partials), sums = scl_stream_mem(m->sums);
+    cl_uint groups = (cl_uint)(m->groups_x * m->groups_y);
+    scl_status s = scl_arg(ctx, m->sum, 0, sizeof part, &part);
+    if (s == SCL_OK)
+        s = scl_arg(ctx, m->sum, 1, sizeof groups, &groups);
+    if (s == SCL_OK)
+        s = scl_arg(ctx, m->sum, 2, sizeof sums, &sums);
+    if (s == SCL_OK)
+        s = scl_arg(ctx, m->sum, 3, 8 * SUM_GROUP, NULL);
+    size_t global = (size_t)count * SUM_GROUP, local = SUM_GROUP;
+    if (s == SCL_OK)
+        s = scl_launch(ctx, m->sum, "lbm_sum_partials", 1, &global, &local, NULL);
+    if (s == SCL_OK)
+        s = scl_stream_read_range(m->sums, 0, (size_t)count, m->sums_host, 1, NULL);
+    if (s != SCL_OK || !av_vels)
+        return s;
+    int pairs = !scl_device(ctx)->fp64;
+    for (int i = 0; i < count; i++) {
+        double total = m->sums_host[i];
+        if (pairs) {
+            const float *pair = (const float *)&m->sums_host[i];
+            total = (double)pair[0] + (double)pair[1];
+        }
+        av_vels[i] = (float)(total / (double)m->fluid);
+    }
+    return SCL_OK;
+}
+
+scl_status scl_lbm_step(scl_lbm *m, long steps, float *av_vels)
+{
+    if (!m)
+        return SCL_ERR_ARGUMENT;
+    if (steps < 0)
+        return scl_fail(m->ctx, SCL_ERR_ARGUMENT, "scl_lbm_step", "negative step count %ld",
+                        steps);
+    cl_uint groups = (cl_uint)(m->groups_x * m->groups_y);
+    for (long done = 0; done < steps;) {
+        int count = steps - done < m->batch ? (int)(steps - done) : m->batch;
+        for (int i = 0; i < count; i++) {
+            scl_status s = enqueue_step(m, m->lx, m->ly, (cl_uint)i * groups, NULL);
+            if (s != SCL_OK)
+                return s;
+            m->steps_done++;
+            m->src = !m->src;
+        }
+        scl_status s = finish_batch(m, count, av_vels ? av_vels + done : NULL);
+        if (s != SCL_OK)
+            return s;
+        done += count;
+    }
+    return SCL_OK;
+}
+
+scl_status scl_lbm_read_speeds(scl_lbm *m, float *f)
+{
+    if (!m || !f)
+        return m ? scl_fail(m->ctx, SCL_ERR_ARGUMENT, "scl_lbm_read_speeds", "NULL output")
+                 : SCL_ERR_ARGUMENT;
+    void *raw = malloc(m->ncell * SCL_LBM_Q * store_size(m));
+    unsigned char *flags = malloc((size_t)m->p.nx);
+    scl_status s = SCL_OK;
+    if (!raw || !flags)
+        s = scl_fail(m->ctx, SCL_ERR_MEMORY, "scl_lbm_read_speeds", "out of host memory");
+    if (s == SCL_OK)
+        s = scl_stream_read(state_stream(m), raw, 1, NULL);
+    if (s == SCL_OK)
+        s = scl_stream_read(m->flags, flags, 1, NULL);
+    if (s == SCL_OK) {
+        lbm_decode(&m->p, current_layout(m), m->opt.storage == SCL_LBM_FP16, raw, f);
+        lbm_undo_acceleration(&m->p, flags, f);
+    }
+    free(raw);
+    free(flags);
+    return s;
+}
+
+scl_status scl_lbm_read_fields(scl_lbm *m, float *ux, float *uy, float *speed, float *pressure)
+{
+    if (!m)
+        return SCL_ERR_ARGUMENT;
+    float *f = malloc(m->ncell * SCL_LBM_Q * sizeof *f);
+    if (!f)
+        return scl_fail(m->ctx, SCL_ERR_MEMORY, "scl_lbm_read_fields", "out of host memory");
+    scl_status s = scl_lbm_read_speeds(m, f);
+    if (s == SCL_OK)
+        scl_lbm_fields(&m->p, m->obstacles, f, ux, uy, speed, pressure);
+    free(f);
+    return s;
+}
