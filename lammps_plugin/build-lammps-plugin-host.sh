@@ -31,7 +31,7 @@ if [ -x "$DEST/bin/lmp" ] && [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$KEY" ]; 
   exit 0
 fi
 BUILD="$DEST/build"
-rm -rf "$BUILD"
+# incremental when a previous build with other flags is there
 # shellcheck disable=SC2086
 cmake -S "$SRC/cmake" -B "$BUILD" -DCMAKE_INSTALL_PREFIX="$DEST" \
   -DCMAKE_INSTALL_RPATH="$DEST/lib" -DCMAKE_INSTALL_LIBDIR=lib $FLAGS > "$DEST/cmake.log" 2>&1 ||
@@ -39,6 +39,7 @@ cmake -S "$SRC/cmake" -B "$BUILD" -DCMAKE_INSTALL_PREFIX="$DEST" \
 nice -n 10 cmake --build "$BUILD" -j "$JOBS" > "$DEST/build.log" 2>&1 ||
   { tail -30 "$DEST/build.log" >&2; exit 1; }
 cmake --install "$BUILD" > "$DEST/install.log" 2>&1
-"$DEST/bin/lmp" -h | grep -q "PLUGIN" || { echo "built lmp lacks PLUGIN" >&2; exit 1; }
+HELP=$("$DEST/bin/lmp" -h 2>&1 || true)
+grep -q "PLUGIN" <<< "$HELP" || { echo "built lmp lacks PLUGIN" >&2; exit 1; }
 echo "$KEY" > "$STAMP"
 echo "LAMMPS plugin host: $DEST/bin/lmp ($VERSION)"

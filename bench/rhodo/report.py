@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""report.py MANIFEST OUTDIR: side-by-side tables (Markdown + CSV) and a PNG bar
+chart of the rhodo runs listed in MANIFEST (name, dir, status, command; tab
+separated), differences taken against the first CPU run."""
+import csv
+import datetime
+import os
+import platform
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import lammps_log  # noqa: E402
+
+SECTIONS = ["Pair", "Kspace", "Bond", "Neigh", "Comm", "Modify", "Other"]
+ENERGIES = ["E_vdwl", "E_coul", "PotEng"]
+STEPS = [0, 50, 100]
+DEVICE_KEYS = [("neighbor build", "dev nbr build s"), ("data transfer", "dev transfer s"),
+               ("neighbor copy", "dev nbr copy s"), ("force calc", "dev force s"),
+               ("idle (host wait)", "host wait s"), ("device overhead", "dev overhead s")]
+
+
+def cpu_model():
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor()
+
+
+def load(name, d, status, cmd):
+    row = {"run": name, "status": status, "command": cmd}
+    text = ""
+    for f in ("log.lammps", "screen.txt"):
+        p = os.path.join(d, f)
+        if os.path.exists(p):
+            text += open(p, errors="replace").read() + "\n"
+    log = lammps_log.parse(open(os.path.join(d, "log.lammps"), errors="replace").read()) \
+        if os.path.exists(os.path.join(d, "log.lammps")) else {"thermo": {}, "runs": [], "device": []}
+    scr = lammps_log.parse(text)
+    run = log["runs"][-1] if log["runs"] else None
+    row["ranks"] = run["procs"] if run else None
+    row["atoms"] = run["atoms"] if run else None
+    row["loop s"] = run["loop"] if run else None
+    for s in SECTIONS:
+        row[s + " s"] = run["breakdown"].get(s) if run else None
+    last = max(log["thermo"]) if log["thermo"] else None
+    for st in STEPS:
+        for e in ENERGIES:
+            row[f"{e}@{st}"] = log["thermo"].get(st, {}).get(e)
+    row["last step"] = last
+    dev = {}
+    blocks = scr["device"]
+    for b in blocks:
+        for k, v in lammps_log.device_times(b).items():
+            dev[k.lower()] = v
+    for k, col in DEVICE_KEYS:
+        row[col] = dev.get(k)
+    m = re.search(r"^Device: (.*?), \d+ rank", text, re.M)          # ours
+    g = re.search(r"^\s*GPU \d+: (.*)$|^Device \d+: (.*)$", text, re.M)  # GPU package
+    row["device"] = m.group(1) if m else (next(x for x in g.groups() if x) if g else "host CPU")
+    return row
+
+
+def main():
+    manifest, out = sys.argv[1], sys.argv[2]
+    rows = []
+    for line in open(manifest):
+        parts = line.rstrip("\n").split("\t")
+        if len(parts) >= 4:
+            rows.append(load(*parts[:4]))
+    if not rows:
+        sys.exit("no runs")
+    ref = next((r for r in rows if r["run"].startswith("cpu") and r["loop s"]), None)
+    for r in rows:
+        for st in STEPS:
+            for e in ENERGIES:
+                k = f"{e}@{st}"
+                r["rel " + k] = (lammps_log.rel_diff(r[k], ref[k]) if ref and r[k] is not None
+                                 else None)
+        r["speedup vs " + (ref["run"] if ref else "cpu")] = (
+            ref["loop s"] / r["loop s"] if ref and r["loop s"] else None)
+
+    cols = list(rows[0].keys())
+    with open(os.path.join(out, "rhodo.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=cols)
+        w.writeheader()
+        w.writerows(rows)
+
+    def fmt(v, key):
+        if v is None:
+            return "-"
+        if isinstance(v, float):
+            if key.startswith("rel "):
+                return f"{v:.1e}"
+            if key.startswith(("E_", "PotEng")):
+                return f"{v:.4f}"
+            return f"{v:.4g}"
+        return str(v)
+
+    md = []
+    md.append(f"# rhodo benchmark — {datetime.date.today().isoformat()}, host `{platform.node()}` "
+              f"({cpu_model()}, {os.cpu_count()} cores)\n")
+    md.append("Loop time and LAMMPS's timing breakdown (avg over ranks, seconds, 100 steps). "
+              "ocl: device wait is stamped as Pair; GPU package: its device wait lands in Modify.\n")
+    timing = ["ranks", "atoms", "device", "loop s", "speedup vs " + (ref["run"] if ref else "cpu")] + \
+        [s + " s" for s in SECTIONS]
+    energy = [f"{e}@{st}" for st in STEPS for e in ENERGIES]
+    rel = ["rel " + k for k in energy]
+    devc = [c for _, c in DEVICE_KEYS]
+    for title, keys in (("Timing", timing), ("Device time (per run; ocl: max over ranks, "
+                                             "GPU package: average)", devc),
+                        ("Energies (kcal/mol)", energy),
+                        (f"Relative difference from {ref['run'] if ref else 'CPU'}", rel)):
+        md.append(f"\n## {title}\n")
+        md.append("| quantity | " + " | ".join(r["run"] for r in rows) + " |")
+        md.append("|---|" + "---|" * len(rows))
+        for k in keys:
+            md.append(f"| {k} | " + " | ".join(fmt(r.get(k), k) for r in rows) + " |")
+    md.append("\n## Commands\n")
+    for r in rows:
+        md.append(f"- `{r['run']}` ({r['status']}): `{r['command']}`")
+    with open(os.path.join(out, "rhodo.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+    print("\n".join(md))
+
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("(matplotlib missing: no PNG)")
+        return
+    ok = [r for r in rows if r["loop s"]]
+    fig, ax = plt.subplots(figsize=(1.6 * len(ok) + 3, 4.5))
+    bottom = [0.0] * len(ok)
+    for s in SECTIONS:
+        vals = [r[s + " s"] or 0.0 for r in ok]
+        ax.bar([r["run"] for r in ok], vals, bottom=bottom, label=s)
+        bottom = [b + v for b, v in zip(bottom, vals)]
+    for i, r in enumerate(ok):
+        ax.text(i, bottom[i], f"{r['loop s']:.2f} s", ha="center", va="bottom", fontsize=8)
+    ax.set_ylabel("seconds (100 steps)")
+    ax.set_title("LAMMPS rhodo: loop time breakdown")
+    ax.legend(fontsize=8, ncol=2)
+    plt.xticks(rotation=20, fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "rhodo.png"), dpi=110)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,85 @@
+#!/bin/bash
+# Rhodopsin benchmark (LAMMPS bench/in.rhodo, 32k atoms, 100 steps): the CPU
+# pair style (lmp), lj/charmm/coul/long/ocl (lmp_ocl -sf ocl) and, when given,
+# LAMMPS's GPU package (-sf gpu), on 1 and N ranks; side-by-side tables.
+#
+#   bench/rhodo/run.sh [OUTDIR]          (default OUTDIR: out/rhodo)
+#
+# Env:
+#   LAMMPS_SOURCE_DIR  LAMMPS source with bench/in.rhodo + data.rhodo (default:
+#                      fetched with ../shared/tools/lammps-src.sh or `apt-get source lammps`
+#                      into ~/.cache/streamcl/lammps-src; never copied into the repo)
+#   LMP_CPU   CPU LAMMPS (default: lmp)        LMP_OCL  lmp_ocl (default: build*/lammps_plugin/lmp_ocl)
+#   LMP_GPU   LAMMPS built with the GPU package (optional; runs -sf gpu -pk gpu 1)
+#   NP        ranks of the "N ranks" runs (default: number of cores)
+#   RUNS      runs to do (default "cpu:1 cpu:N ocl:1 ocl:N gpu:1 gpu:N"; gpu only with LMP_GPU)
+#   SCALE     k: run in.rhodo.scaled replicated k x k x k instead of in.rhodo
+#   MPIEXEC   (default mpirun); STREAMCL_DEVICE/PRECISION/TPA/CHUNKS/TUNE pass through
+# Output: OUTDIR/rhodo.md, rhodo.csv, rhodo.png, OUTDIR/<run>/log.lammps + screen.txt
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+OUT=${1:-$ROOT/out/rhodo}
+mkdir -p "$OUT"; OUT=$(cd "$OUT" && pwd)
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+MPIEXEC=${MPIEXEC:-mpirun}
+NCORES=$(nproc)
+NP=${NP:-$NCORES}
+LMP_CPU=${LMP_CPU:-lmp}
+if [ -z "${LMP_OCL:-}" ]; then
+  for b in "$ROOT"/build-lammps "$ROOT"/build-gpu "$ROOT"/build*; do
+    [ -x "$b/lammps_plugin/lmp_ocl" ] && { LMP_OCL=$b/lammps_plugin/lmp_ocl; break; }
+  done
+fi
+LMP_OCL=${LMP_OCL:-}
+
+if [ -z "${LAMMPS_SOURCE_DIR:-}" ]; then
+  cache=${XDG_CACHE_HOME:-$HOME/.cache}/streamcl
+  if [ ! -f "$cache/lammps-src/bench/in.rhodo" ]; then
+    if [ -x "$ROOT/../shared/tools/lammps-src.sh" ]; then
+      "$ROOT/../shared/tools/lammps-src.sh" "$cache" >&2
+    else
+      mkdir -p "$cache/tmp" && (cd "$cache/tmp" && apt-get source --download-only -qq lammps) &&
+        tar xJf "$cache"/tmp/lammps_*.orig.tar.xz -C "$cache/tmp" &&
+        mv "$cache"/tmp/lammps-0~* "$cache/lammps-src" && rm -rf "$cache/tmp"
+    fi
+  fi
+  LAMMPS_SOURCE_DIR=$cache/lammps-src
+fi
+[ -f "$LAMMPS_SOURCE_DIR/bench/in.rhodo" ] || { echo "no bench/in.rhodo in $LAMMPS_SOURCE_DIR" >&2; exit 1; }
+
+INPUT=in.rhodo; VARS=()
+if [ -n "${SCALE:-}" ]; then INPUT=in.rhodo.scaled; VARS=(-var x "$SCALE" -var y "$SCALE" -var z "$SCALE"); fi
+RUNS=${RUNS:-"cpu:1 cpu:N ocl:1 ocl:N gpu:1 gpu:N"}
+
+manifest="$OUT/runs.txt"; : > "$manifest"
+for r in $RUNS; do
+  kind=${r%%:*}; np=${r##*:}; [ "$np" = N ] && np=$NP
+  case $kind in
+    cpu) exe=$LMP_CPU; args=() ;;
+    ocl) exe=$LMP_OCL; args=(-sf ocl) ;;
+    gpu) exe=${LMP_GPU:-}; args=(-sf gpu -pk gpu 1) ;;
+    *) echo "unknown run kind $kind" >&2; exit 2 ;;
+  esac
+  if [ -z "$exe" ]; then echo "skip $kind:$np (no binary; set LMP_${kind^^})" >&2; continue; fi
+  name="$kind-${np}rank${SCALE:+-scaled$SCALE}"
+  d="$OUT/$name"; rm -rf "$d"; mkdir -p "$d"
+  ln -s "$LAMMPS_SOURCE_DIR/bench/data.rhodo" "$d/data.rhodo"
+  cp "$LAMMPS_SOURCE_DIR/bench/$INPUT" "$d/"
+  envs=()
+  # PoCL (OpenCL on the CPU cores): share the cores between the ranks
+  [ "$kind" = ocl ] && [ "$np" -gt 1 ] && envs=(POCL_MAX_PTHREAD_COUNT=$(( (NCORES + np - 1) / np ))
+                                                 POCL_CPU_MAX_CU_COUNT=$(( (NCORES + np - 1) / np )))
+  cmd=("$MPIEXEC" -np "$np" "$exe" "${args[@]}" -in "$INPUT" "${VARS[@]}" -log log.lammps -screen screen.txt)
+  [ "$np" = 1 ] && cmd=("$exe" "${args[@]}" -in "$INPUT" "${VARS[@]}" -log log.lammps -screen screen.txt)
+  echo "== $name: ${envs[*]} ${cmd[*]}" >&2
+  t0=$(date +%s.%N)
+  if (cd "$d" && env "${envs[@]}" "${cmd[@]}" > stdout.txt 2>&1); then st=ok; else st="failed($?)"; fi
+  t1=$(date +%s.%N)
+  echo "   $st, $(python3 -c "print(f'{$t1-$t0:.1f}')") s wall" >&2
+  printf '%s\t%s\t%s\t%s\n' "$name" "$d" "$st" "${envs[*]} ${cmd[*]}" >> "$manifest"
+done
+PY=python3   # prefer an interpreter that has matplotlib (for the PNG)
+for p in python3 /usr/bin/python3; do
+  if "$p" -c "import matplotlib" 2>/dev/null; then PY=$p; break; fi
+done
+"$PY" "$ROOT/bench/rhodo/report.py" "$manifest" "$OUT"
