@@ -10,10 +10,11 @@
 #                      fetched with ../shared/tools/lammps-src.sh or `apt-get source lammps`
 #                      into ~/.cache/streamcl/lammps-src; never copied into the repo)
 #   LMP_CPU   CPU LAMMPS (default: lmp)        LMP_OCL  lmp_ocl (default: build*/lammps_plugin/lmp_ocl)
-#   LMP_GPU   LAMMPS built with the GPU package (optional; runs -sf gpu -pk gpu 1)
+#   LMP_GPU   LAMMPS built with the GPU package (optional; runs -sf gpu -pk gpu 1 pair/only on)
 #   NP        ranks of the "N ranks" runs (default: number of cores)
 #   RUNS      runs to do (default "cpu:1 cpu:N ocl:1 ocl:N gpu:1 gpu:N"; gpu only with LMP_GPU)
 #   SCALE     k: run in.rhodo.scaled replicated k x k x k instead of in.rhodo
+#   RUN_TIMEOUT seconds per run (default 900)
 #   MPIEXEC   (default mpirun); STREAMCL_DEVICE/PRECISION/TPA/CHUNKS/TUNE pass through
 # Output: OUTDIR/rhodo.md, rhodo.csv, rhodo.png, OUTDIR/<run>/log.lammps + screen.txt
 set -euo pipefail
@@ -57,7 +58,7 @@ for r in $RUNS; do
   case $kind in
     cpu) exe=$LMP_CPU; args=() ;;
     ocl) exe=$LMP_OCL; args=(-sf ocl) ;;
-    gpu) exe=${LMP_GPU:-}; args=(-sf gpu -pk gpu 1) ;;
+    gpu) exe=${LMP_GPU:-}; args=(-sf gpu -pk gpu 1 pair/only on) ;;  # pair on the GPU, pppm on the CPU, like ocl
     *) echo "unknown run kind $kind" >&2; exit 2 ;;
   esac
   if [ -z "$exe" ]; then echo "skip $kind:$np (no binary; set LMP_${kind^^})" >&2; continue; fi
@@ -73,7 +74,7 @@ for r in $RUNS; do
   [ "$np" = 1 ] && cmd=("$exe" "${args[@]}" -in "$INPUT" "${VARS[@]}" -log log.lammps -screen screen.txt)
   echo "== $name: ${envs[*]} ${cmd[*]}" >&2
   t0=$(date +%s.%N)
-  if (cd "$d" && env "${envs[@]}" "${cmd[@]}" > stdout.txt 2>&1); then st=ok; else st="failed($?)"; fi
+  if (cd "$d" && env "${envs[@]}" timeout "${RUN_TIMEOUT:-900}" "${cmd[@]}" > stdout.txt 2>&1); then st=ok; else st="failed($?)"; fi
   t1=$(date +%s.%N)
   echo "   $st, $(python3 -c "print(f'{$t1-$t0:.1f}')") s wall" >&2
   printf '%s\t%s\t%s\t%s\n' "$name" "$d" "$st" "${envs[*]} ${cmd[*]}" >> "$manifest"
