@@ -57,6 +57,9 @@ typedef struct {
     int chunks;             /* number of atom chunks per step, >= 1 */
     int work_group;         /* work-group size */
     int tune;               /* 1: time candidates on the first step, cache the plan */
+    /* Limits; 0 = automatic. Lists grow past neighbor_capacity on overflow. */
+    int neighbor_capacity;  /* initial slots per atom (default: estimated from density) */
+    size_t max_device_bytes; /* device memory the engine may use (default: 3/4 of it) */
 } scl_charmm_params;
 
 /* Default parameters: mixed precision, tuning on, special factors all 1. */

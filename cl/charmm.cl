@@ -1,0 +1,273 @@
+/* lj/charmm/coul/long forces (LAMMPS's pair style of that name) over a
+ * padded, blocked full neighbor list (see neighbor.cl).
+ *
+ * TPA lanes share one atom: lane l takes slots l, l+TPA, ...; the lanes are
+ * combined in local memory by lane 0 in lane order. With TALLY the kernel
+ * also sums energies and the virial per work-group (tree in local memory;
+ * the host finishes in double with the 0.5 of full lists) and, when
+ * per_atom is set, per-atom energy and virial.
+ *
+ * Options: PREC 0 single (float math and sums), 1 mixed, 2 double; TPA
+ * 1|2|4|8; TALLY 0|1.
+ *   mixed: positions are a float4 high part (x, y, z, q) plus a float4 low
+ *     part (the residuals x - hi, q - hi), so x_i - x_j of close atoms keeps
+ *     full precision far from the origin. Force-only steps use float pair
+ *     math and double sums; steps that tally energy/virial (rare in MD) use
+ *     double pair math on the same streams, so energies and virial match the
+ *     double reference to ~1e-12 instead of float's ~1e-6.
+ *   double: double math; sums in 64-bit fixed point (2^-32 units), which makes
+ *     the result independent of summation order: identical bits for every
+ *     TPA and chunking. */
+
+#if PREC == 2 || (PREC == 1 && SCL_FP64)
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
+#if PREC == 2 || (PREC == 1 && TALLY && SCL_FP64)
+#define PAIR_DOUBLE 1
+typedef double real;
+typedef double4 real4;
+#define EWALD_F 1.12837916709551257390 /* 2/sqrt(pi) */
+#else
+#define PAIR_DOUBLE 0
+typedef float real;
+typedef float4 real4;
+#define EWALD_F 1.12837916709551257390f
+#endif
+
+#if PREC == 2
+typedef double4 pos4;
+typedef long acc;
+#define FIXED_SCALE 4294967296.0
+#define FIXED_LIMIT 1073741824.0 /* 2^30: beyond it a sum of many could overflow */
+#define TO_ACC(v) convert_long_sat_rte((v)*FIXED_SCALE)
+#elif PREC == 1 && SCL_FP64
+typedef float4 pos4;
+typedef double acc;
+#define TO_ACC(v) ((double)(v))
+#else
+typedef float4 pos4;
+typedef float acc;
+#define TO_ACC(v) (v)
+#endif
+
+#define INDEX_MASK 0x3fffffff
+#define KIND_SHIFT 30
+#define PAD 8
+
+#if PAIR_DOUBLE
+inline real erfc_and_exp(real x2, real x, real *expm2)
+{
+    *expm2 = exp(-x2);
+    return erfc(x);
+}
+#else
+/* erfc(x) = exp(-x^2) R(x), R(x) = t P(t), t = 1/(1 + 0.6 x): a fit with
+ * relative error 1.6e-8 on [0, 6] (3e-7 when evaluated in float), instead of
+ * the A&S 7.1.26 polynomial (2e-4 relative near a typical cutoff). exp(-x^2)
+ * is shared with the force term. */
+inline float erfc_and_exp(float x2, float x, float *expm2)
+{
+    const float t = 1.0f / (1.0f + 0.6f * x);
+    float p = 4.213160289e-02f;
+    p = p * t - 1.900762772e-01f;
+    p = p * t + 2.622898906e-01f;
+    p = p * t + 6.303723990e-02f;
+    p = p * t - 4.553009418e-01f;
+    p = p * t + 2.341488770e-01f;
+    p = p * t + 7.396150258e-02f;
+    p = p * t + 2.946330792e-01f;
+    p = p * t + 3.365671787e-01f;
+    p = p * t + 3.386078640e-01f;
+    *expm2 = exp(-x2);
+    return *expm2 * (t * p);
+}
+
+/* For excluded pairs at small x = g r the Coulomb force factor
+ * erfc(x) + EWALD_F x exp(-x^2) - 1 cancels to ~x^3 in float. Its terms from
+ * the Taylor series instead: erf(x) and
+ * G(x) = erf(x) - EWALD_F x exp(-x^2) = EWALD_F sum_n (-1)^n x^(2n+1)/n! (1/(2n+1) - 1),
+ * 14 terms: relative 1e-9 for x < 1. */
+inline float erf_series(float x2, float x, float *g)
+{
+    float term = x, erf_sum = x, g_sum = 0.0f;
+    for (int n = 1; n <= 14; n++) {
+        term *= -x2 / (float)n;
+        const float inv = 1.0f / (float)(2 * n + 1);
+        erf_sum += term * inv;
+        g_sum += term * (inv - 1.0f);
+    }
+    *g = EWALD_F * g_sum;
+    return EWALD_F * erf_sum;
+}
+#endif
+
+inline real pick(real4 v, int k) { return k == 0 ? v.x : k == 1 ? v.y : k == 2 ? v.z : v.w; }
+
+/* Raise the error flag once (the first pair wins): code, atom ii, neighbor j. */
+inline void report(volatile __global int *error, int code, int ii, int j)
+{
+    if (atomic_cmpxchg(error, 0, code) == 0) {
+        error[1] = ii;
+        error[2] = j;
+    }
+}
+
+__kernel void charmm_force(__global const pos4 *pos, __global const float4 *pos_lo,
+                           __global const int *type, __global const int *ilist,
+                           __global const int *nbr, __global const int *numnbr,
+                           __global const real4 *ljc, const int ntypes, const real cut_forcesq,
+                           const real cut_coulsq, const real cut_ljsq, const real cut_lj_innersq,
+                           const real inv_denom_lj, const real qqrd2e, const real g_ewald,
+                           const real4 special_lj, const real4 special_coul, const real min_r2,
+                           const int first, const int count, const int group_base,
+                           const int per_atom, __global acc *force, __global acc *partials,
+                           __global acc *eatom, __global acc *vatom,
+                           volatile __global int *error, __local acc *scratch)
+{
+    const int gid = get_global_id(0), lid = get_local_id(0), wg = get_local_size(0);
+    const int lane = gid % TPA, a = gid / TPA;
+    const int active = a < count;
+    const int ii = first + (active ? a : 0);
+    const int i = ilist[ii];
+    const pos4 pi = pos[i];
+#if PREC == 1
+    const float4 lo_i = pos_lo[i];
+    const real qi = (real)pi.w + (real)lo_i.w;
+#else
+    const real qi = pi.w;
+#endif
+    const int ti = type[i];
+    const real g2 = g_ewald * g_ewald;
+    const size_t stride = (size_t)count * PAD;
+    const int npad = active ? (numnbr[ii] + PAD - 1) / PAD * PAD : 0;
+    acc fx = 0, fy = 0, fz = 0;
+#if TALLY
+    acc e_vdwl = 0, e_coul = 0, v0 = 0, v1 = 0, v2 = 0, v3 = 0, v4 = 0, v5 = 0;
+#endif
+    for (int s = lane; s < npad; s += TPA) {
+        const int packed = nbr[(size_t)(s / PAD) * stride + (size_t)a * PAD + s % PAD];
+        const int j = packed & INDEX_MASK, kind = (packed >> KIND_SHIFT) & 3;
+        const pos4 pj = pos[j];
+#if PREC == 1
+        const float4 lo_j = pos_lo[j];
+        const real qj = (real)pj.w + (real)lo_j.w;
+        const real dx = ((real)pi.x - (real)pj.x) + ((real)lo_i.x - (real)lo_j.x);
+        const real dy = ((real)pi.y - (real)pj.y) + ((real)lo_i.y - (real)lo_j.y);
+        const real dz = ((real)pi.z - (real)pj.z) + ((real)lo_i.z - (real)lo_j.z);
+#else
+        const real qj = pj.w;
+        const real dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
+#endif
+        const real r2 = dx * dx + dy * dy + dz * dz;
+        if (r2 >= cut_forcesq)
+            continue;
+        if (r2 < min_r2) {
+            report(error, 1, ii, j);
+            continue;
+        }
+        const real r2inv = (real)1 / r2;
+        real forcecoul = 0, ecoul = 0, forcelj = 0, philj = 0;
+        if (r2 < cut_coulsq) {
+            const real r = sqrt(r2), grij = g_ewald * r;
+            real expm2;
+            const real erfc_g = erfc_and_exp(g2 * r2, grij, &expm2);
+            const real prefactor = qqrd2e * qi * qj / r;
+            const real keep = kind ? pick(special_coul, kind) : (real)1;
+#if !PAIR_DOUBLE
+            if (kind && grij < 1.0f) { /* see erf_series */
+                float g;
+                const float erf_g = erf_series(g2 * r2, grij, &g);
+                forcecoul = prefactor * (keep - g);
+                ecoul = prefactor * (keep - erf_g);
+            } else
+#endif
+            {
+                forcecoul = prefactor * (erfc_g + EWALD_F * grij * expm2);
+                ecoul = prefactor * erfc_g;
+                if (kind) { /* the excluded part of the undamped Coulomb term */
+                    forcecoul -= ((real)1 - keep) * prefactor;
+                    ecoul -= ((real)1 - keep) * prefactor;
+                }
+            }
+        }
+        if (r2 < cut_ljsq) {
+            const real4 c = ljc[ti * ntypes + type[j]];
+            const real r6inv = r2inv * r2inv * r2inv;
+            forcelj = r6inv * (c.x * r6inv - c.y);
+            philj = r6inv * (c.z * r6inv - c.w);
+            if (r2 > cut_lj_innersq) {
+                const real d = cut_ljsq - r2;
+                const real switch1 =
+                    d * d * (cut_ljsq + (real)2 * r2 - (real)3 * cut_lj_innersq) * inv_denom_lj;
+                const real switch2 = (real)12 * r2 * d * (r2 - cut_lj_innersq) * inv_denom_lj;
+                forcelj = forcelj * switch1 + philj * switch2;
+                philj *= switch1;
+            }
+            const real factor_lj = pick(special_lj, kind);
+            forcelj *= factor_lj;
+            philj *= factor_lj;
+        }
+        const real fpair = (forcecoul + forcelj) * r2inv;
+#if PREC == 2
+        if (fabs(fpair) * sqrt(r2) >= FIXED_LIMIT)
+            report(error, 2, ii, j);
+#endif
+        fx += TO_ACC(dx * fpair);
+        fy += TO_ACC(dy * fpair);
+        fz += TO_ACC(dz * fpair);
+#if TALLY
+        e_vdwl += TO_ACC(philj);
+        e_coul += TO_ACC(ecoul);
+        v0 += TO_ACC(dx * dx * fpair);
+        v1 += TO_ACC(dy * dy * fpair);
+        v2 += TO_ACC(dz * dz * fpair);
+        v3 += TO_ACC(dx * dy * fpair);
+        v4 += TO_ACC(dx * dz * fpair);
+        v5 += TO_ACC(dy * dz * fpair);
+#endif
+    }
+
+    /* lanes -> atom, summed by lane 0 in lane order */
+    scratch[4 * lid] = fx;
+    scratch[4 * lid + 1] = fy;
+    scratch[4 * lid + 2] = fz;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lane == 0 && active) {
+        acc sx = 0, sy = 0, sz = 0;
+        for (int l = 0; l < TPA; l++) {
+            sx += scratch[4 * (lid + l)];
+            sy += scratch[4 * (lid + l) + 1];
+            sz += scratch[4 * (lid + l) + 2];
+        }
+        force[4 * ii] = sx;
+        force[4 * ii + 1] = sy;
+        force[4 * ii + 2] = sz;
+        force[4 * ii + 3] = 0;
+    }
+#if TALLY
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const acc mine[8] = {e_vdwl, e_coul, v0, v1, v2, v3, v4, v5};
+    for (int k = 0; k < 8; k++)
+        scratch[k * wg + lid] = mine[k];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (per_atom && lane == 0 && active) {
+        acc sum[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        for (int l = 0; l < TPA; l++)
+            for (int k = 0; k < 8; k++)
+                sum[k] += scratch[k * wg + lid + l];
+        eatom[ii] = sum[0] + sum[1];
+        for (int k = 0; k < 6; k++)
+            vatom[6 * ii + k] = sum[2 + k];
+    }
+    for (int step = wg / 2; step > 0; step >>= 1) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < step)
+            for (int k = 0; k < 8; k++)
+                scratch[k * wg + lid] += scratch[k * wg + lid + step];
+    }
+    if (lid == 0)
+        for (int k = 0; k < 8; k++)
+            partials[8 * (size_t)(group_base + get_group_id(0)) + k] = scratch[k * wg];
+#endif
+}

@@ -1,0 +1,89 @@
+/* Full neighbor lists on the device from a host-built cell grid.
+ *
+ * One work-item per local atom scans the 27 cells around its own, keeps every
+ * other atom closer than the list cutoff (force cutoff + skin) and tags it
+ * with its special kind (1-2, 1-3, 1-4 partner by global tag) in the two high
+ * bits. The list is padded to a multiple of 8 slots with the sentinel atom
+ * (far away, so it never passes a cutoff) and stored in blocks of 8 slots per
+ * atom: slot s of chunk atom a lives at (s/8)*count*8 + a*8 + s%8, so the 8
+ * slots a group of lanes reads together are contiguous. An atom with more
+ * neighbors than the capacity stores none past it and reports its count in
+ * *overflow; the host regrows and rebuilds: the list is never truncated.
+ *
+ * Options: SCL_POS_DOUBLE=0|1 (position stream of double4 or float4). */
+
+#if SCL_POS_DOUBLE
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+typedef double real;
+typedef double4 pos4;
+#else
+typedef float real;
+typedef float4 pos4;
+#endif
+
+#define KIND_SHIFT 30
+#define PAD 8
+
+/* Special kind of partner tag for local atom ii (0: not special). */
+inline int special_kind(__global const int *nspecial, __global const long *special,
+                        int maxspecial, int ii, long tag)
+{
+    const int n12 = nspecial[3 * ii], n13 = nspecial[3 * ii + 1], n14 = nspecial[3 * ii + 2];
+    __global const long *sp = special + (size_t)ii * (size_t)maxspecial;
+    for (int k = 0; k < n14; k++)
+        if (sp[k] == tag)
+            return k < n12 ? 1 : k < n13 ? 2 : 3;
+    return 0;
+}
+
+__kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
+                             __global const int *ilist, __global const int *icell,
+                             __global const int *cell_start, const int nx, const int ny,
+                             const int nz, const real cutsq, __global const int *nspecial,
+                             __global const long *special, const int maxspecial, const int first,
+                             const int count, const int capacity, const int sentinel,
+                             __global int *nbr, __global int *numnbr,
+                             volatile __global int *overflow)
+{
+    const int a = get_global_id(0);
+    if (a >= count)
+        return;
+    const int ii = first + a;
+    const int i = ilist[ii];
+    const pos4 pi = pos[i];
+    const int c = icell[ii];
+    const int cx = c % nx, cy = (c / nx) % ny, cz = c / (nx * ny);
+    const size_t stride = (size_t)count * PAD;
+    int n = 0;
+    for (int z = max(cz - 1, 0); z <= min(cz + 1, nz - 1); z++)
+        for (int y = max(cy - 1, 0); y <= min(cy + 1, ny - 1); y++) {
+            const int row = (z * ny + y) * nx;
+            /* the three cells of a row are contiguous in the sorted order */
+            const int s0 = cell_start[row + max(cx - 1, 0)];
+            const int s1 = cell_start[row + min(cx + 1, nx - 1) + 1];
+            for (int j = s0; j < s1; j++) {
+                if (j == i)
+                    continue;
+                const pos4 pj = pos[j];
+                const real dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
+                if (dx * dx + dy * dy + dz * dz < cutsq) {
+                    if (n < capacity) {
+                        const int kind =
+                            maxspecial > 0 ? special_kind(nspecial, special, maxspecial, ii, tag[j])
+                                           : 0;
+                        nbr[(size_t)(n / PAD) * stride + (size_t)a * PAD + n % PAD] =
+                            j | (kind << KIND_SHIFT);
+                    }
+                    n++;
+                }
+            }
+        }
+    if (n > capacity) {
+        atomic_max(overflow, n);
+        numnbr[ii] = 0;
+        return;
+    }
+    for (int s = n; s < ((n + PAD - 1) / PAD) * PAD; s++)
+        nbr[(size_t)(s / PAD) * stride + (size_t)a * PAD + s % PAD] = sentinel;
+    numnbr[ii] = n;
+}

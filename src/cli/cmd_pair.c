@@ -1,0 +1,358 @@
+/* streamcl pair-bench: the lj/charmm/coul/long engine on a realistic system
+ * (a water-like box, or a LAMMPS atom_style full data file), N steps of small
+ * random displacements with periodic rebuilds, per-step times of every stage,
+ * and the force/energy error against the double reference, whose time on the
+ * host's cores is the CPU baseline. */
+#include "commands.h"
+#include "pair/charmm_system.h"
+#include "streamcl/charmm.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    long atoms, steps, rebuild, nx, ny, nz, tpa, chunks, wg;
+    double g_ewald, displace;
+    const char *data, *device, *precision;
+    int tune, reference;
+} bench_args;
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: streamcl pair-bench [options]\n"
+            "  --atoms N         water-like box of about N atoms (default 32000)\n"
+            "  --data FILE       LAMMPS atom_style full data file instead (e.g. data.rhodo)\n"
+            "  --replicate X,Y,Z copies of the system along x, y, z (default 1,1,1)\n"
+            "  --steps N         timed steps (default 50)\n"
+            "  --rebuild K       rebuild the neighbor list every K steps (default 10)\n"
+            "  --precision P     single | mixed | double (default mixed)\n"
+            "  --g-ewald G       Ewald splitting parameter (default 0.2709, rhodo's pppm 1e-4)\n"
+            "  --displace D      random displacement per step in Angstrom (default 0.002)\n"
+            "  --tpa N --chunks N --wg N   fix launch parameters (default: tuned)\n"
+            "  --no-tune         use defaults/cached plans instead of timing candidates\n"
+            "  --no-reference    skip the double reference (error and CPU baseline)\n"
+            "  --device SPEC     OpenCL device (default: $STREAMCL_DEVICE, GPU, CPU)\n"
+            "Cutoffs 8/10 Angstrom, skin 2, special_bonds charmm (0 0 0), as bench/in.rhodo.\n");
+}
+
+static int parse_triple(const char *text, long *x, long *y, long *z)
+{
+    char *end;
+    *x = strtol(text, &end, 10);
+    if (*end != ',')
+        return -1;
+    *y = strtol(end + 1, &end, 10);
+    if (*end != ',')
+        return -1;
+    *z = strtol(end + 1, &end, 10);
+    return *end == '\0' && *x >= 1 && *y >= 1 && *z >= 1 && *x * *y * *z <= 4096 ? 0 : -1;
+}
+
+static int parse_args(int argc, char **argv, bench_args *a)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int r = 0;
+        if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+            usage(stdout);
+            return 1;
+        } else if (!strcmp(o, "--no-tune")) {
+            a->tune = 0;
+            continue;
+        } else if (!strcmp(o, "--no-reference")) {
+            a->reference = 0;
+            continue;
+        } else if (!v) {
+            fprintf(stderr, "streamcl pair-bench: unknown or incomplete option '%s'\n", o);
+            usage(stderr);
+            return 2;
+        } else if (!strcmp(o, "--atoms")) {
+            r = cli_parse_long("pair-bench", o, v, 3, 300000000, &a->atoms);
+        } else if (!strcmp(o, "--data")) {
+            a->data = v;
+        } else if (!strcmp(o, "--replicate")) {
+            if (parse_triple(v, &a->nx, &a->ny, &a->nz) != 0) {
+                fprintf(stderr, "streamcl pair-bench: bad value for --replicate: '%s' "
+                                "(X,Y,Z of positive integers)\n", v);
+                r = -1;
+            }
+        } else if (!strcmp(o, "--steps")) {
+            r = cli_parse_long("pair-bench", o, v, 1, 1000000, &a->steps);
+        } else if (!strcmp(o, "--rebuild")) {
+            r = cli_parse_long("pair-bench", o, v, 1, 1000000, &a->rebuild);
+        } else if (!strcmp(o, "--precision")) {
+            a->precision = v;
+            if (strcmp(v, "single") && strcmp(v, "mixed") && strcmp(v, "double")) {
+                fprintf(stderr, "streamcl pair-bench: bad value for --precision: '%s'\n", v);
+                r = -1;
+            }
+        } else if (!strcmp(o, "--g-ewald")) {
+            r = cli_parse_double("pair-bench", o, v, &a->g_ewald);
+        } else if (!strcmp(o, "--displace")) {
+            r = cli_parse_double("pair-bench", o, v, &a->displace);
+        } else if (!strcmp(o, "--tpa")) {
+            r = cli_parse_long("pair-bench", o, v, 1, 8, &a->tpa);
+        } else if (!strcmp(o, "--chunks")) {
+            r = cli_parse_long("pair-bench", o, v, 1, 4096, &a->chunks);
+        } else if (!strcmp(o, "--wg")) {
+            r = cli_parse_long("pair-bench", o, v, 1, 4096, &a->wg);
+        } else if (!strcmp(o, "--device")) {
+            a->device = v;
+        } else {
+            fprintf(stderr, "streamcl pair-bench: unknown option '%s'\n", o);
+            usage(stderr);
+            return 2;
+        }
+        if (r != 0)
+            return 2;
+        i++;
+    }
+    return 0;
+}
+
+/* Deterministic per-tag, per-step displacement, so that a ghost moves with
+ * the atom it is an image of. */
+static double displacement(int64_t tag, long step, int dim, double scale)
+{
+    uint64_t h = (uint64_t)tag * 0x9E3779B97F4A7C15ULL ^ (uint64_t)step * 0xBF58476D1CE4E5B9ULL ^
+                 (uint64_t)(dim + 1) * 0x94D049BB133111EBULL;
+    h ^= h >> 31;
+    h *= 0xD6E8FEB86CD8B979ULL;
+    h ^= h >> 29;
+    return scale * (2.0 * (double)(h >> 11) * (1.0 / 9007199254740992.0) - 1.0);
+}
+
+typedef struct {
+    int nlocal, nghost;
+    double *x, *q;
+    int *type;
+    int64_t *tag;
+} atoms_with_ghosts;
+
+static void awg_free(atoms_with_ghosts *w)
+{
+    free(w->x), free(w->q), free(w->type), free(w->tag);
+    memset(w, 0, sizeof *w);
+}
+
+static int make_ghosts(const charmm_system *sys, double cutoff, atoms_with_ghosts *w)
+{
+    char err[256];
+    awg_free(w);
+    w->nlocal = sys->natoms;
+    if (scl_periodic_ghosts(sys->lo, sys->hi, cutoff, sys->natoms, sys->x, sys->type, sys->q,
+                            sys->tag, &w->nghost, &w->x, &w->type, &w->q, &w->tag, err,
+                            sizeof err) != SCL_OK) {
+        fprintf(stderr, "streamcl pair-bench: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+static int load_system(const bench_args *a, charmm_system *sys)
+{
+    charmm_system base;
+    if (a->data) {
+        char err[512];
+        if (charmm_read_data(a->data, &base, err, sizeof err) != 0) {
+            fprintf(stderr, "streamcl pair-bench: %s\n", err);
+            return -1;
+        }
+    } else if (charmm_water_box((int)((a->atoms + 2) / 3), 12345, &base) != 0) {
+        fprintf(stderr, "streamcl pair-bench: out of memory building the water box\n");
+        return -1;
+    }
+    if (a->nx * a->ny * a->nz == 1) {
+        *sys = base;
+        return 0;
+    }
+    int rc = charmm_system_replicate(&base, (int)a->nx, (int)a->ny, (int)a->nz, sys);
+    charmm_system_free(&base);
+    if (rc != 0)
+        fprintf(stderr, "streamcl pair-bench: cannot replicate (out of memory or > 2^30 atoms)\n");
+    return rc;
+}
+
+static scl_precision precision_of(const char *name)
+{
+    return !strcmp(name, "single") ? SCL_PREC_SINGLE
+           : !strcmp(name, "double") ? SCL_PREC_DOUBLE
+                                     : SCL_PREC_MIXED;
+}
+
+int cmd_pair_bench(int argc, char **argv)
+{
+    bench_args a = {.atoms = 32000, .steps = 50, .rebuild = 10, .nx = 1, .ny = 1, .nz = 1,
+                    .g_ewald = 0.2709, .displace = 0.002, .precision = "mixed", .tune = 1,
+                    .reference = 1};
+    int pr = parse_args(argc, argv, &a);
+    if (pr != 0)
+        return pr == 1 ? 0 : pr;
+    charmm_system sys;
+    if (load_system(&a, &sys) != 0)
+        return 1;
+    scl_charmm_params p;
+    scl_charmm_params_default(&p);
+    p.ntypes = sys.ntypes;
+    p.epsilon = sys.epsilon;
+    p.sigma = sys.sigma;
+    p.cut_lj_inner = 8.0;
+    p.cut_lj = 10.0;
+    p.cut_coul = 10.0;
+    p.g_ewald = a.g_ewald;
+    for (int k = 1; k < 4; k++)
+        p.special_lj[k] = p.special_coul[k] = 0.0;
+    p.precision = precision_of(a.precision);
+    p.threads_per_atom = (int)a.tpa;
+    p.chunks = (int)a.chunks;
+    p.work_group = (int)a.wg;
+    p.tune = a.tune;
+    double ghost_cut = p.cut_lj + p.skin;
+
+    scl_context *ctx = cli_context(a.device, 0);
+    if (!ctx) {
+        charmm_system_free(&sys);
+        return 1;
+    }
+    const scl_device_info *dev = scl_device(ctx);
+    printf("pair-bench: %d atoms (%s), %ld steps, rebuild every %ld, %s precision, device %s\n",
+           sys.natoms, a.data ? a.data : "water box", a.steps, a.rebuild, a.precision, dev->name);
+    scl_charmm *eng = NULL;
+    atoms_with_ghosts w = {0};
+    double *f = malloc(3 * (size_t)sys.natoms * sizeof *f);
+    int rc = 1;
+    scl_status s = f ? scl_charmm_create(ctx, &p, &eng) : SCL_ERR_MEMORY;
+    if (s == SCL_OK && make_ghosts(&sys, ghost_cut, &w) != 0)
+        goto done;
+    double t_first = cli_now();
+    if (s == SCL_OK)
+        s = scl_charmm_set_atoms(eng, w.nlocal, w.nghost, w.x, w.type, w.tag, sys.nspecial,
+                                 sys.special, sys.maxspecial);
+    /* the first step tunes the plan (or loads it): not timed */
+    if (s == SCL_OK)
+        s = scl_charmm_compute(eng, w.x, w.q, 0, 0, 0, 0);
+    if (s == SCL_OK)
+        s = scl_charmm_finish(eng, f, NULL, NULL, NULL);
+    double t_setup = cli_now() - t_first;
+    scl_charmm_stats st0, st1;
+    if (s == SCL_OK)
+        s = scl_charmm_stats_get(eng, &st0);
+    cli_progress prog;
+    cli_progress_start(&prog, "steps", a.steps);
+    double t_loop = cli_now(), t_host_prep = 0;
+    scl_charmm_result res = {0};
+    for (long step = 1; step <= a.steps && s == SCL_OK; step++) {
+        double t0 = cli_now();
+        for (int i = 0; i < sys.natoms; i++)
+            for (int d = 0; d < 3; d++)
+                sys.x[3 * i + d] += displacement(sys.tag[i], step, d, a.displace);
+        int rebuild = step % a.rebuild == 0;
+        if (rebuild) {
+            if (make_ghosts(&sys, ghost_cut, &w) != 0)
+                goto done;
+        } else {
+            for (int i = 0; i < w.nlocal + w.nghost; i++)
+                for (int d = 0; d < 3; d++)
+                    w.x[3 * i + d] += displacement(w.tag[i], step, d, a.displace);
+        }
+        t_host_prep += cli_now() - t0;
+        if (rebuild)
+            s = scl_charmm_set_atoms(eng, w.nlocal, w.nghost, w.x, w.type, w.tag, sys.nspecial,
+                                     sys.special, sys.maxspecial);
+        memset(f, 0, 3 * (size_t)sys.natoms * sizeof *f);
+        if (s == SCL_OK)
+            s = scl_charmm_compute(eng, w.x, w.q, 0, 0, 0, 0);
+        if (s == SCL_OK)
+            s = scl_charmm_finish(eng, f, NULL, NULL, NULL);
+        cli_progress_update(&prog, step);
+    }
+    cli_progress_end(&prog);
+    t_loop = cli_now() - t_loop;
+    if (s == SCL_OK)
+        s = scl_charmm_stats_get(eng, &st1);
+    /* energies from one more (untimed) step that tallies, on the same atoms */
+    double *f_tally = calloc(3 * (size_t)sys.natoms, sizeof *f_tally);
+    if (s == SCL_OK && !f_tally)
+        s = SCL_ERR_MEMORY;
+    if (s == SCL_OK)
+        s = scl_charmm_compute(eng, w.x, w.q, 1, 1, 0, 0);
+    if (s == SCL_OK)
+        s = scl_charmm_finish(eng, f_tally, &res, NULL, NULL);
+    free(f_tally);
+    if (s != SCL_OK) {
+        fprintf(stderr, "streamcl pair-bench: %s\n", scl_last_error(ctx));
+        goto done;
+    }
+    double n = (double)a.steps, ms = 1e3;
+    double t_nbr = st1.t_neighbor - st0.t_neighbor, t_up = st1.t_upload - st0.t_upload;
+    double t_force = st1.t_force - st0.t_force, t_down = st1.t_download - st0.t_download;
+    double t_red = st1.t_host_reduce - st0.t_host_reduce;
+    long rebuilds = st1.rebuilds - st0.rebuilds;
+    printf("plan: threads/atom %d, chunks %d, work-group %d; list %ld pairs (%.1f per atom), "
+           "capacity %ld; setup+tune %.2f s\n",
+           st1.threads_per_atom, st1.chunks, st1.work_group, st1.neighbors,
+           (double)st1.neighbors / sys.natoms, st1.list_capacity, t_setup);
+    printf("per step (ms):  neighbor %.4f (%ld rebuilds, %.3f each)  upload %.4f  force %.4f  "
+           "download %.4f  host-reduce %.4f  device-total %.4f  wall %.4f\n",
+           t_nbr / n * ms, rebuilds, rebuilds ? t_nbr / rebuilds * ms : 0.0, t_up / n * ms,
+           t_force / n * ms, t_down / n * ms, t_red / n * ms, (t_up + t_force + t_down) / n * ms,
+           (t_loop - t_host_prep) / n * ms);
+    printf("pairs/s (list pairs / force-kernel time): %.3e\n", (double)st1.neighbors * n / t_force);
+    double t_ref = 0, ferr = NAN, e_vdwl_err = NAN, e_coul_err = NAN;
+    if (a.reference) {
+        double *fref = calloc(3 * (size_t)sys.natoms, sizeof *fref);
+        scl_charmm_result rref;
+        char err[256];
+        double t0 = cli_now();
+        scl_status rs = fref ? scl_charmm_reference(&p, w.nlocal, w.nghost, w.x, w.q, w.type,
+                                                    w.tag, sys.nspecial, sys.special,
+                                                    sys.maxspecial, fref, &rref, NULL, NULL, err,
+                                                    sizeof err)
+                             : SCL_ERR_MEMORY;
+        t_ref = cli_now() - t0;
+        if (rs != SCL_OK) {
+            fprintf(stderr, "streamcl pair-bench: reference: %s\n", fref ? err : "out of memory");
+            free(fref);
+            goto done;
+        }
+        double num = 0, den = 0;
+        for (size_t i = 0; i < 3 * (size_t)sys.natoms; i++) {
+            num += (f[i] - fref[i]) * (f[i] - fref[i]);
+            den += fref[i] * fref[i];
+        }
+        ferr = sqrt(num / den);
+        e_vdwl_err = fabs(res.evdwl - rref.evdwl) / fabs(rref.evdwl);
+        e_coul_err = fabs(res.ecoul - rref.ecoul) / fabs(rref.ecoul);
+        printf("reference (double, C, %s): %.4f ms per step; E_vdwl %.10g E_coul %.10g\n",
+#ifdef _OPENMP
+               "OpenMP",
+#else
+               "1 thread",
+#endif
+               t_ref * ms, rref.evdwl, rref.ecoul);
+        printf("error vs reference: force RMS relative %.2e, E_vdwl %.2e, E_coul %.2e "
+               "(forces: last timed step; energies: a tallying step)\n",
+               ferr, e_vdwl_err, e_coul_err);
+        free(fref);
+    }
+    printf("RESULT atoms=%d precision=%s force_ms=%.4f device_ms=%.4f neighbor_ms=%.4f "
+           "upload_ms=%.4f download_ms=%.4f reduce_ms=%.4f reference_ms=%.4f force_err=%.2e "
+           "ecoul_err=%.2e evdwl_err=%.2e tpa=%d chunks=%d wg=%d\n",
+           sys.natoms, a.precision, t_force / n * ms, (t_up + t_force + t_down) / n * ms,
+           t_nbr / n * ms, t_up / n * ms, t_down / n * ms, t_red / n * ms, t_ref * ms, ferr,
+           e_coul_err, e_vdwl_err, st1.threads_per_atom, st1.chunks, st1.work_group);
+    rc = 0;
+done:
+    if (rc != 0 && s != SCL_OK)
+        fprintf(stderr, "streamcl pair-bench: %s\n", scl_last_error(ctx));
+    scl_charmm_free(eng);
+    awg_free(&w);
+    free(f);
+    charmm_system_free(&sys);
+    scl_context_free(ctx);
+    return rc;
+}

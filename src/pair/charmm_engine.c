@@ -1,0 +1,554 @@
+/* The charmm pair engine: creation (coefficients, kernels), per-step packing
+ * of positions and charges, chunked force launches, and the host finish
+ * (un-permuting forces, reducing energy/virial partials in double). */
+#include "pair/charmm_engine.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Far from everything: padding slots point here and never pass a cutoff. */
+#define SENTINEL_COORD 1.0e7
+#define FIXED_UNIT (1.0 / 4294967296.0) /* 2^-32, see cl/charmm.cl */
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+scl_type charmm_acc_type(const scl_charmm *eng)
+{
+    if (eng->params.precision == SCL_PREC_DOUBLE)
+        return SCL_LONG;
+    if (eng->params.precision == SCL_PREC_MIXED && scl_device(eng->ctx)->fp64)
+        return SCL_DOUBLE;
+    return SCL_FLOAT;
+}
+
+/* One accumulator value as double (fixed point scaled back). */
+static double acc_value(const scl_charmm *eng, const void *buf, size_t k)
+{
+    switch (charmm_acc_type(eng)) {
+    case SCL_LONG: return (double)((const int64_t *)buf)[k] * FIXED_UNIT;
+    case SCL_DOUBLE: return ((const double *)buf)[k];
+    default: return (double)((const float *)buf)[k];
+    }
+}
+
+static int tpa_index(int tpa) { return tpa == 1 ? 0 : tpa == 2 ? 1 : tpa == 4 ? 2 : 3; }
+
+scl_status charmm_force_kernel(scl_charmm *eng, int tpa, int tally, cl_kernel *out)
+{
+    int t = tpa_index(tpa);
+    if (!eng->force_kernel[t][tally]) {
+        char opts[128];
+        snprintf(opts, sizeof opts, "-DPREC=%d -DTPA=%d -DTALLY=%d", (int)eng->params.precision,
+                 tpa, tally);
+        scl_status s = scl_program_build(eng->ctx, "charmm", opts, &eng->force_program[t][tally]);
+        if (s == SCL_OK)
+            s = scl_kernel_create(eng->force_program[t][tally], "charmm_force",
+                                  &eng->force_kernel[t][tally]);
+        if (s != SCL_OK)
+            return s;
+    }
+    *out = eng->force_kernel[t][tally];
+    return SCL_OK;
+}
+
+/* Float4 and (on fp64 devices) double4 copies of lj1..lj4 per type pair:
+ * float pair math reads the first, double pair math the second. */
+static scl_status upload_coefficients(scl_charmm *eng)
+{
+    int n = eng->coeffs.ntypes;
+    size_t count = (size_t)n * (size_t)n;
+    int fp64 = scl_device(eng->ctx)->fp64;
+    scl_status s = scl_stream_create(eng->ctx, "charmm lj coefficients", SCL_FLOAT4, count, 1, 1,
+                                     SCL_STREAM_READ_ONLY, &eng->ljc);
+    if (s == SCL_OK && fp64)
+        s = scl_stream_create(eng->ctx, "charmm lj coefficients (double)", SCL_DOUBLE4, count, 1,
+                              1, SCL_STREAM_READ_ONLY, &eng->ljc_double);
+    if (s != SCL_OK)
+        return s;
+    float *hf = malloc(count * 4 * sizeof *hf);
+    double *hd = malloc(count * 4 * sizeof *hd);
+    if (!hf || !hd) {
+        free(hf), free(hd);
+        return scl_fail(eng->ctx, SCL_ERR_MEMORY, "scl_charmm_create", "out of host memory");
+    }
+    for (size_t k = 0; k < count; k++) {
+        const charmm_lj *l = &eng->coeffs.lj[k];
+        double v[4] = {l->lj1, l->lj2, l->lj3, l->lj4};
+        for (int c = 0; c < 4; c++) {
+            hd[4 * k + (size_t)c] = v[c];
+            hf[4 * k + (size_t)c] = (float)v[c];
+        }
+    }
+    s = scl_stream_write(eng->ljc, hf, 1, NULL);
+    if (s == SCL_OK && fp64)
+        s = scl_stream_write(eng->ljc_double, hd, 1, NULL);
+    free(hf);
+    free(hd);
+    return s;
+}
+
+scl_status scl_charmm_create(scl_context *ctx, const scl_charmm_params *p, scl_charmm **out)
+{
+    static const char *fn = "scl_charmm_create";
+    if (!ctx || !p || !out)
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "ctx, params and out must not be NULL");
+    *out = NULL;
+    char err[512];
+    scl_charmm *eng = calloc(1, sizeof *eng);
+    if (!eng)
+        return scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    eng->ctx = ctx;
+    scl_status s = charmm_coeffs_init(p, &eng->coeffs, err, sizeof err);
+    if (s != SCL_OK) {
+        free(eng);
+        return scl_fail(ctx, s, fn, "%s", err);
+    }
+    eng->params = *p;
+    eng->params.epsilon = eng->params.sigma = NULL;
+    const scl_device_info *dev = scl_device(ctx);
+    if (p->precision == SCL_PREC_DOUBLE && !dev->fp64)
+        s = scl_fail(ctx, SCL_ERR_UNSUPPORTED, fn,
+                     "double precision needs fp64, which %s does not have", dev->name);
+    int tpa = p->threads_per_atom;
+    if (s == SCL_OK && tpa != 0 && tpa != 1 && tpa != 2 && tpa != 4 && tpa != 8)
+        s = scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "threads_per_atom %d is not 1, 2, 4 or 8", tpa);
+    if (s == SCL_OK && (p->chunks < 0 || p->work_group < 0 || p->neighbor_capacity < 0 ||
+                        (p->work_group & (p->work_group - 1)) != 0))
+        s = scl_fail(ctx, SCL_ERR_ARGUMENT, fn,
+                     "chunks %d, work_group %d (a power of two) or neighbor_capacity %d invalid",
+                     p->chunks, p->work_group, p->neighbor_capacity);
+    eng->acc_size = scl_type_size(charmm_acc_type(eng));
+    eng->device_budget = p->max_device_bytes ? p->max_device_bytes : dev->global_mem / 4 * 3;
+    if (s == SCL_OK) {
+        char opts[64];
+        snprintf(opts, sizeof opts, "-DSCL_POS_DOUBLE=%d", p->precision == SCL_PREC_DOUBLE);
+        s = scl_program_build(ctx, "neighbor", opts, &eng->nbr_program);
+    }
+    if (s == SCL_OK)
+        s = scl_kernel_create(eng->nbr_program, "neighbor_build", &eng->nbr_kernel);
+    if (s == SCL_OK)
+        s = upload_coefficients(eng);
+    if (s == SCL_OK)
+        s = scl_stream_create(ctx, "charmm error flag", SCL_INT, 4, 1, 1, 0, &eng->error);
+    if (s != SCL_OK) {
+        scl_charmm_free(eng);
+        return s;
+    }
+    *out = eng;
+    return SCL_OK;
+}
+
+static void release_step_events(scl_charmm *eng)
+{
+    for (int k = 0; k < 2; k++)
+        if (eng->ev_upload[k]) {
+            clReleaseEvent(eng->ev_upload[k]);
+            eng->ev_upload[k] = NULL;
+        }
+    for (int k = 0; k < eng->nev_force; k++)
+        if (eng->ev_force[k])
+            clReleaseEvent(eng->ev_force[k]);
+    for (int k = 0; k < eng->nev_read; k++)
+        if (eng->ev_read[k])
+            clReleaseEvent(eng->ev_read[k]);
+    free(eng->ev_force);
+    free(eng->ev_read);
+    eng->ev_force = eng->ev_read = NULL;
+    eng->nev_force = eng->nev_read = 0;
+}
+
+void scl_charmm_free(scl_charmm *eng)
+{
+    if (!eng)
+        return;
+    if (eng->pending)
+        clFinish(scl_queue(eng->ctx)); /* host buffers are targets of reads in flight */
+    release_step_events(eng);
+    charmm_atoms_free(eng);
+    for (int c = 0; c < eng->nchunks; c++)
+        scl_stream_free(eng->chunks[c].nbr);
+    free(eng->chunks);
+    scl_stream *all[] = {eng->pos,      eng->pos_lo,   eng->pos_build, eng->type,
+                         eng->tag,      eng->ilist_dev, eng->icell,    eng->cell_start,
+                         eng->nspecial, eng->special,  eng->numnbr,    eng->ljc,
+                         eng->force,    eng->partials, eng->eatom,     eng->vatom,
+                         eng->error,    eng->overflow, eng->shared_nbr, eng->ljc_double};
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
+        scl_stream_free(all[k]);
+    for (int t = 0; t < CHARMM_TPA_VARIANTS; t++)
+        for (int v = 0; v < 2; v++) {
+            if (eng->force_kernel[t][v])
+                clReleaseKernel(eng->force_kernel[t][v]);
+            scl_program_free(eng->force_program[t][v]);
+        }
+    if (eng->nbr_kernel)
+        clReleaseKernel(eng->nbr_kernel);
+    scl_program_free(eng->nbr_program);
+    free(eng->pos_host);
+    free(eng->lo_host);
+    free(eng->force_host);
+    free(eng->partials_host);
+    free(eng->eatom_host);
+    free(eng->vatom_host);
+    charmm_coeffs_free(&eng->coeffs);
+    free(eng);
+}
+
+/* Grow a host staging buffer (never shrinks). */
+static int host_reserve(void **buf, size_t *have, size_t bytes)
+{
+    if (*buf && *have >= bytes)
+        return 0;
+    void *n = realloc(*buf, bytes ? bytes : 1);
+    if (!n)
+        return -1;
+    *buf = n;
+    *have = bytes;
+    return 0;
+}
+
+scl_status charmm_pack(scl_charmm *eng, const double *x, const double *q, const char *fn)
+{
+    size_t n = (size_t)eng->natoms + 1;
+    int dbl = eng->params.precision == SCL_PREC_DOUBLE, mixed = eng->params.precision == SCL_PREC_MIXED;
+    if (host_reserve(&eng->pos_host, &eng->host_bytes[0], n * (dbl ? 32 : 16)) != 0 ||
+        (mixed && host_reserve(&eng->lo_host, &eng->host_bytes[1], n * 16) != 0))
+        return scl_fail(eng->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    double *pd = eng->pos_host;
+    float *pf = eng->pos_host, *lo = eng->lo_host;
+    for (size_t b = 0; b + 1 < n; b++) {
+        int o = eng->order[b];
+        double v[4] = {x[3 * o] - eng->origin[0], x[3 * o + 1] - eng->origin[1],
+                       x[3 * o + 2] - eng->origin[2], q ? q[o] : 0.0};
+        if (!isfinite(v[0] + v[1] + v[2]) || !isfinite(v[3]))
+            return scl_fail(eng->ctx, SCL_ERR_INPUT, fn,
+                            "atom %d has a non-finite coordinate or charge (%g, %g, %g; q %g)", o,
+                            x[3 * o], x[3 * o + 1], x[3 * o + 2], q ? q[o] : 0.0);
+        for (int c = 0; c < 4; c++) {
+            if (dbl) {
+                pd[4 * b + (size_t)c] = v[c];
+            } else {
+                float hi = (float)v[c];
+                pf[4 * b + (size_t)c] = hi;
+                if (mixed)
+                    lo[4 * b + (size_t)c] = (float)(v[c] - (double)hi); /* q residual too */
+            }
+        }
+    }
+    size_t b = n - 1;
+    for (int c = 0; c < 4; c++) {
+        double v = c < 3 ? SENTINEL_COORD : 0.0;
+        if (dbl)
+            pd[4 * b + (size_t)c] = v;
+        else
+            pf[4 * b + (size_t)c] = (float)v;
+        if (mixed)
+            lo[4 * b + (size_t)c] = 0.0f;
+    }
+    return SCL_OK;
+}
+
+/* Whether the kernel variant does its pair math in double (see cl/charmm.cl). */
+static int pair_math_double(const scl_charmm *eng, int tally)
+{
+    return eng->params.precision == SCL_PREC_DOUBLE ||
+           (eng->params.precision == SCL_PREC_MIXED && tally && scl_device(eng->ctx)->fp64);
+}
+
+/* Set a kernel argument of the pair-math type (float or double). */
+static scl_status arg_real(scl_charmm *eng, cl_kernel k, cl_uint idx, int dbl, double v)
+{
+    if (dbl)
+        return scl_arg(eng->ctx, k, idx, sizeof v, &v);
+    float f = (float)v;
+    return scl_arg(eng->ctx, k, idx, sizeof f, &f);
+}
+
+static scl_status arg_real4(scl_charmm *eng, cl_kernel k, cl_uint idx, int dbl,
+                            const double v[4])
+{
+    if (dbl)
+        return scl_arg(eng->ctx, k, idx, 4 * sizeof v[0], v);
+    cl_float4 f = {{(float)v[0], (float)v[1], (float)v[2], (float)v[3]}};
+    return scl_arg(eng->ctx, k, idx, sizeof f, &f);
+}
+
+scl_status charmm_enqueue_forces(scl_charmm *eng, int tally, int per_atom, cl_event *events)
+{
+    scl_context *ctx = eng->ctx;
+    cl_kernel k;
+    scl_status s = charmm_force_kernel(eng, eng->tpa, tally, &k);
+    if (s != SCL_OK)
+        return s;
+    size_t wg = (size_t)eng->wg;
+    size_t kwg = 0;
+    if (clGetKernelWorkGroupInfo(k, scl_cl_device(ctx), CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg,
+                                 &kwg, NULL) == CL_SUCCESS &&
+        wg > kwg)
+        return SCL_ERR_UNSUPPORTED;
+    if (wg * 8 * eng->acc_size > scl_device(ctx)->local_mem || wg < (size_t)eng->tpa)
+        return SCL_ERR_UNSUPPORTED;
+    int groups = 0;
+    for (int c = 0; c < eng->nchunks; c++) {
+        eng->chunks[c].group_base = groups;
+        groups += (int)(((size_t)eng->chunks[c].count * (size_t)eng->tpa + wg - 1) / wg);
+    }
+    eng->total_groups = groups;
+    scl_type at = charmm_acc_type(eng);
+    size_t nl = (size_t)(eng->nlocal > 0 ? eng->nlocal : 1);
+    if (tally)
+        s = charmm_stream_reserve(eng, &eng->partials, "charmm energy partials", at,
+                                  8 * (size_t)(groups > 0 ? groups : 1), 0);
+    if (s == SCL_OK && per_atom)
+        s = charmm_stream_reserve(eng, &eng->eatom, "charmm per-atom energy", at, nl, 0);
+    if (s == SCL_OK && per_atom)
+        s = charmm_stream_reserve(eng, &eng->vatom, "charmm per-atom virial", at, 6 * nl, 0);
+    if (s != SCL_OK)
+        return s;
+    const charmm_coeffs *c = &eng->coeffs;
+    cl_mem pos = scl_stream_mem(eng->pos), lo = scl_stream_mem(eng->pos_lo),
+           type = scl_stream_mem(eng->type), il = scl_stream_mem(eng->ilist_dev),
+           num = scl_stream_mem(eng->numnbr),
+           ljc = scl_stream_mem(pair_math_double(eng, tally) ? eng->ljc_double : eng->ljc),
+           force = scl_stream_mem(eng->force), err = scl_stream_mem(eng->error);
+    /* unused outputs get any valid buffer */
+    cl_mem part = tally ? scl_stream_mem(eng->partials) : force;
+    cl_mem ea = per_atom ? scl_stream_mem(eng->eatom) : force;
+    cl_mem va = per_atom ? scl_stream_mem(eng->vatom) : force;
+    int ntypes = c->ntypes;
+    double min_r2 = CHARMM_MIN_R * CHARMM_MIN_R;
+    int dbl = pair_math_double(eng, tally);
+#define ARG(i, v) \
+    if (s == SCL_OK) \
+    s = scl_arg(ctx, k, i, sizeof(v), &(v))
+    ARG(0, pos);
+    ARG(1, lo);
+    ARG(2, type);
+    ARG(3, il);
+    ARG(5, num);
+    ARG(6, ljc);
+    ARG(7, ntypes);
+    double reals[] = {c->cut_forcesq,    c->cut_coulsq, c->cut_ljsq, c->cut_lj_innersq,
+                      c->inv_denom_lj,  c->qqrd2e,     c->g_ewald};
+    for (cl_uint a = 0; a < 7 && s == SCL_OK; a++)
+        s = arg_real(eng, k, 8 + a, dbl, reals[a]);
+    if (s == SCL_OK)
+        s = arg_real4(eng, k, 15, dbl, c->special_lj);
+    if (s == SCL_OK)
+        s = arg_real4(eng, k, 16, dbl, c->special_coul);
+    if (s == SCL_OK)
+        s = arg_real(eng, k, 17, dbl, min_r2);
+    ARG(21, per_atom);
+    ARG(22, force);
+    ARG(23, part);
+    ARG(24, ea);
+    ARG(25, va);
+    ARG(26, err);
+    if (s == SCL_OK)
+        s = scl_arg(ctx, k, 27, wg * 8 * eng->acc_size, NULL);
+    for (int ci = 0; ci < eng->nchunks && s == SCL_OK; ci++) {
+        charmm_chunk *ch = &eng->chunks[ci];
+        if (events)
+            events[ci] = NULL;
+        if (ch->count == 0)
+            continue;
+        scl_stream *nbr = eng->streaming ? eng->shared_nbr : ch->nbr;
+        if (eng->streaming) /* the list of this chunk does not stay resident */
+            s = charmm_enqueue_build(eng, ch, nbr, NULL);
+        cl_mem nb = scl_stream_mem(nbr);
+        ARG(4, nb);
+        ARG(18, ch->first);
+        ARG(19, ch->count);
+        ARG(20, ch->group_base);
+        size_t global = (size_t)ch->count * (size_t)eng->tpa;
+        if (s == SCL_OK)
+            s = scl_launch(ctx, k, tally ? "charmm force+energy" : "charmm force", 1, &global,
+                           &wg, events ? &events[ci] : NULL);
+    }
+#undef ARG
+    return s;
+}
+
+scl_status scl_charmm_compute(scl_charmm *eng, const double *x, const double *q, int eflag,
+                              int vflag, int eatom, int vatom)
+{
+    static const char *fn = "scl_charmm_compute";
+    if (!eng)
+        return SCL_ERR_ARGUMENT;
+    scl_context *ctx = eng->ctx;
+    if (eng->pending)
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "the previous step was not finished");
+    if (!eng->have_atoms)
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "no atoms: call scl_charmm_set_atoms first");
+    if (eng->natoms > 0 && (!x || !q))
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "positions or charges are NULL");
+    scl_status s = charmm_pack(eng, x, q, fn);
+    if (s != SCL_OK)
+        return s;
+    release_step_events(eng);
+    size_t n = (size_t)eng->natoms + 1;
+    s = scl_stream_write_range(eng->pos, 0, n, eng->pos_host, 0, &eng->ev_upload[0]);
+    if (s == SCL_OK && eng->params.precision == SCL_PREC_MIXED)
+        s = scl_stream_write_range(eng->pos_lo, 0, n, eng->lo_host, 0, &eng->ev_upload[1]);
+    int zero[4] = {0, 0, 0, 0};
+    if (s == SCL_OK)
+        s = scl_stream_write(eng->error, zero, 1, NULL);
+    if (s == SCL_OK && !eng->plan_ready)
+        s = charmm_plan(eng);
+    if (s != SCL_OK)
+        return s;
+    eng->tally = eflag || vflag || eatom || vatom;
+    eng->per_atom = eatom || vatom;
+    eng->ev_force = calloc((size_t)eng->nchunks, sizeof *eng->ev_force);
+    eng->ev_read = calloc((size_t)eng->nchunks + 4, sizeof *eng->ev_read);
+    if (!eng->ev_force || !eng->ev_read)
+        return scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    eng->nev_force = eng->nchunks;
+    s = charmm_enqueue_forces(eng, eng->tally, eng->per_atom, eng->ev_force);
+    if (s == SCL_ERR_UNSUPPORTED)
+        s = scl_fail(ctx, s, fn, "work-group size %d with %d threads per atom is not legal on %s",
+                     eng->wg, eng->tpa, scl_device(ctx)->name);
+    size_t nl = (size_t)eng->nlocal, as = eng->acc_size;
+    if (s == SCL_OK &&
+        (host_reserve(&eng->force_host, &eng->host_bytes[2], (4 * nl + 4) * as) != 0 ||
+         (eng->tally && host_reserve(&eng->partials_host, &eng->host_bytes[3],
+                                     (8 * (size_t)eng->total_groups + 8) * as) != 0) ||
+         (eng->per_atom &&
+          (host_reserve(&eng->eatom_host, &eng->host_bytes[4], (nl + 1) * as) != 0 ||
+           host_reserve(&eng->vatom_host, &eng->host_bytes[5], (6 * nl + 1) * as) != 0))))
+        s = scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    /* read-backs per chunk, queued behind their kernels: they overlap later
+     * chunks' compute on devices that copy and compute at once */
+    for (int c = 0; c < eng->nchunks && s == SCL_OK; c++) {
+        const charmm_chunk *ch = &eng->chunks[c];
+        if (ch->count > 0)
+            s = scl_stream_read_range(eng->force, 4 * (size_t)ch->first, 4 * (size_t)ch->count,
+                                      (char *)eng->force_host + 4 * (size_t)ch->first * as, 0,
+                                      &eng->ev_read[eng->nev_read++]);
+    }
+    if (s == SCL_OK && eng->tally && eng->total_groups > 0)
+        s = scl_stream_read_range(eng->partials, 0, 8 * (size_t)eng->total_groups,
+                                  eng->partials_host, 0, &eng->ev_read[eng->nev_read++]);
+    if (s == SCL_OK && eng->per_atom && nl > 0)
+        s = scl_stream_read_range(eng->eatom, 0, nl, eng->eatom_host, 0,
+                                  &eng->ev_read[eng->nev_read++]);
+    if (s == SCL_OK && eng->per_atom && nl > 0)
+        s = scl_stream_read_range(eng->vatom, 0, 6 * nl, eng->vatom_host, 0,
+                                  &eng->ev_read[eng->nev_read++]);
+    if (s == SCL_OK)
+        s = scl_stream_read(eng->error, eng->error_host, 0, &eng->ev_read[eng->nev_read++]);
+    if (s != SCL_OK) {
+        clFinish(scl_queue(ctx));
+        return s;
+    }
+    if (eng->nlocal > 0)
+        clFlush(scl_queue(ctx));
+    eng->pending = 1;
+    return SCL_OK;
+}
+
+static double event_sum(scl_charmm *eng, cl_event *ev, int n)
+{
+    double total = 0;
+    for (int k = 0; k < n; k++) {
+        double t = 0;
+        if (ev[k] && scl_event_seconds(eng->ctx, ev[k], &t) == SCL_OK)
+            total += t;
+    }
+    return total;
+}
+
+scl_status scl_charmm_finish(scl_charmm *eng, double *f, scl_charmm_result *result,
+                             double *eatom_out, double *vatom_out)
+{
+    static const char *fn = "scl_charmm_finish";
+    if (!eng)
+        return SCL_ERR_ARGUMENT;
+    scl_context *ctx = eng->ctx;
+    if (!eng->pending)
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "no step in flight: call compute first");
+    eng->pending = 0;
+    cl_int rc = clFinish(scl_queue(ctx));
+    if (rc != CL_SUCCESS)
+        return scl_fail_cl(ctx, fn, "clFinish", rc, "waiting for the force kernels");
+    eng->stats.steps++;
+    eng->stats.t_upload += event_sum(eng, eng->ev_upload, 2);
+    eng->stats.t_force += event_sum(eng, eng->ev_force, eng->nev_force);
+    eng->stats.t_download += event_sum(eng, eng->ev_read, eng->nev_read);
+    if (eng->error_host[0]) {
+        int ii = eng->error_host[1], j = eng->error_host[2];
+        int oi = ii >= 0 && ii < eng->nlocal ? eng->local_orig[ii] : -1;
+        int oj = j >= 0 && j < eng->natoms ? eng->order[j] : -1;
+        if (eng->error_host[0] == 1)
+            return scl_fail(ctx, SCL_ERR_INPUT, fn,
+                            "atoms %d and %d overlap (closer than %g Angstrom)", oi, oj,
+                            CHARMM_MIN_R);
+        return scl_fail(ctx, SCL_ERR_INPUT, fn,
+                        "the force between atoms %d and %d exceeds the fixed-point range of "
+                        "double precision (2^30)",
+                        oi, oj);
+    }
+    if (eng->nlocal > 0 && !f)
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "force array is NULL");
+    double t0 = wall_now();
+    for (int ii = 0; ii < eng->nlocal; ii++) {
+        int o = eng->local_orig[ii];
+        for (int k = 0; k < 3; k++)
+            f[3 * o + k] += acc_value(eng, eng->force_host, 4 * (size_t)ii + (size_t)k);
+    }
+    if (result) {
+        memset(result, 0, sizeof *result);
+        if (eng->tally) {
+            double sums[8] = {0};
+            int64_t fixed[8] = {0};
+            int is_fixed = charmm_acc_type(eng) == SCL_LONG;
+            for (int g = 0; g < eng->total_groups; g++)
+                for (int k = 0; k < 8; k++) {
+                    size_t idx = 8 * (size_t)g + (size_t)k;
+                    if (is_fixed) /* integer sums: the same bits in any grouping */
+                        fixed[k] += ((const int64_t *)eng->partials_host)[idx];
+                    else
+                        sums[k] += acc_value(eng, eng->partials_host, idx);
+                }
+            for (int k = 0; k < 8; k++)
+                sums[k] = 0.5 * (is_fixed ? (double)fixed[k] * FIXED_UNIT : sums[k]);
+            result->evdwl = sums[0];
+            result->ecoul = sums[1];
+            memcpy(result->virial, sums + 2, 6 * sizeof sums[0]);
+        }
+    }
+    if (eng->per_atom)
+        for (int ii = 0; ii < eng->nlocal; ii++) {
+            int o = eng->local_orig[ii];
+            if (eatom_out)
+                eatom_out[o] += 0.5 * acc_value(eng, eng->eatom_host, (size_t)ii);
+            if (vatom_out)
+                for (int k = 0; k < 6; k++)
+                    vatom_out[6 * o + k] +=
+                        0.5 * acc_value(eng, eng->vatom_host, 6 * (size_t)ii + (size_t)k);
+        }
+    eng->stats.t_host_reduce += wall_now() - t0;
+    return SCL_OK;
+}
+
+scl_status scl_charmm_stats_get(scl_charmm *eng, scl_charmm_stats *stats)
+{
+    if (!eng || !stats)
+        return eng ? scl_fail(eng->ctx, SCL_ERR_ARGUMENT, "scl_charmm_stats_get",
+                              "stats is NULL")
+                   : SCL_ERR_ARGUMENT;
+    *stats = eng->stats;
+    stats->neighbors = eng->neighbors;
+    stats->list_capacity = eng->capacity;
+    stats->threads_per_atom = eng->tpa;
+    stats->chunks = eng->nchunks;
+    stats->work_group = eng->wg;
+    return SCL_OK;
+}

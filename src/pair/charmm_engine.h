@@ -1,0 +1,101 @@
+/* The engine object of the charmm pair module, shared by its source files:
+ * charmm_engine.c (create, per-step compute/finish), charmm_neighbor.c (atom
+ * sets, binning, device list build, chunks), charmm_plan.c (tuning). */
+#ifndef SCL_PAIR_CHARMM_ENGINE_H
+#define SCL_PAIR_CHARMM_ENGINE_H
+
+#include "pair/pair_internal.h"
+
+#define CHARMM_TPA_VARIANTS 4 /* threads per atom 1, 2, 4, 8 */
+
+/* A range of local atoms (in binned order) launched as one kernel, with its
+ * own neighbor-list buffer. */
+typedef struct {
+    int first, count;
+    int group_base; /* index of its first work-group among all partials */
+    scl_stream *nbr; /* NULL in streaming mode (the shared buffer is used) */
+} charmm_chunk;
+
+struct scl_charmm {
+    scl_context *ctx;
+    scl_charmm_params params; /* epsilon/sigma pointers are not kept */
+    charmm_coeffs coeffs;
+    size_t acc_size;          /* bytes of one accumulator: 8 (double, fixed) or 4 */
+    size_t device_budget;     /* bytes the engine may allocate on the device */
+
+    scl_program *nbr_program;
+    cl_kernel nbr_kernel;
+    scl_program *force_program[CHARMM_TPA_VARIANTS][2];
+    cl_kernel force_kernel[CHARMM_TPA_VARIANTS][2]; /* [log2 tpa][tally] */
+
+    /* the atom set of the last set_atoms, in binned (cell-sorted) order */
+    int nlocal, nghost, natoms, maxspecial, have_atoms;
+    int *order;       /* binned index -> caller's index */
+    int *local_orig;  /* local slot ii -> caller's index of that local atom */
+    int *ilist;       /* local slot ii -> binned index */
+    double origin[3]; /* positions are packed relative to it */
+    double *x_build;  /* caller's positions at the last set_atoms (list checks) */
+    int64_t *tag_build; int *nspecial_build; int64_t *special_build;
+    int grid[3];
+
+    /* host staging of the per-step streams */
+    void *pos_host;   /* natoms+1 real4 (the last one is the far-away sentinel) */
+    void *lo_host;    /* natoms+1 float4 low parts (mixed) */
+    void *force_host; /* 4*nlocal accumulators */
+    void *partials_host, *eatom_host, *vatom_host;
+    int error_host[4];
+    size_t host_bytes[6]; /* capacities of the six staging buffers above */
+
+    /* device streams */
+    scl_stream *pos, *pos_lo, *pos_build, *type, *tag, *ilist_dev, *icell, *cell_start;
+    scl_stream *nspecial, *special, *numnbr, *ljc, *force, *partials, *eatom, *vatom;
+    scl_stream *ljc_double, *error, *overflow, *shared_nbr;
+
+    /* neighbor lists */
+    int capacity;      /* slots per atom, a multiple of 8 */
+    int min_chunks;    /* fewest chunks whose lists fit one allocation each */
+    int streaming;     /* lists do not all fit: rebuilt per chunk every step */
+    charmm_chunk *chunks;
+    int nchunks, total_groups;
+    long neighbors;
+
+    /* plan */
+    int tpa, wg, plan_ready;
+
+    /* the step in flight */
+    int pending, tally, per_atom;
+    cl_event ev_upload[2], *ev_force, *ev_read;
+    int nev_force, nev_read;
+    scl_charmm_stats stats;
+};
+
+/* charmm_neighbor.c */
+void charmm_atoms_free(scl_charmm *eng);
+/* Lay out nchunks chunks over the local atoms and (re)build their lists. */
+scl_status charmm_setup_chunks(scl_charmm *eng, int nchunks, const char *fn);
+/* Enqueue the list build of one chunk into buffer nbr. */
+scl_status charmm_enqueue_build(scl_charmm *eng, const charmm_chunk *ch, scl_stream *nbr,
+                                cl_event *ev);
+
+/* charmm_engine.c */
+/* Stream type of the accumulators: SCL_LONG (fixed point, double
+ * precision), SCL_DOUBLE (mixed on fp64 devices) or SCL_FLOAT. */
+scl_type charmm_acc_type(const scl_charmm *eng);
+/* Pack positions (relative to the origin; q may be NULL: zero charges) into
+ * pos_host (and lo_host in mixed precision), binned order, sentinel last.
+ * Fails on non-finite charges. */
+scl_status charmm_pack(scl_charmm *eng, const double *x, const double *q, const char *fn);
+/* Kernel for (tpa, tally), built on first use. */
+scl_status charmm_force_kernel(scl_charmm *eng, int tpa, int tally, cl_kernel *out);
+/* Enqueue the force kernels of every chunk (and per-chunk list builds when
+ * streaming). events (nchunks, optional) receive the force launches. */
+scl_status charmm_enqueue_forces(scl_charmm *eng, int tally, int per_atom, cl_event *events);
+
+/* charmm_plan.c: choose tpa, work-group size and chunks (the tuner). */
+scl_status charmm_plan(scl_charmm *eng);
+
+/* Grow (never shrink) a device stream to hold at least count elements. */
+scl_status charmm_stream_reserve(scl_charmm *eng, scl_stream **s, const char *label,
+                                 scl_type type, size_t count, unsigned flags);
+
+#endif

@@ -1,0 +1,544 @@
+/* Atom sets of the charmm engine: host binning (cell sort), upload of what
+ * the device list build needs, chunk layout within the device memory, the
+ * list build with overflow regrowth, and the brute-force list check. */
+#include "pair/charmm_engine.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void charmm_atoms_free(scl_charmm *eng)
+{
+    free(eng->order);
+    free(eng->local_orig);
+    free(eng->ilist);
+    free(eng->x_build);
+    free(eng->tag_build);
+    free(eng->nspecial_build);
+    free(eng->special_build);
+    eng->order = eng->local_orig = eng->ilist = eng->nspecial_build = NULL;
+    eng->x_build = NULL;
+    eng->tag_build = eng->special_build = NULL;
+    eng->have_atoms = 0;
+}
+
+scl_status charmm_stream_reserve(scl_charmm *eng, scl_stream **s, const char *label,
+                                 scl_type type, size_t count, unsigned flags)
+{
+    if (count == 0)
+        count = 1;
+    if (*s && scl_stream_count(*s) >= count && scl_stream_type(*s) == type)
+        return SCL_OK;
+    scl_stream_free(*s);
+    *s = NULL;
+    /* headroom so that the slowly changing ghost count does not reallocate every rebuild */
+    size_t want = count + count / 16 + 16;
+    return scl_stream_create(eng->ctx, label, type, want, 1, 1, flags, s);
+}
+
+static size_t stream_bytes(const scl_stream *s) { return s ? scl_stream_bytes(s) : 0; }
+
+/* Device bytes held outside the neighbor lists. */
+static size_t fixed_device_bytes(const scl_charmm *eng)
+{
+    const scl_stream *all[] = {eng->pos,   eng->pos_lo,   eng->pos_build, eng->type,
+                               eng->tag,   eng->ilist_dev, eng->icell,    eng->cell_start,
+                               eng->nspecial, eng->special, eng->numnbr,  eng->ljc, eng->ljc_double,
+                               eng->force, eng->partials, eng->eatom,     eng->vatom,
+                               eng->error, eng->overflow};
+    size_t sum = 0;
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
+        sum += stream_bytes(all[k]);
+    return sum;
+}
+
+static void free_chunks(scl_charmm *eng)
+{
+    for (int c = 0; c < eng->nchunks; c++)
+        scl_stream_free(eng->chunks[c].nbr);
+    free(eng->chunks);
+    eng->chunks = NULL;
+    eng->nchunks = 0;
+    scl_stream_free(eng->shared_nbr);
+    eng->shared_nbr = NULL;
+}
+
+scl_status charmm_enqueue_build(scl_charmm *eng, const charmm_chunk *ch, scl_stream *nbr,
+                                cl_event *ev)
+{
+    scl_context *ctx = eng->ctx;
+    cl_kernel k = eng->nbr_kernel;
+    cl_mem pos = scl_stream_mem(eng->pos_build), tag = scl_stream_mem(eng->tag),
+           il = scl_stream_mem(eng->ilist_dev), ic = scl_stream_mem(eng->icell),
+           cs = scl_stream_mem(eng->cell_start), ns = scl_stream_mem(eng->nspecial),
+           sp = scl_stream_mem(eng->special), nb = scl_stream_mem(nbr),
+           num = scl_stream_mem(eng->numnbr), ov = scl_stream_mem(eng->overflow);
+    double cutsq = eng->coeffs.cut_neigh * eng->coeffs.cut_neigh;
+    float cutsq_f = (float)cutsq;
+    int pos_double = eng->params.precision == SCL_PREC_DOUBLE;
+    int sentinel = eng->natoms;
+    const struct {
+        size_t size;
+        const void *value;
+    } args[] = {{sizeof pos, &pos},
+                {sizeof tag, &tag},
+                {sizeof il, &il},
+                {sizeof ic, &ic},
+                {sizeof cs, &cs},
+                {sizeof(int), &eng->grid[0]},
+                {sizeof(int), &eng->grid[1]},
+                {sizeof(int), &eng->grid[2]},
+                {pos_double ? sizeof cutsq : sizeof cutsq_f, pos_double ? (const void *)&cutsq
+                                                                        : (const void *)&cutsq_f},
+                {sizeof ns, &ns},
+                {sizeof sp, &sp},
+                {sizeof(int), &eng->maxspecial},
+                {sizeof(int), &ch->first},
+                {sizeof(int), &ch->count},
+                {sizeof(int), &eng->capacity},
+                {sizeof(int), &sentinel},
+                {sizeof nb, &nb},
+                {sizeof num, &num},
+                {sizeof ov, &ov}};
+    for (cl_uint a = 0; a < sizeof args / sizeof args[0]; a++) {
+        scl_status s = scl_arg(ctx, k, a, args[a].size, args[a].value);
+        if (s != SCL_OK)
+            return s;
+    }
+    size_t local = 64, global = (size_t)ch->count;
+    if (local > scl_device(ctx)->max_work_group)
+        local = scl_device(ctx)->max_work_group;
+    return scl_launch(ctx, k, "charmm neighbor build", 1, &global, &local, ev);
+}
+
+/* Largest list buffer one chunk may have: one allocation, and (streaming)
+ * whatever the budget leaves. */
+static size_t max_chunk_atoms(const scl_charmm *eng, size_t per_atom)
+{
+    size_t max_alloc = scl_device(eng->ctx)->max_alloc;
+    if (max_alloc > eng->device_budget)
+        max_alloc = eng->device_budget;
+    return max_alloc / per_atom;
+}
+
+scl_status charmm_setup_chunks(scl_charmm *eng, int nchunks, const char *fn)
+{
+    scl_context *ctx = eng->ctx;
+    scl_status s = SCL_OK;
+    int nlocal = eng->nlocal;
+    for (;;) {
+        free_chunks(eng);
+        size_t per_atom = (size_t)eng->capacity * sizeof(cl_int);
+        size_t fixed = fixed_device_bytes(eng);
+        size_t chunk_max = max_chunk_atoms(eng, per_atom);
+        if (fixed >= eng->device_budget || chunk_max < 64)
+            return scl_fail(ctx, SCL_ERR_TOO_LARGE, fn,
+                            "%d local + %d ghost atoms with %d list slots each do not fit %zu "
+                            "bytes of device memory even in chunks of 64 atoms (%zu bytes "
+                            "are needed outside the lists)",
+                            eng->nlocal, eng->nghost, eng->capacity, eng->device_budget, fixed);
+        size_t list_bytes = (size_t)nlocal * per_atom;
+        eng->min_chunks = (int)((size_t)nlocal / chunk_max + ((size_t)nlocal % chunk_max != 0));
+        if (eng->min_chunks < 1)
+            eng->min_chunks = 1;
+        int n = nchunks > eng->min_chunks ? nchunks : eng->min_chunks;
+        if (n > nlocal)
+            n = nlocal > 0 ? nlocal : 1;
+        eng->streaming = fixed + list_bytes > eng->device_budget;
+        if (eng->streaming) { /* one shared buffer: chunks small enough for what is left */
+            size_t left_atoms = (eng->device_budget - fixed) / per_atom;
+            if (left_atoms < (size_t)chunk_max)
+                chunk_max = left_atoms;
+            if (chunk_max < 64)
+                return scl_fail(ctx, SCL_ERR_TOO_LARGE, fn,
+                                "neighbor lists of %d atoms x %d slots do not fit %zu bytes of "
+                                "device memory even one chunk of 64 atoms at a time",
+                                nlocal, eng->capacity, eng->device_budget);
+            int need = (int)((size_t)nlocal / chunk_max + ((size_t)nlocal % chunk_max != 0));
+            if (n < need)
+                n = need;
+        }
+        eng->chunks = calloc((size_t)n, sizeof *eng->chunks);
+        if (!eng->chunks)
+            return scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+        eng->nchunks = n;
+        int per = (nlocal + n - 1) / n;
+        for (int c = 0; c < n; c++) {
+            charmm_chunk *ch = &eng->chunks[c];
+            ch->first = c * per < nlocal ? c * per : nlocal;
+            int end = (c + 1) * per < nlocal ? (c + 1) * per : nlocal;
+            ch->count = end - ch->first;
+            size_t slots = (size_t)(ch->count > 0 ? ch->count : 1) * (size_t)eng->capacity;
+            if (eng->streaming)
+                continue;
+            s = scl_stream_create(ctx, "charmm neighbor list", SCL_INT, slots, 1, 1,
+                                  SCL_STREAM_READ_WRITE, &ch->nbr);
+            if (s != SCL_OK)
+                return s;
+        }
+        if (eng->streaming) {
+            s = scl_stream_create(ctx, "charmm neighbor list (shared)", SCL_INT,
+                                  (size_t)per * (size_t)eng->capacity, 1, 1, 0, &eng->shared_nbr);
+            if (s != SCL_OK)
+                return s;
+        }
+        int zero = 0;
+        s = scl_stream_fill(eng->overflow, &zero);
+        for (int c = 0; c < n && s == SCL_OK; c++)
+            if (eng->chunks[c].count > 0)
+                s = charmm_enqueue_build(eng, &eng->chunks[c],
+                                         eng->streaming ? eng->shared_nbr : eng->chunks[c].nbr,
+                                         NULL);
+        int overflow = 0;
+        if (s == SCL_OK)
+            s = scl_stream_read(eng->overflow, &overflow, 1, NULL);
+        if (s != SCL_OK)
+            return s;
+        if (overflow <= eng->capacity)
+            break;
+        /* regrow with headroom and rebuild: never truncate */
+        long grown = ((long)overflow + overflow / 8 + CHARMM_PAD + CHARMM_PAD - 1) / CHARMM_PAD *
+                     CHARMM_PAD;
+        if (grown > CHARMM_INDEX_MASK)
+            return scl_fail(ctx, SCL_ERR_TOO_LARGE, fn, "an atom has %d neighbors", overflow);
+        eng->capacity = (int)grown;
+        eng->stats.rebuilds++;
+    }
+    int *counts = malloc((size_t)(nlocal > 0 ? nlocal : 1) * sizeof *counts);
+    if (!counts)
+        return scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    s = nlocal > 0 ? scl_stream_read_range(eng->numnbr, 0, (size_t)nlocal, counts, 1, NULL)
+                   : SCL_OK;
+    long total = 0;
+    for (int i = 0; i < nlocal && s == SCL_OK; i++)
+        total += counts[i];
+    free(counts);
+    eng->neighbors = total;
+    return s;
+}
+
+/* Initial list capacity: the density estimate of neighbors within the list
+ * cutoff, with headroom; overflow regrows it if the system is inhomogeneous. */
+static int estimate_capacity(const scl_charmm *eng, const cell_grid *g)
+{
+    if (eng->params.neighbor_capacity > 0)
+        return (eng->params.neighbor_capacity + CHARMM_PAD - 1) / CHARMM_PAD * CHARMM_PAD;
+    double volume = 1.0;
+    for (int d = 0; d < 3; d++)
+        volume *= g->n[d] * g->width[d];
+    double rc = eng->coeffs.cut_neigh;
+    double expected = eng->natoms / volume * (4.0 / 3.0) * 3.14159265358979 * rc * rc * rc;
+    double want = 1.3 * expected + 16;
+    if (want > eng->natoms + CHARMM_PAD)
+        want = eng->natoms + CHARMM_PAD;
+    return ((int)want + CHARMM_PAD - 1) / CHARMM_PAD * CHARMM_PAD;
+}
+
+/* Copy the caller's atoms into binned order and upload what the build needs. */
+static scl_status upload_atoms(scl_charmm *eng, const cell_grid *g, const double *x,
+                               const int *type, const int64_t *tag, const int *nspecial,
+                               const int64_t *special, const char *fn)
+{
+    int n = eng->natoms, nl = eng->nlocal, ms = eng->maxspecial > 0 ? eng->maxspecial : 1;
+    int *type_s = malloc((size_t)(n + 1) * sizeof *type_s);
+    int64_t *tag_s = malloc((size_t)(n + 1) * sizeof *tag_s);
+    int *icell = malloc((size_t)(nl + 1) * sizeof *icell);
+    int *ns_s = calloc((size_t)(nl + 1) * 3, sizeof *ns_s);
+    int64_t *sp_s = calloc((size_t)(nl + 1) * (size_t)ms, sizeof *sp_s);
+    scl_status s = SCL_OK;
+    if (!type_s || !tag_s || !icell || !ns_s || !sp_s)
+        s = scl_fail(eng->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    for (int b = 0; b < n && s == SCL_OK; b++) {
+        int o = eng->order[b];
+        type_s[b] = type[o];
+        tag_s[b] = tag ? tag[o] : o;
+    }
+    if (s == SCL_OK) {
+        type_s[n] = 0; /* the sentinel */
+        tag_s[n] = -1;
+    }
+    for (int ii = 0; ii < nl && s == SCL_OK; ii++) {
+        int o = eng->local_orig[ii];
+        icell[ii] = g->cell_of[o];
+        if (nspecial) {
+            memcpy(ns_s + 3 * ii, nspecial + 3 * o, 3 * sizeof *ns_s);
+            memcpy(sp_s + (size_t)ii * (size_t)ms, special + (size_t)o * (size_t)ms,
+                   (size_t)nspecial[3 * o + 2] * sizeof *sp_s);
+        }
+    }
+    scl_type pos_t = eng->params.precision == SCL_PREC_DOUBLE ? SCL_DOUBLE4 : SCL_FLOAT4;
+    size_t na = (size_t)n + 1, nli = (size_t)(nl > 0 ? nl : 1);
+#define RESERVE(field, label, t, count)                                                          \
+    if (s == SCL_OK)                                                                             \
+    s = charmm_stream_reserve(eng, &eng->field, label, t, count, 0)
+    RESERVE(pos, "charmm positions", pos_t, na);
+    RESERVE(pos_lo, "charmm position low parts", SCL_FLOAT4,
+            eng->params.precision == SCL_PREC_MIXED ? na : 1);
+    RESERVE(pos_build, "charmm list positions", pos_t, na);
+    RESERVE(type, "charmm types", SCL_INT, na);
+    RESERVE(tag, "charmm tags", SCL_LONG, na);
+    RESERVE(ilist_dev, "charmm local atoms", SCL_INT, nli);
+    RESERVE(icell, "charmm atom cells", SCL_INT, nli);
+    RESERVE(cell_start, "charmm cell starts", SCL_INT, (size_t)g->ncells + 1);
+    RESERVE(nspecial, "charmm special counts", SCL_INT, 3 * nli);
+    RESERVE(special, "charmm special tags", SCL_LONG, nli * (size_t)ms);
+    RESERVE(numnbr, "charmm neighbor counts", SCL_INT, nli);
+    RESERVE(force, "charmm forces", charmm_acc_type(eng), 4 * nli);
+#undef RESERVE
+    if (s == SCL_OK)
+        s = charmm_pack(eng, x, NULL, fn);
+    if (s == SCL_OK)
+        s = scl_stream_write_range(eng->pos_build, 0, na, eng->pos_host, 1, NULL);
+    if (s == SCL_OK)
+        s = scl_stream_write_range(eng->type, 0, na, type_s, 1, NULL);
+    if (s == SCL_OK)
+        s = scl_stream_write_range(eng->tag, 0, na, tag_s, 1, NULL);
+    if (s == SCL_OK && nl > 0)
+        s = scl_stream_write_range(eng->ilist_dev, 0, (size_t)nl, eng->ilist, 1, NULL);
+    if (s == SCL_OK && nl > 0)
+        s = scl_stream_write_range(eng->icell, 0, (size_t)nl, icell, 1, NULL);
+    if (s == SCL_OK)
+        s = scl_stream_write_range(eng->cell_start, 0, (size_t)g->ncells + 1, g->cell_start, 1,
+                                   NULL);
+    if (s == SCL_OK && nl > 0)
+        s = scl_stream_write_range(eng->nspecial, 0, 3 * (size_t)nl, ns_s, 1, NULL);
+    if (s == SCL_OK && nl > 0)
+        s = scl_stream_write_range(eng->special, 0, (size_t)nl * (size_t)ms, sp_s, 1, NULL);
+    free(type_s);
+    free(tag_s);
+    free(icell);
+    free(ns_s);
+    free(sp_s);
+    return s;
+}
+
+/* Keep the caller's atom data for scl_charmm_check_neighbors. */
+static int keep_copies(scl_charmm *eng, const double *x, const int64_t *tag, const int *nspecial,
+                       const int64_t *special)
+{
+    size_t n = (size_t)eng->natoms, nl = (size_t)eng->nlocal, ms = (size_t)eng->maxspecial;
+    eng->x_build = malloc((3 * n + 1) * sizeof *eng->x_build);
+    if (!eng->x_build)
+        return -1;
+    memcpy(eng->x_build, x, 3 * n * sizeof *x);
+    if (tag) {
+        eng->tag_build = malloc((n + 1) * sizeof *tag);
+        if (!eng->tag_build)
+            return -1;
+        memcpy(eng->tag_build, tag, n * sizeof *tag);
+    }
+    if (nspecial) {
+        eng->nspecial_build = malloc((3 * nl + 1) * sizeof *nspecial);
+        eng->special_build = malloc((nl * ms + 1) * sizeof *special);
+        if (!eng->nspecial_build || !eng->special_build)
+            return -1;
+        memcpy(eng->nspecial_build, nspecial, 3 * nl * sizeof *nspecial);
+        if (ms > 0)
+            memcpy(eng->special_build, special, nl * ms * sizeof *special);
+    }
+    return 0;
+}
+
+scl_status scl_charmm_set_atoms(scl_charmm *eng, int nlocal, int nghost, const double *x,
+                                const int *type, const int64_t *tag, const int *nspecial,
+                                const int64_t *special, int maxspecial)
+{
+    static const char *fn = "scl_charmm_set_atoms";
+    if (!eng)
+        return SCL_ERR_ARGUMENT;
+    scl_context *ctx = eng->ctx;
+    if (eng->pending)
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "a step is in flight: call finish first");
+    if (nlocal < 0 || nghost < 0 || (long)nlocal + nghost >= CHARMM_INDEX_MASK ||
+        (nspecial && maxspecial < 0))
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "invalid counts nlocal %d, nghost %d, "
+                                                   "maxspecial %d",
+                        nlocal, nghost, maxspecial);
+    char err[512];
+    int natoms = nlocal + nghost;
+    scl_status s = charmm_check_atoms(natoms, x, type, eng->coeffs.ntypes, err, sizeof err);
+    if (s == SCL_OK)
+        s = charmm_check_specials(nlocal, nspecial, special, maxspecial, err, sizeof err);
+    if (s != SCL_OK)
+        return scl_fail(ctx, s, fn, "%s", err);
+    double t0 = wall_now();
+    charmm_atoms_free(eng);
+    eng->nlocal = nlocal;
+    eng->nghost = nghost;
+    eng->natoms = natoms;
+    eng->maxspecial = nspecial ? maxspecial : 0;
+    cell_grid g;
+    if (cell_grid_build(&g, natoms, x, eng->coeffs.cut_neigh) != 0)
+        return scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    eng->order = g.order;
+    g.order = NULL;
+    eng->ilist = malloc((size_t)(nlocal + 1) * sizeof *eng->ilist);
+    eng->local_orig = malloc((size_t)(nlocal + 1) * sizeof *eng->local_orig);
+    if (!eng->ilist || !eng->local_orig || keep_copies(eng, x, tag, nspecial, special) != 0) {
+        cell_grid_free(&g);
+        charmm_atoms_free(eng);
+        return scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    }
+    for (int b = 0, ii = 0; b < natoms; b++)
+        if (eng->order[b] < nlocal) {
+            eng->ilist[ii] = b;
+            eng->local_orig[ii++] = eng->order[b];
+        }
+    for (int d = 0; d < 3; d++) {
+        eng->grid[d] = g.n[d];
+        eng->origin[d] = g.lo[d] + 0.5 * g.n[d] * g.width[d];
+    }
+    int cap = estimate_capacity(eng, &g);
+    if (cap > eng->capacity) /* lists only grow: the steady state settles quickly */
+        eng->capacity = cap;
+    s = upload_atoms(eng, &g, x, type, tag, nspecial, special, fn);
+    int zero = 0;
+    if (s == SCL_OK)
+        s = charmm_stream_reserve(eng, &eng->overflow, "charmm list overflow", SCL_INT, 1, 0);
+    if (s == SCL_OK)
+        s = scl_stream_fill(eng->overflow, &zero);
+    cell_grid_free(&g);
+    if (s == SCL_OK) {
+        int want = eng->plan_ready ? eng->nchunks : eng->params.chunks > 0 ? eng->params.chunks : 1;
+        s = charmm_setup_chunks(eng, want < 1 ? 1 : want, fn);
+    }
+    if (s != SCL_OK) {
+        charmm_atoms_free(eng);
+        return s;
+    }
+    eng->have_atoms = 1;
+    eng->stats.rebuilds++;
+    eng->stats.t_neighbor += wall_now() - t0;
+    return SCL_OK;
+}
+
+/* ---------------------------------------------------------------- checks */
+
+typedef struct {
+    int j, kind;
+} list_entry;
+
+static int cmp_entry(const void *a, const void *b)
+{
+    const list_entry *x = a, *y = b;
+    return x->j != y->j ? (x->j > y->j) - (x->j < y->j) : (x->kind > y->kind) - (x->kind < y->kind);
+}
+
+/* Pairs this close to the list cutoff may fall either way in float. */
+static int borderline(const scl_charmm *eng, int i, int j)
+{
+    const double *x = eng->x_build;
+    double d2 = 0;
+    for (int k = 0; k < 3; k++)
+        d2 += (x[3 * i + k] - x[3 * j + k]) * (x[3 * i + k] - x[3 * j + k]);
+    return fabs(sqrt(d2) - eng->coeffs.cut_neigh) < 1e-4 * eng->coeffs.cut_neigh;
+}
+
+/* Mismatches between device list `dev` (n entries) and brute force of local ii. */
+static long compare_atom(const scl_charmm *eng, int ii, list_entry *dev, int n, list_entry *host)
+{
+    int i = eng->local_orig[ii], nh = 0;
+    double cutsq = eng->coeffs.cut_neigh * eng->coeffs.cut_neigh;
+    const int *ns = eng->nspecial_build ? eng->nspecial_build + 3 * i : NULL;
+    const int64_t *sp =
+        eng->special_build ? eng->special_build + (size_t)i * (size_t)eng->maxspecial : NULL;
+    for (int j = 0; j < eng->natoms; j++) {
+        if (j == i)
+            continue;
+        double d2 = 0;
+        for (int k = 0; k < 3; k++)
+            d2 += (eng->x_build[3 * i + k] - eng->x_build[3 * j + k]) *
+                  (eng->x_build[3 * i + k] - eng->x_build[3 * j + k]);
+        if (d2 < cutsq)
+            host[nh++] = (list_entry){j, charmm_special_kind(
+                                             ns, sp, eng->tag_build ? eng->tag_build[j] : j)};
+    }
+    qsort(dev, (size_t)n, sizeof *dev, cmp_entry);
+    qsort(host, (size_t)nh, sizeof *host, cmp_entry);
+    long bad = 0;
+    int a = 0, b = 0;
+    while (a < n || b < nh) {
+        int c = a == n ? 1 : b == nh ? -1 : cmp_entry(&dev[a], &host[b]);
+        if (c == 0) {
+            a++, b++;
+        } else if (c < 0) {
+            bad += dev[a].j >= eng->natoms || !borderline(eng, i, dev[a].j);
+            a++;
+        } else {
+            bad += !borderline(eng, i, host[b].j);
+            b++;
+        }
+    }
+    return bad;
+}
+
+scl_status scl_charmm_check_neighbors(scl_charmm *eng, long *mismatches)
+{
+    static const char *fn = "scl_charmm_check_neighbors";
+    if (!eng || !mismatches)
+        return eng ? scl_fail(eng->ctx, SCL_ERR_ARGUMENT, fn, "mismatches is NULL")
+                   : SCL_ERR_ARGUMENT;
+    if (!eng->have_atoms || eng->pending)
+        return scl_fail(eng->ctx, SCL_ERR_ARGUMENT, fn,
+                        "no atoms set, or a step is in flight");
+    *mismatches = 0;
+    int cap = eng->capacity, nl = eng->nlocal;
+    int *counts = malloc((size_t)(nl + 1) * sizeof *counts);
+    int *slots = NULL;
+    list_entry *dev = malloc((size_t)(cap + 1) * sizeof *dev);
+    list_entry *host = malloc((size_t)(eng->natoms + 1) * sizeof *host);
+    scl_status s = SCL_OK;
+    if (!counts || !dev || !host)
+        s = scl_fail(eng->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    if (s == SCL_OK && nl > 0)
+        s = scl_stream_read_range(eng->numnbr, 0, (size_t)nl, counts, 1, NULL);
+    for (int c = 0; c < eng->nchunks && s == SCL_OK; c++) {
+        const charmm_chunk *ch = &eng->chunks[c];
+        if (ch->count == 0)
+            continue;
+        size_t nslots = (size_t)ch->count * (size_t)cap;
+        free(slots);
+        slots = malloc(nslots * sizeof *slots);
+        scl_stream *buf = eng->streaming ? eng->shared_nbr : ch->nbr;
+        if (!slots)
+            s = scl_fail(eng->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+        if (s == SCL_OK && eng->streaming)
+            s = charmm_enqueue_build(eng, ch, buf, NULL);
+        if (s == SCL_OK)
+            s = scl_stream_read_range(buf, 0, nslots, slots, 1, NULL);
+        size_t stride = (size_t)ch->count * CHARMM_PAD;
+        for (int a = 0; a < ch->count && s == SCL_OK; a++) {
+            int ii = ch->first + a, n = counts[ii];
+            int npad = (n + CHARMM_PAD - 1) / CHARMM_PAD * CHARMM_PAD;
+            if (n < 0 || npad > cap) {
+                (*mismatches)++;
+                continue;
+            }
+            for (int k = 0; k < npad; k++) {
+                int v = slots[(size_t)(k / CHARMM_PAD) * stride + (size_t)a * CHARMM_PAD +
+                              k % CHARMM_PAD];
+                int j = v & CHARMM_INDEX_MASK;
+                if (k >= n) { /* padding must be the sentinel, nothing else */
+                    *mismatches += v != eng->natoms;
+                    continue;
+                }
+                dev[k] = (list_entry){j < eng->natoms ? eng->order[j] : eng->natoms + 1,
+                                      (int)((unsigned)v >> CHARMM_KIND_SHIFT)};
+            }
+            *mismatches += compare_atom(eng, ii, dev, n, host);
+        }
+    }
+    free(counts);
+    free(slots);
+    free(dev);
+    free(host);
+    return s;
+}

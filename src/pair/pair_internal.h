@@ -1,0 +1,85 @@
+/* Internal definitions of the pair module: coefficient tables, cell grids,
+ * special-pair lookup, and the engine object shared by its source files. */
+#ifndef SCL_PAIR_INTERNAL_H
+#define SCL_PAIR_INTERNAL_H
+
+#include "core/internal.h"
+#include "streamcl/charmm.h"
+
+#include <stdint.h>
+
+/* Neighbor index layout: the special kind lives in the two high bits. */
+#define CHARMM_KIND_SHIFT 30
+#define CHARMM_INDEX_MASK 0x3fffffff
+/* Lists are padded to a multiple of this many slots (also the block size of
+ * the blocked list layout). */
+#define CHARMM_PAD 8
+/* Closer than this (Angstrom) two atoms are reported as overlapping: forces
+ * there are not physical and overflow float arithmetic. */
+#define CHARMM_MIN_R 0.05
+
+/* Pair coefficients and cutoffs derived from the parameters, as LAMMPS's
+ * init_one() computes them. */
+typedef struct {
+    double lj1, lj2, lj3, lj4;
+} charmm_lj;
+
+typedef struct {
+    int ntypes;
+    charmm_lj *lj; /* ntypes*ntypes */
+    double cut_ljsq, cut_lj_innersq, cut_coulsq, cut_forcesq, inv_denom_lj;
+    double cut_neigh; /* max(cut_lj, cut_coul) + skin */
+    double qqrd2e, g_ewald;
+    double special_lj[4], special_coul[4];
+} charmm_coeffs;
+
+/* Validate parameters and fill coeffs (lj malloc'd; charmm_coeffs_free).
+ * On failure err holds the message. */
+scl_status charmm_coeffs_init(const scl_charmm_params *p, charmm_coeffs *c, char *err,
+                              size_t errlen);
+void charmm_coeffs_free(charmm_coeffs *c);
+
+/* Check per-step atom data: finite coordinates and types in range. */
+scl_status charmm_check_atoms(int natoms, const double *x, const int *type, int ntypes,
+                              char *err, size_t errlen);
+/* Check special-list shape: counts non-decreasing and <= maxspecial. */
+scl_status charmm_check_specials(int nlocal, const int *nspecial, const int64_t *special,
+                                 int maxspecial, char *err, size_t errlen);
+
+/* Energy and force of one pair (double, LAMMPS formulas). Returns fpair
+ * (force on i is del*fpair); evdwl/ecoul receive the pair energies. */
+double charmm_pair_double(const charmm_coeffs *c, double r2, double qi, double qj, int ti,
+                          int tj, int kind, double *evdwl, double *ecoul);
+
+/* Special kind (0 normal, 1..3 for 1-2, 1-3, 1-4) of partner tag for atom i. */
+static inline int charmm_special_kind(const int *nspecial_i, const int64_t *special_i,
+                                      int64_t tag)
+{
+    if (!nspecial_i)
+        return 0;
+    for (int k = 0; k < nspecial_i[2]; k++)
+        if (special_i[k] == tag)
+            return k < nspecial_i[0] ? 1 : k < nspecial_i[1] ? 2 : 3;
+    return 0;
+}
+
+/* A uniform cell grid over the bounding box of a set of points; atoms are
+ * sorted by cell (counting sort) so that cell c holds
+ * order[cell_start[c] .. cell_start[c+1]). Cells are at least cell_size wide,
+ * so the 27 cells around a point hold every point within cell_size. */
+typedef struct {
+    double lo[3], width[3];
+    int n[3];
+    int ncells;
+    int *cell_start; /* ncells + 1 */
+    int *order;      /* sorted position -> original index */
+    int *cell_of;    /* original index -> cell */
+} cell_grid;
+
+/* Returns 0, or -1 when out of memory. Coordinates must be finite. */
+int cell_grid_build(cell_grid *g, int n, const double *x, double cell_size);
+void cell_grid_free(cell_grid *g);
+/* Cell coordinates of a point (clamped into the grid). */
+void cell_grid_coords(const cell_grid *g, const double *xp, int c[3]);
+
+#endif

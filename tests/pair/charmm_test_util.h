@@ -1,0 +1,131 @@
+/* Systems and comparisons shared by the charmm engine tests. */
+#ifndef CHARMM_TEST_UTIL_H
+#define CHARMM_TEST_UTIL_H
+
+#include "pair/charmm_system.h"
+#include "streamcl/charmm.h"
+#include "test_util.h"
+
+#include <string.h>
+
+/* A system with its periodic ghosts appended, as the engine takes it. */
+typedef struct {
+    charmm_system sys;
+    int nlocal, nghost;
+    double *x;
+    int *type;
+    double *q;
+    int64_t *tag;
+} test_atoms;
+
+static void test_atoms_free(test_atoms *a)
+{
+    charmm_system_free(&a->sys);
+    free(a->x);
+    free(a->type);
+    free(a->q);
+    free(a->tag);
+    memset(a, 0, sizeof *a);
+}
+
+/* Append ghosts within cutoff of the periodic box. */
+static int test_add_ghosts(test_atoms *a, double cutoff)
+{
+    char err[256];
+    a->nlocal = a->sys.natoms;
+    scl_status s = scl_periodic_ghosts(a->sys.lo, a->sys.hi, cutoff, a->nlocal, a->sys.x,
+                                       a->sys.type, a->sys.q, a->sys.tag, &a->nghost, &a->x,
+                                       &a->type, &a->q, &a->tag, err, sizeof err);
+    if (s != SCL_OK)
+        fprintf(stderr, "ghosts: %s\n", err);
+    return s == SCL_OK ? 0 : -1;
+}
+
+/* LAMMPS-like CHARMM parameters for the system (cutoffs 8/10, rhodo's g_ewald). */
+static scl_charmm_params test_params(const charmm_system *sys, scl_precision prec)
+{
+    scl_charmm_params p;
+    scl_charmm_params_default(&p);
+    p.ntypes = sys->ntypes;
+    p.epsilon = sys->epsilon;
+    p.sigma = sys->sigma;
+    p.cut_lj_inner = 8.0;
+    p.cut_lj = 10.0;
+    p.cut_coul = 10.0;
+    p.g_ewald = 0.2709;
+    p.special_lj[1] = p.special_lj[2] = p.special_lj[3] = 0.0;
+    p.special_coul[1] = p.special_coul[2] = p.special_coul[3] = 0.0;
+    p.precision = prec;
+    p.tune = 0;
+    return p;
+}
+
+/* Create, set atoms, one force-only step (forces into f, zeroed first) and
+ * one step with energies/virial (into res, eatom, vatom). */
+static scl_status test_engine_step(scl_context *ctx, const scl_charmm_params *p,
+                                   const test_atoms *a, double *f, scl_charmm_result *res,
+                                   double *eatom, double *vatom, scl_charmm_stats *stats)
+{
+    scl_charmm *eng = NULL;
+    memset(f, 0, 3 * sizeof *f * (size_t)a->nlocal);
+    if (eatom)
+        memset(eatom, 0, sizeof *eatom * (size_t)a->nlocal);
+    if (vatom)
+        memset(vatom, 0, 6 * sizeof *vatom * (size_t)a->nlocal);
+    scl_status s = scl_charmm_create(ctx, p, &eng);
+    if (s == SCL_OK)
+        s = scl_charmm_set_atoms(eng, a->nlocal, a->nghost, a->x, a->type, a->tag,
+                                 a->sys.nspecial, a->sys.special, a->sys.maxspecial);
+    /* a force-only step (the fast path), then a step that tallies */
+    if (s == SCL_OK)
+        s = scl_charmm_compute(eng, a->x, a->q, 0, 0, 0, 0);
+    if (s == SCL_OK)
+        s = scl_charmm_finish(eng, f, NULL, NULL, NULL);
+    double *f2 = malloc(3 * sizeof *f2 * (size_t)(a->nlocal + 1));
+    if (s == SCL_OK && !f2)
+        s = SCL_ERR_MEMORY;
+    if (s == SCL_OK)
+        s = scl_charmm_compute(eng, a->x, a->q, 1, 1, eatom != NULL, vatom != NULL);
+    if (s == SCL_OK)
+        s = scl_charmm_finish(eng, f2, res, eatom, vatom);
+    free(f2);
+    if (s == SCL_OK && stats)
+        s = scl_charmm_stats_get(eng, stats);
+    scl_charmm_free(eng);
+    return s;
+}
+
+static scl_status test_reference(const scl_charmm_params *p, const test_atoms *a, double *f,
+                                 scl_charmm_result *res, double *eatom, double *vatom)
+{
+    char err[256];
+    memset(f, 0, 3 * sizeof *f * (size_t)a->nlocal);
+    if (eatom)
+        memset(eatom, 0, sizeof *eatom * (size_t)a->nlocal);
+    if (vatom)
+        memset(vatom, 0, 6 * sizeof *vatom * (size_t)a->nlocal);
+    scl_status s = scl_charmm_reference(p, a->nlocal, a->nghost, a->x, a->q, a->type, a->tag,
+                                        a->sys.nspecial, a->sys.special, a->sys.maxspecial, f,
+                                        res, eatom, vatom, err, sizeof err);
+    if (s != SCL_OK)
+        fprintf(stderr, "reference: %s\n", err);
+    return s;
+}
+
+/* RMS relative error sqrt(sum |f - ref|^2 / sum |ref|^2); NaN stays NaN. */
+static double rms_relative(const double *f, const double *ref, size_t n)
+{
+    double num = 0, den = 0;
+    for (size_t i = 0; i < n; i++) {
+        num += (f[i] - ref[i]) * (f[i] - ref[i]);
+        den += ref[i] * ref[i];
+    }
+    return sqrt(num / den);
+}
+
+static double rel_error(double v, double ref) { return fabs(v - ref) / fabs(ref); }
+
+/* true only for finite err <= tol (NaN never passes) */
+static int within(double err, double tol) { return err <= tol; }
+
+#endif

@@ -1,0 +1,159 @@
+/* Forces, energies and virial of the engine against the double reference,
+ * on a water box and on a random system of bonded chains (all four special
+ * kinds with non-trivial factors), in every precision.
+ *
+ * Errors: forces as the RMS relative error sqrt(sum |f - f_ref|^2 / sum
+ * |f_ref|^2) over all local atoms; energies relative; each virial component
+ * relative to the largest |component|. Limits (issue 3): forces 1e-6
+ * mixed/double, 1e-5 single; energies and virial 1e-7 mixed/double, 1e-5 single. */
+#include "charmm_test_util.h"
+
+/* Random bonded chains of 5 atoms (bond 1.5 A, no two atoms closer than 1.2 A)
+ * in a periodic box with an awkward atom count, 3 types, random charges. */
+static int random_chains(int natoms, uint64_t *rng, charmm_system *sys)
+{
+    memset(sys, 0, sizeof *sys);
+    double len[3] = {23.7, 25.3, 24.1};
+    sys->natoms = natoms;
+    sys->ntypes = 3;
+    sys->x = malloc(3 * (size_t)natoms * sizeof *sys->x);
+    sys->q = malloc((size_t)natoms * sizeof *sys->q);
+    sys->type = malloc((size_t)natoms * sizeof *sys->type);
+    sys->tag = malloc((size_t)natoms * sizeof *sys->tag);
+    sys->epsilon = malloc(9 * sizeof *sys->epsilon);
+    sys->sigma = malloc(9 * sizeof *sys->sigma);
+    int *bonds = malloc(2 * (size_t)natoms * sizeof *bonds);
+    if (!sys->x || !sys->q || !sys->type || !sys->tag || !sys->epsilon || !sys->sigma || !bonds)
+        return -1;
+    double eps[3], sig[3];
+    for (int t = 0; t < 3; t++) {
+        eps[t] = 0.01 + 0.3 * test_uniform(rng);
+        sig[t] = 1.0 + 3.0 * test_uniform(rng);
+    }
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) {
+            sys->epsilon[3 * a + b] = sqrt(eps[a] * eps[b]);
+            sys->sigma[3 * a + b] = 0.5 * (sig[a] + sig[b]);
+        }
+    for (int d = 0; d < 3; d++) {
+        sys->lo[d] = -len[d] / 2;
+        sys->hi[d] = len[d] / 2;
+    }
+    long nb = 0;
+    for (int i = 0; i < natoms; i++) {
+        int tries = 0, ok = 0;
+        while (!ok && tries++ < 1000) {
+            double p[3];
+            if (i % 5 == 0 || tries > 50) {
+                for (int d = 0; d < 3; d++)
+                    p[d] = sys->lo[d] + len[d] * test_uniform(rng);
+            } else {
+                double z = 2 * test_uniform(rng) - 1, ph = 6.2831853 * test_uniform(rng);
+                double r = sqrt(1 - z * z), u[3] = {r * cos(ph), r * sin(ph), z};
+                for (int d = 0; d < 3; d++)
+                    p[d] = sys->x[3 * (i - 1) + d] + 1.5 * u[d];
+            }
+            ok = 1;
+            for (int j = 0; j < i && ok; j++) {
+                double r2 = 0;
+                for (int d = 0; d < 3; d++) {
+                    double dd = p[d] - sys->x[3 * j + d];
+                    dd -= len[d] * round(dd / len[d]); /* minimum image */
+                    r2 += dd * dd;
+                }
+                ok = r2 > (j == i - 1 ? 1.4 * 1.4 : 1.2 * 1.2);
+            }
+            if (ok) {
+                memcpy(sys->x + 3 * i, p, sizeof p);
+                if (i % 5 != 0 && tries <= 50) {
+                    bonds[2 * nb] = i - 1;
+                    bonds[2 * nb + 1] = i;
+                    nb++;
+                }
+            }
+        }
+        if (!ok)
+            return -1;
+        sys->type[i] = (int)(3 * test_uniform(rng)) % 3;
+        sys->q[i] = 2 * test_uniform(rng) - 1;
+        sys->tag[i] = i + 1;
+    }
+    int rc = charmm_specials_from_bonds(sys, nb, bonds);
+    free(bonds);
+    return rc;
+}
+
+static void compare(scl_context *ctx, const char *what, test_atoms *a, scl_charmm_params *p)
+{
+    static const char *names[3] = {"single", "mixed", "double"};
+    size_t n3 = 3 * (size_t)a->nlocal;
+    double *fref = malloc(n3 * sizeof *fref), *f = malloc(n3 * sizeof *f);
+    double *eref = malloc((size_t)a->nlocal * sizeof *eref), *e = malloc((size_t)a->nlocal * sizeof *e);
+    double *vref = malloc(2 * n3 * sizeof *vref), *v = malloc(2 * n3 * sizeof *v);
+    scl_charmm_result rref, r;
+    CHECK_OK(ctx, test_reference(p, a, fref, &rref, eref, vref));
+    printf("%s: %d local + %d ghost atoms, E_vdwl %.10g, E_coul %.10g\n", what, a->nlocal,
+           a->nghost, rref.evdwl, rref.ecoul);
+    for (int prec = SCL_PREC_SINGLE; prec <= SCL_PREC_DOUBLE; prec++) {
+        p->precision = (scl_precision)prec;
+        scl_charmm_stats st;
+        CHECK_OK(ctx, test_engine_step(ctx, p, a, f, &r, e, v, &st));
+        double ferr = rms_relative(f, fref, n3);
+        double eerr_v = rel_error(r.evdwl, rref.evdwl), eerr_c = rel_error(r.ecoul, rref.ecoul);
+        double vmax = 0, verr = 0;
+        for (int k = 0; k < 6; k++)
+            vmax = fmax(vmax, fabs(rref.virial[k]));
+        for (int k = 0; k < 6; k++)
+            verr = fmax(verr, fabs(r.virial[k] - rref.virial[k]) / vmax);
+        if (isnan(r.virial[0]))
+            verr = NAN;
+        double aerr = rms_relative(e, eref, (size_t)a->nlocal);
+        double averr = rms_relative(v, vref, 2 * n3);
+        double ftol = prec == SCL_PREC_SINGLE ? 1e-5 : 1e-6;
+        double etol = prec == SCL_PREC_SINGLE ? 1e-5 : 1e-7;
+        printf("  %-6s forces %.2e  E_vdwl %.2e  E_coul %.2e  virial %.2e  per-atom e %.2e "
+               "v %.2e  (%ld pairs, capacity %ld)\n",
+               names[prec], ferr, eerr_v, eerr_c, verr, aerr, averr, st.neighbors,
+               st.list_capacity);
+        CHECK(within(ferr, ftol), "%s %s: force RMS relative error %g > %g", what, names[prec],
+              ferr, ftol);
+        CHECK(within(eerr_v, etol), "%s %s: E_vdwl %.12g vs %.12g", what, names[prec], r.evdwl,
+              rref.evdwl);
+        CHECK(within(eerr_c, etol), "%s %s: E_coul %.12g vs %.12g", what, names[prec], r.ecoul,
+              rref.ecoul);
+        CHECK(within(verr, etol), "%s %s: virial error %g", what, names[prec], verr);
+        CHECK(within(aerr, 10 * ftol) && within(averr, 10 * ftol),
+              "%s %s: per-atom energy %g / virial %g", what, names[prec], aerr, averr);
+    }
+    free(fref), free(f), free(eref), free(e), free(vref), free(v);
+}
+
+int main(void)
+{
+    uint64_t rng = test_seed();
+    scl_context *ctx = test_context();
+
+    test_atoms water = {0};
+    int nmol = 300 + (int)(200 * test_uniform(&rng));
+    CHECK(charmm_water_box(nmol, rng, &water.sys) == 0, "water box");
+    CHECK(test_add_ghosts(&water, 12.0) == 0, "water ghosts");
+    scl_charmm_params p = test_params(&water.sys, SCL_PREC_MIXED);
+    compare(ctx, "water box (charmm specials 0 0 0)", &water, &p);
+    test_atoms_free(&water);
+
+    test_atoms chains = {0};
+    CHECK(random_chains(997, &rng, &chains.sys) == 0, "random chains");
+    CHECK(test_add_ghosts(&chains, 12.0) == 0, "chain ghosts");
+    p = test_params(&chains.sys, SCL_PREC_MIXED);
+    const double slj[4] = {1.0, 0.25, 0.5, 0.8}, scoul[4] = {1.0, 0.1, 0.4, 0.7};
+    memcpy(p.special_lj, slj, sizeof slj);
+    memcpy(p.special_coul, scoul, sizeof scoul);
+    p.cut_lj_inner = 7.0;
+    p.cut_lj = 9.5;
+    p.cut_coul = 10.5; /* coul beyond lj: both cutoffs matter */
+    compare(ctx, "random chains (specials lj 1/.25/.5/.8, coul 1/.1/.4/.7)", &chains, &p);
+    test_atoms_free(&chains);
+
+    scl_context_free(ctx);
+    return test_summary("test_charmm_forces");
+}
