@@ -75,12 +75,13 @@ scl_status scl_nbody_force_time(scl_nbody *nb, double *seconds, long *evaluation
 /* ------------------------------------------------------------ host reference */
 /* Plain C in double, O(N^2): the test oracle and the CPU baseline. `parallel`
  * selects the OpenMP version (same arithmetic, rows split over threads). */
-void scl_nbody_ref_accel(size_t n, const double *pos, const double *mass, double G, double eps,
-                         int parallel, double *acc);
+scl_status scl_nbody_ref_accel(size_t n, const double *pos, const double *mass, double G,
+                               double eps, int parallel, double *acc);
 /* One kick-drift-kick step in place; acc holds the accelerations of pos on
- * entry and of the new positions on return. */
-void scl_nbody_ref_step(size_t n, double *pos, double *vel, double *acc, const double *mass,
-                        double G, double eps, double dt, int parallel);
+ * entry and of the new positions on return. Both return SCL_ERR_MEMORY if
+ * their O(N) scratch cannot be allocated. */
+scl_status scl_nbody_ref_step(size_t n, double *pos, double *vel, double *acc,
+                              const double *mass, double G, double eps, double dt, int parallel);
 void scl_nbody_ref_energy(size_t n, const double *pos, const double *vel, const double *mass,
                           double G, double eps, int parallel, double *kinetic, double *potential);
 

@@ -65,7 +65,7 @@ static scl_status variant_use(scl_nbody *nb, int V, int wg, int tile)
     variant_free(v);
     if (wg < 1 || tile < wg || tile % wg != 0 || (size_t)wg > ctx->info.max_work_group ||
         (V != 1 && V != 2 && V != 4 && V != 8 && V != 16) ||
-        (size_t)V * (size_t)wg > PAD_MULTIPLE || tile > PAD_MULTIPLE ||
+        PAD_MULTIPLE % ((size_t)V * (size_t)wg) != 0 || PAD_MULTIPLE % tile != 0 ||
         (cl_ulong)tile * 4 * nb->real_size > ctx->info.local_mem)
         return SCL_ERR_UNSUPPORTED;
     char options[160];
@@ -341,7 +341,7 @@ scl_status scl_nbody_create(scl_context *ctx, const scl_nbody_options *opt, size
                         scl_plan_value(&nb->plan, "tile", 1));
         if (s == SCL_ERR_UNSUPPORTED)
             s = scl_fail(ctx, s, fn, "plan V=%d wg=%d tile=%d is not legal on %s (tile must be a "
-                         "multiple of wg, V one of 1 2 4 8 16, V*wg <= %d)",
+                         "multiple of wg, V one of 1 2 4 8 16, V*wg and tile dividing %d)",
                          scl_plan_value(&nb->plan, "V", 0), scl_plan_value(&nb->plan, "wg", 0),
                          scl_plan_value(&nb->plan, "tile", 0), scl_device(ctx)->name,
                          PAD_MULTIPLE);

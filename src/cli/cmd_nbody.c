@@ -1,0 +1,347 @@
+/* streamcl nbody: all-pairs gravity through the offload interface (or the host
+ * C/OpenMP reference with --engine reference): energies, interactions/s,
+ * GFLOP/s, final state as CSV and a projected density image. */
+#include "commands.h"
+#include "streamcl/nbody.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: streamcl nbody [--n N] [--steps S] [--dt DT] [--eps EPS]\n"
+            "                      [--init plummer|uniform|FILE] [--seed K]\n"
+            "                      [--precision single|double] [--out FILE.csv] [--png FILE]\n"
+            "                      [--engine opencl|reference] [--tune 0|1] [--plan V=..,wg=..,tile=..]\n"
+            "                      [--device SPEC]\n"
+            "  --n N          bodies for plummer/uniform (default 16384)\n"
+            "  --steps S      leapfrog steps (default 10)\n"
+            "  --dt DT        time step (default 0.001), --eps EPS softening (default 0.01)\n"
+            "  --init         plummer (default), uniform (cold sphere) or a body file\n"
+            "                 (lines 'x y z vx vy vz m', blanks or commas, '#' comments)\n"
+            "  --out FILE     final positions and velocities as CSV (readable by --init)\n"
+            "  --png FILE     x-y projected density of the final state (512x512)\n"
+            "  --engine       opencl (default) or reference: the host C code in double\n"
+            "                 with OpenMP (OMP_NUM_THREADS threads), the CPU baseline\n"
+            "  --tune 0|1     time the launch-plan candidates (default 1; cached per device)\n"
+            "  --plan SPEC    fix plan parameters, e.g. V=1,wg=256,tile=256\n"
+            "Rates count N^2 interactions per force evaluation and %d FLOPs per interaction\n"
+            "(the GPU Gems 3 convention); the OpenCL rate uses kernel event times.\n",
+            SCL_NBODY_FLOPS_PER_INTERACTION);
+}
+
+typedef struct {
+    long n, steps, seed, tune;
+    double dt, eps;
+    const char *init, *out, *png, *device, *plan, *engine;
+    scl_nbody_precision precision;
+} nbody_args;
+
+/* Returns 0, 1 for --help, or -1 after printing what is wrong. */
+static int parse_args(int argc, char **argv, nbody_args *a)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(o, "--help") || !strcmp(o, "-h"))
+            return 1;
+        if (!val) {
+            fprintf(stderr, "streamcl nbody: unknown or incomplete option '%s'\n", o);
+            return -1;
+        }
+        i++;
+        if (!strcmp(o, "--n")) {
+            if (cli_parse_long("nbody", o, val, 1, 1L << 28, &a->n))
+                return -1;
+        } else if (!strcmp(o, "--steps")) {
+            if (cli_parse_long("nbody", o, val, 0, 1L << 40, &a->steps))
+                return -1;
+        } else if (!strcmp(o, "--seed")) {
+            if (cli_parse_long("nbody", o, val, 0, 0x7fffffffL, &a->seed))
+                return -1;
+        } else if (!strcmp(o, "--tune")) {
+            if (cli_parse_long("nbody", o, val, 0, 1, &a->tune))
+                return -1;
+        } else if (!strcmp(o, "--dt")) {
+            if (cli_parse_double("nbody", o, val, &a->dt))
+                return -1;
+            if (a->dt <= 0) {
+                fprintf(stderr, "streamcl nbody: --dt must be positive, got '%s'\n", val);
+                return -1;
+            }
+        } else if (!strcmp(o, "--eps")) {
+            if (cli_parse_double("nbody", o, val, &a->eps))
+                return -1;
+            if (a->eps < 0) {
+                fprintf(stderr, "streamcl nbody: --eps must be >= 0, got '%s'\n", val);
+                return -1;
+            }
+        } else if (!strcmp(o, "--precision")) {
+            if (!strcmp(val, "single"))
+                a->precision = SCL_NBODY_SINGLE;
+            else if (!strcmp(val, "double"))
+                a->precision = SCL_NBODY_DOUBLE;
+            else {
+                fprintf(stderr, "streamcl nbody: --precision is single or double, got '%s'\n", val);
+                return -1;
+            }
+        } else if (!strcmp(o, "--engine")) {
+            if (strcmp(val, "opencl") && strcmp(val, "reference")) {
+                fprintf(stderr, "streamcl nbody: --engine is opencl or reference, got '%s'\n", val);
+                return -1;
+            }
+            a->engine = val;
+        } else if (!strcmp(o, "--init")) {
+            a->init = val;
+        } else if (!strcmp(o, "--out")) {
+            a->out = val;
+        } else if (!strcmp(o, "--png")) {
+            a->png = val;
+        } else if (!strcmp(o, "--device")) {
+            a->device = val;
+        } else if (!strcmp(o, "--plan")) {
+            a->plan = val;
+        } else {
+            fprintf(stderr, "streamcl nbody: unknown option '%s'\n", o);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Log-scaled surface density of the x-y projection, centred on the origin,
+ * spanning the 99th percentile of |x|, |y|. Written via a temporary file. */
+static int write_density_png(const char *path, size_t n, const double *pos, const double *mass)
+{
+    enum { W = 512 };
+    double *extent = malloc(n * sizeof *extent);
+    double *grid = calloc((size_t)W * W, sizeof *grid);
+    unsigned char *rgb = malloc((size_t)W * W * 3);
+    int rc = -1;
+    if (!extent || !grid || !rgb) {
+        fprintf(stderr, "streamcl nbody: out of memory for the image\n");
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++)
+        extent[i] = fmax(fabs(pos[3 * i]), fabs(pos[3 * i + 1]));
+    double half = 0;
+    for (size_t i = 0; i < n; i++)
+        half = fmax(half, extent[i]);
+    /* bisect for the radius that holds 99% of the bodies */
+    double lo = 0, hi = half;
+    for (int it = 0; it < 50 && hi > 0; it++) {
+        double mid = 0.5 * (lo + hi);
+        size_t inside = 0;
+        for (size_t i = 0; i < n; i++)
+            inside += extent[i] <= mid;
+        if ((double)inside >= 0.99 * (double)n)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    half = hi > 0 ? hi : 1.0;
+    double peak = 0;
+    for (size_t i = 0; i < n; i++) {
+        int px = (int)floor((pos[3 * i] / half + 1.0) * 0.5 * W);
+        int py = (int)floor((1.0 - pos[3 * i + 1] / half) * 0.5 * W);
+        if (px >= 0 && px < W && py >= 0 && py < W) {
+            double *cell = &grid[(size_t)py * W + (size_t)px];
+            *cell += mass[i] > 0 ? mass[i] : 0;
+            peak = fmax(peak, *cell);
+        }
+    }
+    for (size_t k = 0; k < (size_t)W * W; k++) {
+        double t = grid[k] > 0 && peak > 0 ? 1.0 + log10(grid[k] / peak) / 4.0 : 0.0;
+        cli_colormap(t < 0 ? 0 : t, rgb + 3 * k);
+    }
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + 8);
+    if (!tmp)
+        goto done;
+    snprintf(tmp, plen + 8, "%s.tmp", path);
+    if (cli_write_png(tmp, W, W, rgb) == 0 && rename(tmp, path) == 0)
+        rc = 0;
+    else {
+        remove(tmp);
+        fprintf(stderr, "streamcl nbody: could not write %s\n", path);
+    }
+    free(tmp);
+done:
+    free(extent);
+    free(grid);
+    free(rgb);
+    return rc;
+}
+
+/* The host reference engine: steps in double with OpenMP, timed by the wall
+ * clock around the force evaluations. */
+static void run_reference(const nbody_args *a, size_t n, double *pos, double *vel,
+                          const double *mass, double energy[4], double *force_seconds,
+                          long *evaluations)
+{
+    scl_nbody_ref_energy(n, pos, vel, mass, 1.0, a->eps, 1, &energy[0], &energy[1]);
+    double *acc = malloc(3 * n * sizeof *acc);
+    if (!acc) {
+        *evaluations = -1;
+        return;
+    }
+    double t0 = cli_now();
+    int failed = scl_nbody_ref_accel(n, pos, mass, 1.0, a->eps, 1, acc) != SCL_OK;
+    *force_seconds = cli_now() - t0;
+    *evaluations = 1;
+    cli_progress progress;
+    cli_progress_start(&progress, "nbody (reference)", a->steps);
+    for (long s = 0; s < a->steps && !failed; s++) {
+        t0 = cli_now();
+        failed = scl_nbody_ref_step(n, pos, vel, acc, mass, 1.0, a->eps, a->dt, 1) != SCL_OK;
+        *force_seconds += cli_now() - t0;
+        (*evaluations)++;
+        cli_progress_update(&progress, s + 1);
+    }
+    cli_progress_end(&progress);
+    free(acc);
+    if (failed)
+        *evaluations = -1;
+    scl_nbody_ref_energy(n, pos, vel, mass, 1.0, a->eps, 1, &energy[2], &energy[3]);
+}
+
+/* The OpenCL engine; returns 0 or 1 after printing the library's message. */
+static int run_opencl(const nbody_args *a, size_t n, double *pos, double *vel,
+                      const double *mass, double energy[4], double *force_seconds,
+                      long *evaluations)
+{
+    scl_context *ctx = cli_context(a->device, 1);
+    if (!ctx)
+        return 1;
+    const scl_device_info *dev = scl_device(ctx);
+    printf("device: %s [%s]\n", dev->name, dev->platform);
+    scl_nbody_options opt = {.G = 1.0, .eps = a->eps, .dt = a->dt, .precision = a->precision,
+                             .tune = (int)a->tune, .force = a->plan};
+    scl_nbody *nb = NULL;
+    double t0 = cli_now();
+    scl_status s = scl_nbody_create(ctx, &opt, n, pos, vel, mass, &nb);
+    if (s == SCL_OK) {
+        const scl_plan *plan = scl_nbody_plan(nb);
+        printf("plan: V=%d wg=%d tile=%d (%s), setup %.2f s\n", scl_plan_value(plan, "V", 0),
+               scl_plan_value(plan, "wg", 0), scl_plan_value(plan, "tile", 0),
+               plan->tuned ? "tuned now" : plan->from_cache ? "cached" : "defaults/forced",
+               cli_now() - t0);
+        s = scl_nbody_energy(nb, &energy[0], &energy[1]);
+    }
+    cli_progress progress;
+    cli_progress_start(&progress, "nbody", a->steps);
+    /* queue in small batches so that the progress line moves */
+    long chunk = n > 65536 ? 1 : n > 8192 ? 10 : 100;
+    for (long done = 0; s == SCL_OK && done < a->steps;) {
+        long k = a->steps - done < chunk ? a->steps - done : chunk;
+        s = scl_nbody_step(nb, k);
+        if (s == SCL_OK)
+            s = scl_finish(ctx);
+        done += k;
+        cli_progress_update(&progress, done);
+    }
+    cli_progress_end(&progress);
+    if (s == SCL_OK)
+        s = scl_nbody_read(nb, pos, vel, NULL);
+    if (s == SCL_OK)
+        s = scl_nbody_energy(nb, &energy[2], &energy[3]);
+    if (s == SCL_OK)
+        s = scl_nbody_force_time(nb, force_seconds, evaluations);
+    if (s != SCL_OK)
+        fprintf(stderr, "streamcl nbody: %s\n", scl_last_error(ctx));
+    scl_nbody_free(nb);
+    scl_context_free(ctx);
+    return s == SCL_OK ? 0 : 1;
+}
+
+int cmd_nbody(int argc, char **argv)
+{
+    nbody_args a = {.n = 16384, .steps = 10, .seed = 1, .tune = 1, .dt = 1e-3, .eps = 0.01,
+                    .init = "plummer", .engine = "opencl", .precision = SCL_NBODY_SINGLE};
+    int p = parse_args(argc, argv, &a);
+    if (p != 0) {
+        usage(p > 0 ? stdout : stderr);
+        return p > 0 ? 0 : 2;
+    }
+    size_t n = (size_t)a.n;
+    double *pos = NULL, *vel = NULL, *mass = NULL;
+    if (!strcmp(a.init, "plummer") || !strcmp(a.init, "uniform")) {
+        pos = malloc(3 * n * sizeof *pos);
+        vel = malloc(3 * n * sizeof *vel);
+        mass = malloc(n * sizeof *mass);
+        if (!pos || !vel || !mass) {
+            fprintf(stderr, "streamcl nbody: cannot allocate %zu bodies\n", n);
+            free(pos);
+            free(vel);
+            free(mass);
+            return 1;
+        }
+        if (!strcmp(a.init, "plummer"))
+            scl_nbody_plummer(n, (uint64_t)a.seed, pos, vel, mass);
+        else
+            scl_nbody_uniform(n, (uint64_t)a.seed, pos, vel, mass);
+    } else {
+        char err[512];
+        if (scl_nbody_load(a.init, &n, &pos, &vel, &mass, err, sizeof err) != SCL_OK) {
+            fprintf(stderr, "streamcl nbody: %s\n", err);
+            return 1;
+        }
+    }
+    int reference = !strcmp(a.engine, "reference");
+    printf("nbody: %zu bodies (%s), %ld steps, dt %g, eps %g, %s precision, engine %s\n", n,
+           a.init, a.steps, a.dt, a.eps,
+           reference || a.precision == SCL_NBODY_DOUBLE ? "double" : "single", a.engine);
+    double energy[4] = {0, 0, 0, 0}; /* kinetic, potential at the start; at the end */
+    double t0 = cli_now(), force_seconds = 0;
+    long evaluations = 0;
+    int rc = 0;
+    if (reference)
+        run_reference(&a, n, pos, vel, mass, energy, &force_seconds, &evaluations);
+    else
+        rc = run_opencl(&a, n, pos, vel, mass, energy, &force_seconds, &evaluations);
+    if (evaluations < 0) {
+        fprintf(stderr, "streamcl nbody: out of host memory\n");
+        rc = 1;
+    }
+    double wall = cli_now() - t0;
+    if (rc == 0) {
+        double e0 = energy[0] + energy[1], e1 = energy[2] + energy[3];
+        printf("energy start: kinetic %.10g potential %.10g total %.10g\n", energy[0],
+               energy[1], e0);
+        printf("energy end:   kinetic %.10g potential %.10g total %.10g\n", energy[2],
+               energy[3], e1);
+        printf("relative energy drift: %.3e\n", e0 != 0 ? fabs(e1 - e0) / fabs(e0) : fabs(e1));
+        double inter = (double)evaluations * (double)n * (double)n;
+        if (force_seconds > 0)
+            printf("force: %ld evaluations, %.4f s -> %.4e interactions/s, %.2f GFLOP/s "
+                   "(%d FLOPs per interaction); wall %.3f s\n",
+                   evaluations, force_seconds, inter / force_seconds,
+                   inter * SCL_NBODY_FLOPS_PER_INTERACTION / force_seconds * 1e-9,
+                   SCL_NBODY_FLOPS_PER_INTERACTION, wall);
+        else
+            printf("force: no kernel times (profiling unavailable); wall %.3f s\n", wall);
+    }
+    if (rc == 0 && a.out) {
+        char err[512];
+        if (scl_nbody_save(a.out, n, pos, vel, mass, err, sizeof err) != SCL_OK) {
+            fprintf(stderr, "streamcl nbody: %s\n", err);
+            rc = 1;
+        } else {
+            printf("wrote %s\n", a.out);
+        }
+    }
+    if (rc == 0 && a.png) {
+        if (write_density_png(a.png, n, pos, mass))
+            rc = 1;
+        else
+            printf("wrote %s\n", a.png);
+    }
+    free(pos);
+    free(vel);
+    free(mass);
+    return rc;
+}
