@@ -83,9 +83,12 @@ static int parse_numbers(char *line, double v[7], char *what, size_t whatlen)
             return 8;
         v[count++] = x;
         p = end;
-        if (*p && !isspace((unsigned char)*p) && *p != ',') {
-            size_t len = strcspn(p, " \t,\r\n");
-            snprintf(what, whatlen, "%.*s", (int)(len < 40 ? len : 40), p);
+        if (*p && !isspace((unsigned char)*p) && *p != ',') { /* e.g. "3x": name the token */
+            char *start = p;
+            while (start > line && !isspace((unsigned char)start[-1]) && start[-1] != ',')
+                start--;
+            size_t len = strcspn(start, " \t,\r\n");
+            snprintf(what, whatlen, "%.*s", (int)(len < 40 ? len : 40), start);
             return -1;
         }
     }
@@ -130,7 +133,8 @@ scl_status scl_nbody_load(const char *path, size_t *n, double **pos, double **ve
         int count = parse_numbers(line, v, what, sizeof what);
         if (count == 0)
             continue;
-        if (count < 0 && b.n == 0 && !seen_header && isalpha((unsigned char)what[0])) {
+        const char *first = line + strspn(line, " \t");
+        if (count < 0 && b.n == 0 && !seen_header && isalpha((unsigned char)*first)) {
             seen_header = 1; /* a line of column names such as "x,y,z,vx,vy,vz,m" */
             continue;
         }
