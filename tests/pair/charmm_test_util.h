@@ -18,7 +18,7 @@ typedef struct {
     int64_t *tag;
 } test_atoms;
 
-static void test_atoms_free(test_atoms *a)
+static inline void test_atoms_free(test_atoms *a)
 {
     charmm_system_free(&a->sys);
     free(a->x);
@@ -29,7 +29,7 @@ static void test_atoms_free(test_atoms *a)
 }
 
 /* Append ghosts within cutoff of the periodic box. */
-static int test_add_ghosts(test_atoms *a, double cutoff)
+static inline int test_add_ghosts(test_atoms *a, double cutoff)
 {
     char err[256];
     a->nlocal = a->sys.natoms;
@@ -42,7 +42,7 @@ static int test_add_ghosts(test_atoms *a, double cutoff)
 }
 
 /* LAMMPS-like CHARMM parameters for the system (cutoffs 8/10, rhodo's g_ewald). */
-static scl_charmm_params test_params(const charmm_system *sys, scl_precision prec)
+static inline scl_charmm_params test_params(const charmm_system *sys, scl_precision prec)
 {
     scl_charmm_params p;
     scl_charmm_params_default(&p);
@@ -62,7 +62,7 @@ static scl_charmm_params test_params(const charmm_system *sys, scl_precision pre
 
 /* Create, set atoms, one force-only step (forces into f, zeroed first) and
  * one step with energies/virial (into res, eatom, vatom). */
-static scl_status test_engine_step(scl_context *ctx, const scl_charmm_params *p,
+static inline scl_status test_engine_step(scl_context *ctx, const scl_charmm_params *p,
                                    const test_atoms *a, double *f, scl_charmm_result *res,
                                    double *eatom, double *vatom, scl_charmm_stats *stats)
 {
@@ -95,7 +95,7 @@ static scl_status test_engine_step(scl_context *ctx, const scl_charmm_params *p,
     return s;
 }
 
-static scl_status test_reference(const scl_charmm_params *p, const test_atoms *a, double *f,
+static inline scl_status test_reference(const scl_charmm_params *p, const test_atoms *a, double *f,
                                  scl_charmm_result *res, double *eatom, double *vatom)
 {
     char err[256];
@@ -113,7 +113,7 @@ static scl_status test_reference(const scl_charmm_params *p, const test_atoms *a
 }
 
 /* RMS relative error sqrt(sum |f - ref|^2 / sum |ref|^2); NaN stays NaN. */
-static double rms_relative(const double *f, const double *ref, size_t n)
+static inline double rms_relative(const double *f, const double *ref, size_t n)
 {
     double num = 0, den = 0;
     for (size_t i = 0; i < n; i++) {
@@ -123,9 +123,9 @@ static double rms_relative(const double *f, const double *ref, size_t n)
     return sqrt(num / den);
 }
 
-static double rel_error(double v, double ref) { return fabs(v - ref) / fabs(ref); }
+static inline double rel_error(double v, double ref) { return fabs(v - ref) / fabs(ref); }
 
 /* true only for finite err <= tol (NaN never passes) */
-static int within(double err, double tol) { return err <= tol; }
+static inline int within(double err, double tol) { return err <= tol; }
 
 #endif
