@@ -19,6 +19,14 @@
  *
  * Units are the caller's (LAMMPS real units: kcal/mol, Angstrom, e).
  * Types are 0-based here (LAMMPS type t is t-1).
+ *
+ * Errors: atoms closer than 0.05 Angstrom are reported by finish as
+ * SCL_ERR_INPUT ("atoms i and j overlap"), as are non-finite coordinates or
+ * charges (set_atoms/compute) and types out of range (set_atoms).
+ *
+ * Changes since the first contract (all additive): the params fields
+ * neighbor_capacity and max_device_bytes (0 = automatic, as set by
+ * scl_charmm_params_default).
  */
 #ifndef STREAMCL_CHARMM_H
 #define STREAMCL_CHARMM_H
@@ -31,10 +39,17 @@
 extern "C" {
 #endif
 
+/* Measured against the double reference (tests/pair, PoCL): RMS relative force
+ * error ~1e-6 single, ~5e-7 mixed, ~1e-10 double; energies/virial ~1e-7
+ * single, ~1e-14 mixed and double. */
 typedef enum {
     SCL_PREC_SINGLE, /* float math, float accumulation */
-    SCL_PREC_MIXED,  /* float pair math, double (or compensated) accumulation */
-    SCL_PREC_DOUBLE  /* double everywhere (device needs fp64) */
+    SCL_PREC_MIXED,  /* float pair math on force-only steps with positions as float
+                      * high + low parts, double accumulation (float without fp64);
+                      * steps with eflag/vflag/eatom/vatom do the pair math in double
+                      * (on fp64 devices) so energies and virial are exact to ~1e-12 */
+    SCL_PREC_DOUBLE  /* double math (device needs fp64); sums in 64-bit fixed point
+                      * (2^-32 units): bitwise identical for any launch plan */
 } scl_precision;
 
 typedef struct {
@@ -76,7 +91,8 @@ void scl_charmm_free(scl_charmm *eng);
  * max(cut_lj, cut_coul) + skin) on the device.
  *   x       3*(nlocal+nghost) positions
  *   type    nlocal+nghost types, 0-based, < ntypes
- *   tag     nlocal+nghost global atom ids (a ghost carries its original's id)
+ *   tag     nlocal+nghost global atom ids (a ghost carries its original's id);
+ *           NULL: the index is the id
  *   nspecial 3*nlocal cumulative counts per local atom, as LAMMPS's
  *           atom->nspecial: [n12, n12+n13, n12+n13+n14]   (NULL: no specials)
  *   special nlocal*maxspecial tags of the 1-2, then 1-3, then 1-4 partners
@@ -135,9 +151,10 @@ scl_status scl_charmm_reference(const scl_charmm_params *p, int nlocal, int ngho
 /* ---- helpers for standalone use (no LAMMPS) ---- */
 
 /* Wrap atoms into the periodic box [lo, hi) and append ghost images of every
- * atom within `cutoff` of a face, LAMMPS-style. On return *x_all, *type_all,
- * *q_all, *tag_all hold nlocal + *nghost entries (malloc'd; free with free()).
- * The local atoms are the first nlocal, unchanged in order. */
+ * atom within `cutoff` of a face, LAMMPS-style (the box must be wider than the
+ * cutoff). On return *x_all, *type_all, *q_all, *tag_all hold nlocal + *nghost
+ * entries (malloc'd; free with free()). The local atoms are the first nlocal,
+ * in their order, wrapped. tag NULL: tags are index + 1. */
 scl_status scl_periodic_ghosts(const double lo[3], const double hi[3], double cutoff,
                                int nlocal, const double *x, const int *type, const double *q,
                                const int64_t *tag, int *nghost, double **x_all, int **type_all,
