@@ -9,6 +9,19 @@
 
 /* ---- sums of float: double accumulation where the device has it ------- */
 #if SCL_FP64
+/* Tree-sum one value per work-item in local memory; item 0 gets the total. */
+inline double group_sum(__local double *scratch, double value)
+{
+    const size_t lid = get_local_id(0);
+    scratch[lid] = value;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (size_t s = get_local_size(0) / 2; s > 0; s >>= 1) {
+        if (lid < s)
+            scratch[lid] += scratch[lid + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    return scratch[0];
+}
 __kernel void sum_float(__global const float *x, const ulong n, __global double *partials,
                         __local double *scratch)
 {
@@ -22,15 +35,9 @@ __kernel void sum_float(__global const float *x, const ulong n, __global double 
     double acc = (acc4.x + acc4.y) + (acc4.z + acc4.w);
     for (size_t i = 4 * n4 + gid; i < n; i += stride)
         acc += (double)x[i];
-    scratch[lid] = acc;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (size_t s = get_local_size(0) / 2; s > 0; s >>= 1) {
-        if (lid < s)
-            scratch[lid] += scratch[lid + s];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    const double total = group_sum(scratch, acc);
     if (lid == 0)
-        partials[get_group_id(0)] = scratch[0];
+        partials[get_group_id(0)] = total;
 }
 #else
 /* No fp64: compensated (Kahan/two-sum) float pairs (sum, error). */
@@ -106,15 +113,9 @@ __kernel void sum_double(__global const double *x, const ulong n, __global doubl
     double acc = 0.0;
     for (size_t i = gid; i < n; i += stride)
         acc += x[i];
-    scratch[lid] = acc;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (size_t s = get_local_size(0) / 2; s > 0; s >>= 1) {
-        if (lid < s)
-            scratch[lid] += scratch[lid + s];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    const double total = group_sum(scratch, acc);
     if (lid == 0)
-        partials[get_group_id(0)] = scratch[0];
+        partials[get_group_id(0)] = total;
 }
 MINMAX_KERNEL(min_double, double, fmin, (double)INFINITY)
 MINMAX_KERNEL(max_double, double, fmax, -(double)INFINITY)
