@@ -68,9 +68,11 @@ scl_status scl_nbody_energy(scl_nbody *nb, double *kinetic, double *potential);
 /* The launch plan in use (names "V", "wg", "tile"). */
 const scl_plan *scl_nbody_plan(const scl_nbody *nb);
 size_t scl_nbody_count(const scl_nbody *nb);
-/* Device seconds and count of force evaluations since creation (needs a
- * profiling context; 0 otherwise). Each evaluation is n^2 interactions. */
-scl_status scl_nbody_force_time(scl_nbody *nb, double *seconds, long *evaluations);
+/* Total and median device seconds and the count of force evaluations since
+ * creation (needs a profiling context; zeros otherwise). Each evaluation is
+ * n^2 interactions. Any pointer may be NULL. */
+scl_status scl_nbody_force_time(scl_nbody *nb, double *seconds, double *median,
+                                long *evaluations);
 
 /* ------------------------------------------------------------ host reference */
 /* Plain C in double, O(N^2): the test oracle and the CPU baseline. `parallel`

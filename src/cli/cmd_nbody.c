@@ -179,30 +179,43 @@ done:
 
 /* The host reference engine: steps in double with OpenMP, timed by the wall
  * clock around the force evaluations. */
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 static void run_reference(const nbody_args *a, size_t n, double *pos, double *vel,
                           const double *mass, double energy[4], double *force_seconds,
-                          long *evaluations)
+                          double *median, long *evaluations)
 {
     scl_nbody_ref_energy(n, pos, vel, mass, 1.0, a->eps, 1, &energy[0], &energy[1]);
     double *acc = malloc(3 * n * sizeof *acc);
-    if (!acc) {
+    double *times = malloc((size_t)(a->steps + 1) * sizeof *times);
+    if (!acc || !times) {
+        free(acc);
+        free(times);
         *evaluations = -1;
         return;
     }
     double t0 = cli_now();
     int failed = scl_nbody_ref_accel(n, pos, mass, 1.0, a->eps, 1, acc) != SCL_OK;
-    *force_seconds = cli_now() - t0;
+    times[0] = cli_now() - t0;
+    *force_seconds = times[0];
     *evaluations = 1;
     cli_progress progress;
     cli_progress_start(&progress, "nbody (reference)", a->steps);
     for (long s = 0; s < a->steps && !failed; s++) {
         t0 = cli_now();
         failed = scl_nbody_ref_step(n, pos, vel, acc, mass, 1.0, a->eps, a->dt, 1) != SCL_OK;
-        *force_seconds += cli_now() - t0;
-        (*evaluations)++;
+        times[*evaluations] = cli_now() - t0;
+        *force_seconds += times[(*evaluations)++];
         cli_progress_update(&progress, s + 1);
     }
     cli_progress_end(&progress);
+    qsort(times, (size_t)*evaluations, sizeof *times, cmp_double);
+    *median = times[*evaluations / 2];
+    free(times);
     free(acc);
     if (failed)
         *evaluations = -1;
@@ -212,7 +225,7 @@ static void run_reference(const nbody_args *a, size_t n, double *pos, double *ve
 /* The OpenCL engine; returns 0 or 1 after printing the library's message. */
 static int run_opencl(const nbody_args *a, size_t n, double *pos, double *vel,
                       const double *mass, double energy[4], double *force_seconds,
-                      long *evaluations)
+                      double *median, long *evaluations)
 {
     scl_context *ctx = cli_context(a->device, 1);
     if (!ctx)
@@ -250,7 +263,7 @@ static int run_opencl(const nbody_args *a, size_t n, double *pos, double *vel,
     if (s == SCL_OK)
         s = scl_nbody_energy(nb, &energy[2], &energy[3]);
     if (s == SCL_OK)
-        s = scl_nbody_force_time(nb, force_seconds, evaluations);
+        s = scl_nbody_force_time(nb, force_seconds, median, evaluations);
     if (s != SCL_OK)
         fprintf(stderr, "streamcl nbody: %s\n", scl_last_error(ctx));
     scl_nbody_free(nb);
@@ -296,13 +309,13 @@ int cmd_nbody(int argc, char **argv)
            a.init, a.steps, a.dt, a.eps,
            reference || a.precision == SCL_NBODY_DOUBLE ? "double" : "single", a.engine);
     double energy[4] = {0, 0, 0, 0}; /* kinetic, potential at the start; at the end */
-    double t0 = cli_now(), force_seconds = 0;
+    double t0 = cli_now(), force_seconds = 0, median = 0;
     long evaluations = 0;
     int rc = 0;
     if (reference)
-        run_reference(&a, n, pos, vel, mass, energy, &force_seconds, &evaluations);
+        run_reference(&a, n, pos, vel, mass, energy, &force_seconds, &median, &evaluations);
     else
-        rc = run_opencl(&a, n, pos, vel, mass, energy, &force_seconds, &evaluations);
+        rc = run_opencl(&a, n, pos, vel, mass, energy, &force_seconds, &median, &evaluations);
     if (evaluations < 0) {
         fprintf(stderr, "streamcl nbody: out of host memory\n");
         rc = 1;
@@ -315,13 +328,15 @@ int cmd_nbody(int argc, char **argv)
         printf("energy end:   kinetic %.10g potential %.10g total %.10g\n", energy[2],
                energy[3], e1);
         printf("relative energy drift: %.3e\n", e0 != 0 ? fabs(e1 - e0) / fabs(e0) : fabs(e1));
-        double inter = (double)evaluations * (double)n * (double)n;
-        if (force_seconds > 0)
-            printf("force: %ld evaluations, %.4f s -> %.4e interactions/s, %.2f GFLOP/s "
-                   "(%d FLOPs per interaction); wall %.3f s\n",
-                   evaluations, force_seconds, inter / force_seconds,
-                   inter * SCL_NBODY_FLOPS_PER_INTERACTION / force_seconds * 1e-9,
-                   SCL_NBODY_FLOPS_PER_INTERACTION, wall);
+        double inter = (double)n * (double)n; /* per evaluation */
+        if (median > 0)
+            printf("force: %ld evaluations, median %.6f s -> %.4e interactions/s, %.2f GFLOP/s "
+                   "(%d FLOPs per interaction); %s; total %.4f s, wall %.3f s\n",
+                   evaluations, median, inter / median,
+                   inter * SCL_NBODY_FLOPS_PER_INTERACTION / median * 1e-9,
+                   SCL_NBODY_FLOPS_PER_INTERACTION,
+                   reference ? "host wall clock per step" : "kernel event times", force_seconds,
+                   wall);
         else
             printf("force: no kernel times (profiling unavailable); wall %.3f s\n", wall);
     }

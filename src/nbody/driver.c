@@ -38,8 +38,8 @@ struct scl_nbody {
     scl_plan plan;
     cl_event pending[MAX_PENDING]; /* force launches not yet timed */
     int npending;
-    double force_seconds;
-    long force_count;
+    double *force_times; /* device seconds of each timed force evaluation */
+    long force_count, force_cap;
 };
 
 static void variant_free(variant *v)
@@ -252,12 +252,22 @@ static scl_status download_field(scl_nbody *nb, int field, double *dst, int c, v
 static scl_status time_pending(scl_nbody *nb)
 {
     scl_status s = SCL_OK;
+    if (nb->force_count + nb->npending > nb->force_cap) {
+        long cap = 2 * (nb->force_cap + MAX_PENDING);
+        double *t = realloc(nb->force_times, (size_t)cap * sizeof *t);
+        if (!t)
+            s = scl_fail(nb->ctx, SCL_ERR_MEMORY, "scl_nbody", "out of host memory");
+        else {
+            nb->force_times = t;
+            nb->force_cap = cap;
+        }
+    }
     for (int i = 0; i < nb->npending; i++) {
         double sec = 0;
         if (s == SCL_OK)
             s = scl_event_seconds(nb->ctx, nb->pending[i], &sec);
-        nb->force_seconds += sec;
-        nb->force_count++;
+        if (s == SCL_OK)
+            nb->force_times[nb->force_count++] = sec;
         clReleaseEvent(nb->pending[i]);
     }
     nb->npending = 0;
@@ -378,6 +388,7 @@ void scl_nbody_free(scl_nbody *nb)
         scl_stream_free(nb->f[i]);
     scl_stream_free(nb->phi);
     free(nb->mass);
+    free(nb->force_times);
     free(nb);
 }
 
@@ -485,13 +496,34 @@ size_t scl_nbody_count(const scl_nbody *nb)
     return nb ? nb->n : 0;
 }
 
-scl_status scl_nbody_force_time(scl_nbody *nb, double *seconds, long *evaluations)
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+scl_status scl_nbody_force_time(scl_nbody *nb, double *seconds, double *median,
+                                long *evaluations)
 {
     if (!nb)
         return scl_fail(NULL, SCL_ERR_ARGUMENT, "scl_nbody_force_time", "NULL system");
     scl_status s = time_pending(nb);
+    double total = 0, med = 0;
+    for (long i = 0; i < nb->force_count; i++)
+        total += nb->force_times[i];
+    if (s == SCL_OK && nb->force_count > 0) {
+        double *sorted = malloc((size_t)nb->force_count * sizeof *sorted);
+        if (!sorted)
+            return scl_fail(nb->ctx, SCL_ERR_MEMORY, "scl_nbody_force_time", "out of host memory");
+        memcpy(sorted, nb->force_times, (size_t)nb->force_count * sizeof *sorted);
+        qsort(sorted, (size_t)nb->force_count, sizeof *sorted, cmp_double);
+        med = sorted[nb->force_count / 2];
+        free(sorted);
+    }
     if (seconds)
-        *seconds = nb->force_seconds;
+        *seconds = total;
+    if (median)
+        *median = med;
     if (evaluations)
         *evaluations = nb->force_count;
     return s;
