@@ -191,7 +191,7 @@ scl_status charmm_setup_chunks(scl_charmm *eng, int nchunks, const char *fn)
                 return s;
         }
         int zero = 0;
-        s = scl_stream_fill(eng->overflow, &zero);
+        s = scl_stream_write_range(eng->overflow, 0, 1, &zero, 1, NULL);
         for (int c = 0; c < n && s == SCL_OK; c++)
             if (eng->chunks[c].count > 0)
                 s = charmm_enqueue_build(eng, &eng->chunks[c],
@@ -199,7 +199,7 @@ scl_status charmm_setup_chunks(scl_charmm *eng, int nchunks, const char *fn)
                                          NULL);
         int overflow = 0;
         if (s == SCL_OK)
-            s = scl_stream_read(eng->overflow, &overflow, 1, NULL);
+            s = scl_stream_read_range(eng->overflow, 0, 1, &overflow, 1, NULL);
         if (s != SCL_OK)
             return s;
         if (overflow <= eng->capacity)
@@ -404,7 +404,7 @@ scl_status scl_charmm_set_atoms(scl_charmm *eng, int nlocal, int nghost, const d
     if (s == SCL_OK)
         s = charmm_stream_reserve(eng, &eng->overflow, "charmm list overflow", SCL_INT, 1, 0);
     if (s == SCL_OK)
-        s = scl_stream_fill(eng->overflow, &zero);
+        s = scl_stream_write_range(eng->overflow, 0, 1, &zero, 1, NULL);
     cell_grid_free(&g);
     if (s == SCL_OK) {
         int want = eng->plan_ready ? eng->nchunks : eng->params.chunks > 0 ? eng->params.chunks : 1;
