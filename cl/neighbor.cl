@@ -1,6 +1,8 @@
 /* Full neighbor lists on the device from a host-built cell grid.
  *
- * One work-item per local atom scans the 27 cells around its own, keeps every
+ * One work-item per local atom scans the cells within `reach` cells of its own
+ * (cells are at least cutoff/reach wide; reach 2 scans 1.7x less volume than
+ * 27 cells of the full cutoff), keeps every
  * other atom closer than the list cutoff (force cutoff + skin) and tags it
  * with its special kind (1-2, 1-3, 1-4 partner by global tag) in the two high
  * bits. The list is padded to a multiple of 8 slots with the sentinel atom
@@ -39,7 +41,8 @@ inline int special_kind(__global const int *nspecial, __global const long *speci
 __kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
                              __global const int *ilist, __global const int *icell,
                              __global const int *cell_start, const int nx, const int ny,
-                             const int nz, const real cutsq, __global const int *nspecial,
+                             const int nz, const int reach, const real cutsq,
+                             __global const long2 *special_range, __global const int *nspecial,
                              __global const long *special, const int maxspecial, const int first,
                              const int count, const int capacity, const int sentinel,
                              __global int *nbr, __global int *numnbr,
@@ -54,13 +57,15 @@ __kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
     const int c = icell[ii];
     const int cx = c % nx, cy = (c / nx) % ny, cz = c / (nx * ny);
     const size_t stride = (size_t)count * PAD;
+    /* bonded partners have nearby tags: most neighbors fail this range test */
+    const long2 range = maxspecial > 0 ? special_range[ii] : (long2)(1, 0);
     int n = 0;
-    for (int z = max(cz - 1, 0); z <= min(cz + 1, nz - 1); z++)
-        for (int y = max(cy - 1, 0); y <= min(cy + 1, ny - 1); y++) {
+    for (int z = max(cz - reach, 0); z <= min(cz + reach, nz - 1); z++)
+        for (int y = max(cy - reach, 0); y <= min(cy + reach, ny - 1); y++) {
             const int row = (z * ny + y) * nx;
-            /* the three cells of a row are contiguous in the sorted order */
-            const int s0 = cell_start[row + max(cx - 1, 0)];
-            const int s1 = cell_start[row + min(cx + 1, nx - 1) + 1];
+            /* the cells of a row are contiguous in the sorted order */
+            const int s0 = cell_start[row + max(cx - reach, 0)];
+            const int s1 = cell_start[row + min(cx + reach, nx - 1) + 1];
             for (int j = s0; j < s1; j++) {
                 if (j == i)
                     continue;
@@ -68,9 +73,11 @@ __kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
                 const real dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
                 if (dx * dx + dy * dy + dz * dz < cutsq) {
                     if (n < capacity) {
+                        const long tj = tag[j];
                         const int kind =
-                            maxspecial > 0 ? special_kind(nspecial, special, maxspecial, ii, tag[j])
-                                           : 0;
+                            tj >= range.x && tj <= range.y
+                                ? special_kind(nspecial, special, maxspecial, ii, tj)
+                                : 0;
                         nbr[(size_t)(n / PAD) * stride + (size_t)a * PAD + n % PAD] =
                             j | (kind << KIND_SHIFT);
                     }

@@ -17,7 +17,7 @@ typedef struct {
     long atoms, steps, rebuild, nx, ny, nz, tpa, chunks, wg;
     double g_ewald, displace;
     const char *data, *device, *precision;
-    int tune, reference;
+    int tune, reference, profile;
 } bench_args;
 
 static void usage(FILE *out)
@@ -35,6 +35,7 @@ static void usage(FILE *out)
             "  --tpa N --chunks N --wg N   fix launch parameters (default: tuned)\n"
             "  --no-tune         use defaults/cached plans instead of timing candidates\n"
             "  --no-reference    skip the double reference (error and CPU baseline)\n"
+            "  --profile         print the per-kernel/transfer device time table\n"
             "  --device SPEC     OpenCL device (default: $STREAMCL_DEVICE, GPU, CPU)\n"
             "Cutoffs 8/10 Angstrom, skin 2, special_bonds charmm (0 0 0), as bench/in.rhodo.\n");
 }
@@ -62,6 +63,9 @@ static int parse_args(int argc, char **argv, bench_args *a)
             return 1;
         } else if (!strcmp(o, "--no-tune")) {
             a->tune = 0;
+            continue;
+        } else if (!strcmp(o, "--profile")) {
+            a->profile = 1;
             continue;
         } else if (!strcmp(o, "--no-reference")) {
             a->reference = 0;
@@ -213,7 +217,7 @@ int cmd_pair_bench(int argc, char **argv)
     p.tune = a.tune;
     double ghost_cut = p.cut_lj + p.skin;
 
-    scl_context *ctx = cli_context(a.device, 0);
+    scl_context *ctx = cli_context(a.device, a.profile);
     if (!ctx) {
         charmm_system_free(&sys);
         return 1;
@@ -345,6 +349,8 @@ int cmd_pair_bench(int argc, char **argv)
            sys.natoms, a.precision, t_force / n * ms, (t_up + t_force + t_down) / n * ms,
            t_nbr / n * ms, t_up / n * ms, t_down / n * ms, t_red / n * ms, t_ref * ms, ferr,
            e_coul_err, e_vdwl_err, st1.threads_per_atom, st1.chunks, st1.work_group);
+    if (a.profile)
+        scl_profile_report(ctx, stdout);
     rc = 0;
 done:
     if (rc != 0 && s != SCL_OK)

@@ -179,7 +179,8 @@ void scl_charmm_free(scl_charmm *eng)
                          eng->tag,      eng->ilist_dev, eng->icell,    eng->cell_start,
                          eng->nspecial, eng->special,  eng->numnbr,    eng->ljc,
                          eng->force,    eng->partials, eng->eatom,     eng->vatom,
-                         eng->error,    eng->overflow, eng->shared_nbr, eng->ljc_double};
+                         eng->error,    eng->overflow, eng->shared_nbr, eng->ljc_double,
+                         eng->special_range};
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
         scl_stream_free(all[k]);
     for (int t = 0; t < CHARMM_TPA_VARIANTS; t++)

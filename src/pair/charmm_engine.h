@@ -49,7 +49,7 @@ struct scl_charmm {
     /* device streams */
     scl_stream *pos, *pos_lo, *pos_build, *type, *tag, *ilist_dev, *icell, *cell_start;
     scl_stream *nspecial, *special, *numnbr, *ljc, *force, *partials, *eatom, *vatom;
-    scl_stream *ljc_double, *error, *overflow, *shared_nbr;
+    scl_stream *ljc_double, *special_range, *error, *overflow, *shared_nbr;
 
     /* neighbor lists */
     int capacity;      /* slots per atom, a multiple of 8 */

@@ -51,7 +51,7 @@ static size_t fixed_device_bytes(const scl_charmm *eng)
 {
     const scl_stream *all[] = {eng->pos,   eng->pos_lo,   eng->pos_build, eng->type,
                                eng->tag,   eng->ilist_dev, eng->icell,    eng->cell_start,
-                               eng->nspecial, eng->special, eng->numnbr,  eng->ljc, eng->ljc_double,
+                               eng->nspecial, eng->special, eng->numnbr,  eng->ljc, eng->ljc_double, eng->special_range,
                                eng->force, eng->partials, eng->eatom,     eng->vatom,
                                eng->error, eng->overflow};
     size_t sum = 0;
@@ -80,11 +80,12 @@ scl_status charmm_enqueue_build(scl_charmm *eng, const charmm_chunk *ch, scl_str
            il = scl_stream_mem(eng->ilist_dev), ic = scl_stream_mem(eng->icell),
            cs = scl_stream_mem(eng->cell_start), ns = scl_stream_mem(eng->nspecial),
            sp = scl_stream_mem(eng->special), nb = scl_stream_mem(nbr),
+           rg = scl_stream_mem(eng->special_range),
            num = scl_stream_mem(eng->numnbr), ov = scl_stream_mem(eng->overflow);
     double cutsq = eng->coeffs.cut_neigh * eng->coeffs.cut_neigh;
     float cutsq_f = (float)cutsq;
     int pos_double = eng->params.precision == SCL_PREC_DOUBLE;
-    int sentinel = eng->natoms;
+    int sentinel = eng->natoms, reach = CHARMM_CELL_REACH;
     const struct {
         size_t size;
         const void *value;
@@ -96,8 +97,10 @@ scl_status charmm_enqueue_build(scl_charmm *eng, const charmm_chunk *ch, scl_str
                 {sizeof(int), &eng->grid[0]},
                 {sizeof(int), &eng->grid[1]},
                 {sizeof(int), &eng->grid[2]},
+                {sizeof(int), &reach},
                 {pos_double ? sizeof cutsq : sizeof cutsq_f, pos_double ? (const void *)&cutsq
                                                                         : (const void *)&cutsq_f},
+                {sizeof rg, &rg},
                 {sizeof ns, &ns},
                 {sizeof sp, &sp},
                 {sizeof(int), &eng->maxspecial},
@@ -253,8 +256,9 @@ static scl_status upload_atoms(scl_charmm *eng, const cell_grid *g, const double
     int *icell = malloc((size_t)(nl + 1) * sizeof *icell);
     int *ns_s = calloc((size_t)(nl + 1) * 3, sizeof *ns_s);
     int64_t *sp_s = calloc((size_t)(nl + 1) * (size_t)ms, sizeof *sp_s);
+    int64_t *range = malloc(2 * (size_t)(nl + 1) * sizeof *range);
     scl_status s = SCL_OK;
-    if (!type_s || !tag_s || !icell || !ns_s || !sp_s)
+    if (!type_s || !tag_s || !icell || !ns_s || !sp_s || !range)
         s = scl_fail(eng->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
     for (int b = 0; b < n && s == SCL_OK; b++) {
         int o = eng->order[b];
@@ -268,6 +272,14 @@ static scl_status upload_atoms(scl_charmm *eng, const cell_grid *g, const double
     for (int ii = 0; ii < nl && s == SCL_OK; ii++) {
         int o = eng->local_orig[ii];
         icell[ii] = g->cell_of[o];
+        range[2 * ii] = 1, range[2 * ii + 1] = 0; /* empty */
+        for (int k = 0; nspecial && k < nspecial[3 * o + 2]; k++) {
+            int64_t t = special[(size_t)o * (size_t)ms + (size_t)k];
+            if (k == 0 || t < range[2 * ii])
+                range[2 * ii] = t;
+            if (k == 0 || t > range[2 * ii + 1])
+                range[2 * ii + 1] = t;
+        }
         if (nspecial) {
             memcpy(ns_s + 3 * ii, nspecial + 3 * o, 3 * sizeof *ns_s);
             memcpy(sp_s + (size_t)ii * (size_t)ms, special + (size_t)o * (size_t)ms,
@@ -290,6 +302,7 @@ static scl_status upload_atoms(scl_charmm *eng, const cell_grid *g, const double
     RESERVE(cell_start, "charmm cell starts", SCL_INT, (size_t)g->ncells + 1);
     RESERVE(nspecial, "charmm special counts", SCL_INT, 3 * nli);
     RESERVE(special, "charmm special tags", SCL_LONG, nli * (size_t)ms);
+    RESERVE(special_range, "charmm special tag ranges", SCL_LONG, 2 * nli);
     RESERVE(numnbr, "charmm neighbor counts", SCL_INT, nli);
     RESERVE(force, "charmm forces", charmm_acc_type(eng), 4 * nli);
 #undef RESERVE
@@ -312,11 +325,14 @@ static scl_status upload_atoms(scl_charmm *eng, const cell_grid *g, const double
         s = scl_stream_write_range(eng->nspecial, 0, 3 * (size_t)nl, ns_s, 1, NULL);
     if (s == SCL_OK && nl > 0)
         s = scl_stream_write_range(eng->special, 0, (size_t)nl * (size_t)ms, sp_s, 1, NULL);
+    if (s == SCL_OK && nl > 0)
+        s = scl_stream_write_range(eng->special_range, 0, 2 * (size_t)nl, range, 1, NULL);
     free(type_s);
     free(tag_s);
     free(icell);
     free(ns_s);
     free(sp_s);
+    free(range);
     return s;
 }
 
@@ -376,7 +392,7 @@ scl_status scl_charmm_set_atoms(scl_charmm *eng, int nlocal, int nghost, const d
     eng->natoms = natoms;
     eng->maxspecial = nspecial ? maxspecial : 0;
     cell_grid g;
-    if (cell_grid_build(&g, natoms, x, eng->coeffs.cut_neigh) != 0)
+    if (cell_grid_build(&g, natoms, x, eng->coeffs.cut_neigh / CHARMM_CELL_REACH) != 0)
         return scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
     eng->order = g.order;
     g.order = NULL;

@@ -14,6 +14,8 @@
 /* Lists are padded to a multiple of this many slots (also the block size of
  * the blocked list layout). */
 #define CHARMM_PAD 8
+/* Device list build: cells are cutoff/REACH wide, scanned REACH cells out. */
+#define CHARMM_CELL_REACH 2
 /* Closer than this (Angstrom) two atoms are reported as overlapping: forces
  * there are not physical and overflow float arithmetic. */
 #define CHARMM_MIN_R 0.05
