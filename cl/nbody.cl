@@ -105,9 +105,11 @@ __kernel void nbody_kick_drift(__global real *x, __global real *y, __global real
 }
 
 /* Potential per body, phi_i = -G sum_{j != i} m_j / sqrt(r_ij^2 + eps^2), for
- * the energy; summed in double where the device has it. Not performance
- * critical: one body per work-item, the same tiles as the force kernel.
- * Zero-mass (padding) bodies are skipped so that eps = 0 cannot give 0/0. */
+ * the energy: one body per work-item, the same tiles as the force kernel,
+ * tile sums in the body precision added up in double where the device has
+ * it. No branch in the loop: with eps > 0 the j = i term (m_i / eps) is
+ * included and subtracted at the end; with eps = 0 a zero distance (j = i,
+ * or a zero-mass padding body on top of a body) contributes nothing. */
 #if NBODY_DOUBLE || SCL_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 typedef double acc_t;
@@ -127,14 +129,22 @@ nbody_potential(__global const real *x, __global const real *y, __global const r
         for (uint t = lid; t < TILE; t += WG)
             tile[t] = (real4)(x[j0 + t], y[j0 + t], z[j0 + t], m[j0 + t]);
         barrier(CLK_LOCAL_MEM_FENCE);
+        real part = 0;
         for (uint k = 0; k < TILE; k++) {
             const real4 b = tile[k];
             const real dx = b.x - xi, dy = b.y - yi, dz = b.z - zi;
-            const real r2 = dx * dx + dy * dy + dz * dz + eps2;
-            if (j0 + k != i && b.w != (real)0)
-                sum += (acc_t)(b.w / sqrt(r2));
+            const real r2 = mad(dx, dx, mad(dy, dy, mad(dz, dz, eps2)));
+#if NBODY_EXACT
+            part = mad(b.w, r2 > (real)0 ? rsqrt(r2) : (real)0, part);
+#else
+            part = mad(b.w, rsqrt(r2), part);
+#endif
         }
+        sum += (acc_t)part;
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+#if !NBODY_EXACT
+    sum -= (acc_t)(m[i] * rsqrt(eps2)); /* as the loop added it */
+#endif
     phi[i] = -(acc_t)G * sum;
 }

@@ -6,17 +6,17 @@
 #   LOG2_MIN=12 LOG2_MAX=16        N = 2^LOG2_MIN .. 2^LOG2_MAX (single)
 #   DOUBLE_LOG2_MAX=16 REF_LOG2_MAX=15   largest N for double / the reference
 #   DEVICE=cpu                     --device for the OpenCL runs
-#   TARGET_INTERACTIONS=4e9        steps chosen so a run does about this many
+#   TARGET_INTERACTIONS=1e9        steps chosen so a run does about this many
 # Writes OUTDIR/nbody_bench.csv, OUTDIR/nbody_bench.png and prints a table.
 set -u
 STREAMCL=${STREAMCL:-build/streamcl}
-OUT=${1:-bench/nbody/out}
+OUT=${1:-build-nbody-bench}
 LOG2_MIN=${LOG2_MIN:-12}
 LOG2_MAX=${LOG2_MAX:-16}
 DOUBLE_LOG2_MAX=${DOUBLE_LOG2_MAX:-16}
 REF_LOG2_MAX=${REF_LOG2_MAX:-15}
 DEVICE=${DEVICE:-cpu}
-TARGET=${TARGET_INTERACTIONS:-4e9}
+TARGET=${TARGET_INTERACTIONS:-1e9}
 mkdir -p "$OUT"
 csv="$OUT/nbody_bench.csv"
 echo "engine,precision,n,steps,evaluations,median_seconds,interactions_per_s,gflops,plan" > "$csv.tmp"

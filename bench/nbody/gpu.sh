@@ -10,7 +10,7 @@
 cd "$(dirname "$0")/../.." || exit 1
 . bench/gpu-setup.sh || { echo "gpu-setup failed"; exit 1; }
 dest=${OUT:+$OUT/nbody}
-dest=${dest:-bench/nbody/out-gpu}
+dest=${dest:-build-gpu/nbody}
 mkdir -p "$dest"
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(nproc)}
 "$STREAMCL" devices 2>&1 | head -20 > "$dest/devices.txt"
