@@ -1,6 +1,7 @@
 #!/bin/bash
 # Interactions/s and GFLOP/s vs N for the OpenCL kernel (single and double,
-# tuned plan) and for the C/OpenMP reference (double) on the host.
+# tuned plan) and for the C/OpenMP reference (double) on the host: as built
+# into libstreamcl (project flags) and rebuilt with native flags (host_peer.c).
 #   STREAMCL=path/to/streamcl bench/nbody/bench.sh [OUTDIR]
 # Environment (defaults for the 2-core PoCL machine; gpu.sh sets its own):
 #   LOG2_MIN=12 LOG2_MAX=16        N = 2^LOG2_MIN .. 2^LOG2_MAX (single)
@@ -45,10 +46,24 @@ run() { # engine precision log2n
         '{print e "," p "," n "," s "," $2 "," $5 "," $8 "," $10 "," plan}' >> "$csv.tmp"
 }
 
+# the same reference compiled with native flags: vectorised sqrt (host_peer.c)
+native_peer() { # log2n
+    [ -x "$OUT/host_peer" ] || return
+    "$OUT/host_peer" "$1" | while read -r n sec; do
+        awk -v n="$n" -v s="$sec" 'BEGIN { r = n * n / s;
+            printf "reference-native,double,%d,0,4,%.6f,%.4e,%.2f,host -march=native\n", n, s, r, r * 20e-9 }'
+    done | tee -a "$csv.tmp" >&2
+}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+${CC:-gcc} -O3 -march=native -fno-math-errno -fno-trapping-math -fopenmp -std=c11 \
+    -D_XOPEN_SOURCE=700 -I"$root/include" -o "$OUT/host_peer" "$root/bench/nbody/host_peer.c" \
+    "$root/src/nbody/reference.c" "$root/src/nbody/initial.c" -lm ||
+    echo "host_peer not built: no native-flags reference" >&2
+
 for ((k = LOG2_MIN; k <= LOG2_MAX; k++)); do
     run opencl single $k
     [ $k -le "$DOUBLE_LOG2_MAX" ] && run opencl double $k
-    [ $k -le "$REF_LOG2_MAX" ] && run reference double $k
+    [ $k -le "$REF_LOG2_MAX" ] && run reference double $k && native_peer $k
 done
 mv "$csv.tmp" "$csv"
 PYTHON=${PYTHON:-$( [ -x /usr/bin/python3 ] && echo /usr/bin/python3 || echo python3)}

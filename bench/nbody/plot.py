@@ -19,17 +19,18 @@ FLOPS = 20  # per interaction, the GPU Gems 3 convention (include/streamcl/nbody
 def main(src, png):
     rows = list(csv.DictReader(open(src)))
     series = {}
-    print(f"{'engine':<10}{'prec':<8}{'N':>9}{'steps':>7}{'interactions/s':>16}{'GFLOP/s':>10}  plan")
+    print(f"{'engine':<18}{'prec':<8}{'N':>9}{'steps':>7}{'interactions/s':>16}{'GFLOP/s':>10}  plan")
     for r in rows:
         rate = float(r["interactions_per_s"])
-        print(f"{r['engine']:<10}{r['precision']:<8}{int(r['n']):>9}{int(r['steps']):>7}"
+        print(f"{r['engine']:<18}{r['precision']:<8}{int(r['n']):>9}{int(r['steps']):>7}"
               f"{rate:>16.4e}{float(r['gflops']):>10.2f}  {r['plan']}")
         series.setdefault(f"{r['engine']} {r['precision']}", []).append((int(r["n"]), rate))
     # OpenCL vs reference in the same precision (double), same N
-    ref = dict(series.get("reference double", []))
-    for n, rate in series.get("opencl double", []):
-        if n in ref:
-            print(f"N={n}: OpenCL double / C-OpenMP double = {rate / ref[n]:.2f}x")
+    for peer in ("reference double", "reference-native double"):
+        ref = dict(series.get(peer, []))
+        for n, rate in series.get("opencl double", []):
+            if n in ref:
+                print(f"N={n}: OpenCL double / {peer} = {rate / ref[n]:.2f}x")
     if plt is None:
         print("matplotlib not available: no plot written")
         return
