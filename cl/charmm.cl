@@ -12,7 +12,7 @@
  *   mixed: positions are a float4 high part (x, y, z, q) plus a float4 low
  *     part (the residuals x - hi, q - hi), so x_i - x_j of close atoms keeps
  *     full precision far from the origin. Force-only steps use float pair
- *     math and double sums; steps that tally energy/virial (rare in MD) use
+ *     math and double sums; steps that tally energy/virial use (TALLY_DOUBLE)
  *     double pair math on the same streams, so energies and virial match the
  *     double reference to ~1e-12 instead of float's ~1e-6.
  *   double: double math; sums in 64-bit fixed point (2^-32 units), which makes
@@ -23,7 +23,7 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
 
-#if PREC == 2 || (PREC == 1 && TALLY && SCL_FP64)
+#if PREC == 2 || (PREC == 1 && TALLY && TALLY_DOUBLE && SCL_FP64)
 #define PAIR_DOUBLE 1
 typedef double real;
 typedef double4 real4;

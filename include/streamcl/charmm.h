@@ -25,8 +25,8 @@
  * charges (set_atoms/compute) and types out of range (set_atoms).
  *
  * Changes since the first contract (all additive): the params fields
- * neighbor_capacity and max_device_bytes (0 = automatic, as set by
- * scl_charmm_params_default).
+ * neighbor_capacity, max_device_bytes (0 = automatic) and mixed_tally_double
+ * (1), all set by scl_charmm_params_default.
  */
 #ifndef STREAMCL_CHARMM_H
 #define STREAMCL_CHARMM_H
@@ -75,6 +75,11 @@ typedef struct {
     /* Limits; 0 = automatic. Lists grow past neighbor_capacity on overflow. */
     int neighbor_capacity;  /* initial slots per atom (default: estimated from density) */
     size_t max_device_bytes; /* device memory the engine may use (default: 3/4 of it) */
+    /* Mixed precision only: steps that tally energy/virial do their pair math in
+     * double (1, default: energies and virial to ~1e-12) or in float like
+     * force-only steps (0: faster when the virial is needed every step, e.g.
+     * under a barostat; energies/virial then ~1e-6). */
+    int mixed_tally_double;
 } scl_charmm_params;
 
 /* Default parameters: mixed precision, tuning on, special factors all 1. */

@@ -45,8 +45,8 @@ scl_status charmm_force_kernel(scl_charmm *eng, int tpa, int tally, cl_kernel *o
     int t = tpa_index(tpa);
     if (!eng->force_kernel[t][tally]) {
         char opts[128];
-        snprintf(opts, sizeof opts, "-DPREC=%d -DTPA=%d -DTALLY=%d", (int)eng->params.precision,
-                 tpa, tally);
+        snprintf(opts, sizeof opts, "-DPREC=%d -DTPA=%d -DTALLY=%d -DTALLY_DOUBLE=%d",
+                 (int)eng->params.precision, tpa, tally, eng->params.mixed_tally_double != 0);
         scl_status s = scl_program_build(eng->ctx, "charmm", opts, &eng->force_program[t][tally]);
         if (s == SCL_OK)
             s = scl_kernel_create(eng->force_program[t][tally], "charmm_force",
@@ -260,7 +260,8 @@ scl_status charmm_pack(scl_charmm *eng, const double *x, const double *q, const 
 static int pair_math_double(const scl_charmm *eng, int tally)
 {
     return eng->params.precision == SCL_PREC_DOUBLE ||
-           (eng->params.precision == SCL_PREC_MIXED && tally && scl_device(eng->ctx)->fp64);
+           (eng->params.precision == SCL_PREC_MIXED && tally && eng->params.mixed_tally_double &&
+            scl_device(eng->ctx)->fp64);
 }
 
 /* Set a kernel argument of the pair-math type (float or double). */
