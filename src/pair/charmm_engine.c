@@ -224,24 +224,35 @@ scl_status charmm_pack(scl_charmm *eng, const double *x, const double *q, const 
         return scl_fail(eng->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
     double *pd = eng->pos_host;
     float *pf = eng->pos_host, *lo = eng->lo_host;
-    for (size_t b = 0; b + 1 < n; b++) {
+    long bad = -1; /* an atom with a non-finite coordinate or charge */
+    const long count = (long)n - 1;
+#pragma omp parallel for schedule(static) if (count > 20000)
+    for (long b = 0; b < count; b++) {
         int o = eng->order[b];
         double v[4] = {x[3 * o] - eng->origin[0], x[3 * o + 1] - eng->origin[1],
                        x[3 * o + 2] - eng->origin[2], q ? q[o] : 0.0};
-        if (!isfinite(v[0] + v[1] + v[2]) || !isfinite(v[3]))
-            return scl_fail(eng->ctx, SCL_ERR_INPUT, fn,
-                            "atom %d has a non-finite coordinate or charge (%g, %g, %g; q %g)", o,
-                            x[3 * o], x[3 * o + 1], x[3 * o + 2], q ? q[o] : 0.0);
-        for (int c = 0; c < 4; c++) {
+        if (!isfinite(v[0] + v[1] + v[2]) || !isfinite(v[3])) {
+#pragma omp critical(charmm_pack_bad)
+            bad = o;
+            continue;
+        }
+        for (size_t c = 0; c < 4; c++) {
+            size_t k = 4 * (size_t)b + c;
             if (dbl) {
-                pd[4 * b + (size_t)c] = v[c];
+                pd[k] = v[c];
             } else {
                 float hi = (float)v[c];
-                pf[4 * b + (size_t)c] = hi;
+                pf[k] = hi;
                 if (mixed)
-                    lo[4 * b + (size_t)c] = (float)(v[c] - (double)hi); /* q residual too */
+                    lo[k] = (float)(v[c] - (double)hi); /* q residual too */
             }
         }
+    }
+    if (bad >= 0) {
+        long o = bad;
+        return scl_fail(eng->ctx, SCL_ERR_INPUT, fn,
+                        "atom %ld has a non-finite coordinate or charge (%g, %g, %g; q %g)", o,
+                        x[3 * o], x[3 * o + 1], x[3 * o + 2], q ? q[o] : 0.0);
     }
     size_t b = n - 1;
     for (int c = 0; c < 4; c++) {
@@ -500,6 +511,8 @@ scl_status scl_charmm_finish(scl_charmm *eng, double *f, scl_charmm_result *resu
     if (eng->nlocal > 0 && !f)
         return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "force array is NULL");
     double t0 = wall_now();
+    /* local_orig is a permutation: every thread writes its own atoms */
+#pragma omp parallel for schedule(static) if (eng->nlocal > 20000)
     for (int ii = 0; ii < eng->nlocal; ii++) {
         int o = eng->local_orig[ii];
         for (int k = 0; k < 3; k++)
