@@ -29,6 +29,17 @@ PairLJCharmmCoulLongOCL *FixStreamclCollect::pair()
   return dynamic_cast<PairLJCharmmCoulLongOCL *>(force->pair);
 }
 
+// end of setup: the device statistics of the run cover the timed loop only
+void FixStreamclCollect::setup(int)
+{
+  if (auto p = pair()) p->begin_run_stats();
+}
+
+void FixStreamclCollect::min_setup(int vflag)
+{
+  setup(vflag);
+}
+
 void FixStreamclCollect::setup_pre_reverse(int, int)
 {
   if (auto p = pair()) p->collect();

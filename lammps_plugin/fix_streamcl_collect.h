@@ -19,6 +19,8 @@ class FixStreamclCollect : public Fix {
 
   FixStreamclCollect(LAMMPS *lmp, int narg, char **arg);
   int setmask() override;
+  void setup(int vflag) override;
+  void min_setup(int vflag) override;
   void setup_pre_reverse(int eflag, int vflag) override;
   void pre_reverse(int eflag, int vflag) override;
   void min_pre_reverse(int eflag, int vflag) override;

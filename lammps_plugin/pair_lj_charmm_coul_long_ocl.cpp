@@ -385,6 +385,13 @@ void PairLJCharmmCoulLongOCL::collect()
     for (int k = 0; k < 6; k++) virial[k] += r.virial[k];
 }
 
+void PairLJCharmmCoulLongOCL::begin_run_stats()
+{
+  if (engine) scl_charmm_stats_get(engine, &stats_base);
+  stats_base_taken = true;
+  wait_time = compute_time = 0.0;
+}
+
 void PairLJCharmmCoulLongOCL::report_run()
 {
   if (!engine) return;
@@ -407,7 +414,7 @@ void PairLJCharmmCoulLongOCL::report_run()
   const double pairs_per_s = tmax[2] > 0 ? csum[2] * steps / tmax[2] : 0.0;
   std::string m;
   m += "\n-------------------------------------------------------------------\n";
-  m += "   Device Time Info (lj/charmm/coul/long/ocl, this run, max over ranks):\n";
+  m += "   Device Time Info (lj/charmm/coul/long/ocl, run loop, max over ranks):\n";
   m += "-------------------------------------------------------------------\n";
   m += strf("Device: %s (%s), %d rank(s), precision %s, tpa %d, chunks %d, work group %d\n",
             d ? d->name : "?", d ? d->platform : "?", comm->nprocs,

@@ -38,6 +38,8 @@ class PairLJCharmmCoulLongOCL : public PairLJCharmmCoulLong {
   // Finish the step started by compute(): add forces/energies/virial. No-op
   // when nothing is pending.
   void collect();
+  // Start the per-run statistics (end of setup: the timed loop follows).
+  void begin_run_stats();
   // "Device Time Info" of the run that just ended (rank 0 prints; collective).
   void report_run();
 
