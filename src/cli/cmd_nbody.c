@@ -113,8 +113,9 @@ static int parse_args(int argc, char **argv, nbody_args *a)
     return 0;
 }
 
-/* Log-scaled surface density of the x-y projection, centred on the origin,
- * spanning the 99th percentile of |x|, |y|. Written via a temporary file. */
+/* Log-scaled surface density (3 decades) of the x-y projection, centred on
+ * the origin, spanning the 99th percentile of max(|x|, |y|). Written via a
+ * temporary file. */
 static int write_density_png(const char *path, size_t n, const double *pos, const double *mass)
 {
     enum { W = 512 };
@@ -144,18 +145,23 @@ static int write_density_png(const char *path, size_t n, const double *pos, cons
             lo = mid;
     }
     half = hi > 0 ? hi : 1.0;
+    /* cells of W/G pixels, G chosen for about 4 bodies per cell on average */
+    int G = 32;
+    while (G < W && (double)G * G * 4.0 < (double)n)
+        G *= 2;
     double peak = 0;
     for (size_t i = 0; i < n; i++) {
-        int px = (int)floor((pos[3 * i] / half + 1.0) * 0.5 * W);
-        int py = (int)floor((1.0 - pos[3 * i + 1] / half) * 0.5 * W);
-        if (px >= 0 && px < W && py >= 0 && py < W) {
-            double *cell = &grid[(size_t)py * W + (size_t)px];
+        int px = (int)floor((pos[3 * i] / half + 1.0) * 0.5 * G);
+        int py = (int)floor((1.0 - pos[3 * i + 1] / half) * 0.5 * G);
+        if (px >= 0 && px < G && py >= 0 && py < G) {
+            double *cell = &grid[(size_t)py * G + (size_t)px];
             *cell += mass[i] > 0 ? mass[i] : 0;
             peak = fmax(peak, *cell);
         }
     }
     for (size_t k = 0; k < (size_t)W * W; k++) {
-        double t = grid[k] > 0 && peak > 0 ? 1.0 + log10(grid[k] / peak) / 4.0 : 0.0;
+        double v = grid[(k / W) * (size_t)G / W * G + (k % W) * (size_t)G / W];
+        double t = v > 0 && peak > 0 ? 1.0 + log10(v / peak) / 3.0 : 0.0;
         cli_colormap(t < 0 ? 0 : t, rgb + 3 * k);
     }
     size_t plen = strlen(path);
