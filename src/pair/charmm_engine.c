@@ -192,9 +192,11 @@ void scl_charmm_free(scl_charmm *eng)
     if (eng->nbr_kernel)
         clReleaseKernel(eng->nbr_kernel);
     scl_program_free(eng->nbr_program);
-    free(eng->pos_host);
-    free(eng->lo_host);
-    free(eng->force_host);
+    for (int k = 0; k < 3; k++)
+        if (eng->stage[k]) {
+            scl_stream_unmap(eng->stage[k], eng->stage_ptr[k]);
+            scl_stream_free(eng->stage[k]);
+        }
     free(eng->partials_host);
     free(eng->eatom_host);
     free(eng->vatom_host);
@@ -215,13 +217,47 @@ static int host_reserve(void **buf, size_t *have, size_t bytes)
     return 0;
 }
 
+/* Staging buffers of the per-step transfers (positions, low parts, forces):
+ * host-mapped (pinned on discrete GPUs, where copies from pageable memory are
+ * several times slower) and kept mapped; transfers to and from the device
+ * streams use the mapped pointer. slot indexes stage[] and host_bytes[]. */
+static scl_status stage_reserve(scl_charmm *eng, int slot, void **ptr, size_t bytes)
+{
+    if (eng->stage[slot] && eng->host_bytes[slot] >= bytes) {
+        *ptr = eng->stage_ptr[slot];
+        return SCL_OK;
+    }
+    if (eng->stage[slot]) {
+        scl_stream_unmap(eng->stage[slot], eng->stage_ptr[slot]);
+        scl_stream_free(eng->stage[slot]);
+        eng->stage[slot] = NULL;
+        eng->stage_ptr[slot] = *ptr = NULL;
+        eng->host_bytes[slot] = 0;
+    }
+    size_t want = bytes + bytes / 16 + 64; /* ghost counts drift between rebuilds */
+    scl_status s = scl_stream_create(eng->ctx, "charmm host staging", SCL_UCHAR, want, 1, 1,
+                                     SCL_STREAM_HOST_MAPPED, &eng->stage[slot]);
+    if (s == SCL_OK)
+        s = scl_stream_map(eng->stage[slot], SCL_MAP_READ | SCL_MAP_WRITE, &eng->stage_ptr[slot]);
+    if (s != SCL_OK) {
+        scl_stream_free(eng->stage[slot]);
+        eng->stage[slot] = NULL;
+        return s;
+    }
+    eng->host_bytes[slot] = want;
+    *ptr = eng->stage_ptr[slot];
+    return SCL_OK;
+}
+
 scl_status charmm_pack(scl_charmm *eng, const double *x, const double *q, const char *fn)
 {
     size_t n = (size_t)eng->natoms + 1;
     int dbl = eng->params.precision == SCL_PREC_DOUBLE, mixed = eng->params.precision == SCL_PREC_MIXED;
-    if (host_reserve(&eng->pos_host, &eng->host_bytes[0], n * (dbl ? 32 : 16)) != 0 ||
-        (mixed && host_reserve(&eng->lo_host, &eng->host_bytes[1], n * 16) != 0))
-        return scl_fail(eng->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    scl_status st = stage_reserve(eng, 0, &eng->pos_host, n * (dbl ? 32 : 16));
+    if (st == SCL_OK && mixed)
+        st = stage_reserve(eng, 1, &eng->lo_host, n * 16);
+    if (st != SCL_OK)
+        return st;
     double *pd = eng->pos_host;
     float *pf = eng->pos_host, *lo = eng->lo_host;
     long bad = -1; /* an atom with a non-finite coordinate or charge */
@@ -429,9 +465,10 @@ scl_status scl_charmm_compute(scl_charmm *eng, const double *x, const double *q,
         s = scl_fail(ctx, s, fn, "work-group size %d with %d threads per atom is not legal on %s",
                      eng->wg, eng->tpa, scl_device(ctx)->name);
     size_t nl = (size_t)eng->nlocal, as = eng->acc_size;
+    if (s == SCL_OK)
+        s = stage_reserve(eng, 2, &eng->force_host, (4 * nl + 4) * as);
     if (s == SCL_OK &&
-        (host_reserve(&eng->force_host, &eng->host_bytes[2], (4 * nl + 4) * as) != 0 ||
-         (eng->tally && host_reserve(&eng->partials_host, &eng->host_bytes[3],
+        ((eng->tally && host_reserve(&eng->partials_host, &eng->host_bytes[3],
                                      (8 * (size_t)eng->total_groups + 8) * as) != 0) ||
          (eng->per_atom &&
           (host_reserve(&eng->eatom_host, &eng->host_bytes[4], (nl + 1) * as) != 0 ||

@@ -45,6 +45,8 @@ struct scl_charmm {
     void *partials_host, *eatom_host, *vatom_host;
     int error_host[4];
     size_t host_bytes[6]; /* capacities of the six staging buffers above */
+    scl_stream *stage[3]; /* host-mapped storage of pos_host, lo_host, force_host */
+    void *stage_ptr[3];
 
     /* device streams */
     scl_stream *pos, *pos_lo, *pos_build, *type, *tag, *ilist_dev, *icell, *cell_start;
