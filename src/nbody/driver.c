@@ -122,6 +122,18 @@ static scl_status arg_fields(scl_nbody *nb, cl_kernel k, const int *fields, int 
     return s;
 }
 
+/* The arguments both pair kernels take in a row: nj, G, eps^2. */
+static scl_status arg_pair_terms(scl_nbody *nb, cl_kernel k, cl_uint first, size_t nj)
+{
+    cl_uint nj32 = (cl_uint)nj;
+    scl_status s = scl_arg(nb->ctx, k, first, sizeof nj32, &nj32);
+    if (s == SCL_OK)
+        s = arg_real(nb, k, first + 1, nb->G);
+    if (s == SCL_OK)
+        s = arg_real(nb, k, first + 2, nb->eps * nb->eps);
+    return s;
+}
+
 /* Enqueue one force evaluation over the first `bodies` owned bodies against
  * the first nj bodies (a multiple of the tile), then v += a * half_dt. */
 static scl_status enqueue_accel(scl_nbody *nb, size_t bodies, size_t nj, double half_dt,
@@ -129,14 +141,9 @@ static scl_status enqueue_accel(scl_nbody *nb, size_t bodies, size_t nj, double 
 {
     static const int fields[] = {FX, FY, FZ, FM, FAX, FAY, FAZ, FVX, FVY, FVZ};
     const variant *v = &nb->var;
-    cl_uint nj32 = (cl_uint)nj;
     scl_status s = arg_fields(nb, v->accel, fields, 10);
     if (s == SCL_OK)
-        s = scl_arg(nb->ctx, v->accel, 10, sizeof nj32, &nj32);
-    if (s == SCL_OK)
-        s = arg_real(nb, v->accel, 11, nb->G);
-    if (s == SCL_OK)
-        s = arg_real(nb, v->accel, 12, nb->eps * nb->eps);
+        s = arg_pair_terms(nb, v->accel, 10, nj);
     if (s == SCL_OK)
         s = arg_real(nb, v->accel, 13, half_dt);
     size_t global = round_up(bodies, (size_t)v->V * (size_t)v->wg) / (size_t)v->V;
@@ -448,16 +455,11 @@ scl_status scl_nbody_energy(scl_nbody *nb, double *kinetic, double *potential)
     const variant *v = &nb->var;
     static const int fields[] = {FX, FY, FZ, FM};
     cl_mem phi = scl_stream_mem(nb->phi);
-    cl_uint nj = (cl_uint)round_up(nb->n, (size_t)v->tile);
     scl_status s = arg_fields(nb, v->potential, fields, 4);
     if (s == SCL_OK)
         s = scl_arg(nb->ctx, v->potential, 4, sizeof phi, &phi);
     if (s == SCL_OK)
-        s = scl_arg(nb->ctx, v->potential, 5, sizeof nj, &nj);
-    if (s == SCL_OK)
-        s = arg_real(nb, v->potential, 6, nb->G);
-    if (s == SCL_OK)
-        s = arg_real(nb, v->potential, 7, nb->eps * nb->eps);
+        s = arg_pair_terms(nb, v->potential, 5, round_up(nb->n, (size_t)v->tile));
     size_t global = round_up(nb->n, (size_t)v->wg), local = (size_t)v->wg;
     if (s == SCL_OK)
         s = scl_launch(nb->ctx, v->potential, "nbody_potential", 1, &global, &local, NULL);
