@@ -7,7 +7,8 @@
 #   LOG2_MIN=12 LOG2_MAX=16        N = 2^LOG2_MIN .. 2^LOG2_MAX (single)
 #   DOUBLE_LOG2_MAX=16 REF_LOG2_MAX=15   largest N for double / the reference
 #   DEVICE=cpu                     --device for the OpenCL runs
-#   TARGET_INTERACTIONS=1e9        steps chosen so a run does about this many
+#   TARGET_INTERACTIONS=1e9        steps chosen so an OpenCL run does about this
+#   REF_TARGET_INTERACTIONS=1e9    many interactions (the reference: this many)
 # Writes OUTDIR/nbody_bench.csv, OUTDIR/nbody_bench.png and prints a table.
 set -u
 STREAMCL=${STREAMCL:-build/streamcl}
@@ -18,18 +19,23 @@ DOUBLE_LOG2_MAX=${DOUBLE_LOG2_MAX:-16}
 REF_LOG2_MAX=${REF_LOG2_MAX:-15}
 DEVICE=${DEVICE:-cpu}
 TARGET=${TARGET_INTERACTIONS:-1e9}
+REF_TARGET=${REF_TARGET_INTERACTIONS:-1e9}
 mkdir -p "$OUT"
 csv="$OUT/nbody_bench.csv"
 echo "engine,precision,n,steps,evaluations,median_seconds,interactions_per_s,gflops,plan" > "$csv.tmp"
 
-steps_for() { # steps so that (steps + 1) * N^2 ~ TARGET, 1..50
-    awk -v k="$1" -v t="$TARGET" 'BEGIN { n = 2 ^ k; s = int(t / (n * n)) - 1;
+steps_for() { # log2n target: steps so that (steps + 1) * N^2 ~ target, 1..50
+    awk -v k="$1" -v t="$2" 'BEGIN { n = 2 ^ k; s = int(t / (n * n)) - 1;
         print (s < 1 ? 1 : (s > 50 ? 50 : s)) }'
 }
 
 run() { # engine precision log2n
     local engine=$1 prec=$2 n=$((1 << $3)) steps log
-    steps=$(steps_for "$3")
+    if [ "$engine" = reference ]; then
+        steps=$(steps_for "$3" "$REF_TARGET")
+    else
+        steps=$(steps_for "$3" "$TARGET")
+    fi
     log=$("$STREAMCL" nbody --n "$n" --steps "$steps" --precision "$prec" --engine "$engine" \
           --device "$DEVICE" --eps 0.01 --dt 1e-4 2>&1)
     if [ $? -ne 0 ]; then
