@@ -2,9 +2,10 @@
 # Driver of the LAMMPS tests of pair_style lj/charmm/coul/long/ocl (ctest runs
 # it; see CMakeLists.txt). Modes:
 #   reference        Debian's CPU lmp on bench/in.rhodo (100 steps) -> $WORK/rhodo/log.cpu
-#   rhodo NP         lmp_ocl -sf ocl on NP ranks; step 0 E_vdwl/E_coul and step 100
-#                    PotEng/E_coul within $TOL of the CPU log (and of the 1-rank ocl log)
-#   plugin           `plugin load` into a LAMMPS built with PLUGIN, same checks
+#   rhodo NP [HOW]   HOW=ocl: lmp_ocl -sf ocl; HOW=plugin: `plugin load` into a LAMMPS
+#                    built with PLUGIN (-sf ocl); NP ranks; step 0 E_vdwl/E_coul and
+#                    step 100 PotEng/E_coul within $TOL of the CPU log (and, NP > 1,
+#                    of the 1-rank ocl log)
 #   small            a 216-atom charged LJ box: run 0 / MD / minimize vs the CPU style,
 #                    incl. pressure (virial), per-atom energy and virial, force sums
 #   errors           bad inputs give a LAMMPS ERROR message and a clean exit, no crash
@@ -42,28 +43,28 @@ reference)
     fail "CPU reference log incomplete"
   ;;
 rhodo)
-  np=${2:-1}
+  # rhodo NP [ocl|plugin]: lmp_ocl -sf ocl, or `plugin load` into the PLUGIN LAMMPS
+  np=${2:-1}; how=${3:-ocl}
   [ -f "$WORK/rhodo/log.cpu" ] || { echo "FAIL: no CPU reference (run the reference test)"; exit 1; }
-  d=$(rhodo_dir "ocl$np")
+  d=$(rhodo_dir "$how$np")
   # one OpenCL CPU thread per rank on PoCL so ranks do not fight for the cores
   if [ "$np" -gt 1 ]; then export POCL_MAX_PTHREAD_COUNT=1 POCL_CPU_MAX_CU_COUNT=1; fi
-  (cd "$d" && $MPIEXEC -np "$np" "$LMP_OCL" -sf ocl -in in.rhodo -log log.lammps -screen none) ||
-    fail "lmp_ocl -np $np exited with $?"
-  check_rhodo "$d/log.lammps" "ocl $np rank(s)"
-  cp "$d/log.lammps" "$WORK/rhodo/log.ocl$np" 2>/dev/null
+  input=in.rhodo; exe=$LMP_OCL
+  if [ "$how" = plugin ]; then
+    { echo "plugin load $PLUGIN_SO"; cat "$d/in.rhodo"; } > "$d/in.plugin"
+    input=in.plugin; exe=$LMP_PLUGIN_HOST
+  fi
+  (cd "$d" && $MPIEXEC -np "$np" "$exe" -sf ocl -in $input -log log.lammps -screen none) ||
+    fail "$how -np $np exited with $?"
+  if [ "$how" = plugin ]; then
+    grep -q "Loading plugin: CHARMM LJ" "$d/log.lammps" || fail "plugin was not loaded"
+  fi
+  check_rhodo "$d/log.lammps" "$how $np rank(s)"
+  [ "$np" = 1 ] && cp "$d/log.lammps" "$WORK/rhodo/log.ocl1" 2>/dev/null
   if [ "$np" -gt 1 ] && [ -f "$WORK/rhodo/log.ocl1" ]; then
     python3 "$HERE/compare_logs.py" "$d/log.lammps" "$WORK/rhodo/log.ocl1" "$TOL" \
-        0:E_vdwl,E_coul,PotEng 100:PotEng,E_coul || fail "ocl $np ranks vs ocl 1 rank"
+        0:E_vdwl,E_coul,PotEng 100:PotEng,E_coul || fail "$how $np ranks vs ocl 1 rank"
   fi
-  ;;
-plugin)
-  [ -f "$WORK/rhodo/log.cpu" ] || { echo "FAIL: no CPU reference"; exit 1; }
-  d=$(rhodo_dir plugin)
-  { echo "plugin load $PLUGIN_SO"; cat "$d/in.rhodo"; } > "$d/in.plugin"
-  (cd "$d" && "$LMP_PLUGIN_HOST" -sf ocl -in in.plugin -log log.lammps -screen none) ||
-    fail "plugin host lmp exited with $?"
-  grep -q "Loading plugin: CHARMM LJ" "$d/log.lammps" || fail "plugin was not loaded"
-  check_rhodo "$d/log.lammps" "plugin"
   ;;
 small)
   d="$WORK/small"; rm -rf "$d"; mkdir -p "$d"
