@@ -9,12 +9,22 @@
  *
  * Options: PREC 0 single (float math and sums), 1 mixed, 2 double; TPA
  * 1|2|4|8; TALLY 0|1.
- *   mixed: positions are a float4 high part (x, y, z, q) plus a float4 low
- *     part (the residuals x - hi, q - hi), so x_i - x_j of close atoms keeps
- *     full precision far from the origin. Force-only steps use float pair
- *     math and double sums; steps that tally energy/virial use (TALLY_DOUBLE)
- *     double pair math on the same streams, so energies and virial match the
- *     double reference to ~1e-12 instead of float's ~1e-6.
+ *   single and mixed: positions are 32-bit fixed point (int4: x, y, z and
+ *     the float bits of q), `unit` Angstrom per step, relative to an origin
+ *     in the box. x_i - x_j is an exact integer difference (modulo 2^32,
+ *     which the host makes wider than the box plus the cutoff), then one
+ *     rounding to float: near the origin or far from it, the pair distance
+ *     keeps float precision (the host picks unit ~3e-8 A for a 100 A box).
+ *     One 16-byte gather per neighbor (it was two float4 gathers, x hi and
+ *     lo, in the first version: the kernel is gather bound). The residuals
+ *     (x - fixed x, ..., q - (float)q) are a separate float4 stream, uploaded
+ *     and read only by the double pair math of mixed tallying steps, whose
+ *     energies then see the exact double positions (the quantisation of
+ *     ~1e-8 A alone moved E_vdwl of a water box by 5e-8 relative).
+ *   mixed: force-only steps use float pair math and double sums; steps that
+ *     tally energy/virial use (TALLY_DOUBLE) double pair math on the same
+ *     streams, so energies and virial match the double reference to ~1e-12
+ *     instead of float's ~1e-6.
  *   double: double math; sums in 64-bit fixed point (2^-32 units), which makes
  *     the result independent of summation order: identical bits for every
  *     TPA and chunking. */
@@ -38,16 +48,19 @@ typedef float4 real4;
 #if PREC == 2
 typedef double4 pos4;
 typedef long acc;
+#define POS_FIXED 0
 #define FIXED_SCALE 4294967296.0
 #define FIXED_LIMIT 1073741824.0 /* 2^30: beyond it a sum of many could overflow */
 #define TO_ACC(v) convert_long_sat_rte((v)*FIXED_SCALE)
 #elif PREC == 1 && SCL_FP64
-typedef float4 pos4;
+typedef int4 pos4;
 typedef double acc;
+#define POS_FIXED 1
 #define TO_ACC(v) ((double)(v))
 #else
-typedef float4 pos4;
+typedef int4 pos4;
 typedef float acc;
+#define POS_FIXED 1
 #define TO_ACC(v) (v)
 #endif
 
@@ -113,6 +126,12 @@ inline void report(volatile __global int *error, int code, int ii, int j)
     }
 }
 
+/* x_i - x_j of fixed-point coordinates (modular: see the top). */
+inline real fixed_delta(int a, int b, real unit)
+{
+    return (real)as_int((uint)a - (uint)b) * unit;
+}
+
 __kernel void charmm_force(__global const pos4 *pos, __global const float4 *pos_lo,
                            __global const int *type, __global const int *ilist,
                            __global const int *nbr, __global const int *numnbr,
@@ -120,6 +139,7 @@ __kernel void charmm_force(__global const pos4 *pos, __global const float4 *pos_
                            const real cut_coulsq, const real cut_ljsq, const real cut_lj_innersq,
                            const real inv_denom_lj, const real qqrd2e, const real g_ewald,
                            const real4 special_lj, const real4 special_coul, const real min_r2,
+                           const real unit,
                            const int first, const int count, const int group_base,
                            const int per_atom, __global acc *force, __global acc *partials,
                            __global acc *eatom, __global acc *vatom,
@@ -131,9 +151,11 @@ __kernel void charmm_force(__global const pos4 *pos, __global const float4 *pos_
     const int ii = first + (active ? a : 0);
     const int i = ilist[ii];
     const pos4 pi = pos[i];
-#if PREC == 1
+#if POS_FIXED && PAIR_DOUBLE
     const float4 lo_i = pos_lo[i];
-    const real qi = (real)pi.w + (real)lo_i.w;
+    const real qi = (real)as_float(pi.w) + (real)lo_i.w;
+#elif POS_FIXED
+    const real qi = as_float(pi.w);
 #else
     const real qi = pi.w;
 #endif
@@ -149,12 +171,15 @@ __kernel void charmm_force(__global const pos4 *pos, __global const float4 *pos_
         const int packed = nbr[(size_t)(s / PAD) * stride + (size_t)a * PAD + s % PAD];
         const int j = packed & INDEX_MASK, kind = (packed >> KIND_SHIFT) & 3;
         const pos4 pj = pos[j];
-#if PREC == 1
+#if POS_FIXED && PAIR_DOUBLE
         const float4 lo_j = pos_lo[j];
-        const real qj = (real)pj.w + (real)lo_j.w;
-        const real dx = ((real)pi.x - (real)pj.x) + ((real)lo_i.x - (real)lo_j.x);
-        const real dy = ((real)pi.y - (real)pj.y) + ((real)lo_i.y - (real)lo_j.y);
-        const real dz = ((real)pi.z - (real)pj.z) + ((real)lo_i.z - (real)lo_j.z);
+        const real dx = fixed_delta(pi.x, pj.x, unit) + ((real)lo_i.x - (real)lo_j.x);
+        const real dy = fixed_delta(pi.y, pj.y, unit) + ((real)lo_i.y - (real)lo_j.y);
+        const real dz = fixed_delta(pi.z, pj.z, unit) + ((real)lo_i.z - (real)lo_j.z);
+#elif POS_FIXED
+        const real dx = fixed_delta(pi.x, pj.x, unit);
+        const real dy = fixed_delta(pi.y, pj.y, unit);
+        const real dz = fixed_delta(pi.z, pj.z, unit);
 #else
         const real qj = pj.w;
         const real dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
@@ -172,6 +197,11 @@ __kernel void charmm_force(__global const pos4 *pos, __global const float4 *pos_
             const real r = sqrt(r2), grij = g_ewald * r;
             real expm2;
             const real erfc_g = erfc_and_exp(g2 * r2, grij, &expm2);
+#if POS_FIXED && PAIR_DOUBLE
+            const real qj = (real)as_float(pj.w) + (real)lo_j.w;
+#elif POS_FIXED
+            const real qj = as_float(pj.w);
+#endif
             const real prefactor = qqrd2e * qi * qj / r;
             const real keep = kind ? pick(special_coul, kind) : (real)1;
 #if !PAIR_DOUBLE

@@ -12,15 +12,18 @@
  * neighbors than the capacity stores none past it and reports its count in
  * *overflow; the host regrows and rebuilds: the list is never truncated.
  *
- * Options: SCL_POS_DOUBLE=0|1 (position stream of double4 or float4). */
+ * Options: SCL_POS_DOUBLE=0|1: positions are double4, or int4 fixed point
+ * (`unit` Angstrom per step, differences modulo 2^32: see charmm.cl). */
 
 #if SCL_POS_DOUBLE
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 typedef double real;
 typedef double4 pos4;
+#define DELTA(a, b) ((a) - (b))
 #else
 typedef float real;
-typedef float4 pos4;
+typedef int4 pos4;
+#define DELTA(a, b) ((real)as_int((uint)(a) - (uint)(b)) * unit)
 #endif
 
 #define KIND_SHIFT 30
@@ -41,7 +44,7 @@ inline int special_kind(__global const int *nspecial, __global const long *speci
 __kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
                              __global const int *ilist, __global const int *icell,
                              __global const int *cell_start, const int nx, const int ny,
-                             const int nz, const int reach, const real cutsq,
+                             const int nz, const int reach, const real cutsq, const real unit,
                              __global const long2 *special_range, __global const int *nspecial,
                              __global const long *special, const int maxspecial, const int first,
                              const int count, const int capacity, const int sentinel,
@@ -70,7 +73,7 @@ __kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
                 if (j == i)
                     continue;
                 const pos4 pj = pos[j];
-                const real dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
+                const real dx = DELTA(pi.x, pj.x), dy = DELTA(pi.y, pj.y), dz = DELTA(pi.z, pj.z);
                 if (dx * dx + dy * dy + dz * dz < cutsq) {
                     if (n < capacity) {
                         const long tj = tag[j];

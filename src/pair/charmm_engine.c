@@ -249,56 +249,69 @@ static scl_status stage_reserve(scl_charmm *eng, int slot, void **ptr, size_t by
     return SCL_OK;
 }
 
-scl_status charmm_pack(scl_charmm *eng, const double *x, const double *q, const char *fn)
+scl_status charmm_pack(scl_charmm *eng, const double *x, const double *q, int residuals,
+                       const char *fn)
 {
     size_t n = (size_t)eng->natoms + 1;
-    int dbl = eng->params.precision == SCL_PREC_DOUBLE, mixed = eng->params.precision == SCL_PREC_MIXED;
+    int dbl = eng->params.precision == SCL_PREC_DOUBLE, mixed = residuals && !dbl;
     scl_status st = stage_reserve(eng, 0, &eng->pos_host, n * (dbl ? 32 : 16));
     if (st == SCL_OK && mixed)
         st = stage_reserve(eng, 1, &eng->lo_host, n * 16);
     if (st != SCL_OK)
         return st;
     double *pd = eng->pos_host;
-    float *pf = eng->pos_host, *lo = eng->lo_host;
-    long bad = -1; /* an atom with a non-finite coordinate or charge */
+    int32_t *pi = eng->pos_host;
+    float *qlo = eng->lo_host;
+    const double inv_unit = 1.0 / eng->unit;
+    /* wrapped fixed-point coordinates alias beyond half the period: an atom
+     * that far from the box of the last set_atoms means the list is stale */
+    const double limit = dbl ? INFINITY : 0.5 * eng->period - eng->coeffs.cut_neigh;
+    long bad = -1; /* an atom with a non-finite or out-of-range coordinate or charge */
     const long count = (long)n - 1;
 #pragma omp parallel for schedule(static) if (count > 20000)
     for (long b = 0; b < count; b++) {
         int o = eng->order[b];
         double v[4] = {x[3 * o] - eng->origin[0], x[3 * o + 1] - eng->origin[1],
                        x[3 * o + 2] - eng->origin[2], q ? q[o] : 0.0};
-        if (!isfinite(v[0] + v[1] + v[2]) || !isfinite(v[3])) {
+        if (!(fabs(v[0]) < limit && fabs(v[1]) < limit && fabs(v[2]) < limit) ||
+            !isfinite(v[3])) {
 #pragma omp critical(charmm_pack_bad)
             bad = o;
             continue;
         }
-        for (size_t c = 0; c < 4; c++) {
-            size_t k = 4 * (size_t)b + c;
-            if (dbl) {
-                pd[k] = v[c];
-            } else {
-                float hi = (float)v[c];
-                pf[k] = hi;
-                if (mixed)
-                    lo[k] = (float)(v[c] - (double)hi); /* q residual too */
-            }
+        if (dbl) {
+            memcpy(pd + 4 * b, v, sizeof v);
+            continue;
         }
+        for (size_t c = 0; c < 3; c++) { /* |v| < period/2: fits int32 after rounding */
+            double steps = nearbyint(v[c] * inv_unit);
+            pi[4 * b + c] = (int32_t)steps;
+            if (mixed)
+                qlo[4 * b + c] = (float)(v[c] - steps * eng->unit);
+        }
+        float qf = (float)v[3];
+        memcpy(&pi[4 * b + 3], &qf, sizeof qf);
+        if (mixed)
+            qlo[4 * b + 3] = (float)(v[3] - (double)qf);
     }
     if (bad >= 0) {
         long o = bad;
         return scl_fail(eng->ctx, SCL_ERR_INPUT, fn,
-                        "atom %ld has a non-finite coordinate or charge (%g, %g, %g; q %g)", o,
-                        x[3 * o], x[3 * o + 1], x[3 * o + 2], q ? q[o] : 0.0);
+                        "atom %ld has a non-finite coordinate or charge, or moved more than %g "
+                        "Angstrom from the box of the last scl_charmm_set_atoms (%g, %g, %g; q %g)",
+                        o, limit, x[3 * o], x[3 * o + 1], x[3 * o + 2], q ? q[o] : 0.0);
     }
+    /* the sentinel: half a period from the origin, the farthest point from
+     * every atom (modular differences) */
     size_t b = n - 1;
-    for (int c = 0; c < 4; c++) {
-        double v = c < 3 ? SENTINEL_COORD : 0.0;
-        if (dbl)
-            pd[4 * b + (size_t)c] = v;
-        else
-            pf[4 * b + (size_t)c] = (float)v;
+    if (dbl) {
+        for (int c = 0; c < 4; c++)
+            pd[4 * b + (size_t)c] = c < 3 ? SENTINEL_COORD : 0.0;
+    } else {
+        for (int c = 0; c < 4; c++)
+            pi[4 * b + (size_t)c] = c < 3 ? INT32_MIN : 0; /* q bits 0: +0.0f */
         if (mixed)
-            lo[4 * b + (size_t)c] = 0.0f;
+            memset(qlo + 4 * b, 0, 4 * sizeof *qlo);
     }
     return SCL_OK;
 }
@@ -394,14 +407,16 @@ scl_status charmm_enqueue_forces(scl_charmm *eng, int tally, int per_atom, cl_ev
         s = arg_real4(eng, k, 16, dbl, c->special_coul);
     if (s == SCL_OK)
         s = arg_real(eng, k, 17, dbl, min_r2);
-    ARG(21, per_atom);
-    ARG(22, force);
-    ARG(23, part);
-    ARG(24, ea);
-    ARG(25, va);
-    ARG(26, err);
     if (s == SCL_OK)
-        s = scl_arg(ctx, k, 27, wg * 8 * eng->acc_size, NULL);
+        s = arg_real(eng, k, 18, dbl, eng->unit);
+    ARG(22, per_atom);
+    ARG(23, force);
+    ARG(24, part);
+    ARG(25, ea);
+    ARG(26, va);
+    ARG(27, err);
+    if (s == SCL_OK)
+        s = scl_arg(ctx, k, 28, wg * 8 * eng->acc_size, NULL);
     for (int ci = 0; ci < eng->nchunks && s == SCL_OK; ci++) {
         charmm_chunk *ch = &eng->chunks[ci];
         if (events)
@@ -413,9 +428,9 @@ scl_status charmm_enqueue_forces(scl_charmm *eng, int tally, int per_atom, cl_ev
             s = charmm_enqueue_build(eng, ch, nbr, NULL);
         cl_mem nb = scl_stream_mem(nbr);
         ARG(4, nb);
-        ARG(18, ch->first);
-        ARG(19, ch->count);
-        ARG(20, ch->group_base);
+        ARG(19, ch->first);
+        ARG(20, ch->count);
+        ARG(21, ch->group_base);
         size_t global = (size_t)ch->count * (size_t)eng->tpa;
         if (s == SCL_OK)
             s = scl_launch(ctx, k, tally ? "charmm force+energy" : "charmm force", 1, &global,
@@ -438,13 +453,16 @@ scl_status scl_charmm_compute(scl_charmm *eng, const double *x, const double *q,
         return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "no atoms: call scl_charmm_set_atoms first");
     if (eng->natoms > 0 && (!x || !q))
         return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "positions or charges are NULL");
-    scl_status s = charmm_pack(eng, x, q, fn);
+    int tally = eflag || vflag || eatom || vatom;
+    /* residuals only where the kernel reads them: double pair math of mixed */
+    int residuals = eng->params.precision == SCL_PREC_MIXED && pair_math_double(eng, tally);
+    scl_status s = charmm_pack(eng, x, q, residuals, fn);
     if (s != SCL_OK)
         return s;
     release_step_events(eng);
     size_t n = (size_t)eng->natoms + 1;
     s = scl_stream_write_range(eng->pos, 0, n, eng->pos_host, 0, &eng->ev_upload[0]);
-    if (s == SCL_OK && eng->params.precision == SCL_PREC_MIXED)
+    if (s == SCL_OK && residuals)
         s = scl_stream_write_range(eng->pos_lo, 0, n, eng->lo_host, 0, &eng->ev_upload[1]);
     int zero[4] = {0, 0, 0, 0};
     if (s == SCL_OK)
@@ -453,7 +471,7 @@ scl_status scl_charmm_compute(scl_charmm *eng, const double *x, const double *q,
         s = charmm_plan(eng);
     if (s != SCL_OK)
         return s;
-    eng->tally = eflag || vflag || eatom || vatom;
+    eng->tally = tally;
     eng->per_atom = eatom || vatom;
     eng->ev_force = calloc((size_t)eng->nchunks, sizeof *eng->ev_force);
     eng->ev_read = calloc((size_t)eng->nchunks + 4, sizeof *eng->ev_read);
@@ -515,6 +533,49 @@ static double event_sum(scl_charmm *eng, cl_event *ev, int n)
     return total;
 }
 
+/* f[caller's atom] += the device force of local slot ii. One loop per
+ * accumulator type (the per-element type switch made this 0.5 ms per step
+ * at 32k atoms on the GPU machine); local_orig is a permutation, so every
+ * thread writes its own atoms. */
+static void add_forces(const scl_charmm *eng, double *f)
+{
+    const int nl = eng->nlocal;
+    const int *orig = eng->local_orig;
+    switch (charmm_acc_type(eng)) {
+    case SCL_DOUBLE: {
+        const double *src = eng->force_host;
+#pragma omp parallel for schedule(static) if (nl > 50000)
+        for (int ii = 0; ii < nl; ii++) {
+            double *dst = f + 3 * (size_t)orig[ii];
+            const double *v = src + 4 * (size_t)ii;
+            dst[0] += v[0], dst[1] += v[1], dst[2] += v[2];
+        }
+        break;
+    }
+    case SCL_LONG: {
+        const int64_t *src = eng->force_host;
+#pragma omp parallel for schedule(static) if (nl > 50000)
+        for (int ii = 0; ii < nl; ii++) {
+            double *dst = f + 3 * (size_t)orig[ii];
+            const int64_t *v = src + 4 * (size_t)ii;
+            dst[0] += (double)v[0] * FIXED_UNIT, dst[1] += (double)v[1] * FIXED_UNIT;
+            dst[2] += (double)v[2] * FIXED_UNIT;
+        }
+        break;
+    }
+    default: {
+        const float *src = eng->force_host;
+#pragma omp parallel for schedule(static) if (nl > 50000)
+        for (int ii = 0; ii < nl; ii++) {
+            double *dst = f + 3 * (size_t)orig[ii];
+            const float *v = src + 4 * (size_t)ii;
+            dst[0] += (double)v[0], dst[1] += (double)v[1], dst[2] += (double)v[2];
+        }
+        break;
+    }
+    }
+}
+
 scl_status scl_charmm_finish(scl_charmm *eng, double *f, scl_charmm_result *result,
                              double *eatom_out, double *vatom_out)
 {
@@ -548,13 +609,7 @@ scl_status scl_charmm_finish(scl_charmm *eng, double *f, scl_charmm_result *resu
     if (eng->nlocal > 0 && !f)
         return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "force array is NULL");
     double t0 = wall_now();
-    /* local_orig is a permutation: every thread writes its own atoms */
-#pragma omp parallel for schedule(static) if (eng->nlocal > 20000)
-    for (int ii = 0; ii < eng->nlocal; ii++) {
-        int o = eng->local_orig[ii];
-        for (int k = 0; k < 3; k++)
-            f[3 * o + k] += acc_value(eng, eng->force_host, 4 * (size_t)ii + (size_t)k);
-    }
+    add_forces(eng, f);
     if (result) {
         memset(result, 0, sizeof *result);
         if (eng->tally) {

@@ -34,13 +34,17 @@ struct scl_charmm {
     int *local_orig;  /* local slot ii -> caller's index of that local atom */
     int *ilist;       /* local slot ii -> binned index */
     double origin[3]; /* positions are packed relative to it */
+    double unit;      /* Angstrom per fixed-point step (single/mixed; 1 in double) */
+    double period;    /* 2^32 * unit: fixed-point differences are modulo this */
     double *x_build;  /* caller's positions at the last set_atoms (list checks) */
     int64_t *tag_build; int *nspecial_build; int64_t *special_build;
     int grid[3];
 
     /* host staging of the per-step streams */
-    void *pos_host;   /* natoms+1 real4 (the last one is the far-away sentinel) */
-    void *lo_host;    /* natoms+1 float4 low parts (mixed) */
+    void *pos_host;   /* natoms+1 int4 fixed point (double4 in double precision);
+                       * the last one is the far-away sentinel */
+    void *lo_host;    /* natoms+1 float4 residuals x - fixed x, ..., q - (float)q
+                       * (mixed, steps with double pair math only) */
     void *force_host; /* 4*nlocal accumulators */
     void *partials_host, *eatom_host, *vatom_host;
     int error_host[4];
@@ -83,10 +87,12 @@ scl_status charmm_enqueue_build(scl_charmm *eng, const charmm_chunk *ch, scl_str
 /* Stream type of the accumulators: SCL_LONG (fixed point, double
  * precision), SCL_DOUBLE (mixed on fp64 devices) or SCL_FLOAT. */
 scl_type charmm_acc_type(const scl_charmm *eng);
-/* Pack positions (relative to the origin; q may be NULL: zero charges) into
- * pos_host (and lo_host in mixed precision), binned order, sentinel last.
- * Fails on non-finite charges. */
-scl_status charmm_pack(scl_charmm *eng, const double *x, const double *q, const char *fn);
+/* Pack positions (relative to the origin, fixed point in single/mixed; q may
+ * be NULL: zero charges) into pos_host (and with residuals set, the residuals
+ * into lo_host), binned order, sentinel last. Fails on non-finite
+ * coordinates or charges and on atoms that left the fixed-point range. */
+scl_status charmm_pack(scl_charmm *eng, const double *x, const double *q, int residuals,
+                       const char *fn);
 /* Kernel for (tpa, tally), built on first use. */
 scl_status charmm_force_kernel(scl_charmm *eng, int tpa, int tally, cl_kernel *out);
 /* Enqueue the force kernels of every chunk (and per-chunk list builds when

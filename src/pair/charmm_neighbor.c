@@ -83,7 +83,7 @@ scl_status charmm_enqueue_build(scl_charmm *eng, const charmm_chunk *ch, scl_str
            rg = scl_stream_mem(eng->special_range),
            num = scl_stream_mem(eng->numnbr), ov = scl_stream_mem(eng->overflow);
     double cutsq = eng->coeffs.cut_neigh * eng->coeffs.cut_neigh;
-    float cutsq_f = (float)cutsq;
+    float cutsq_f = (float)cutsq, unit_f = (float)eng->unit;
     int pos_double = eng->params.precision == SCL_PREC_DOUBLE;
     int sentinel = eng->natoms, reach = CHARMM_CELL_REACH;
     const struct {
@@ -100,6 +100,8 @@ scl_status charmm_enqueue_build(scl_charmm *eng, const charmm_chunk *ch, scl_str
                 {sizeof(int), &reach},
                 {pos_double ? sizeof cutsq : sizeof cutsq_f, pos_double ? (const void *)&cutsq
                                                                         : (const void *)&cutsq_f},
+                {pos_double ? sizeof eng->unit : sizeof unit_f,
+                 pos_double ? (const void *)&eng->unit : (const void *)&unit_f},
                 {sizeof rg, &rg},
                 {sizeof ns, &ns},
                 {sizeof sp, &sp},
@@ -286,13 +288,13 @@ static scl_status upload_atoms(scl_charmm *eng, const cell_grid *g, const double
                    (size_t)nspecial[3 * o + 2] * sizeof *sp_s);
         }
     }
-    scl_type pos_t = eng->params.precision == SCL_PREC_DOUBLE ? SCL_DOUBLE4 : SCL_FLOAT4;
+    scl_type pos_t = eng->params.precision == SCL_PREC_DOUBLE ? SCL_DOUBLE4 : SCL_INT4;
     size_t na = (size_t)n + 1, nli = (size_t)(nl > 0 ? nl : 1);
 #define RESERVE(field, label, t, count)                                                          \
     if (s == SCL_OK)                                                                             \
     s = charmm_stream_reserve(eng, &eng->field, label, t, count, 0)
     RESERVE(pos, "charmm positions", pos_t, na);
-    RESERVE(pos_lo, "charmm position low parts", SCL_FLOAT4,
+    RESERVE(pos_lo, "charmm position residuals", SCL_FLOAT4,
             eng->params.precision == SCL_PREC_MIXED ? na : 1);
     RESERVE(pos_build, "charmm list positions", pos_t, na);
     RESERVE(type, "charmm types", SCL_INT, na);
@@ -307,7 +309,7 @@ static scl_status upload_atoms(scl_charmm *eng, const cell_grid *g, const double
     RESERVE(force, "charmm forces", charmm_acc_type(eng), 4 * nli);
 #undef RESERVE
     if (s == SCL_OK)
-        s = charmm_pack(eng, x, NULL, fn);
+        s = charmm_pack(eng, x, NULL, 0, fn);
     if (s == SCL_OK)
         s = scl_stream_write_range(eng->pos_build, 0, na, eng->pos_host, 1, NULL);
     if (s == SCL_OK)
@@ -408,9 +410,21 @@ scl_status scl_charmm_set_atoms(scl_charmm *eng, int nlocal, int nghost, const d
             eng->ilist[ii] = b;
             eng->local_orig[ii++] = eng->order[b];
         }
+    double span = 0;
     for (int d = 0; d < 3; d++) {
         eng->grid[d] = g.n[d];
         eng->origin[d] = g.lo[d] + 0.5 * g.n[d] * g.width[d];
+        span = fmax(span, g.n[d] * g.width[d]);
+    }
+    /* fixed-point step: a power of two whose 2^32 period covers the box plus
+     * four list cutoffs (drift until the next rebuild, and the sentinel half
+     * a period away stays out of every atom's reach); ~3e-8 A for 100 A */
+    if (eng->params.precision == SCL_PREC_DOUBLE) {
+        eng->unit = 1.0;
+        eng->period = INFINITY;
+    } else {
+        eng->period = exp2(ceil(log2(span + 4.0 * eng->coeffs.cut_neigh)));
+        eng->unit = eng->period / 4294967296.0;
     }
     int cap = estimate_capacity(eng, &g);
     if (cap > eng->capacity) /* lists only grow: the steady state settles quickly */
