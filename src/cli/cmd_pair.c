@@ -329,6 +329,22 @@ int cmd_pair_bench(int argc, char **argv)
             den += fref[i] * fref[i];
         }
         ferr = sqrt(num / den);
+        /* the atom contributing most to the error (a single bad pair shows here) */
+        size_t worst = 0;
+        double worst_d2 = -1;
+        for (size_t i = 0; i < (size_t)sys.natoms; i++) {
+            double d2 = 0;
+            for (int d = 0; d < 3; d++)
+                d2 += (f[3 * i + d] - fref[3 * i + d]) * (f[3 * i + d] - fref[3 * i + d]);
+            if (d2 > worst_d2)
+                worst_d2 = d2, worst = i;
+        }
+        printf("worst atom %zu: |f - f_ref| %.3e (%.0f%% of the squared error), |f_ref| %.3e, "
+               "RMS |f_ref| %.3e\n",
+               worst, sqrt(worst_d2), 100.0 * worst_d2 / (num > 0 ? num : 1),
+               sqrt(fref[3 * worst] * fref[3 * worst] + fref[3 * worst + 1] * fref[3 * worst + 1] +
+                    fref[3 * worst + 2] * fref[3 * worst + 2]),
+               sqrt(den / sys.natoms));
         e_vdwl_err = fabs(res.evdwl - rref.evdwl) / fabs(rref.evdwl);
         e_coul_err = fabs(res.ecoul - rref.ecoul) / fabs(rref.ecoul);
         printf("reference (double, C, %s): %.4f ms per step; E_vdwl %.10g E_coul %.10g\n",
