@@ -345,7 +345,14 @@ void PairLJCharmmCoulLongOCL::set_atoms()
 void PairLJCharmmCoulLongOCL::compute(int eflag, int vflag)
 {
   ev_init(eflag, vflag);
-  if (pending) collect();   // a path that skipped pre_reverse: never lose a step
+  if (pending) {
+    // a caller that computed without reaching pre_reverse: its step is stale,
+    // drain it without touching this step's forces and energies
+    std::vector<double> scratch(3 * (size_t) MAX(last_nlocal, 1));
+    pending = false;
+    scl_status st = scl_charmm_finish(engine, scratch.data(), nullptr, nullptr, nullptr);
+    if (st != SCL_OK) fail(FLERR, "draining a stale step", st);
+  }
   ensure_engine();
   if (!stats_base_taken) {
     scl_charmm_stats_get(engine, &stats_base);
