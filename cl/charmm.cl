@@ -139,7 +139,8 @@ __kernel void charmm_force(__global const pos4 *pos, __global const float4 *pos_
                            const real cut_coulsq, const real cut_ljsq, const real cut_lj_innersq,
                            const real inv_denom_lj, const real qqrd2e, const real g_ewald,
                            const real4 special_lj, const real4 special_coul, const real min_r2,
-                           const real unit,
+                           const real unit, const ulong cut_force_units,
+                           const ulong cut_coul_units,
                            const int first, const int count, const int group_base,
                            const int per_atom, __global acc *force, __global acc *partials,
                            __global acc *eatom, __global acc *vatom,
@@ -185,15 +186,34 @@ __kernel void charmm_force(__global const pos4 *pos, __global const float4 *pos_
         const real dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
 #endif
         const real r2 = dx * dx + dy * dy + dz * dz;
+#if POS_FIXED && !PAIR_DOUBLE
+        /* The unshifted Coulomb force jumps by ~5e-3 kcal/mol/A at the
+         * cutoff: float r2 (rounding ~1.5e-5 A^2 at 10 A) put ~0.6 pairs per
+         * step of a 32k-atom system on the other side of it than the double
+         * reference, which alone made the RMS force error 3e-6 on some steps
+         * (rhodo step 100, on the H200 and on PoCL alike). The cutoff tests
+         * use the exact squared distance of the fixed-point positions
+         * instead, in units^2 (< 3 * 2^62: fits ulong), against
+         * ceil(cutoff^2 / unit^2) from the host. */
+        const int ix = as_int((uint)pi.x - (uint)pj.x), iy = as_int((uint)pi.y - (uint)pj.y),
+                  iz = as_int((uint)pi.z - (uint)pj.z);
+        const ulong r2_units = (ulong)((long)ix * ix) + (ulong)((long)iy * iy) +
+                               (ulong)((long)iz * iz);
+        if (r2_units >= cut_force_units)
+            continue;
+        const int in_coul = r2_units < cut_coul_units;
+#else
         if (r2 >= cut_forcesq)
             continue;
+        const int in_coul = r2 < cut_coulsq;
+#endif
         if (r2 < min_r2) {
             report(error, 1, ii, j);
             continue;
         }
         const real r2inv = (real)1 / r2;
         real forcecoul = 0, ecoul = 0, forcelj = 0, philj = 0;
-        if (r2 < cut_coulsq) {
+        if (in_coul) {
             const real r = sqrt(r2), grij = g_ewald * r;
             real expm2;
             const real erfc_g = erfc_and_exp(g2 * r2, grij, &expm2);

@@ -409,14 +409,24 @@ scl_status charmm_enqueue_forces(scl_charmm *eng, int tally, int per_atom, cl_ev
         s = arg_real(eng, k, 17, dbl, min_r2);
     if (s == SCL_OK)
         s = arg_real(eng, k, 18, dbl, eng->unit);
-    ARG(22, per_atom);
-    ARG(23, force);
-    ARG(24, part);
-    ARG(25, ea);
-    ARG(26, va);
-    ARG(27, err);
+    /* exact cutoff tests on fixed-point distances (see cl/charmm.cl); the
+     * unit is a power of two, so the quotients are exact */
+    cl_ulong cut_units[2] = {0, 0};
+    if (eng->params.precision != SCL_PREC_DOUBLE) {
+        double u2 = eng->unit * eng->unit;
+        cut_units[0] = (cl_ulong)ceil(c->cut_forcesq / u2);
+        cut_units[1] = (cl_ulong)ceil(c->cut_coulsq / u2);
+    }
+    ARG(19, cut_units[0]);
+    ARG(20, cut_units[1]);
+    ARG(24, per_atom);
+    ARG(25, force);
+    ARG(26, part);
+    ARG(27, ea);
+    ARG(28, va);
+    ARG(29, err);
     if (s == SCL_OK)
-        s = scl_arg(ctx, k, 28, wg * 8 * eng->acc_size, NULL);
+        s = scl_arg(ctx, k, 30, wg * 8 * eng->acc_size, NULL);
     for (int ci = 0; ci < eng->nchunks && s == SCL_OK; ci++) {
         charmm_chunk *ch = &eng->chunks[ci];
         if (events)
@@ -428,9 +438,9 @@ scl_status charmm_enqueue_forces(scl_charmm *eng, int tally, int per_atom, cl_ev
             s = charmm_enqueue_build(eng, ch, nbr, NULL);
         cl_mem nb = scl_stream_mem(nbr);
         ARG(4, nb);
-        ARG(19, ch->first);
-        ARG(20, ch->count);
-        ARG(21, ch->group_base);
+        ARG(21, ch->first);
+        ARG(22, ch->count);
+        ARG(23, ch->group_base);
         size_t global = (size_t)ch->count * (size_t)eng->tpa;
         if (s == SCL_OK)
             s = scl_launch(ctx, k, tally ? "charmm force+energy" : "charmm force", 1, &global,
@@ -544,7 +554,7 @@ static void add_forces(const scl_charmm *eng, double *f)
     switch (charmm_acc_type(eng)) {
     case SCL_DOUBLE: {
         const double *src = eng->force_host;
-#pragma omp parallel for schedule(static) if (nl > 50000)
+#pragma omp parallel for schedule(static) if (nl > 8192)
         for (int ii = 0; ii < nl; ii++) {
             double *dst = f + 3 * (size_t)orig[ii];
             const double *v = src + 4 * (size_t)ii;
@@ -554,7 +564,7 @@ static void add_forces(const scl_charmm *eng, double *f)
     }
     case SCL_LONG: {
         const int64_t *src = eng->force_host;
-#pragma omp parallel for schedule(static) if (nl > 50000)
+#pragma omp parallel for schedule(static) if (nl > 8192)
         for (int ii = 0; ii < nl; ii++) {
             double *dst = f + 3 * (size_t)orig[ii];
             const int64_t *v = src + 4 * (size_t)ii;
@@ -565,7 +575,7 @@ static void add_forces(const scl_charmm *eng, double *f)
     }
     default: {
         const float *src = eng->force_host;
-#pragma omp parallel for schedule(static) if (nl > 50000)
+#pragma omp parallel for schedule(static) if (nl > 8192)
         for (int ii = 0; ii < nl; ii++) {
             double *dst = f + 3 * (size_t)orig[ii];
             const float *v = src + 4 * (size_t)ii;

@@ -60,15 +60,42 @@ static size_t fixed_device_bytes(const scl_charmm *eng)
     return sum;
 }
 
-static void free_chunks(scl_charmm *eng)
+/* Drop the chunk layout but keep its list buffers in *keep (nkeep of them)
+ * for reuse: a rebuild must not reallocate ~100 MB of lists every time. */
+static void release_chunks(scl_charmm *eng, scl_stream ***keep, int *nkeep)
 {
-    for (int c = 0; c < eng->nchunks; c++)
-        scl_stream_free(eng->chunks[c].nbr);
+    *keep = calloc((size_t)(eng->nchunks > 0 ? eng->nchunks : 1), sizeof **keep);
+    *nkeep = 0;
+    for (int c = 0; c < eng->nchunks; c++) {
+        if (*keep && eng->chunks[c].nbr)
+            (*keep)[(*nkeep)++] = eng->chunks[c].nbr;
+        else
+            scl_stream_free(eng->chunks[c].nbr);
+    }
     free(eng->chunks);
     eng->chunks = NULL;
     eng->nchunks = 0;
-    scl_stream_free(eng->shared_nbr);
-    eng->shared_nbr = NULL;
+}
+
+/* A list buffer of at least slots ints: a kept one that is large enough, or
+ * a new one with headroom (the list capacity and ghost counts drift). */
+static scl_status chunk_buffer(scl_charmm *eng, scl_stream **keep, int nkeep, size_t slots,
+                               const char *label, scl_stream **out)
+{
+    for (int k = 0; k < nkeep; k++)
+        if (keep[k] && scl_stream_count(keep[k]) >= slots) {
+            *out = keep[k];
+            keep[k] = NULL;
+            return SCL_OK;
+        }
+    return scl_stream_create(eng->ctx, label, SCL_INT, slots + slots / 16 + 64, 1, 1, 0, out);
+}
+
+static void free_kept(scl_stream **keep, int nkeep)
+{
+    for (int k = 0; k < nkeep; k++)
+        scl_stream_free(keep[k]);
+    free(keep);
 }
 
 scl_status charmm_enqueue_build(scl_charmm *eng, const charmm_chunk *ch, scl_stream *nbr,
@@ -140,16 +167,20 @@ scl_status charmm_setup_chunks(scl_charmm *eng, int nchunks, const char *fn)
     scl_status s = SCL_OK;
     int nlocal = eng->nlocal;
     for (;;) {
-        free_chunks(eng);
+        scl_stream **keep = NULL;
+        int nkeep = 0;
+        release_chunks(eng, &keep, &nkeep);
         size_t per_atom = (size_t)eng->capacity * sizeof(cl_int);
         size_t fixed = fixed_device_bytes(eng);
         size_t chunk_max = max_chunk_atoms(eng, per_atom);
-        if (fixed >= eng->device_budget || chunk_max < 64)
+        if (fixed >= eng->device_budget || chunk_max < 64) {
+            free_kept(keep, nkeep);
             return scl_fail(ctx, SCL_ERR_TOO_LARGE, fn,
                             "%d local + %d ghost atoms with %d list slots each do not fit %zu "
                             "bytes of device memory even in chunks of 64 atoms (%zu bytes "
                             "are needed outside the lists)",
                             eng->nlocal, eng->nghost, eng->capacity, eng->device_budget, fixed);
+        }
         size_t list_bytes = (size_t)nlocal * per_atom;
         eng->min_chunks = (int)((size_t)nlocal / chunk_max + ((size_t)nlocal % chunk_max != 0));
         if (eng->min_chunks < 1)
@@ -162,36 +193,57 @@ scl_status charmm_setup_chunks(scl_charmm *eng, int nchunks, const char *fn)
             size_t left_atoms = (eng->device_budget - fixed) / per_atom;
             if (left_atoms < (size_t)chunk_max)
                 chunk_max = left_atoms;
-            if (chunk_max < 64)
+            if (chunk_max < 64) {
+                free_kept(keep, nkeep);
                 return scl_fail(ctx, SCL_ERR_TOO_LARGE, fn,
                                 "neighbor lists of %d atoms x %d slots do not fit %zu bytes of "
                                 "device memory even one chunk of 64 atoms at a time",
                                 nlocal, eng->capacity, eng->device_budget);
+            }
             int need = (int)((size_t)nlocal / chunk_max + ((size_t)nlocal % chunk_max != 0));
             if (n < need)
                 n = need;
         }
+        if (eng->streaming) { /* memory is tight: nothing kept */
+            free_kept(keep, nkeep);
+            keep = NULL;
+            nkeep = 0;
+        } else {
+            scl_stream_free(eng->shared_nbr);
+            eng->shared_nbr = NULL;
+        }
         eng->chunks = calloc((size_t)n, sizeof *eng->chunks);
-        if (!eng->chunks)
+        if (!eng->chunks) {
+            free_kept(keep, nkeep);
             return scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+        }
         eng->nchunks = n;
         int per = (nlocal + n - 1) / n;
+        size_t per_slots = (size_t)(per > 0 ? per : 1) * (size_t)eng->capacity;
+        for (int k = 0; k < nkeep; k++) /* too small for any chunk: free before allocating */
+            if (keep[k] && scl_stream_count(keep[k]) < per_slots) {
+                scl_stream_free(keep[k]);
+                keep[k] = NULL;
+            }
         for (int c = 0; c < n; c++) {
             charmm_chunk *ch = &eng->chunks[c];
             ch->first = c * per < nlocal ? c * per : nlocal;
             int end = (c + 1) * per < nlocal ? (c + 1) * per : nlocal;
             ch->count = end - ch->first;
-            size_t slots = (size_t)(ch->count > 0 ? ch->count : 1) * (size_t)eng->capacity;
             if (eng->streaming)
                 continue;
-            s = scl_stream_create(ctx, "charmm neighbor list", SCL_INT, slots, 1, 1,
-                                  SCL_STREAM_READ_WRITE, &ch->nbr);
-            if (s != SCL_OK)
+            s = chunk_buffer(eng, keep, nkeep, per_slots, "charmm neighbor list", &ch->nbr);
+            if (s != SCL_OK) {
+                free_kept(keep, nkeep);
                 return s;
+            }
         }
-        if (eng->streaming) {
-            s = scl_stream_create(ctx, "charmm neighbor list (shared)", SCL_INT,
-                                  (size_t)per * (size_t)eng->capacity, 1, 1, 0, &eng->shared_nbr);
+        free_kept(keep, nkeep);
+        if (eng->streaming && (!eng->shared_nbr || scl_stream_count(eng->shared_nbr) < per_slots)) {
+            scl_stream_free(eng->shared_nbr);
+            eng->shared_nbr = NULL;
+            s = scl_stream_create(ctx, "charmm neighbor list (shared)", SCL_INT, per_slots, 1, 1,
+                                  0, &eng->shared_nbr);
             if (s != SCL_OK)
                 return s;
         }
