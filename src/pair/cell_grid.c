@@ -24,11 +24,13 @@ int cell_grid_build(cell_grid *g, int n, const double *x, double cell_size)
     memset(g, 0, sizeof *g);
     double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
     for (int d = 0; d < 3 && n > 0; d++) {
-        lo[d] = hi[d] = x[d];
+        double l = x[d], h = x[d];
+#pragma omp parallel for schedule(static) reduction(min : l) reduction(max : h) if (n > 50000)
         for (int i = 1; i < n; i++) {
-            lo[d] = fmin(lo[d], x[3 * i + d]);
-            hi[d] = fmax(hi[d], x[3 * i + d]);
+            l = fmin(l, x[3 * i + d]);
+            h = fmax(h, x[3 * i + d]);
         }
+        lo[d] = l, hi[d] = h;
     }
     double size = cell_size;
     for (;;) {
@@ -57,12 +59,15 @@ int cell_grid_build(cell_grid *g, int n, const double *x, double cell_size)
         cell_grid_free(g);
         return -1;
     }
+    /* cells in parallel (divisions dominate), then a serial counting sort */
+#pragma omp parallel for schedule(static) if (n > 50000)
     for (int i = 0; i < n; i++) {
         int c[3];
         cell_grid_coords(g, x + 3 * i, c);
         g->cell_of[i] = (c[2] * g->n[1] + c[1]) * g->n[0] + c[0];
-        g->cell_start[g->cell_of[i] + 1]++;
     }
+    for (int i = 0; i < n; i++)
+        g->cell_start[g->cell_of[i] + 1]++;
     for (int c = 0; c < g->ncells; c++)
         g->cell_start[c + 1] += g->cell_start[c];
     int *fill = malloc((size_t)g->ncells * sizeof *fill + 1);

@@ -172,6 +172,7 @@ void scl_charmm_free(scl_charmm *eng)
         clFinish(scl_queue(eng->ctx)); /* host buffers are targets of reads in flight */
     release_step_events(eng);
     charmm_atoms_free(eng);
+    charmm_rebuild_bufs_free(eng);
     for (int c = 0; c < eng->nchunks; c++)
         scl_stream_free(eng->chunks[c].nbr);
     free(eng->chunks);

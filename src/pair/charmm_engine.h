@@ -7,6 +7,7 @@
 #include "pair/pair_internal.h"
 
 #define CHARMM_TPA_VARIANTS 4 /* threads per atom 1, 2, 4, 8 */
+#define CHARMM_REBUILD_BUFS 10
 
 /* A range of local atoms (in binned order) launched as one kernel, with its
  * own neighbor-list buffer. */
@@ -36,8 +37,14 @@ struct scl_charmm {
     double origin[3]; /* positions are packed relative to it */
     double unit;      /* Angstrom per fixed-point step (single/mixed; 1 in double) */
     double period;    /* 2^32 * unit: fixed-point differences are modulo this */
-    double *x_build;  /* caller's positions at the last set_atoms (list checks) */
+    /* caller's atom data at the last set_atoms (list checks); these point
+     * into rebuild_buf */
+    double *x_build;
     int64_t *tag_build; int *nspecial_build; int64_t *special_build;
+    /* host buffers of set_atoms, kept across rebuilds (grown, never shrunk:
+     * fresh multi-MB allocations each rebuild cost page faults) */
+    void *rebuild_buf[CHARMM_REBUILD_BUFS];
+    size_t rebuild_bytes[CHARMM_REBUILD_BUFS];
     int grid[3];
 
     /* host staging of the per-step streams */
@@ -77,6 +84,8 @@ struct scl_charmm {
 
 /* charmm_neighbor.c */
 void charmm_atoms_free(scl_charmm *eng);
+/* Free the kept set_atoms buffers (engine free). */
+void charmm_rebuild_bufs_free(scl_charmm *eng);
 /* Lay out nchunks chunks over the local atoms and (re)build their lists. */
 scl_status charmm_setup_chunks(scl_charmm *eng, int nchunks, const char *fn);
 /* Enqueue the list build of one chunk into buffer nbr. */

@@ -20,15 +20,38 @@ void charmm_atoms_free(scl_charmm *eng)
     free(eng->order);
     free(eng->local_orig);
     free(eng->ilist);
-    free(eng->x_build);
-    free(eng->tag_build);
-    free(eng->nspecial_build);
-    free(eng->special_build);
     eng->order = eng->local_orig = eng->ilist = eng->nspecial_build = NULL;
     eng->x_build = NULL;
     eng->tag_build = eng->special_build = NULL;
     eng->have_atoms = 0;
 }
+
+void charmm_rebuild_bufs_free(scl_charmm *eng)
+{
+    for (int k = 0; k < CHARMM_REBUILD_BUFS; k++) {
+        free(eng->rebuild_buf[k]);
+        eng->rebuild_buf[k] = NULL;
+        eng->rebuild_bytes[k] = 0;
+    }
+}
+
+/* Kept host buffer k of at least bytes (contents not preserved); NULL when
+ * out of memory. */
+static void *rebuild_buf(scl_charmm *eng, int k, size_t bytes)
+{
+    if (bytes == 0)
+        bytes = 1;
+    if (eng->rebuild_bytes[k] < bytes) {
+        free(eng->rebuild_buf[k]);
+        size_t want = bytes + bytes / 8; /* ghost counts drift between rebuilds */
+        eng->rebuild_buf[k] = malloc(want);
+        eng->rebuild_bytes[k] = eng->rebuild_buf[k] ? want : 0;
+    }
+    return eng->rebuild_buf[k];
+}
+
+enum { RB_TYPE, RB_TAG, RB_ICELL, RB_NSPECIAL, RB_SPECIAL, RB_RANGE, RB_X, RB_TAG_BUILD,
+       RB_NSPECIAL_BUILD, RB_SPECIAL_BUILD };
 
 scl_status charmm_stream_reserve(scl_charmm *eng, scl_stream **s, const char *label,
                                  scl_type type, size_t count, unsigned flags)
@@ -305,41 +328,45 @@ static scl_status upload_atoms(scl_charmm *eng, const cell_grid *g, const double
                                const int64_t *special, const char *fn)
 {
     int n = eng->natoms, nl = eng->nlocal, ms = eng->maxspecial > 0 ? eng->maxspecial : 1;
-    int *type_s = malloc((size_t)(n + 1) * sizeof *type_s);
-    int64_t *tag_s = malloc((size_t)(n + 1) * sizeof *tag_s);
-    int *icell = malloc((size_t)(nl + 1) * sizeof *icell);
-    int *ns_s = calloc((size_t)(nl + 1) * 3, sizeof *ns_s);
-    int64_t *sp_s = calloc((size_t)(nl + 1) * (size_t)ms, sizeof *sp_s);
-    int64_t *range = malloc(2 * (size_t)(nl + 1) * sizeof *range);
-    scl_status s = SCL_OK;
+    int *type_s = rebuild_buf(eng, RB_TYPE, (size_t)(n + 1) * sizeof *type_s);
+    int64_t *tag_s = rebuild_buf(eng, RB_TAG, (size_t)(n + 1) * sizeof *tag_s);
+    int *icell = rebuild_buf(eng, RB_ICELL, (size_t)(nl + 1) * sizeof *icell);
+    int *ns_s = rebuild_buf(eng, RB_NSPECIAL, (size_t)(nl + 1) * 3 * sizeof *ns_s);
+    int64_t *sp_s = rebuild_buf(eng, RB_SPECIAL, (size_t)(nl + 1) * (size_t)ms * sizeof *sp_s);
+    int64_t *range = rebuild_buf(eng, RB_RANGE, 2 * (size_t)(nl + 1) * sizeof *range);
     if (!type_s || !tag_s || !icell || !ns_s || !sp_s || !range)
-        s = scl_fail(eng->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
-    for (int b = 0; b < n && s == SCL_OK; b++) {
+        return scl_fail(eng->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+#pragma omp parallel for schedule(static) if (n > 20000)
+    for (int b = 0; b < n; b++) {
         int o = eng->order[b];
         type_s[b] = type[o];
         tag_s[b] = tag ? tag[o] : o;
     }
-    if (s == SCL_OK) {
-        type_s[n] = 0; /* the sentinel */
-        tag_s[n] = -1;
-    }
-    for (int ii = 0; ii < nl && s == SCL_OK; ii++) {
+    type_s[n] = 0; /* the sentinel */
+    tag_s[n] = -1;
+#pragma omp parallel for schedule(static) if (nl > 20000)
+    for (int ii = 0; ii < nl; ii++) {
         int o = eng->local_orig[ii];
         icell[ii] = g->cell_of[o];
-        range[2 * ii] = 1, range[2 * ii + 1] = 0; /* empty */
-        for (int k = 0; nspecial && k < nspecial[3 * o + 2]; k++) {
-            int64_t t = special[(size_t)o * (size_t)ms + (size_t)k];
-            if (k == 0 || t < range[2 * ii])
-                range[2 * ii] = t;
-            if (k == 0 || t > range[2 * ii + 1])
-                range[2 * ii + 1] = t;
+        int64_t lo = 1, hi = 0; /* empty range */
+        int cnt = nspecial ? nspecial[3 * o + 2] : 0;
+        const int64_t *sp = cnt ? special + (size_t)o * (size_t)ms : NULL;
+        for (int k = 0; k < cnt; k++) {
+            if (k == 0 || sp[k] < lo)
+                lo = sp[k];
+            if (k == 0 || sp[k] > hi)
+                hi = sp[k];
         }
+        range[2 * ii] = lo, range[2 * ii + 1] = hi;
         if (nspecial) {
             memcpy(ns_s + 3 * ii, nspecial + 3 * o, 3 * sizeof *ns_s);
-            memcpy(sp_s + (size_t)ii * (size_t)ms, special + (size_t)o * (size_t)ms,
-                   (size_t)nspecial[3 * o + 2] * sizeof *sp_s);
+            if (cnt)
+                memcpy(sp_s + (size_t)ii * (size_t)ms, sp, (size_t)cnt * sizeof *sp_s);
+        } else {
+            memset(ns_s + 3 * ii, 0, 3 * sizeof *ns_s);
         }
     }
+    scl_status s = SCL_OK;
     scl_type pos_t = eng->params.precision == SCL_PREC_DOUBLE ? SCL_DOUBLE4 : SCL_INT4;
     size_t na = (size_t)n + 1, nli = (size_t)(nl > 0 ? nl : 1);
 #define RESERVE(field, label, t, count)                                                          \
@@ -363,30 +390,28 @@ static scl_status upload_atoms(scl_charmm *eng, const cell_grid *g, const double
     if (s == SCL_OK)
         s = charmm_pack(eng, x, NULL, 0, fn);
     if (s == SCL_OK)
-        s = scl_stream_write_range(eng->pos_build, 0, na, eng->pos_host, 1, NULL);
+        s = scl_stream_write_range(eng->pos_build, 0, na, eng->pos_host, 0, NULL);
     if (s == SCL_OK)
-        s = scl_stream_write_range(eng->type, 0, na, type_s, 1, NULL);
+        s = scl_stream_write_range(eng->type, 0, na, type_s, 0, NULL);
     if (s == SCL_OK)
-        s = scl_stream_write_range(eng->tag, 0, na, tag_s, 1, NULL);
+        s = scl_stream_write_range(eng->tag, 0, na, tag_s, 0, NULL);
     if (s == SCL_OK && nl > 0)
-        s = scl_stream_write_range(eng->ilist_dev, 0, (size_t)nl, eng->ilist, 1, NULL);
+        s = scl_stream_write_range(eng->ilist_dev, 0, (size_t)nl, eng->ilist, 0, NULL);
     if (s == SCL_OK && nl > 0)
-        s = scl_stream_write_range(eng->icell, 0, (size_t)nl, icell, 1, NULL);
+        s = scl_stream_write_range(eng->icell, 0, (size_t)nl, icell, 0, NULL);
     if (s == SCL_OK)
         s = scl_stream_write_range(eng->cell_start, 0, (size_t)g->ncells + 1, g->cell_start, 1,
-                                   NULL);
+                                   NULL); /* cell_start is freed by the caller at once */
     if (s == SCL_OK && nl > 0)
-        s = scl_stream_write_range(eng->nspecial, 0, 3 * (size_t)nl, ns_s, 1, NULL);
+        s = scl_stream_write_range(eng->nspecial, 0, 3 * (size_t)nl, ns_s, 0, NULL);
     if (s == SCL_OK && nl > 0)
-        s = scl_stream_write_range(eng->special, 0, (size_t)nl * (size_t)ms, sp_s, 1, NULL);
+        s = scl_stream_write_range(eng->special, 0, (size_t)nl * (size_t)ms, sp_s, 0, NULL);
     if (s == SCL_OK && nl > 0)
-        s = scl_stream_write_range(eng->special_range, 0, 2 * (size_t)nl, range, 1, NULL);
-    free(type_s);
-    free(tag_s);
-    free(icell);
-    free(ns_s);
-    free(sp_s);
-    free(range);
+        s = scl_stream_write_range(eng->special_range, 0, 2 * (size_t)nl, range, 0, NULL);
+    /* the host buffers above are kept: the writes need not block (the
+     * overflow read of the build that follows waits for them) */
+    if (s != SCL_OK)
+        clFinish(scl_queue(eng->ctx)); /* ilist may be freed on the way out */
     return s;
 }
 
@@ -395,19 +420,22 @@ static int keep_copies(scl_charmm *eng, const double *x, const int64_t *tag, con
                        const int64_t *special)
 {
     size_t n = (size_t)eng->natoms, nl = (size_t)eng->nlocal, ms = (size_t)eng->maxspecial;
-    eng->x_build = malloc((3 * n + 1) * sizeof *eng->x_build);
+    eng->x_build = rebuild_buf(eng, RB_X, (3 * n + 1) * sizeof *eng->x_build);
     if (!eng->x_build)
         return -1;
     memcpy(eng->x_build, x, 3 * n * sizeof *x);
+    eng->tag_build = NULL;
+    eng->nspecial_build = NULL;
+    eng->special_build = NULL;
     if (tag) {
-        eng->tag_build = malloc((n + 1) * sizeof *tag);
+        eng->tag_build = rebuild_buf(eng, RB_TAG_BUILD, (n + 1) * sizeof *tag);
         if (!eng->tag_build)
             return -1;
         memcpy(eng->tag_build, tag, n * sizeof *tag);
     }
     if (nspecial) {
-        eng->nspecial_build = malloc((3 * nl + 1) * sizeof *nspecial);
-        eng->special_build = malloc((nl * ms + 1) * sizeof *special);
+        eng->nspecial_build = rebuild_buf(eng, RB_NSPECIAL_BUILD, (3 * nl + 1) * sizeof *nspecial);
+        eng->special_build = rebuild_buf(eng, RB_SPECIAL_BUILD, (nl * ms + 1) * sizeof *special);
         if (!eng->nspecial_build || !eng->special_build)
             return -1;
         memcpy(eng->nspecial_build, nspecial, 3 * nl * sizeof *nspecial);
