@@ -25,8 +25,8 @@
  * charges (set_atoms/compute) and types out of range (set_atoms).
  *
  * Changes since the first contract (all additive): the params fields
- * neighbor_capacity, max_device_bytes (0 = automatic) and mixed_tally_double
- * (1), all set by scl_charmm_params_default.
+ * neighbor_capacity, max_device_bytes (0 = automatic), mixed_tally_double
+ * (1) and inner_skin (0 = automatic), all set by scl_charmm_params_default.
  */
 #ifndef STREAMCL_CHARMM_H
 #define STREAMCL_CHARMM_H
@@ -80,6 +80,14 @@ typedef struct {
      * force-only steps (0: faster when the virial is needed every step, e.g.
      * under a barostat; energies/virial then ~1e-6). */
     int mixed_tally_double;
+    /* Dynamic pruning: the force kernels run over an inner list of the pairs
+     * closer than the cutoff + inner_skin, derived on the device from the
+     * full list (cutoff + skin) and redone whenever an atom has moved more
+     * than inner_skin/2 since (checked on the host every step). Forces do
+     * not change: pairs outside the inner list are beyond the cutoff. 0 =
+     * automatic (skin/4), < 0 = off. Off also when both lists do not fit the
+     * device memory at once. */
+    double inner_skin;
 } scl_charmm_params;
 
 /* Default parameters: mixed precision, tuning on, special factors all 1. */
@@ -134,6 +142,8 @@ typedef struct {
     long list_capacity;        /* slots per atom incl. padding (multiple of 8) */
     int threads_per_atom, chunks, work_group; /* the plan in use */
     double t_neighbor, t_upload, t_force, t_download, t_host_reduce; /* seconds, summed */
+    long prunes;               /* inner-list prunes (params.inner_skin), summed */
+    long inner_neighbors;      /* slots of the inner lists at the last prune, padding included */
 } scl_charmm_stats;
 scl_status scl_charmm_stats_get(scl_charmm *eng, scl_charmm_stats *stats);
 

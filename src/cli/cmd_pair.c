@@ -15,7 +15,7 @@
 
 typedef struct {
     long atoms, steps, rebuild, nx, ny, nz, tpa, chunks, wg;
-    double g_ewald, displace;
+    double g_ewald, displace, inner_skin;
     const char *data, *device, *precision;
     int tune, reference, profile;
 } bench_args;
@@ -35,6 +35,7 @@ static void usage(FILE *out)
             "  --tpa N --chunks N --wg N   fix launch parameters (default: tuned)\n"
             "  --no-tune         use defaults/cached plans instead of timing candidates\n"
             "  --no-reference    skip the double reference (error and CPU baseline)\n"
+            "  --inner-skin S    dynamic pruning buffer in Angstrom (default skin/4; -1: off)\n"
             "  --profile         print the per-kernel/transfer device time table\n"
             "  --device SPEC     OpenCL device (default: $STREAMCL_DEVICE, GPU, CPU)\n"
             "Cutoffs 8/10 Angstrom, skin 2, special_bonds charmm (0 0 0), as bench/in.rhodo.\n");
@@ -96,6 +97,8 @@ static int parse_args(int argc, char **argv, bench_args *a)
             }
         } else if (!strcmp(o, "--g-ewald")) {
             r = cli_parse_double("pair-bench", o, v, &a->g_ewald);
+        } else if (!strcmp(o, "--inner-skin")) {
+            r = cli_parse_double("pair-bench", o, v, &a->inner_skin);
         } else if (!strcmp(o, "--displace")) {
             r = cli_parse_double("pair-bench", o, v, &a->displace);
         } else if (!strcmp(o, "--tpa")) {
@@ -215,6 +218,7 @@ int cmd_pair_bench(int argc, char **argv)
     p.chunks = (int)a.chunks;
     p.work_group = (int)a.wg;
     p.tune = a.tune;
+    p.inner_skin = a.inner_skin;
     double ghost_cut = p.cut_lj + p.skin;
 
     scl_context *ctx = cli_context(a.device, a.profile);
@@ -306,6 +310,10 @@ int cmd_pair_bench(int argc, char **argv)
            t_force / n * ms, t_down / n * ms, t_red / n * ms, (t_up + t_force + t_down) / n * ms,
            (t_loop - t_host_prep) / n * ms);
     printf("pairs/s (list pairs / force-kernel time): %.3e\n", (double)st1.neighbors * n / t_force);
+    printf("dynamic pruning: %ld prunes in %ld steps, inner list %.1f slots per atom (full list "
+           "%.1f pairs)\n",
+           st1.prunes - st0.prunes, a.steps, (double)st1.inner_neighbors / sys.natoms,
+           (double)st1.neighbors / sys.natoms);
     double t_ref = 0, ferr = NAN, e_vdwl_err = NAN, e_coul_err = NAN;
     if (a.reference) {
         double *fref = calloc(3 * (size_t)sys.natoms, sizeof *fref);
@@ -361,10 +369,11 @@ int cmd_pair_bench(int argc, char **argv)
     }
     printf("RESULT atoms=%d precision=%s force_ms=%.4f device_ms=%.4f neighbor_ms=%.4f "
            "upload_ms=%.4f download_ms=%.4f reduce_ms=%.4f reference_ms=%.4f force_err=%.2e "
-           "ecoul_err=%.2e evdwl_err=%.2e tpa=%d chunks=%d wg=%d\n",
+           "ecoul_err=%.2e evdwl_err=%.2e tpa=%d chunks=%d wg=%d prunes=%ld\n",
            sys.natoms, a.precision, t_force / n * ms, (t_up + t_force + t_down) / n * ms,
            t_nbr / n * ms, t_up / n * ms, t_down / n * ms, t_red / n * ms, t_ref * ms, ferr,
-           e_coul_err, e_vdwl_err, st1.threads_per_atom, st1.chunks, st1.work_group);
+           e_coul_err, e_vdwl_err, st1.threads_per_atom, st1.chunks, st1.work_group,
+           st1.prunes - st0.prunes);
     if (a.profile)
         scl_profile_report(ctx, stdout);
     rc = 0;

@@ -134,6 +134,15 @@ scl_status scl_charmm_create(scl_context *ctx, const scl_charmm_params *p, scl_c
     if (s == SCL_OK)
         s = scl_kernel_create(eng->nbr_program, "neighbor_build", &eng->nbr_kernel);
     if (s == SCL_OK)
+        s = scl_kernel_create(eng->nbr_program, "neighbor_prune", &eng->prune_kernel);
+    /* pruning pays off once the inner list is clearly shorter: a quarter of
+     * the skin keeps ~3/4 of the shell out (12 -> 10.5 A: 2/3 of the slots)
+     * and holds for tens of MD steps */
+    eng->inner_skin = p->inner_skin < 0.0 ? 0.0 : p->inner_skin > 0.0 ? p->inner_skin
+                                                                        : 0.25 * p->skin;
+    if (eng->inner_skin >= p->skin)
+        eng->inner_skin = 0.0; /* no shorter than the full list */
+    if (s == SCL_OK)
         s = upload_coefficients(eng);
     if (s == SCL_OK)
         s = scl_stream_create(ctx, "charmm error flag", SCL_INT, 4, 1, 1, 0, &eng->error);
@@ -173,15 +182,18 @@ void scl_charmm_free(scl_charmm *eng)
     release_step_events(eng);
     charmm_atoms_free(eng);
     charmm_rebuild_bufs_free(eng);
-    for (int c = 0; c < eng->nchunks; c++)
+    for (int c = 0; c < eng->nchunks; c++) {
         scl_stream_free(eng->chunks[c].nbr);
+        scl_stream_free(eng->chunks[c].nbr_in);
+    }
     free(eng->chunks);
+    free(eng->pos_prune);
     scl_stream *all[] = {eng->pos,      eng->pos_lo,   eng->pos_build, eng->type,
                          eng->tag,      eng->ilist_dev, eng->icell,    eng->cell_start,
                          eng->nspecial, eng->special,  eng->numnbr,    eng->ljc,
                          eng->force,    eng->partials, eng->eatom,     eng->vatom,
                          eng->error,    eng->overflow, eng->shared_nbr, eng->ljc_double,
-                         eng->special_range};
+                         eng->special_range, eng->numnbr_in};
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
         scl_stream_free(all[k]);
     for (int t = 0; t < CHARMM_TPA_VARIANTS; t++)
@@ -192,6 +204,8 @@ void scl_charmm_free(scl_charmm *eng)
         }
     if (eng->nbr_kernel)
         clReleaseKernel(eng->nbr_kernel);
+    if (eng->prune_kernel)
+        clReleaseKernel(eng->prune_kernel);
     scl_program_free(eng->nbr_program);
     for (int k = 0; k < 3; k++)
         if (eng->stage[k]) {
@@ -375,10 +389,14 @@ scl_status charmm_enqueue_forces(scl_charmm *eng, int tally, int per_atom, cl_ev
         s = charmm_stream_reserve(eng, &eng->vatom, "charmm per-atom virial", at, 6 * nl, 0);
     if (s != SCL_OK)
         return s;
+    if (eng->prune && !eng->prune_valid)
+        s = charmm_enqueue_prune(eng);
+    if (s != SCL_OK)
+        return s;
     const charmm_coeffs *c = &eng->coeffs;
     cl_mem pos = scl_stream_mem(eng->pos), lo = scl_stream_mem(eng->pos_lo),
            type = scl_stream_mem(eng->type), il = scl_stream_mem(eng->ilist_dev),
-           num = scl_stream_mem(eng->numnbr),
+           num = scl_stream_mem(eng->prune ? eng->numnbr_in : eng->numnbr),
            ljc = scl_stream_mem(pair_math_double(eng, tally) ? eng->ljc_double : eng->ljc),
            force = scl_stream_mem(eng->force), err = scl_stream_mem(eng->error);
     /* unused outputs get any valid buffer */
@@ -434,7 +452,7 @@ scl_status charmm_enqueue_forces(scl_charmm *eng, int tally, int per_atom, cl_ev
             events[ci] = NULL;
         if (ch->count == 0)
             continue;
-        scl_stream *nbr = eng->streaming ? eng->shared_nbr : ch->nbr;
+        scl_stream *nbr = eng->streaming ? eng->shared_nbr : eng->prune ? ch->nbr_in : ch->nbr;
         if (eng->streaming) /* the list of this chunk does not stay resident */
             s = charmm_enqueue_build(eng, ch, nbr, NULL);
         cl_mem nb = scl_stream_mem(nbr);
@@ -449,6 +467,43 @@ scl_status charmm_enqueue_forces(scl_charmm *eng, int tally, int per_atom, cl_ev
     }
 #undef ARG
     return s;
+}
+
+/* Invalidate the inner lists once some atom has moved inner_skin/2 since the
+ * last prune: a pair then may have closed in by inner_skin, from outside the
+ * inner list to inside the cutoff. Ghosts move with their atoms. */
+static void prune_check(scl_charmm *eng)
+{
+    if (!eng->prune || !eng->prune_valid)
+        return;
+    const long n = eng->natoms;
+    double max2 = 0;
+    if (eng->params.precision == SCL_PREC_DOUBLE) {
+        const double *now = eng->pos_host, *then = eng->pos_prune;
+#pragma omp parallel for schedule(static) reduction(max : max2) if (n > 20000)
+        for (long b = 0; b < n; b++) {
+            double d2 = 0;
+            for (int c = 0; c < 3; c++)
+                d2 += (now[4 * b + c] - then[4 * b + c]) * (now[4 * b + c] - then[4 * b + c]);
+            max2 = d2 > max2 ? d2 : max2;
+        }
+    } else { /* fixed point: the integer differences are exact (modular) */
+        const uint32_t *now = eng->pos_host, *then = eng->pos_prune;
+#pragma omp parallel for schedule(static) reduction(max : max2) if (n > 20000)
+        for (long b = 0; b < n; b++) {
+            double d2 = 0;
+            for (int c = 0; c < 3; c++) {
+                double d = (double)(int32_t)(now[4 * b + c] - then[4 * b + c]);
+                d2 += d * d;
+            }
+            max2 = d2 > max2 ? d2 : max2;
+        }
+        max2 *= eng->unit * eng->unit;
+    }
+    /* 1e-3 A to spare: the prune kernel compares float distances */
+    double allowed = 0.5 * (eng->inner_skin - 1e-3);
+    if (max2 >= allowed * allowed)
+        eng->prune_valid = 0;
 }
 
 scl_status scl_charmm_compute(scl_charmm *eng, const double *x, const double *q, int eflag,
@@ -470,6 +525,7 @@ scl_status scl_charmm_compute(scl_charmm *eng, const double *x, const double *q,
     scl_status s = charmm_pack(eng, x, q, residuals, fn);
     if (s != SCL_OK)
         return s;
+    prune_check(eng);
     release_step_events(eng);
     size_t n = (size_t)eng->natoms + 1;
     s = scl_stream_write_range(eng->pos, 0, n, eng->pos_host, 0, &eng->ev_upload[0]);
@@ -668,5 +724,20 @@ scl_status scl_charmm_stats_get(scl_charmm *eng, scl_charmm_stats *stats)
     stats->threads_per_atom = eng->tpa;
     stats->chunks = eng->nchunks;
     stats->work_group = eng->wg;
+    stats->prunes = eng->prunes;
+    stats->inner_neighbors = 0;
+    if (eng->prune && eng->prune_valid && !eng->pending && eng->nlocal > 0) {
+        /* read only when asked and no step is in flight (it would wait for it) */
+        int *counts = malloc((size_t)eng->nlocal * sizeof *counts);
+        if (!counts)
+            return scl_fail(eng->ctx, SCL_ERR_MEMORY, "scl_charmm_stats_get", "out of host memory");
+        scl_status s =
+            scl_stream_read_range(eng->numnbr_in, 0, (size_t)eng->nlocal, counts, 1, NULL);
+        for (int i = 0; i < eng->nlocal && s == SCL_OK; i++)
+            stats->inner_neighbors += (counts[i] + CHARMM_PAD - 1) / CHARMM_PAD * CHARMM_PAD;
+        free(counts);
+        if (s != SCL_OK)
+            return s;
+    }
     return SCL_OK;
 }

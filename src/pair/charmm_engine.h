@@ -15,6 +15,7 @@ typedef struct {
     int first, count;
     int group_base; /* index of its first work-group among all partials */
     scl_stream *nbr; /* NULL in streaming mode (the shared buffer is used) */
+    scl_stream *nbr_in; /* the pruned inner list (when pruning is on) */
 } charmm_chunk;
 
 struct scl_charmm {
@@ -25,7 +26,7 @@ struct scl_charmm {
     size_t device_budget;     /* bytes the engine may allocate on the device */
 
     scl_program *nbr_program;
-    cl_kernel nbr_kernel;
+    cl_kernel nbr_kernel, prune_kernel;
     scl_program *force_program[CHARMM_TPA_VARIANTS][2];
     cl_kernel force_kernel[CHARMM_TPA_VARIANTS][2]; /* [log2 tpa][tally] */
 
@@ -62,7 +63,7 @@ struct scl_charmm {
     /* device streams */
     scl_stream *pos, *pos_lo, *pos_build, *type, *tag, *ilist_dev, *icell, *cell_start;
     scl_stream *nspecial, *special, *numnbr, *ljc, *force, *partials, *eatom, *vatom;
-    scl_stream *ljc_double, *special_range, *error, *overflow, *shared_nbr;
+    scl_stream *ljc_double, *special_range, *error, *overflow, *shared_nbr, *numnbr_in;
 
     /* neighbor lists */
     int capacity;      /* slots per atom, a multiple of 8 */
@@ -71,6 +72,14 @@ struct scl_charmm {
     charmm_chunk *chunks;
     int nchunks, total_groups;
     long neighbors;
+
+    /* dynamic pruning (params.inner_skin) */
+    double inner_skin;  /* > 0: pruning wanted */
+    int prune;          /* on for the current layout (both lists fit) */
+    int prune_valid;    /* the inner lists hold for the positions in pos_prune */
+    void *pos_prune;    /* pos_host at the last prune (natoms+1 entries) */
+    size_t pos_prune_bytes;
+    long prunes;
 
     /* plan */
     int tpa, wg, plan_ready;
@@ -91,6 +100,10 @@ scl_status charmm_setup_chunks(scl_charmm *eng, int nchunks, const char *fn);
 /* Enqueue the list build of one chunk into buffer nbr. */
 scl_status charmm_enqueue_build(scl_charmm *eng, const charmm_chunk *ch, scl_stream *nbr,
                                 cl_event *ev);
+
+/* Enqueue the pruning of every chunk's list at the current positions (pos)
+ * and remember them as the pruning positions. */
+scl_status charmm_enqueue_prune(scl_charmm *eng);
 
 /* charmm_engine.c */
 /* Stream type of the accumulators: SCL_LONG (fixed point, double

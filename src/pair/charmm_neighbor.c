@@ -74,7 +74,7 @@ static size_t fixed_device_bytes(const scl_charmm *eng)
 {
     const scl_stream *all[] = {eng->pos,   eng->pos_lo,   eng->pos_build, eng->type,
                                eng->tag,   eng->ilist_dev, eng->icell,    eng->cell_start,
-                               eng->nspecial, eng->special, eng->numnbr,  eng->ljc, eng->ljc_double, eng->special_range,
+                               eng->nspecial, eng->special, eng->numnbr,  eng->ljc, eng->ljc_double, eng->special_range, eng->numnbr_in,
                                eng->force, eng->partials, eng->eatom,     eng->vatom,
                                eng->error, eng->overflow};
     size_t sum = 0;
@@ -87,13 +87,16 @@ static size_t fixed_device_bytes(const scl_charmm *eng)
  * for reuse: a rebuild must not reallocate ~100 MB of lists every time. */
 static void release_chunks(scl_charmm *eng, scl_stream ***keep, int *nkeep)
 {
-    *keep = calloc((size_t)(eng->nchunks > 0 ? eng->nchunks : 1), sizeof **keep);
+    *keep = calloc(2 * (size_t)(eng->nchunks > 0 ? eng->nchunks : 1), sizeof **keep);
     *nkeep = 0;
     for (int c = 0; c < eng->nchunks; c++) {
-        if (*keep && eng->chunks[c].nbr)
-            (*keep)[(*nkeep)++] = eng->chunks[c].nbr;
-        else
-            scl_stream_free(eng->chunks[c].nbr);
+        scl_stream *lists[2] = {eng->chunks[c].nbr, eng->chunks[c].nbr_in};
+        for (int l = 0; l < 2; l++) {
+            if (*keep && lists[l])
+                (*keep)[(*nkeep)++] = lists[l];
+            else
+                scl_stream_free(lists[l]);
+        }
     }
     free(eng->chunks);
     eng->chunks = NULL;
@@ -174,6 +177,64 @@ scl_status charmm_enqueue_build(scl_charmm *eng, const charmm_chunk *ch, scl_str
     return scl_launch(ctx, k, "charmm neighbor build", 1, &global, &local, ev);
 }
 
+scl_status charmm_enqueue_prune(scl_charmm *eng)
+{
+    scl_context *ctx = eng->ctx;
+    cl_kernel k = eng->prune_kernel;
+    int dbl = eng->params.precision == SCL_PREC_DOUBLE, sentinel = eng->natoms;
+    double cut = sqrt(eng->coeffs.cut_forcesq) + eng->inner_skin;
+    double cutsq = cut * cut;
+    float cutsq_f = (float)cutsq, unit_f = (float)eng->unit;
+    cl_mem pos = scl_stream_mem(eng->pos), il = scl_stream_mem(eng->ilist_dev),
+           num = scl_stream_mem(eng->numnbr), num_in = scl_stream_mem(eng->numnbr_in);
+    scl_status s = SCL_OK;
+    for (int c = 0; c < eng->nchunks && s == SCL_OK; c++) {
+        const charmm_chunk *ch = &eng->chunks[c];
+        if (ch->count == 0)
+            continue;
+        cl_mem nb = scl_stream_mem(ch->nbr), nb_in = scl_stream_mem(ch->nbr_in);
+        const struct {
+            size_t size;
+            const void *value;
+        } args[] = {{sizeof pos, &pos},
+                    {sizeof il, &il},
+                    {sizeof nb, &nb},
+                    {sizeof num, &num},
+                    {dbl ? sizeof cutsq : sizeof cutsq_f, dbl ? (const void *)&cutsq
+                                                              : (const void *)&cutsq_f},
+                    {dbl ? sizeof eng->unit : sizeof unit_f,
+                     dbl ? (const void *)&eng->unit : (const void *)&unit_f},
+                    {sizeof(int), &ch->first},
+                    {sizeof(int), &ch->count},
+                    {sizeof(int), &sentinel},
+                    {sizeof nb_in, &nb_in},
+                    {sizeof num_in, &num_in}};
+        for (cl_uint a = 0; a < sizeof args / sizeof args[0] && s == SCL_OK; a++)
+            s = scl_arg(ctx, k, a, args[a].size, args[a].value);
+        size_t local = 64, global;
+        if (local > scl_device(ctx)->max_work_group)
+            local = scl_device(ctx)->max_work_group;
+        global = ((size_t)ch->count + local - 1) / local * local;
+        if (s == SCL_OK)
+            s = scl_launch(ctx, k, "charmm list prune", 1, &global, &local, NULL);
+    }
+    /* the positions the inner lists hold for (pos_host is what was uploaded) */
+    size_t bytes = ((size_t)eng->natoms + 1) * (dbl ? 32 : 16);
+    if (s == SCL_OK && eng->pos_prune_bytes < bytes) {
+        free(eng->pos_prune);
+        eng->pos_prune = malloc(bytes + bytes / 8);
+        eng->pos_prune_bytes = eng->pos_prune ? bytes + bytes / 8 : 0;
+        if (!eng->pos_prune)
+            s = scl_fail(ctx, SCL_ERR_MEMORY, "scl_charmm_compute", "out of host memory");
+    }
+    if (s == SCL_OK) {
+        memcpy(eng->pos_prune, eng->pos_host, bytes);
+        eng->prune_valid = 1;
+        eng->prunes++;
+    }
+    return s;
+}
+
 /* Largest list buffer one chunk may have: one allocation, and (streaming)
  * whatever the budget leaves. */
 static size_t max_chunk_atoms(const scl_charmm *eng, size_t per_atom)
@@ -212,6 +273,9 @@ scl_status charmm_setup_chunks(scl_charmm *eng, int nchunks, const char *fn)
         if (n > nlocal)
             n = nlocal > 0 ? nlocal : 1;
         eng->streaming = fixed + list_bytes > eng->device_budget;
+        /* pruning needs the inner lists beside the full ones */
+        eng->prune = eng->inner_skin > 0.0 && fixed + 2 * list_bytes <= eng->device_budget;
+        eng->prune_valid = 0;
         if (eng->streaming) { /* one shared buffer: chunks small enough for what is left */
             size_t left_atoms = (eng->device_budget - fixed) / per_atom;
             if (left_atoms < (size_t)chunk_max)
@@ -256,6 +320,9 @@ scl_status charmm_setup_chunks(scl_charmm *eng, int nchunks, const char *fn)
             if (eng->streaming)
                 continue;
             s = chunk_buffer(eng, keep, nkeep, per_slots, "charmm neighbor list", &ch->nbr);
+            if (s == SCL_OK && eng->prune)
+                s = chunk_buffer(eng, keep, nkeep, per_slots, "charmm inner neighbor list",
+                                 &ch->nbr_in);
             if (s != SCL_OK) {
                 free_kept(keep, nkeep);
                 return s;
@@ -385,6 +452,7 @@ static scl_status upload_atoms(scl_charmm *eng, const cell_grid *g, const double
     RESERVE(special, "charmm special tags", SCL_LONG, nli * (size_t)ms);
     RESERVE(special_range, "charmm special tag ranges", SCL_LONG, 2 * nli);
     RESERVE(numnbr, "charmm neighbor counts", SCL_INT, nli);
+    RESERVE(numnbr_in, "charmm inner neighbor counts", SCL_INT, eng->inner_skin > 0.0 ? nli : 1);
     RESERVE(force, "charmm forces", charmm_acc_type(eng), 4 * nli);
 #undef RESERVE
     if (s == SCL_OK)

@@ -52,10 +52,12 @@ scl_status charmm_coeffs_init(const scl_charmm_params *p, charmm_coeffs *c, char
                                 "inner LJ cutoff r_in = %g must be smaller than r_c = %g",
                                 p->cut_lj_inner, p->cut_lj),
                SCL_ERR_ARGUMENT;
-    if (!isfinite(p->skin) || p->skin < 0.0 || !isfinite(p->qqrd2e) || !isfinite(p->g_ewald) ||
+    if (!isfinite(p->skin) || p->skin < 0.0 || !isfinite(p->inner_skin) ||
+        !isfinite(p->qqrd2e) || !isfinite(p->g_ewald) ||
         p->g_ewald < 0.0)
-        return scl_format_error(err, errlen, "skin %g, qqrd2e %g or g_ewald %g is invalid",
-                                p->skin, p->qqrd2e, p->g_ewald),
+        return scl_format_error(err, errlen,
+                                "skin %g, inner_skin %g, qqrd2e %g or g_ewald %g is invalid",
+                                p->skin, p->inner_skin, p->qqrd2e, p->g_ewald),
                SCL_ERR_ARGUMENT;
     for (int k = 0; k < 4; k++)
         if (!isfinite(p->special_lj[k]) || !isfinite(p->special_coul[k]) ||
