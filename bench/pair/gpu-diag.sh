@@ -1,7 +1,7 @@
 #!/bin/bash
-# Shorter GPU run than gpu.sh: rhodo 32k mixed (tuned, with the device profile,
-# and fixed plans 8/256 and 4/128 to see whether the force error depends on
-# the launch), 256k mixed, 32k double, the charmm tests on the GPU.
+# Shorter GPU run than gpu.sh: rhodo 32k mixed (tuned, with the device
+# profile; without dynamic pruning; with 10x larger moves, which re-prune),
+# 256k mixed, 32k double, a 32k water box in single, the charmm tests.
 # Run from the repository root: bash bench/pair/gpu-diag.sh
 set -u
 . bench/gpu-setup.sh || exit 1
@@ -23,10 +23,11 @@ run() { # name, args...
     grep -v '^RESULT' "$RES/$name.txt" | grep -v '^ *$' | head -${LINES_MAX:-12}
 }
 LINES_MAX=40 run r32-mixed --data "$DATA" --steps 100 --rebuild 10 --precision mixed --profile
-run r32-mixed-8-256 --data "$DATA" --steps 50 --rebuild 10 --precision mixed --tpa 8 --wg 256 --chunks 1 --no-tune
-run r32-mixed-4-128 --data "$DATA" --steps 50 --rebuild 10 --precision mixed --tpa 4 --wg 128 --chunks 1 --no-tune
+run r32-mixed-noprune --data "$DATA" --steps 100 --rebuild 10 --precision mixed --inner-skin -1
+run r32-mixed-move --data "$DATA" --steps 100 --rebuild 10 --precision mixed --displace 0.02
 run r256-mixed --data "$DATA" --replicate 2,2,2 --steps 100 --rebuild 10 --precision mixed
 run r32-double --data "$DATA" --steps 100 --rebuild 10 --precision double
+run w32-single --atoms 32000 --steps 100 --rebuild 10 --precision single --no-reference
 echo "== tests on the GPU"
 timeout 200 ctest --test-dir build-gpu -R charmm --output-on-failure > "$RES/ctest.txt" 2>&1
 grep -E "FAIL|forces|tests passed|Failed" "$RES/ctest.txt" | head -30
