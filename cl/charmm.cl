@@ -135,6 +135,7 @@ inline real fixed_delta(int a, int b, real unit)
 __kernel void charmm_force(__global const pos4 *pos, __global const float4 *pos_lo,
                            __global const int *type, __global const int *ilist,
                            __global const int *nbr, __global const int *numnbr,
+                           __global const int *nspecial_front, const int sorted,
                            __global const real4 *ljc, const int ntypes, const real cut_forcesq,
                            const real cut_coulsq, const real cut_ljsq, const real cut_lj_innersq,
                            const real inv_denom_lj, const real qqrd2e, const real g_ewald,
@@ -168,9 +169,20 @@ __kernel void charmm_force(__global const pos4 *pos, __global const float4 *pos_
 #if TALLY
     acc e_vdwl = 0, e_coul = 0, v0 = 0, v1 = 0, v2 = 0, v3 = 0, v4 = 0, v5 = 0;
 #endif
-    for (int s = lane; s < npad; s += TPA) {
+    /* Sorted (pruned) lists hold their special pairs first: phase 0 runs the
+     * general code over those, phase 1 the rest with kind 0 known at compile
+     * time (no special factors, no erf series branch). With ~4% special
+     * pairs spread over the list, nearly every warp step had some lane take
+     * the series branch, which the others then waited for. Unsorted lists
+     * run everything in phase 0. */
+    const int nsp = !active ? 0 : sorted ? min(nspecial_front[ii], npad) : npad;
+    int s = lane;
+#pragma unroll
+    for (int phase = 0; phase < 2; phase++)
+    for (; s < (phase == 0 ? nsp : npad); s += TPA) {
         const int packed = nbr[(size_t)(s / PAD) * stride + (size_t)a * PAD + s % PAD];
-        const int j = packed & INDEX_MASK, kind = (packed >> KIND_SHIFT) & 3;
+        const int j = packed & INDEX_MASK;
+        const int kind = phase == 0 ? (packed >> KIND_SHIFT) & 3 : 0;
         const pos4 pj = pos[j];
 #if POS_FIXED && PAIR_DOUBLE
         const float4 lo_j = pos_lo[j];
@@ -214,7 +226,12 @@ __kernel void charmm_force(__global const pos4 *pos, __global const float4 *pos_
         const real r2inv = (real)1 / r2;
         real forcecoul = 0, ecoul = 0, forcelj = 0, philj = 0;
         if (in_coul) {
-            const real r = sqrt(r2), grij = g_ewald * r;
+#if PAIR_DOUBLE
+            const real rinv = (real)1 / sqrt(r2);
+#else
+            const real rinv = rsqrt(r2); /* one instruction for sqrt and 1/r */
+#endif
+            const real r = r2 * rinv, grij = g_ewald * r;
             real expm2;
             const real erfc_g = erfc_and_exp(g2 * r2, grij, &expm2);
 #if POS_FIXED && PAIR_DOUBLE
@@ -222,7 +239,7 @@ __kernel void charmm_force(__global const pos4 *pos, __global const float4 *pos_
 #elif POS_FIXED
             const real qj = as_float(pj.w);
 #endif
-            const real prefactor = qqrd2e * qi * qj / r;
+            const real prefactor = qqrd2e * qi * qj * rinv;
             const real keep = kind ? pick(special_coul, kind) : (real)1;
 #if !PAIR_DOUBLE
             if (kind && grij < 1.0f) { /* see erf_series */

@@ -100,13 +100,15 @@ __kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
 
 /* Dynamic pruning: copy the pairs of the full list (nbr, numnbr) closer than
  * sqrt(cutsq) at the current positions into the inner list (same blocked
- * layout, padded with the sentinel), one work-item per atom. The force
+ * layout, padded with the sentinel, special pairs first and counted in
+ * nspecial_front), one work-item per atom. The force
  * kernels then skip the outer shell of the skin until an atom has moved
  * half the inner skin (the host checks). */
 __kernel void neighbor_prune(__global const pos4 *pos, __global const int *ilist,
                              __global const int *nbr, __global const int *numnbr,
                              const real cutsq, const real unit, const int first, const int count,
-                             const int sentinel, __global int *nbr_in, __global int *numnbr_in)
+                             const int sentinel, __global int *nbr_in, __global int *numnbr_in,
+                             __global int *nspecial_front)
 {
     const int a = get_global_id(0);
     if (a >= count)
@@ -115,14 +117,22 @@ __kernel void neighbor_prune(__global const pos4 *pos, __global const int *ilist
     const pos4 pi = pos[ilist[ii]];
     const size_t stride = (size_t)count * PAD;
     const int n = numnbr[ii];
+    /* special pairs first (pass 0), then the others: the force kernel runs
+     * its general code over the first nspecial_front slots only */
     int m = 0;
-    for (int s = 0; s < n; s++) {
-        const int packed = nbr[(size_t)(s / PAD) * stride + (size_t)a * PAD + s % PAD];
-        const pos4 pj = pos[packed & 0x3fffffff];
-        const real dx = DELTA(pi.x, pj.x), dy = DELTA(pi.y, pj.y), dz = DELTA(pi.z, pj.z);
-        if (dx * dx + dy * dy + dz * dz < cutsq) {
-            nbr_in[(size_t)(m / PAD) * stride + (size_t)a * PAD + m % PAD] = packed;
-            m++;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1)
+            nspecial_front[ii] = m;
+        for (int s = 0; s < n; s++) {
+            const int packed = nbr[(size_t)(s / PAD) * stride + (size_t)a * PAD + s % PAD];
+            if ((((packed >> KIND_SHIFT) & 3) != 0) != (pass == 0))
+                continue;
+            const pos4 pj = pos[packed & 0x3fffffff];
+            const real dx = DELTA(pi.x, pj.x), dy = DELTA(pi.y, pj.y), dz = DELTA(pi.z, pj.z);
+            if (dx * dx + dy * dy + dz * dz < cutsq) {
+                nbr_in[(size_t)(m / PAD) * stride + (size_t)a * PAD + m % PAD] = packed;
+                m++;
+            }
         }
     }
     for (int s = m; s < ((m + PAD - 1) / PAD) * PAD; s++)

@@ -193,7 +193,7 @@ void scl_charmm_free(scl_charmm *eng)
                          eng->nspecial, eng->special,  eng->numnbr,    eng->ljc,
                          eng->force,    eng->partials, eng->eatom,     eng->vatom,
                          eng->error,    eng->overflow, eng->shared_nbr, eng->ljc_double,
-                         eng->special_range, eng->numnbr_in};
+                         eng->special_range, eng->numnbr_in, eng->nspecial_front};
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
         scl_stream_free(all[k]);
     for (int t = 0; t < CHARMM_TPA_VARIANTS; t++)
@@ -397,6 +397,7 @@ scl_status charmm_enqueue_forces(scl_charmm *eng, int tally, int per_atom, cl_ev
     cl_mem pos = scl_stream_mem(eng->pos), lo = scl_stream_mem(eng->pos_lo),
            type = scl_stream_mem(eng->type), il = scl_stream_mem(eng->ilist_dev),
            num = scl_stream_mem(eng->prune ? eng->numnbr_in : eng->numnbr),
+           nsf = scl_stream_mem(eng->prune ? eng->nspecial_front : eng->numnbr),
            ljc = scl_stream_mem(pair_math_double(eng, tally) ? eng->ljc_double : eng->ljc),
            force = scl_stream_mem(eng->force), err = scl_stream_mem(eng->error);
     /* unused outputs get any valid buffer */
@@ -406,6 +407,7 @@ scl_status charmm_enqueue_forces(scl_charmm *eng, int tally, int per_atom, cl_ev
     int ntypes = c->ntypes;
     double min_r2 = CHARMM_MIN_R * CHARMM_MIN_R;
     int dbl = pair_math_double(eng, tally);
+    int sorted = eng->prune; /* inner lists hold their special pairs first */
 #define ARG(i, v) \
     if (s == SCL_OK) \
     s = scl_arg(ctx, k, i, sizeof(v), &(v))
@@ -414,20 +416,22 @@ scl_status charmm_enqueue_forces(scl_charmm *eng, int tally, int per_atom, cl_ev
     ARG(2, type);
     ARG(3, il);
     ARG(5, num);
-    ARG(6, ljc);
-    ARG(7, ntypes);
+    ARG(6, nsf);
+    ARG(7, sorted);
+    ARG(8, ljc);
+    ARG(9, ntypes);
     double reals[] = {c->cut_forcesq,    c->cut_coulsq, c->cut_ljsq, c->cut_lj_innersq,
                       c->inv_denom_lj,  c->qqrd2e,     c->g_ewald};
     for (cl_uint a = 0; a < 7 && s == SCL_OK; a++)
-        s = arg_real(eng, k, 8 + a, dbl, reals[a]);
+        s = arg_real(eng, k, 10 + a, dbl, reals[a]);
     if (s == SCL_OK)
-        s = arg_real4(eng, k, 15, dbl, c->special_lj);
+        s = arg_real4(eng, k, 17, dbl, c->special_lj);
     if (s == SCL_OK)
-        s = arg_real4(eng, k, 16, dbl, c->special_coul);
+        s = arg_real4(eng, k, 18, dbl, c->special_coul);
     if (s == SCL_OK)
-        s = arg_real(eng, k, 17, dbl, min_r2);
+        s = arg_real(eng, k, 19, dbl, min_r2);
     if (s == SCL_OK)
-        s = arg_real(eng, k, 18, dbl, eng->unit);
+        s = arg_real(eng, k, 20, dbl, eng->unit);
     /* exact cutoff tests on fixed-point distances (see cl/charmm.cl); the
      * unit is a power of two, so the quotients are exact */
     cl_ulong cut_units[2] = {0, 0};
@@ -436,16 +440,16 @@ scl_status charmm_enqueue_forces(scl_charmm *eng, int tally, int per_atom, cl_ev
         cut_units[0] = (cl_ulong)ceil(c->cut_forcesq / u2);
         cut_units[1] = (cl_ulong)ceil(c->cut_coulsq / u2);
     }
-    ARG(19, cut_units[0]);
-    ARG(20, cut_units[1]);
-    ARG(24, per_atom);
-    ARG(25, force);
-    ARG(26, part);
-    ARG(27, ea);
-    ARG(28, va);
-    ARG(29, err);
+    ARG(21, cut_units[0]);
+    ARG(22, cut_units[1]);
+    ARG(26, per_atom);
+    ARG(27, force);
+    ARG(28, part);
+    ARG(29, ea);
+    ARG(30, va);
+    ARG(31, err);
     if (s == SCL_OK)
-        s = scl_arg(ctx, k, 30, wg * 8 * eng->acc_size, NULL);
+        s = scl_arg(ctx, k, 32, wg * 8 * eng->acc_size, NULL);
     for (int ci = 0; ci < eng->nchunks && s == SCL_OK; ci++) {
         charmm_chunk *ch = &eng->chunks[ci];
         if (events)
@@ -457,9 +461,9 @@ scl_status charmm_enqueue_forces(scl_charmm *eng, int tally, int per_atom, cl_ev
             s = charmm_enqueue_build(eng, ch, nbr, NULL);
         cl_mem nb = scl_stream_mem(nbr);
         ARG(4, nb);
-        ARG(21, ch->first);
-        ARG(22, ch->count);
-        ARG(23, ch->group_base);
+        ARG(23, ch->first);
+        ARG(24, ch->count);
+        ARG(25, ch->group_base);
         size_t global = (size_t)ch->count * (size_t)eng->tpa;
         if (s == SCL_OK)
             s = scl_launch(ctx, k, tally ? "charmm force+energy" : "charmm force", 1, &global,

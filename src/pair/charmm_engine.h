@@ -64,6 +64,7 @@ struct scl_charmm {
     scl_stream *pos, *pos_lo, *pos_build, *type, *tag, *ilist_dev, *icell, *cell_start;
     scl_stream *nspecial, *special, *numnbr, *ljc, *force, *partials, *eatom, *vatom;
     scl_stream *ljc_double, *special_range, *error, *overflow, *shared_nbr, *numnbr_in;
+    scl_stream *nspecial_front; /* special pairs at the front of each inner list */
 
     /* neighbor lists */
     int capacity;      /* slots per atom, a multiple of 8 */

@@ -74,7 +74,7 @@ static size_t fixed_device_bytes(const scl_charmm *eng)
 {
     const scl_stream *all[] = {eng->pos,   eng->pos_lo,   eng->pos_build, eng->type,
                                eng->tag,   eng->ilist_dev, eng->icell,    eng->cell_start,
-                               eng->nspecial, eng->special, eng->numnbr,  eng->ljc, eng->ljc_double, eng->special_range, eng->numnbr_in,
+                               eng->nspecial, eng->special, eng->numnbr,  eng->ljc, eng->ljc_double, eng->special_range, eng->numnbr_in, eng->nspecial_front,
                                eng->force, eng->partials, eng->eatom,     eng->vatom,
                                eng->error, eng->overflow};
     size_t sum = 0;
@@ -186,7 +186,8 @@ scl_status charmm_enqueue_prune(scl_charmm *eng)
     double cutsq = cut * cut;
     float cutsq_f = (float)cutsq, unit_f = (float)eng->unit;
     cl_mem pos = scl_stream_mem(eng->pos), il = scl_stream_mem(eng->ilist_dev),
-           num = scl_stream_mem(eng->numnbr), num_in = scl_stream_mem(eng->numnbr_in);
+           num = scl_stream_mem(eng->numnbr), num_in = scl_stream_mem(eng->numnbr_in),
+           nsf = scl_stream_mem(eng->nspecial_front);
     scl_status s = SCL_OK;
     for (int c = 0; c < eng->nchunks && s == SCL_OK; c++) {
         const charmm_chunk *ch = &eng->chunks[c];
@@ -208,7 +209,8 @@ scl_status charmm_enqueue_prune(scl_charmm *eng)
                     {sizeof(int), &ch->count},
                     {sizeof(int), &sentinel},
                     {sizeof nb_in, &nb_in},
-                    {sizeof num_in, &num_in}};
+                    {sizeof num_in, &num_in},
+                    {sizeof nsf, &nsf}};
         for (cl_uint a = 0; a < sizeof args / sizeof args[0] && s == SCL_OK; a++)
             s = scl_arg(ctx, k, a, args[a].size, args[a].value);
         size_t local = 64, global;
@@ -453,6 +455,8 @@ static scl_status upload_atoms(scl_charmm *eng, const cell_grid *g, const double
     RESERVE(special_range, "charmm special tag ranges", SCL_LONG, 2 * nli);
     RESERVE(numnbr, "charmm neighbor counts", SCL_INT, nli);
     RESERVE(numnbr_in, "charmm inner neighbor counts", SCL_INT, eng->inner_skin > 0.0 ? nli : 1);
+    RESERVE(nspecial_front, "charmm inner special counts", SCL_INT,
+            eng->inner_skin > 0.0 ? nli : 1);
     RESERVE(force, "charmm forces", charmm_acc_type(eng), 4 * nli);
 #undef RESERVE
     if (s == SCL_OK)
