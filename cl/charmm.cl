@@ -8,7 +8,8 @@
  * per_atom is set, per-atom energy and virial.
  *
  * Options: PREC 0 single (float math and sums), 1 mixed, 2 double; TPA
- * 1|2|4|8; TALLY 0|1.
+ * 1|2|4|8|16; TALLY 0|1. Inputs are const restrict: NVIDIA then loads them
+ * through the read-only (texture) path.
  *   single and mixed: positions are 32-bit fixed point (int4: x, y, z and
  *     the float bits of q), `unit` Angstrom per step, relative to an origin
  *     in the box. x_i - x_j is an exact integer difference (modulo 2^32,
@@ -132,19 +133,19 @@ inline real fixed_delta(int a, int b, real unit)
     return (real)as_int((uint)a - (uint)b) * unit;
 }
 
-__kernel void charmm_force(__global const pos4 *pos, __global const float4 *pos_lo,
-                           __global const int *type, __global const int *ilist,
-                           __global const int *nbr, __global const int *numnbr,
-                           __global const int *nspecial_front, const int sorted,
-                           __global const real4 *ljc, const int ntypes, const real cut_forcesq,
-                           const real cut_coulsq, const real cut_ljsq, const real cut_lj_innersq,
-                           const real inv_denom_lj, const real qqrd2e, const real g_ewald,
-                           const real4 special_lj, const real4 special_coul, const real min_r2,
-                           const real unit, const ulong cut_force_units,
-                           const ulong cut_coul_units,
-                           const int first, const int count, const int group_base,
-                           const int per_atom, __global acc *force, __global acc *partials,
-                           __global acc *eatom, __global acc *vatom,
+__kernel void charmm_force(__global const pos4 *restrict pos,
+                           __global const float4 *restrict pos_lo,
+                           __global const int *restrict type, __global const int *restrict ilist,
+                           __global const int *restrict nbr, __global const int *restrict numnbr,
+                           __global const int *restrict nspecial_front, const int sorted,
+                           __global const real4 *restrict ljc, const int ntypes,
+                           const real cut_forcesq, const real cut_coulsq, const real cut_ljsq,
+                           const real cut_lj_innersq, const real inv_denom_lj, const real qqrd2e,
+                           const real g_ewald, const real4 special_lj, const real4 special_coul,
+                           const real min_r2, const real unit, const ulong cut_force_units,
+                           const ulong cut_coul_units, const int first, const int count,
+                           const int group_base, const int per_atom, __global acc *force,
+                           __global acc *partials, __global acc *eatom, __global acc *vatom,
                            volatile __global int *error, __local acc *scratch)
 {
     const int gid = get_global_id(0), lid = get_local_id(0), wg = get_local_size(0);

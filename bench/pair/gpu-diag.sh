@@ -20,7 +20,7 @@ run() { # name, args...
     local name=$1; shift
     echo "== pair-bench $name: $*"
     timeout 120 "$STREAMCL" pair-bench "$@" > "$RES/$name.txt" 2>&1
-    grep -v '^RESULT' "$RES/$name.txt" | grep -v '^ *$' | head -${LINES_MAX:-12}
+    grep -v -e '^RESULT' -e '^TIMING' "$RES/$name.txt" | grep -v '^ *$' | head -${LINES_MAX:-12}
 }
 LINES_MAX=40 run r32-mixed --data "$DATA" --steps 100 --rebuild 10 --precision mixed --profile
 run r32-mixed-noprune --data "$DATA" --steps 100 --rebuild 10 --precision mixed --inner-skin -1

@@ -6,8 +6,8 @@
 
 #include "pair/pair_internal.h"
 
-#define CHARMM_TPA_VARIANTS 4 /* threads per atom 1, 2, 4, 8 */
-#define CHARMM_REBUILD_BUFS 10
+#define CHARMM_TPA_VARIANTS 5 /* threads per atom 1, 2, 4, 8, 16 */
+#define CHARMM_REBUILD_BUFS 7
 
 /* A range of local atoms (in binned order) launched as one kernel, with its
  * own neighbor-list buffer. */
@@ -38,10 +38,8 @@ struct scl_charmm {
     double origin[3]; /* positions are packed relative to it */
     double unit;      /* Angstrom per fixed-point step (single/mixed; 1 in double) */
     double period;    /* 2^32 * unit: fixed-point differences are modulo this */
-    /* caller's atom data at the last set_atoms (list checks); these point
-     * into rebuild_buf */
-    double *x_build;
-    int64_t *tag_build; int *nspecial_build; int64_t *special_build;
+    double *x_build;  /* caller's positions at the last set_atoms (list checks),
+                       * in rebuild_buf */
     /* host buffers of set_atoms, kept across rebuilds (grown, never shrunk:
      * fresh multi-MB allocations each rebuild cost page faults) */
     void *rebuild_buf[CHARMM_REBUILD_BUFS];

@@ -20,9 +20,8 @@ void charmm_atoms_free(scl_charmm *eng)
     free(eng->order);
     free(eng->local_orig);
     free(eng->ilist);
-    eng->order = eng->local_orig = eng->ilist = eng->nspecial_build = NULL;
+    eng->order = eng->local_orig = eng->ilist = NULL;
     eng->x_build = NULL;
-    eng->tag_build = eng->special_build = NULL;
     eng->have_atoms = 0;
 }
 
@@ -50,8 +49,7 @@ static void *rebuild_buf(scl_charmm *eng, int k, size_t bytes)
     return eng->rebuild_buf[k];
 }
 
-enum { RB_TYPE, RB_TAG, RB_ICELL, RB_NSPECIAL, RB_SPECIAL, RB_RANGE, RB_X, RB_TAG_BUILD,
-       RB_NSPECIAL_BUILD, RB_SPECIAL_BUILD };
+enum { RB_TYPE, RB_TAG, RB_ICELL, RB_NSPECIAL, RB_SPECIAL, RB_RANGE, RB_X };
 
 scl_status charmm_stream_reserve(scl_charmm *eng, scl_stream **s, const char *label,
                                  scl_type type, size_t count, unsigned flags)
@@ -487,33 +485,15 @@ static scl_status upload_atoms(scl_charmm *eng, const cell_grid *g, const double
     return s;
 }
 
-/* Keep the caller's atom data for scl_charmm_check_neighbors. */
-static int keep_copies(scl_charmm *eng, const double *x, const int64_t *tag, const int *nspecial,
-                       const int64_t *special)
+/* Keep the caller's positions for scl_charmm_check_neighbors (its tags and
+ * specials are in the kept upload buffers). */
+static int keep_copies(scl_charmm *eng, const double *x)
 {
-    size_t n = (size_t)eng->natoms, nl = (size_t)eng->nlocal, ms = (size_t)eng->maxspecial;
+    size_t n = (size_t)eng->natoms;
     eng->x_build = rebuild_buf(eng, RB_X, (3 * n + 1) * sizeof *eng->x_build);
     if (!eng->x_build)
         return -1;
     memcpy(eng->x_build, x, 3 * n * sizeof *x);
-    eng->tag_build = NULL;
-    eng->nspecial_build = NULL;
-    eng->special_build = NULL;
-    if (tag) {
-        eng->tag_build = rebuild_buf(eng, RB_TAG_BUILD, (n + 1) * sizeof *tag);
-        if (!eng->tag_build)
-            return -1;
-        memcpy(eng->tag_build, tag, n * sizeof *tag);
-    }
-    if (nspecial) {
-        eng->nspecial_build = rebuild_buf(eng, RB_NSPECIAL_BUILD, (3 * nl + 1) * sizeof *nspecial);
-        eng->special_build = rebuild_buf(eng, RB_SPECIAL_BUILD, (nl * ms + 1) * sizeof *special);
-        if (!eng->nspecial_build || !eng->special_build)
-            return -1;
-        memcpy(eng->nspecial_build, nspecial, 3 * nl * sizeof *nspecial);
-        if (ms > 0)
-            memcpy(eng->special_build, special, nl * ms * sizeof *special);
-    }
     return 0;
 }
 
@@ -552,7 +532,7 @@ scl_status scl_charmm_set_atoms(scl_charmm *eng, int nlocal, int nghost, const d
     g.order = NULL;
     eng->ilist = malloc((size_t)(nlocal + 1) * sizeof *eng->ilist);
     eng->local_orig = malloc((size_t)(nlocal + 1) * sizeof *eng->local_orig);
-    if (!eng->ilist || !eng->local_orig || keep_copies(eng, x, tag, nspecial, special) != 0) {
+    if (!eng->ilist || !eng->local_orig || keep_copies(eng, x) != 0) {
         cell_grid_free(&g);
         charmm_atoms_free(eng);
         return scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
@@ -624,15 +604,20 @@ static int borderline(const scl_charmm *eng, int i, int j)
     return fabs(sqrt(d2) - eng->coeffs.cut_neigh) < 1e-4 * eng->coeffs.cut_neigh;
 }
 
-/* Mismatches between device list `dev` (n entries) and brute force of local ii. */
+/* Mismatches between device list `dev` (n entries, caller's indices) and
+ * brute force of local ii: positions from the copy of the caller's, tags
+ * and specials from the host arrays set_atoms uploaded (binned tags, local
+ * specials: the caller's data permuted on the host, not read back). */
 static long compare_atom(const scl_charmm *eng, int ii, list_entry *dev, int n, list_entry *host)
 {
     int i = eng->local_orig[ii], nh = 0;
     double cutsq = eng->coeffs.cut_neigh * eng->coeffs.cut_neigh;
-    const int *ns = eng->nspecial_build ? eng->nspecial_build + 3 * i : NULL;
-    const int64_t *sp =
-        eng->special_build ? eng->special_build + (size_t)i * (size_t)eng->maxspecial : NULL;
-    for (int j = 0; j < eng->natoms; j++) {
+    size_t ms = (size_t)(eng->maxspecial > 0 ? eng->maxspecial : 1);
+    const int *ns = eng->maxspecial > 0 ? (const int *)eng->rebuild_buf[RB_NSPECIAL] + 3 * ii : NULL;
+    const int64_t *sp = ns ? (const int64_t *)eng->rebuild_buf[RB_SPECIAL] + (size_t)ii * ms : NULL;
+    const int64_t *tag_binned = eng->rebuild_buf[RB_TAG];
+    for (int b = 0; b < eng->natoms; b++) {
+        int j = eng->order[b];
         if (j == i)
             continue;
         double d2 = 0;
@@ -640,8 +625,7 @@ static long compare_atom(const scl_charmm *eng, int ii, list_entry *dev, int n, 
             d2 += (eng->x_build[3 * i + k] - eng->x_build[3 * j + k]) *
                   (eng->x_build[3 * i + k] - eng->x_build[3 * j + k]);
         if (d2 < cutsq)
-            host[nh++] = (list_entry){j, charmm_special_kind(
-                                             ns, sp, eng->tag_build ? eng->tag_build[j] : j)};
+            host[nh++] = (list_entry){j, charmm_special_kind(ns, sp, tag_binned[b])};
     }
     qsort(dev, (size_t)n, sizeof *dev, cmp_entry);
     qsort(host, (size_t)nh, sizeof *host, cmp_entry);
