@@ -2,7 +2,8 @@
 # rhodo on the bare GPU machine (16 cores, no package registry), from the
 # repository root:   bash bench/rhodo/gpu.sh
 # 1. registers NVIDIA OpenCL (.gpu/device/setup.sh)
-# 2. builds LAMMPS (GPU package, OpenCL, mixed + PLUGIN) from .gpu/lammps-trim.tar.xz (~95 s)
+# 2. builds LAMMPS (GPU package, OpenCL, mixed + PLUGIN) from .gpu/lammps-trim.tar.xz into
+#    build-rhodo-gpu/ (~95 s)
 # 3. builds streamcl + lmp_ocl against that LAMMPS into build-gpu (bench/gpu-setup.sh)
 # 4. runs rhodo: CPU 1 and 16 ranks, GPU package 1 and 4 ranks, ocl 1 and 4 ranks,
 #    then in.rhodo.scaled 2x2x2 (256k atoms) for GPU package and ocl on 1 rank
@@ -12,7 +13,7 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
 OUTDIR=${OUT:-$ROOT/out}/rhodo
-W=${GPU_WORK:-$ROOT/.gpu/work}
+W=${GPU_WORK:-$ROOT/build-rhodo-gpu}   # not under .gpu/: carrying .gpu replaces it
 mkdir -p "$OUTDIR" "$W"
 t_start=$(date +%s)
 stamp() { echo "[gpu.sh +$(( $(date +%s) - t_start ))s] $*"; }
