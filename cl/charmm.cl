@@ -8,7 +8,7 @@
  * per_atom is set, per-atom energy and virial.
  *
  * Options: PREC 0 single (float math and sums), 1 mixed, 2 double; TPA
- * 1|2|4|8|16; TALLY 0|1. Inputs are const restrict: NVIDIA then loads them
+ * 1|2|4|8|16|32; TALLY 0|1. Inputs are const restrict: NVIDIA then loads them
  * through the read-only (texture) path.
  *   single and mixed: positions are 32-bit fixed point (int4: x, y, z and
  *     the float bits of q), `unit` Angstrom per step, relative to an origin

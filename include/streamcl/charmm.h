@@ -68,7 +68,7 @@ typedef struct {
     double skin;            /* neighbor skin added to max(cut_lj, cut_coul) */
     scl_precision precision;
     /* Launch parameters; 0 = let the tuner choose (or defaults when tune = 0). */
-    int threads_per_atom;   /* 1, 2, 4, 8 or 16 */
+    int threads_per_atom;   /* 1, 2, 4, 8, 16 or 32 */
     int chunks;             /* number of atom chunks per step, >= 1 */
     int work_group;         /* work-group size */
     int tune;               /* 1: time candidates on the first step, cache the plan */

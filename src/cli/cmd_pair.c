@@ -102,7 +102,7 @@ static int parse_args(int argc, char **argv, bench_args *a)
         } else if (!strcmp(o, "--displace")) {
             r = cli_parse_double("pair-bench", o, v, &a->displace);
         } else if (!strcmp(o, "--tpa")) {
-            r = cli_parse_long("pair-bench", o, v, 1, 16, &a->tpa);
+            r = cli_parse_long("pair-bench", o, v, 1, 32, &a->tpa);
         } else if (!strcmp(o, "--chunks")) {
             r = cli_parse_long("pair-bench", o, v, 1, 4096, &a->chunks);
         } else if (!strcmp(o, "--wg")) {

@@ -40,7 +40,7 @@ static double acc_value(const scl_charmm *eng, const void *buf, size_t k)
 
 static int tpa_index(int tpa)
 {
-    return tpa == 1 ? 0 : tpa == 2 ? 1 : tpa == 4 ? 2 : tpa == 8 ? 3 : 4;
+    return tpa == 1 ? 0 : tpa == 2 ? 1 : tpa == 4 ? 2 : tpa == 8 ? 3 : tpa == 16 ? 4 : 5;
 }
 
 scl_status charmm_force_kernel(scl_charmm *eng, int tpa, int tally, cl_kernel *out)
@@ -120,9 +120,10 @@ scl_status scl_charmm_create(scl_context *ctx, const scl_charmm_params *p, scl_c
         s = scl_fail(ctx, SCL_ERR_UNSUPPORTED, fn,
                      "double precision needs fp64, which %s does not have", dev->name);
     int tpa = p->threads_per_atom;
-    if (s == SCL_OK && tpa != 0 && tpa != 1 && tpa != 2 && tpa != 4 && tpa != 8 && tpa != 16)
-        s = scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "threads_per_atom %d is not 1, 2, 4, 8 or 16",
-                     tpa);
+    if (s == SCL_OK && tpa != 0 && tpa != 1 && tpa != 2 && tpa != 4 && tpa != 8 && tpa != 16 &&
+        tpa != 32)
+        s = scl_fail(ctx, SCL_ERR_ARGUMENT, fn,
+                     "threads_per_atom %d is not 1, 2, 4, 8, 16 or 32", tpa);
     if (s == SCL_OK && (p->chunks < 0 || p->work_group < 0 || p->neighbor_capacity < 0 ||
                         (p->work_group & (p->work_group - 1)) != 0))
         s = scl_fail(ctx, SCL_ERR_ARGUMENT, fn,

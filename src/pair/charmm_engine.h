@@ -6,7 +6,7 @@
 
 #include "pair/pair_internal.h"
 
-#define CHARMM_TPA_VARIANTS 5 /* threads per atom 1, 2, 4, 8, 16 */
+#define CHARMM_TPA_VARIANTS 6 /* threads per atom 1, 2, 4, 8, 16, 32 */
 #define CHARMM_REBUILD_BUFS 7
 
 /* A range of local atoms (in binned order) launched as one kernel, with its

@@ -113,7 +113,7 @@ int main(void)
     const variant variants[] = {
         {1, 1, 64, 0, "tpa 1, 1 chunk"},     {2, 1, 64, 0, "tpa 2"},
         {4, 1, 128, 0, "tpa 4, wg 128"},     {8, 1, 32, 0, "tpa 8, wg 32"},
-        {16, 1, 64, 0, "tpa 16"},
+        {16, 1, 64, 0, "tpa 16"},            {32, 2, 64, 0, "tpa 32, 2 chunks"},
         {1, 3, 64, 0, "3 chunks"},           {4, 7, 64, 0, "tpa 4, 7 chunks"},
         {2, 2, 64, stream_budget, "streamed lists"},
     };
