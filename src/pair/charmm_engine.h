@@ -45,6 +45,7 @@ struct scl_charmm {
     void *rebuild_buf[CHARMM_REBUILD_BUFS];
     size_t rebuild_bytes[CHARMM_REBUILD_BUFS];
     int grid[3];
+    double grid_lo[3], grid_width[3]; /* the cell grid of the last set_atoms */
 
     /* host staging of the per-step streams */
     void *pos_host;   /* natoms+1 int4 fixed point (double4 in double precision);

@@ -137,6 +137,12 @@ scl_status charmm_enqueue_build(scl_charmm *eng, const charmm_chunk *ch, scl_str
     float cutsq_f = (float)cutsq, unit_f = (float)eng->unit;
     int pos_double = eng->params.precision == SCL_PREC_DOUBLE;
     int sentinel = eng->natoms, reach = CHARMM_CELL_REACH;
+    /* the cell grid relative to the packing origin, for the row clipping */
+    cl_double4 lo_d = {{eng->grid_lo[0] - eng->origin[0], eng->grid_lo[1] - eng->origin[1],
+                        eng->grid_lo[2] - eng->origin[2], 0.0}};
+    cl_double4 w_d = {{eng->grid_width[0], eng->grid_width[1], eng->grid_width[2], 0.0}};
+    cl_float4 lo_f = {{(float)lo_d.s[0], (float)lo_d.s[1], (float)lo_d.s[2], 0.0f}};
+    cl_float4 w_f = {{(float)w_d.s[0], (float)w_d.s[1], (float)w_d.s[2], 0.0f}};
     const struct {
         size_t size;
         const void *value;
@@ -153,6 +159,10 @@ scl_status charmm_enqueue_build(scl_charmm *eng, const charmm_chunk *ch, scl_str
                                                                         : (const void *)&cutsq_f},
                 {pos_double ? sizeof eng->unit : sizeof unit_f,
                  pos_double ? (const void *)&eng->unit : (const void *)&unit_f},
+                {pos_double ? sizeof lo_d : sizeof lo_f,
+                 pos_double ? (const void *)&lo_d : (const void *)&lo_f},
+                {pos_double ? sizeof w_d : sizeof w_f,
+                 pos_double ? (const void *)&w_d : (const void *)&w_f},
                 {sizeof rg, &rg},
                 {sizeof ns, &ns},
                 {sizeof sp, &sp},
@@ -545,6 +555,8 @@ scl_status scl_charmm_set_atoms(scl_charmm *eng, int nlocal, int nghost, const d
     double span = 0;
     for (int d = 0; d < 3; d++) {
         eng->grid[d] = g.n[d];
+        eng->grid_lo[d] = g.lo[d];
+        eng->grid_width[d] = g.width[d];
         eng->origin[d] = g.lo[d] + 0.5 * g.n[d] * g.width[d];
         span = fmax(span, g.n[d] * g.width[d]);
     }
