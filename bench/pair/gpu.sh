@@ -4,8 +4,8 @@
 # Builds everything (bench/gpu-setup.sh), runs `streamcl pair-bench` on the
 # rhodopsin system (32,000 atoms, bench/data.rhodo from .gpu/lammps-trim.tar.xz)
 # and on it replicated 2x2x2 (256,000 atoms, like in.rhodo.scaled), in mixed
-# precision (and double at 32k), then the module's tests on the GPU, and prints
-# a table. Peer in the same run: the double C reference (OpenMP, 16 cores).
+# precision (and double at 32k, and mixed without dynamic pruning), then the
+# module's tests on the GPU, and prints a table. Peer in the same run: the double C reference (OpenMP, 16 cores).
 # Results go to $OUT/pair/ when $OUT is set. Takes about 2 minutes.
 set -u
 . bench/gpu-setup.sh || exit 1
@@ -31,7 +31,8 @@ run() { # name, args...
     echo "== pair-bench $name: $*"
     timeout 300 "$STREAMCL" pair-bench "$@" 2>&1 | tee "$RES/$name.txt" | grep -v '^RESULT'
 }
-run rhodo32k-mixed  $SYS32  --steps 100 --rebuild 10 --precision mixed
+run rhodo32k-mixed  $SYS32  --steps 100 --rebuild 10 --precision mixed --profile
+run rhodo32k-mixed-noprune $SYS32 --steps 100 --rebuild 10 --precision mixed --inner-skin -1
 run rhodo32k-double $SYS32  --steps 100 --rebuild 10 --precision double
 run rhodo256k-mixed $SYS256 --steps 100 --rebuild 10 --precision mixed
 run water32k-single --atoms 32000 --steps 100 --rebuild 10 --precision single --no-reference
@@ -39,11 +40,11 @@ echo "== tests on the GPU"
 timeout 300 ctest --test-dir build-gpu -R charmm --output-on-failure 2>&1 | tee "$RES/ctest.txt" | tail -8
 
 echo
-echo "| system | precision | force ms/step | device ms/step (up+force+down) | neighbor ms/step | C reference ms (${OMP_NUM_THREADS} threads) | force RMS err | E_coul err | tpa/chunks/wg |"
-echo "|---|---|---|---|---|---|---|---|---|"
-for f in rhodo32k-mixed rhodo32k-double rhodo256k-mixed water32k-single; do
-    line=$(grep '^RESULT' "$RES/$f.txt" 2>/dev/null) || { echo "| $f | failed | | | | | | | |"; continue; }
+echo "| system | precision | force ms/step | device ms/step (up+force+down) | neighbor ms/step | host-reduce ms/step | C reference ms (${OMP_NUM_THREADS} threads) | force RMS err | E_coul err | tpa/chunks/wg | prunes |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
+for f in rhodo32k-mixed rhodo32k-mixed-noprune rhodo32k-double rhodo256k-mixed water32k-single; do
+    line=$(grep '^RESULT' "$RES/$f.txt" 2>/dev/null) || { echo "| $f | failed | | | | | | | | | |"; continue; }
     get() { echo "$line" | tr ' ' '\n' | grep "^$1=" | cut -d= -f2; }
-    echo "| $f ($(get atoms) atoms) | $(get precision) | $(get force_ms) | $(get device_ms) | $(get neighbor_ms) | $(get reference_ms) | $(get force_err) | $(get ecoul_err) | $(get tpa)/$(get chunks)/$(get wg) |"
+    echo "| $f ($(get atoms) atoms) | $(get precision) | $(get force_ms) | $(get device_ms) | $(get neighbor_ms) | $(get reduce_ms) | $(get reference_ms) | $(get force_err) | $(get ecoul_err) | $(get tpa)/$(get chunks)/$(get wg) | $(get prunes) |"
 done | tee "$RES/table.md"
 echo "Goal (H200): force <= 0.10 ms/step at 32k, <= 0.6 ms at 256k; LAMMPS GPU package: 0.243 / 1.66 ms force, 0.55 ms device total at 32k."
