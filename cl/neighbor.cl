@@ -173,41 +173,70 @@ __kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
 /* Dynamic pruning: copy the pairs of the full list (nbr, numnbr) closer than
  * sqrt(cutsq) at the current positions into the inner list (same blocked
  * layout, padded with the sentinel, special pairs first and counted in
- * nspecial_front), one work-item per atom. The force
- * kernels then skip the outer shell of the skin until an atom has moved
- * half the inner skin (the host checks). */
+ * nspecial_front). LANES work-items per atom take the slots s with
+ * s % LANES == lane; each counts its special and other kept pairs, offsets
+ * come from the counts in local memory (specials of all lanes first), then
+ * each writes: a fixed order, no atomics. The force kernels then skip the
+ * outer shell of the skin until an atom has moved half the inner skin (the
+ * host checks). */
+inline int prune_pass(__global const pos4 *pos, const pos4 pi, __global const int *nbr,
+                      const int n, const size_t stride, const int a, const int lane,
+                      const real cutsq, const real unit, const int special, const int write,
+                      int offset, __global int *nbr_in)
+{
+    int m = 0;
+    for (int s = lane; s < n; s += LANES) {
+        const int packed = nbr[(size_t)(s / PAD) * stride + (size_t)a * PAD + s % PAD];
+        if ((((packed >> KIND_SHIFT) & 3) != 0) != special)
+            continue;
+        const pos4 pj = pos[packed & 0x3fffffff];
+        const real dx = DELTA(pi.x, pj.x), dy = DELTA(pi.y, pj.y), dz = DELTA(pi.z, pj.z);
+        if (dx * dx + dy * dy + dz * dz < cutsq) {
+            if (write) {
+                const int slot = offset + m;
+                nbr_in[(size_t)(slot / PAD) * stride + (size_t)a * PAD + slot % PAD] = packed;
+            }
+            m++;
+        }
+    }
+    return m;
+}
+
 __kernel void neighbor_prune(__global const pos4 *pos, __global const int *ilist,
                              __global const int *nbr, __global const int *numnbr,
                              const real cutsq, const real unit, const int first, const int count,
                              const int sentinel, __global int *nbr_in, __global int *numnbr_in,
-                             __global int *nspecial_front)
+                             __global int *nspecial_front, __local int *lane_count)
 {
-    const int a = get_global_id(0);
-    if (a >= count)
-        return;
-    const int ii = first + a;
+    const int gid = get_global_id(0), lid = get_local_id(0), wg = get_local_size(0);
+    const int a = gid / LANES, lane = gid % LANES;
+    const int active = a < count;
+    const int ii = first + (active ? a : 0);
     const pos4 pi = pos[ilist[ii]];
     const size_t stride = (size_t)count * PAD;
-    const int n = numnbr[ii];
-    /* special pairs first (pass 0), then the others: the force kernel runs
-     * its general code over the first nspecial_front slots only */
-    int m = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        if (pass == 1)
-            nspecial_front[ii] = m;
-        for (int s = 0; s < n; s++) {
-            const int packed = nbr[(size_t)(s / PAD) * stride + (size_t)a * PAD + s % PAD];
-            if ((((packed >> KIND_SHIFT) & 3) != 0) != (pass == 0))
-                continue;
-            const pos4 pj = pos[packed & 0x3fffffff];
-            const real dx = DELTA(pi.x, pj.x), dy = DELTA(pi.y, pj.y), dz = DELTA(pi.z, pj.z);
-            if (dx * dx + dy * dy + dz * dz < cutsq) {
-                nbr_in[(size_t)(m / PAD) * stride + (size_t)a * PAD + m % PAD] = packed;
-                m++;
-            }
-        }
+    const int n = active ? numnbr[ii] : 0;
+    /* lane_count[lid]: special pairs kept, lane_count[wg + lid]: the others */
+    lane_count[lid] = prune_pass(pos, pi, nbr, n, stride, a, lane, cutsq, unit, 1, 0, 0, nbr_in);
+    lane_count[wg + lid] =
+        prune_pass(pos, pi, nbr, n, stride, a, lane, cutsq, unit, 0, 0, 0, nbr_in);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int specials = 0, others = 0, off_special = 0, off_other = 0;
+    for (int l = 0; l < LANES; l++) {
+        const int vs = lane_count[lid - lane + l], vo = lane_count[wg + lid - lane + l];
+        off_special += l < lane ? vs : 0;
+        off_other += l < lane ? vo : 0;
+        specials += vs;
+        others += vo;
     }
-    for (int s = m; s < ((m + PAD - 1) / PAD) * PAD; s++)
-        nbr_in[(size_t)(s / PAD) * stride + (size_t)a * PAD + s % PAD] = sentinel;
-    numnbr_in[ii] = m;
+    if (!active)
+        return;
+    prune_pass(pos, pi, nbr, n, stride, a, lane, cutsq, unit, 1, 1, off_special, nbr_in);
+    prune_pass(pos, pi, nbr, n, stride, a, lane, cutsq, unit, 0, 1, specials + off_other, nbr_in);
+    if (lane == 0) {
+        const int m = specials + others;
+        for (int s = m; s < ((m + PAD - 1) / PAD) * PAD; s++)
+            nbr_in[(size_t)(s / PAD) * stride + (size_t)a * PAD + s % PAD] = sentinel;
+        numnbr_in[ii] = m;
+        nspecial_front[ii] = specials;
+    }
 }

@@ -228,10 +228,14 @@ scl_status charmm_enqueue_prune(scl_charmm *eng)
                     {sizeof nsf, &nsf}};
         for (cl_uint a = 0; a < sizeof args / sizeof args[0] && s == SCL_OK; a++)
             s = scl_arg(ctx, k, a, args[a].size, args[a].value);
-        size_t local = 64, global;
-        if (local > scl_device(ctx)->max_work_group)
-            local = scl_device(ctx)->max_work_group;
-        global = ((size_t)ch->count + local - 1) / local * local;
+        /* CHARMM_BUILD_LANES work-items per atom, two counts each in local memory */
+        size_t local = 64;
+        while (local > scl_device(ctx)->max_work_group && local > CHARMM_BUILD_LANES)
+            local /= 2;
+        size_t global = ((size_t)ch->count * CHARMM_BUILD_LANES + local - 1) / local * local;
+        if (s == SCL_OK)
+            s = scl_arg(ctx, k, (cl_uint)(sizeof args / sizeof args[0]),
+                        2 * local * sizeof(cl_int), NULL);
         if (s == SCL_OK)
             s = scl_launch(ctx, k, "charmm list prune", 1, &global, &local, NULL);
     }
