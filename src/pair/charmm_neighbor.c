@@ -179,16 +179,9 @@ scl_status charmm_enqueue_build(scl_charmm *eng, const charmm_chunk *ch, scl_str
         if (s != SCL_OK)
             return s;
     }
-    /* CHARMM_BUILD_LANES work-items per atom (see cl/neighbor.cl), whole
-     * atoms per work-group; local memory holds one count per work-item */
-    size_t local = 64;
-    while (local > scl_device(ctx)->max_work_group && local > CHARMM_BUILD_LANES)
-        local /= 2;
-    size_t global = ((size_t)ch->count * CHARMM_BUILD_LANES + local - 1) / local * local;
-    scl_status s = scl_arg(ctx, k, (cl_uint)(sizeof args / sizeof args[0]), local * sizeof(cl_int),
-                           NULL);
-    if (s != SCL_OK)
-        return s;
+    size_t local = 64, global = (size_t)ch->count;
+    if (local > scl_device(ctx)->max_work_group)
+        local = scl_device(ctx)->max_work_group;
     return scl_launch(ctx, k, "charmm neighbor build", 1, &global, &local, ev);
 }
 
@@ -228,11 +221,11 @@ scl_status charmm_enqueue_prune(scl_charmm *eng)
                     {sizeof nsf, &nsf}};
         for (cl_uint a = 0; a < sizeof args / sizeof args[0] && s == SCL_OK; a++)
             s = scl_arg(ctx, k, a, args[a].size, args[a].value);
-        /* CHARMM_BUILD_LANES work-items per atom, two counts each in local memory */
+        /* CHARMM_PRUNE_LANES work-items per atom, two counts each in local memory */
         size_t local = 64;
-        while (local > scl_device(ctx)->max_work_group && local > CHARMM_BUILD_LANES)
+        while (local > scl_device(ctx)->max_work_group && local > CHARMM_PRUNE_LANES)
             local /= 2;
-        size_t global = ((size_t)ch->count * CHARMM_BUILD_LANES + local - 1) / local * local;
+        size_t global = ((size_t)ch->count * CHARMM_PRUNE_LANES + local - 1) / local * local;
         if (s == SCL_OK)
             s = scl_arg(ctx, k, (cl_uint)(sizeof args / sizeof args[0]),
                         2 * local * sizeof(cl_int), NULL);

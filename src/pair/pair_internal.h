@@ -16,8 +16,8 @@
 #define CHARMM_PAD 8
 /* Device list build: cells are cutoff/REACH wide, scanned REACH cells out. */
 #define CHARMM_CELL_REACH 2
-/* Work-items per atom in the device list build (LANES in cl/neighbor.cl). */
-#define CHARMM_BUILD_LANES 8
+/* Work-items per atom in the device list prune (LANES in cl/neighbor.cl). */
+#define CHARMM_PRUNE_LANES 8
 /* Closer than this (Angstrom) two atoms are reported as overlapping: forces
  * there are not physical and overflow float arithmetic. */
 #define CHARMM_MIN_R 0.05
