@@ -22,7 +22,9 @@
  *
  * Errors: atoms closer than 0.05 Angstrom are reported by finish as
  * SCL_ERR_INPUT ("atoms i and j overlap"), as are non-finite coordinates or
- * charges (set_atoms/compute) and types out of range (set_atoms).
+ * charges (set_atoms/compute), types out of range (set_atoms), and (single,
+ * mixed) an atom passed to compute more than ~(box + 2 list cutoffs) from
+ * the box of the last set_atoms (its list would be stale anyway).
  *
  * Changes since the first contract (all additive): the params fields
  * neighbor_capacity, max_device_bytes (0 = automatic), mixed_tally_double
@@ -39,15 +41,21 @@
 extern "C" {
 #endif
 
-/* Measured against the double reference (tests/pair, PoCL): RMS relative force
- * error ~1e-6 single, ~5e-7 mixed, ~1e-10 double; energies/virial ~1e-7
- * single, ~1e-14 mixed and double. */
+/* Measured against the double reference (tests/pair, PoCL and the H200): RMS
+ * relative force error ~7e-7 single, ~4-5e-7 mixed (rhodopsin 32k and 256k:
+ * 4.1e-7, 5.3e-7 on the H200), ~1e-10 double; energies/virial ~1e-8 of the sum
+ * of |pair energies| in single, ~1e-14 mixed and double.
+ * Single and mixed pack positions as 32-bit fixed point relative to an
+ * origin in the box (steps of ~3e-8 A for a 100 A box): pair distances are
+ * exact integer differences rounded once to float, and the cutoff tests are
+ * exact on them. */
 typedef enum {
     SCL_PREC_SINGLE, /* float math, float accumulation */
-    SCL_PREC_MIXED,  /* float pair math on force-only steps with positions as float
-                      * high + low parts, double accumulation (float without fp64);
-                      * steps with eflag/vflag/eatom/vatom do the pair math in double
-                      * (on fp64 devices) so energies and virial are exact to ~1e-12 */
+    SCL_PREC_MIXED,  /* float pair math on force-only steps, double accumulation
+                      * (float without fp64); steps with eflag/vflag/eatom/vatom do
+                      * the pair math in double (on fp64 devices) on the exact
+                      * positions (fixed point + residuals uploaded on those steps
+                      * only) so energies and virial are exact to ~1e-12 */
     SCL_PREC_DOUBLE  /* double math (device needs fp64); sums in 64-bit fixed point
                       * (2^-32 units): bitwise identical for any launch plan */
 } scl_precision;
