@@ -23,8 +23,9 @@
  * Errors: atoms closer than 0.05 Angstrom are reported by finish as
  * SCL_ERR_INPUT ("atoms i and j overlap"), as are non-finite coordinates or
  * charges (set_atoms/compute), types out of range (set_atoms), and (single,
- * mixed) an atom passed to compute more than ~(box + 2 list cutoffs) from
- * the box of the last set_atoms (its list would be stale anyway).
+ * mixed) an atom passed to compute more than one list cutoff outside the
+ * bounding box of the atoms of the last set_atoms (at least that: the
+ * fixed-point range is a power of two; the list would be stale anyway).
  *
  * Changes since the first contract (all additive): the params fields
  * neighbor_capacity, max_device_bytes (0 = automatic), mixed_tally_double
