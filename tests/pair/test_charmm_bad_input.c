@@ -93,6 +93,11 @@ int main(void)
     memcpy(x, a.x, bytes);
     x[3 * victim] = INFINITY;
     EXPECT(ctx, step(ctx, &good, &a, a.x, x, q, type, f), SCL_ERR_INPUT, "non-finite");
+    /* single/mixed positions are fixed point over the box of set_atoms plus
+     * margins: an atom 1000 A away would alias, and must be refused */
+    memcpy(x, a.x, bytes);
+    x[3 * victim + 2] += 1000.0;
+    EXPECT(ctx, step(ctx, &good, &a, a.x, x, q, type, f), SCL_ERR_INPUT, "moved more than");
     q[victim] = NAN;
     EXPECT(ctx, step(ctx, &good, &a, a.x, a.x, q, type, f), SCL_ERR_INPUT, "charge");
     q[victim] = a.q[victim];
