@@ -1,0 +1,363 @@
+/* streamcl lbm: the D2Q9 benchmark from its parameter and obstacle files, on
+ * an OpenCL device (or the serial / OpenMP reference on the host), writing
+ * av_vels.dat and final_state.dat and reporting MLUPS and bandwidth. */
+#include "commands.h"
+#include "streamcl/lbm.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+typedef struct {
+    const char *param_path, *obstacle_path, *out_dir, *device, *png, *force;
+    const char *reference; /* NULL, "serial" or "omp" */
+    long every, steps, warmup, batch;
+    int no_output, tune;
+    scl_lbm_options opt;
+} lbm_args;
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: streamcl lbm PARAMFILE OBSTACLEFILE [options]\n"
+            "  --out DIR           where av_vels.dat and final_state.dat go (default .)\n"
+            "  --device SPEC       OpenCL device (gpu, cpu, P:D or a name)\n"
+            "  --png FILE          colour map of |u| with obstacles (grey)\n"
+            "  --every N           also write DIR/state_STEP.dat (and PNGs) every N steps\n"
+            "  --steps N           run N steps instead of the file's maxIters\n"
+            "  --storage fp32|fp16 lattice storage (arithmetic is float either way)\n"
+            "  --inplace           one lattice, AA-pattern streaming (half the memory)\n"
+            "  --reference serial|omp   run the host reference instead of OpenCL\n"
+            "  --no-output         write no files (benchmarking)\n"
+            "  --warmup N          with --no-output: untimed steps first\n"
+            "  --batch N           steps per av_vels read-back (default 256)\n"
+            "  --force lx=A,ly=B   fix the work-group shape; --no-tune: default shape\n");
+}
+
+static int parse_args(int argc, char **argv, lbm_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->out_dir = ".";
+    a->steps = -1;
+    a->tune = 1;
+    int positional = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        int has = i + 1 < argc;
+        if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+            usage(stdout);
+            exit(0);
+        } else if (!strcmp(o, "--out") && has) {
+            a->out_dir = argv[++i];
+        } else if (!strcmp(o, "--device") && has) {
+            a->device = argv[++i];
+        } else if (!strcmp(o, "--png") && has) {
+            a->png = argv[++i];
+        } else if (!strcmp(o, "--force") && has) {
+            a->force = argv[++i];
+        } else if (!strcmp(o, "--every") && has) {
+            if (cli_parse_long("lbm", o, argv[++i], 1, 1L << 40, &a->every))
+                return -1;
+        } else if (!strcmp(o, "--steps") && has) {
+            if (cli_parse_long("lbm", o, argv[++i], 0, 1L << 40, &a->steps))
+                return -1;
+        } else if (!strcmp(o, "--warmup") && has) {
+            if (cli_parse_long("lbm", o, argv[++i], 0, 1L << 30, &a->warmup))
+                return -1;
+        } else if (!strcmp(o, "--batch") && has) {
+            if (cli_parse_long("lbm", o, argv[++i], 1, 1 << 20, &a->batch))
+                return -1;
+        } else if (!strcmp(o, "--storage") && has) {
+            const char *v = argv[++i];
+            if (!strcmp(v, "fp32"))
+                a->opt.storage = SCL_LBM_FP32;
+            else if (!strcmp(v, "fp16"))
+                a->opt.storage = SCL_LBM_FP16;
+            else {
+                fprintf(stderr, "streamcl lbm: --storage must be fp32 or fp16, got '%s'\n", v);
+                return -1;
+            }
+        } else if (!strcmp(o, "--reference") && has) {
+            a->reference = argv[++i];
+            if (strcmp(a->reference, "serial") && strcmp(a->reference, "omp")) {
+                fprintf(stderr, "streamcl lbm: --reference must be serial or omp\n");
+                return -1;
+            }
+        } else if (!strcmp(o, "--inplace")) {
+            a->opt.streaming = SCL_LBM_IN_PLACE;
+        } else if (!strcmp(o, "--no-output")) {
+            a->no_output = 1;
+        } else if (!strcmp(o, "--no-tune")) {
+            a->tune = 0;
+        } else if (o[0] == '-' && o[1]) {
+            fprintf(stderr, "streamcl lbm: unknown or incomplete option '%s'\n", o);
+            return -1;
+        } else if (positional == 0) {
+            a->param_path = o;
+            positional++;
+        } else if (positional == 1) {
+            a->obstacle_path = o;
+            positional++;
+        } else {
+            fprintf(stderr, "streamcl lbm: unexpected argument '%s'\n", o);
+            return -1;
+        }
+    }
+    if (positional != 2) {
+        fprintf(stderr, "streamcl lbm: PARAMFILE and OBSTACLEFILE are required\n");
+        return -1;
+    }
+    if (a->warmup && !a->no_output) {
+        fprintf(stderr, "streamcl lbm: --warmup changes the simulated steps; use it with "
+                        "--no-output\n");
+        return -1;
+    }
+    a->opt.tune = a->tune;
+    a->opt.force = a->force;
+    a->opt.batch = (int)a->batch;
+    return 0;
+}
+
+/* |u| as colours, y up, obstacles grey; complete file or none. */
+static int write_png(const char *path, const scl_lbm_params *p, const unsigned char *obst,
+                     const float *speed)
+{
+    size_t n = (size_t)p->nx * (size_t)p->ny;
+    unsigned char *rgb = malloc(n * 3);
+    if (!rgb) {
+        fprintf(stderr, "streamcl lbm: out of memory for %s\n", path);
+        return -1;
+    }
+    float top = 0.0f;
+    for (size_t i = 0; i < n; i++)
+        if (!obst[i] && speed[i] > top)
+            top = speed[i];
+    for (int y = 0; y < p->ny; y++)
+        for (int x = 0; x < p->nx; x++) {
+            size_t i = (size_t)x + (size_t)y * (size_t)p->nx;
+            unsigned char *px = rgb + 3 * ((size_t)(p->ny - 1 - y) * (size_t)p->nx + (size_t)x);
+            if (obst[i])
+                px[0] = px[1] = px[2] = 96;
+            else
+                cli_colormap(top > 0 ? speed[i] / top : 0.0, px);
+        }
+    int rc = cli_write_png(path, p->nx, p->ny, rgb);
+    free(rgb);
+    return rc;
+}
+
+typedef struct {
+    float *ux, *uy, *speed, *pressure;
+} fields;
+
+static int write_state_files(const lbm_args *a, const scl_lbm_params *p,
+                             const unsigned char *obst, const fields *fl, const char *state_name,
+                             const char *png_path)
+{
+    char path[4096], err[4400];
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", a->out_dir, state_name) >= sizeof path) {
+        fprintf(stderr, "streamcl lbm: output path too long\n");
+        return -1;
+    }
+    if (scl_lbm_write_state(path, p, obst, fl->ux, fl->uy, fl->speed, fl->pressure, err,
+                            sizeof err) != SCL_OK) {
+        fprintf(stderr, "streamcl lbm: %s\n", err);
+        return -1;
+    }
+    if (png_path && write_png(png_path, p, obst, fl->speed))
+        return -1;
+    return 0;
+}
+
+/* FILE.png -> FILE_000100.png for snapshots */
+static void snapshot_png_name(const char *png, long step, char *out, size_t len)
+{
+    const char *dot = strrchr(png, '.');
+    int stem = dot ? (int)(dot - png) : (int)strlen(png);
+    snprintf(out, len, "%.*s_%06ld%s", stem, png, step, dot ? dot : ".png");
+}
+
+/* The run itself: either the OpenCL solver or a host reference. */
+typedef struct {
+    const lbm_args *a;
+    const scl_lbm_params *p;
+    const unsigned char *obst;
+    scl_context *ctx;
+    scl_lbm *lbm;          /* OpenCL */
+    float *f, *tmp;        /* host reference state */
+    fields fl;
+} runner;
+
+static int runner_fields(runner *r)
+{
+    if (r->lbm) {
+        if (scl_lbm_read_fields(r->lbm, r->fl.ux, r->fl.uy, r->fl.speed, r->fl.pressure)) {
+            fprintf(stderr, "streamcl lbm: %s\n", scl_last_error(r->ctx));
+            return -1;
+        }
+    } else {
+        scl_lbm_fields(r->p, r->obst, r->f, r->fl.ux, r->fl.uy, r->fl.speed, r->fl.pressure);
+    }
+    return 0;
+}
+
+static int runner_steps(runner *r, long steps, float *av)
+{
+    if (r->lbm) {
+        if (scl_lbm_step(r->lbm, steps, av) != SCL_OK) {
+            fprintf(stderr, "streamcl lbm: %s\n", scl_last_error(r->ctx));
+            return -1;
+        }
+        return 0;
+    }
+    int omp = !strcmp(r->a->reference, "omp");
+    for (long t = 0; t < steps; t++) {
+        float v = omp ? scl_lbm_omp_step(r->p, r->obst, &r->f, &r->tmp)
+                      : scl_lbm_ref_step(r->p, r->obst, r->f, r->tmp);
+        if (av)
+            av[t] = v;
+    }
+    return 0;
+}
+
+int cmd_lbm(int argc, char **argv)
+{
+    lbm_args a;
+    if (parse_args(argc, argv, &a)) {
+        usage(stderr);
+        return 2;
+    }
+    char err[4400];
+    scl_lbm_params p;
+    if (scl_lbm_read_params(a.param_path, &p, err, sizeof err) != SCL_OK) {
+        fprintf(stderr, "streamcl lbm: %s\n", err);
+        return 1;
+    }
+    long steps = a.steps >= 0 ? a.steps : p.max_iters;
+    size_t n = (size_t)p.nx * (size_t)p.ny;
+    unsigned char *obst = malloc(n);
+    float *av = malloc(((size_t)steps + 1) * sizeof *av);
+    float *fieldbuf = malloc(4 * n * sizeof *fieldbuf);
+    runner r = {.a = &a, .p = &p, .obst = obst};
+    scl_context *ctx = NULL;
+    int rc = 1;
+    if (!obst || !av || !fieldbuf) {
+        fprintf(stderr, "streamcl lbm: out of host memory for a %dx%d grid\n", p.nx, p.ny);
+        goto done;
+    }
+    r.fl = (fields){fieldbuf, fieldbuf + n, fieldbuf + 2 * n, fieldbuf + 3 * n};
+    if (scl_lbm_read_obstacles(a.obstacle_path, &p, obst, err, sizeof err) != SCL_OK) {
+        fprintf(stderr, "streamcl lbm: %s\n", err);
+        goto done;
+    }
+    struct stat sb;
+    if (!a.no_output && (stat(a.out_dir, &sb) != 0 || !S_ISDIR(sb.st_mode))) {
+        fprintf(stderr, "streamcl lbm: output directory %s does not exist\n", a.out_dir);
+        goto done;
+    }
+
+    double t0 = cli_now();
+    double bytes_per_cell = 2.0 * SCL_LBM_Q * sizeof(float) + 1.0;
+    if (a.reference) {
+        r.f = malloc(n * SCL_LBM_Q * sizeof(float));
+        r.tmp = malloc(n * SCL_LBM_Q * sizeof(float));
+        if (!r.f || !r.tmp) {
+            fprintf(stderr, "streamcl lbm: out of host memory\n");
+            goto done;
+        }
+        scl_lbm_ref_init(&p, r.f);
+        printf("device: host, %s reference\n", a.reference);
+    } else {
+        ctx = r.ctx = cli_context(a.device, 0);
+        if (!ctx)
+            goto done;
+        if (scl_lbm_create(ctx, &p, obst, &a.opt, &r.lbm) != SCL_OK) {
+            fprintf(stderr, "streamcl lbm: %s\n", scl_last_error(ctx));
+            goto done;
+        }
+        int lx, ly;
+        scl_lbm_work_group(r.lbm, &lx, &ly);
+        bytes_per_cell = scl_lbm_bytes_per_cell(r.lbm);
+        printf("device: %s [%s]\n", scl_device(ctx)->name, scl_device(ctx)->platform);
+        printf("lattice: %dx%d, %s storage, %s, work-group %dx%d\n", p.nx, p.ny,
+               a.opt.storage == SCL_LBM_FP16 ? "fp16" : "fp32",
+               a.opt.streaming == SCL_LBM_IN_PLACE ? "in place (AA pattern)" : "two lattices",
+               lx, ly);
+    }
+    if (a.warmup && runner_steps(&r, a.warmup, NULL))
+        goto done;
+    double t1 = cli_now();
+
+    cli_progress prog;
+    cli_progress_start(&prog, "lbm", steps);
+    long chunk = a.every ? a.every : (steps > 100 ? steps / 100 : 1);
+    double io_seconds = 0; /* snapshots are not compute */
+    for (long done = 0; done < steps;) {
+        long c = steps - done < chunk ? steps - done : chunk;
+        if (runner_steps(&r, c, av + done))
+            goto done;
+        done += c;
+        cli_progress_update(&prog, done);
+        if (a.every && !a.no_output && done % a.every == 0 && done < steps) {
+            double s0 = cli_now();
+            char name[64], png[4200];
+            snprintf(name, sizeof name, "state_%06ld.dat", done);
+            if (a.png)
+                snapshot_png_name(a.png, done, png, sizeof png);
+            if (runner_fields(&r) || write_state_files(&a, &p, obst, &r.fl, name,
+                                                       a.png ? png : NULL))
+                goto done;
+            io_seconds += cli_now() - s0;
+        }
+    }
+    if (r.lbm && scl_finish(ctx) != SCL_OK)
+        goto done;
+    cli_progress_end(&prog);
+    double t2 = cli_now();
+    if (runner_fields(&r))
+        goto done;
+
+    /* the benchmark's Reynolds number uses the last step's mean |u| */
+    double last = steps > 0 ? av[steps - 1] : 0.0;
+    if (steps == 0) {
+        double sum = 0;
+        for (size_t i = 0; i < n; i++)
+            sum += obst[i] ? 0.0 : r.fl.speed[i];
+        last = sum / (double)scl_lbm_fluid_cells(&p, obst);
+    }
+    double compute = t2 - t1 - io_seconds;
+    double mlups = compute > 0 ? (double)n * (double)steps / compute * 1e-6 : 0.0;
+    printf("==done==\n");
+    printf("Reynolds number:\t\t%.12E\n", scl_lbm_reynolds(&p, last));
+    printf("Elapsed init time:\t\t%.6f (s)\n", t1 - t0);
+    printf("Elapsed compute time:\t\t%.6f (s)\n", compute);
+    printf("MLUPS:\t\t\t\t%.1f\n", mlups);
+    printf("Bandwidth:\t\t\t%.1f GB/s (%.0f bytes per cell update)\n",
+           mlups * bytes_per_cell * 1e-3, bytes_per_cell);
+
+    if (!a.no_output) {
+        char path[4096];
+        if ((size_t)snprintf(path, sizeof path, "%s/av_vels.dat", a.out_dir) >= sizeof path ||
+            scl_lbm_write_av_vels(path, av, steps, err, sizeof err) != SCL_OK) {
+            fprintf(stderr, "streamcl lbm: %s\n", err);
+            goto done;
+        }
+        if (write_state_files(&a, &p, obst, &r.fl, "final_state.dat", a.png))
+            goto done;
+    } else if (a.png && write_png(a.png, &p, obst, r.fl.speed)) {
+        goto done;
+    }
+    rc = 0;
+done:
+    scl_lbm_free(r.lbm);
+    scl_context_free(ctx);
+    free(r.f);
+    free(r.tmp);
+    free(obst);
+    free(av);
+    free(fieldbuf);
+    return rc;
+}
