@@ -245,7 +245,8 @@ int cmd_lbm(int argc, char **argv)
     scl_context *ctx = NULL;
     int rc = 1;
     if (!obst || !av || !fieldbuf) {
-        fprintf(stderr, "streamcl lbm: out of host memory for a %dx%d grid\n", p.nx, p.ny);
+        fprintf(stderr, "streamcl lbm: %s:1: out of host memory for a %dx%d grid and %ld steps\n",
+                a.param_path, p.nx, p.ny, steps);
         goto done;
     }
     r.fl = (fields){fieldbuf, fieldbuf + n, fieldbuf + 2 * n, fieldbuf + 3 * n};
@@ -274,7 +275,13 @@ int cmd_lbm(int argc, char **argv)
         ctx = r.ctx = cli_context(a.device, 0);
         if (!ctx)
             goto done;
-        if (scl_lbm_create(ctx, &p, obst, &a.opt, &r.lbm) != SCL_OK) {
+        scl_status cs = scl_lbm_create(ctx, &p, obst, &a.opt, &r.lbm);
+        if (cs == SCL_ERR_TOO_LARGE) {
+            /* the grid size is the user's input: point at it */
+            fprintf(stderr, "streamcl lbm: %s:1: nx %d, ny %d too large for the device: %s\n",
+                    a.param_path, p.nx, p.ny, scl_last_error(ctx));
+            goto done;
+        } else if (cs != SCL_OK) {
             fprintf(stderr, "streamcl lbm: %s\n", scl_last_error(ctx));
             goto done;
         }
