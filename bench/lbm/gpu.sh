@@ -22,7 +22,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.max.mem --format=csv > "$dest/
 echo "== sweep"
 STREAMCL=$STREAMCL DEVICE=gpu MAX_SIDE=8192 UPDATES=2e10 MAX_STEPS=20000 REF_UPDATES=2e9 \
     SERIAL_UPDATES=2e8 PEAK_GBS=4253 PEAK_WHAT="clpeak float4 global bandwidth of the H200 (DESIGN.md)" \
-    timeout 150 bash bench/lbm/bench.sh "$dest" > "$dest/sweep.log" 2>&1
+    timeout 110 bash bench/lbm/bench.sh "$dest" > "$dest/sweep.log" 2>&1
 tail -40 "$dest/sweep.log"
 
 echo "== seed case: 1024^2, 20000 steps, files written"
