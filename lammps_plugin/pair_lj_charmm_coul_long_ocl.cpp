@@ -47,6 +47,12 @@ static bool parse_int(const char *s, int &out)
   return true;
 }
 
+/* threads per atom the engine supports (lanes sharing one atom's list) */
+static bool valid_tpa(int tpa)
+{
+  return tpa == 1 || tpa == 2 || tpa == 4 || tpa == 8 || tpa == 16 || tpa == 32;
+}
+
 static bool parse_number(const char *s)
 {
   char *end = nullptr;
@@ -102,8 +108,8 @@ void PairLJCharmmCoulLongOCL::read_env()
     else error->all(FLERR, strf("STREAMCL_PRECISION='%s' is invalid: use single, mixed or double", e));
   }
   if ((e = getenv("STREAMCL_TPA")) && *e)
-    if (!parse_int(e, tpa) || (tpa != 0 && tpa != 1 && tpa != 2 && tpa != 4 && tpa != 8))
-      error->all(FLERR, strf("STREAMCL_TPA='%s' is invalid: use 1, 2, 4 or 8 (0 = tuned)", e));
+    if (!parse_int(e, tpa) || (tpa != 0 && !valid_tpa(tpa)))
+      error->all(FLERR, strf("STREAMCL_TPA='%s' is invalid: use 1, 2, 4, 8, 16 or 32 (0 = tuned)", e));
   if ((e = getenv("STREAMCL_CHUNKS")) && *e)
     if (!parse_int(e, chunks) || chunks < 0)
       error->all(FLERR, strf("STREAMCL_CHUNKS='%s' is invalid: use an integer >= 1 (0 = tuned)", e));
@@ -123,7 +129,7 @@ void PairLJCharmmCoulLongOCL::settings(int narg, char **arg)
   if (nnum < 2)
     error->all(FLERR, "Illegal pair_style lj/charmm/coul/long/ocl command: expected "
                       "cut_lj_inner cut_lj [cut_coul] [device SPEC] [precision single|mixed|double] "
-                      "[tpa 1|2|4|8] [chunks N] [tune yes|no]");
+                      "[tpa 1|2|4|8|16|32] [chunks N] [tune yes|no]");
   PairLJCharmmCoulLong::settings(nnum, arg);
   if (cut_lj_inner <= 0.0 || cut_lj <= 0.0 || cut_coul <= 0.0)
     error->all(FLERR, "Illegal pair_style lj/charmm/coul/long/ocl command: cutoffs must be > 0");
@@ -148,9 +154,9 @@ void PairLJCharmmCoulLongOCL::settings(int narg, char **arg)
       else error->all(FLERR, strf("pair_style lj/charmm/coul/long/ocl: precision '%s' is invalid: "
                                   "use single, mixed or double", v));
     } else if (key == "tpa") {
-      if (!parse_int(v, tpa) || (tpa != 1 && tpa != 2 && tpa != 4 && tpa != 8))
+      if (!parse_int(v, tpa) || !valid_tpa(tpa))
         error->all(FLERR, strf("pair_style lj/charmm/coul/long/ocl: tpa '%s' is invalid: "
-                               "use 1, 2, 4 or 8", v));
+                               "use 1, 2, 4, 8, 16 or 32", v));
     } else if (key == "chunks") {
       if (!parse_int(v, chunks) || chunks < 1)
         error->all(FLERR, strf("pair_style lj/charmm/coul/long/ocl: chunks '%s' is invalid: "
