@@ -13,6 +13,8 @@
 #              runs (default UPDATES)
 #   REF_MAX    largest side run with the serial reference (1024)
 #   VARIANTS   extra OpenCL variants: "fp16 inplace fp16-inplace" (all by default)
+#   OPENCL_ARGS extra options of the OpenCL runs (e.g. --no-tune: PoCL times each
+#              work-group shape with one step, ~2 s a step at 4096^2)
 #   PEAK_GBS   peak device bandwidth for the fraction; default: measured host
 #              copy bandwidth (bench/lbm/stream_copy.c), right for CPU devices
 # Each run: `streamcl lbm P O --no-output --warmup W --steps S`, a plate obstacle
@@ -86,12 +88,13 @@ for side in $SIZES; do
         echo "skipped: $side^2 (MAX_SIDE=$MAX_SIDE)" | tee -a "$dest/skipped.txt"
         continue
     fi
-    run "$side" opencl-fp32 "$UPDATES" --device "$DEVICE"
+    # shellcheck disable=SC2086
+    run "$side" opencl-fp32 "$UPDATES" --device "$DEVICE" $OPENCL_ARGS
     for v in $VARIANTS; do
         case $v in
-            fp16) run "$side" opencl-fp16 "$UPDATES" --device "$DEVICE" --storage fp16 ;;
-            inplace) run "$side" opencl-fp32-aa "$UPDATES" --device "$DEVICE" --inplace ;;
-            fp16-inplace) run "$side" opencl-fp16-aa "$UPDATES" --device "$DEVICE" --storage fp16 --inplace ;;
+            fp16) run "$side" opencl-fp16 "$UPDATES" --device "$DEVICE" --storage fp16 $OPENCL_ARGS ;;
+            inplace) run "$side" opencl-fp32-aa "$UPDATES" --device "$DEVICE" --inplace $OPENCL_ARGS ;;
+            fp16-inplace) run "$side" opencl-fp16-aa "$UPDATES" --device "$DEVICE" --storage fp16 --inplace $OPENCL_ARGS ;;
         esac
     done
     run "$side" omp-ref "$REF_UPDATES" --reference omp
@@ -112,6 +115,8 @@ done
     [ -f "$dest/skipped.txt" ] && sed 's/^/\n/' "$dest/skipped.txt"
 } > "$dest/table.md"
 cat "$dest/table.md"
-if python3 -c 'import matplotlib' 2> /dev/null; then
-    python3 bench/lbm/plot.py "$dest/results.tsv" "$PEAK_GBS" "$dest/roofline.png" "$(head -1 "$dest/table.md")"
+py=python3
+python3 -c 'import matplotlib' 2> /dev/null || py=/usr/bin/python3
+if $py -c 'import matplotlib' 2> /dev/null; then
+    $py bench/lbm/plot.py "$dest/results.tsv" "$PEAK_GBS" "$dest/roofline.png" "$(head -1 "$dest/table.md")"
 fi
