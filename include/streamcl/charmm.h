@@ -12,8 +12,10 @@
  *   on steps where the atom set changed (LAMMPS re-neighboring):
  *       scl_charmm_set_atoms()   -> bins, builds the neighbor list on the device
  *   every step:
- *       scl_charmm_compute()     -> packs x,q into float4, uploads, enqueues the
- *                                   force kernels and the read-back; returns at once
+ *       scl_charmm_compute()     -> copies x,q to pinned staging, uploads them,
+ *                                   enqueues the packing (device, fp64 devices;
+ *                                   else host), force kernels and read-back;
+ *                                   returns at once
  *       ... host does other work (bonds, kspace) ...
  *       scl_charmm_finish()      -> waits, adds forces, reduces energy/virial in double
  *
@@ -22,10 +24,12 @@
  *
  * Errors: atoms closer than 0.05 Angstrom are reported by finish as
  * SCL_ERR_INPUT ("atoms i and j overlap"), as are non-finite coordinates or
- * charges (set_atoms/compute), types out of range (set_atoms), and (single,
- * mixed) an atom passed to compute more than one list cutoff outside the
- * bounding box of the atoms of the last set_atoms (at least that: the
- * fixed-point range is a power of two; the list would be stale anyway).
+ * charges (set_atoms; for compute's x and q by finish where the device packs
+ * them, fp64 devices, naming the smallest such atom index, else by compute),
+ * types out of range (set_atoms), and (single, mixed) an atom passed to
+ * compute more than one list cutoff outside the bounding box of the atoms of
+ * the last set_atoms (at least that: the fixed-point range is a power of
+ * two; the list would be stale anyway), reported like non-finite input.
  *
  * Changes since the first contract (all additive): the params fields
  * neighbor_capacity, max_device_bytes (0 = automatic), mixed_tally_double

@@ -150,7 +150,21 @@ scl_status scl_charmm_create(scl_context *ctx, const scl_charmm_params *p, scl_c
     if (s == SCL_OK)
         s = upload_coefficients(eng);
     if (s == SCL_OK)
-        s = scl_stream_create(ctx, "charmm error flag", SCL_INT, 4, 1, 1, 0, &eng->error);
+        s = scl_stream_create(ctx, "charmm error flag", SCL_INT, 8, 1, 1, 0, &eng->error);
+    int zero8[8] = {0};
+    if (s == SCL_OK)
+        s = scl_stream_write(eng->error, zero8, 1, NULL);
+    /* positions are packed on the device where it has fp64 (the caller's
+     * doubles go up as they are); else, or with STREAMCL_CHARMM_HOST_PACK
+     * set (tests, comparisons), on the host */
+    eng->dev_pack = dev->fp64 && !getenv("STREAMCL_CHARMM_HOST_PACK");
+    if (s == SCL_OK && eng->dev_pack) {
+        char opts[64];
+        snprintf(opts, sizeof opts, "-DPOS_DOUBLE=%d", p->precision == SCL_PREC_DOUBLE);
+        s = scl_program_build(ctx, "charmm_pack", opts, &eng->pack_program);
+        if (s == SCL_OK)
+            s = scl_kernel_create(eng->pack_program, "charmm_pack", &eng->pack_kernel);
+    }
     if (s != SCL_OK) {
         scl_charmm_free(eng);
         return s;
@@ -161,7 +175,7 @@ scl_status scl_charmm_create(scl_context *ctx, const scl_charmm_params *p, scl_c
 
 static void release_step_events(scl_charmm *eng)
 {
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 3; k++)
         if (eng->ev_upload[k]) {
             clReleaseEvent(eng->ev_upload[k]);
             eng->ev_upload[k] = NULL;
@@ -212,7 +226,14 @@ void scl_charmm_free(scl_charmm *eng)
     if (eng->prune_kernel)
         clReleaseKernel(eng->prune_kernel);
     scl_program_free(eng->nbr_program);
-    for (int k = 0; k < 3; k++)
+    if (eng->pack_kernel)
+        clReleaseKernel(eng->pack_kernel);
+    scl_program_free(eng->pack_program);
+    scl_stream_free(eng->x_dev);
+    scl_stream_free(eng->q_dev);
+    scl_stream_free(eng->order_dev);
+    scl_stream_free(eng->pos_prune_dev);
+    for (int k = 0; k < 5; k++)
         if (eng->stage[k]) {
             scl_stream_unmap(eng->stage[k], eng->stage_ptr[k]);
             scl_stream_free(eng->stage[k]);
@@ -237,13 +258,14 @@ static int host_reserve(void **buf, size_t *have, size_t bytes)
     return 0;
 }
 
-/* Staging buffers of the per-step transfers (positions, low parts, forces):
+/* Staging buffers of the per-step transfers (positions, low parts, forces,
+ * the caller's x and q):
  * host-mapped (pinned on discrete GPUs, where copies from pageable memory are
  * several times slower) and kept mapped; transfers to and from the device
- * streams use the mapped pointer. slot indexes stage[] and host_bytes[]. */
+ * streams use the mapped pointer. slot indexes stage[] and stage_bytes[]. */
 static scl_status stage_reserve(scl_charmm *eng, int slot, void **ptr, size_t bytes)
 {
-    if (eng->stage[slot] && eng->host_bytes[slot] >= bytes) {
+    if (eng->stage[slot] && eng->stage_bytes[slot] >= bytes) {
         *ptr = eng->stage_ptr[slot];
         return SCL_OK;
     }
@@ -252,7 +274,7 @@ static scl_status stage_reserve(scl_charmm *eng, int slot, void **ptr, size_t by
         scl_stream_free(eng->stage[slot]);
         eng->stage[slot] = NULL;
         eng->stage_ptr[slot] = *ptr = NULL;
-        eng->host_bytes[slot] = 0;
+        eng->stage_bytes[slot] = 0;
     }
     size_t want = bytes + bytes / 16 + 64; /* ghost counts drift between rebuilds */
     scl_status s = scl_stream_create(eng->ctx, "charmm host staging", SCL_UCHAR, want, 1, 1,
@@ -264,7 +286,7 @@ static scl_status stage_reserve(scl_charmm *eng, int slot, void **ptr, size_t by
         eng->stage[slot] = NULL;
         return s;
     }
-    eng->host_bytes[slot] = want;
+    eng->stage_bytes[slot] = want;
     *ptr = eng->stage_ptr[slot];
     return SCL_OK;
 }
@@ -515,46 +537,120 @@ static void prune_check(scl_charmm *eng)
         eng->prune_valid = 0;
 }
 
-scl_status scl_charmm_compute(scl_charmm *eng, const double *x, const double *q, int eflag,
-                              int vflag, int eatom, int vatom)
+/* The lagged pruning decision of device packing. The pack kernel of step k
+ * measures D_k, the largest displacement since the last prune, and S_k, the
+ * largest one-step displacement; they come back with the error flags, so
+ * step k+1 decides from D_k before its own positions are packed: it prunes
+ * when D_k + 2 S reaches the allowed inner_skin/2, S = max(S_k, S/2 of the
+ * step before): it keeps the lists only when no atom can cross the limit
+ * without moving twice as far in one step as the fastest did lately (MD
+ * steps change slowly; one outlier's S fades within a few steps). The decision
+ * stays exact: the pack kernel of step k+1 still compares every atom's
+ * displacement with the allowed one (as prune_check does on the host) and
+ * flags the step when the lists were stale; scl_charmm_finish then prunes
+ * and recomputes that step before it returns anything (prune_redos). So the
+ * inner lists are never used for positions more than inner_skin/2 from those
+ * of their prune, as before; the margin only keeps the redo rare. */
+static void prune_decide(scl_charmm *eng)
 {
-    static const char *fn = "scl_charmm_compute";
-    if (!eng)
-        return SCL_ERR_ARGUMENT;
+    if (!eng->prune || !eng->prune_valid)
+        return;
+    double allowed = 0.5 * (eng->inner_skin - 1e-3);
+    if (!eng->disp_known || eng->disp_prune + 2.0 * eng->step_max >= allowed)
+        eng->prune_valid = 0;
+}
+
+/* Enqueue the upload of the caller's x and q and the pack kernel. */
+static scl_status enqueue_device_pack(scl_charmm *eng, const double *x, const double *q,
+                                      int residuals)
+{
     scl_context *ctx = eng->ctx;
-    if (eng->pending)
-        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "the previous step was not finished");
-    if (!eng->have_atoms)
-        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "no atoms: call scl_charmm_set_atoms first");
-    if (eng->natoms > 0 && (!x || !q))
-        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "positions or charges are NULL");
-    int tally = eflag || vflag || eatom || vatom;
-    /* residuals only where the kernel reads them: double pair math of mixed */
-    int residuals = eng->params.precision == SCL_PREC_MIXED && pair_math_double(eng, tally);
-    scl_status s = charmm_pack(eng, x, q, residuals, fn);
-    if (s != SCL_OK)
-        return s;
-    prune_check(eng);
-    release_step_events(eng);
-    size_t n = (size_t)eng->natoms + 1;
-    s = scl_stream_write_range(eng->pos, 0, n, eng->pos_host, 0, &eng->ev_upload[0]);
-    if (s == SCL_OK && residuals)
-        s = scl_stream_write_range(eng->pos_lo, 0, n, eng->lo_host, 0, &eng->ev_upload[1]);
-    int zero[4] = {0, 0, 0, 0};
+    size_t n = (size_t)eng->natoms;
+    int dbl = eng->params.precision == SCL_PREC_DOUBLE;
+    scl_status s = stage_reserve(eng, 3, &eng->x_host, 3 * n * sizeof(double) + 8);
     if (s == SCL_OK)
-        s = scl_stream_write(eng->error, zero, 1, NULL);
-    if (s == SCL_OK && !eng->plan_ready)
-        s = charmm_plan(eng);
+        s = stage_reserve(eng, 4, &eng->q_host, n * sizeof(double) + 8);
     if (s != SCL_OK)
         return s;
-    eng->tally = tally;
-    eng->per_atom = eatom || vatom;
+    /* plain sequential copies: the caller may change x and q once compute returns */
+    if (n > 0) {
+        memcpy(eng->x_host, x, 3 * n * sizeof(double));
+        memcpy(eng->q_host, q, n * sizeof(double));
+        s = scl_stream_write_range(eng->x_dev, 0, 3 * n, eng->x_host, 0, &eng->ev_upload[0]);
+        if (s == SCL_OK)
+            s = scl_stream_write_range(eng->q_dev, 0, n, eng->q_host, 0, &eng->ev_upload[1]);
+    }
+    if (s != SCL_OK)
+        return s;
+    cl_kernel k = eng->pack_kernel;
+    cl_mem xm = scl_stream_mem(eng->x_dev), qm = scl_stream_mem(eng->q_dev),
+           om = scl_stream_mem(eng->order_dev), pm = scl_stream_mem(eng->pos),
+           lm = scl_stream_mem(eng->pos_lo), em = scl_stream_mem(eng->error),
+           ppm = scl_stream_mem(eng->pos_prune_dev ? eng->pos_prune_dev : eng->pos);
+    int natoms = eng->natoms;
+    double inv_unit = 1.0 / eng->unit;
+    double limit = dbl ? INFINITY : 0.5 * eng->period - eng->coeffs.cut_neigh;
+    double allowed = 0.5 * (eng->inner_skin - 1e-3);
+    double allowed2 = allowed * allowed, unit2 = dbl ? 1.0 : eng->unit * eng->unit;
+    int check = eng->prune && eng->prune_valid && eng->pos_prune_dev != NULL;
+    int have_prev = eng->have_prev;
+    eng->check_now = check;
+    const struct {
+        size_t size;
+        const void *value;
+    } args[] = {{sizeof xm, &xm},
+                {sizeof qm, &qm},
+                {sizeof om, &om},
+                {sizeof natoms, &natoms},
+                {sizeof(double), &eng->origin[0]},
+                {sizeof(double), &eng->origin[1]},
+                {sizeof(double), &eng->origin[2]},
+                {sizeof(double), &eng->unit},
+                {sizeof inv_unit, &inv_unit},
+                {sizeof limit, &limit},
+                {sizeof pm, &pm},
+                {sizeof lm, &lm},
+                {sizeof residuals, &residuals},
+                {sizeof ppm, &ppm},
+                {sizeof check, &check},
+                {sizeof have_prev, &have_prev},
+                {sizeof allowed2, &allowed2},
+                {sizeof unit2, &unit2},
+                {sizeof em, &em}};
+    for (cl_uint a = 0; a < sizeof args / sizeof args[0] && s == SCL_OK; a++)
+        s = scl_arg(ctx, k, a, args[a].size, args[a].value);
+    size_t local = 64, global = (n + 1 + local - 1) / local * local;
+    if (s == SCL_OK)
+        s = scl_launch(ctx, k, "charmm pack", 1, &global, &local, &eng->ev_upload[2]);
+    if (s == SCL_OK)
+        eng->have_prev = 1;
+    return s;
+}
+
+/* Clear the error stream without blocking (the kernels write it only to
+ * report). */
+static scl_status clear_errors(scl_charmm *eng)
+{
+    cl_int zero = 0;
+    cl_int rc = clEnqueueFillBuffer(scl_queue(eng->ctx), scl_stream_mem(eng->error), &zero,
+                                    sizeof zero, 0, 8 * sizeof zero, 0, NULL, NULL);
+    if (rc != CL_SUCCESS)
+        return scl_fail_cl(eng->ctx, "scl_charmm_compute", "clEnqueueFillBuffer", rc,
+                           "clearing the error flags");
+    return SCL_OK;
+}
+
+/* Enqueue the force kernels (and a prune where due) and the read-backs of
+ * the step. */
+static scl_status enqueue_step(scl_charmm *eng, const char *fn)
+{
+    scl_context *ctx = eng->ctx;
     eng->ev_force = calloc((size_t)eng->nchunks, sizeof *eng->ev_force);
     eng->ev_read = calloc((size_t)eng->nchunks + 4, sizeof *eng->ev_read);
     if (!eng->ev_force || !eng->ev_read)
         return scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
     eng->nev_force = eng->nchunks;
-    s = charmm_enqueue_forces(eng, eng->tally, eng->per_atom, eng->ev_force);
+    scl_status s = charmm_enqueue_forces(eng, eng->tally, eng->per_atom, eng->ev_force);
     if (s == SCL_ERR_UNSUPPORTED)
         s = scl_fail(ctx, s, fn, "work-group size %d with %d threads per atom is not legal on %s",
                      eng->wg, eng->tpa, scl_device(ctx)->name);
@@ -588,6 +684,58 @@ scl_status scl_charmm_compute(scl_charmm *eng, const double *x, const double *q,
                                   &eng->ev_read[eng->nev_read++]);
     if (s == SCL_OK)
         s = scl_stream_read(eng->error, eng->error_host, 0, &eng->ev_read[eng->nev_read++]);
+    return s;
+}
+
+scl_status scl_charmm_compute(scl_charmm *eng, const double *x, const double *q, int eflag,
+                              int vflag, int eatom, int vatom)
+{
+    static const char *fn = "scl_charmm_compute";
+    if (!eng)
+        return SCL_ERR_ARGUMENT;
+    scl_context *ctx = eng->ctx;
+    if (eng->pending)
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "the previous step was not finished");
+    if (!eng->have_atoms)
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "no atoms: call scl_charmm_set_atoms first");
+    if (eng->natoms > 0 && (!x || !q))
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "positions or charges are NULL");
+    int tally = eflag || vflag || eatom || vatom;
+    /* residuals only where the kernel reads them: double pair math of mixed */
+    int residuals = eng->params.precision == SCL_PREC_MIXED && pair_math_double(eng, tally);
+    scl_status s = SCL_OK;
+    release_step_events(eng);
+    eng->pruned_now = eng->check_now = 0;
+    long prunes0 = eng->prunes;
+    if (!eng->dev_pack) {
+        s = charmm_pack(eng, x, q, residuals, fn);
+        if (s != SCL_OK)
+            return s;
+        prune_check(eng);
+    }
+    s = clear_errors(eng);
+    if (eng->dev_pack) {
+        prune_decide(eng);
+        eng->disp_known = 0; /* until this step is finished */
+        if (s == SCL_OK)
+            s = enqueue_device_pack(eng, x, q, residuals);
+    } else {
+        size_t n = (size_t)eng->natoms + 1;
+        if (s == SCL_OK)
+            s = scl_stream_write_range(eng->pos, 0, n, eng->pos_host, 0, &eng->ev_upload[0]);
+        if (s == SCL_OK && residuals)
+            s = scl_stream_write_range(eng->pos_lo, 0, n, eng->lo_host, 0, &eng->ev_upload[1]);
+    }
+    if (s == SCL_OK && !eng->plan_ready)
+        s = charmm_plan(eng);
+    if (s != SCL_OK) {
+        clFinish(scl_queue(ctx));
+        return s;
+    }
+    eng->tally = tally;
+    eng->per_atom = eatom || vatom;
+    s = enqueue_step(eng, fn);
+    eng->pruned_now = eng->prunes != prunes0; /* by the step or by the tuner */
     if (s != SCL_OK) {
         clFinish(scl_queue(ctx));
         return s;
@@ -665,8 +813,61 @@ scl_status scl_charmm_finish(scl_charmm *eng, double *f, scl_charmm_result *resu
     cl_int rc = clFinish(scl_queue(ctx));
     if (rc != CL_SUCCESS)
         return scl_fail_cl(ctx, fn, "clFinish", rc, "waiting for the force kernels");
+    if (eng->error_host[4] > 0) { /* from the pack kernel: the coordinates as uploaded */
+        long o = 2147483647L - eng->error_host[4];
+        const double *xs = eng->x_host, *qs = eng->q_host;
+        double limit = eng->params.precision == SCL_PREC_DOUBLE
+                           ? INFINITY
+                           : 0.5 * eng->period - eng->coeffs.cut_neigh;
+        eng->disp_known = 0;
+        eng->have_prev = 0; /* the bad atom's slot was not written */
+        return scl_fail(ctx, SCL_ERR_INPUT, fn,
+                        "atom %ld has a non-finite coordinate or charge, or moved more than %g "
+                        "Angstrom from the box of the last scl_charmm_set_atoms (%g, %g, %g; q %g)",
+                        o, limit, xs[3 * o], xs[3 * o + 1], xs[3 * o + 2], qs[o]);
+    }
+    if (eng->dev_pack && eng->error_host[7]) {
+        /* the lagged decision kept lists that some atom had outgrown: prune
+         * and recompute this step (see prune_decide) */
+        int err_keep[8];
+        memcpy(err_keep, eng->error_host, sizeof err_keep);
+        for (int k = 0; k < eng->nev_force; k++)
+            if (eng->ev_force[k])
+                clReleaseEvent(eng->ev_force[k]);
+        for (int k = 0; k < eng->nev_read; k++)
+            if (eng->ev_read[k])
+                clReleaseEvent(eng->ev_read[k]);
+        free(eng->ev_force);
+        free(eng->ev_read);
+        eng->ev_force = eng->ev_read = NULL;
+        eng->nev_force = eng->nev_read = 0;
+        eng->prune_valid = 0;
+        eng->prune_redos++;
+        scl_status s = clear_errors(eng);
+        if (s == SCL_OK)
+            s = enqueue_step(eng, fn);
+        rc = clFinish(scl_queue(ctx));
+        if (s != SCL_OK)
+            return s;
+        if (rc != CL_SUCCESS)
+            return scl_fail_cl(ctx, fn, "clFinish", rc, "waiting for the recomputed step");
+        eng->pruned_now = 1;
+        err_keep[0] = eng->error_host[0], err_keep[1] = eng->error_host[1];
+        err_keep[2] = eng->error_host[2], err_keep[3] = eng->error_host[3];
+        memcpy(eng->error_host, err_keep, sizeof err_keep);
+    }
+    if (eng->dev_pack) { /* what the next step's pruning decision starts from */
+        float d2p, d2s;
+        memcpy(&d2p, &eng->error_host[5], sizeof d2p);
+        memcpy(&d2s, &eng->error_host[6], sizeof d2s);
+        /* the last step's, or half the one before (an outlier fades fast) */
+        double step = sqrt((double)d2s);
+        eng->step_max = step > 0.5 * eng->step_max ? step : 0.5 * eng->step_max;
+        eng->disp_prune = eng->pruned_now ? 0.0 : sqrt((double)d2p);
+        eng->disp_known = eng->pruned_now || eng->check_now;
+    }
     eng->stats.steps++;
-    eng->stats.t_upload += event_sum(eng, eng->ev_upload, 2);
+    eng->stats.t_upload += event_sum(eng, eng->ev_upload, 3);
     eng->stats.t_force += event_sum(eng, eng->ev_force, eng->nev_force);
     eng->stats.t_download += event_sum(eng, eng->ev_read, eng->nev_read);
     if (eng->error_host[0]) {

@@ -54,10 +54,32 @@ struct scl_charmm {
                        * (mixed, steps with double pair math only) */
     void *force_host; /* 4*nlocal accumulators */
     void *partials_host, *eatom_host, *vatom_host;
-    int error_host[4];
+    int error_host[8];    /* the error stream: [0..3] force kernel, [4..7] pack (below) */
     size_t host_bytes[6]; /* capacities of the six staging buffers above */
-    scl_stream *stage[3]; /* host-mapped storage of pos_host, lo_host, force_host */
-    void *stage_ptr[3];
+    scl_stream *stage[5]; /* host-mapped storage of pos_host, lo_host, force_host,
+                           * x_host, q_host */
+    void *stage_ptr[5];
+    size_t stage_bytes[5];
+
+    /* device packing (fp64 devices, see cl/charmm_pack.cl): the caller's x
+     * and q are copied as they are into x_host/q_host (pinned), uploaded, and
+     * gathered, shifted and converted by the pack kernel into pos/pos_lo.
+     * Error stream slots: [4] INT_MAX - smallest caller's index of an atom
+     * with a bad coordinate or charge (0: none), [5] max squared
+     * displacement since the last prune, [6] max squared one-step
+     * displacement (float bits, rounded up), [7] the inner lists were stale. */
+    int dev_pack;
+    scl_program *pack_program;
+    cl_kernel pack_kernel;
+    void *x_host, *q_host;
+    scl_stream *x_dev, *q_dev, *order_dev, *pos_prune_dev;
+    int have_prev;          /* pos holds the previous step of this atom set */
+    int disp_known;         /* disp_prune holds the last finished step's value */
+    int pruned_now;         /* the step in flight pruned (after its pack) */
+    int check_now;          /* the step in flight checked its pruning on the device */
+    double disp_prune;      /* max displacement since the last prune (A), last step */
+    double step_max;        /* recent max one-step displacement (A), see prune_decide */
+    long prune_redos;       /* steps recomputed because the lagged decision was late */
 
     /* device streams */
     scl_stream *pos, *pos_lo, *pos_build, *type, *tag, *ilist_dev, *icell, *cell_start;
@@ -86,7 +108,7 @@ struct scl_charmm {
 
     /* the step in flight */
     int pending, tally, per_atom;
-    cl_event ev_upload[2], *ev_force, *ev_read;
+    cl_event ev_upload[3], *ev_force, *ev_read; /* upload: x/pos, q/lo, pack kernel */
     int nev_force, nev_read;
     scl_charmm_stats stats;
 };

@@ -74,7 +74,8 @@ static size_t fixed_device_bytes(const scl_charmm *eng)
                                eng->tag,   eng->ilist_dev, eng->icell,    eng->cell_start,
                                eng->nspecial, eng->special, eng->numnbr,  eng->ljc, eng->ljc_double, eng->special_range, eng->numnbr_in, eng->nspecial_front,
                                eng->force, eng->partials, eng->eatom,     eng->vatom,
-                               eng->error, eng->overflow};
+                               eng->error, eng->overflow, eng->x_dev, eng->q_dev, eng->order_dev,
+                               eng->pos_prune_dev};
     size_t sum = 0;
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
         sum += stream_bytes(all[k]);
@@ -232,8 +233,24 @@ scl_status charmm_enqueue_prune(scl_charmm *eng)
         if (s == SCL_OK)
             s = scl_launch(ctx, k, "charmm list prune", 1, &global, &local, NULL);
     }
-    /* the positions the inner lists hold for (pos_host is what was uploaded) */
+    /* the positions the inner lists hold for (pos_host is what was uploaded;
+     * with device packing, pos itself) */
     size_t bytes = ((size_t)eng->natoms + 1) * (dbl ? 32 : 16);
+    if (eng->dev_pack) {
+        if (s == SCL_OK) {
+            cl_int rc = clEnqueueCopyBuffer(scl_queue(ctx), scl_stream_mem(eng->pos),
+                                            scl_stream_mem(eng->pos_prune_dev), 0, 0, bytes, 0,
+                                            NULL, NULL);
+            if (rc != CL_SUCCESS)
+                s = scl_fail_cl(ctx, "scl_charmm_compute", "clEnqueueCopyBuffer", rc,
+                                "keeping the pruning positions");
+        }
+        if (s == SCL_OK) {
+            eng->prune_valid = 1;
+            eng->prunes++;
+        }
+        return s;
+    }
     if (s == SCL_OK && eng->pos_prune_bytes < bytes) {
         free(eng->pos_prune);
         eng->pos_prune = malloc(bytes + bytes / 8);
@@ -470,7 +487,17 @@ static scl_status upload_atoms(scl_charmm *eng, const cell_grid *g, const double
     RESERVE(nspecial_front, "charmm inner special counts", SCL_INT,
             eng->inner_skin > 0.0 ? nli : 1);
     RESERVE(force, "charmm forces", charmm_acc_type(eng), 4 * nli);
+    if (eng->dev_pack) { /* inputs of the pack kernel (cl/charmm_pack.cl) */
+        RESERVE(x_dev, "charmm caller positions", SCL_DOUBLE, 3 * na);
+        RESERVE(q_dev, "charmm caller charges", SCL_DOUBLE, na);
+        RESERVE(order_dev, "charmm binned order", SCL_INT, na);
+        RESERVE(pos_prune_dev, "charmm pruning positions", pos_t, eng->inner_skin > 0.0 ? na : 1);
+    }
 #undef RESERVE
+    eng->have_prev = 0; /* pos holds another atom set */
+    eng->disp_known = 0;
+    if (s == SCL_OK && eng->dev_pack && n > 0)
+        s = scl_stream_write_range(eng->order_dev, 0, (size_t)n, eng->order, 1, NULL);
     if (s == SCL_OK)
         s = charmm_pack(eng, x, NULL, 0, fn);
     if (s == SCL_OK)
