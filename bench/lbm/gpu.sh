@@ -36,8 +36,10 @@ awk 'BEGIN { for (x = 0; x < 1024; x++) { print x, 0, 1; print x, 1023, 1 }
     > "$dest/seed/obstacles_1024x1024.dat"
 for st in fp32 fp16 fp32-aa; do
     mkdir -p "$dest/seed/$st"
+    streaming=()
+    [ "${st#*-}" = aa ] && streaming=(--inplace)
     timeout 30 "$STREAMCL" lbm "$p" "$dest/seed/obstacles_1024x1024.dat" --device gpu \
-        --storage "${st%-aa}" $([ "${st#*-}" = aa ] && echo --inplace) --out "$dest/seed/$st" \
+        --storage "${st%-aa}" "${streaming[@]}" --out "$dest/seed/$st" \
         > "$dest/seed/$st.log" 2>&1
     echo "-- $st (rc $?)"; grep -v '^lbm ' "$dest/seed/$st.log" | tail -7
     tail -1 "$dest/seed/$st/av_vels.dat"

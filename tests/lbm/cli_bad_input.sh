@@ -102,10 +102,10 @@ if "$streamcl" lbm "$P/good.params" "$P/good.obst" --out "$d/out" --png "$d/out/
     > "$d/stdout" 2> "$d/stderr"; then
     n_av=$(grep -Ec '^[0-9]+:	[0-9]\.[0-9]{12}E[-+][0-9]{2}$' "$d/out/av_vels.dat")
     n_st=$(grep -Ec '^[0-9]+ [0-9]+ (-?[0-9]\.[0-9]{12}E[-+][0-9]{2} ){4}[01]$' "$d/out/final_state.dat")
-    snaps=$(ls "$d/out" | grep -c '^state_0000[0-9]*\.dat$')
+    snaps=$(find "$d/out" -name 'state_0*.dat' | wc -l)
     if [ "$n_av" -eq 40 ] && [ "$n_st" -eq 128 ] && [ "$(wc -l < "$d/out/final_state.dat")" -eq 128 ] &&
        [ "$snaps" -eq 1 ] && [ -s "$d/out/u.png" ] && grep -q '^Reynolds number:' "$d/stdout" &&
-       [ -z "$(ls "$d/out" | grep '\.tmp$')" ]; then
+       [ -z "$(find "$d/out" -name '*.tmp')" ]; then
         passed=$((passed + 1))
         echo "ok   good run: 40 av_vels lines, 128 state lines, 1 snapshot, PNG, Reynolds number"
     else
