@@ -173,13 +173,10 @@ scl_status scl_charmm_create(scl_context *ctx, const scl_charmm_params *p, scl_c
     return SCL_OK;
 }
 
-static void release_step_events(scl_charmm *eng)
+/* Events of a step's force launches and read-backs (a recomputed step drops
+ * these but keeps its uploads). */
+static void release_force_events(scl_charmm *eng)
 {
-    for (int k = 0; k < 3; k++)
-        if (eng->ev_upload[k]) {
-            clReleaseEvent(eng->ev_upload[k]);
-            eng->ev_upload[k] = NULL;
-        }
     for (int k = 0; k < eng->nev_force; k++)
         if (eng->ev_force[k])
             clReleaseEvent(eng->ev_force[k]);
@@ -190,6 +187,16 @@ static void release_step_events(scl_charmm *eng)
     free(eng->ev_read);
     eng->ev_force = eng->ev_read = NULL;
     eng->nev_force = eng->nev_read = 0;
+}
+
+static void release_step_events(scl_charmm *eng)
+{
+    for (int k = 0; k < 3; k++)
+        if (eng->ev_upload[k]) {
+            clReleaseEvent(eng->ev_upload[k]);
+            eng->ev_upload[k] = NULL;
+        }
+    release_force_events(eng);
 }
 
 void scl_charmm_free(scl_charmm *eng)
@@ -831,16 +838,7 @@ scl_status scl_charmm_finish(scl_charmm *eng, double *f, scl_charmm_result *resu
          * and recompute this step (see prune_decide) */
         int err_keep[8];
         memcpy(err_keep, eng->error_host, sizeof err_keep);
-        for (int k = 0; k < eng->nev_force; k++)
-            if (eng->ev_force[k])
-                clReleaseEvent(eng->ev_force[k]);
-        for (int k = 0; k < eng->nev_read; k++)
-            if (eng->ev_read[k])
-                clReleaseEvent(eng->ev_read[k]);
-        free(eng->ev_force);
-        free(eng->ev_read);
-        eng->ev_force = eng->ev_read = NULL;
-        eng->nev_force = eng->nev_read = 0;
+        release_force_events(eng);
         eng->prune_valid = 0;
         eng->prune_redos++;
         scl_status s = clear_errors(eng);
