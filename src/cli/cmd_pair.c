@@ -249,6 +249,8 @@ int cmd_pair_bench(int argc, char **argv)
     scl_charmm_stats st0, st1;
     if (s == SCL_OK)
         s = scl_charmm_stats_get(eng, &st0);
+    double t_sa_cpu0 = 0, t_sa_cpu = 0, t_sa_wall = 0;
+    double t_sa_host0 = charmm_set_atoms_host_seconds(eng, &t_sa_cpu0);
     cli_progress prog;
     cli_progress_start(&prog, "steps", a.steps);
     double t_loop = cli_now(), t_host_prep = 0, t_compute = 0, t_compute_tally = 0;
@@ -269,9 +271,12 @@ int cmd_pair_bench(int argc, char **argv)
                     w.x[3 * i + d] += displacement(w.tag[i], step, d, a.displace);
         }
         t_host_prep += cli_now() - t0;
-        if (rebuild)
+        if (rebuild) {
+            double ts = cli_now();
             s = scl_charmm_set_atoms(eng, w.nlocal, w.nghost, w.x, w.type, w.tag, sys.nspecial,
                                      sys.special, sys.maxspecial);
+            t_sa_wall += cli_now() - ts;
+        }
         memset(f, 0, 3 * (size_t)sys.natoms * sizeof *f);
         double tc = cli_now();
         if (s == SCL_OK)
@@ -308,6 +313,9 @@ int cmd_pair_bench(int argc, char **argv)
     double t_force = st1.t_force - st0.t_force, t_down = st1.t_download - st0.t_download;
     double t_red = st1.t_host_reduce - st0.t_host_reduce;
     long rebuilds = st1.rebuilds - st0.rebuilds;
+    double t_sa_host = charmm_set_atoms_host_seconds(eng, &t_sa_cpu) - t_sa_host0;
+    t_sa_cpu -= t_sa_cpu0;
+    long n_sa = a.steps / a.rebuild;
     printf("plan: threads/atom %d, chunks %d, work-group %d; list %ld pairs (%.1f per atom), "
            "capacity %ld; setup+tune %.2f s\n",
            st1.threads_per_atom, st1.chunks, st1.work_group, st1.neighbors,
@@ -320,6 +328,10 @@ int cmd_pair_bench(int argc, char **argv)
     printf("host time in scl_charmm_compute (ms): %.4f per step without rebuild (%ld steps), "
            "%.4f on the tallying step\n",
            n_compute ? t_compute / (double)n_compute * ms : 0.0, n_compute, t_compute_tally * ms);
+    printf("set_atoms host ms %.3f per call (thread CPU %.3f; wall %.3f incl. list build; %ld "
+           "calls)\n",
+           n_sa ? t_sa_host / (double)n_sa * ms : 0.0, n_sa ? t_sa_cpu / (double)n_sa * ms : 0.0,
+           n_sa ? t_sa_wall / (double)n_sa * ms : 0.0, n_sa);
     printf("pairs/s (list pairs / force-kernel time): %.3e\n", (double)st1.neighbors * n / t_force);
     printf("dynamic pruning: %ld prunes in %ld steps, inner list %.1f slots per atom (full list "
            "%.1f pairs)\n",

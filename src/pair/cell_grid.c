@@ -19,18 +19,24 @@ void cell_grid_coords(const cell_grid *g, const double *xp, int c[3])
     }
 }
 
-int cell_grid_build(cell_grid *g, int n, const double *x, double cell_size)
+void cell_grid_layout(cell_grid *g, int n, const double *x, double cell_size)
 {
     memset(g, 0, sizeof *g);
     double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
-    for (int d = 0; d < 3 && n > 0; d++) {
-        double l = x[d], h = x[d];
-#pragma omp parallel for schedule(static) reduction(min : l) reduction(max : h) if (n > 50000)
+    if (n > 0) { /* one pass over the points for all three dimensions */
+        double l0 = x[0], l1 = x[1], l2 = x[2], h0 = l0, h1 = l1, h2 = l2;
+#pragma omp parallel for schedule(static) reduction(min : l0, l1, l2) \
+    reduction(max : h0, h1, h2) if (n > 50000)
         for (int i = 1; i < n; i++) {
-            l = fmin(l, x[3 * i + d]);
-            h = fmax(h, x[3 * i + d]);
+            const double *p = x + 3 * i;
+            /* comparisons, not fmin/fmax (library calls here): the same
+             * values for finite coordinates */
+            l0 = p[0] < l0 ? p[0] : l0, h0 = p[0] > h0 ? p[0] : h0;
+            l1 = p[1] < l1 ? p[1] : l1, h1 = p[1] > h1 ? p[1] : h1;
+            l2 = p[2] < l2 ? p[2] : l2, h2 = p[2] > h2 ? p[2] : h2;
         }
-        lo[d] = l, hi[d] = h;
+        lo[0] = l0, lo[1] = l1, lo[2] = l2;
+        hi[0] = h0, hi[1] = h1, hi[2] = h2;
     }
     double size = cell_size;
     for (;;) {
@@ -52,14 +58,13 @@ int cell_grid_build(cell_grid *g, int n, const double *x, double cell_size)
         if (g->width[d] < size)
             g->width[d] = size;
     }
-    g->cell_start = calloc((size_t)g->ncells + 1, sizeof *g->cell_start);
-    g->order = malloc((size_t)(n > 0 ? n : 1) * sizeof *g->order);
-    g->cell_of = malloc((size_t)(n > 0 ? n : 1) * sizeof *g->cell_of);
-    if (!g->cell_start || !g->order || !g->cell_of) {
-        cell_grid_free(g);
-        return -1;
-    }
-    /* cells in parallel (divisions dominate), then a serial counting sort */
+}
+
+void cell_grid_sort(cell_grid *g, int n, const double *x, int *fill)
+{
+    memset(g->cell_start, 0, ((size_t)g->ncells + 1) * sizeof *g->cell_start);
+    /* cells (divisions dominate) and their counts in one pass, then the
+     * prefix sum and the scatter of a counting sort */
 #pragma omp parallel for schedule(static) if (n > 50000)
     for (int i = 0; i < n; i++) {
         int c[3];
@@ -68,16 +73,27 @@ int cell_grid_build(cell_grid *g, int n, const double *x, double cell_size)
     }
     for (int i = 0; i < n; i++)
         g->cell_start[g->cell_of[i] + 1]++;
-    for (int c = 0; c < g->ncells; c++)
+    for (int c = 0; c < g->ncells; c++) {
         g->cell_start[c + 1] += g->cell_start[c];
+        fill[c] = g->cell_start[c];
+    }
+    for (int i = 0; i < n; i++)
+        g->order[fill[g->cell_of[i]]++] = i;
+}
+
+int cell_grid_build(cell_grid *g, int n, const double *x, double cell_size)
+{
+    cell_grid_layout(g, n, x, cell_size);
+    g->cell_start = malloc(((size_t)g->ncells + 1) * sizeof *g->cell_start);
+    g->order = malloc((size_t)(n > 0 ? n : 1) * sizeof *g->order);
+    g->cell_of = malloc((size_t)(n > 0 ? n : 1) * sizeof *g->cell_of);
     int *fill = malloc((size_t)g->ncells * sizeof *fill + 1);
-    if (!fill) {
+    if (!g->cell_start || !g->order || !g->cell_of || !fill) {
+        free(fill);
         cell_grid_free(g);
         return -1;
     }
-    memcpy(fill, g->cell_start, (size_t)g->ncells * sizeof *fill);
-    for (int i = 0; i < n; i++)
-        g->order[fill[g->cell_of[i]]++] = i;
+    cell_grid_sort(g, n, x, fill);
     free(fill);
     return 0;
 }

@@ -7,7 +7,7 @@
 #include "pair/pair_internal.h"
 
 #define CHARMM_TPA_VARIANTS 6 /* threads per atom 1, 2, 4, 8, 16, 32 */
-#define CHARMM_REBUILD_BUFS 7
+#define CHARMM_REBUILD_BUFS 13
 
 /* A range of local atoms (in binned order) launched as one kernel, with its
  * own neighbor-list buffer. */
@@ -32,9 +32,9 @@ struct scl_charmm {
 
     /* the atom set of the last set_atoms, in binned (cell-sorted) order */
     int nlocal, nghost, natoms, maxspecial, have_atoms;
-    int *order;       /* binned index -> caller's index */
-    int *local_orig;  /* local slot ii -> caller's index of that local atom */
-    int *ilist;       /* local slot ii -> binned index */
+    int *order;       /* binned index -> caller's index (in rebuild_buf) */
+    int *local_orig;  /* local slot ii -> caller's index of that local atom (rebuild_buf) */
+    int *ilist;       /* local slot ii -> binned index (rebuild_buf) */
     double origin[3]; /* positions are packed relative to it */
     double unit;      /* Angstrom per fixed-point step (single/mixed; 1 in double) */
     double period;    /* 2^32 * unit: fixed-point differences are modulo this */
@@ -111,6 +111,8 @@ struct scl_charmm {
     cl_event ev_upload[3], *ev_force, *ev_read; /* upload: x/pos, q/lo, pack kernel */
     int nev_force, nev_read;
     scl_charmm_stats stats;
+    double t_set_atoms_host; /* host part of set_atoms, summed (seconds, wall) */
+    double t_set_atoms_cpu;  /* the same in CPU time of the calling thread */
 };
 
 /* charmm_neighbor.c */

@@ -2,11 +2,19 @@
  * the device list build needs, chunk layout within the device memory, the
  * list build with overflow regrowth, and the brute-force list check. */
 #include "pair/charmm_engine.h"
+#include "pair/charmm_system.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+static double thread_cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static double wall_now(void)
 {
@@ -17,9 +25,7 @@ static double wall_now(void)
 
 void charmm_atoms_free(scl_charmm *eng)
 {
-    free(eng->order);
-    free(eng->local_orig);
-    free(eng->ilist);
+    /* order, local_orig and ilist live in the kept rebuild buffers */
     eng->order = eng->local_orig = eng->ilist = NULL;
     eng->x_build = NULL;
     eng->have_atoms = 0;
@@ -49,7 +55,21 @@ static void *rebuild_buf(scl_charmm *eng, int k, size_t bytes)
     return eng->rebuild_buf[k];
 }
 
-enum { RB_TYPE, RB_TAG, RB_ICELL, RB_NSPECIAL, RB_SPECIAL, RB_RANGE, RB_X };
+enum {
+    RB_TYPE,
+    RB_TAG,
+    RB_ICELL,
+    RB_NSPECIAL,
+    RB_SPECIAL,
+    RB_RANGE,
+    RB_X,
+    RB_ORDER,
+    RB_CELL_OF,
+    RB_CELL_START,
+    RB_FILL,
+    RB_ILIST,
+    RB_LOCAL_ORIG
+};
 
 scl_status charmm_stream_reserve(scl_charmm *eng, scl_stream **s, const char *label,
                                  scl_type type, size_t count, unsigned flags)
@@ -434,18 +454,32 @@ static scl_status upload_atoms(scl_charmm *eng, const cell_grid *g, const double
     int64_t *range = rebuild_buf(eng, RB_RANGE, 2 * (size_t)(nl + 1) * sizeof *range);
     if (!type_s || !tag_s || !icell || !ns_s || !sp_s || !range)
         return scl_fail(eng->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
-#pragma omp parallel for schedule(static) if (n > 20000)
-    for (int b = 0; b < n; b++) {
-        int o = eng->order[b];
+    /* one pass in binned order: per-atom arrays, and for the local atoms
+     * (in binned order, so ii grows with b) the local slots, their cells,
+     * specials and special tag ranges */
+    const int *order = eng->order, *cell_of = g->cell_of;
+    int *ilist = eng->ilist, *local_orig = eng->local_orig;
+    enum { AHEAD = 16 }; /* the gathers miss the cache: prefetch a few atoms ahead */
+    for (int b = 0, ii = 0; b < n; b++) {
+        if (b + AHEAD < n) {
+            int p = order[b + AHEAD];
+            __builtin_prefetch(type + p);
+            if (tag)
+                __builtin_prefetch(tag + p);
+            if (p < nl && nspecial) {
+                __builtin_prefetch(nspecial + 3 * p);
+                if (special)
+                    __builtin_prefetch(special + (size_t)p * (size_t)ms);
+            }
+        }
+        int o = order[b];
         type_s[b] = type[o];
         tag_s[b] = tag ? tag[o] : o;
-    }
-    type_s[n] = 0; /* the sentinel */
-    tag_s[n] = -1;
-#pragma omp parallel for schedule(static) if (nl > 20000)
-    for (int ii = 0; ii < nl; ii++) {
-        int o = eng->local_orig[ii];
-        icell[ii] = g->cell_of[o];
+        if (o >= nl)
+            continue;
+        ilist[ii] = b;
+        local_orig[ii] = o;
+        icell[ii] = cell_of[o];
         int64_t lo = 1, hi = 0; /* empty range */
         int cnt = nspecial ? nspecial[3 * o + 2] : 0;
         const int64_t *sp = cnt ? special + (size_t)o * (size_t)ms : NULL;
@@ -463,7 +497,10 @@ static scl_status upload_atoms(scl_charmm *eng, const cell_grid *g, const double
         } else {
             memset(ns_s + 3 * ii, 0, 3 * sizeof *ns_s);
         }
+        ii++;
     }
+    type_s[n] = 0; /* the sentinel */
+    tag_s[n] = -1;
     scl_status s = SCL_OK;
     scl_type pos_t = eng->params.precision == SCL_PREC_DOUBLE ? SCL_DOUBLE4 : SCL_INT4;
     size_t na = (size_t)n + 1, nli = (size_t)(nl > 0 ? nl : 1);
@@ -497,7 +534,7 @@ static scl_status upload_atoms(scl_charmm *eng, const cell_grid *g, const double
     eng->have_prev = 0; /* pos holds another atom set */
     eng->disp_known = 0;
     if (s == SCL_OK && eng->dev_pack && n > 0)
-        s = scl_stream_write_range(eng->order_dev, 0, (size_t)n, eng->order, 1, NULL);
+        s = scl_stream_write_range(eng->order_dev, 0, (size_t)n, eng->order, 0, NULL);
     if (s == SCL_OK)
         s = charmm_pack(eng, x, NULL, 0, fn);
     if (s == SCL_OK)
@@ -511,16 +548,17 @@ static scl_status upload_atoms(scl_charmm *eng, const cell_grid *g, const double
     if (s == SCL_OK && nl > 0)
         s = scl_stream_write_range(eng->icell, 0, (size_t)nl, icell, 0, NULL);
     if (s == SCL_OK)
-        s = scl_stream_write_range(eng->cell_start, 0, (size_t)g->ncells + 1, g->cell_start, 1,
-                                   NULL); /* cell_start is freed by the caller at once */
+        s = scl_stream_write_range(eng->cell_start, 0, (size_t)g->ncells + 1, g->cell_start, 0,
+                                   NULL);
     if (s == SCL_OK && nl > 0)
         s = scl_stream_write_range(eng->nspecial, 0, 3 * (size_t)nl, ns_s, 0, NULL);
     if (s == SCL_OK && nl > 0)
         s = scl_stream_write_range(eng->special, 0, (size_t)nl * (size_t)ms, sp_s, 0, NULL);
     if (s == SCL_OK && nl > 0)
         s = scl_stream_write_range(eng->special_range, 0, 2 * (size_t)nl, range, 0, NULL);
-    /* the host buffers above are kept: the writes need not block (the
-     * overflow read of the build that follows waits for them) */
+    /* the host buffers above (order and cell_start included) are kept: the
+     * writes need not block (the overflow read of the build that follows
+     * waits for them) */
     if (s != SCL_OK)
         clFinish(scl_queue(eng->ctx)); /* ilist may be freed on the way out */
     return s;
@@ -560,29 +598,30 @@ scl_status scl_charmm_set_atoms(scl_charmm *eng, int nlocal, int nghost, const d
         s = charmm_check_specials(nlocal, nspecial, special, maxspecial, err, sizeof err);
     if (s != SCL_OK)
         return scl_fail(ctx, s, fn, "%s", err);
-    double t0 = wall_now();
+    double t0 = wall_now(), c0 = thread_cpu_now();
     charmm_atoms_free(eng);
     eng->nlocal = nlocal;
     eng->nghost = nghost;
     eng->natoms = natoms;
     eng->maxspecial = nspecial ? maxspecial : 0;
+    /* the grid's arrays and the binned index maps live in kept buffers:
+     * no allocation (and no page faults) per rebuild */
     cell_grid g;
-    if (cell_grid_build(&g, natoms, x, eng->coeffs.cut_neigh / CHARMM_CELL_REACH) != 0)
-        return scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
-    eng->order = g.order;
-    g.order = NULL;
-    eng->ilist = malloc((size_t)(nlocal + 1) * sizeof *eng->ilist);
-    eng->local_orig = malloc((size_t)(nlocal + 1) * sizeof *eng->local_orig);
-    if (!eng->ilist || !eng->local_orig || keep_copies(eng, x) != 0) {
-        cell_grid_free(&g);
+    cell_grid_layout(&g, natoms, x, eng->coeffs.cut_neigh / CHARMM_CELL_REACH);
+    size_t na1 = (size_t)natoms + 1, nl1 = (size_t)nlocal + 1;
+    g.order = rebuild_buf(eng, RB_ORDER, na1 * sizeof *g.order);
+    g.cell_of = rebuild_buf(eng, RB_CELL_OF, na1 * sizeof *g.cell_of);
+    g.cell_start = rebuild_buf(eng, RB_CELL_START, ((size_t)g.ncells + 1) * sizeof *g.cell_start);
+    int *fill = rebuild_buf(eng, RB_FILL, ((size_t)g.ncells + 1) * sizeof *fill);
+    eng->ilist = rebuild_buf(eng, RB_ILIST, nl1 * sizeof *eng->ilist);
+    eng->local_orig = rebuild_buf(eng, RB_LOCAL_ORIG, nl1 * sizeof *eng->local_orig);
+    if (!g.order || !g.cell_of || !g.cell_start || !fill || !eng->ilist || !eng->local_orig ||
+        keep_copies(eng, x) != 0) {
         charmm_atoms_free(eng);
         return scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
     }
-    for (int b = 0, ii = 0; b < natoms; b++)
-        if (eng->order[b] < nlocal) {
-            eng->ilist[ii] = b;
-            eng->local_orig[ii++] = eng->order[b];
-        }
+    cell_grid_sort(&g, natoms, x, fill);
+    eng->order = g.order;
     double span = 0;
     for (int d = 0; d < 3; d++) {
         eng->grid[d] = g.n[d];
@@ -605,12 +644,11 @@ scl_status scl_charmm_set_atoms(scl_charmm *eng, int nlocal, int nghost, const d
     if (cap > eng->capacity) /* lists only grow: the steady state settles quickly */
         eng->capacity = cap;
     s = upload_atoms(eng, &g, x, type, tag, nspecial, special, fn);
-    int zero = 0;
+    /* (charmm_setup_chunks zeroes it before each build) */
     if (s == SCL_OK)
         s = charmm_stream_reserve(eng, &eng->overflow, "charmm list overflow", SCL_INT, 1, 0);
-    if (s == SCL_OK)
-        s = scl_stream_write_range(eng->overflow, 0, 1, &zero, 1, NULL);
-    cell_grid_free(&g);
+    eng->t_set_atoms_host += wall_now() - t0;
+    eng->t_set_atoms_cpu += thread_cpu_now() - c0;
     if (s == SCL_OK) {
         int want = eng->plan_ready ? eng->nchunks : eng->params.chunks > 0 ? eng->params.chunks : 1;
         s = charmm_setup_chunks(eng, want < 1 ? 1 : want, fn);
@@ -623,6 +661,13 @@ scl_status scl_charmm_set_atoms(scl_charmm *eng, int nlocal, int nghost, const d
     eng->stats.rebuilds++;
     eng->stats.t_neighbor += wall_now() - t0;
     return SCL_OK;
+}
+
+double charmm_set_atoms_host_seconds(const struct scl_charmm *eng, double *cpu)
+{
+    if (cpu)
+        *cpu = eng ? eng->t_set_atoms_cpu : 0.0;
+    return eng ? eng->t_set_atoms_host : 0.0;
 }
 
 /* ---------------------------------------------------------------- checks */

@@ -41,4 +41,11 @@ int charmm_read_data(const char *path, charmm_system *sys, char *err, size_t err
  * atom indices. Returns 0, or -1 when out of memory. */
 int charmm_specials_from_bonds(charmm_system *sys, long nbonds, const int *bond_atoms);
 
+/* Host-only seconds of scl_charmm_set_atoms summed over its calls (binning,
+ * binned arrays, upload enqueues; not the list build and its read-backs),
+ * for pair-bench; *cpu (optional) receives the same in CPU time of the
+ * calling thread (insensitive to other load on the host). */
+struct scl_charmm;
+double charmm_set_atoms_host_seconds(const struct scl_charmm *eng, double *cpu);
+
 #endif

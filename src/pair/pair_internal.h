@@ -83,6 +83,12 @@ typedef struct {
 /* Returns 0, or -1 when out of memory. Coordinates must be finite. */
 int cell_grid_build(cell_grid *g, int n, const double *x, double cell_size);
 void cell_grid_free(cell_grid *g);
+/* The two halves of cell_grid_build for callers that keep their buffers:
+ * layout sets lo, width, n and ncells only (no allocation); sort then fills
+ * the caller's cell_start (ncells + 1), order (n) and cell_of (n), with fill
+ * (ncells ints) as scratch. */
+void cell_grid_layout(cell_grid *g, int n, const double *x, double cell_size);
+void cell_grid_sort(cell_grid *g, int n, const double *x, int *fill);
 /* Cell coordinates of a point (clamped into the grid). */
 void cell_grid_coords(const cell_grid *g, const double *xp, int c[3]);
 
