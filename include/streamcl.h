@@ -9,18 +9,20 @@
  *   scl_program   a program built from kernels embedded at build time (cl/NAME.cl),
  *                 cached on disk as a device binary
  *   scl_stream    a typed device buffer of 1-3 dimensions
- *   scl_plan      tuned launch parameters for (kernel, problem shape, device)
+ *   scl_kernel    one kernel of a program, arguments bound by name and type
+ *   scl_plan      an operation with tuned parameters (FFTW-style: planned
+ *                 once, by timing its candidates, cached; executed many times)
+ *
+ * The header needs no OpenCL headers; streamcl/opencl.h hands out the
+ * OpenCL objects underneath for callers that mix in their own OpenCL.
  *
  * Thread safety: one context per thread; distinct contexts are independent.
  */
 #ifndef STREAMCL_H
 #define STREAMCL_H
 
-#ifndef CL_TARGET_OPENCL_VERSION
-#define CL_TARGET_OPENCL_VERSION 120
-#endif
-#include <CL/cl.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #ifdef __cplusplus
@@ -47,7 +49,7 @@ typedef enum {
 /* Static name of a status, e.g. "SCL_ERR_BUILD". */
 const char *scl_status_name(scl_status status);
 /* Static name of an OpenCL error code, e.g. "CL_OUT_OF_RESOURCES". */
-const char *scl_cl_error_name(cl_int code);
+const char *scl_cl_error_name(int code);
 
 /* ------------------------------------------------------------------ devices */
 
@@ -58,17 +60,17 @@ typedef struct {
     char vendor[128];
     char version[128];        /* CL_DEVICE_VERSION */
     char driver[64];          /* CL_DRIVER_VERSION */
-    cl_device_type type;
+    uint64_t type;            /* CL_DEVICE_TYPE_* bits */
     int is_gpu;
-    cl_uint compute_units;
-    cl_uint clock_mhz;
+    unsigned compute_units;
+    unsigned clock_mhz;
     size_t max_work_group;
-    cl_ulong local_mem;       /* bytes */
-    cl_ulong global_mem;      /* bytes */
-    cl_ulong max_alloc;       /* bytes, CL_DEVICE_MAX_MEM_ALLOC_SIZE */
+    uint64_t local_mem;       /* bytes */
+    uint64_t global_mem;      /* bytes */
+    uint64_t max_alloc;       /* bytes, CL_DEVICE_MAX_MEM_ALLOC_SIZE */
     int fp64;                 /* cl_khr_fp64 or CL_DEVICE_DOUBLE_FP_CONFIG != 0 */
     int host_unified;         /* device shares host memory: map is zero-copy */
-    cl_uint vec_float, vec_double; /* preferred vector widths */
+    unsigned vec_float, vec_double; /* preferred vector widths */
 } scl_device_info;
 
 /* Every device of every platform. *list is malloc'd; release with free().
@@ -81,13 +83,30 @@ typedef struct scl_context scl_context;
 
 typedef struct {
     /* "gpu", "cpu", "P:D" (platform:device indices), or a case-insensitive
-     * substring of the device or platform name. NULL: $STREAMCL_DEVICE, else
-     * the first GPU, else the first CPU. */
+     * substring of the device or platform name. NULL: the first GPU, else
+     * the first CPU. */
     const char *device;
-    int profiling;          /* time every launch/transfer (also $STREAMCL_PROFILE=1) */
-    int no_cache;           /* skip the on-disk binary and plan cache ($STREAMCL_NO_CACHE=1) */
-    const char *cache_dir;  /* NULL: $XDG_CACHE_HOME/streamcl or ~/.cache/streamcl */
+    int profiling;          /* account every launch/transfer by label */
+    /* On-disk cache of program binaries and tuned plans; NULL or "": none
+     * (the library keeps no state outside its objects unless told where). */
+    const char *cache_dir;
+    /* Tuning defaults for every plan made on this context. */
+    int no_tune;            /* 1: never time candidates; cached plan, else defaults */
+    int tune_repeats;       /* timed runs per candidate after a warm-up (0: 5) */
+    const char *force;      /* "name=value,..." fixes plan parameters where they exist */
 } scl_context_options;
+
+/* The STREAMCL_* environment variables as options, for programs that want
+ * them (the streamcl command and the LAMMPS plugin; the library itself reads
+ * no environment): STREAMCL_DEVICE, STREAMCL_PROFILE=1, STREAMCL_NO_CACHE=1
+ * (else the cache is $STREAMCL_CACHE_DIR, $XDG_CACHE_HOME/streamcl or
+ * ~/.cache/streamcl), STREAMCL_TUNE=0, STREAMCL_FORCE=name=v,...
+ * Fields already set in env->context (non-NULL / non-zero) are kept. */
+typedef struct {
+    scl_context_options context;
+    char device[256], cache_dir[1024], force[256]; /* storage the strings point to */
+} scl_env_options;
+void scl_env_options_read(scl_env_options *env);
 
 /* Create a context. opt may be NULL for defaults. On failure *out is NULL and
  * err (if given) holds the message. */
@@ -101,14 +120,22 @@ const char *scl_last_error(const scl_context *ctx);
 void scl_clear_error(scl_context *ctx);
 
 const scl_device_info *scl_device(const scl_context *ctx);
-cl_context scl_cl_context(const scl_context *ctx);
-cl_device_id scl_cl_device(const scl_context *ctx);
-cl_command_queue scl_queue(const scl_context *ctx);
 /* Directory of the on-disk cache, or NULL when caching is off. */
 const char *scl_cache_dir(const scl_context *ctx);
 
 /* Block until all queued work is done. */
 scl_status scl_finish(scl_context *ctx);
+
+/* ------------------------------------------------------------------ events */
+
+/* An opaque handle of queued device work (a launch or a transfer). Release
+ * every event a call hands out with scl_event_release. */
+typedef struct _cl_event *scl_event;
+
+scl_status scl_event_wait(scl_context *ctx, scl_event ev);
+void scl_event_release(scl_event ev);
+/* Elapsed device seconds between start and end of the event (waits for it). */
+scl_status scl_event_seconds(scl_context *ctx, scl_event ev, double *seconds);
 
 /* ------------------------------------------------------------------ programs */
 
@@ -117,7 +144,8 @@ typedef struct scl_program scl_program;
 /* Build an embedded kernel file, by its base name in cl/ (e.g. "reduce" for
  * cl/reduce.cl). options are appended to the device's defaults
  * (-cl-std=CL1.2, -DSCL_FP64=0|1, -DSCL_GPU=0|1, -DSCL_VEC_FLOAT=preferred
- * float vector width, -DSCL_MAX_WG=max work-group size). Uses the binary cache. */
+ * float vector width, -DSCL_MAX_WG=max work-group size). Uses the binary
+ * cache. The caller owns the program (scl_program_free). */
 scl_status scl_program_build(scl_context *ctx, const char *name, const char *options,
                              scl_program **out);
 /* Same from caller-supplied source; label names it in messages and the cache. */
@@ -126,19 +154,78 @@ scl_status scl_program_build_source(scl_context *ctx, const char *label, const c
 void scl_program_free(scl_program *prog);
 /* 1 if the program was loaded from a cached binary. */
 int scl_program_from_cache(const scl_program *prog);
-/* Create a kernel (release with clReleaseKernel). */
-scl_status scl_kernel_create(scl_program *prog, const char *kernel_name, cl_kernel *out);
 /* Source text of an embedded file, or NULL. */
 const char *scl_embedded_source(const char *name);
 
-/* Set kernel argument idx; the error message names kernel and index. */
-scl_status scl_arg(scl_context *ctx, cl_kernel k, cl_uint idx, size_t size, const void *value);
+/* ------------------------------------------------------------------ kernels */
 
-/* Enqueue a kernel. label names it in profiles and messages (NULL: kernel
- * name). local may be NULL. global is rounded up to a multiple of local.
- * event (optional) receives the launch event (caller releases). */
-scl_status scl_launch(scl_context *ctx, cl_kernel k, const char *label, cl_uint dims,
-                      const size_t *global, const size_t *local, cl_event *event);
+/* A kernel object: one __kernel function of a built program, with its
+ * parameters known by name and type (read from the kernel's source, with the
+ * file's typedefs resolved), so arguments are bound by name and checked:
+ *
+ *   scl_kernel *k;
+ *   scl_kernel_create(ctx, "lbm", "lbm_step", "-DWG=64", &k);
+ *   scl_kernel_set_stream(k, "src", cells);
+ *   scl_kernel_set_real(k, "omega", 1.7);     // float or double, as declared
+ *   scl_kernel_set_int(k, "nx", nx);
+ *   scl_kernel_launch(k, 1, global, local, NULL);
+ *
+ * A wrong name, a type that does not match the declaration (an int setter on
+ * a float parameter, a float4 stream on a double* parameter), or a launch with
+ * an argument left unbound is SCL_ERR_ARGUMENT with a message naming the
+ * kernel and the argument. Programs built for kernel objects are kept by the
+ * context (one build per file and options) and freed with it. */
+typedef struct scl_kernel scl_kernel;
+typedef struct scl_stream scl_stream; /* below */
+
+/* Kernel kernel_name of embedded file program_name ("lbm" for cl/lbm.cl)
+ * built with options (NULL for none; the device defaults of
+ * scl_program_build are always added). */
+scl_status scl_kernel_create(scl_context *ctx, const char *program_name,
+                             const char *kernel_name, const char *options, scl_kernel **out);
+/* Kernel of an already built program (the program must outlive the kernel). */
+scl_status scl_kernel_from_program(scl_program *prog, const char *kernel_name,
+                                   scl_kernel **out);
+void scl_kernel_free(scl_kernel *k);
+
+/* Name under which launches are profiled and reported (default: the kernel name). */
+void scl_kernel_set_label(scl_kernel *k, const char *label);
+const char *scl_kernel_name(const scl_kernel *k);
+int scl_kernel_arg_count(const scl_kernel *k);
+/* 1 if the kernel has a parameter of that name. */
+int scl_kernel_has_arg(const scl_kernel *k, const char *arg);
+
+/* Argument setters. Integers: int/uint/short/char parameters take set_int
+ * and set_uint when the value fits; long/ulong take set_long. Reals:
+ * set_real converts to the declared float or double; set_float/set_double
+ * insist on that exact type. set_value copies one element of type t for any
+ * declared type of the same scl_type (vectors such as float4 or int2). */
+scl_status scl_kernel_set_int(scl_kernel *k, const char *arg, int value);
+scl_status scl_kernel_set_uint(scl_kernel *k, const char *arg, unsigned value);
+scl_status scl_kernel_set_long(scl_kernel *k, const char *arg, long long value);
+scl_status scl_kernel_set_real(scl_kernel *k, const char *arg, double value);
+scl_status scl_kernel_set_float(scl_kernel *k, const char *arg, float value);
+scl_status scl_kernel_set_double(scl_kernel *k, const char *arg, double value);
+scl_status scl_kernel_set_value(scl_kernel *k, const char *arg, scl_type t, const void *value);
+/* A __global or __constant pointer parameter; the stream's element type must
+ * match the pointee (through typedefs; void* and struct pointees take any). */
+scl_status scl_kernel_set_stream(scl_kernel *k, const char *arg, scl_stream *s);
+/* A __local pointer parameter: bytes of local memory per work-group. */
+scl_status scl_kernel_set_local(scl_kernel *k, const char *arg, size_t bytes);
+
+/* Work-group facts of this kernel on this device. */
+size_t scl_kernel_max_work_group(const scl_kernel *k);      /* CL_KERNEL_WORK_GROUP_SIZE */
+size_t scl_kernel_preferred_multiple(const scl_kernel *k);  /* warp / SIMD width */
+/* SCL_OK if local (dims entries) can be launched: within the kernel's and
+ * device's limits, and the local memory bound so far fits; else
+ * SCL_ERR_UNSUPPORTED with the reason in the context's message. */
+scl_status scl_kernel_check_local(scl_kernel *k, unsigned dims, const size_t *local);
+
+/* Enqueue over global (dims 1-3, rounded up to multiples of local; local may
+ * be NULL). Every argument must be bound. event (optional) receives the
+ * launch event; release it with scl_event_release. */
+scl_status scl_kernel_launch(scl_kernel *k, unsigned dims, const size_t *global,
+                             const size_t *local, scl_event *event);
 
 /* ------------------------------------------------------------------ streams */
 
@@ -158,7 +245,6 @@ enum {
     SCL_STREAM_HOST_MAPPED = 4  /* allocate host-visible (zero-copy map on CPUs) */
 };
 
-typedef struct scl_stream scl_stream;
 
 /* Stream of nx*ny*nz elements of type t (ny, nz >= 1). label names it in
  * messages and profiles. */
@@ -166,7 +252,6 @@ scl_status scl_stream_create(scl_context *ctx, const char *label, scl_type t, si
                              size_t ny, size_t nz, unsigned flags, scl_stream **out);
 void scl_stream_free(scl_stream *s);
 
-cl_mem scl_stream_mem(const scl_stream *s);
 size_t scl_stream_count(const scl_stream *s);   /* elements */
 size_t scl_stream_bytes(const scl_stream *s);
 scl_type scl_stream_type(const scl_stream *s);
@@ -174,15 +259,22 @@ void scl_stream_dims(const scl_stream *s, size_t dims[3]);
 
 /* Copy host <-> device. Non-blocking calls return an event (optional; caller
  * releases) and the host buffer must stay valid until it completes. */
-scl_status scl_stream_write(scl_stream *s, const void *host, int blocking, cl_event *event);
-scl_status scl_stream_read(scl_stream *s, void *host, int blocking, cl_event *event);
+scl_status scl_stream_write(scl_stream *s, const void *host, int blocking, scl_event *event);
+scl_status scl_stream_read(scl_stream *s, void *host, int blocking, scl_event *event);
 /* Element ranges [first, first+count). */
 scl_status scl_stream_write_range(scl_stream *s, size_t first, size_t count, const void *host,
-                                  int blocking, cl_event *event);
+                                  int blocking, scl_event *event);
 scl_status scl_stream_read_range(scl_stream *s, size_t first, size_t count, void *host,
-                                 int blocking, cl_event *event);
-/* Fill every element with the pattern of one element. */
+                                 int blocking, scl_event *event);
+/* Fill every element with the pattern of one element (blocking). */
 scl_status scl_stream_fill(scl_stream *s, const void *element);
+/* Queue a fill of elements [first, first+count) (in order with launches). */
+scl_status scl_stream_fill_range(scl_stream *s, size_t first, size_t count, const void *element,
+                                 scl_event *event);
+/* Queue a device copy of count elements from src[src_first] to
+ * dst[dst_first]; both streams must have the same element size. */
+scl_status scl_stream_copy(scl_stream *dst, size_t dst_first, const scl_stream *src,
+                           size_t src_first, size_t count, scl_event *event);
 
 enum { SCL_MAP_READ = 1, SCL_MAP_WRITE = 2 };
 /* Map the whole stream (blocking); zero-copy where the device shares host
@@ -196,7 +288,8 @@ typedef enum { SCL_PROF_KERNEL, SCL_PROF_WRITE, SCL_PROF_READ, SCL_PROF_OTHER } 
 
 /* Account an event under label (the library does this itself for launches and
  * stream transfers when profiling is on). The event is retained. */
-scl_status scl_profile_event(scl_context *ctx, const char *label, scl_prof_kind kind, cl_event ev);
+scl_status scl_profile_event(scl_context *ctx, const char *label, scl_prof_kind kind,
+                             scl_event ev);
 /* Total device seconds and count for a label (after waiting for its events). */
 scl_status scl_profile_total(scl_context *ctx, const char *label, double *seconds, long *count);
 /* Print the per-kernel / per-transfer table (like LAMMPS's Device Time Info). */
@@ -204,49 +297,67 @@ scl_status scl_profile_report(scl_context *ctx, FILE *out);
 void scl_profile_reset(scl_context *ctx);
 int scl_profiling(const scl_context *ctx);
 
-/* Elapsed device seconds between START and END of a completed event. */
-scl_status scl_event_seconds(scl_context *ctx, cl_event ev, double *seconds);
-
 /* ------------------------------------------------------------------ plans / tuner */
 
 #define SCL_PLAN_MAX_PARAMS 8
 #define SCL_PLAN_MAX_VALUES 16
 
-/* One tunable parameter of a kernel and its candidate values. */
+/* One tunable parameter of an operation and its candidate values; values[0]
+ * is the default when nothing is timed. */
 typedef struct {
     const char *name;      /* e.g. "wg", "tpa", "vec" */
     int count;
     int values[SCL_PLAN_MAX_VALUES];
 } scl_tune_param;
 
+/* What a solver tells the core about one tunable operation: its candidates
+ * and how to run one step of a candidate; the core does the rest (forced
+ * values, cache, warm-up, repetitions, median, skipping illegal candidates).
+ * The step is timed by the device time of the launches, copies and fills it
+ * queues through the core, so it must not wait for them itself. */
 typedef struct {
-    int count;
-    char names[SCL_PLAN_MAX_PARAMS][24];
-    int values[SCL_PLAN_MAX_PARAMS];
-    double seconds;        /* median time of the chosen candidate, 0 if untimed */
-    int from_cache;        /* 1: read from the on-disk plan cache */
-    int tuned;             /* 1: chosen by timing candidates now */
-} scl_plan;
+    const char *name;   /* operation, e.g. "lbm.step"; keys the cache, names messages */
+    const char *shape;  /* problem shape, e.g. "4096x4096 fp32"; keys the cache */
+    const scl_tune_param *params;
+    int nparams;
+    /* Make the variant for values[] (kernels built with -D options, arguments
+     * bound). SCL_ERR_UNSUPPORTED marks an illegal candidate, which the tuner
+     * skips. NULL: no variant (run gets NULL). */
+    scl_status (*prepare)(void *user, const int *values, void **variant);
+    /* Queue one step of a variant. */
+    scl_status (*run)(void *user, void *variant, const int *values);
+    /* Free a variant made by prepare (may be NULL). */
+    void (*release)(void *user, void *variant);
+    void *user;         /* passed back to the three functions; must outlive the plan */
+} scl_plan_desc;
 
-/* Runs the kernel once with one candidate, blocking, and returns the measured
- * device seconds. Return SCL_ERR_UNSUPPORTED for an illegal candidate (e.g.
- * work-group too large): the tuner skips it. Other errors abort tuning. */
-typedef scl_status (*scl_tune_fn)(void *user, const int *values, double *seconds);
-
+/* Overrides of the context's tuning defaults for one plan (NULL: defaults). */
 typedef struct {
-    int tune;          /* 0: do not time; use cache, else defaults ($STREAMCL_TUNE=0) */
-    int repeats;       /* timed runs per candidate after one warm-up (default 3) */
-    const char *force; /* "name=value,..." fixes parameters (also $STREAMCL_FORCE) */
+    int no_tune;
+    int repeats;
+    const char *force;  /* every name must be a parameter of the plan */
 } scl_tune_options;
 
-/* Choose parameters for (kernel, shape) on this context's device: forced values
- * first, else the cached plan, else time every combination (median of
- * repeats) and cache the fastest. Default values are values[0] of each param. */
-scl_status scl_plan_tune(scl_context *ctx, const char *kernel, const char *shape,
-                         const scl_tune_param *params, int nparams, scl_tune_fn run,
-                         void *user, const scl_tune_options *opt, scl_plan *out);
+typedef struct scl_plan scl_plan;
+
+/* Plan an operation on this context's device: forced values first, else the
+ * cached plan, else time every combination of candidates and cache the
+ * fastest. The plan keeps the chosen variant, ready to execute. */
+scl_status scl_plan_create(scl_context *ctx, const scl_plan_desc *desc,
+                           const scl_tune_options *opt, scl_plan **out);
+/* Queue one step of the chosen variant. */
+scl_status scl_plan_execute(scl_plan *plan);
+void scl_plan_free(scl_plan *plan);
+
 /* Value of a named parameter of a plan, or fallback. */
 int scl_plan_value(const scl_plan *plan, const char *name, int fallback);
+void *scl_plan_variant(const scl_plan *plan);
+/* Median device seconds of a step of the chosen variant (0 if not measured). */
+double scl_plan_seconds(const scl_plan *plan);
+int scl_plan_from_cache(const scl_plan *plan);  /* 1: read from the plan cache */
+int scl_plan_tuned(const scl_plan *plan);       /* 1: chosen by timing now */
+/* "wg=64 vec=4" into buf; returns buf. */
+const char *scl_plan_describe(const scl_plan *plan, char *buf, size_t len);
 
 /* ------------------------------------------------------------------ reductions */
 
