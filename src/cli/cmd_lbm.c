@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 typedef struct {
     const char *param_path, *obstacle_path, *out_dir, *device, *png, *force;
@@ -153,16 +152,12 @@ typedef struct {
     float *ux, *uy, *speed, *pressure;
 } fields;
 
-static int write_state_files(const lbm_args *a, const scl_lbm_params *p,
-                             const unsigned char *obst, const fields *fl, const char *state_name,
-                             const char *png_path)
+/* A state file and, optionally, its PNG (paths from cli_output). */
+static int write_state_files(const scl_lbm_params *p, const unsigned char *obst,
+                             const fields *fl, const char *state_path, const char *png_path)
 {
-    char path[4096], err[4400];
-    if ((size_t)snprintf(path, sizeof path, "%s/%s", a->out_dir, state_name) >= sizeof path) {
-        fprintf(stderr, "streamcl lbm: output path too long\n");
-        return -1;
-    }
-    if (scl_lbm_write_state(path, p, obst, fl->ux, fl->uy, fl->speed, fl->pressure, err,
+    char err[4400];
+    if (scl_lbm_write_state(state_path, p, obst, fl->ux, fl->uy, fl->speed, fl->pressure, err,
                             sizeof err) != SCL_OK) {
         fprintf(stderr, "streamcl lbm: %s\n", err);
         return -1;
@@ -170,6 +165,26 @@ static int write_state_files(const lbm_args *a, const scl_lbm_params *p,
     if (png_path && write_png(png_path, p, obst, fl->speed))
         return -1;
     return 0;
+}
+
+/* DIR/NAME, registered as an output; NULL after printing why not. */
+static const char *output_in(cli_outputs *out, const char *dir, const char *name)
+{
+    char path[4096];
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path) {
+        fprintf(stderr, "streamcl lbm: output path %s/%s too long\n", dir, name);
+        return NULL;
+    }
+    return cli_output(out, path);
+}
+
+/* The first step in av[0..count) whose mean |u| is not finite, or -1. */
+static long first_non_finite(const float *av, long count)
+{
+    for (long t = 0; t < count; t++)
+        if (!isfinite(av[t]))
+            return t;
+    return -1;
 }
 
 /* FILE.png -> FILE_000100.png for snapshots */
@@ -239,14 +254,28 @@ int cmd_lbm(int argc, char **argv)
     long steps = a.steps >= 0 ? a.steps : p.max_iters;
     size_t n = (size_t)p.nx * (size_t)p.ny;
     unsigned char *obst = malloc(n);
-    float *av = malloc(((size_t)steps + 1) * sizeof *av);
     float *fieldbuf = malloc(4 * n * sizeof *fieldbuf);
+    float *av = NULL;
     runner r = {.a = &a, .p = &p, .obst = obst};
     scl_context *ctx = NULL;
+    cli_outputs out;
+    cli_outputs_init(&out, "lbm");
+    const char *av_path = NULL, *state_path = NULL, *png_path = NULL;
     int rc = 1;
-    if (!obst || !av || !fieldbuf) {
-        fprintf(stderr, "streamcl lbm: %s:1: out of host memory for a %dx%d grid and %ld steps\n",
-                a.param_path, p.nx, p.ny, steps);
+    if (!obst || !fieldbuf) {
+        fprintf(stderr, "streamcl lbm: %s:1: out of host memory for a %dx%d grid\n",
+                a.param_path, p.nx, p.ny);
+        goto done;
+    }
+    /* one mean |u| per step, for av_vels.dat */
+    av = malloc(((size_t)steps + 1) * sizeof *av);
+    if (!av) {
+        if (a.steps >= 0)
+            fprintf(stderr, "streamcl lbm: --steps %ld: out of host memory for its av_vels\n",
+                    steps);
+        else
+            fprintf(stderr, "streamcl lbm: %s:3: maxIters %ld: out of host memory for its "
+                            "av_vels\n", a.param_path, steps);
         goto done;
     }
     r.fl = (fields){fieldbuf, fieldbuf + n, fieldbuf + 2 * n, fieldbuf + 3 * n};
@@ -254,11 +283,13 @@ int cmd_lbm(int argc, char **argv)
         fprintf(stderr, "streamcl lbm: %s\n", err);
         goto done;
     }
-    struct stat sb;
-    if (!a.no_output && (stat(a.out_dir, &sb) != 0 || !S_ISDIR(sb.st_mode))) {
-        fprintf(stderr, "streamcl lbm: output directory %s does not exist\n", a.out_dir);
+    /* every output path is checked before computing (snapshots go beside these) */
+    if (!a.no_output && (cli_output_dir("lbm", a.out_dir) ||
+                         !(av_path = output_in(&out, a.out_dir, "av_vels.dat")) ||
+                         !(state_path = output_in(&out, a.out_dir, "final_state.dat"))))
         goto done;
-    }
+    if (a.png && !(png_path = cli_output(&out, a.png)))
+        goto done;
 
     double t0 = cli_now();
     double bytes_per_cell = 2.0 * SCL_LBM_Q * sizeof(float) + 1.0;
@@ -306,6 +337,15 @@ int cmd_lbm(int argc, char **argv)
         long c = steps - done < chunk ? steps - done : chunk;
         if (runner_steps(&r, c, av + done))
             goto done;
+        long bad = first_non_finite(av + done, c);
+        if (bad >= 0) {
+            cli_progress_end(&prog);
+            fprintf(stderr, "streamcl lbm: the flow became non-finite at step %ld (mean |u| %g); "
+                            "no output written (density %g, accel %g, omega %g from %s)\n",
+                    done + bad + 1, (double)av[done + bad], (double)p.density, (double)p.accel,
+                    (double)p.omega, a.param_path);
+            goto done;
+        }
         done += c;
         cli_progress_update(&prog, done);
         if (a.every && !a.no_output && done % a.every == 0 && done < steps) {
@@ -314,8 +354,10 @@ int cmd_lbm(int argc, char **argv)
             snprintf(name, sizeof name, "state_%06ld.dat", done);
             if (a.png)
                 snapshot_png_name(a.png, done, png, sizeof png);
-            if (runner_fields(&r) || write_state_files(&a, &p, obst, &r.fl, name,
-                                                       a.png ? png : NULL))
+            const char *snap = output_in(&out, a.out_dir, name);
+            const char *snap_png = a.png ? cli_output(&out, png) : NULL;
+            if (!snap || (a.png && !snap_png) || runner_fields(&r) ||
+                write_state_files(&p, obst, &r.fl, snap, snap_png))
                 goto done;
             io_seconds += cli_now() - s0;
         }
@@ -346,19 +388,20 @@ int cmd_lbm(int argc, char **argv)
            mlups * bytes_per_cell * 1e-3, bytes_per_cell);
 
     if (!a.no_output) {
-        char path[4096];
-        if ((size_t)snprintf(path, sizeof path, "%s/av_vels.dat", a.out_dir) >= sizeof path ||
-            scl_lbm_write_av_vels(path, av, steps, err, sizeof err) != SCL_OK) {
+        if (scl_lbm_write_av_vels(av_path, av, steps, err, sizeof err) != SCL_OK) {
             fprintf(stderr, "streamcl lbm: %s\n", err);
             goto done;
         }
-        if (write_state_files(&a, &p, obst, &r.fl, "final_state.dat", a.png))
+        if (write_state_files(&p, obst, &r.fl, state_path, png_path))
             goto done;
-    } else if (a.png && write_png(a.png, &p, obst, r.fl.speed)) {
+    } else if (png_path && write_png(png_path, &p, obst, r.fl.speed)) {
         goto done;
     }
+    if (cli_outputs_commit(&out))
+        goto done;
     rc = 0;
 done:
+    cli_outputs_free(&out);
     scl_lbm_free(r.lbm);
     scl_context_free(ctx);
     free(r.f);

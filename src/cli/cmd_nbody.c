@@ -4,6 +4,7 @@
 #include "commands.h"
 #include "streamcl/nbody.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -114,8 +115,7 @@ static int parse_args(int argc, char **argv, nbody_args *a)
 }
 
 /* Log-scaled surface density (3 decades) of the x-y projection, centred on
- * the origin, spanning the 99th percentile of max(|x|, |y|). Written via a
- * temporary file. */
+ * the origin, spanning the 99th percentile of max(|x|, |y|). */
 static int write_density_png(const char *path, size_t n, const double *pos, const double *mass)
 {
     enum { W = 512 };
@@ -164,18 +164,7 @@ static int write_density_png(const char *path, size_t n, const double *pos, cons
         double t = v > 0 && peak > 0 ? 1.0 + log10(v / peak) / 3.0 : 0.0;
         cli_colormap(t < 0 ? 0 : t, rgb + 3 * k);
     }
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 8);
-    if (!tmp)
-        goto done;
-    snprintf(tmp, plen + 8, "%s.tmp", path);
-    if (cli_write_png(tmp, W, W, rgb) == 0 && rename(tmp, path) == 0)
-        rc = 0;
-    else {
-        remove(tmp);
-        fprintf(stderr, "streamcl nbody: could not write %s\n", path);
-    }
-    free(tmp);
+    rc = cli_write_png(path, W, W, rgb);
 done:
     free(extent);
     free(grid);
@@ -185,6 +174,22 @@ done:
 
 /* The host reference engine: steps in double with OpenMP, timed by the wall
  * clock around the force evaluations. */
+/* The first body whose position or velocity is not finite, or -1. */
+static long first_non_finite(size_t n, const double *pos, const double *vel)
+{
+    for (size_t i = 0; i < 3 * n; i++)
+        if (!isfinite(pos[i]) || !isfinite(vel[i]))
+            return (long)(i / 3);
+    return -1;
+}
+
+static void report_non_finite(long body, long step, const double *pos, const double *vel)
+{
+    fprintf(stderr, "streamcl nbody: the state became non-finite by step %ld (body %ld: x %g, "
+                    "vx %g); try a smaller --dt or a larger --eps; no output written\n",
+            step, body, pos[3 * body], vel[3 * body]);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -211,12 +216,19 @@ static void run_reference(const nbody_args *a, size_t n, double *pos, double *ve
     *evaluations = 1;
     cli_progress progress;
     cli_progress_start(&progress, "nbody (reference)", a->steps);
-    for (long s = 0; s < a->steps && !failed; s++) {
+    int diverged = 0;
+    for (long s = 0; s < a->steps && !failed && !diverged; s++) {
         t0 = cli_now();
         failed = scl_nbody_ref_step(n, pos, vel, acc, mass, 1.0, a->eps, a->dt, 1) != SCL_OK;
         times[*evaluations] = cli_now() - t0;
         *force_seconds += times[(*evaluations)++];
         cli_progress_update(&progress, s + 1);
+        long bad = first_non_finite(n, pos, vel);
+        if (bad >= 0) {
+            cli_progress_end(&progress);
+            report_non_finite(bad, s + 1, pos, vel);
+            diverged = 1;
+        }
     }
     cli_progress_end(&progress);
     qsort(times, (size_t)*evaluations, sizeof *times, cmp_double);
@@ -225,6 +237,8 @@ static void run_reference(const nbody_args *a, size_t n, double *pos, double *ve
     free(acc);
     if (failed)
         *evaluations = -1;
+    if (diverged)
+        *evaluations = -2;
     scl_nbody_ref_energy(n, pos, vel, mass, 1.0, a->eps, 1, &energy[2], &energy[3]);
 }
 
@@ -255,15 +269,27 @@ static int run_opencl(const nbody_args *a, size_t n, double *pos, double *vel,
     cli_progress_start(&progress, "nbody", a->steps);
     /* queue in small batches so that the progress line moves */
     long chunk = n > 65536 ? 1 : n > 8192 ? 10 : 100;
-    for (long done = 0; s == SCL_OK && done < a->steps;) {
+    int diverged = 0;
+    for (long done = 0; s == SCL_OK && done < a->steps && !diverged;) {
         long k = a->steps - done < chunk ? a->steps - done : chunk;
         s = scl_nbody_step(nb, k);
-        if (s == SCL_OK)
-            s = scl_finish(ctx);
+        if (s == SCL_OK) /* read back to stop at the first chunk that diverged */
+            s = scl_nbody_read(nb, pos, vel, NULL);
         done += k;
         cli_progress_update(&progress, done);
+        long bad = s == SCL_OK ? first_non_finite(n, pos, vel) : -1;
+        if (bad >= 0) {
+            cli_progress_end(&progress);
+            report_non_finite(bad, done, pos, vel);
+            diverged = 1;
+        }
     }
     cli_progress_end(&progress);
+    if (diverged) {
+        scl_nbody_free(nb);
+        scl_context_free(ctx);
+        return 1;
+    }
     if (s == SCL_OK)
         s = scl_nbody_read(nb, pos, vel, NULL);
     if (s == SCL_OK)
@@ -311,6 +337,31 @@ int cmd_nbody(int argc, char **argv)
         }
     }
     int reference = !strcmp(a.engine, "reference");
+    if (!reference && a.precision == SCL_NBODY_SINGLE)
+        for (size_t i = 0; i < 3 * n; i++) {
+            double v = fmax(fmax(fabs(pos[i]), fabs(vel[i])), fabs(mass[i / 3]));
+            if (v > FLT_MAX) {
+                fprintf(stderr, "streamcl nbody: %s: body %zu has a value %g beyond single "
+                                "precision (%g); use --precision double\n",
+                        a.init, i / 3 + 1, v, (double)FLT_MAX);
+                free(pos);
+                free(vel);
+                free(mass);
+                return 1;
+            }
+        }
+    /* output paths are checked (and claimed) before computing */
+    cli_outputs out;
+    cli_outputs_init(&out, "nbody");
+    const char *out_path = NULL, *png_path = NULL;
+    if ((a.out && !(out_path = cli_output(&out, a.out))) ||
+        (a.png && !(png_path = cli_output(&out, a.png)))) {
+        cli_outputs_free(&out);
+        free(pos);
+        free(vel);
+        free(mass);
+        return 1;
+    }
     printf("nbody: %zu bodies (%s), %ld steps, dt %g, eps %g, %s precision, engine %s\n", n,
            a.init, a.steps, a.dt, a.eps,
            reference || a.precision == SCL_NBODY_DOUBLE ? "double" : "single", a.engine);
@@ -322,13 +373,18 @@ int cmd_nbody(int argc, char **argv)
         run_reference(&a, n, pos, vel, mass, energy, &force_seconds, &median, &evaluations);
     else
         rc = run_opencl(&a, n, pos, vel, mass, energy, &force_seconds, &median, &evaluations);
-    if (evaluations < 0) {
+    if (evaluations == -1)
         fprintf(stderr, "streamcl nbody: out of host memory\n");
+    if (evaluations < 0)
+        rc = 1;
+    double wall = cli_now() - t0;
+    double e0 = energy[0] + energy[1], e1 = energy[2] + energy[3];
+    if (rc == 0 && !(isfinite(e0) && isfinite(e1))) {
+        fprintf(stderr, "streamcl nbody: energy is not finite (start %g, end %g); no output "
+                        "written\n", e0, e1);
         rc = 1;
     }
-    double wall = cli_now() - t0;
     if (rc == 0) {
-        double e0 = energy[0] + energy[1], e1 = energy[2] + energy[3];
         printf("energy start: kinetic %.10g potential %.10g total %.10g\n", energy[0],
                energy[1], e0);
         printf("energy end:   kinetic %.10g potential %.10g total %.10g\n", energy[2],
@@ -346,21 +402,22 @@ int cmd_nbody(int argc, char **argv)
         else
             printf("force: no kernel times (profiling unavailable); wall %.3f s\n", wall);
     }
-    if (rc == 0 && a.out) {
+    if (rc == 0 && out_path) {
         char err[512];
-        if (scl_nbody_save(a.out, n, pos, vel, mass, err, sizeof err) != SCL_OK) {
+        if (scl_nbody_save(out_path, n, pos, vel, mass, err, sizeof err) != SCL_OK) {
             fprintf(stderr, "streamcl nbody: %s\n", err);
             rc = 1;
-        } else {
-            printf("wrote %s\n", a.out);
         }
     }
-    if (rc == 0 && a.png) {
-        if (write_density_png(a.png, n, pos, mass))
-            rc = 1;
-        else
-            printf("wrote %s\n", a.png);
-    }
+    if (rc == 0 && png_path && write_density_png(png_path, n, pos, mass))
+        rc = 1;
+    if (rc == 0 && cli_outputs_commit(&out))
+        rc = 1;
+    if (rc == 0 && a.out)
+        printf("wrote %s\n", a.out);
+    if (rc == 0 && a.png)
+        printf("wrote %s\n", a.png);
+    cli_outputs_free(&out);
     free(pos);
     free(vel);
     free(mass);

@@ -34,6 +34,27 @@ int cli_parse_long(const char *cmd, const char *opt, const char *text, long min,
                    long *out);
 int cli_parse_double(const char *cmd, const char *opt, const char *text, double *out);
 
+/* A command's output files. Each is registered before any computing: its
+ * directory must exist and be writable and the path must not be a directory
+ * (an empty temporary file "PATH.part" is created beside it to prove it).
+ * The command writes the temporary name; cli_outputs_commit renames them all
+ * into place at the end, and cli_outputs_free removes whatever was not
+ * committed, so a failed run leaves no files. */
+typedef struct {
+    const char *cmd;
+    int n, cap;
+    char **final, **part;
+} cli_outputs;
+void cli_outputs_init(cli_outputs *o, const char *cmd);
+/* The temporary path to write for path, or NULL after printing why path
+ * cannot be written. */
+const char *cli_output(cli_outputs *o, const char *path);
+/* Renames every temporary file to its final name; 0, or -1 after printing. */
+int cli_outputs_commit(cli_outputs *o);
+void cli_outputs_free(cli_outputs *o);
+/* An existing directory for output files; 0, or -1 after printing why not. */
+int cli_output_dir(const char *cmd, const char *dir);
+
 /* Write an 8-bit RGB image (w*h*3 bytes, row 0 at the top) as PNG. Returns 0,
  * or -1 with a message on stderr (also when built without libpng). */
 int cli_write_png(const char *path, int w, int h, const unsigned char *rgb);

@@ -5,6 +5,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -83,4 +85,97 @@ int cli_parse_double(const char *cmd, const char *opt, const char *text, double 
     }
     *out = v;
     return 0;
+}
+
+int cli_output_dir(const char *cmd, const char *dir)
+{
+    struct stat sb;
+    if (stat(dir, &sb) != 0) {
+        if (errno == ENOENT)
+            fprintf(stderr, "streamcl %s: output directory %s does not exist\n", cmd, dir);
+        else
+            fprintf(stderr, "streamcl %s: output directory %s: %s\n", cmd, dir, strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(sb.st_mode)) {
+        fprintf(stderr, "streamcl %s: output directory %s is not a directory\n", cmd, dir);
+        return -1;
+    }
+    return 0;
+}
+
+void cli_outputs_init(cli_outputs *o, const char *cmd)
+{
+    memset(o, 0, sizeof *o);
+    o->cmd = cmd;
+}
+
+const char *cli_output(cli_outputs *o, const char *path)
+{
+    struct stat sb;
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        fprintf(stderr, "streamcl %s: output %s is a directory\n", o->cmd, path);
+        return NULL;
+    }
+    if (o->n == o->cap) {
+        int cap = o->cap ? 2 * o->cap : 8;
+        char **f = realloc(o->final, (size_t)cap * sizeof *f);
+        if (f)
+            o->final = f;
+        char **p = f ? realloc(o->part, (size_t)cap * sizeof *p) : NULL;
+        if (!p) {
+            fprintf(stderr, "streamcl %s: out of memory\n", o->cmd);
+            return NULL;
+        }
+        o->part = p;
+        o->cap = cap;
+    }
+    size_t len = strlen(path) + 6;
+    char *final = strdup(path), *part = malloc(len);
+    FILE *f = NULL;
+    if (final && part) {
+        snprintf(part, len, "%s.part", path);
+        f = fopen(part, "w");
+    }
+    if (!f || fclose(f) != 0) {
+        if (final && part)
+            fprintf(stderr, "streamcl %s: cannot write %s: %s\n", o->cmd, path, strerror(errno));
+        else
+            fprintf(stderr, "streamcl %s: out of memory\n", o->cmd);
+        free(final);
+        free(part);
+        return NULL;
+    }
+    o->final[o->n] = final;
+    o->part[o->n++] = part;
+    return part;
+}
+
+int cli_outputs_commit(cli_outputs *o)
+{
+    for (int i = 0; i < o->n; i++) {
+        if (rename(o->part[i], o->final[i]) != 0) {
+            fprintf(stderr, "streamcl %s: cannot rename %s to %s: %s\n", o->cmd, o->part[i],
+                    o->final[i], strerror(errno));
+            for (int j = 0; j < i; j++) /* all or nothing */
+                remove(o->final[j]);
+            return -1;
+        }
+        free(o->part[i]); /* committed: nothing to remove */
+        o->part[i] = NULL;
+    }
+    return 0;
+}
+
+void cli_outputs_free(cli_outputs *o)
+{
+    for (int i = 0; i < o->n; i++) {
+        if (o->part[i])
+            remove(o->part[i]);
+        free(o->part[i]);
+        free(o->final[i]);
+    }
+    free(o->part);
+    free(o->final);
+    memset(o, 0, sizeof *o);
 }

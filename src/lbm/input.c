@@ -2,6 +2,7 @@
  * the file and the line, so that a user can fix the input without guessing. */
 #include "streamcl/lbm.h"
 #include "core/internal.h"
+#include "core/text_input.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -81,11 +82,9 @@ scl_status scl_lbm_read_params(const char *path, scl_lbm_params *p, char *err, s
         scl_format_error(err, errlen, "scl_lbm_read_params: NULL argument");
         return SCL_ERR_ARGUMENT;
     }
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        scl_format_error(err, errlen, "%s: cannot open parameter file: %s", path, strerror(errno));
+    FILE *f = scl_open_text_input(path, "parameter file", err, errlen);
+    if (!f)
         return SCL_ERR_IO;
-    }
     long ints[4] = {0};
     double reals[3] = {0};
     char buf[LINE_MAX_CHARS];
@@ -122,6 +121,22 @@ scl_status scl_lbm_read_params(const char *path, scl_lbm_params *p, char *err, s
             reals[line - 5] = v;
         }
     }
+    /* the format has exactly 7 values: more text means a different format */
+    for (int line = 8; st == SCL_OK; line++) {
+        int too_long = 0;
+        if (!read_line(f, buf, sizeof buf, &too_long))
+            break;
+        char *t = trim(buf);
+        if (*t || too_long) {
+            scl_format_error(err, errlen, "%s:%d: unexpected text after the 7 parameters: '%.40s'",
+                             path, line, t);
+            st = SCL_ERR_INPUT;
+        }
+    }
+    if (st == SCL_OK && ferror(f)) {
+        scl_format_error(err, errlen, "%s: read error: %s", path, strerror(errno));
+        st = SCL_ERR_IO;
+    }
     fclose(f);
     if (st != SCL_OK)
         return st;
@@ -156,11 +171,9 @@ scl_status scl_lbm_read_obstacles(const char *path, const scl_lbm_params *p,
         scl_format_error(err, errlen, "scl_lbm_read_obstacles: NULL argument");
         return SCL_ERR_ARGUMENT;
     }
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        scl_format_error(err, errlen, "%s: cannot open obstacle file: %s", path, strerror(errno));
+    FILE *f = scl_open_text_input(path, "obstacle file", err, errlen);
+    if (!f)
         return SCL_ERR_IO;
-    }
     size_t ncell = (size_t)p->nx * (size_t)p->ny;
     memset(mask, 0, ncell);
     char buf[LINE_MAX_CHARS];

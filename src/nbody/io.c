@@ -2,6 +2,7 @@
  * comments, an optional header line of names, "# n = N" declaring the count.
  * Errors name the file and line. */
 #include "core/internal.h"
+#include "core/text_input.h"
 #include "streamcl/nbody.h"
 
 #include <ctype.h>
@@ -102,11 +103,9 @@ scl_status scl_nbody_load(const char *path, size_t *n, double **pos, double **ve
         scl_format_error(err, errlen, "scl_nbody_load: NULL argument");
         return SCL_ERR_ARGUMENT;
     }
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        scl_format_error(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    FILE *f = scl_open_text_input(path, "body file", err, errlen);
+    if (!f)
         return SCL_ERR_IO;
-    }
     body_list b = {0};
     char line[LINE_MAX_CHARS];
     long lineno = 0;

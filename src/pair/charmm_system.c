@@ -70,7 +70,7 @@ int charmm_specials_from_bonds(charmm_system *sys, long nbonds, const int *bond_
     }
     free(fill);
     /* first pass finds maxspecial, second fills; idx[k] is the atom of tmp[k] */
-    int maxsp = 0, cap = 256;
+    int maxsp = 0, cap = CHARMM_MAX_SPECIAL, hub = 0;
     int64_t *tmp = malloc((size_t)cap * sizeof *tmp);
     int *idx = malloc((size_t)cap * sizeof *idx);
     int *ns = calloc(3 * (size_t)(n > 0 ? n : 1), sizeof *ns);
@@ -89,6 +89,7 @@ int charmm_specials_from_bonds(charmm_system *sys, long nbonds, const int *bond_
                             continue;
                         if (cnt == cap) { /* bonds of a pathological hub */
                             ok = 0;
+                            hub = 1;
                             break;
                         }
                         idx[cnt] = adj[e];
@@ -115,7 +116,7 @@ int charmm_specials_from_bonds(charmm_system *sys, long nbonds, const int *bond_
     free(adj);
     if (!ok) {
         free(ns), free(sp);
-        return -1;
+        return hub ? CHARMM_TOO_MANY_SPECIALS : -1;
     }
     free(sys->nspecial);
     free(sys->special);

@@ -38,7 +38,10 @@ int charmm_system_replicate(const charmm_system *in, int nx, int ny, int nz, cha
 int charmm_read_data(const char *path, charmm_system *sys, char *err, size_t errlen);
 
 /* Derive specials (1-2, 1-3, 1-4 partners by tag) from bonds given as pairs of
- * atom indices. Returns 0, or -1 when out of memory. */
+ * atom indices. Returns 0, -1 when out of memory, or CHARMM_TOO_MANY_SPECIALS
+ * when an atom has more than CHARMM_MAX_SPECIAL partners. */
+#define CHARMM_MAX_SPECIAL 256
+#define CHARMM_TOO_MANY_SPECIALS (-2)
 int charmm_specials_from_bonds(charmm_system *sys, long nbonds, const int *bond_atoms);
 
 /* Host-only seconds of scl_charmm_set_atoms summed over its calls (binning,

@@ -21,7 +21,8 @@ case_() {
     shift 4
     local d="$work/$name" p="$work/in/$name.params" o="$work/in/$name.obst"
     mkdir -p "$d/out" "$d/cwd"
-    rm -f "$p" "$o"
+    [ -d "$p" ] || rm -f "$p"
+    rm -f "$o"
     [ "$ptext" != "-" ] && printf '%b' "$ptext" > "$p"
     [ "$otext" != "-" ] && printf '%b' "$otext" > "$o"
     local rc
@@ -86,6 +87,20 @@ all_blocked=$(awk 'BEGIN { for (y = 0; y < 8; y++) for (x = 0; x < 16; x++) prin
 case_ obstacle_all_blocked "$P/obstacle_all_blocked.obst: every cell is blocked" "$(good_params)" "$all_blocked"
 case_ out_dir_missing "output directory .*/nowhere does not exist" "$(good_params)" "$(good_obstacles)" \
     --out "$work/nowhere"
+case_ trailing_lines "$P/trailing_lines.params:8: unexpected text after the 7 parameters" \
+    '16\n8\n40\n16\n0.1\n0.005\n1.85\n3 4 1\n' "$(good_obstacles)"
+mkdir -p "$P/dir_params.params"
+case_ dir_params "$P/dir_params.params: is a directory; expected a parameter file" - "$(good_obstacles)"
+# a state that overflows: stopped at the step where it happened, nothing written
+case_ density_overflow "the flow became non-finite at step [0-9]+ \\(mean \\|u\\| -?nan\\)" \
+    '16\n8\n40\n16\n1e38\n0.005\n1.85\n' "$(good_obstacles)"
+# output paths are checked before computing: nothing is written when one is bad
+case_ png_dir_missing "cannot write $work/nowhere/u.png" "$(good_params)" "$(good_obstacles)" \
+    --png "$work/nowhere/u.png"
+case_ out_is_file "output directory $P/out_is_file.params is not a directory" "$(good_params)" \
+    "$(good_obstacles)" --out "$P/out_is_file.params"
+case_ steps_huge "--steps 1099511627776: out of host memory" "$(good_params)" "$(good_obstacles)" \
+    --steps 1099511627776
 # too large for the device (not just for 32-bit indexing): 8192^2 fp32 needs
 # 2.25 GiB per lattice, over PoCL's 2 GiB allocation limit here; GPUs hold it
 if [ "${STREAMCL_DEVICE:-cpu}" = cpu ]; then
