@@ -82,28 +82,34 @@ __kernel void sum_float(__global const float *x, const ulong n, __global float2 
 #endif
 
 /* ---- min / max of float and double (NaN elements are skipped) --------- */
-#define MINMAX_KERNEL(NAME, T, PICK, IDENTITY)                                               \
-    __kernel void NAME(__global const T *x, const ulong n, __global T *partials,             \
-                       __local T *scratch)                                                   \
-    {                                                                                        \
-        const size_t gid = get_global_id(0), stride = get_global_size(0);                    \
-        const size_t lid = get_local_id(0);                                                  \
-        T acc = IDENTITY;                                                                    \
-        for (size_t i = gid; i < n; i += stride)                                             \
-            acc = PICK(acc, x[i]);                                                           \
-        scratch[lid] = acc;                                                                  \
+/* One body for the four kernels; their signatures stay written out so that
+ * arguments bind by name. */
+#define MINMAX_BODY(T, PICK, IDENTITY)                                                       \
+    const size_t gid = get_global_id(0), stride = get_global_size(0);                        \
+    const size_t lid = get_local_id(0);                                                      \
+    T acc = IDENTITY;                                                                        \
+    for (size_t i = gid; i < n; i += stride)                                                 \
+        acc = PICK(acc, x[i]);                                                               \
+    scratch[lid] = acc;                                                                      \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                            \
+    for (size_t s = get_local_size(0) / 2; s > 0; s >>= 1) {                                 \
+        if (lid < s)                                                                         \
+            scratch[lid] = PICK(scratch[lid], scratch[lid + s]);                             \
         barrier(CLK_LOCAL_MEM_FENCE);                                                        \
-        for (size_t s = get_local_size(0) / 2; s > 0; s >>= 1) {                             \
-            if (lid < s)                                                                     \
-                scratch[lid] = PICK(scratch[lid], scratch[lid + s]);                         \
-            barrier(CLK_LOCAL_MEM_FENCE);                                                    \
-        }                                                                                    \
-        if (lid == 0)                                                                        \
-            partials[get_group_id(0)] = scratch[0];                                          \
-    }
+    }                                                                                        \
+    if (lid == 0)                                                                            \
+        partials[get_group_id(0)] = scratch[0];
 
-MINMAX_KERNEL(min_float, float, fmin, INFINITY)
-MINMAX_KERNEL(max_float, float, fmax, -INFINITY)
+__kernel void min_float(__global const float *x, const ulong n, __global float *partials,
+                        __local float *scratch)
+{
+    MINMAX_BODY(float, fmin, INFINITY)
+}
+__kernel void max_float(__global const float *x, const ulong n, __global float *partials,
+                        __local float *scratch)
+{
+    MINMAX_BODY(float, fmax, -INFINITY)
+}
 
 #if SCL_FP64
 __kernel void sum_double(__global const double *x, const ulong n, __global double *partials,
@@ -117,6 +123,14 @@ __kernel void sum_double(__global const double *x, const ulong n, __global doubl
     if (lid == 0)
         partials[get_group_id(0)] = total;
 }
-MINMAX_KERNEL(min_double, double, fmin, (double)INFINITY)
-MINMAX_KERNEL(max_double, double, fmax, -(double)INFINITY)
+__kernel void min_double(__global const double *x, const ulong n, __global double *partials,
+                         __local double *scratch)
+{
+    MINMAX_BODY(double, fmin, (double)INFINITY)
+}
+__kernel void max_double(__global const double *x, const ulong n, __global double *partials,
+                         __local double *scratch)
+{
+    MINMAX_BODY(double, fmax, -(double)INFINITY)
+}
 #endif

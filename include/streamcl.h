@@ -126,6 +126,17 @@ const char *scl_cache_dir(const scl_context *ctx);
 /* Block until all queued work is done. */
 scl_status scl_finish(scl_context *ctx);
 
+/* ------------------------------------------------------------------ element types */
+
+typedef enum {
+    SCL_CHAR, SCL_UCHAR, SCL_SHORT, SCL_USHORT, SCL_HALF, SCL_INT, SCL_UINT,
+    SCL_FLOAT, SCL_FLOAT2, SCL_FLOAT4, SCL_INT2, SCL_INT4, SCL_LONG,
+    SCL_DOUBLE, SCL_DOUBLE2, SCL_DOUBLE4
+} scl_type;
+
+size_t scl_type_size(scl_type t);
+const char *scl_type_name(scl_type t);
+
 /* ------------------------------------------------------------------ events */
 
 /* An opaque handle of queued device work (a launch or a transfer). Release
@@ -229,14 +240,6 @@ scl_status scl_kernel_launch(scl_kernel *k, unsigned dims, const size_t *global,
 
 /* ------------------------------------------------------------------ streams */
 
-typedef enum {
-    SCL_CHAR, SCL_UCHAR, SCL_SHORT, SCL_USHORT, SCL_HALF, SCL_INT, SCL_UINT,
-    SCL_FLOAT, SCL_FLOAT2, SCL_FLOAT4, SCL_INT2, SCL_INT4, SCL_LONG,
-    SCL_DOUBLE, SCL_DOUBLE2, SCL_DOUBLE4
-} scl_type;
-
-size_t scl_type_size(scl_type t);
-const char *scl_type_name(scl_type t);
 
 enum {
     SCL_STREAM_READ_WRITE = 0,
@@ -328,7 +331,10 @@ typedef struct {
     scl_status (*run)(void *user, void *variant, const int *values);
     /* Free a variant made by prepare (may be NULL). */
     void (*release)(void *user, void *variant);
-    void *user;         /* passed back to the three functions; must outlive the plan */
+    void *user;         /* passed back to the functions; must outlive the plan */
+    /* Optional: 0 for a legal candidate the tuner need not build and time
+     * (known to lose); forced and cached values never ask. */
+    int (*worth_timing)(void *user, const int *values);
 } scl_plan_desc;
 
 /* Overrides of the context's tuning defaults for one plan (NULL: defaults). */

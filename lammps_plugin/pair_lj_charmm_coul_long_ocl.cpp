@@ -230,12 +230,14 @@ void PairLJCharmmCoulLongOCL::init_style()
     ctx = nullptr;
   }
   if (!ctx) {
-    scl_context_options opt;
-    memset(&opt, 0, sizeof opt);
-    opt.device = device_spec.empty() ? nullptr : device_spec.c_str();
-    opt.profiling = 1;
+    /* the keywords first; the STREAMCL_* environment (cache, tuning) for the rest */
+    scl_env_options env;
+    memset(&env, 0, sizeof env);
+    env.context.device = device_spec.empty() ? nullptr : device_spec.c_str();
+    env.context.profiling = 1;
+    scl_env_options_read(&env);
     char err[1024] = "";
-    scl_status st = scl_context_create(&opt, &ctx, err, sizeof err);
+    scl_status st = scl_context_create(&env.context, &ctx, err, sizeof err);
     int ok = st == SCL_OK, all_ok = 0;
     MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, world);
     if (!all_ok) {

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <ftw.h>
 #include <sys/stat.h>
@@ -85,18 +86,28 @@ static inline void test_reset_cache(void)
     nftw(dir, test_remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-/* A context on the test device (STREAMCL_DEVICE, default from ctest). */
-static inline scl_context *test_context(void)
+/* A context with the options of the STREAMCL_* environment (the device from
+ * ctest's STREAMCL_DEVICE, the cache in XDG_CACHE_HOME), read explicitly as
+ * the command does. */
+static inline scl_context *test_context_with(scl_env_options *env)
 {
     test_reset_cache();
+    scl_env_options_read(env);
     char err[1024];
     scl_context *ctx = NULL;
-    scl_status s = scl_context_create(NULL, &ctx, err, sizeof err);
+    scl_status s = scl_context_create(&env->context, &ctx, err, sizeof err);
     if (s != SCL_OK) {
         fprintf(stderr, "cannot create context: %s\n", err);
         exit(2);
     }
     return ctx;
+}
+
+static inline scl_context *test_context(void)
+{
+    static scl_env_options env; /* the strings it holds outlive the call */
+    memset(&env, 0, sizeof env);
+    return test_context_with(&env);
 }
 
 #endif

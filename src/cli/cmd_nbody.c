@@ -261,7 +261,7 @@ static int run_opencl(const nbody_args *a, size_t n, double *pos, double *vel,
         const scl_plan *plan = scl_nbody_plan(nb);
         printf("plan: V=%d wg=%d tile=%d (%s), setup %.2f s\n", scl_plan_value(plan, "V", 0),
                scl_plan_value(plan, "wg", 0), scl_plan_value(plan, "tile", 0),
-               plan->tuned ? "tuned now" : plan->from_cache ? "cached" : "defaults/forced",
+               scl_plan_tuned(plan) ? "tuned now" : scl_plan_from_cache(plan) ? "cached" : "defaults/forced",
                cli_now() - t0);
         s = scl_nbody_energy(nb, &energy[0], &energy[1]);
     }

@@ -25,24 +25,21 @@ static void usage(FILE *out)
 /* Median device seconds of `repeat` buffer copies of bytes/2 (read + write = bytes). */
 static scl_status copy_bandwidth(scl_context *ctx, scl_stream *src, int repeat, double *median)
 {
-    size_t half = scl_stream_bytes(src) / 2;
+    size_t half = scl_stream_count(src) / 2;
     double *t = calloc((size_t)repeat, sizeof *t);
     if (!t)
         return SCL_ERR_MEMORY;
     scl_status s = SCL_OK;
     for (int r = -1; r < repeat && s == SCL_OK; r++) {
-        cl_event ev;
-        cl_int rc = clEnqueueCopyBuffer(scl_queue(ctx), scl_stream_mem(src), scl_stream_mem(src), 0,
-                                        half, half, 0, NULL, &ev);
-        if (rc != CL_SUCCESS) {
-            fprintf(stderr, "streamcl reduce: clEnqueueCopyBuffer failed with %s\n",
-                    scl_cl_error_name(rc));
-            s = SCL_ERR_OPENCL;
+        scl_event ev = NULL;
+        s = scl_stream_copy(src, half, src, 0, half, &ev);
+        if (s != SCL_OK) {
+            fprintf(stderr, "streamcl reduce: %s\n", scl_last_error(ctx));
             break;
         }
-        double sec;
+        double sec = 0;
         s = scl_event_seconds(ctx, ev, &sec);
-        clReleaseEvent(ev);
+        scl_event_release(ev);
         if (r >= 0)
             t[r] = sec;
     }

@@ -49,9 +49,14 @@ void cli_progress_end(cli_progress *p)
 scl_context *cli_context(const char *device, int profiling)
 {
     char err[2048];
-    scl_context_options opt = {.device = device, .profiling = profiling};
+    /* the command's options first, the STREAMCL_* environment for the rest */
+    static scl_env_options env;
+    memset(&env, 0, sizeof env);
+    env.context.device = device;
+    env.context.profiling = profiling;
+    scl_env_options_read(&env);
     scl_context *ctx = NULL;
-    if (scl_context_create(&opt, &ctx, err, sizeof err) != SCL_OK) {
+    if (scl_context_create(&env.context, &ctx, err, sizeof err) != SCL_OK) {
         fprintf(stderr, "streamcl: %s\n", err);
         return NULL;
     }

@@ -24,23 +24,14 @@ static int make_dirs(const char *path)
     return (mkdir(tmp, 0755) != 0 && errno != EEXIST) ? -1 : 0;
 }
 
-/* Resolve the cache directory; "" disables caching (also when it cannot be made). */
+/* The cache directory, made if missing; "" disables caching (also when it
+ * cannot be made: a cache is an optimisation, never a reason to fail). */
 static void resolve_cache_dir(const scl_context_options *opt, char *dir, size_t len)
 {
     dir[0] = '\0';
-    if ((opt && opt->no_cache) || scl_env_flag("STREAMCL_NO_CACHE", 0))
+    if (!opt || !opt->cache_dir || !*opt->cache_dir)
         return;
-    const char *xdg = getenv("XDG_CACHE_HOME");
-    const char *home = getenv("HOME");
-    int n;
-    if (opt && opt->cache_dir && *opt->cache_dir)
-        n = snprintf(dir, len, "%s", opt->cache_dir);
-    else if (xdg && *xdg)
-        n = snprintf(dir, len, "%s/streamcl", xdg);
-    else if (home && *home)
-        n = snprintf(dir, len, "%s/.cache/streamcl", home);
-    else
-        n = -1;
+    int n = snprintf(dir, len, "%s", opt->cache_dir);
     if (n < 0 || (size_t)n >= len || make_dirs(dir) != 0)
         dir[0] = '\0';
 }
@@ -85,7 +76,16 @@ scl_status scl_context_create(const scl_context_options *opt, scl_context **out,
         free(ctx);
         return SCL_ERR_OPENCL;
     }
-    ctx->profiling = (opt && opt->profiling) || scl_env_flag("STREAMCL_PROFILE", 0);
+    ctx->profiling = opt && opt->profiling;
+    ctx->no_tune = opt && opt->no_tune;
+    ctx->tune_repeats = (opt && opt->tune_repeats > 0) ? opt->tune_repeats : 5;
+    if (opt && opt->force && strlen(opt->force) >= sizeof ctx->force) {
+        scl_format_error(err, errlen, "scl_context_create: force string longer than %zu",
+                         sizeof ctx->force - 1);
+        scl_context_free(ctx);
+        return SCL_ERR_ARGUMENT;
+    }
+    snprintf(ctx->force, sizeof ctx->force, "%s", (opt && opt->force) ? opt->force : "");
     resolve_cache_dir(opt, ctx->cache_dir, sizeof ctx->cache_dir);
     *out = ctx;
     return SCL_OK;
@@ -98,7 +98,9 @@ void scl_context_free(scl_context *ctx)
     if (ctx->queue)
         clFinish(ctx->queue);
     scl_reducer_free(ctx->reducer);
+    scl_context_programs_free(ctx);
     scl_profile_free(ctx);
+    free(ctx->timing.events);
     if (ctx->queue)
         clReleaseCommandQueue(ctx->queue);
     if (ctx->cl)

@@ -225,8 +225,6 @@ scl_status scl_select_device(const char *spec, cl_platform_id *platform, cl_devi
                              scl_device_info *info, char *err, size_t errlen)
 {
     select_state st = {0};
-    if (!spec || !*spec)
-        spec = getenv("STREAMCL_DEVICE");
     scl_status s;
     if (!spec || !*spec) {
         st.kind = MATCH_TYPE;

@@ -155,16 +155,3 @@ void scl_clear_error(scl_context *ctx)
         ctx->error[0] = '\0';
 }
 
-int scl_env_flag(const char *name, int dflt)
-{
-    const char *v = getenv(name);
-    if (!v || !*v)
-        return dflt;
-    if (!strcmp(v, "1") || !strcasecmp(v, "yes") || !strcasecmp(v, "on") ||
-        !strcasecmp(v, "true"))
-        return 1;
-    if (!strcmp(v, "0") || !strcasecmp(v, "no") || !strcasecmp(v, "off") ||
-        !strcasecmp(v, "false"))
-        return 0;
-    return dflt;
-}

@@ -2,7 +2,8 @@
 #ifndef SCL_CORE_INTERNAL_H
 #define SCL_CORE_INTERNAL_H
 
-#include "streamcl.h"
+#include "fail.h"
+#include "streamcl/opencl.h"
 #include <stdarg.h>
 #include <stdint.h>
 
@@ -23,6 +24,20 @@ typedef struct {
 
 struct scl_reducer; /* reduce.c */
 
+/* Events captured while a plan times one step (plan.c). */
+typedef struct {
+    int active, failed;
+    cl_event *events;
+    size_t count, cap;
+} scl_timing;
+
+/* Programs built for kernel objects, one per (file, options), kept until the
+ * context is freed. */
+typedef struct {
+    char *name, *options;
+    struct scl_program *program;
+} scl_program_entry;
+
 struct scl_context {
     cl_platform_id platform;
     cl_device_id device;
@@ -38,6 +53,12 @@ struct scl_context {
     scl_prof_pending *pending;
     size_t npending, cappending;
     struct scl_reducer *reducer;
+    scl_timing timing;
+    scl_program_entry *programs;
+    size_t nprograms;
+    /* tuning defaults for plans (scl_context_options) */
+    int no_tune, tune_repeats;
+    char force[256];
 };
 
 struct scl_program {
@@ -45,6 +66,8 @@ struct scl_program {
     cl_program program;
     char label[64];
     int from_cache;
+    char *options; /* the full build options (device defaults + caller's) */
+    char *source;  /* what was compiled: kernel objects read their signatures from it */
 };
 
 struct scl_stream {
@@ -57,12 +80,6 @@ struct scl_stream {
     unsigned flags;
 };
 
-/* Record an error message in ctx ("func: ..."); returns status for chaining. */
-scl_status scl_fail(scl_context *ctx, scl_status status, const char *func, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
 /* Record a failed OpenCL call: "func: clCall failed with CL_X (context)". */
 scl_status scl_fail_cl(scl_context *ctx, const char *func, const char *clcall, cl_int code,
                        const char *fmt, ...)
@@ -70,13 +87,6 @@ scl_status scl_fail_cl(scl_context *ctx, const char *func, const char *clcall, c
     __attribute__((format(printf, 5, 6)))
 #endif
     ;
-/* Format into a caller buffer (for calls made before a context exists). */
-void scl_format_error(char *err, size_t errlen, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
 /* device.c */
 scl_status scl_query_device(cl_platform_id p, cl_device_id d, int pi, int di,
                             scl_device_info *info, char *err, size_t errlen);
@@ -105,7 +115,17 @@ void scl_profile_maybe(scl_context *ctx, const char *label, scl_prof_kind kind, 
 /* reduce.c */
 void scl_reducer_free(struct scl_reducer *r);
 
-/* Read an environment flag: 1 for "1/yes/on/true", 0 for "0/no/off/false", else dflt. */
-int scl_env_flag(const char *name, int dflt);
+/* launch.c: every queued command's event goes through scl_track_event
+ * (profile accounting, plan timing); scl_want_event says whether to ask for one. */
+int scl_want_event(const scl_context *ctx);
+void scl_track_event(scl_context *ctx, const char *label, scl_prof_kind kind, cl_event ev);
+scl_status scl_enqueue_kernel(scl_context *ctx, cl_kernel k, const char *name, const char *label,
+                              unsigned dims, const size_t *global, const size_t *local,
+                              scl_event *event);
+
+/* program.c: the context's program for (embedded file, options), built once. */
+scl_status scl_context_program(scl_context *ctx, const char *name, const char *options,
+                               scl_program **out);
+void scl_context_programs_free(scl_context *ctx);
 
 #endif

@@ -1,53 +1,60 @@
-/* Kernel arguments and launches, with errors that name kernel and sizes. */
+/* Enqueueing kernels and accounting their events (profile table, plan timing). */
 #include "internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-static void kernel_name(cl_kernel k, char *buf, size_t len)
-{
-    buf[0] = '\0';
-    if (clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, len, buf, NULL) != CL_SUCCESS)
-        snprintf(buf, len, "?");
-    buf[len - 1] = '\0';
-}
+int scl_want_event(const scl_context *ctx) { return ctx->profiling || ctx->timing.active; }
 
-scl_status scl_arg(scl_context *ctx, cl_kernel k, cl_uint idx, size_t size, const void *value)
+void scl_track_event(scl_context *ctx, const char *label, scl_prof_kind kind, cl_event ev)
 {
-    cl_int rc = clSetKernelArg(k, idx, size, value);
-    if (rc != CL_SUCCESS) {
-        char name[128];
-        kernel_name(k, name, sizeof name);
-        return scl_fail_cl(ctx, "scl_arg", "clSetKernelArg", rc, "kernel %s, argument %u, %zu bytes",
-                           name, (unsigned)idx, size);
+    if (!ev)
+        return;
+    scl_profile_maybe(ctx, label, kind, ev);
+    scl_timing *t = &ctx->timing;
+    if (!t->active)
+        return;
+    if (t->count == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 16;
+        cl_event *e = realloc(t->events, cap * sizeof *e);
+        if (!e) {
+            t->failed = 1; /* the plan reports it; the work itself went ahead */
+            return;
+        }
+        t->events = e;
+        t->cap = cap;
     }
-    return SCL_OK;
+    clRetainEvent(ev);
+    t->events[t->count++] = ev;
 }
 
-scl_status scl_launch(scl_context *ctx, cl_kernel k, const char *label, cl_uint dims,
-                      const size_t *global, const size_t *local, cl_event *event)
+scl_status scl_enqueue_kernel(scl_context *ctx, cl_kernel k, const char *name, const char *label,
+                              unsigned dims, const size_t *global, const size_t *local,
+                              scl_event *event)
 {
+    if (event)
+        *event = NULL;
     if (!ctx || !k || dims < 1 || dims > 3 || !global)
-        return scl_fail(ctx, SCL_ERR_ARGUMENT, "scl_launch", "invalid kernel, dims or global size");
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, "scl_kernel_launch",
+                        "invalid kernel, dims or global size");
     size_t g[3] = {1, 1, 1};
-    for (cl_uint d = 0; d < dims; d++) {
+    for (unsigned d = 0; d < dims; d++) {
         if (global[d] == 0)
             return SCL_OK; /* nothing to do is not an error */
         g[d] = global[d];
         if (local && local[d] > 0)
             g[d] = (g[d] + local[d] - 1) / local[d] * local[d];
     }
-    char name[128];
-    kernel_name(k, name, sizeof name);
     cl_event ev = NULL;
-    int want_event = event || ctx->profiling;
+    int want_event = event || scl_want_event(ctx);
     cl_int rc = clEnqueueNDRangeKernel(ctx->queue, k, dims, NULL, g, local, 0, NULL,
                                        want_event ? &ev : NULL);
     if (rc != CL_SUCCESS)
-        return scl_fail_cl(ctx, "scl_launch", "clEnqueueNDRangeKernel", rc,
+        return scl_fail_cl(ctx, "scl_kernel_launch", "clEnqueueNDRangeKernel", rc,
                            "kernel %s, global %zux%zux%zu, local %zux%zux%zu", name, g[0], g[1],
                            g[2], local ? local[0] : 0, (local && dims > 1) ? local[1] : 0,
                            (local && dims > 2) ? local[2] : 0);
-    scl_profile_maybe(ctx, label ? label : name, SCL_PROF_KERNEL, ev);
+    scl_track_event(ctx, label ? label : name, SCL_PROF_KERNEL, ev);
     if (event)
         *event = ev;
     else if (ev)
@@ -55,7 +62,43 @@ scl_status scl_launch(scl_context *ctx, cl_kernel k, const char *label, cl_uint 
     return SCL_OK;
 }
 
-scl_status scl_event_seconds(scl_context *ctx, cl_event ev, double *seconds)
+/* Legacy positional interface, used by the pair module until it moves onto
+ * kernel objects (src/core/legacy.h). */
+scl_status scl_arg(scl_context *ctx, cl_kernel k, cl_uint idx, size_t size, const void *value)
+{
+    cl_int rc = clSetKernelArg(k, idx, size, value);
+    if (rc != CL_SUCCESS)
+        return scl_fail_cl(ctx, "scl_arg", "clSetKernelArg", rc, "argument %u, %zu bytes",
+                           (unsigned)idx, size);
+    return SCL_OK;
+}
+
+scl_status scl_launch(scl_context *ctx, cl_kernel k, const char *label, cl_uint dims,
+                      const size_t *global, const size_t *local, cl_event *event)
+{
+    char name[128] = "?";
+    clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL);
+    name[sizeof name - 1] = '\0';
+    return scl_enqueue_kernel(ctx, k, name, label, dims, global, local, event);
+}
+
+scl_status scl_event_wait(scl_context *ctx, scl_event ev)
+{
+    if (!ev)
+        return SCL_OK;
+    cl_int rc = clWaitForEvents(1, &ev);
+    if (rc != CL_SUCCESS)
+        return scl_fail_cl(ctx, "scl_event_wait", "clWaitForEvents", rc, "%s", "");
+    return SCL_OK;
+}
+
+void scl_event_release(scl_event ev)
+{
+    if (ev)
+        clReleaseEvent(ev);
+}
+
+scl_status scl_event_seconds(scl_context *ctx, scl_event ev, double *seconds)
 {
     cl_ulong t0 = 0, t1 = 0;
     cl_int rc = clWaitForEvents(1, &ev);

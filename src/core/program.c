@@ -157,7 +157,10 @@ scl_status scl_program_build_source(scl_context *ctx, const char *label, const c
             store_binary(ctx, prog->program, path, key);
         }
     }
-    free(opts);
+    prog->options = opts;
+    prog->source = strdup(source);
+    if (status == SCL_OK && !prog->source)
+        status = scl_fail(ctx, SCL_ERR_MEMORY, "scl_program_build", "out of host memory");
     free(key);
     if (status != SCL_OK) {
         scl_program_free(prog);
@@ -184,12 +187,16 @@ void scl_program_free(scl_program *prog)
         return;
     if (prog->program)
         clReleaseProgram(prog->program);
+    free(prog->options);
+    free(prog->source);
     free(prog);
 }
 
 int scl_program_from_cache(const scl_program *prog) { return prog ? prog->from_cache : 0; }
 
-scl_status scl_kernel_create(scl_program *prog, const char *kernel_name, cl_kernel *out)
+cl_program scl_cl_program(const scl_program *prog) { return prog ? prog->program : NULL; }
+
+scl_status scl_legacy_kernel_create(scl_program *prog, const char *kernel_name, cl_kernel *out)
 {
     if (!prog || !kernel_name || !out)
         return scl_fail(prog ? prog->ctx : NULL, SCL_ERR_ARGUMENT, "scl_kernel_create",
@@ -202,4 +209,47 @@ scl_status scl_kernel_create(scl_program *prog, const char *kernel_name, cl_kern
                            "kernel '%s' in program '%s'", kernel_name, prog->label);
     }
     return SCL_OK;
+}
+
+scl_status scl_context_program(scl_context *ctx, const char *name, const char *options,
+                               scl_program **out)
+{
+    const char *opts = options ? options : "";
+    for (size_t i = 0; i < ctx->nprograms; i++)
+        if (!strcmp(ctx->programs[i].name, name) && !strcmp(ctx->programs[i].options, opts)) {
+            *out = ctx->programs[i].program;
+            return SCL_OK;
+        }
+    scl_program_entry *grown =
+        realloc(ctx->programs, (ctx->nprograms + 1) * sizeof *ctx->programs);
+    if (!grown)
+        return scl_fail(ctx, SCL_ERR_MEMORY, "scl_kernel_create", "out of host memory");
+    ctx->programs = grown;
+    scl_program_entry *e = &ctx->programs[ctx->nprograms];
+    e->name = strdup(name);
+    e->options = strdup(opts);
+    e->program = NULL;
+    scl_status s = (e->name && e->options)
+                       ? scl_program_build(ctx, name, opts, &e->program)
+                       : scl_fail(ctx, SCL_ERR_MEMORY, "scl_kernel_create", "out of host memory");
+    if (s != SCL_OK) {
+        free(e->name);
+        free(e->options);
+        return s;
+    }
+    ctx->nprograms++;
+    *out = e->program;
+    return SCL_OK;
+}
+
+void scl_context_programs_free(scl_context *ctx)
+{
+    for (size_t i = 0; i < ctx->nprograms; i++) {
+        scl_program_free(ctx->programs[i].program);
+        free(ctx->programs[i].name);
+        free(ctx->programs[i].options);
+    }
+    free(ctx->programs);
+    ctx->programs = NULL;
+    ctx->nprograms = 0;
 }

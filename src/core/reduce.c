@@ -1,5 +1,6 @@
 /* Global reductions: device tree reduction per work-group, host finish in double.
- * Launch shape (work-group size, groups per compute unit) is a tuned plan. */
+ * Launch shape (work-group size, groups per compute unit) is a tuned plan per
+ * kernel and size bucket. */
 #include "internal.h"
 
 #include <math.h>
@@ -9,16 +10,23 @@
 #define MAX_GROUPS 65536
 #define PLAN_SLOTS 64
 
+/* One planned (kernel, size bucket); the stream of the current call is set
+ * before the plan runs. */
 typedef struct {
+    struct scl_reducer *r;
     int kernel; /* index into kernels[] */
     int bucket; /* log2 of the element count */
-    scl_plan plan;
+    scl_plan *plan;
+    scl_stream *src;
+    size_t n, groups;
 } plan_slot;
 
 struct scl_reducer {
-    scl_program *program;
-    cl_kernel kernels[6]; /* [type*3 + op], type 0 float, 1 double */
-    scl_stream *partials; /* MAX_GROUPS doubles (or float2 pairs) */
+    scl_context *ctx;
+    scl_kernel *kernels[6]; /* [type*3 + op], type 0 float, 1 double */
+    /* per-group partials: double sums (fp64 devices) or compensated float2
+     * pairs, float min/max, double min/max */
+    scl_stream *partials_sum, *partials_float, *partials_double;
     plan_slot slots[PLAN_SLOTS];
     int nslots;
 };
@@ -30,11 +38,13 @@ void scl_reducer_free(struct scl_reducer *r)
 {
     if (!r)
         return;
+    for (int i = 0; i < r->nslots; i++)
+        scl_plan_free(r->slots[i].plan);
     for (int i = 0; i < 6; i++)
-        if (r->kernels[i])
-            clReleaseKernel(r->kernels[i]);
-    scl_program_free(r->program);
-    scl_stream_free(r->partials);
+        scl_kernel_free(r->kernels[i]);
+    scl_stream_free(r->partials_sum);
+    scl_stream_free(r->partials_float);
+    scl_stream_free(r->partials_double);
     free(r);
 }
 
@@ -47,13 +57,20 @@ static scl_status reducer_get(scl_context *ctx, struct scl_reducer **out)
     struct scl_reducer *r = calloc(1, sizeof *r);
     if (!r)
         return scl_fail(ctx, SCL_ERR_MEMORY, "scl_reduce", "out of host memory");
-    scl_status s = scl_program_build(ctx, "reduce", NULL, &r->program);
-    int nk = ctx->info.fp64 ? 6 : 3;
-    for (int i = 0; i < nk && s == SCL_OK; i++)
-        s = scl_kernel_create(r->program, kernel_names[i], &r->kernels[i]);
-    if (s == SCL_OK) /* 8 bytes holds a double or a float2 pair */
-        s = scl_stream_create(ctx, "reduce partials", SCL_FLOAT2, MAX_GROUPS, 1, 1, 0,
-                              &r->partials);
+    r->ctx = ctx;
+    int fp64 = ctx->info.fp64;
+    scl_status s = SCL_OK;
+    for (int i = 0; i < (fp64 ? 6 : 3) && s == SCL_OK; i++)
+        s = scl_kernel_create(ctx, "reduce", kernel_names[i], NULL, &r->kernels[i]);
+    if (s == SCL_OK)
+        s = scl_stream_create(ctx, "reduce partials", fp64 ? SCL_DOUBLE : SCL_FLOAT2, MAX_GROUPS,
+                              1, 1, 0, &r->partials_sum);
+    if (s == SCL_OK)
+        s = scl_stream_create(ctx, "reduce partials", SCL_FLOAT, MAX_GROUPS, 1, 1, 0,
+                              &r->partials_float);
+    if (s == SCL_OK && fp64)
+        s = scl_stream_create(ctx, "reduce partials", SCL_DOUBLE, MAX_GROUPS, 1, 1, 0,
+                              &r->partials_double);
     if (s != SCL_OK) {
         scl_reducer_free(r);
         return s;
@@ -63,20 +80,16 @@ static scl_status reducer_get(scl_context *ctx, struct scl_reducer **out)
     return SCL_OK;
 }
 
-typedef struct {
-    scl_context *ctx;
-    struct scl_reducer *r;
-    int kernel;
-    scl_stream *src;
-    cl_ulong n;
-    size_t elem_bytes;
-} reduce_job;
-
-static size_t group_count(const reduce_job *job, size_t wg, int groups_per_cu)
+static scl_stream *partials_of(const struct scl_reducer *r, int kernel)
 {
-    size_t groups = (size_t)job->ctx->info.compute_units * (size_t)groups_per_cu;
+    return kernel % 3 == 0 ? r->partials_sum : kernel < 3 ? r->partials_float : r->partials_double;
+}
+
+static size_t group_count(const plan_slot *slot, size_t wg, int groups_per_cu)
+{
+    size_t groups = (size_t)slot->r->ctx->info.compute_units * (size_t)groups_per_cu;
     size_t per_group = 4 * wg; /* below this many elements per group, fewer groups */
-    size_t needed = (size_t)((job->n + per_group - 1) / per_group);
+    size_t needed = (slot->n + per_group - 1) / per_group;
     if (groups > needed)
         groups = needed;
     if (groups < 1)
@@ -84,52 +97,35 @@ static size_t group_count(const reduce_job *job, size_t wg, int groups_per_cu)
     return groups > MAX_GROUPS ? MAX_GROUPS : groups;
 }
 
-/* Enqueue one reduction pass; returns the number of partials produced. */
-static scl_status enqueue(const reduce_job *job, size_t wg, int groups_per_cu, size_t *ngroups,
-                          cl_event *ev)
+/* The plan's step: one reduction pass with work-group values[0] and
+ * values[1] groups per compute unit. */
+static scl_status run_pass(void *user, void *variant, const int *values)
 {
-    scl_context *ctx = job->ctx;
-    cl_kernel k = job->r->kernels[job->kernel];
-    if (wg > ctx->info.max_work_group || (wg & (wg - 1)) != 0)
-        return SCL_ERR_UNSUPPORTED;
-    size_t local_bytes = wg * 8;
-    if (local_bytes > ctx->info.local_mem)
-        return SCL_ERR_UNSUPPORTED;
-    size_t kwg = 0;
-    if (clGetKernelWorkGroupInfo(k, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg,
-                                 NULL) == CL_SUCCESS &&
-        wg > kwg)
-        return SCL_ERR_UNSUPPORTED;
-    size_t groups = group_count(job, wg, groups_per_cu);
-    cl_mem src = scl_stream_mem(job->src), part = scl_stream_mem(job->r->partials);
-    scl_status s = scl_arg(ctx, k, 0, sizeof src, &src);
+    (void)variant;
+    plan_slot *slot = user;
+    scl_kernel *k = slot->r->kernels[slot->kernel];
+    size_t wg = (size_t)values[0];
+    if ((wg & (wg - 1)) != 0 || wg == 0) /* the tree halves work-groups */
+        return scl_fail(slot->r->ctx, SCL_ERR_UNSUPPORTED, "scl_reduce",
+                        "work-group %zu is not a power of two", wg);
+    size_t elem = slot->kernel % 3 == 0 || slot->kernel >= 3 ? 8 : 4;
+    scl_status s = scl_kernel_set_stream(k, "x", slot->src);
     if (s == SCL_OK)
-        s = scl_arg(ctx, k, 1, sizeof job->n, &job->n);
+        s = scl_kernel_set_long(k, "n", (long long)slot->n);
     if (s == SCL_OK)
-        s = scl_arg(ctx, k, 2, sizeof part, &part);
+        s = scl_kernel_set_stream(k, "partials", partials_of(slot->r, slot->kernel));
     if (s == SCL_OK)
-        s = scl_arg(ctx, k, 3, local_bytes, NULL);
-    size_t global = groups * wg;
+        s = scl_kernel_set_local(k, "scratch", wg * elem);
     if (s == SCL_OK)
-        s = scl_launch(ctx, k, kernel_names[job->kernel], 1, &global, &wg, ev);
-    *ngroups = groups;
+        s = scl_kernel_check_local(k, 1, &wg);
+    slot->groups = group_count(slot, wg, values[1]);
+    size_t global = slot->groups * wg;
+    if (s == SCL_OK)
+        s = scl_kernel_launch(k, 1, &global, &wg, NULL);
     return s;
 }
 
-static scl_status tune_run(void *user, const int *values, double *seconds)
-{
-    const reduce_job *job = user;
-    size_t groups;
-    cl_event ev = NULL;
-    scl_status s = enqueue(job, (size_t)values[0], values[1], &groups, &ev);
-    if (s == SCL_OK)
-        s = scl_event_seconds(job->ctx, ev, seconds);
-    if (ev)
-        clReleaseEvent(ev);
-    return s;
-}
-
-static int log2_bucket(cl_ulong n)
+static int log2_bucket(size_t n)
 {
     int b = 0;
     while (n > 1) {
@@ -139,31 +135,38 @@ static int log2_bucket(cl_ulong n)
     return b;
 }
 
-static scl_status plan_for(reduce_job *job, scl_plan *plan)
+static scl_status slot_for(struct scl_reducer *r, int kernel, scl_stream *src, size_t n,
+                           plan_slot **out)
 {
-    struct scl_reducer *r = job->r;
-    int bucket = log2_bucket(job->n);
+    int bucket = log2_bucket(n);
     for (int i = 0; i < r->nslots; i++)
-        if (r->slots[i].kernel == job->kernel && r->slots[i].bucket == bucket) {
-            *plan = r->slots[i].plan;
+        if (r->slots[i].kernel == kernel && r->slots[i].bucket == bucket) {
+            *out = &r->slots[i];
+            (*out)->src = src;
+            (*out)->n = n;
             return SCL_OK;
         }
-    scl_tune_param params[2] = {
+    if (r->nslots == PLAN_SLOTS) { /* forget every plan: callers hold no slot across calls */
+        for (int i = 0; i < r->nslots; i++)
+            scl_plan_free(r->slots[i].plan);
+        r->nslots = 0;
+    }
+    plan_slot *slot = &r->slots[r->nslots];
+    *slot = (plan_slot){r, kernel, bucket, NULL, src, n, 0};
+    static const scl_tune_param params[2] = {
         {"wg", 5, {256, 64, 128, 512, 1024}},
         {"groups_per_cu", 6, {8, 1, 2, 4, 16, 32}},
     };
     char shape[64];
     snprintf(shape, sizeof shape, "n~2^%d", bucket);
+    scl_plan_desc desc = {kernel_names[kernel], shape, params, 2, NULL, run_pass, NULL, slot, NULL};
     /* tiny streams are not worth timing: defaults are fine there */
-    scl_tune_options opt = {.tune = bucket >= 20, .repeats = 3};
-    scl_status s = scl_plan_tune(job->ctx, kernel_names[job->kernel], shape, params, 2, tune_run,
-                                 job, &opt, plan);
+    scl_tune_options opt = {.no_tune = bucket < 20, .repeats = 3};
+    scl_status s = scl_plan_create(r->ctx, &desc, &opt, &slot->plan);
     if (s != SCL_OK)
         return s;
-    plan_slot *slot = &r->slots[r->nslots < PLAN_SLOTS ? r->nslots++ : bucket % PLAN_SLOTS];
-    slot->kernel = job->kernel;
-    slot->bucket = bucket;
-    slot->plan = *plan;
+    r->nslots++;
+    *out = slot;
     return SCL_OK;
 }
 
@@ -182,24 +185,24 @@ scl_status scl_reduce_n(scl_context *ctx, scl_stream *s, size_t count, scl_reduc
                         scl_stream_count(s));
     struct scl_reducer *r = NULL;
     scl_status st = reducer_get(ctx, &r);
-    if (st != SCL_OK)
-        return st;
-    reduce_job job = {ctx, r, (t == SCL_DOUBLE ? 3 : 0) + (int)op, s, (cl_ulong)count,
-                      scl_type_size(t)};
-    scl_plan plan;
-    st = plan_for(&job, &plan);
-    size_t groups = 0;
-    if (st == SCL_OK) {
-        st = enqueue(&job, (size_t)plan.values[0], plan.values[1], &groups, NULL);
-        if (st == SCL_ERR_UNSUPPORTED) /* a forced or cached plan that this device rejects */
-            st = scl_fail(ctx, st, fn, "work-group size %d is not legal for %s on %s",
-                          plan.values[0], kernel_names[job.kernel], ctx->info.name);
+    int kernel = (t == SCL_DOUBLE ? 3 : 0) + (int)op;
+    plan_slot *slot = NULL;
+    if (st == SCL_OK)
+        st = slot_for(r, kernel, s, count, &slot);
+    if (st == SCL_OK)
+        st = scl_plan_execute(slot->plan);
+    if (st == SCL_ERR_UNSUPPORTED) { /* a forced or cached plan that this device rejects */
+        char plan[64];
+        st = scl_fail(ctx, st, fn, "plan %s is not legal for %s on %s",
+                      scl_plan_describe(slot->plan, plan, sizeof plan), kernel_names[kernel],
+                      ctx->info.name);
     }
+    size_t groups = slot ? slot->groups : 0;
     double *part = st == SCL_OK ? malloc(groups * 8) : NULL;
     if (st == SCL_OK && !part)
         st = scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
     if (st == SCL_OK)
-        st = scl_stream_read_range(r->partials, 0, groups, part, 1, NULL);
+        st = scl_stream_read_range(partials_of(r, kernel), 0, groups, part, 1, NULL);
     if (st == SCL_OK) {
         double acc = op == SCL_SUM ? 0.0 : op == SCL_MIN ? INFINITY : -INFINITY;
         for (size_t g = 0; g < groups; g++) {

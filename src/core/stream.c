@@ -115,7 +115,7 @@ static scl_status transfer(scl_stream *s, int write, size_t first, size_t count,
         return SCL_OK;
     size_t es = scl_type_size(s->type);
     cl_event ev = NULL;
-    int want = event || ctx->profiling;
+    int want = event || scl_want_event(ctx);
     cl_int rc = write ? clEnqueueWriteBuffer(ctx->queue, s->mem, blocking ? CL_TRUE : CL_FALSE,
                                              first * es, count * es, host, 0, NULL,
                                              want ? &ev : NULL)
@@ -128,7 +128,7 @@ static scl_status transfer(scl_stream *s, int write, size_t first, size_t count,
                            first + count, scl_type_name(s->type));
     char label[80];
     snprintf(label, sizeof label, "%s %s", write ? "write" : "read", s->label);
-    scl_profile_maybe(ctx, label, write ? SCL_PROF_WRITE : SCL_PROF_READ, ev);
+    scl_track_event(ctx, label, write ? SCL_PROF_WRITE : SCL_PROF_READ, ev);
     if (event)
         *event = ev;
     else if (ev)
@@ -158,21 +158,89 @@ scl_status scl_stream_read_range(scl_stream *s, size_t first, size_t count, void
     return transfer(s, 0, first, count, host, blocking, event);
 }
 
-scl_status scl_stream_fill(scl_stream *s, const void *element)
+static scl_status check_range(scl_stream *s, const char *fn, size_t first, size_t count)
 {
+    if (first > s->count || count > s->count - first)
+        return scl_fail(s->ctx, SCL_ERR_ARGUMENT, fn,
+                        "stream '%s': range [%zu, %zu) outside its %zu elements", s->label, first,
+                        first + count, s->count);
+    return SCL_OK;
+}
+
+/* Hand out or release an event, after accounting it. */
+static void finish_event(scl_context *ctx, const char *label, cl_event ev, scl_event *event)
+{
+    scl_track_event(ctx, label, SCL_PROF_OTHER, ev);
+    if (event)
+        *event = ev;
+    else if (ev)
+        clReleaseEvent(ev);
+}
+
+scl_status scl_stream_fill_range(scl_stream *s, size_t first, size_t count, const void *element,
+                                 scl_event *event)
+{
+    static const char *fn = "scl_stream_fill_range";
+    if (event)
+        *event = NULL;
     if (!s || !element)
-        return scl_fail(s ? s->ctx : NULL, SCL_ERR_ARGUMENT, "scl_stream_fill", "NULL argument");
+        return scl_fail(s ? s->ctx : NULL, SCL_ERR_ARGUMENT, fn, "NULL argument");
+    scl_status st = check_range(s, fn, first, count);
+    if (st != SCL_OK || count == 0)
+        return st;
     scl_context *ctx = s->ctx;
     size_t es = scl_type_size(s->type);
     cl_event ev = NULL;
-    cl_int rc = clEnqueueFillBuffer(ctx->queue, s->mem, element, es, 0, s->count * es, 0, NULL,
-                                    ctx->profiling ? &ev : NULL);
+    cl_int rc = clEnqueueFillBuffer(ctx->queue, s->mem, element, es, first * es, count * es, 0,
+                                    NULL, (event || scl_want_event(ctx)) ? &ev : NULL);
     if (rc != CL_SUCCESS)
-        return scl_fail_cl(ctx, "scl_stream_fill", "clEnqueueFillBuffer", rc, "stream '%s'",
-                           s->label);
-    scl_profile_maybe(ctx, "fill", SCL_PROF_OTHER, ev);
-    if (ev)
-        clReleaseEvent(ev);
+        return scl_fail_cl(ctx, fn, "clEnqueueFillBuffer", rc, "stream '%s', [%zu, %zu)",
+                           s->label, first, first + count);
+    char label[80];
+    snprintf(label, sizeof label, "fill %s", s->label);
+    finish_event(ctx, label, ev, event);
+    return SCL_OK;
+}
+
+scl_status scl_stream_fill(scl_stream *s, const void *element)
+{
+    scl_status st = scl_stream_fill_range(s, 0, s ? s->count : 0, element, NULL);
+    return st == SCL_OK ? scl_finish(s->ctx) : st;
+}
+
+scl_status scl_stream_copy(scl_stream *dst, size_t dst_first, const scl_stream *src,
+                           size_t src_first, size_t count, scl_event *event)
+{
+    static const char *fn = "scl_stream_copy";
+    if (event)
+        *event = NULL;
+    if (!dst || !src || dst->ctx != src->ctx)
+        return scl_fail(dst ? dst->ctx : NULL, SCL_ERR_ARGUMENT, fn,
+                        "NULL stream or streams of different contexts");
+    scl_context *ctx = dst->ctx;
+    size_t es = scl_type_size(dst->type);
+    if (es != scl_type_size(src->type))
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn,
+                        "stream '%s' has %s elements, '%s' has %s: sizes differ", src->label,
+                        scl_type_name(src->type), dst->label, scl_type_name(dst->type));
+    scl_status st = check_range(dst, fn, dst_first, count);
+    if (st == SCL_OK)
+        st = check_range((scl_stream *)src, fn, src_first, count);
+    if (st != SCL_OK || count == 0)
+        return st;
+    if (src == dst && src_first < dst_first + count && dst_first < src_first + count)
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "stream '%s': overlapping ranges", src->label);
+    cl_event ev = NULL;
+    cl_int rc = clEnqueueCopyBuffer(ctx->queue, src->mem, dst->mem, src_first * es,
+                                    dst_first * es, count * es, 0, NULL,
+                                    (event || scl_want_event(ctx)) ? &ev : NULL);
+    if (rc != CL_SUCCESS)
+        return scl_fail_cl(ctx, fn, "clEnqueueCopyBuffer", rc, "'%s'[%zu..] -> '%s'[%zu..], %zu %s",
+                           src->label, src_first, dst->label, dst_first, count,
+                           scl_type_name(src->type));
+    char label[80];
+    snprintf(label, sizeof label, "copy %s", dst->label);
+    finish_event(ctx, label, ev, event);
     return SCL_OK;
 }
 

@@ -1,6 +1,7 @@
 /* The OpenCL D2Q9 solver: buffers, the tuned launch shape, batched steps with
  * av_vels finished per batch, and read-out of the true (natural) state. */
-#include "core/internal.h"
+#include "core/fail.h"
+#include "streamcl/lbm.h"
 #include "layout.h"
 
 #include <stdint.h>
@@ -18,8 +19,9 @@ struct scl_lbm {
     unsigned char *obstacles; /* host copy, nx*ny */
     long fluid;
     size_t ncell;
-    scl_program *program;
-    cl_kernel step, even, odd, sum;
+    scl_kernel *step, *even, *odd, *sum;
+    scl_plan *plan;           /* the work-group shape, tuned; runs one step */
+    unsigned offset;          /* where the plan's step writes its partials */
     scl_stream *lattice[2];   /* [1] unused in place */
     int src;                  /* two lattices: which one holds the state */
     scl_stream *obst, *flags, *partials, *sums;
@@ -63,11 +65,11 @@ void scl_lbm_free(scl_lbm *m)
 {
     if (!m)
         return;
-    cl_kernel ks[4] = {m->step, m->even, m->odd, m->sum};
-    for (int i = 0; i < 4; i++)
-        if (ks[i])
-            clReleaseKernel(ks[i]);
-    scl_program_free(m->program);
+    scl_plan_free(m->plan);
+    scl_kernel_free(m->step);
+    scl_kernel_free(m->even);
+    scl_kernel_free(m->odd);
+    scl_kernel_free(m->sum);
     scl_stream_free(m->lattice[0]);
     scl_stream_free(m->lattice[1]);
     scl_stream_free(m->obst);
@@ -119,87 +121,88 @@ static scl_status upload_initial(scl_lbm *m)
     return s;
 }
 
-/* Enqueue one timestep writing its partials at offset; event optional. */
-static scl_status enqueue_step(scl_lbm *m, int lx, int ly, cl_uint offset, cl_event *ev)
+/* Bind the arguments every step kernel shares (they never change). */
+static scl_status bind_common(scl_lbm *m, scl_kernel *k)
 {
-    scl_context *ctx = m->ctx;
-    cl_kernel k;
-    cl_uint a = 0;
-    scl_status s = SCL_OK;
-    if (m->opt.streaming == SCL_LBM_IN_PLACE) {
-        k = m->steps_done % 2 ? m->odd : m->even;
-        cl_mem lat = scl_stream_mem(m->lattice[0]);
-        s = scl_arg(ctx, k, a++, sizeof lat, &lat);
-    } else {
-        k = m->step;
-        cl_mem src = scl_stream_mem(m->lattice[m->src]), dst = scl_stream_mem(m->lattice[!m->src]);
-        s = scl_arg(ctx, k, a++, sizeof src, &src);
-        if (s == SCL_OK)
-            s = scl_arg(ctx, k, a++, sizeof dst, &dst);
-    }
-    cl_mem obst = scl_stream_mem(m->obst), part = scl_stream_mem(m->partials),
-           flags = scl_stream_mem(m->flags);
-    cl_int nx = m->p.nx, ny = m->p.ny;
     float wk[SCL_LBM_Q];
     lbm_storage_weights(m->p.density, wk);
-    cl_float4 par = {{m->p.omega, m->p.density * m->p.accel / 9.0f,
-                      m->p.density * m->p.accel / 36.0f, 0.0f}};
-    cl_float4 eqw = {{wk[0], wk[1], wk[5], 1.0f}};
+    const float par[4] = {m->p.omega, m->p.density * m->p.accel / 9.0f,
+                          m->p.density * m->p.accel / 36.0f, 0.0f};
+    const float eqw[4] = {wk[0], wk[1], wk[5], 1.0f};
+    scl_status s = scl_kernel_set_stream(k, "obstacles", m->obst);
     if (s == SCL_OK)
-        s = scl_arg(ctx, k, a++, sizeof obst, &obst);
+        s = scl_kernel_set_stream(k, "partials", m->partials);
     if (s == SCL_OK)
-        s = scl_arg(ctx, k, a++, sizeof part, &part);
+        s = scl_kernel_set_stream(k, "accel_flags", m->flags);
     if (s == SCL_OK)
-        s = scl_arg(ctx, k, a++, sizeof flags, &flags);
+        s = scl_kernel_set_int(k, "nx", m->p.nx);
     if (s == SCL_OK)
-        s = scl_arg(ctx, k, a++, sizeof nx, &nx);
+        s = scl_kernel_set_int(k, "ny", m->p.ny);
     if (s == SCL_OK)
-        s = scl_arg(ctx, k, a++, sizeof ny, &ny);
+        s = scl_kernel_set_value(k, "par", SCL_FLOAT4, par);
     if (s == SCL_OK)
-        s = scl_arg(ctx, k, a++, sizeof par, &par);
-    if (s == SCL_OK)
-        s = scl_arg(ctx, k, a++, sizeof eqw, &eqw);
-    if (s == SCL_OK)
-        s = scl_arg(ctx, k, a++, sizeof offset, &offset);
-    if (s == SCL_OK)
-        s = scl_arg(ctx, k, a++, sizeof(float) * (size_t)lx * (size_t)ly, NULL);
-    size_t global[2] = {(size_t)nx, (size_t)ny}, local[2] = {(size_t)lx, (size_t)ly};
-    if (s == SCL_OK)
-        s = scl_launch(ctx, k, kernel_label(m), 2, global, local, ev);
+        s = scl_kernel_set_value(k, "eqw", SCL_FLOAT4, eqw);
     return s;
 }
 
-/* One candidate shape: one timed step (the state is re-uploaded afterwards). */
-static scl_status tune_run(void *user, const int *values, double *seconds)
+/* Enqueue one timestep with work-group lx x ly, writing its partials at offset. */
+static scl_status enqueue_step(scl_lbm *m, int lx, int ly, unsigned offset)
+{
+    scl_kernel *k;
+    scl_status s;
+    if (m->opt.streaming == SCL_LBM_IN_PLACE) {
+        k = m->steps_done % 2 ? m->odd : m->even;
+        s = scl_kernel_set_stream(k, "lat", m->lattice[0]);
+    } else {
+        k = m->step;
+        s = scl_kernel_set_stream(k, "src", m->lattice[m->src]);
+        if (s == SCL_OK)
+            s = scl_kernel_set_stream(k, "dst", m->lattice[!m->src]);
+    }
+    if (s == SCL_OK)
+        s = scl_kernel_set_uint(k, "partial_offset", offset);
+    if (s == SCL_OK)
+        s = scl_kernel_set_local(k, "scratch", sizeof(float) * (size_t)lx * (size_t)ly);
+    size_t global[2] = {(size_t)m->p.nx, (size_t)m->p.ny}, local[2] = {(size_t)lx, (size_t)ly};
+    if (s == SCL_OK)
+        s = scl_kernel_launch(k, 2, global, local, NULL);
+    return s;
+}
+
+/* The plan's legality check of a shape: powers of two (for the tree sum),
+ * within the kernel's limits, partials fit, not far wider than the grid. */
+static scl_status check_shape(void *user, const int *values, void **variant)
 {
     scl_lbm *m = user;
-    const scl_device_info *dev = scl_device(m->ctx);
-    size_t lx = (size_t)values[0], ly = (size_t)values[1], wg = lx * ly;
-    cl_kernel k = m->opt.streaming == SCL_LBM_IN_PLACE ? m->even : m->step;
-    size_t kwg = 0;
-    if (wg > dev->max_work_group || wg * sizeof(float) > dev->local_mem ||
-        (clGetKernelWorkGroupInfo(k, scl_cl_device(m->ctx), CL_KERNEL_WORK_GROUP_SIZE,
-                                  sizeof kwg, &kwg, NULL) == CL_SUCCESS && wg > kwg))
-        return SCL_ERR_UNSUPPORTED;
-    size_t gx = ((size_t)m->p.nx + lx - 1) / lx, gy = ((size_t)m->p.ny + ly - 1) / ly;
-    if (gx * gy > m->partial_capacity)
-        return SCL_ERR_UNSUPPORTED;
-    /* a shape far wider or taller than the grid only wastes work-items */
-    if (lx > 2 * (size_t)m->p.nx + 16 || ly > 2 * (size_t)m->p.ny)
-        return SCL_ERR_UNSUPPORTED;
-    cl_event ev = NULL;
-    scl_status s = enqueue_step(m, values[0], values[1], 0, &ev);
-    if (s == SCL_OK)
-        s = scl_event_seconds(m->ctx, ev, seconds);
-    if (ev)
-        clReleaseEvent(ev);
-    return s;
+    *variant = NULL;
+    int lx = values[0], ly = values[1];
+    if (lx < 1 || ly < 1 || (lx & (lx - 1)) || (ly & (ly - 1)))
+        return scl_fail(m->ctx, SCL_ERR_UNSUPPORTED, "scl_lbm_create",
+                        "work-group %dx%d: both sides must be powers of two", lx, ly);
+    size_t gx = ((size_t)m->p.nx + (size_t)lx - 1) / (size_t)lx;
+    size_t gy = ((size_t)m->p.ny + (size_t)ly - 1) / (size_t)ly;
+    if (gx * gy > m->partial_capacity || lx > 2 * m->p.nx + 16 || ly > 2 * m->p.ny)
+        return scl_fail(m->ctx, SCL_ERR_UNSUPPORTED, "scl_lbm_create",
+                        "work-group %dx%d does not suit a %dx%d lattice", lx, ly, m->p.nx,
+                        m->p.ny);
+    scl_kernel *k = m->opt.streaming == SCL_LBM_IN_PLACE ? m->even : m->step;
+    scl_status s = scl_kernel_set_local(k, "scratch", sizeof(float) * (size_t)lx * (size_t)ly);
+    size_t local[2] = {(size_t)lx, (size_t)ly};
+    return s == SCL_OK ? scl_kernel_check_local(k, 2, local) : s;
+}
+
+/* One step with shape values[] (tuning steps the lattice; it is re-uploaded after). */
+static scl_status run_shape(void *user, void *variant, const int *values)
+{
+    (void)variant;
+    scl_lbm *m = user;
+    return enqueue_step(m, values[0], values[1], m->offset);
 }
 
 static scl_status choose_shape(scl_lbm *m, const char *force)
 {
     /* lx along rows (coalesced), both powers of two for the tree sum */
-    scl_tune_param params[2] = {
+    static const scl_tune_param params[2] = {
         {"lx", 6, {64, 32, 128, 256, 16, 512}},
         {"ly", 4, {4, 1, 2, 8}},
     };
@@ -207,27 +210,20 @@ static scl_status choose_shape(scl_lbm *m, const char *force)
     snprintf(shape, sizeof shape, "%dx%d %s %s", m->p.nx, m->p.ny,
              m->opt.storage == SCL_LBM_FP16 ? "fp16" : "fp32",
              m->opt.streaming == SCL_LBM_IN_PLACE ? "aa" : "two");
-    scl_tune_options topt = {.tune = m->opt.tune, .repeats = 3, .force = force};
-    scl_plan plan;
-    scl_status s = scl_plan_tune(m->ctx, kernel_label(m), shape, params, 2, tune_run, m, &topt,
-                                 &plan);
-    if (s != SCL_OK)
-        return s;
-    m->lx = scl_plan_value(&plan, "lx", 64);
-    m->ly = scl_plan_value(&plan, "ly", 4);
-    int chosen[2] = {m->lx, m->ly};
-    double t;
-    /* check the chosen (possibly forced or cached) shape once on this device */
-    int pow2 = m->lx > 0 && m->ly > 0 && !(m->lx & (m->lx - 1)) && !(m->ly & (m->ly - 1));
-    s = pow2 ? tune_run(m, chosen, &t) : SCL_ERR_UNSUPPORTED;
-    if (s == SCL_ERR_UNSUPPORTED)
+    scl_plan_desc desc = {kernel_label(m), shape, params, 2, check_shape, run_shape, NULL, m, NULL};
+    scl_tune_options topt = {.no_tune = !m->opt.tune, .repeats = 3, .force = force};
+    scl_status s = scl_plan_create(m->ctx, &desc, &topt, &m->plan);
+    if (s == SCL_ERR_UNSUPPORTED) {
+        char why[512];
+        snprintf(why, sizeof why, "%s", scl_last_error(m->ctx));
         return scl_fail(m->ctx, SCL_ERR_UNSUPPORTED, "scl_lbm_create",
-                        "work-group %dx%d is not legal for %s on %s (powers of two, at most %zu "
-                        "items)",
-                        m->lx, m->ly, kernel_label(m), scl_device(m->ctx)->name,
-                        scl_device(m->ctx)->max_work_group);
+                        "no legal work-group for %s on %s: %s", kernel_label(m),
+                        scl_device(m->ctx)->name, why);
+    }
     if (s != SCL_OK)
         return s;
+    m->lx = scl_plan_value(m->plan, "lx", 64);
+    m->ly = scl_plan_value(m->plan, "ly", 4);
     m->groups_x = ((size_t)m->p.nx + (size_t)m->lx - 1) / (size_t)m->lx;
     m->groups_y = ((size_t)m->p.ny + (size_t)m->ly - 1) / (size_t)m->ly;
     size_t groups = m->groups_x * m->groups_y;
@@ -300,15 +296,15 @@ scl_status scl_lbm_create(scl_context *ctx, const scl_lbm_params *p,
     char options[64];
     snprintf(options, sizeof options, "-DLBM_FP16=%d", opt->storage == SCL_LBM_FP16);
     if (s == SCL_OK)
-        s = scl_program_build(ctx, "lbm", options, &m->program);
-    if (s == SCL_OK)
-        s = scl_kernel_create(m->program, "lbm_sum_partials", &m->sum);
+        s = scl_kernel_create(ctx, "lbm", "lbm_sum_partials", options, &m->sum);
     if (s == SCL_OK && opt->streaming == SCL_LBM_IN_PLACE) {
-        s = scl_kernel_create(m->program, "lbm_step_even", &m->even);
+        s = scl_kernel_create(ctx, "lbm", "lbm_step_even", options, &m->even);
         if (s == SCL_OK)
-            s = scl_kernel_create(m->program, "lbm_step_odd", &m->odd);
+            s = scl_kernel_create(ctx, "lbm", "lbm_step_odd", options, &m->odd);
+        if (s == SCL_OK)
+            scl_kernel_set_label(m->even, kernel_label(m)), scl_kernel_set_label(m->odd, kernel_label(m));
     } else if (s == SCL_OK) {
-        s = scl_kernel_create(m->program, "lbm_step", &m->step);
+        s = scl_kernel_create(ctx, "lbm", "lbm_step", options, &m->step);
     }
     scl_type st = opt->storage == SCL_LBM_FP16 ? SCL_HALF : SCL_FLOAT;
     int nlat = opt->streaming == SCL_LBM_IN_PLACE ? 1 : 2;
@@ -328,13 +324,19 @@ scl_status scl_lbm_create(scl_context *ctx, const scl_lbm_params *p,
         s = scl_stream_write(m->obst, m->obstacles, 1, NULL);
     if (s == SCL_OK)
         s = upload_initial(m);
+    for (int i = 0; i < 3 && s == SCL_OK; i++) {
+        scl_kernel *k = i == 0 ? m->step : i == 1 ? m->even : m->odd;
+        if (k)
+            s = bind_common(m, k);
+    }
     if (s == SCL_OK)
         s = choose_shape(m, opt->force);
     if (s == SCL_OK) /* tuning stepped the lattice: start again */
         s = upload_initial(m);
     if (s == SCL_OK)
-        s = scl_stream_create(ctx, "lbm av_vel sums", SCL_FLOAT2, (size_t)m->batch, 1, 1, 0,
-                              &m->sums);
+        s = scl_stream_create(ctx, "lbm av_vel sums",
+                              scl_device(ctx)->fp64 ? SCL_DOUBLE : SCL_FLOAT2, (size_t)m->batch,
+                              1, 1, 0, &m->sums);
     if (s == SCL_OK && !(m->sums_host = malloc((size_t)m->batch * sizeof(double))))
         s = scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
     if (s != SCL_OK) {
@@ -349,18 +351,16 @@ scl_status scl_lbm_create(scl_context *ctx, const scl_lbm_params *p,
 static scl_status finish_batch(scl_lbm *m, int count, float *av_vels)
 {
     scl_context *ctx = m->ctx;
-    cl_mem part = scl_stream_mem(m->partials), sums = scl_stream_mem(m->sums);
-    cl_uint groups = (cl_uint)(m->groups_x * m->groups_y);
-    scl_status s = scl_arg(ctx, m->sum, 0, sizeof part, &part);
+    scl_status s = scl_kernel_set_stream(m->sum, "partials", m->partials);
     if (s == SCL_OK)
-        s = scl_arg(ctx, m->sum, 1, sizeof groups, &groups);
+        s = scl_kernel_set_uint(m->sum, "groups", (unsigned)(m->groups_x * m->groups_y));
     if (s == SCL_OK)
-        s = scl_arg(ctx, m->sum, 2, sizeof sums, &sums);
+        s = scl_kernel_set_stream(m->sum, "sums", m->sums);
     if (s == SCL_OK)
-        s = scl_arg(ctx, m->sum, 3, 8 * SUM_GROUP, NULL);
+        s = scl_kernel_set_local(m->sum, "scratch", 8 * SUM_GROUP);
     size_t global = (size_t)count * SUM_GROUP, local = SUM_GROUP;
     if (s == SCL_OK)
-        s = scl_launch(ctx, m->sum, "lbm_sum_partials", 1, &global, &local, NULL);
+        s = scl_kernel_launch(m->sum, 1, &global, &local, NULL);
     if (s == SCL_OK)
         s = scl_stream_read_range(m->sums, 0, (size_t)count, m->sums_host, 1, NULL);
     if (s != SCL_OK || !av_vels)
@@ -384,11 +384,12 @@ scl_status scl_lbm_step(scl_lbm *m, long steps, float *av_vels)
     if (steps < 0)
         return scl_fail(m->ctx, SCL_ERR_ARGUMENT, "scl_lbm_step", "negative step count %ld",
                         steps);
-    cl_uint groups = (cl_uint)(m->groups_x * m->groups_y);
+    unsigned groups = (unsigned)(m->groups_x * m->groups_y);
     for (long done = 0; done < steps;) {
         int count = steps - done < m->batch ? (int)(steps - done) : m->batch;
         for (int i = 0; i < count; i++) {
-            scl_status s = enqueue_step(m, m->lx, m->ly, (cl_uint)i * groups, NULL);
+            m->offset = (unsigned)i * groups;
+            scl_status s = scl_plan_execute(m->plan);
             if (s != SCL_OK)
                 return s;
             m->steps_done++;

@@ -1,6 +1,6 @@
 /* The n-body driver: bodies on the device in structure-of-arrays form, a tuned
  * launch plan (V, work-group, tile), leapfrog steps as two kernels per step. */
-#include "core/internal.h"
+#include "core/fail.h"
 #include "streamcl/nbody.h"
 
 #include <math.h>
@@ -19,11 +19,10 @@ static const char *field_names[NFIELDS] = {"nbody x",  "nbody y",  "nbody z",  "
                                            "nbody vx", "nbody vy", "nbody vz", "nbody ax",
                                            "nbody ay", "nbody az"};
 
-/* One compiled launch shape: the program and its three kernels. */
+/* One compiled launch shape: its three kernels. */
 typedef struct {
     int V, wg, tile;
-    scl_program *prog;
-    cl_kernel accel, kick_drift, potential;
+    scl_kernel *accel, *kick_drift, *potential;
 } variant;
 
 struct scl_nbody {
@@ -34,68 +33,70 @@ struct scl_nbody {
     scl_stream *f[NFIELDS];
     scl_stream *phi; /* potentials: double where the device has fp64 */
     double *mass;    /* host copy, for the energies */
-    variant var;
-    scl_plan plan;
-    cl_event pending[MAX_PENDING]; /* force launches not yet timed */
+    scl_plan *plan;  /* (V, wg, tile), tuned; its variant holds the kernels */
+    const variant *var;
+    /* what the plan's step evaluates: owned bodies, j-body limit, kick */
+    size_t run_bodies, run_nj_limit;
+    double run_half_dt;
+    scl_event *run_event;
+    scl_event pending[MAX_PENDING]; /* force launches not yet timed */
     int npending;
     double *force_times; /* device seconds of each timed force evaluation */
     long force_count, force_cap;
 };
 
-static void variant_free(variant *v)
+static void variant_free(void *user, void *var)
 {
-    if (v->accel)
-        clReleaseKernel(v->accel);
-    if (v->kick_drift)
-        clReleaseKernel(v->kick_drift);
-    if (v->potential)
-        clReleaseKernel(v->potential);
-    scl_program_free(v->prog);
-    memset(v, 0, sizeof *v);
+    (void)user;
+    variant *v = var;
+    if (!v)
+        return;
+    scl_kernel_free(v->accel);
+    scl_kernel_free(v->kick_drift);
+    scl_kernel_free(v->potential);
+    free(v);
 }
 
-/* Build the program for (V, wg, tile), or keep it if it is the current one.
- * SCL_ERR_UNSUPPORTED: the device cannot run this shape. */
-static scl_status variant_use(scl_nbody *nb, int V, int wg, int tile)
+/* The plan's variant for (V, wg, tile): its program built with them compiled
+ * in. SCL_ERR_UNSUPPORTED: the device cannot run this shape. */
+static scl_status variant_make(void *user, const int *values, void **out)
 {
+    scl_nbody *nb = user;
     scl_context *ctx = nb->ctx;
-    variant *v = &nb->var;
-    if (v->prog && v->V == V && v->wg == wg && v->tile == tile)
-        return SCL_OK;
-    variant_free(v);
-    if (wg < 1 || tile < wg || tile % wg != 0 || (size_t)wg > ctx->info.max_work_group ||
+    const scl_device_info *dev = scl_device(ctx);
+    int V = values[0], wg = values[1], tile = values[2];
+    *out = NULL;
+    if (wg < 1 || tile < wg || tile % wg != 0 ||
         (V != 1 && V != 2 && V != 4 && V != 8 && V != 16) ||
         PAD_MULTIPLE % ((size_t)V * (size_t)wg) != 0 || PAD_MULTIPLE % tile != 0 ||
-        (cl_ulong)tile * 4 * nb->real_size > ctx->info.local_mem)
-        return SCL_ERR_UNSUPPORTED;
+        (uint64_t)tile * 4 * nb->real_size > dev->local_mem)
+        return scl_fail(ctx, SCL_ERR_UNSUPPORTED, "scl_nbody_create",
+                        "plan V=%d wg=%d tile=%d is not legal on %s (tile a multiple of wg, V "
+                        "one of 1 2 4 8 16, V*wg and tile dividing %d)",
+                        V, wg, tile, dev->name, PAD_MULTIPLE);
+    variant *v = calloc(1, sizeof *v);
+    if (!v)
+        return scl_fail(ctx, SCL_ERR_MEMORY, "scl_nbody_create", "out of host memory");
     /* -w on CPUs: PoCL's front end warns (-Wpsabi) about the ABI of every
      * float8/float16 value and prints the count on stderr */
     char options[160];
     snprintf(options, sizeof options,
              "-DNBODY_DOUBLE=%d -DV=%d -DWG=%d -DTILE=%d -DNBODY_EXACT=%d%s",
              nb->precision == SCL_NBODY_DOUBLE, V, wg, tile, nb->eps == 0.0,
-             ctx->info.is_gpu ? "" : " -w");
-    scl_status s = scl_program_build(ctx, "nbody", options, &v->prog);
+             dev->is_gpu ? "" : " -w");
+    scl_status s = scl_kernel_create(ctx, "nbody", "nbody_accel", options, &v->accel);
     if (s == SCL_OK)
-        s = scl_kernel_create(v->prog, "nbody_accel", &v->accel);
+        s = scl_kernel_create(ctx, "nbody", "nbody_kick_drift", options, &v->kick_drift);
     if (s == SCL_OK)
-        s = scl_kernel_create(v->prog, "nbody_kick_drift", &v->kick_drift);
-    if (s == SCL_OK)
-        s = scl_kernel_create(v->prog, "nbody_potential", &v->potential);
-    size_t kwg = 0;
-    if (s == SCL_OK &&
-        clGetKernelWorkGroupInfo(v->accel, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg,
-                                 &kwg, NULL) == CL_SUCCESS &&
-        (size_t)wg > kwg)
-        s = SCL_ERR_UNSUPPORTED; /* e.g. too many registers for this work-group */
-    if (s != SCL_OK) {
-        variant_free(v);
-        return s;
-    }
+        s = scl_kernel_create(ctx, "nbody", "nbody_potential", options, &v->potential);
+    size_t local = (size_t)wg;
+    if (s == SCL_OK) /* e.g. too many registers for this work-group */
+        s = scl_kernel_check_local(v->accel, 1, &local);
     v->V = V;
     v->wg = wg;
     v->tile = tile;
-    return SCL_OK;
+    *out = v;
+    return s;
 }
 
 static size_t round_up(size_t n, size_t m)
@@ -103,82 +104,58 @@ static size_t round_up(size_t n, size_t m)
     return (n + m - 1) / m * m;
 }
 
-/* Set a real-valued kernel argument in the body precision. */
-static scl_status arg_real(scl_nbody *nb, cl_kernel k, cl_uint idx, double value)
+/* Bind streams to the kernel parameters of the same names (x, vx, ax, ...). */
+static scl_status bind_fields(scl_nbody *nb, scl_kernel *k, const int *fields, int count)
 {
-    if (nb->precision == SCL_NBODY_DOUBLE)
-        return scl_arg(nb->ctx, k, idx, sizeof value, &value);
-    float f = (float)value;
-    return scl_arg(nb->ctx, k, idx, sizeof f, &f);
-}
-
-static scl_status arg_fields(scl_nbody *nb, cl_kernel k, const int *fields, int count)
-{
+    static const char *params[NFIELDS] = {"x", "y", "z", "m", "vx", "vy", "vz", "ax", "ay", "az"};
     scl_status s = SCL_OK;
-    for (int i = 0; i < count && s == SCL_OK; i++) {
-        cl_mem mem = scl_stream_mem(nb->f[fields[i]]);
-        s = scl_arg(nb->ctx, k, (cl_uint)i, sizeof mem, &mem);
-    }
+    for (int i = 0; i < count && s == SCL_OK; i++)
+        s = scl_kernel_set_stream(k, params[fields[i]], nb->f[fields[i]]);
     return s;
 }
 
-/* The arguments both pair kernels take in a row: nj, G, eps^2. */
-static scl_status arg_pair_terms(scl_nbody *nb, cl_kernel k, cl_uint first, size_t nj)
+/* The arguments both pair kernels take: nj, G, eps^2. */
+static scl_status bind_pair_terms(scl_nbody *nb, scl_kernel *k, size_t nj)
 {
-    cl_uint nj32 = (cl_uint)nj;
-    scl_status s = scl_arg(nb->ctx, k, first, sizeof nj32, &nj32);
+    scl_status s = scl_kernel_set_uint(k, "nj", (unsigned)nj);
     if (s == SCL_OK)
-        s = arg_real(nb, k, first + 1, nb->G);
+        s = scl_kernel_set_real(k, "G", nb->G);
     if (s == SCL_OK)
-        s = arg_real(nb, k, first + 2, nb->eps * nb->eps);
+        s = scl_kernel_set_real(k, "eps2", nb->eps * nb->eps);
     return s;
 }
 
-/* Enqueue one force evaluation over the first `bodies` owned bodies against
- * the first nj bodies (a multiple of the tile), then v += a * half_dt. */
-static scl_status enqueue_accel(scl_nbody *nb, size_t bodies, size_t nj, double half_dt,
-                                cl_event *ev)
+/* The plan's step: one force evaluation of the variant over the first
+ * run_bodies owned bodies against nj j-bodies (a multiple of the tile, at
+ * most run_nj_limit), then v += a * run_half_dt. */
+static scl_status run_accel(void *user, void *var, const int *values)
 {
+    (void)values;
+    scl_nbody *nb = user;
+    const variant *v = var;
     static const int fields[] = {FX, FY, FZ, FM, FAX, FAY, FAZ, FVX, FVY, FVZ};
-    const variant *v = &nb->var;
-    scl_status s = arg_fields(nb, v->accel, fields, 10);
+    size_t nj = round_up(nb->n, (size_t)v->tile);
+    if (nj > nb->run_nj_limit)
+        nj = nb->run_nj_limit; /* a multiple of every tile */
+    scl_status s = bind_fields(nb, v->accel, fields, 10);
     if (s == SCL_OK)
-        s = arg_pair_terms(nb, v->accel, 10, nj);
+        s = bind_pair_terms(nb, v->accel, nj);
     if (s == SCL_OK)
-        s = arg_real(nb, v->accel, 13, half_dt);
-    size_t global = round_up(bodies, (size_t)v->V * (size_t)v->wg) / (size_t)v->V;
+        s = scl_kernel_set_real(v->accel, "half_dt", nb->run_half_dt);
+    size_t global = round_up(nb->run_bodies, (size_t)v->V * (size_t)v->wg) / (size_t)v->V;
     size_t local = (size_t)v->wg;
     if (s == SCL_OK)
-        s = scl_launch(nb->ctx, v->accel, "nbody_accel", 1, &global, &local, ev);
+        s = scl_kernel_launch(v->accel, 1, &global, &local, nb->run_event);
     return s;
 }
 
 /* ---------------------------------------------------------------- tuning */
 
-typedef struct {
-    scl_nbody *nb;
-    size_t bodies, nj_limit;
-} tune_job;
-
-static scl_status tune_run(void *user, const int *values, double *seconds)
+/* A tile of more than 4 work-groups is legal, but its loaders idle: not timed. */
+static int worth_timing(void *user, const int *values)
 {
-    tune_job *job = user;
-    scl_nbody *nb = job->nb;
-    if (values[2] > 4 * values[1])
-        return SCL_ERR_UNSUPPORTED; /* legal, but not worth a build: loaders idle */
-    scl_status s = variant_use(nb, values[0], values[1], values[2]);
-    if (s != SCL_OK)
-        return s;
-    size_t nj = round_up(nb->n, (size_t)values[2]);
-    if (nj > job->nj_limit)
-        nj = job->nj_limit; /* a multiple of every tile */
-    cl_event ev = NULL;
-    s = enqueue_accel(nb, job->bodies < nb->n ? job->bodies : nb->n, nj, 0.0, &ev);
-    if (s == SCL_OK)
-        s = scl_event_seconds(nb->ctx, ev, seconds);
-    if (ev)
-        clReleaseEvent(ev);
-    return s;
+    (void)user;
+    return values[2] <= 4 * values[1];
 }
 
 static scl_status choose_plan(scl_nbody *nb, const scl_nbody_options *opt)
@@ -206,10 +183,20 @@ static scl_status choose_plan(scl_nbody *nb, const scl_nbody_options *opt)
              nb->eps == 0.0 ? "=0" : ">0", bucket);
     /* Time a slice of the full problem: all owned bodies on a GPU (occupancy
      * matters there), 8192 on a CPU, against up to 8192 / 2048 j bodies. */
-    tune_job job = {nb, dev->is_gpu ? nb->cap : 8192, dev->is_gpu ? 8192 : 2048};
-    scl_tune_options topt = {.tune = opt->tune, .repeats = 3, .force = opt->force};
-    return scl_plan_tune(nb->ctx, "nbody_accel", shape, dev->is_gpu ? gpu : cpu, 3, tune_run,
-                         &job, &topt, &nb->plan);
+    nb->run_bodies = dev->is_gpu ? nb->n : (nb->n < 8192 ? nb->n : 8192);
+    nb->run_nj_limit = dev->is_gpu ? 8192 : 2048;
+    nb->run_half_dt = 0.0;
+    nb->run_event = NULL;
+    scl_plan_desc desc = {"nbody_accel", shape, dev->is_gpu ? gpu : cpu, 3,
+                          variant_make, run_accel, variant_free, nb, worth_timing};
+    scl_tune_options topt = {.no_tune = !opt->tune, .repeats = 3, .force = opt->force};
+    scl_status s = scl_plan_create(nb->ctx, &desc, &topt, &nb->plan);
+    if (s == SCL_OK)
+        nb->var = scl_plan_variant(nb->plan);
+    /* from now on the step is the real force evaluation */
+    nb->run_bodies = nb->n;
+    nb->run_nj_limit = nb->cap;
+    return s;
 }
 
 /* ---------------------------------------------------------------- lifecycle */
@@ -275,7 +262,7 @@ static scl_status time_pending(scl_nbody *nb)
             s = scl_event_seconds(nb->ctx, nb->pending[i], &sec);
         if (s == SCL_OK)
             nb->force_times[nb->force_count++] = sec;
-        clReleaseEvent(nb->pending[i]);
+        scl_event_release(nb->pending[i]);
     }
     nb->npending = 0;
     return s;
@@ -290,13 +277,15 @@ static scl_status force(scl_nbody *nb, double half_dt)
         if (s != SCL_OK)
             return s;
     }
-    cl_event ev = NULL;
-    scl_status s = enqueue_accel(nb, nb->n, round_up(nb->n, (size_t)nb->var.tile), half_dt,
-                                 timed ? &ev : NULL);
+    scl_event ev = NULL;
+    nb->run_half_dt = half_dt;
+    nb->run_event = timed ? &ev : NULL;
+    scl_status s = scl_plan_execute(nb->plan);
+    nb->run_event = NULL;
     if (s == SCL_OK && ev)
         nb->pending[nb->npending++] = ev;
-    else if (ev)
-        clReleaseEvent(ev);
+    else
+        scl_event_release(ev);
     return s;
 }
 
@@ -360,16 +349,6 @@ scl_status scl_nbody_create(scl_context *ctx, const scl_nbody_options *opt, size
     free(scratch);
     if (s == SCL_OK)
         s = choose_plan(nb, opt);
-    if (s == SCL_OK) {
-        s = variant_use(nb, scl_plan_value(&nb->plan, "V", 1), scl_plan_value(&nb->plan, "wg", 1),
-                        scl_plan_value(&nb->plan, "tile", 1));
-        if (s == SCL_ERR_UNSUPPORTED)
-            s = scl_fail(ctx, s, fn, "plan V=%d wg=%d tile=%d is not legal on %s (tile must be a "
-                         "multiple of wg, V one of 1 2 4 8 16, V*wg and tile dividing %d)",
-                         scl_plan_value(&nb->plan, "V", 0), scl_plan_value(&nb->plan, "wg", 0),
-                         scl_plan_value(&nb->plan, "tile", 0), scl_device(ctx)->name,
-                         PAD_MULTIPLE);
-    }
     /* the tuner wrote partial sums into a: compute the real initial forces;
      * zero the velocity kick so that v stays as given */
     if (s == SCL_OK)
@@ -389,8 +368,8 @@ void scl_nbody_free(scl_nbody *nb)
     if (!nb)
         return;
     for (int i = 0; i < nb->npending; i++)
-        clReleaseEvent(nb->pending[i]);
-    variant_free(&nb->var);
+        scl_event_release(nb->pending[i]);
+    scl_plan_free(nb->plan);
     for (int i = 0; i < NFIELDS; i++)
         scl_stream_free(nb->f[i]);
     scl_stream_free(nb->phi);
@@ -407,20 +386,19 @@ scl_status scl_nbody_step(scl_nbody *nb, long steps)
         return scl_fail(nb ? nb->ctx : NULL, SCL_ERR_ARGUMENT, "scl_nbody_step",
                         "NULL system or negative step count");
     static const int fields[] = {FX, FY, FZ, FVX, FVY, FVZ, FAX, FAY, FAZ};
-    cl_kernel k = nb->var.kick_drift;
-    cl_uint n32 = (cl_uint)nb->n;
-    scl_status s = arg_fields(nb, k, fields, 9);
+    scl_kernel *k = nb->var->kick_drift;
+    scl_status s = bind_fields(nb, k, fields, 9);
     if (s == SCL_OK)
-        s = scl_arg(nb->ctx, k, 9, sizeof n32, &n32);
+        s = scl_kernel_set_uint(k, "n", (unsigned)nb->n);
     if (s == SCL_OK)
-        s = arg_real(nb, k, 10, 0.5 * nb->dt);
+        s = scl_kernel_set_real(k, "half_dt", 0.5 * nb->dt);
     if (s == SCL_OK)
-        s = arg_real(nb, k, 11, nb->dt);
+        s = scl_kernel_set_real(k, "dt", nb->dt);
     size_t global = round_up(nb->n, 64), local = 64;
     if (local > scl_device(nb->ctx)->max_work_group)
         local = 1;
     for (long i = 0; i < steps && s == SCL_OK; i++) {
-        s = scl_launch(nb->ctx, k, "nbody_kick_drift", 1, &global, &local, NULL);
+        s = scl_kernel_launch(k, 1, &global, &local, NULL);
         if (s == SCL_OK)
             s = force(nb, 0.5 * nb->dt);
     }
@@ -452,17 +430,16 @@ scl_status scl_nbody_energy(scl_nbody *nb, double *kinetic, double *potential)
     static const char *fn = "scl_nbody_energy";
     if (!nb || !kinetic || !potential)
         return scl_fail(nb ? nb->ctx : NULL, SCL_ERR_ARGUMENT, fn, "NULL argument");
-    const variant *v = &nb->var;
+    const variant *v = nb->var;
     static const int fields[] = {FX, FY, FZ, FM};
-    cl_mem phi = scl_stream_mem(nb->phi);
-    scl_status s = arg_fields(nb, v->potential, fields, 4);
+    scl_status s = bind_fields(nb, v->potential, fields, 4);
     if (s == SCL_OK)
-        s = scl_arg(nb->ctx, v->potential, 4, sizeof phi, &phi);
+        s = scl_kernel_set_stream(v->potential, "phi", nb->phi);
     if (s == SCL_OK)
-        s = arg_pair_terms(nb, v->potential, 5, round_up(nb->n, (size_t)v->tile));
+        s = bind_pair_terms(nb, v->potential, round_up(nb->n, (size_t)v->tile));
     size_t global = round_up(nb->n, (size_t)v->wg), local = (size_t)v->wg;
     if (s == SCL_OK)
-        s = scl_launch(nb->ctx, v->potential, "nbody_potential", 1, &global, &local, NULL);
+        s = scl_kernel_launch(v->potential, 1, &global, &local, NULL);
     size_t n = nb->n;
     int phi_double = scl_stream_type(nb->phi) == SCL_DOUBLE;
     double *buf = s == SCL_OK ? malloc(n * sizeof(double) * 4) : NULL;
@@ -490,7 +467,7 @@ scl_status scl_nbody_energy(scl_nbody *nb, double *kinetic, double *potential)
 
 const scl_plan *scl_nbody_plan(const scl_nbody *nb)
 {
-    return nb ? &nb->plan : NULL;
+    return nb ? nb->plan : NULL;
 }
 
 size_t scl_nbody_count(const scl_nbody *nb)

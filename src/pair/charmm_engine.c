@@ -52,7 +52,7 @@ scl_status charmm_force_kernel(scl_charmm *eng, int tpa, int tally, cl_kernel *o
                  (int)eng->params.precision, tpa, tally, eng->params.mixed_tally_double != 0);
         scl_status s = scl_program_build(eng->ctx, "charmm", opts, &eng->force_program[t][tally]);
         if (s == SCL_OK)
-            s = scl_kernel_create(eng->force_program[t][tally], "charmm_force",
+            s = scl_legacy_kernel_create(eng->force_program[t][tally], "charmm_force",
                                   &eng->force_kernel[t][tally]);
         if (s != SCL_OK)
             return s;
@@ -137,9 +137,9 @@ scl_status scl_charmm_create(scl_context *ctx, const scl_charmm_params *p, scl_c
         s = scl_program_build(ctx, "neighbor", opts, &eng->nbr_program);
     }
     if (s == SCL_OK)
-        s = scl_kernel_create(eng->nbr_program, "neighbor_build", &eng->nbr_kernel);
+        s = scl_legacy_kernel_create(eng->nbr_program, "neighbor_build", &eng->nbr_kernel);
     if (s == SCL_OK)
-        s = scl_kernel_create(eng->nbr_program, "neighbor_prune", &eng->prune_kernel);
+        s = scl_legacy_kernel_create(eng->nbr_program, "neighbor_prune", &eng->prune_kernel);
     /* pruning pays off once the inner list is clearly shorter: a quarter of
      * the skin keeps ~3/4 of the shell out (12 -> 10.5 A: 2/3 of the slots)
      * and holds for tens of MD steps */
@@ -163,7 +163,7 @@ scl_status scl_charmm_create(scl_context *ctx, const scl_charmm_params *p, scl_c
         snprintf(opts, sizeof opts, "-DPOS_DOUBLE=%d", p->precision == SCL_PREC_DOUBLE);
         s = scl_program_build(ctx, "charmm_pack", opts, &eng->pack_program);
         if (s == SCL_OK)
-            s = scl_kernel_create(eng->pack_program, "charmm_pack", &eng->pack_kernel);
+            s = scl_legacy_kernel_create(eng->pack_program, "charmm_pack", &eng->pack_kernel);
     }
     if (s != SCL_OK) {
         scl_charmm_free(eng);

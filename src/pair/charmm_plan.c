@@ -7,31 +7,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-static scl_status tune_run(void *user, const int *values, double *seconds)
+/* One candidate: new chunk layout when it changes (lists rebuilt: not part of
+ * the step), then the force kernels of every chunk, queued. */
+static scl_status prepare_candidate(void *user, const int *values, void **variant)
 {
+    scl_charmm *eng = user;
+    *variant = NULL;
+    if (values[2] != eng->nchunks)
+        return charmm_setup_chunks(eng, values[2], "charmm tuner");
+    return SCL_OK;
+}
+
+static scl_status run_candidate(void *user, void *variant, const int *values)
+{
+    (void)variant;
     scl_charmm *eng = user;
     eng->tpa = values[0];
     eng->wg = values[1];
-    if (values[2] != eng->nchunks) { /* new chunk layout: new lists (not timed) */
-        scl_status s = charmm_setup_chunks(eng, values[2], "charmm tuner");
-        if (s != SCL_OK)
-            return s;
-    }
-    cl_event *ev = calloc((size_t)eng->nchunks, sizeof *ev);
-    if (!ev)
-        return scl_fail(eng->ctx, SCL_ERR_MEMORY, "charmm tuner", "out of host memory");
-    scl_status s = charmm_enqueue_forces(eng, 0, 0, ev);
-    *seconds = 0;
-    for (int c = 0; c < eng->nchunks; c++) {
-        double t = 0;
-        if (s == SCL_OK && ev[c])
-            s = scl_event_seconds(eng->ctx, ev[c], &t);
-        *seconds += t;
-        if (ev[c])
-            clReleaseEvent(ev[c]);
-    }
-    free(ev);
-    return s;
+    return charmm_enqueue_forces(eng, 0, 0, NULL);
 }
 
 static int log2_bucket(long n)
@@ -77,15 +70,17 @@ scl_status charmm_plan(scl_charmm *eng)
              log2_bucket(eng->natoms), log2_bucket(avg), (int)p->precision, eng->streaming);
     /* median of 7: candidates 10% apart swapped places run to run with 3
      * (0.144 vs 0.156 ms plans on the H200 at 32k atoms) */
-    scl_tune_options opt = {.tune = p->tune, .repeats = 7, .force = n > 0 ? force : NULL};
-    scl_plan plan;
-    scl_status s = scl_plan_tune(eng->ctx, "charmm_force", shape, params, 3, tune_run, eng, &opt,
-                                 &plan);
+    scl_tune_options opt = {.no_tune = !p->tune, .repeats = 7, .force = n > 0 ? force : NULL};
+    scl_plan_desc desc = {"charmm_force", shape, params, 3, prepare_candidate, run_candidate,
+                          NULL, eng, NULL};
+    scl_plan *plan = NULL;
+    scl_status s = scl_plan_create(eng->ctx, &desc, &opt, &plan);
     if (s != SCL_OK)
         return s;
-    eng->tpa = scl_plan_value(&plan, "tpa", 1);
-    eng->wg = scl_plan_value(&plan, "wg", 64);
-    int chunks = scl_plan_value(&plan, "chunks", m);
+    eng->tpa = scl_plan_value(plan, "tpa", 1);
+    eng->wg = scl_plan_value(plan, "wg", 64);
+    int chunks = scl_plan_value(plan, "chunks", m);
+    scl_plan_free(plan);
     if (eng->tpa != 1 && eng->tpa != 2 && eng->tpa != 4 && eng->tpa != 8 && eng->tpa != 16 &&
         eng->tpa != 32)
         return scl_fail(eng->ctx, SCL_ERR_ARGUMENT, "scl_charmm_compute",

@@ -4,6 +4,7 @@
 #define SCL_PAIR_INTERNAL_H
 
 #include "core/internal.h"
+#include "core/legacy.h" /* until the engine moves onto kernel objects */
 #include "streamcl/charmm.h"
 
 #include <stdint.h>

@@ -59,23 +59,22 @@ static void corrupt(const char *path, int variant)
 
 static int run_scale(scl_context *ctx, scl_program *p)
 {
-    cl_kernel k = NULL;
+    scl_kernel *k = NULL;
     scl_stream *s = NULL;
-    float x[100], a = 3.0f;
+    float x[100];
     for (int i = 0; i < 100; i++)
         x[i] = (float)i;
-    int ok = scl_kernel_create(p, "scale", &k) == SCL_OK &&
+    int ok = scl_kernel_from_program(p, "scale", &k) == SCL_OK &&
              scl_stream_create(ctx, "x", SCL_FLOAT, 100, 1, 1, 0, &s) == SCL_OK &&
              scl_stream_write(s, x, 1, NULL) == SCL_OK;
-    cl_mem m = scl_stream_mem(s);
     size_t g = 100;
-    ok = ok && scl_arg(ctx, k, 0, sizeof m, &m) == SCL_OK && scl_arg(ctx, k, 1, sizeof a, &a) == SCL_OK &&
-         scl_launch(ctx, k, NULL, 1, &g, NULL, NULL) == SCL_OK &&
+    ok = ok && scl_kernel_set_stream(k, "x", s) == SCL_OK &&
+         scl_kernel_set_real(k, "a", 3.0) == SCL_OK &&
+         scl_kernel_launch(k, 1, &g, NULL, NULL) == SCL_OK &&
          scl_stream_read(s, x, 1, NULL) == SCL_OK;
     for (int i = 0; ok && i < 100; i++)
         ok = x[i] == 3.0f * (float)i;
-    if (k)
-        clReleaseKernel(k);
+    scl_kernel_free(k);
     scl_stream_free(s);
     return ok;
 }
@@ -103,8 +102,9 @@ int main(void)
     CHECK_OK(ctx, scl_program_build_source(ctx, "scale", good_src, "-DUNUSED=1", &p));
     CHECK(p && !scl_program_from_cache(p), "first build claimed cache");
     CHECK(p && run_scale(ctx, p), "kernel from source gives wrong results");
-    cl_kernel k = NULL;
-    CHECK(p && scl_kernel_create(p, "no_such_kernel", &k) == SCL_ERR_OPENCL, "unknown kernel");
+    scl_kernel *k = NULL;
+    CHECK(p && scl_kernel_from_program(p, "no_such_kernel", &k) == SCL_ERR_OPENCL && !k,
+          "unknown kernel");
     scl_program_free(p);
     scl_context_free(ctx);
 

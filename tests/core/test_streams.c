@@ -37,18 +37,33 @@ static void round_trip(scl_context *ctx, uint64_t *seed, scl_type t, size_t nx, 
     size_t count = scl_stream_count(s), first = count / 3, n = count - first;
     size_t es = scl_type_size(t);
     unsigned char *in2 = random_bytes(seed, n * es);
-    cl_event w = NULL, r = NULL;
+    scl_event w = NULL, r = NULL;
     CHECK_OK(ctx, scl_stream_write_range(s, first, n, in2, 0, &w));
     memset(out, 0, bytes);
     CHECK_OK(ctx, scl_stream_read(s, out, 0, &r));
-    if (r)
-        CHECK(clWaitForEvents(1, &r) == CL_SUCCESS, "wait");
+    CHECK_OK(ctx, scl_event_wait(ctx, r));
     CHECK(memcmp(out, in, first * es) == 0 && memcmp(out + first * es, in2, n * es) == 0,
           "range round trip of %s", scl_type_name(t));
-    if (w)
-        clReleaseEvent(w);
-    if (r)
-        clReleaseEvent(r);
+    scl_event_release(w);
+    scl_event_release(r);
+
+    /* device copies and fills of ranges, queued in order */
+    scl_stream *d = NULL;
+    CHECK_OK(ctx, scl_stream_create(ctx, "copy", t, count, 1, 1, 0, &d));
+    if (d) {
+        unsigned char *cp = calloc(count, es);
+        CHECK_OK(ctx, scl_stream_copy(d, 0, s, 0, count, NULL));
+        CHECK_OK(ctx, scl_stream_fill_range(d, first, n, in, NULL));
+        CHECK_OK(ctx, scl_stream_read(d, cp, 1, NULL));
+        int ok = memcmp(cp, out, first * es) == 0;
+        for (size_t i = first; i < count && ok; i++)
+            ok = memcmp(cp + i * es, in, es) == 0;
+        CHECK(ok, "copy + fill range of %s", scl_type_name(t));
+        CHECK(scl_stream_copy(d, 1, s, 0, count, NULL) == SCL_ERR_ARGUMENT,
+              "copy past the end accepted");
+        free(cp);
+        scl_stream_free(d);
+    }
     free(in);
     free(in2);
     free(out);
