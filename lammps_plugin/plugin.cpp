@@ -1,6 +1,9 @@
 /* LAMMPS plugin entry (PLUGIN package): plugin load libstreamcl_lammps.so
- * registers pair_style lj/charmm/coul/long/ocl (and with it -sf ocl). */
+ * registers pair_style lj/charmm/coul/long/ocl (and with it -sf ocl), kept
+ * across `clear` as register_ocl.h describes (the .so is linked -z nodelete:
+ * the wrapped commands stay callable after LAMMPS unloads plugins). */
 #include "pair_lj_charmm_coul_long_ocl.h"
+#include "register_ocl.h"
 
 #include "lammpsplugin.h"
 #include "version.h"
@@ -24,4 +27,5 @@ extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
   plugin.creator.v1 = (lammpsplugin_factory1 *) &create_pair;
   plugin.handle = handle;
   (*register_plugin)(&plugin, lmp);
+  streamcl_register_styles(static_cast<LAMMPS *>(lmp));
 }

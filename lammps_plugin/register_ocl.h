@@ -8,7 +8,18 @@ class LAMMPS;
 }
 
 // Adds pair_style lj/charmm/coul/long/ocl (also reached by -sf ocl from
-// lj/charmm/coul/long) to lmp's style table.
+// lj/charmm/coul/long) to lmp's style table, and keeps it there across the
+// input command `clear`: `clear` re-creates LAMMPS's Force (and with PLUGIN
+// unloads plugins), losing the style, but keeps the input's command table.
+// The commands that make a simulation box or read a restart (read_data,
+// read_restart, create_box) are wrapped there to add the style again first,
+// so `clear; ...; read_data; pair_style .../ocl` and `write_restart; clear;
+// read_restart` work, and -sf ocl maps to the device style again. A pair
+// style defined after `clear` but before the box is refused with an error
+// under -sf ocl (it would silently be the CPU style). Idempotent.
 void streamcl_register_styles(LAMMPS_NS::LAMMPS *lmp);
+
+// Only the pair style (what the plugin also registers through LAMMPS).
+void streamcl_register_pair(LAMMPS_NS::LAMMPS *lmp);
 
 #endif
