@@ -19,6 +19,9 @@ static const subcommand commands[] = {
 #ifdef STREAMCL_HAVE_NBODY
     {"nbody", cmd_nbody, "all-pairs gravitational n-body"},
 #endif
+#ifdef STREAMCL_HAVE_ERI
+    {"eri", cmd_eri, "two-electron integrals over s Gaussians, J/K and RHF"},
+#endif
 #ifdef STREAMCL_HAVE_PAIR
     {"pair-bench", cmd_pair_bench, "lj/charmm/coul/long force engine benchmark"},
 #endif

@@ -1,0 +1,201 @@
+/* Two-electron integrals over contracted s Gaussians from precomputed
+ * primitive pair data (src/eri/reference.c builds the same quantities):
+ *
+ *   (ab|cd) = sum_{prim pairs} K_ab K_cd / sqrt(p+q) F0(pq/(p+q) |P-Q|^2)
+ *
+ * One work-item per contracted quartet (ij|kl), kl <= ij; a work-group shares
+ * one ij row, whose primitive pairs sit in local memory (read by all
+ * work-items at the same address: a broadcast), while each work-item keeps
+ * one kl primitive pair in registers (prim-major layout: neighbouring kl are
+ * neighbouring addresses). Options:
+ *   -DWG=n          work-group size (x)
+ *   -DNPP=n         primitive pairs per function pair (padding has K = 0)
+ *   -DBOYS_ERF=0|1  F0 from the table (Taylor, order 7, step 1/16, below
+ *                   t = 36; <= 1e-14 relative) or from erf (OpenCL's double
+ *                   erf, <= 16 ulp by the specification)
+ *   -DERI_FP32=0|1  arithmetic of the tensor kernel in float (integrals only)
+ */
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+
+#ifndef WG
+#define WG 128
+#endif
+#ifndef NPP
+#define NPP 36
+#endif
+#ifndef BOYS_ERF
+#define BOYS_ERF 0
+#endif
+#ifndef ERI_FP32
+#define ERI_FP32 0
+#endif
+
+#define BOYS_ORDER 7
+#define BOYS_TMAX 36.0
+#define SQRT_PI_2 0.88622692545275801365
+
+#if ERI_FP32
+#define REAL float
+#define REAL4 float4
+#define RSQRT(x) native_rsqrt(x)
+#else
+#define REAL double
+#define REAL4 double4
+#define RSQRT(x) rsqrt(x)
+#endif
+
+/* F0(t); tab holds rows of F_k(i/16) (-1)^k / k!, k = 0..7 (64 bytes: one
+ * vector load per lane). */
+inline REAL boys0(REAL t, __global const double *tab)
+{
+#if BOYS_ERF
+    if (t < (REAL)1e-12)
+        return (REAL)1 - t / (REAL)3;
+    REAL rt = RSQRT(t); /* erf(x) / x with x = sqrt(t) = t rsqrt(t): no division */
+    return (REAL)SQRT_PI_2 * erf(t * rt) * rt;
+#else
+    if (t >= (REAL)BOYS_TMAX)
+        return (REAL)SQRT_PI_2 * RSQRT(t);
+    /* nearest table point by the 1.5 * 2^mantissa trick: adds instead of
+     * float <-> int conversions, which are slow on GPUs in double */
+#if ERI_FP32
+    float y = fma(t, 16.0f, 12582912.0f);
+    int i = as_int(y) & 0x3fffff;
+    float d = t - (y - 12582912.0f) * (1.0f / 16.0f);
+    float8 c = convert_float8(vload8(i, tab));
+#else
+    double y = fma(t, 16.0, 6755399441055744.0);
+    int i = (int)(as_long(y) & 0xfffffff);
+    double d = t - (y - 6755399441055744.0) * (1.0 / 16.0);
+    double8 c = vload8(i, tab);
+#endif
+    return c.s0 + d * (c.s1 + d * (c.s2 + d * (c.s3 + d * (c.s4 + d * (c.s5 + d * (c.s6 + d * c.s7))))));
+#endif
+}
+
+/* Contracted (ij|kl): the row's primitive pairs in local memory, kl's read
+ * here one at a time. */
+inline REAL quartet(__local const REAL4 *row_geo, __local const REAL *row_k,
+                    __global const double4 *pair_geo, __global const double *pair_k, int npair,
+                    int kl, __global const double *tab)
+{
+    REAL sum = 0;
+    for (int b = 0; b < NPP; b++) {
+        double4 g = pair_geo[b * npair + kl];
+        REAL Kcd = (REAL)pair_k[b * npair + kl];
+        REAL Qx = (REAL)g.x, Qy = (REAL)g.y, Qz = (REAL)g.z, q = (REAL)g.w;
+        REAL part = 0;
+        for (int a = 0; a < NPP; a++) {
+            REAL4 P = row_geo[a];
+            REAL s = P.w + q;
+            REAL rs = RSQRT(s);
+            REAL dx = P.x - Qx, dy = P.y - Qy, dz = P.z - Qz;
+            REAL r2 = dx * dx + dy * dy + dz * dz;
+            REAL t = P.w * q * rs * rs * r2;
+            part += row_k[a] * rs * boys0(t, tab);
+        }
+        sum += Kcd * part;
+    }
+    return sum;
+}
+
+/* The row ij's primitive pairs into local memory (all work-items). */
+inline void load_row(__local REAL4 *row_geo, __local REAL *row_k,
+                     __global const double4 *pair_geo, __global const double *pair_k, int npair,
+                     int ij)
+{
+    for (int a = get_local_id(0); a < NPP; a += WG) {
+        double4 g = pair_geo[a * npair + ij];
+        row_geo[a] = (REAL4)((REAL)g.x, (REAL)g.y, (REAL)g.z, (REAL)g.w);
+        row_k[a] = (REAL)pair_k[a * npair + ij];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* Unique integrals of rows ij = row0 + group y, kl <= ij, into
+ * out[ij (ij+1)/2 + kl - out_base]; Schwarz-screened quartets are 0. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void eri_tensor(__global const double4 *pair_geo, __global const double *pair_k,
+                __global const double *schwarz, __global const double *boys_table,
+                int npair, int row0, double threshold, long out_base, __global double *out)
+{
+    __local REAL4 row_geo[NPP];
+    __local REAL row_k[NPP];
+    const int ij = row0 + (int)get_group_id(1);
+    if ((int)(get_group_id(0) * WG) > ij)
+        return; /* the whole group lies above the diagonal */
+    const int kl = (int)get_global_id(0);
+    load_row(row_geo, row_k, pair_geo, pair_k, npair, ij);
+    if (kl > ij)
+        return;
+    double v = 0;
+    if (schwarz[ij] * schwarz[kl] >= threshold)
+        v = (double)quartet(row_geo, row_k, pair_geo, pair_k, npair, kl, boys_table);
+    out[(long)ij * (ij + 1) / 2 + kl - out_base] = v;
+}
+
+/* x += v on a double in global memory (OpenCL 1.2 has no double atomics). */
+inline void add_double(volatile __global double *x, double v)
+{
+    volatile __global long *bits = (volatile __global long *)x;
+    long old = *bits, seen;
+    do {
+        seen = old;
+        old = atom_cmpxchg(bits, seen, as_long(as_double(seen) + v));
+    } while (old != seen);
+}
+
+/* Integral-direct J and K: each unique quartet once, scattered with 8-fold
+ * symmetry into jacc/kacc (n x n, zeroed before; J = (jacc + jacc^T)/2,
+ * K = (kacc + kacc^T)/2 on the host). v carries 1/2 for each of i == j,
+ * k == l, ij == kl, so that
+ *   jacc[i][j] += 4 v D_kl   jacc[k][l] += 4 v D_ij
+ *   kacc[i][k] += 2 v D_jl   kacc[j][k] += 2 v D_il
+ *   kacc[i][l] += 2 v D_jk   kacc[j][l] += 2 v D_ik
+ * The row's jacc[i][j] terms are summed in local memory first. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void eri_jk(__global const double4 *pair_geo, __global const double *pair_k,
+            __global const double *schwarz, __global const double *boys_table,
+            __global const int2 *pair_fn, __global const double *density, int npair, int n,
+            int row0, double threshold, __global double *jacc, __global double *kacc)
+{
+    __local REAL4 row_geo[NPP];
+    __local REAL row_k[NPP];
+    __local double jsum[WG];
+    const int ij = row0 + (int)get_group_id(1);
+    if ((int)(get_group_id(0) * WG) > ij)
+        return;
+    const int kl = (int)get_global_id(0);
+    const int lid = (int)get_local_id(0);
+    load_row(row_geo, row_k, pair_geo, pair_k, npair, ij);
+    double jterm = 0;
+    if (kl <= ij && schwarz[ij] * schwarz[kl] >= threshold) {
+        int2 f = pair_fn[ij], g = pair_fn[kl];
+        int i = f.x, j = f.y, k = g.x, l = g.y;
+        double v = (double)quartet(row_geo, row_k, pair_geo, pair_k, npair, kl, boys_table);
+        if (i == j)
+            v *= 0.5;
+        if (k == l)
+            v *= 0.5;
+        if (ij == kl)
+            v *= 0.5;
+        jterm = 4 * v * density[k * n + l];
+        add_double(&jacc[k * n + l], 4 * v * density[i * n + j]);
+        add_double(&kacc[i * n + k], 2 * v * density[j * n + l]);
+        add_double(&kacc[j * n + k], 2 * v * density[i * n + l]);
+        add_double(&kacc[i * n + l], 2 * v * density[j * n + k]);
+        add_double(&kacc[j * n + l], 2 * v * density[i * n + k]);
+    }
+    jsum[lid] = jterm;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int step = WG / 2; step > 0; step >>= 1) {
+        if (lid < step)
+            jsum[lid] += jsum[lid + step];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0 && jsum[0] != 0) {
+        int2 f = pair_fn[ij];
+        add_double(&jacc[f.x * n + f.y], jsum[0]);
+    }
+}
