@@ -111,8 +111,7 @@ static void release(void *user, void *variant)
 }
 
 /* Queue the tensor rows [row0, row1) into the output buffer. */
-static scl_status launch_tensor(scl_eri *e, eri_variant *v, size_t row0, size_t row1,
-                                scl_event *ev)
+static scl_status launch_tensor(eri_variant *v, size_t row0, size_t row1, scl_event *ev)
 {
     scl_status st;
     size_t base = row0 * (row0 + 1) / 2;
@@ -130,7 +129,7 @@ static scl_status run(void *user, void *variant, const int *values)
     (void)values;
     scl_eri *e = user;
     size_t np = e->pairs.npair;
-    return launch_tensor(e, variant, np - (size_t)e->tuning_rows, np, NULL);
+    return launch_tensor(variant, np - (size_t)e->tuning_rows, np, NULL);
 }
 
 /* Largest row1 such that rows [row0, row1) fit in max_elements outputs. */
@@ -315,7 +314,7 @@ scl_status scl_eri_tensor(scl_eri *e, double *unique, double *seconds)
     for (size_t row0 = 0; row0 < np;) {
         size_t row1 = chunk_end(row0, np, e->out_elements);
         scl_event ev = NULL;
-        scl_status st = launch_tensor(e, v, row0, row1, &ev);
+        scl_status st = launch_tensor(v, row0, row1, &ev);
         if (st == SCL_OK)
             st = add_event_time(e, ev, &total);
         if (st == SCL_OK && unique) {
