@@ -14,7 +14,7 @@
 #include <ftw.h>
 #include <sys/stat.h>
 
-static int test_passed, test_failed;
+static int test_passed, test_failed, test_skipped;
 
 #define CHECK(cond, ...)                                                                   \
     do {                                                                                   \
@@ -36,10 +36,26 @@ static int test_passed, test_failed;
               scl_last_error(ctx));                                                        \
     } while (0)
 
+/* A part of the test that cannot run here (e.g. double precision on a device
+ * without fp64): says why, and makes the test exit TEST_SKIP_CODE (ctest's
+ * SKIP_RETURN_CODE) unless something failed, so that a run that skipped says so. */
+#define TEST_SKIP_CODE 77
+#define SKIP(...)                                                                          \
+    do {                                                                                   \
+        test_skipped++;                                                                    \
+        printf("SKIP: ");                                                                  \
+        printf(__VA_ARGS__);                                                               \
+        putchar('\n');                                                                     \
+    } while (0)
+
 static inline int test_summary(const char *name)
 {
-    printf("%s: %d passed, %d failed\n", name, test_passed, test_failed);
-    return test_failed ? 1 : 0;
+    if (test_skipped)
+        printf("%s: %d passed, %d failed, %d skipped\n", name, test_passed, test_failed,
+               test_skipped);
+    else
+        printf("%s: %d passed, %d failed\n", name, test_passed, test_failed);
+    return test_failed ? 1 : test_skipped ? TEST_SKIP_CODE : 0;
 }
 
 /* xorshift64*: a reproducible generator whose seed the test prints. */

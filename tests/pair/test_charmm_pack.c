@@ -27,7 +27,7 @@ static void pack_matches(scl_context *ctx, const test_atoms *a, scl_precision pr
     if (!eng)
         return;
     if (!eng->dev_pack) {
-        printf("precision %d: no device packing (no fp64): skipped\n", (int)prec);
+        SKIP("precision %d: no device packing (no fp64)", (int)prec);
         scl_charmm_free(eng);
         return;
     }
@@ -93,7 +93,7 @@ static void redo_matches(scl_context *ctx, const test_atoms *a, uint64_t *rng)
     CHECK_OK(ctx, scl_charmm_create(ctx, &p, &host));
     unsetenv("STREAMCL_CHARMM_HOST_PACK");
     if (!dev || !host || !dev->dev_pack) {
-        printf("redo: no device packing: skipped\n");
+        SKIP("redo: no device packing");
         scl_charmm_free(dev), scl_charmm_free(host);
         return;
     }
@@ -145,8 +145,12 @@ int main(void)
         for (int tally = 0; tally < 2; tally++)
             if (precs[k] != SCL_PREC_DOUBLE || scl_device(ctx)->fp64)
                 pack_matches(ctx, &a, precs[k], tally, &rng);
+            else
+                SKIP("double precision packing: the device has no fp64");
     if (scl_device(ctx)->fp64)
         redo_matches(ctx, &a, &rng);
+    else
+        SKIP("prune redo: the device has no fp64");
     test_atoms_free(&a);
     scl_context_free(ctx);
     return test_summary("test_charmm_pack");
