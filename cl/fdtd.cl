@@ -1,0 +1,155 @@
+/* Yee updates for streamcl fdtd. Options: FDTD_FP64 (double fields),
+ * UNIFORM=id (one material everywhere: no index arrays read), PER_X/PER_Y/
+ * PER_Z (periodic axes). Fields on the padded grid of grid3d (one halo
+ * plane, x fastest): point (i,j,k) at base + i + px*j + pxy*k. */
+#if FDTD_FP64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+typedef double real;
+#else
+typedef float real;
+#endif
+
+#ifndef PER_X
+#define PER_X 0
+#endif
+#ifndef PER_Y
+#define PER_Y 0
+#endif
+#ifndef PER_Z
+#define PER_Z 0
+#endif
+/* first updated node index along an axis: 1 (PEC faces) or 0 (periodic) */
+#define LO_X (1 - PER_X)
+#define LO_Y (1 - PER_Y)
+#define LO_Z (1 - PER_Z)
+
+#ifdef UNIFORM
+#define MAT(ids, o) UNIFORM
+#else
+#define MAT(ids, o) ids[o]
+#endif
+
+/* H <- DA H - DB curl E; one work-item per point, the three components it owns. */
+__kernel void fdtd_h(__global real *hx, __global real *hy, __global real *hz,
+                     __global const real *ex, __global const real *ey, __global const real *ez,
+                     __global const uchar *idhx, __global const uchar *idhy,
+                     __global const uchar *idhz, __constant real *da, __constant real *db,
+                     int nx, int ny, int nz, int base, int px, int pxy, real rdx, real rdy,
+                     real rdz)
+{
+    int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
+    if (i >= nx || j >= ny || k >= nz)
+        return; /* updated H points all have i, j, k < n */
+    int o = base + i + px * j + pxy * k;
+    /* +1 neighbours, wrapped on periodic axes */
+    int sx = (PER_X && i == nx - 1) ? -(nx - 1) : 1;
+    int sy = (PER_Y && j == ny - 1) ? -(ny - 1) * px : px;
+    int sz = (PER_Z && k == nz - 1) ? -(nz - 1) * pxy : pxy;
+    real ex0 = ex[o], ey0 = ey[o], ez0 = ez[o];
+    if (i >= LO_X && i < nx) {
+        int q = MAT(idhx, o);
+        hx[o] = da[q] * hx[o] - db[q] * ((ez[o + sy] - ez0) * rdy - (ey[o + sz] - ey0) * rdz);
+    }
+    if (i < nx && j >= LO_Y) {
+        int q = MAT(idhy, o);
+        hy[o] = da[q] * hy[o] - db[q] * ((ex[o + sz] - ex0) * rdz - (ez[o + sx] - ez0) * rdx);
+    }
+    if (i < nx && k >= LO_Z) {
+        int q = MAT(idhz, o);
+        hz[o] = da[q] * hz[o] - db[q] * ((ey[o + sx] - ey0) * rdx - (ex[o + sy] - ex0) * rdy);
+    }
+}
+
+/* E <- CA E + CB curl H. */
+__kernel void fdtd_e(__global real *ex, __global real *ey, __global real *ez,
+                     __global const real *hx, __global const real *hy, __global const real *hz,
+                     __global const uchar *idex, __global const uchar *idey,
+                     __global const uchar *idez, __constant real *ca, __constant real *cb,
+                     int nx, int ny, int nz, int base, int px, int pxy, real rdx, real rdy,
+                     real rdz)
+{
+    int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
+    if (i >= nx || j >= ny || k >= nz)
+        return; /* updated E points all have i, j, k < n */
+    int o = base + i + px * j + pxy * k;
+    /* -1 neighbours, wrapped on periodic axes */
+    int sx = (PER_X && i == 0) ? -(nx - 1) : 1;
+    int sy = (PER_Y && j == 0) ? -(ny - 1) * px : px;
+    int sz = (PER_Z && k == 0) ? -(nz - 1) * pxy : pxy;
+    real hx0 = hx[o], hy0 = hy[o], hz0 = hz[o];
+    if (j >= LO_Y && k >= LO_Z) {
+        int q = MAT(idex, o);
+        ex[o] = ca[q] * ex[o] + cb[q] * ((hz0 - hz[o - sy]) * rdy - (hy0 - hy[o - sz]) * rdz);
+    }
+    if (i >= LO_X && k >= LO_Z) {
+        int q = MAT(idey, o);
+        ey[o] = ca[q] * ey[o] + cb[q] * ((hx0 - hx[o - sz]) * rdz - (hz0 - hz[o - sx]) * rdx);
+    }
+    if (i >= LO_X && j >= LO_Y) {
+        int q = MAT(idez, o);
+        ez[o] = ca[q] * ez[o] + cb[q] * ((hy0 - hy[o - sx]) * rdx - (hx0 - hx[o - sy]) * rdy);
+    }
+}
+
+/* CPML correction of one field pair in the slabs of axis a (Roden & Gedney):
+ * psi <- b psi + c D, t += sign coef ((kinv - 1) D + psi), where D is the
+ * derivative along a of the source field (electric: s(p) - s(p - e_a),
+ * magnetic: s(p + e_a) - s(p), over the spacing). Work-items: (plane, u, v)
+ * with u, v the positions along the two other axes b, d. */
+__kernel void fdtd_cpml(__global real *t, __global const real *s, __global real *psi,
+                        __global const uchar *ids, __constant real *coef,
+                        __global const real *kinv, __global const real *pb,
+                        __global const real *pc, int planes, int lo_cells, int hi_cells,
+                        int na, int sa, int sb, int sd, int nb1, int ulo, int uhi, int vlo,
+                        int vhi, int alo, int ahi, int base, int electric, real ra, real sign)
+{
+    int pl = get_global_id(0), u = get_global_id(1), v = get_global_id(2);
+    if (pl >= planes || u < ulo || u > uhi || v < vlo || v > vhi)
+        return;
+    int ia = pl <= lo_cells ? pl : na - hi_cells + (pl - lo_cells - 1);
+    if (ia < alo || ia > ahi || pc[ia] == 0)
+        return;
+    int o = base + ia * sa + u * sb + v * sd;
+    real d = electric ? (s[o] - s[o - sa]) * ra : (s[o + sa] - s[o]) * ra;
+    int pi = pl + planes * (u + nb1 * v);
+    real p = pb[ia] * psi[pi] + pc[ia] * d;
+    psi[pi] = p;
+    t[o] += sign * coef[MAT(ids, o)] * ((kinv[ia] - (real)1) * d + p);
+}
+
+/* Sources after the E update: additive (E -= amp * value) or hard (E = value).
+ * values holds nsrc values per step of the chunk, step-major. */
+__kernel void fdtd_source(__global real *ex, __global real *ey, __global real *ez,
+                          __global const int *offset, __global const int *pol,
+                          __global const int *hard, __global const real *amp,
+                          __global const real *values, int nsrc, int slot)
+{
+    int q = get_global_id(0);
+    if (q >= nsrc)
+        return;
+    __global real *e = pol[q] == 0 ? ex : pol[q] == 1 ? ey : ez;
+    real v = values[slot * nsrc + q];
+    if (hard[q])
+        e[offset[q]] = v;
+    else
+        e[offset[q]] -= amp[q] * v;
+}
+
+/* Receivers before the step: six components per receiver into slot. */
+__kernel void fdtd_record(__global const real *ex, __global const real *ey,
+                          __global const real *ez, __global const real *hx,
+                          __global const real *hy, __global const real *hz,
+                          __global const int *offset, __global real *out, int nrx, int slot)
+{
+    int r = get_global_id(0);
+    if (r >= nrx)
+        return;
+    int o = offset[r];
+    __global real *dst = out + (slot * nrx + r) * 6;
+    dst[0] = ex[o];
+    dst[1] = ey[o];
+    dst[2] = ez[o];
+    dst[3] = hx[o];
+    dst[4] = hy[o];
+    dst[5] = hz[o];
+}

@@ -1,0 +1,170 @@
+/* The plain C reference of the Yee update (serial or OpenMP), in double (the
+ * test oracle) or float (the CPU baseline). */
+#include "streamcl/fdtd.h"
+#include "core/internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct scl_fdtd_host {
+    const scl_fdtd_model *m;
+    int fp64, threads;
+    long step;
+    int n[3];
+    long s[3];
+    int node_lo[3];       /* first updated node index: 1, or 0 on a periodic axis */
+    double dd[3];
+    void *f[6];
+    int T[3];             /* CPML planes per axis (0: none) */
+    void *psi[3][4];      /* per axis: H pairs 0,1 then E pairs 2,3 */
+    scl_cpml_axis ax[3];
+    double *ca, *cb, *da, *db;
+};
+
+#define REAL double
+#define SFX d
+#include "host_impl.h"
+#undef REAL
+#undef SFX
+#define REAL float
+#define SFX f
+#include "host_impl.h"
+#undef REAL
+#undef SFX
+
+void scl_fdtd_host_free(scl_fdtd_host *h)
+{
+    if (!h)
+        return;
+    for (int c = 0; c < 6; c++)
+        free(h->f[c]);
+    for (int a = 0; a < 3; a++) {
+        for (int q = 0; q < 4; q++)
+            free(h->psi[a][q]);
+        scl_cpml_axis_free(&h->ax[a]);
+    }
+    free(h->ca);
+    free(h);
+}
+
+/* The CPML profile of every axis with PML cells (shared by the OpenCL solver). */
+scl_status scl_fdtd_cpml_axes(const scl_fdtd_model *m, scl_cpml_axis ax[3], int T[3], char *err,
+                              size_t errlen);
+scl_status scl_fdtd_cpml_axes(const scl_fdtd_model *m, scl_cpml_axis ax[3], int T[3], char *err,
+                              size_t errlen)
+{
+    const scl_grid3d *g = &m->grid;
+    int n[3] = {g->nx, g->ny, g->nz};
+    double d[3] = {g->dx, g->dy, g->dz};
+    for (int a = 0; a < 3; a++) {
+        memset(&ax[a], 0, sizeof ax[a]);
+        T[a] = 0;
+        if (!m->pml[a] && !m->pml[a + 3])
+            continue;
+        scl_cpml_grading gr = {4, scl_cpml_em_dmax(4, d[a], 1, 1), 1, 0};
+        scl_status s = scl_cpml_axis_build(&ax[a], n[a], d[a], m->dt, m->pml[a], m->pml[a + 3],
+                                           &gr, err, errlen);
+        if (s != SCL_OK)
+            return s;
+        T[a] = (m->pml[a] + 1) + (m->pml[a + 3] + 1);
+    }
+    return SCL_OK;
+}
+
+scl_status scl_fdtd_host_create(const scl_fdtd_model *m, int fp64, int threads,
+                                scl_fdtd_host **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    scl_fdtd_host *h = calloc(1, sizeof *h);
+    if (!h || !m->id[0]) {
+        free(h);
+        scl_format_error(err, errlen, "scl_fdtd_host_create: %s",
+                         h ? "model not finished" : "out of host memory");
+        return h ? SCL_ERR_ARGUMENT : SCL_ERR_MEMORY;
+    }
+    const scl_grid3d *g = &m->grid;
+    h->m = m;
+    h->fp64 = fp64;
+    h->threads = threads > 1 ? threads : 1;
+    int n[3] = {g->nx, g->ny, g->nz};
+    double d[3] = {g->dx, g->dy, g->dz};
+    long s[3] = {1, g->px, g->px * g->py};
+    for (int a = 0; a < 3; a++) {
+        h->n[a] = n[a];
+        h->s[a] = s[a];
+        h->dd[a] = d[a];
+        h->node_lo[a] = m->periodic[a] ? 0 : 1;
+    }
+    size_t es = fp64 ? sizeof(double) : sizeof(float);
+    long pts = scl_grid3d_points(g);
+    scl_status st = scl_fdtd_cpml_axes(m, h->ax, h->T, err, errlen);
+    int ok = st == SCL_OK;
+    for (int c = 0; c < 6 && ok; c++)
+        ok = (h->f[c] = calloc((size_t)pts, es)) != NULL;
+    for (int a = 0; a < 3 && ok; a++)
+        for (int q = 0; q < 4 && h->T[a] && ok; q++)
+            ok = (h->psi[a][q] = calloc((size_t)h->T[a] * (n[(a + 1) % 3] + 1) *
+                                            (n[(a + 2) % 3] + 1),
+                                        es)) != NULL;
+    if (ok)
+        ok = (h->ca = malloc(4 * (size_t)m->nmat * sizeof(double))) != NULL;
+    if (!ok) {
+        scl_fdtd_host_free(h);
+        if (st == SCL_OK) {
+            scl_format_error(err, errlen, "scl_fdtd_host_create: out of host memory");
+            st = SCL_ERR_MEMORY;
+        }
+        return st;
+    }
+    h->cb = h->ca + m->nmat;
+    h->da = h->cb + m->nmat;
+    h->db = h->da + m->nmat;
+    scl_fdtd_coefficients(m, h->ca, h->cb, h->da, h->db);
+    *out = h;
+    return SCL_OK;
+}
+
+static void record(scl_fdtd_host *h, scl_receivers *rx)
+{
+    if (!rx || h->step >= rx->nt)
+        return;
+    for (int r = 0; r < rx->n && r < h->m->nrx; r++) {
+        const int *p = h->m->rx_ijk[r];
+        long o = scl_grid3d_index(&h->m->grid, p[0], p[1], p[2]);
+        for (int c = 0; c < 6 && c < rx->ncomp; c++)
+            scl_receivers_series(rx, r, c)[h->step] =
+                h->fp64 ? ((double *)h->f[c])[o] : (double)((float *)h->f[c])[o];
+    }
+}
+
+void scl_fdtd_host_run(scl_fdtd_host *h, long steps, scl_receivers *rx)
+{
+    for (long n = 0; n < steps; n++) {
+        record(h, rx);
+        if (h->fp64)
+            step_d(h);
+        else
+            step_f(h);
+        h->step++;
+    }
+}
+
+long scl_fdtd_host_steps(const scl_fdtd_host *h) { return h->step; }
+
+void scl_fdtd_host_get(const scl_fdtd_host *h, int c, double *out)
+{
+    long pts = scl_grid3d_points(&h->m->grid);
+    for (long i = 0; i < pts; i++)
+        out[i] = h->fp64 ? ((double *)h->f[c])[i] : (double)((float *)h->f[c])[i];
+}
+
+void scl_fdtd_host_set(scl_fdtd_host *h, int c, const double *in)
+{
+    long pts = scl_grid3d_points(&h->m->grid);
+    for (long i = 0; i < pts; i++) {
+        if (h->fp64)
+            ((double *)h->f[c])[i] = in[i];
+        else
+            ((float *)h->f[c])[i] = (float)in[i];
+    }
+}

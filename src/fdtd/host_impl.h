@@ -1,0 +1,148 @@
+/* The reference update, written once for REAL = double and float (host.c
+ * includes this file twice, with SFX naming the variant). Generic in the axis:
+ * component a with (a, b, d) cyclic, strides s[], so each loop is one formula. */
+#define CAT2(x, y) x##_##y
+#define CAT(x, y) CAT2(x, y)
+#define F(c) ((REAL *)h->f[c])
+
+/* Offset to the neighbour at -1 / +1 along axis ax from coordinate p. */
+static inline long CAT(minus, SFX)(const struct scl_fdtd_host *h, int ax, int p)
+{
+    return (p == 0 && h->m->periodic[ax]) ? (long)(h->n[ax] - 1) * h->s[ax] : -h->s[ax];
+}
+static inline long CAT(plus, SFX)(const struct scl_fdtd_host *h, int ax, int p)
+{
+    return (p == h->n[ax] - 1 && h->m->periodic[ax]) ? -(long)(h->n[ax] - 1) * h->s[ax] : h->s[ax];
+}
+
+static void CAT(update_h, SFX)(struct scl_fdtd_host *h)
+{
+    for (int a = 0; a < 3; a++) {
+        int b = (a + 1) % 3, d = (a + 2) % 3;
+        int lo[3], hi[3];
+        lo[a] = h->node_lo[a], hi[a] = h->n[a] - 1;
+        lo[b] = 0, hi[b] = h->n[b] - 1;
+        lo[d] = 0, hi[d] = h->n[d] - 1;
+        REAL *H = F(3 + a);
+        const REAL *Eb = F(b), *Ed = F(d);
+        const unsigned char *id = h->m->id[3 + a];
+        REAL rb = (REAL)(1 / h->dd[b]), rd = (REAL)(1 / h->dd[d]);
+#pragma omp parallel for collapse(2) num_threads(h->threads) if (h->threads > 1)
+        for (int k = lo[2]; k <= hi[2]; k++)
+            for (int j = lo[1]; j <= hi[1]; j++)
+                for (int i = lo[0]; i <= hi[0]; i++) {
+                    int p[3] = {i, j, k};
+                    long o = scl_grid3d_index(&h->m->grid, i, j, k);
+                    long pb = CAT(plus, SFX)(h, b, p[b]), pd = CAT(plus, SFX)(h, d, p[d]);
+                    int q = id[o];
+                    H[o] = (REAL)h->da[q] * H[o] -
+                           (REAL)h->db[q] * ((Ed[o + pb] - Ed[o]) * rb - (Eb[o + pd] - Eb[o]) * rd);
+                }
+    }
+}
+
+static void CAT(update_e, SFX)(struct scl_fdtd_host *h)
+{
+    for (int a = 0; a < 3; a++) {
+        int b = (a + 1) % 3, d = (a + 2) % 3;
+        int lo[3], hi[3];
+        lo[a] = 0, hi[a] = h->n[a] - 1;
+        lo[b] = h->node_lo[b], hi[b] = h->n[b] - 1;
+        lo[d] = h->node_lo[d], hi[d] = h->n[d] - 1;
+        REAL *E = F(a);
+        const REAL *Hb = F(3 + b), *Hd = F(3 + d);
+        const unsigned char *id = h->m->id[a];
+        REAL rb = (REAL)(1 / h->dd[b]), rd = (REAL)(1 / h->dd[d]);
+#pragma omp parallel for collapse(2) num_threads(h->threads) if (h->threads > 1)
+        for (int k = lo[2]; k <= hi[2]; k++)
+            for (int j = lo[1]; j <= hi[1]; j++)
+                for (int i = lo[0]; i <= hi[0]; i++) {
+                    int p[3] = {i, j, k};
+                    long o = scl_grid3d_index(&h->m->grid, i, j, k);
+                    long mb = CAT(minus, SFX)(h, b, p[b]), md = CAT(minus, SFX)(h, d, p[d]);
+                    int q = id[o];
+                    E[o] = (REAL)h->ca[q] * E[o] +
+                           (REAL)h->cb[q] * ((Hd[o] - Hd[o + mb]) * rb - (Hb[o] - Hb[o + md]) * rd);
+                }
+    }
+}
+
+/* CPML correction in the slabs of axis a: for the field pair (target t,
+ * source f) with derivative along a, psi <- b psi + c D, t += sign coef (
+ * (kinv - 1) D + psi). electric: D uses f(p) - f(p - e_a); magnetic: f(p + e_a) - f(p). */
+static void CAT(cpml, SFX)(struct scl_fdtd_host *h, int a, int electric)
+{
+    int b = (a + 1) % 3, d = (a + 2) % 3;
+    const scl_cpml_axis *ax = &h->ax[a];
+    const double *kinv = electric ? ax->kinv_node : ax->kinv_half;
+    const double *cb = electric ? ax->b_node : ax->b_half;
+    const double *cc = electric ? ax->c_node : ax->c_half;
+    REAL ra = (REAL)(1 / h->dd[a]);
+    for (int pair = 0; pair < 2; pair++) {
+        /* electric: E_b <- -dH_d, E_d <- +dH_b; magnetic: H_b <- +dE_d, H_d <- -dE_b */
+        int tcomp = pair == 0 ? b : d, fcomp = pair == 0 ? d : b;
+        REAL sign = (REAL)((pair == 0) == electric ? -1 : 1);
+        REAL *T = F(electric ? tcomp : 3 + tcomp);
+        const REAL *S = F(electric ? 3 + fcomp : fcomp);
+        const unsigned char *id = h->m->id[electric ? tcomp : 3 + tcomp];
+        const double *coef = electric ? h->cb : h->db;
+        REAL *psi = (REAL *)h->psi[a][electric * 2 + pair];
+        /* ranges of the target component off the axis a */
+        int lo[3], hi[3];
+        for (int x = 0; x < 3; x++) {
+            int half = electric ? (x == tcomp) : (x != tcomp);
+            lo[x] = half ? 0 : h->node_lo[x];
+            hi[x] = h->n[x] - 1;
+        }
+        int T_a = h->T[a];
+#pragma omp parallel for collapse(2) num_threads(h->threads) if (h->threads > 1)
+        for (int v = lo[d]; v <= hi[d]; v++)
+            for (int u = lo[b]; u <= hi[b]; u++)
+                for (int pl = 0; pl < T_a; pl++) {
+                    int ia = pl <= ax->lo ? pl : h->n[a] - ax->hi + (pl - ax->lo - 1);
+                    if (ia < lo[a] || ia > hi[a] || cc[ia] == 0)
+                        continue;
+                    int p[3];
+                    p[a] = ia;
+                    p[b] = u;
+                    p[d] = v;
+                    long o = scl_grid3d_index(&h->m->grid, p[0], p[1], p[2]);
+                    REAL D = electric ? (S[o] - S[o - h->s[a]]) * ra : (S[o + h->s[a]] - S[o]) * ra;
+                    long pi = pl + (long)T_a * (u + (long)(h->n[b] + 1) * v);
+                    psi[pi] = (REAL)cb[ia] * psi[pi] + (REAL)cc[ia] * D;
+                    T[o] += sign * (REAL)coef[id[o]] * (((REAL)kinv[ia] - 1) * D + psi[pi]);
+                }
+    }
+}
+
+static void CAT(sources, SFX)(struct scl_fdtd_host *h, long n)
+{
+    const scl_fdtd_model *m = h->m;
+    for (int s = 0; s < m->nsrc; s++) {
+        const scl_fdtd_source *src = &m->src[s];
+        long o = scl_grid3d_index(&m->grid, src->ijk[0], src->ijk[1], src->ijk[2]);
+        REAL *E = F(src->pol);
+        double v = scl_fdtd_source_value(m, s, n);
+        if (src->kind == SCL_FDTD_VOLTAGE && src->resistance == 0)
+            E[o] = (REAL)v;
+        else
+            E[o] -= (REAL)(h->cb[m->id[src->pol][o]] * v);
+    }
+}
+
+static void CAT(step, SFX)(struct scl_fdtd_host *h)
+{
+    CAT(update_h, SFX)(h);
+    for (int a = 0; a < 3; a++)
+        if (h->T[a])
+            CAT(cpml, SFX)(h, a, 0);
+    CAT(update_e, SFX)(h);
+    for (int a = 0; a < 3; a++)
+        if (h->T[a])
+            CAT(cpml, SFX)(h, a, 1);
+    CAT(sources, SFX)(h, h->step);
+}
+
+#undef F
+#undef CAT
+#undef CAT2

@@ -1,0 +1,492 @@
+/* Reader of gprMax's input language (the subset in fdtd.h). Commands may come
+ * in any order except objects, which are built in the order given (later ones
+ * overwrite earlier ones), as in gprMax. */
+#include "streamcl/fdtd.h"
+#include "core/internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_TOKENS 16
+
+typedef struct {
+    char cmd[32];
+    char *tok[MAX_TOKENS];
+    int ntok;
+    long line;
+    char text[512];
+} command;
+
+typedef struct {
+    scl_linereader r;
+    command *cmds;
+    int n, cap;
+} input;
+
+/* "Position of x y z" in metres: non-negative and finite. */
+static int reals(const input *in, const command *c, int first, int count, double *out, char *err,
+                 size_t errlen)
+{
+    for (int q = 0; q < count; q++)
+        if (scl_parse_real(c->tok[first + q], &out[q]) != 0) {
+            snprintf(err, errlen, "%s:%ld: %s: parameter %d ('%s') is not a finite number",
+                     in->r.path, c->line, c->cmd, first + q + 1, c->tok[first + q]);
+            return -1;
+        }
+    return 0;
+}
+
+static scl_status fail(const input *in, const command *c, char *err, size_t errlen,
+                       const char *why)
+{
+    snprintf(err, errlen, "%s:%ld: %s: %s", in->r.path, c->line, c->cmd, why);
+    return SCL_ERR_INPUT;
+}
+
+/* Require between lo and hi parameters. */
+static int nparams(const input *in, const command *c, int lo, int hi, char *err, size_t errlen)
+{
+    if (c->ntok < lo || c->ntok > hi) {
+        if (lo == hi)
+            snprintf(err, errlen, "%s:%ld: %s needs %d parameters, got %d", in->r.path, c->line,
+                     c->cmd, lo, c->ntok);
+        else
+            snprintf(err, errlen, "%s:%ld: %s needs %d to %d parameters, got %d", in->r.path,
+                     c->line, c->cmd, lo, hi, c->ntok);
+        return -1;
+    }
+    return 0;
+}
+
+static const command *find(const input *in, const char *name, int *count)
+{
+    const command *last = NULL;
+    *count = 0;
+    for (int q = 0; q < in->n; q++)
+        if (strcmp(in->cmds[q].cmd, name) == 0) {
+            last = &in->cmds[q];
+            (*count)++;
+        }
+    return last;
+}
+
+static const char *const known[] = {"#title", "#domain", "#dx_dy_dz", "#time_window",
+                                    "#time_step_stability_factor", "#material", "#waveform",
+                                    "#hertzian_dipole", "#voltage_source", "#rx", "#box",
+                                    "#sphere", "#cylinder", "#pml_cells", "#messages"};
+
+static scl_status read_lines(input *in, char *err, size_t errlen)
+{
+    char *line;
+    int rc;
+    while ((rc = scl_linereader_next(&in->r, &line, err, errlen)) == 1) {
+        while (*line == ' ' || *line == '\t')
+            line++;
+        if (*line != '#')
+            continue; /* gprMax: lines not starting with # are comments */
+        char *colon = strchr(line, ':');
+        if (!colon) {
+            if (strncmp(line, "#end", 4) == 0 || strncmp(line, "#python", 7) == 0)
+                return scl_linereader_fail(&in->r, err, errlen,
+                                           "Python blocks (#python:) are not supported");
+            return scl_linereader_fail(&in->r, err, errlen,
+                                       "'%.40s': a command is '#name: parameters'", line);
+        }
+        *colon = '\0';
+        if (strcmp(line, "#python") == 0 || strcmp(line, "#end_python") == 0)
+            return scl_linereader_fail(&in->r, err, errlen,
+                                       "Python blocks (#python:) are not supported");
+        int ok = 0;
+        for (size_t q = 0; q < sizeof known / sizeof known[0]; q++)
+            ok |= strcmp(line, known[q]) == 0;
+        if (!ok)
+            return scl_linereader_fail(&in->r, err, errlen,
+                                       "unknown or unsupported command '%.40s'", line);
+        if (in->n == in->cap) {
+            int cap = in->cap ? 2 * in->cap : 32;
+            command *c = realloc(in->cmds, (size_t)cap * sizeof *c);
+            if (!c) {
+                scl_format_error(err, errlen, "%s: out of memory", in->r.path);
+                return SCL_ERR_MEMORY;
+            }
+            in->cmds = c;
+            in->cap = cap;
+        }
+        command *c = &in->cmds[in->n];
+        snprintf(c->cmd, sizeof c->cmd, "%s", line);
+        c->line = in->r.line;
+        if (strlen(colon + 1) >= sizeof c->text)
+            return scl_linereader_fail(&in->r, err, errlen, "%s: line too long", c->cmd);
+        strcpy(c->text, colon + 1); /* split once all lines are in (realloc moves them) */
+        in->n++;
+    }
+    return rc < 0 ? SCL_ERR_IO : SCL_OK;
+}
+
+/* Tokens point into each command's own text, so split after the last realloc. */
+static scl_status split_all(input *in, char *err, size_t errlen)
+{
+    for (int q = 0; q < in->n; q++) {
+        command *c = &in->cmds[q];
+        c->ntok = scl_split_tokens(c->text, c->tok, MAX_TOKENS);
+        if (c->ntok > MAX_TOKENS)
+            return fail(in, c, err, errlen, "too many parameters");
+    }
+    return SCL_OK;
+}
+
+static scl_status single(const input *in, const char *name, int required, const command **out,
+                         char *err, size_t errlen)
+{
+    int count;
+    *out = find(in, name, &count);
+    if (count > 1)
+        return fail(in, *out, err, errlen, "given more than once");
+    if (required && count == 0) {
+        snprintf(err, errlen, "%s: %s is required", in->r.path, name);
+        return SCL_ERR_INPUT;
+    }
+    return SCL_OK;
+}
+
+static int material_of(const input *in, const command *c, const scl_fdtd_model *m, const char *name,
+                       char *err, size_t errlen)
+{
+    int id = scl_fdtd_find_material(m, name);
+    if (id < 0)
+        snprintf(err, errlen, "%s:%ld: %s: material '%s' is not defined (#material)", in->r.path,
+                 c->line, c->cmd, name);
+    return id;
+}
+
+static int averaging_flag(const input *in, const command *c, int idx, char *err, size_t errlen)
+{
+    if (c->ntok <= idx)
+        return 1;
+    if (strcmp(c->tok[idx], "y") == 0)
+        return 1;
+    if (strcmp(c->tok[idx], "n") == 0)
+        return 0;
+    snprintf(err, errlen, "%s:%ld: %s: averaging is 'y' or 'n', got '%s'", in->r.path, c->line,
+             c->cmd, c->tok[idx]);
+    return -1;
+}
+
+/* Cell range [lo, hi) of a box given in metres; the box must lie in the domain. */
+static scl_status box_cells(const input *in, const command *c, const scl_grid3d *g,
+                            const double *p, int lo[3], int hi[3], char *err, size_t errlen)
+{
+    double d[3] = {g->dx, g->dy, g->dz}, ext[3] = {g->nx * g->dx, g->ny * g->dy, g->nz * g->dz};
+    int n[3] = {g->nx, g->ny, g->nz};
+    for (int a = 0; a < 3; a++) {
+        if (p[a] < 0 || p[a + 3] > ext[a] * (1 + 1e-9) || p[a] > p[a + 3]) {
+            snprintf(err, errlen,
+                     "%s:%ld: %s: %c from %g to %g m is not inside the domain [0, %g] m (or lower > upper)",
+                     in->r.path, c->line, c->cmd, "xyz"[a], p[a], p[a + 3], ext[a]);
+            return SCL_ERR_INPUT;
+        }
+        lo[a] = (int)scl_round_half_down(p[a] / d[a]);
+        hi[a] = (int)scl_round_half_down(p[a + 3] / d[a]);
+        if (hi[a] > n[a])
+            hi[a] = n[a];
+    }
+    return SCL_OK;
+}
+
+/* Cells whose centre satisfies inside(); the bounding box limits the scan. */
+static void fill_shape(scl_fdtd_model *m, const double *geo, int cylinder, int mat, int averaging)
+{
+    const scl_grid3d *g = &m->grid;
+    double d[3] = {g->dx, g->dy, g->dz};
+    for (int k = 0; k < g->nz; k++)
+        for (int j = 0; j < g->ny; j++)
+            for (int i = 0; i < g->nx; i++) {
+                double x[3] = {(i + 0.5) * d[0], (j + 0.5) * d[1], (k + 0.5) * d[2]};
+                int in;
+                if (!cylinder) {
+                    double r2 = 0;
+                    for (int a = 0; a < 3; a++)
+                        r2 += (x[a] - geo[a]) * (x[a] - geo[a]);
+                    in = r2 <= geo[3] * geo[3];
+                } else {
+                    /* distance to the axis segment p1-p2, within its ends */
+                    double ax[3], v[3], len2 = 0, t = 0;
+                    for (int a = 0; a < 3; a++) {
+                        ax[a] = geo[3 + a] - geo[a];
+                        v[a] = x[a] - geo[a];
+                        len2 += ax[a] * ax[a];
+                        t += v[a] * ax[a];
+                    }
+                    t = len2 > 0 ? t / len2 : 0;
+                    double r2 = 0;
+                    for (int a = 0; a < 3; a++)
+                        r2 += pow(v[a] - t * ax[a], 2);
+                    in = t >= 0 && t <= 1 && r2 <= geo[6] * geo[6];
+                }
+                if (in) {
+                    int lo[3] = {i, j, k}, hi[3] = {i + 1, j + 1, k + 1};
+                    scl_fdtd_fill_box(m, lo, hi, mat, averaging);
+                }
+            }
+}
+
+static scl_status build(input *in, scl_fdtd_model *m, char *err, size_t errlen)
+{
+    const command *dom, *dx, *tw, *sf, *pml, *title;
+    scl_status s;
+    if ((s = single(in, "#domain", 1, &dom, err, errlen)) || (s = single(in, "#dx_dy_dz", 1, &dx, err, errlen)) ||
+        (s = single(in, "#time_window", 1, &tw, err, errlen)) ||
+        (s = single(in, "#time_step_stability_factor", 0, &sf, err, errlen)) ||
+        (s = single(in, "#pml_cells", 0, &pml, err, errlen)) || (s = single(in, "#title", 0, &title, err, errlen)))
+        return s;
+    double D[3], d[3], factor = 1;
+    if (nparams(in, dom, 3, 3, err, errlen) || reals(in, dom, 0, 3, D, err, errlen) ||
+        nparams(in, dx, 3, 3, err, errlen) || reals(in, dx, 0, 3, d, err, errlen))
+        return SCL_ERR_INPUT;
+    for (int a = 0; a < 3; a++)
+        if (!(d[a] > 0) || !(D[a] > 0))
+            return fail(in, d[a] > 0 ? dom : dx, err, errlen, "sizes must be positive");
+    if (sf && (nparams(in, sf, 1, 1, err, errlen) || reals(in, sf, 0, 1, &factor, err, errlen)))
+        return SCL_ERR_INPUT;
+    if (sf && !(factor > 0 && factor <= 1)) {
+        char why[256];
+        snprintf(why, sizeof why,
+                 "factor %g must be in (0, 1]: a time step above the Courant limit %.6e s is unstable",
+                 factor, scl_fdtd_courant_dt(d[0], d[1], d[2]));
+        return fail(in, sf, err, errlen, why);
+    }
+    long n[3];
+    for (int a = 0; a < 3; a++) {
+        n[a] = scl_round_half_down(D[a] / d[a]);
+        if (n[a] < 1 || n[a] > 100000)
+            return fail(in, dom, err, errlen, "the domain must span 1 to 100000 cells per axis");
+    }
+    s = scl_fdtd_model_init(m, (int)n[0], (int)n[1], (int)n[2], d[0], d[1], d[2], factor, err, errlen);
+    if (s != SCL_OK) {
+        char why[512];
+        snprintf(why, sizeof why, "%s", err);
+        return fail(in, dom, err, errlen, why);
+    }
+    if (title)
+        for (int q = 0; q < title->ntok; q++) {
+            size_t len = strlen(m->title);
+            snprintf(m->title + len, sizeof m->title - len, "%s%s", q ? " " : "", title->tok[q]);
+        }
+    /* time window: a real number is seconds, an integer is iterations (gprMax) */
+    if (nparams(in, tw, 1, 1, err, errlen))
+        return SCL_ERR_INPUT;
+    long iters;
+    double win;
+    if (scl_parse_int(tw->tok[0], &iters) == 0) {
+        if (iters < 1)
+            return fail(in, tw, err, errlen, "iterations must be >= 1");
+        m->iterations = iters;
+    } else if (reals(in, tw, 0, 1, &win, err, errlen) == 0) {
+        if (!(win > 0))
+            return fail(in, tw, err, errlen, "the time window must be positive");
+        m->iterations = (long)ceil(win / m->dt) + 1;
+    } else
+        return SCL_ERR_INPUT;
+    if (m->iterations > 100000000L)
+        return fail(in, tw, err, errlen, "more than 1e8 iterations");
+    /* PML: gprMax's default is 10 cells on every face */
+    for (int f = 0; f < 6; f++)
+        m->pml[f] = 10;
+    if (pml) {
+        long v[6];
+        if (pml->ntok != 1 && pml->ntok != 6)
+            return fail(in, pml, err, errlen, "needs 1 or 6 integers (x0 y0 z0 xmax ymax zmax)");
+        for (int f = 0; f < pml->ntok; f++)
+            if (scl_parse_int(pml->tok[f], &v[f]) != 0 || v[f] < 0 || v[f] > 1000)
+                return fail(in, pml, err, errlen, "cell counts are integers in [0, 1000]");
+        for (int f = 0; f < 6; f++)
+            m->pml[f] = (int)(pml->ntok == 1 ? v[0] : v[f]);
+    }
+    for (int a = 0; a < 3; a++)
+        if (m->pml[a] + m->pml[a + 3] >= (int)n[a])
+            return fail(in, pml ? pml : dom, err, errlen,
+                        "the PML layers fill the domain: make it larger or the PML thinner");
+    /* materials and waveforms first (any order in the file) */
+    for (int q = 0; q < in->n; q++) {
+        const command *c = &in->cmds[q];
+        if (strcmp(c->cmd, "#material") == 0) {
+            double v[4];
+            if (nparams(in, c, 5, 5, err, errlen) || reals(in, c, 0, 4, v, err, errlen))
+                return SCL_ERR_INPUT;
+            char why[512];
+            if (scl_fdtd_add_material(m, c->tok[4], v[0], v[1], v[2], v[3], why, sizeof why) < 0)
+                return fail(in, c, err, errlen, why);
+        } else if (strcmp(c->cmd, "#waveform") == 0) {
+            double v[2];
+            if (nparams(in, c, 4, 4, err, errlen) || reals(in, c, 1, 2, v, err, errlen))
+                return SCL_ERR_INPUT;
+            int kind = scl_wavelet_kind_from_name(c->tok[0]);
+            if (kind < 0)
+                return fail(in, c, err, errlen,
+                            "waveform type must be gaussian, gaussiandot, gaussiandotnorm, "
+                            "gaussiandotdot, gaussiandotdotnorm, ricker, sine or contsine");
+            if (!(v[1] > 0))
+                return fail(in, c, err, errlen, "frequency must be positive");
+            for (int w = 0; w < m->nwave; w++)
+                if (strcmp(m->wave[w].name, c->tok[3]) == 0)
+                    return fail(in, c, err, errlen, "waveform name already defined");
+            scl_fdtd_wave *nw = realloc(m->wave, (size_t)(m->nwave + 1) * sizeof *nw);
+            if (!nw)
+                return SCL_ERR_MEMORY;
+            m->wave = nw;
+            memset(&nw[m->nwave], 0, sizeof *nw);
+            snprintf(nw[m->nwave].name, sizeof nw->name, "%s", c->tok[3]);
+            nw[m->nwave].w = (scl_wavelet){(scl_wavelet_kind)kind, v[0], v[1], 0, 0};
+            m->nwave++;
+        }
+    }
+    /* objects in order; sources and receivers */
+    for (int q = 0; q < in->n; q++) {
+        const command *c = &in->cmds[q];
+        char why[512];
+        if (strcmp(c->cmd, "#box") == 0 || strcmp(c->cmd, "#sphere") == 0 ||
+            strcmp(c->cmd, "#cylinder") == 0) {
+            int kind = c->cmd[1] == 'b' ? 0 : c->cmd[1] == 's' ? 1 : 2;
+            int ngeo = kind == 0 ? 6 : kind == 1 ? 4 : 7;
+            double geo[7];
+            if (nparams(in, c, ngeo + 1, ngeo + 2, err, errlen) || reals(in, c, 0, ngeo, geo, err, errlen))
+                return SCL_ERR_INPUT;
+            int mat = material_of(in, c, m, c->tok[ngeo], err, errlen);
+            int avg = averaging_flag(in, c, ngeo + 1, err, errlen);
+            if (mat < 0 || avg < 0)
+                return SCL_ERR_INPUT;
+            if (kind == 0) {
+                int lo[3], hi[3];
+                if ((s = box_cells(in, c, &m->grid, geo, lo, hi, err, errlen)) != SCL_OK)
+                    return s;
+                scl_fdtd_fill_box(m, lo, hi, mat, avg);
+            } else {
+                double r = geo[kind == 1 ? 3 : 6];
+                if (!(r > 0))
+                    return fail(in, c, err, errlen, "radius must be positive");
+                /* the centre (or both axis ends) must lie in the domain */
+                for (int a = 0; a < 3; a++) {
+                    double ext[3] = {m->grid.nx * m->grid.dx, m->grid.ny * m->grid.dy, m->grid.nz * m->grid.dz};
+                    double c0 = kind == 1 ? geo[a] : fmin(geo[a], geo[3 + a]);
+                    double c1 = kind == 1 ? geo[a] : fmax(geo[a], geo[3 + a]);
+                    if (c0 < 0 || c1 > ext[a] * (1 + 1e-9)) {
+                        snprintf(why, sizeof why, "centre/axis %c = %g m is outside the domain [0, %g] m",
+                                 "xyz"[a], c0 < 0 ? c0 : c1, ext[a]);
+                        return fail(in, c, err, errlen, why);
+                    }
+                }
+                fill_shape(m, geo, kind == 2, mat, avg);
+            }
+        } else if (strcmp(c->cmd, "#hertzian_dipole") == 0 || strcmp(c->cmd, "#voltage_source") == 0) {
+            int volt = c->cmd[1] == 'v';
+            int base = volt ? 6 : 5; /* pol x y z [R] wave [start stop] */
+            if (nparams(in, c, base, base + 2, err, errlen))
+                return SCL_ERR_INPUT;
+            if (c->ntok == base + 1)
+                return fail(in, c, err, errlen, "give both start and stop times, or neither");
+            scl_fdtd_source src = {volt ? SCL_FDTD_VOLTAGE : SCL_FDTD_HERTZIAN, -1, {0, 0, 0}, {0, 0, 0}, -1, 0, -1, 0};
+            if (strlen(c->tok[0]) == 1 && c->tok[0][0] >= 'x' && c->tok[0][0] <= 'z')
+                src.pol = c->tok[0][0] - 'x';
+            else
+                return fail(in, c, err, errlen, "polarisation must be x, y or z");
+            if (reals(in, c, 1, 3, src.pos, err, errlen))
+                return SCL_ERR_INPUT;
+            if (volt && (reals(in, c, 4, 1, &src.resistance, err, errlen) || !(src.resistance >= 0)))
+                return volt && src.resistance < 0 ? fail(in, c, err, errlen, "resistance must be >= 0") : SCL_ERR_INPUT;
+            const char *wname = c->tok[volt ? 5 : 4];
+            for (int w = 0; w < m->nwave; w++)
+                if (strcmp(m->wave[w].name, wname) == 0)
+                    src.wave = w;
+            if (src.wave < 0) {
+                snprintf(why, sizeof why, "waveform '%s' is not defined (#waveform)", wname);
+                return fail(in, c, err, errlen, why);
+            }
+            if (c->ntok == base + 2) {
+                double t[2];
+                if (reals(in, c, base, 2, t, err, errlen))
+                    return SCL_ERR_INPUT;
+                if (!(t[0] >= 0 && t[1] > t[0]))
+                    return fail(in, c, err, errlen, "need 0 <= start < stop");
+                src.start = t[0];
+                src.stop = t[1];
+            }
+            if (scl_grid3d_locate(&m->grid, c->cmd, src.pos[0], src.pos[1], src.pos[2], src.ijk, why, sizeof why) != SCL_OK)
+                return fail(in, c, err, errlen, why);
+            scl_fdtd_source *ns = realloc(m->src, (size_t)(m->nsrc + 1) * sizeof *ns);
+            if (!ns)
+                return SCL_ERR_MEMORY;
+            m->src = ns;
+            ns[m->nsrc++] = src;
+        } else if (strcmp(c->cmd, "#rx") == 0) {
+            double p[3];
+            if (c->ntok != 3 && c->ntok < 5) {
+                if (c->ntok == 4)
+                    return fail(in, c, err, errlen, "give x y z, or x y z ID and outputs");
+                if (nparams(in, c, 3, 3, err, errlen))
+                    return SCL_ERR_INPUT;
+            }
+            if (reals(in, c, 0, 3, p, err, errlen))
+                return SCL_ERR_INPUT;
+            for (int o = 4; o < c->ntok; o++)
+                if (strlen(c->tok[o]) != 2 || !strchr("EH", c->tok[o][0]) || !strchr("xyz", c->tok[o][1]))
+                    return fail(in, c, err, errlen, "outputs are Ex Ey Ez Hx Hy Hz (currents are not supported)");
+            int ijk[3];
+            if (scl_grid3d_locate(&m->grid, "#rx", p[0], p[1], p[2], ijk, why, sizeof why) != SCL_OK)
+                return fail(in, c, err, errlen, why);
+            int r = m->nrx;
+            void *a = realloc(m->rx_name, (size_t)(r + 1) * sizeof *m->rx_name);
+            if (a)
+                m->rx_name = a;
+            void *b = realloc(m->rx_ijk, (size_t)(r + 1) * sizeof *m->rx_ijk);
+            if (b)
+                m->rx_ijk = b;
+            void *e = realloc(m->rx_pos, (size_t)(r + 1) * sizeof *m->rx_pos);
+            if (e)
+                m->rx_pos = e;
+            if (!a || !b || !e)
+                return SCL_ERR_MEMORY;
+            snprintf(m->rx_name[r], sizeof m->rx_name[r], "%s", c->ntok >= 4 ? c->tok[3] : "");
+            memcpy(m->rx_ijk[r], ijk, sizeof ijk);
+            memcpy(m->rx_pos[r], p, sizeof p);
+            m->nrx++;
+        } else if (strcmp(c->cmd, "#messages") == 0) {
+            if (nparams(in, c, 1, 1, err, errlen))
+                return SCL_ERR_INPUT;
+        }
+    }
+    if (m->nsrc == 0 && m->nrx > 0) {
+        snprintf(err, errlen, "%s: no source (#hertzian_dipole or #voltage_source)", in->r.path);
+        return SCL_ERR_INPUT;
+    }
+    for (int q = 0; q < m->nsrc; q++)
+        if (m->src[q].stop < 0)
+            m->src[q].stop = (m->iterations - 1) * m->dt;
+    s = scl_fdtd_model_finish(m, err, errlen);
+    if (s != SCL_OK) {
+        char why[900];
+        snprintf(why, sizeof why, "%s", err);
+        snprintf(err, errlen, "%s: %s", in->r.path, why);
+    }
+    return s;
+}
+
+scl_status scl_fdtd_read_input(const char *path, scl_fdtd_model *m, char *err, size_t errlen)
+{
+    memset(m, 0, sizeof *m);
+    input in;
+    memset(&in, 0, sizeof in);
+    scl_status s = scl_linereader_open(&in.r, path, err, errlen);
+    if (s != SCL_OK)
+        return s;
+    s = read_lines(&in, err, errlen);
+    if (s == SCL_OK)
+        s = split_all(&in, err, errlen);
+    if (s == SCL_OK)
+        s = build(&in, m, err, errlen);
+    scl_linereader_close(&in.r);
+    free(in.cmds);
+    if (s != SCL_OK)
+        scl_fdtd_model_free(m);
+    return s;
+}

@@ -1,0 +1,170 @@
+/* Receiver outputs: gprMax's HDF5 layout (so its tools and h5py read them)
+ * and plain text columns; both complete or absent (temporary file + rename). */
+#include "streamcl/fdtd.h"
+#include "core/internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const comp_names[6] = {"Ex", "Ey", "Ez", "Hx", "Hy", "Hz"};
+
+#ifdef STREAMCL_HAVE_HDF5
+#include <hdf5.h>
+
+static int attr_string(hid_t obj, const char *name, const char *value)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    H5Tset_size(t, H5T_VARIABLE);
+    H5Tset_cset(t, H5T_CSET_UTF8);
+    hid_t sp = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(obj, name, t, sp, H5P_DEFAULT, H5P_DEFAULT);
+    int rc = a < 0 ? -1 : H5Awrite(a, t, &value) < 0 ? -1 : 0;
+    if (a >= 0)
+        H5Aclose(a);
+    H5Sclose(sp);
+    H5Tclose(t);
+    return rc;
+}
+
+static int attr_array(hid_t obj, const char *name, hid_t type, const void *v, hsize_t n)
+{
+    hid_t sp = n == 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &n, NULL);
+    hid_t a = H5Acreate2(obj, name, type, sp, H5P_DEFAULT, H5P_DEFAULT);
+    int rc = a < 0 ? -1 : H5Awrite(a, type, v) < 0 ? -1 : 0;
+    if (a >= 0)
+        H5Aclose(a);
+    H5Sclose(sp);
+    return rc;
+}
+
+static int write_file(hid_t f, const scl_fdtd_model *m, const scl_receivers *rx, long iters, int fp64)
+{
+    const scl_grid3d *g = &m->grid;
+    int rc = 0, it = (int)iters, nn[3] = {g->nx, g->ny, g->nz}, nsrc = m->nsrc, nrx = m->nrx;
+    int zero3[3] = {0, 0, 0};
+    double dd[3] = {g->dx, g->dy, g->dz};
+    rc |= attr_string(f, "gprMax", "streamcl-fdtd " STREAMCL_VERSION);
+    rc |= attr_string(f, "Title", m->title);
+    rc |= attr_array(f, "Iterations", H5T_NATIVE_INT, &it, 0);
+    rc |= attr_array(f, "nx_ny_nz", H5T_NATIVE_INT, nn, 3);
+    rc |= attr_array(f, "dx_dy_dz", H5T_NATIVE_DOUBLE, dd, 3);
+    rc |= attr_array(f, "dt", H5T_NATIVE_DOUBLE, &m->dt, 0);
+    rc |= attr_array(f, "nsrc", H5T_NATIVE_INT, &nsrc, 0);
+    rc |= attr_array(f, "nrx", H5T_NATIVE_INT, &nrx, 0);
+    rc |= attr_array(f, "srcsteps", H5T_NATIVE_INT, zero3, 3);
+    rc |= attr_array(f, "rxsteps", H5T_NATIVE_INT, zero3, 3);
+    char path[64];
+    for (int s = 0; s < m->nsrc && !rc; s++) {
+        snprintf(path, sizeof path, "/srcs/src%d", s + 1);
+        hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
+        H5Pset_create_intermediate_group(lcpl, 1);
+        hid_t grp = H5Gcreate2(f, path, lcpl, H5P_DEFAULT, H5P_DEFAULT);
+        H5Pclose(lcpl);
+        if (grp < 0)
+            return -1;
+        const scl_fdtd_source *src = &m->src[s];
+        double pos[3] = {src->ijk[0] * g->dx, src->ijk[1] * g->dy, src->ijk[2] * g->dz};
+        rc |= attr_string(grp, "Type", src->kind == SCL_FDTD_HERTZIAN ? "HertzianDipole" : "VoltageSource");
+        rc |= attr_array(grp, "Position", H5T_NATIVE_DOUBLE, pos, 3);
+        H5Gclose(grp);
+    }
+    hsize_t n = (hsize_t)iters;
+    void *buf = malloc((size_t)(iters > 0 ? iters : 1) * sizeof(double));
+    if (!buf)
+        return -1;
+    for (int r = 0; r < m->nrx && !rc; r++) {
+        snprintf(path, sizeof path, "/rxs/rx%d", r + 1);
+        hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
+        H5Pset_create_intermediate_group(lcpl, 1);
+        hid_t grp = H5Gcreate2(f, path, lcpl, H5P_DEFAULT, H5P_DEFAULT);
+        H5Pclose(lcpl);
+        if (grp < 0) {
+            rc = -1;
+            break;
+        }
+        char name[80];
+        snprintf(name, sizeof name, "%s", m->rx_name[r][0] ? m->rx_name[r] : "");
+        double pos[3] = {m->rx_ijk[r][0] * g->dx, m->rx_ijk[r][1] * g->dy, m->rx_ijk[r][2] * g->dz};
+        rc |= attr_string(grp, "Name", name);
+        rc |= attr_array(grp, "Position", H5T_NATIVE_DOUBLE, pos, 3);
+        hid_t type = fp64 ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT;
+        for (int c = 0; c < 6 && !rc; c++) {
+            const double *v = scl_receivers_series(rx, r, c);
+            for (long i = 0; i < iters; i++) {
+                if (fp64)
+                    ((double *)buf)[i] = i < rx->nt ? v[i] : 0;
+                else
+                    ((float *)buf)[i] = (float)(i < rx->nt ? v[i] : 0);
+            }
+            hid_t sp = H5Screate_simple(1, &n, NULL);
+            hid_t ds = H5Dcreate2(grp, comp_names[c], type, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+            if (ds < 0 || H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
+                rc = -1;
+            if (ds >= 0)
+                H5Dclose(ds);
+            H5Sclose(sp);
+        }
+        H5Gclose(grp);
+    }
+    free(buf);
+    return rc;
+}
+
+scl_status scl_fdtd_write_hdf5(const char *path, const scl_fdtd_model *m, const scl_receivers *rx,
+                               long iterations, int fp64, char *err, size_t errlen)
+{
+    scl_outfile o;
+    scl_status s = scl_outfile_begin(&o, path, err, errlen);
+    if (s != SCL_OK)
+        return s;
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* the library never prints */
+    hid_t f = H5Fcreate(o.tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (f < 0) {
+        scl_format_error(err, errlen, "%s: HDF5 cannot create the file", o.tmp);
+        scl_outfile_abort(&o);
+        return SCL_ERR_IO;
+    }
+    int rc = write_file(f, m, rx, iterations, fp64);
+    if (H5Fclose(f) < 0)
+        rc = -1;
+    if (rc) {
+        scl_format_error(err, errlen, "%s: HDF5 write failed", path);
+        scl_outfile_abort(&o);
+        return SCL_ERR_IO;
+    }
+    return scl_outfile_commit(&o, err, errlen);
+}
+#else
+scl_status scl_fdtd_write_hdf5(const char *path, const scl_fdtd_model *m, const scl_receivers *rx,
+                               long iterations, int fp64, char *err, size_t errlen)
+{
+    (void)m;
+    (void)rx;
+    (void)iterations;
+    (void)fp64;
+    scl_format_error(err, errlen, "%s: built without HDF5 (apt-get install libhdf5-dev)", path);
+    return SCL_ERR_UNSUPPORTED;
+}
+#endif
+
+scl_status scl_fdtd_write_text(const char *path, const scl_fdtd_model *m, const scl_receivers *rx,
+                               long iterations, char *err, size_t errlen)
+{
+    scl_outfile o;
+    scl_status s = scl_outfile_open(&o, path, 0, err, errlen);
+    if (s != SCL_OK)
+        return s;
+    fprintf(o.f, "# streamcl fdtd receivers: %d, dt %.9e s, %ld iterations\n", m->nrx, m->dt, iterations);
+    for (int r = 0; r < m->nrx; r++) {
+        fprintf(o.f, "# rx%d %s at %g %g %g m\n# time Ex Ey Ez Hx Hy Hz\n", r + 1, m->rx_name[r],
+                m->rx_ijk[r][0] * m->grid.dx, m->rx_ijk[r][1] * m->grid.dy, m->rx_ijk[r][2] * m->grid.dz);
+        for (long n = 0; n < iterations && n < rx->nt; n++) {
+            fprintf(o.f, "%.9e", n * m->dt);
+            for (int c = 0; c < 6; c++)
+                fprintf(o.f, " %.9e", scl_receivers_series(rx, r, c)[n]);
+            fputc('\n', o.f);
+        }
+        fputc('\n', o.f);
+    }
+    return scl_outfile_commit(&o, err, errlen);
+}

@@ -1,0 +1,562 @@
+/* The OpenCL solver: field streams on the padded grid, one H and one E
+ * kernel per step (launch shape chosen by a plan), CPML corrections in the
+ * slabs, sources and receivers by small kernels, receiver samples read back
+ * per chunk of steps. */
+#include "streamcl/fdtd.h"
+#include "core/internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHUNK 1024 /* steps whose source values and receiver samples travel together */
+
+scl_status scl_fdtd_cpml_axes(const scl_fdtd_model *m, scl_cpml_axis ax[3], int T[3], char *err,
+                              size_t errlen);
+
+struct scl_fdtd {
+    scl_context *ctx;
+    const scl_fdtd_model *m;
+    int fp64, uniform;
+    scl_type rt;
+    size_t rs;
+    scl_stream *f[6], *id[6], *coef[4]; /* coef: ca cb da db */
+    scl_kernel *kh, *ke, *ksrc, *krec;
+    int T[3];
+    scl_cpml_axis ax[3];
+    scl_stream *psi[3][4], *prof[3][6]; /* prof: kinv b c at nodes, then at half nodes */
+    scl_kernel *kp[3][4];               /* pairs 0,1 magnetic, 2,3 electric */
+    scl_stream *src_off, *src_pol, *src_hard, *src_amp, *src_val;
+    scl_stream *rx_off, *rx_out;
+    void *stage;                        /* host staging of CHUNK steps */
+    double *rec;                        /* receiver samples [step][rx][6] */
+    long rec_cap, steps;
+    scl_plan *plan;
+    int lx, ly;
+};
+
+static scl_status fail(scl_fdtd *f, scl_status s, const char *what)
+{
+    return scl_fail(f->ctx, s, "scl_fdtd_create", "%s", what);
+}
+
+/* A stream of n reals from doubles. */
+static scl_status upload_real(scl_fdtd *f, const char *label, const double *v, size_t n,
+                              scl_stream **out)
+{
+    scl_status s = scl_stream_create(f->ctx, label, f->rt, n ? n : 1, 1, 1, 0, out);
+    if (s != SCL_OK || n == 0)
+        return s;
+    void *buf = malloc(n * f->rs);
+    if (!buf)
+        return fail(f, SCL_ERR_MEMORY, "out of host memory");
+    for (size_t i = 0; i < n; i++) {
+        if (f->fp64)
+            ((double *)buf)[i] = v[i];
+        else
+            ((float *)buf)[i] = (float)v[i];
+    }
+    s = scl_stream_write(*out, buf, 1, NULL);
+    free(buf);
+    return s;
+}
+
+static scl_status upload_int(scl_fdtd *f, const char *label, const int *v, size_t n,
+                             scl_stream **out)
+{
+    scl_status s = scl_stream_create(f->ctx, label, SCL_INT, n ? n : 1, 1, 1, 0, out);
+    if (s == SCL_OK && n)
+        s = scl_stream_write(*out, v, 1, NULL);
+    return s;
+}
+
+/* Bind the arguments the H and E kernels share. */
+static scl_status bind_main(scl_fdtd *f, scl_kernel *k, int electric)
+{
+    const scl_grid3d *g = &f->m->grid;
+    static const char *fe[3] = {"ex", "ey", "ez"}, *fh[3] = {"hx", "hy", "hz"};
+    static const char *ide[3] = {"idex", "idey", "idez"}, *idh[3] = {"idhx", "idhy", "idhz"};
+    scl_status s = SCL_OK;
+    for (int c = 0; c < 3 && s == SCL_OK; c++) {
+        s = scl_kernel_set_stream(k, fe[c], f->f[c]);
+        if (s == SCL_OK)
+            s = scl_kernel_set_stream(k, fh[c], f->f[3 + c]);
+        if (s == SCL_OK)
+            s = scl_kernel_set_stream(k, electric ? ide[c] : idh[c], f->id[electric ? c : 3 + c]);
+    }
+    const char *c0 = electric ? "ca" : "da", *c1 = electric ? "cb" : "db";
+    if (s == SCL_OK)
+        s = scl_kernel_set_stream(k, c0, f->coef[electric ? 0 : 2]);
+    if (s == SCL_OK)
+        s = scl_kernel_set_stream(k, c1, f->coef[electric ? 1 : 3]);
+    int base = (int)scl_grid3d_index(g, 0, 0, 0);
+    if (s == SCL_OK) s = scl_kernel_set_int(k, "nx", g->nx);
+    if (s == SCL_OK) s = scl_kernel_set_int(k, "ny", g->ny);
+    if (s == SCL_OK) s = scl_kernel_set_int(k, "nz", g->nz);
+    if (s == SCL_OK) s = scl_kernel_set_int(k, "base", base);
+    if (s == SCL_OK) s = scl_kernel_set_int(k, "px", (int)g->px);
+    if (s == SCL_OK) s = scl_kernel_set_int(k, "pxy", (int)(g->px * g->py));
+    if (s == SCL_OK) s = scl_kernel_set_real(k, "rdx", 1 / g->dx);
+    if (s == SCL_OK) s = scl_kernel_set_real(k, "rdy", 1 / g->dy);
+    if (s == SCL_OK) s = scl_kernel_set_real(k, "rdz", 1 / g->dz);
+    return s;
+}
+
+/* The CPML kernels of axis a: pair 0/1 magnetic (H_b <- +dE_d, H_d <- -dE_b),
+ * 2/3 electric (E_b <- -dH_d, E_d <- +dH_b), with the target's ranges. */
+static scl_status make_cpml(scl_fdtd *f, const char *options, int a)
+{
+    const scl_grid3d *g = &f->m->grid;
+    int n[3] = {g->nx, g->ny, g->nz};
+    long st[3] = {1, g->px, g->px * g->py};
+    double d[3] = {g->dx, g->dy, g->dz};
+    int b = (a + 1) % 3, dd = (a + 2) % 3;
+    int lo_node[3];
+    for (int x = 0; x < 3; x++)
+        lo_node[x] = f->m->periodic[x] ? 0 : 1;
+    size_t cells = (size_t)f->T[a] * (n[b] + 1) * (n[dd] + 1);
+    scl_status s = SCL_OK;
+    for (int q = 0; q < 4 && s == SCL_OK; q++) {
+        int electric = q >= 2, pair = q & 1;
+        int tcomp = pair == 0 ? b : dd, fcomp = pair == 0 ? dd : b;
+        double sign = (pair == 0) == electric ? -1 : 1;
+        int lo[3], hi[3];
+        for (int x = 0; x < 3; x++) {
+            int half = electric ? (x == tcomp) : (x != tcomp);
+            lo[x] = half ? 0 : lo_node[x];
+            hi[x] = n[x] - 1;
+        }
+        char label[32];
+        snprintf(label, sizeof label, "fdtd.psi%c%d", "xyz"[a], q);
+        s = scl_stream_create(f->ctx, label, f->rt, cells, 1, 1, 0, &f->psi[a][q]);
+        double zero = 0;
+        float zf = 0;
+        if (s == SCL_OK)
+            s = scl_stream_fill(f->psi[a][q], f->fp64 ? (const void *)&zero : (const void *)&zf);
+        if (s == SCL_OK)
+            s = scl_kernel_create(f->ctx, "fdtd", "fdtd_cpml", options, &f->kp[a][q]);
+        if (s != SCL_OK)
+            return s;
+        scl_kernel *k = f->kp[a][q];
+        int pset = electric ? 0 : 3;
+        s = scl_kernel_set_stream(k, "t", f->f[electric ? tcomp : 3 + tcomp]);
+        if (s == SCL_OK) s = scl_kernel_set_stream(k, "s", f->f[electric ? 3 + fcomp : fcomp]);
+        if (s == SCL_OK) s = scl_kernel_set_stream(k, "psi", f->psi[a][q]);
+        if (s == SCL_OK) s = scl_kernel_set_stream(k, "ids", f->id[electric ? tcomp : 3 + tcomp]);
+        if (s == SCL_OK) s = scl_kernel_set_stream(k, "coef", f->coef[electric ? 1 : 3]);
+        if (s == SCL_OK) s = scl_kernel_set_stream(k, "kinv", f->prof[a][pset]);
+        if (s == SCL_OK) s = scl_kernel_set_stream(k, "pb", f->prof[a][pset + 1]);
+        if (s == SCL_OK) s = scl_kernel_set_stream(k, "pc", f->prof[a][pset + 2]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "planes", f->T[a]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "lo_cells", f->m->pml[a]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "hi_cells", f->m->pml[a + 3]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "na", n[a]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "sa", (int)st[a]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "sb", (int)st[b]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "sd", (int)st[dd]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "nb1", n[b] + 1);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "ulo", lo[b]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "uhi", hi[b]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "vlo", lo[dd]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "vhi", hi[dd]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "alo", lo[a]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "ahi", hi[a]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "base", (int)scl_grid3d_index(g, 0, 0, 0));
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "electric", electric);
+        if (s == SCL_OK) s = scl_kernel_set_real(k, "ra", 1 / d[a]);
+        if (s == SCL_OK) s = scl_kernel_set_real(k, "sign", sign);
+    }
+    return s;
+}
+
+static scl_status launch_main(scl_fdtd *f, scl_kernel *k, int lx, int ly)
+{
+    const scl_grid3d *g = &f->m->grid;
+    size_t local[3] = {(size_t)lx, (size_t)ly, 1};
+    size_t global[3] = {(size_t)g->nx, (size_t)g->ny, (size_t)g->nz};
+    return scl_kernel_launch(k, 3, global, local, NULL);
+}
+
+static scl_status launch_cpml(scl_fdtd *f, int electric)
+{
+    const scl_grid3d *g = &f->m->grid;
+    int n[3] = {g->nx, g->ny, g->nz};
+    for (int a = 0; a < 3; a++) {
+        if (!f->T[a])
+            continue;
+        size_t global[3] = {(size_t)f->T[a], (size_t)n[(a + 1) % 3] + 1, (size_t)n[(a + 2) % 3] + 1};
+        for (int q = 0; q < 2; q++) {
+            scl_status s = scl_kernel_launch(f->kp[a][electric * 2 + q], 3, global, NULL, NULL);
+            if (s != SCL_OK)
+                return s;
+        }
+    }
+    return SCL_OK;
+}
+
+/* One step without sources and receivers (what the plan times). */
+static scl_status step_fields(scl_fdtd *f, int lx, int ly)
+{
+    scl_status s = launch_main(f, f->kh, lx, ly);
+    if (s == SCL_OK)
+        s = launch_cpml(f, 0);
+    if (s == SCL_OK)
+        s = launch_main(f, f->ke, lx, ly);
+    if (s == SCL_OK)
+        s = launch_cpml(f, 1);
+    return s;
+}
+
+static scl_status plan_prepare(void *user, const int *values, void **variant)
+{
+    scl_fdtd *f = user;
+    size_t local[3] = {(size_t)values[0], (size_t)values[1], 1};
+    *variant = NULL;
+    if (scl_kernel_check_local(f->kh, 3, local) != SCL_OK ||
+        scl_kernel_check_local(f->ke, 3, local) != SCL_OK) {
+        scl_clear_error(f->ctx);
+        return SCL_ERR_UNSUPPORTED;
+    }
+    return SCL_OK;
+}
+
+static scl_status plan_run(void *user, void *variant, const int *values)
+{
+    (void)variant;
+    return step_fields(user, values[0], values[1]);
+}
+
+void scl_fdtd_free(scl_fdtd *f)
+{
+    if (!f)
+        return;
+    scl_plan_free(f->plan);
+    for (int c = 0; c < 6; c++) {
+        scl_stream_free(f->f[c]);
+        scl_stream_free(f->id[c]);
+    }
+    for (int c = 0; c < 4; c++)
+        scl_stream_free(f->coef[c]);
+    for (int a = 0; a < 3; a++) {
+        for (int q = 0; q < 4; q++) {
+            scl_stream_free(f->psi[a][q]);
+            scl_kernel_free(f->kp[a][q]);
+        }
+        for (int q = 0; q < 6; q++)
+            scl_stream_free(f->prof[a][q]);
+        scl_cpml_axis_free(&f->ax[a]);
+    }
+    scl_kernel_free(f->kh);
+    scl_kernel_free(f->ke);
+    scl_kernel_free(f->ksrc);
+    scl_kernel_free(f->krec);
+    scl_stream_free(f->src_off);
+    scl_stream_free(f->src_pol);
+    scl_stream_free(f->src_hard);
+    scl_stream_free(f->src_amp);
+    scl_stream_free(f->src_val);
+    scl_stream_free(f->rx_off);
+    scl_stream_free(f->rx_out);
+    free(f->stage);
+    free(f->rec);
+    free(f);
+}
+
+static scl_status create(scl_fdtd *f, const scl_fdtd_options *opt)
+{
+    const scl_fdtd_model *m = f->m;
+    const scl_grid3d *g = &m->grid;
+    scl_status s;
+    char err[1024];
+    if ((s = scl_fdtd_cpml_axes(m, f->ax, f->T, err, sizeof err)) != SCL_OK)
+        return fail(f, s, err);
+    char options[256];
+    f->uniform = scl_fdtd_model_uniform(m);
+    snprintf(options, sizeof options, "-DFDTD_FP64=%d -DPER_X=%d -DPER_Y=%d -DPER_Z=%d", f->fp64,
+             m->periodic[0], m->periodic[1], m->periodic[2]);
+    if (f->uniform) {
+        size_t len = strlen(options);
+        snprintf(options + len, sizeof options - len, " -DUNIFORM=%d",
+                 m->id[0][scl_grid3d_index(g, 0, 0, 0)]);
+    }
+    long pts = scl_grid3d_points(g);
+    static const char *names[6] = {"fdtd.ex", "fdtd.ey", "fdtd.ez", "fdtd.hx", "fdtd.hy", "fdtd.hz"};
+    double zero = 0;
+    float zf = 0;
+    for (int c = 0; c < 6; c++) {
+        s = scl_stream_create(f->ctx, names[c], f->rt, (size_t)g->px, (size_t)g->py, (size_t)g->pz,
+                              0, &f->f[c]);
+        if (s == SCL_OK)
+            s = scl_stream_fill(f->f[c], f->fp64 ? (const void *)&zero : (const void *)&zf);
+        /* material indices: one byte per point, or a single byte when uniform */
+        if (s == SCL_OK)
+            s = scl_stream_create(f->ctx, "fdtd.id", SCL_UCHAR, f->uniform ? 1 : (size_t)pts, 1, 1,
+                                  SCL_STREAM_READ_ONLY, &f->id[c]);
+        if (s == SCL_OK)
+            s = scl_stream_write(f->id[c], m->id[c], 1, NULL);
+        if (s != SCL_OK)
+            return s;
+    }
+    double *co = malloc(4 * (size_t)m->nmat * sizeof(double));
+    if (!co)
+        return fail(f, SCL_ERR_MEMORY, "out of host memory");
+    scl_fdtd_coefficients(m, co, co + m->nmat, co + 2 * m->nmat, co + 3 * m->nmat);
+    for (int c = 0; c < 4 && s == SCL_OK; c++)
+        s = upload_real(f, "fdtd.coef", co + c * m->nmat, (size_t)m->nmat, &f->coef[c]);
+    free(co);
+    if (s != SCL_OK)
+        return s;
+    if ((s = scl_kernel_create(f->ctx, "fdtd", "fdtd_h", options, &f->kh)) != SCL_OK ||
+        (s = scl_kernel_create(f->ctx, "fdtd", "fdtd_e", options, &f->ke)) != SCL_OK ||
+        (s = bind_main(f, f->kh, 0)) != SCL_OK || (s = bind_main(f, f->ke, 1)) != SCL_OK)
+        return s;
+    for (int a = 0; a < 3; a++) {
+        if (!f->T[a])
+            continue;
+        const double *arrays[6] = {f->ax[a].kinv_half, f->ax[a].b_half, f->ax[a].c_half,
+                                   f->ax[a].kinv_node, f->ax[a].b_node, f->ax[a].c_node};
+        /* prof[0..2]: electric (node) coefficients, [3..5]: magnetic (half) */
+        for (int q = 0; q < 6 && s == SCL_OK; q++)
+            s = upload_real(f, "fdtd.cpml", arrays[(q + 3) % 6], (size_t)f->ax[a].n + 1,
+                            &f->prof[a][q]);
+        if (s == SCL_OK)
+            s = make_cpml(f, options, a);
+        if (s != SCL_OK)
+            return s;
+    }
+    /* sources */
+    if (m->nsrc > 0) {
+        int *off = malloc(3 * sizeof(int) * (size_t)m->nsrc);
+        double *amp = malloc(sizeof(double) * (size_t)m->nsrc);
+        if (!off || !amp) {
+            free(off);
+            free(amp);
+            return fail(f, SCL_ERR_MEMORY, "out of host memory");
+        }
+        double *cb = malloc(sizeof(double) * 4 * (size_t)m->nmat);
+        scl_fdtd_coefficients(m, cb + m->nmat, cb, cb + 2 * m->nmat, cb + 3 * m->nmat);
+        for (int q = 0; q < m->nsrc; q++) {
+            const scl_fdtd_source *src = &m->src[q];
+            long o = scl_grid3d_index(g, src->ijk[0], src->ijk[1], src->ijk[2]);
+            off[q] = (int)o;
+            off[m->nsrc + q] = src->pol;
+            off[2 * m->nsrc + q] = src->kind == SCL_FDTD_VOLTAGE && src->resistance == 0;
+            amp[q] = cb[m->id[src->pol][o]];
+        }
+        free(cb);
+        s = upload_int(f, "fdtd.src", off, (size_t)m->nsrc, &f->src_off);
+        if (s == SCL_OK) s = upload_int(f, "fdtd.src", off + m->nsrc, (size_t)m->nsrc, &f->src_pol);
+        if (s == SCL_OK) s = upload_int(f, "fdtd.src", off + 2 * m->nsrc, (size_t)m->nsrc, &f->src_hard);
+        if (s == SCL_OK) s = upload_real(f, "fdtd.src", amp, (size_t)m->nsrc, &f->src_amp);
+        free(off);
+        free(amp);
+        if (s == SCL_OK)
+            s = scl_stream_create(f->ctx, "fdtd.srcval", f->rt, (size_t)m->nsrc * CHUNK, 1, 1, 0, &f->src_val);
+        if (s == SCL_OK) s = scl_kernel_create(f->ctx, "fdtd", "fdtd_source", options, &f->ksrc);
+        if (s == SCL_OK) s = scl_kernel_set_stream(f->ksrc, "ex", f->f[0]);
+        if (s == SCL_OK) s = scl_kernel_set_stream(f->ksrc, "ey", f->f[1]);
+        if (s == SCL_OK) s = scl_kernel_set_stream(f->ksrc, "ez", f->f[2]);
+        if (s == SCL_OK) s = scl_kernel_set_stream(f->ksrc, "offset", f->src_off);
+        if (s == SCL_OK) s = scl_kernel_set_stream(f->ksrc, "pol", f->src_pol);
+        if (s == SCL_OK) s = scl_kernel_set_stream(f->ksrc, "hard", f->src_hard);
+        if (s == SCL_OK) s = scl_kernel_set_stream(f->ksrc, "amp", f->src_amp);
+        if (s == SCL_OK) s = scl_kernel_set_stream(f->ksrc, "values", f->src_val);
+        if (s == SCL_OK) s = scl_kernel_set_int(f->ksrc, "nsrc", m->nsrc);
+        if (s != SCL_OK)
+            return s;
+    }
+    if (m->nrx > 0) {
+        int *off = malloc(sizeof(int) * (size_t)m->nrx);
+        if (!off)
+            return fail(f, SCL_ERR_MEMORY, "out of host memory");
+        for (int r = 0; r < m->nrx; r++)
+            off[r] = (int)scl_grid3d_index(g, m->rx_ijk[r][0], m->rx_ijk[r][1], m->rx_ijk[r][2]);
+        s = upload_int(f, "fdtd.rx", off, (size_t)m->nrx, &f->rx_off);
+        free(off);
+        if (s == SCL_OK)
+            s = scl_stream_create(f->ctx, "fdtd.rxout", f->rt, (size_t)m->nrx * 6 * CHUNK, 1, 1, 0, &f->rx_out);
+        if (s == SCL_OK) s = scl_kernel_create(f->ctx, "fdtd", "fdtd_record", options, &f->krec);
+        static const char *fn[6] = {"ex", "ey", "ez", "hx", "hy", "hz"};
+        for (int c = 0; c < 6 && s == SCL_OK; c++)
+            s = scl_kernel_set_stream(f->krec, fn[c], f->f[c]);
+        if (s == SCL_OK) s = scl_kernel_set_stream(f->krec, "offset", f->rx_off);
+        if (s == SCL_OK) s = scl_kernel_set_stream(f->krec, "out", f->rx_out);
+        if (s == SCL_OK) s = scl_kernel_set_int(f->krec, "nrx", m->nrx);
+        if (s != SCL_OK)
+            return s;
+    }
+    size_t stage = (size_t)CHUNK * f->rs * (size_t)(m->nsrc > 6 * m->nrx ? m->nsrc : 6 * m->nrx);
+    f->stage = malloc(stage ? stage : 1);
+    if (!f->stage)
+        return fail(f, SCL_ERR_MEMORY, "out of host memory");
+    /* the launch shape: tuned per device and grid, cached */
+    static const scl_tune_param params[2] = {{"lx", 4, {64, 32, 128, 256}}, {"ly", 4, {1, 2, 4, 8}}};
+    char shape[96];
+    snprintf(shape, sizeof shape, "%dx%dx%d %s %s", g->nx, g->ny, g->nz, f->fp64 ? "fp64" : "fp32",
+             f->uniform ? "uniform" : "materials");
+    scl_plan_desc desc = {"fdtd.step", shape, params, 2, plan_prepare, plan_run, NULL, f};
+    scl_tune_options to = {opt ? opt->no_tune : 0, 0, opt ? opt->force : NULL};
+    if ((s = scl_plan_create(f->ctx, &desc, &to, &f->plan)) != SCL_OK)
+        return s;
+    f->lx = scl_plan_value(f->plan, "lx", 64);
+    f->ly = scl_plan_value(f->plan, "ly", 1);
+    /* the tuner stepped the fields: start again from rest */
+    for (int c = 0; c < 6 && s == SCL_OK; c++)
+        s = scl_stream_fill(f->f[c], f->fp64 ? (const void *)&zero : (const void *)&zf);
+    for (int a = 0; a < 3; a++)
+        for (int q = 0; q < 4 && s == SCL_OK; q++)
+            if (f->psi[a][q])
+                s = scl_stream_fill(f->psi[a][q], f->fp64 ? (const void *)&zero : (const void *)&zf);
+    return s;
+}
+
+scl_status scl_fdtd_create(scl_context *ctx, const scl_fdtd_model *m, const scl_fdtd_options *opt,
+                           scl_fdtd **out)
+{
+    if (!ctx || !m || !out || !m->id[0])
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, "scl_fdtd_create",
+                        "NULL context/model/out or model not finished");
+    *out = NULL;
+    int fp64 = opt && opt->fp64;
+    if (fp64 && !scl_device(ctx)->fp64)
+        return scl_fail(ctx, SCL_ERR_UNSUPPORTED, "scl_fdtd_create", "device %s has no fp64",
+                        scl_device(ctx)->name);
+    scl_fdtd *f = calloc(1, sizeof *f);
+    if (!f)
+        return scl_fail(ctx, SCL_ERR_MEMORY, "scl_fdtd_create", "out of host memory");
+    f->ctx = ctx;
+    f->m = m;
+    f->fp64 = fp64;
+    f->rt = fp64 ? SCL_DOUBLE : SCL_FLOAT;
+    f->rs = fp64 ? sizeof(double) : sizeof(float);
+    scl_status s = create(f, opt);
+    if (s != SCL_OK) {
+        scl_fdtd_free(f);
+        return s;
+    }
+    *out = f;
+    return SCL_OK;
+}
+
+static double stage_value(const scl_fdtd *f, size_t i)
+{
+    return f->fp64 ? ((double *)f->stage)[i] : (double)((float *)f->stage)[i];
+}
+
+scl_status scl_fdtd_run(scl_fdtd *f, long steps)
+{
+    const scl_fdtd_model *m = f->m;
+    scl_status s = SCL_OK;
+    for (long done = 0; done < steps && s == SCL_OK;) {
+        int chunk = (int)(steps - done < CHUNK ? steps - done : CHUNK);
+        if (m->nsrc > 0) {
+            for (int n = 0; n < chunk; n++)
+                for (int q = 0; q < m->nsrc; q++) {
+                    double v = scl_fdtd_source_value(m, q, f->steps + n);
+                    size_t i = (size_t)n * m->nsrc + q;
+                    if (f->fp64)
+                        ((double *)f->stage)[i] = v;
+                    else
+                        ((float *)f->stage)[i] = (float)v;
+                }
+            s = scl_stream_write_range(f->src_val, 0, (size_t)chunk * m->nsrc, f->stage, 1, NULL);
+        }
+        if (m->nrx > 0 && f->rec_cap < f->steps + chunk) {
+            long cap = (f->steps + chunk) * 2;
+            double *r = realloc(f->rec, (size_t)cap * m->nrx * 6 * sizeof(double));
+            if (!r)
+                return scl_fail(f->ctx, SCL_ERR_MEMORY, "scl_fdtd_run", "out of host memory");
+            f->rec = r;
+            f->rec_cap = cap;
+        }
+        size_t one = 1, gs = (size_t)m->nsrc, gr = (size_t)m->nrx;
+        for (int n = 0; n < chunk && s == SCL_OK; n++) {
+            if (m->nrx > 0) {
+                s = scl_kernel_set_int(f->krec, "slot", n);
+                if (s == SCL_OK)
+                    s = scl_kernel_launch(f->krec, 1, &gr, &one, NULL);
+            }
+            if (s == SCL_OK)
+                s = step_fields(f, f->lx, f->ly);
+            if (s == SCL_OK && m->nsrc > 0) {
+                s = scl_kernel_set_int(f->ksrc, "slot", n);
+                if (s == SCL_OK)
+                    s = scl_kernel_launch(f->ksrc, 1, &gs, &one, NULL);
+            }
+        }
+        if (s == SCL_OK && m->nrx > 0) {
+            size_t cnt = (size_t)chunk * m->nrx * 6;
+            s = scl_stream_read_range(f->rx_out, 0, cnt, f->stage, 1, NULL);
+            for (size_t i = 0; i < cnt && s == SCL_OK; i++)
+                f->rec[(size_t)f->steps * m->nrx * 6 + i] = stage_value(f, i);
+        }
+        if (s == SCL_OK) {
+            f->steps += chunk;
+            done += chunk;
+        }
+    }
+    if (s == SCL_OK)
+        s = scl_finish(f->ctx);
+    return s;
+}
+
+long scl_fdtd_steps(const scl_fdtd *f) { return f->steps; }
+
+scl_status scl_fdtd_read_receivers(scl_fdtd *f, scl_receivers *rx)
+{
+    const scl_fdtd_model *m = f->m;
+    if (!rx || rx->ncomp < 6 || rx->n < m->nrx)
+        return scl_fail(f->ctx, SCL_ERR_ARGUMENT, "scl_fdtd_read_receivers",
+                        "receivers need %d x 6 components", m->nrx);
+    for (long n = 0; n < f->steps && n < rx->nt; n++)
+        for (int r = 0; r < m->nrx; r++)
+            for (int c = 0; c < 6; c++)
+                scl_receivers_series(rx, r, c)[n] = f->rec[((size_t)n * m->nrx + r) * 6 + c];
+    return SCL_OK;
+}
+
+scl_status scl_fdtd_get(scl_fdtd *f, int c, double *out)
+{
+    if (c < 0 || c > 5 || !out)
+        return scl_fail(f->ctx, SCL_ERR_ARGUMENT, "scl_fdtd_get", "component %d", c);
+    size_t n = scl_stream_count(f->f[c]);
+    void *buf = malloc(n * f->rs);
+    if (!buf)
+        return scl_fail(f->ctx, SCL_ERR_MEMORY, "scl_fdtd_get", "out of host memory");
+    scl_status s = scl_stream_read(f->f[c], buf, 1, NULL);
+    for (size_t i = 0; i < n && s == SCL_OK; i++)
+        out[i] = f->fp64 ? ((double *)buf)[i] : (double)((float *)buf)[i];
+    free(buf);
+    return s;
+}
+
+scl_status scl_fdtd_set(scl_fdtd *f, int c, const double *in)
+{
+    if (c < 0 || c > 5 || !in)
+        return scl_fail(f->ctx, SCL_ERR_ARGUMENT, "scl_fdtd_set", "component %d", c);
+    size_t n = scl_stream_count(f->f[c]);
+    void *buf = malloc(n * f->rs);
+    if (!buf)
+        return scl_fail(f->ctx, SCL_ERR_MEMORY, "scl_fdtd_set", "out of host memory");
+    for (size_t i = 0; i < n; i++) {
+        if (f->fp64)
+            ((double *)buf)[i] = in[i];
+        else
+            ((float *)buf)[i] = (float)in[i];
+    }
+    scl_status s = scl_stream_write(f->f[c], buf, 1, NULL);
+    free(buf);
+    return s;
+}
+
+double scl_fdtd_bytes_per_cell(const scl_fdtd *f)
+{
+    /* each kernel reads its 3 own + 3 other components and writes 3 */
+    return 2 * 9 * (double)f->rs + (f->uniform ? 0 : 6);
+}
+
+void scl_fdtd_work_group(const scl_fdtd *f, int *lx, int *ly)
+{
+    *lx = f->lx;
+    *ly = f->ly;
+}
