@@ -29,9 +29,13 @@ typedef float real;
 #define MAT(ids, o) ids[o]
 #endif
 
-/* H <- DA H - DB curl E; one work-item per point, the three components it owns. */
+/* H <- DA H - DB curl E; one work-item per point, the three components it
+ * owns. Outputs and inputs may be the same buffers (in place) or the two
+ * halves of a ping-pong pair. */
 __kernel void fdtd_h(__global real *hx, __global real *hy, __global real *hz,
-                     __global const real *ex, __global const real *ey, __global const real *ez,
+                     __global const real *hxi, __global const real *hyi,
+                     __global const real *hzi, __global const real *ex,
+                     __global const real *ey, __global const real *ez,
                      __global const uchar *idhx, __global const uchar *idhy,
                      __global const uchar *idhz, __constant real *da, __constant real *db,
                      int nx, int ny, int nz, int base, int px, int pxy, real rdx, real rdy,
@@ -46,30 +50,33 @@ __kernel void fdtd_h(__global real *hx, __global real *hy, __global real *hz,
     int sy = (PER_Y && j == ny - 1) ? -(ny - 1) * px : px;
     int sz = (PER_Z && k == nz - 1) ? -(nz - 1) * pxy : pxy;
     real ex0 = ex[o], ey0 = ey[o], ez0 = ez[o];
-    if (i >= LO_X && i < nx) {
+    if (i >= LO_X) {
         int q = MAT(idhx, o);
-        hx[o] = da[q] * hx[o] - db[q] * ((ez[o + sy] - ez0) * rdy - (ey[o + sz] - ey0) * rdz);
+        hx[o] = da[q] * hxi[o] - db[q] * ((ez[o + sy] - ez0) * rdy - (ey[o + sz] - ey0) * rdz);
     }
-    if (i < nx && j >= LO_Y) {
+    if (j >= LO_Y) {
         int q = MAT(idhy, o);
-        hy[o] = da[q] * hy[o] - db[q] * ((ex[o + sz] - ex0) * rdz - (ez[o + sx] - ez0) * rdx);
+        hy[o] = da[q] * hyi[o] - db[q] * ((ex[o + sz] - ex0) * rdz - (ez[o + sx] - ez0) * rdx);
     }
-    if (i < nx && k >= LO_Z) {
+    if (k >= LO_Z) {
         int q = MAT(idhz, o);
-        hz[o] = da[q] * hz[o] - db[q] * ((ey[o + sx] - ey0) * rdx - (ex[o + sy] - ex0) * rdy);
+        hz[o] = da[q] * hzi[o] - db[q] * ((ey[o + sx] - ey0) * rdx - (ex[o + sy] - ex0) * rdy);
     }
 }
 
-/* E <- CA E + CB curl H. */
+/* E <- CA E + CB curl H over the box [ox, mx) x [oy, my) x [oz, mz) (the
+ * whole domain, or the CPML slabs when the fused kernel's E is redone). */
 __kernel void fdtd_e(__global real *ex, __global real *ey, __global real *ez,
-                     __global const real *hx, __global const real *hy, __global const real *hz,
+                     __global const real *exi, __global const real *eyi,
+                     __global const real *ezi, __global const real *hx,
+                     __global const real *hy, __global const real *hz,
                      __global const uchar *idex, __global const uchar *idey,
                      __global const uchar *idez, __constant real *ca, __constant real *cb,
-                     int nx, int ny, int nz, int base, int px, int pxy, real rdx, real rdy,
-                     real rdz)
+                     int nx, int ny, int nz, int ox, int oy, int oz, int mx, int my, int mz,
+                     int base, int px, int pxy, real rdx, real rdy, real rdz)
 {
-    int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
-    if (i >= nx || j >= ny || k >= nz)
+    int i = ox + get_global_id(0), j = oy + get_global_id(1), k = oz + get_global_id(2);
+    if (i >= mx || j >= my || k >= mz)
         return; /* updated E points all have i, j, k < n */
     int o = base + i + px * j + pxy * k;
     /* -1 neighbours, wrapped on periodic axes */
@@ -79,16 +86,66 @@ __kernel void fdtd_e(__global real *ex, __global real *ey, __global real *ez,
     real hx0 = hx[o], hy0 = hy[o], hz0 = hz[o];
     if (j >= LO_Y && k >= LO_Z) {
         int q = MAT(idex, o);
-        ex[o] = ca[q] * ex[o] + cb[q] * ((hz0 - hz[o - sy]) * rdy - (hy0 - hy[o - sz]) * rdz);
+        ex[o] = ca[q] * exi[o] + cb[q] * ((hz0 - hz[o - sy]) * rdy - (hy0 - hy[o - sz]) * rdz);
     }
     if (i >= LO_X && k >= LO_Z) {
         int q = MAT(idey, o);
-        ey[o] = ca[q] * ey[o] + cb[q] * ((hx0 - hx[o - sz]) * rdz - (hz0 - hz[o - sx]) * rdx);
+        ey[o] = ca[q] * eyi[o] + cb[q] * ((hx0 - hx[o - sz]) * rdz - (hz0 - hz[o - sx]) * rdx);
     }
     if (i >= LO_X && j >= LO_Y) {
         int q = MAT(idez, o);
-        ez[o] = ca[q] * ez[o] + cb[q] * ((hy0 - hy[o - sx]) * rdx - (hx0 - hx[o - sy]) * rdy);
+        ez[o] = ca[q] * ezi[o] + cb[q] * ((hy0 - hy[o - sx]) * rdx - (hx0 - hx[o - sy]) * rdy);
     }
+}
+
+/* H at point o after the update, from the inputs (the fused kernel computes
+ * its own H and the six H values its E update needs at the -1 neighbours). */
+#define HXN(o) (da[MAT(idhx, o)] * hxi[o] - db[MAT(idhx, o)] * ((ezi[(o) + px] - ezi[o]) * rdy - (eyi[(o) + pxy] - eyi[o]) * rdz))
+#define HYN(o) (da[MAT(idhy, o)] * hyi[o] - db[MAT(idhy, o)] * ((exi[(o) + pxy] - exi[o]) * rdz - (ezi[(o) + 1] - ezi[o]) * rdx))
+#define HZN(o) (da[MAT(idhz, o)] * hzi[o] - db[MAT(idhz, o)] * ((eyi[(o) + 1] - eyi[o]) * rdx - (exi[(o) + px] - exi[o]) * rdy))
+
+/* One whole step in one pass (PEC box, no periodic axis): reads the six
+ * components of step n once and writes the six of step n+1 into the other
+ * buffers: 48 bytes per cell in fp32 instead of the 72 of separate H and E
+ * kernels, for 6 recomputed H values per cell that the caches serve. */
+__kernel void fdtd_fused(__global real *ex, __global real *ey, __global real *ez,
+                         __global real *hx, __global real *hy, __global real *hz,
+                         __global const real *exi, __global const real *eyi,
+                         __global const real *ezi, __global const real *hxi,
+                         __global const real *hyi, __global const real *hzi,
+                         __global const uchar *idex, __global const uchar *idey,
+                         __global const uchar *idez, __global const uchar *idhx,
+                         __global const uchar *idhy, __global const uchar *idhz,
+                         __constant real *ca, __constant real *cb, __constant real *da,
+                         __constant real *db, int nx, int ny, int nz, int base, int px, int pxy,
+                         real rdx, real rdy, real rdz)
+{
+    int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
+    if (i >= nx || j >= ny || k >= nz)
+        return;
+    int o = base + i + px * j + pxy * k;
+    real hxn = i >= 1 ? HXN(o) : hxi[o];
+    real hyn = j >= 1 ? HYN(o) : hyi[o];
+    real hzn = k >= 1 ? HZN(o) : hzi[o];
+    hx[o] = hxn;
+    hy[o] = hyn;
+    hz[o] = hzn;
+    real exv = exi[o], eyv = eyi[o], ezv = ezi[o];
+    if (j >= 1 && k >= 1) {
+        int q = MAT(idex, o);
+        exv = ca[q] * exv + cb[q] * ((hzn - HZN(o - px)) * rdy - (hyn - HYN(o - pxy)) * rdz);
+    }
+    if (i >= 1 && k >= 1) {
+        int q = MAT(idey, o);
+        eyv = ca[q] * eyv + cb[q] * ((hxn - HXN(o - pxy)) * rdz - (hzn - HZN(o - 1)) * rdx);
+    }
+    if (i >= 1 && j >= 1) {
+        int q = MAT(idez, o);
+        ezv = ca[q] * ezv + cb[q] * ((hyn - HYN(o - 1)) * rdx - (hxn - HXN(o - px)) * rdy);
+    }
+    ex[o] = exv;
+    ey[o] = eyv;
+    ez[o] = ezv;
 }
 
 /* CPML correction of one field pair in the slabs of axis a (Roden & Gedney):

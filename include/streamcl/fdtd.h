@@ -163,8 +163,14 @@ void scl_fdtd_host_set(scl_fdtd_host *h, int c, const double *in);
 
 /* ------------------------------------------------------------------ OpenCL solver */
 
+typedef enum {
+    SCL_FDTD_SEPARATE = 0, /* H kernel then E kernel, in place: 72 bytes/cell (fp32) */
+    SCL_FDTD_FUSED = 1     /* one kernel per step between two buffer sets: 48 bytes/cell */
+} scl_fdtd_kernel;
+
 typedef struct {
     int fp64;            /* 1: double fields and arithmetic (device must have fp64) */
+    scl_fdtd_kernel kernel;
     int no_tune;         /* 1: default work-group shape */
     const char *force;   /* plan parameters, e.g. "lx=32,ly=4" */
 } scl_fdtd_options;

@@ -14,7 +14,8 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: streamcl fdtd INPUT.in [-o OUT.h5] [--text FILE] [--png DIR] [--png-every N]\n"
             "                     [--slice x|y|z=INDEX] [--field Ex..Hz] [--fp64] [--dt SECONDS]\n"
-            "                     [--engine opencl|reference|omp] [--threads N] [--no-tune]\n"
+            "                     [--engine opencl|reference|omp] [--kernel separate|fused]\n"
+            "                     [--threads N] [--no-tune]\n"
             "                     [--plan lx=..,ly=..] [--device SPEC]\n"
             "       streamcl fdtd --bench NX NY NZ [--steps N] [--pml N] [--fp64] [--engine ...]\n"
             "  INPUT          gprMax input (subset: #title #domain #dx_dy_dz #time_window\n"
@@ -27,6 +28,8 @@ static void usage(FILE *out)
             "  --dt SECONDS   time step instead of gprMax's (refused above the Courant limit)\n"
             "  --engine       opencl (default), reference (serial C, double) or omp (C, float,\n"
             "                 --threads N, the CPU baseline)\n"
+            "  --kernel       separate H and E kernels (default, 72 B/cell in fp32) or one\n"
+            "                 fused kernel between two buffer sets (48 B/cell; PEC box only)\n"
             "  --bench        free space with --pml cells of CPML (default 10), --steps (100);\n"
             "                 prints cell updates per second and the bytes-per-cell model\n");
 }
@@ -34,7 +37,7 @@ static void usage(FILE *out)
 typedef struct {
     const char *input, *out, *text, *png, *device, *plan, *engine, *field;
     long png_every, threads, steps, pml, bench[3];
-    int fp64, no_tune, slice_axis, slice_index;
+    int fp64, no_tune, slice_axis, slice_index, fused;
     double dt;
 } fdtd_args;
 
@@ -92,6 +95,12 @@ static int parse_args(int argc, char **argv, fdtd_args *a)
                 return -1;
             }
             a->engine = val;
+        } else if (!strcmp(o, "--kernel")) {
+            if (strcmp(val, "separate") && strcmp(val, "fused")) {
+                fprintf(stderr, "streamcl fdtd: --kernel is separate or fused, got '%s'\n", val);
+                return -1;
+            }
+            a->fused = !strcmp(val, "fused");
         } else if (!strcmp(o, "--field")) {
             static const char *names[6] = {"Ex", "Ey", "Ez", "Hx", "Hy", "Hz"};
             int ok = 0;
@@ -292,7 +301,8 @@ int cmd_fdtd(int argc, char **argv)
         e.ctx = cli_context(a.device, 0);
         if (!e.ctx)
             goto done;
-        scl_fdtd_options o = {.fp64 = a.fp64, .no_tune = a.no_tune, .force = a.plan};
+        scl_fdtd_options o = {.fp64 = a.fp64, .no_tune = a.no_tune, .force = a.plan,
+                              .kernel = a.fused ? SCL_FDTD_FUSED : SCL_FDTD_SEPARATE};
         if (scl_fdtd_create(e.ctx, &m, &o, &e.dev) != SCL_OK) {
             fprintf(stderr, "streamcl fdtd: %s\n", scl_last_error(e.ctx));
             goto done;
@@ -360,8 +370,9 @@ int cmd_fdtd(int argc, char **argv)
         int lx, ly;
         scl_fdtd_work_group(e.dev, &lx, &ly);
         double bpc = scl_fdtd_bytes_per_cell(e.dev);
-        printf("fdtd: device %s, work-group %dx%d, %.0f bytes/cell update -> %.1f GB/s\n",
-               scl_device(e.ctx)->name, lx, ly, bpc, bpc * cells * iters / secs * 1e-9);
+        printf("fdtd: device %s, %s kernels, work-group %dx%d, %.0f bytes/cell update -> %.1f GB/s\n",
+               scl_device(e.ctx)->name, a.fused ? "fused" : "separate", lx, ly, bpc,
+               bpc * cells * iters / secs * 1e-9);
     }
     if (!bench) {
         if (scl_fdtd_write_hdf5(out, &m, &rx, iters, a.fp64, err, sizeof err) != SCL_OK) {

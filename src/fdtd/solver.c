@@ -1,7 +1,9 @@
-/* The OpenCL solver: field streams on the padded grid, one H and one E
- * kernel per step (launch shape chosen by a plan), CPML corrections in the
- * slabs, sources and receivers by small kernels, receiver samples read back
- * per chunk of steps. */
+/* The OpenCL solver: field streams on the padded grid; per step either one H
+ * and one E kernel in place ("separate") or one fused kernel between two
+ * buffer sets (ping-pong, "fused") whose E is redone in the CPML slabs once
+ * the H corrections are in; CPML corrections in the slabs, sources and
+ * receivers by small kernels; launch shape chosen by a plan; receiver
+ * samples read back per chunk of steps. */
 #include "streamcl/fdtd.h"
 #include "core/internal.h"
 
@@ -20,12 +22,13 @@ struct scl_fdtd {
     int fp64, uniform;
     scl_type rt;
     size_t rs;
-    scl_stream *f[6], *id[6], *coef[4]; /* coef: ca cb da db */
-    scl_kernel *kh, *ke, *ksrc, *krec;
+    int fused;
+    scl_stream *fld[2][6], *id[6], *coef[4]; /* fld[1] aliases fld[0] unless fused; coef: ca cb da db */
+    /* kernels per parity q: inputs fld[q], outputs fld[1-q] (fld[0] both when separate) */
+    scl_kernel *kh[2], *ke[2], *kf[2], *ksrc[2], *krec[2], *kp[2][3][4];
     int T[3];
     scl_cpml_axis ax[3];
     scl_stream *psi[3][4], *prof[3][6]; /* prof: kinv b c at nodes, then at half nodes */
-    scl_kernel *kp[3][4];               /* pairs 0,1 magnetic, 2,3 electric */
     scl_stream *src_off, *src_pol, *src_hard, *src_amp, *src_val;
     scl_stream *rx_off, *rx_out;
     void *stage;                        /* host staging of CHUNK steps */
@@ -38,6 +41,13 @@ struct scl_fdtd {
 static scl_status fail(scl_fdtd *f, scl_status s, const char *what)
 {
     return scl_fail(f->ctx, s, "scl_fdtd_create", "%s", what);
+}
+
+static const void *zero_of(const scl_fdtd *f)
+{
+    static const double zd = 0;
+    static const float zf = 0;
+    return f->fp64 ? (const void *)&zd : (const void *)&zf;
 }
 
 /* A stream of n reals from doubles. */
@@ -70,30 +80,29 @@ static scl_status upload_int(scl_fdtd *f, const char *label, const int *v, size_
     return s;
 }
 
-/* Bind the arguments the H and E kernels share. */
-static scl_status bind_main(scl_fdtd *f, scl_kernel *k, int electric)
+static const char *const fe[3] = {"ex", "ey", "ez"}, *const fh[3] = {"hx", "hy", "hz"};
+static const char *const fei[3] = {"exi", "eyi", "ezi"}, *const fhi[3] = {"hxi", "hyi", "hzi"};
+static const char *const ide[3] = {"idex", "idey", "idez"}, *const idh[3] = {"idhx", "idhy", "idhz"};
+
+/* Arguments every main kernel has: sizes, strides, spacings, coefficients. */
+static scl_status bind_common(scl_fdtd *f, scl_kernel *k)
 {
     const scl_grid3d *g = &f->m->grid;
-    static const char *fe[3] = {"ex", "ey", "ez"}, *fh[3] = {"hx", "hy", "hz"};
-    static const char *ide[3] = {"idex", "idey", "idez"}, *idh[3] = {"idhx", "idhy", "idhz"};
     scl_status s = SCL_OK;
+    static const char *co[4] = {"ca", "cb", "da", "db"};
+    for (int c = 0; c < 4 && s == SCL_OK; c++)
+        if (scl_kernel_has_arg(k, co[c]))
+            s = scl_kernel_set_stream(k, co[c], f->coef[c]);
     for (int c = 0; c < 3 && s == SCL_OK; c++) {
-        s = scl_kernel_set_stream(k, fe[c], f->f[c]);
-        if (s == SCL_OK)
-            s = scl_kernel_set_stream(k, fh[c], f->f[3 + c]);
-        if (s == SCL_OK)
-            s = scl_kernel_set_stream(k, electric ? ide[c] : idh[c], f->id[electric ? c : 3 + c]);
+        if (scl_kernel_has_arg(k, ide[c]))
+            s = scl_kernel_set_stream(k, ide[c], f->id[c]);
+        if (s == SCL_OK && scl_kernel_has_arg(k, idh[c]))
+            s = scl_kernel_set_stream(k, idh[c], f->id[3 + c]);
     }
-    const char *c0 = electric ? "ca" : "da", *c1 = electric ? "cb" : "db";
-    if (s == SCL_OK)
-        s = scl_kernel_set_stream(k, c0, f->coef[electric ? 0 : 2]);
-    if (s == SCL_OK)
-        s = scl_kernel_set_stream(k, c1, f->coef[electric ? 1 : 3]);
-    int base = (int)scl_grid3d_index(g, 0, 0, 0);
     if (s == SCL_OK) s = scl_kernel_set_int(k, "nx", g->nx);
     if (s == SCL_OK) s = scl_kernel_set_int(k, "ny", g->ny);
     if (s == SCL_OK) s = scl_kernel_set_int(k, "nz", g->nz);
-    if (s == SCL_OK) s = scl_kernel_set_int(k, "base", base);
+    if (s == SCL_OK) s = scl_kernel_set_int(k, "base", (int)scl_grid3d_index(g, 0, 0, 0));
     if (s == SCL_OK) s = scl_kernel_set_int(k, "px", (int)g->px);
     if (s == SCL_OK) s = scl_kernel_set_int(k, "pxy", (int)(g->px * g->py));
     if (s == SCL_OK) s = scl_kernel_set_real(k, "rdx", 1 / g->dx);
@@ -102,9 +111,71 @@ static scl_status bind_main(scl_fdtd *f, scl_kernel *k, int electric)
     return s;
 }
 
-/* The CPML kernels of axis a: pair 0/1 magnetic (H_b <- +dE_d, H_d <- -dE_b),
- * 2/3 electric (E_b <- -dH_d, E_d <- +dH_b), with the target's ranges. */
-static scl_status make_cpml(scl_fdtd *f, const char *options, int a)
+/* fdtd_e over box [o, m) (the whole domain by default). */
+static scl_status e_box(scl_kernel *k, const int o[3], const int m[3])
+{
+    static const char *on[3] = {"ox", "oy", "oz"}, *mn[3] = {"mx", "my", "mz"};
+    scl_status s = SCL_OK;
+    for (int a = 0; a < 3 && s == SCL_OK; a++) {
+        s = scl_kernel_set_int(k, on[a], o[a]);
+        if (s == SCL_OK)
+            s = scl_kernel_set_int(k, mn[a], m[a]);
+    }
+    return s;
+}
+
+/* Main kernels of parity q: inputs fld[q], outputs fld[1-q]. */
+static scl_status make_main(scl_fdtd *f, const char *options, int q)
+{
+    scl_stream **in = f->fld[q], **out = f->fld[1 - q];
+    scl_status s;
+    if (f->fused) {
+        if ((s = scl_kernel_create(f->ctx, "fdtd", "fdtd_fused", options, &f->kf[q])) != SCL_OK)
+            return s;
+        for (int c = 0; c < 3 && s == SCL_OK; c++) {
+            s = scl_kernel_set_stream(f->kf[q], fe[c], out[c]);
+            if (s == SCL_OK) s = scl_kernel_set_stream(f->kf[q], fh[c], out[3 + c]);
+            if (s == SCL_OK) s = scl_kernel_set_stream(f->kf[q], fei[c], in[c]);
+            if (s == SCL_OK) s = scl_kernel_set_stream(f->kf[q], fhi[c], in[3 + c]);
+        }
+        if (s == SCL_OK)
+            s = bind_common(f, f->kf[q]);
+        if (s != SCL_OK)
+            return s;
+    } else {
+        if ((s = scl_kernel_create(f->ctx, "fdtd", "fdtd_h", options, &f->kh[q])) != SCL_OK)
+            return s;
+        for (int c = 0; c < 3 && s == SCL_OK; c++) {
+            s = scl_kernel_set_stream(f->kh[q], fh[c], out[3 + c]);
+            if (s == SCL_OK) s = scl_kernel_set_stream(f->kh[q], fhi[c], in[3 + c]);
+            if (s == SCL_OK) s = scl_kernel_set_stream(f->kh[q], fe[c], in[c]);
+        }
+        if (s == SCL_OK)
+            s = bind_common(f, f->kh[q]);
+        if (s != SCL_OK)
+            return s;
+    }
+    /* E from E_in and H_out: the whole domain (separate) or the CPML slabs (fused) */
+    if ((s = scl_kernel_create(f->ctx, "fdtd", "fdtd_e", options, &f->ke[q])) != SCL_OK)
+        return s;
+    for (int c = 0; c < 3 && s == SCL_OK; c++) {
+        s = scl_kernel_set_stream(f->ke[q], fe[c], out[c]);
+        if (s == SCL_OK) s = scl_kernel_set_stream(f->ke[q], fei[c], in[c]);
+        if (s == SCL_OK) s = scl_kernel_set_stream(f->ke[q], fh[c], out[3 + c]);
+    }
+    const scl_grid3d *g = &f->m->grid;
+    int o[3] = {0, 0, 0}, m[3] = {g->nx, g->ny, g->nz};
+    if (s == SCL_OK)
+        s = bind_common(f, f->ke[q]);
+    if (s == SCL_OK)
+        s = e_box(f->ke[q], o, m);
+    return s;
+}
+
+/* The CPML kernels of axis a and parity q: pair 0/1 magnetic (H_b <- +dE_d,
+ * H_d <- -dE_b; targets H_out, sources E_in), 2/3 electric (E_b <- -dH_d,
+ * E_d <- +dH_b; targets E_out, sources H_out), with the target's ranges. */
+static scl_status make_cpml(scl_fdtd *f, const char *options, int a, int q)
 {
     const scl_grid3d *g = &f->m->grid;
     int n[3] = {g->nx, g->ny, g->nz};
@@ -115,9 +186,10 @@ static scl_status make_cpml(scl_fdtd *f, const char *options, int a)
     for (int x = 0; x < 3; x++)
         lo_node[x] = f->m->periodic[x] ? 0 : 1;
     size_t cells = (size_t)f->T[a] * (n[b] + 1) * (n[dd] + 1);
+    scl_stream **in = f->fld[q], **out = f->fld[1 - q];
     scl_status s = SCL_OK;
-    for (int q = 0; q < 4 && s == SCL_OK; q++) {
-        int electric = q >= 2, pair = q & 1;
+    for (int p = 0; p < 4 && s == SCL_OK; p++) {
+        int electric = p >= 2, pair = p & 1;
         int tcomp = pair == 0 ? b : dd, fcomp = pair == 0 ? dd : b;
         double sign = (pair == 0) == electric ? -1 : 1;
         int lo[3], hi[3];
@@ -126,22 +198,22 @@ static scl_status make_cpml(scl_fdtd *f, const char *options, int a)
             lo[x] = half ? 0 : lo_node[x];
             hi[x] = n[x] - 1;
         }
-        char label[32];
-        snprintf(label, sizeof label, "fdtd.psi%c%d", "xyz"[a], q);
-        s = scl_stream_create(f->ctx, label, f->rt, cells, 1, 1, 0, &f->psi[a][q]);
-        double zero = 0;
-        float zf = 0;
+        if (!f->psi[a][p]) { /* psi is shared by both parities */
+            char label[32];
+            snprintf(label, sizeof label, "fdtd.psi%c%d", "xyz"[a], p);
+            s = scl_stream_create(f->ctx, label, f->rt, cells, 1, 1, 0, &f->psi[a][p]);
+            if (s == SCL_OK)
+                s = scl_stream_fill(f->psi[a][p], zero_of(f));
+        }
         if (s == SCL_OK)
-            s = scl_stream_fill(f->psi[a][q], f->fp64 ? (const void *)&zero : (const void *)&zf);
-        if (s == SCL_OK)
-            s = scl_kernel_create(f->ctx, "fdtd", "fdtd_cpml", options, &f->kp[a][q]);
+            s = scl_kernel_create(f->ctx, "fdtd", "fdtd_cpml", options, &f->kp[q][a][p]);
         if (s != SCL_OK)
             return s;
-        scl_kernel *k = f->kp[a][q];
+        scl_kernel *k = f->kp[q][a][p];
         int pset = electric ? 0 : 3;
-        s = scl_kernel_set_stream(k, "t", f->f[electric ? tcomp : 3 + tcomp]);
-        if (s == SCL_OK) s = scl_kernel_set_stream(k, "s", f->f[electric ? 3 + fcomp : fcomp]);
-        if (s == SCL_OK) s = scl_kernel_set_stream(k, "psi", f->psi[a][q]);
+        s = scl_kernel_set_stream(k, "t", electric ? out[tcomp] : out[3 + tcomp]);
+        if (s == SCL_OK) s = scl_kernel_set_stream(k, "s", electric ? out[3 + fcomp] : in[fcomp]);
+        if (s == SCL_OK) s = scl_kernel_set_stream(k, "psi", f->psi[a][p]);
         if (s == SCL_OK) s = scl_kernel_set_stream(k, "ids", f->id[electric ? tcomp : 3 + tcomp]);
         if (s == SCL_OK) s = scl_kernel_set_stream(k, "coef", f->coef[electric ? 1 : 3]);
         if (s == SCL_OK) s = scl_kernel_set_stream(k, "kinv", f->prof[a][pset]);
@@ -169,15 +241,14 @@ static scl_status make_cpml(scl_fdtd *f, const char *options, int a)
     return s;
 }
 
-static scl_status launch_main(scl_fdtd *f, scl_kernel *k, int lx, int ly)
+static scl_status launch_box(scl_kernel *k, const int o[3], const int m[3], int lx, int ly)
 {
-    const scl_grid3d *g = &f->m->grid;
     size_t local[3] = {(size_t)lx, (size_t)ly, 1};
-    size_t global[3] = {(size_t)g->nx, (size_t)g->ny, (size_t)g->nz};
+    size_t global[3] = {(size_t)(m[0] - o[0]), (size_t)(m[1] - o[1]), (size_t)(m[2] - o[2])};
     return scl_kernel_launch(k, 3, global, local, NULL);
 }
 
-static scl_status launch_cpml(scl_fdtd *f, int electric)
+static scl_status launch_cpml(scl_fdtd *f, int q, int electric)
 {
     const scl_grid3d *g = &f->m->grid;
     int n[3] = {g->nx, g->ny, g->nz};
@@ -185,8 +256,8 @@ static scl_status launch_cpml(scl_fdtd *f, int electric)
         if (!f->T[a])
             continue;
         size_t global[3] = {(size_t)f->T[a], (size_t)n[(a + 1) % 3] + 1, (size_t)n[(a + 2) % 3] + 1};
-        for (int q = 0; q < 2; q++) {
-            scl_status s = scl_kernel_launch(f->kp[a][electric * 2 + q], 3, global, NULL, NULL);
+        for (int p = 0; p < 2; p++) {
+            scl_status s = scl_kernel_launch(f->kp[q][a][electric * 2 + p], 3, global, NULL, NULL);
             if (s != SCL_OK)
                 return s;
         }
@@ -194,26 +265,68 @@ static scl_status launch_cpml(scl_fdtd *f, int electric)
     return SCL_OK;
 }
 
-/* One step without sources and receivers (what the plan times). */
-static scl_status step_fields(scl_fdtd *f, int lx, int ly)
+/* Fused path: E again in the slabs where corrected H values enter
+ * (axis a: [0, lo] and [n - hi, n)), from E_in and the corrected H_out. */
+static scl_status redo_e_slabs(scl_fdtd *f, int q, int lx, int ly)
 {
-    scl_status s = launch_main(f, f->kh, lx, ly);
-    if (s == SCL_OK)
-        s = launch_cpml(f, 0);
-    if (s == SCL_OK)
-        s = launch_main(f, f->ke, lx, ly);
-    if (s == SCL_OK)
-        s = launch_cpml(f, 1);
+    const scl_grid3d *g = &f->m->grid;
+    int n[3] = {g->nx, g->ny, g->nz};
+    scl_status s = SCL_OK;
+    for (int a = 0; a < 3 && s == SCL_OK; a++)
+        for (int side = 0; side < 2 && s == SCL_OK; side++) {
+            int cells = f->m->pml[a + 3 * side];
+            if (!cells)
+                continue;
+            int o[3] = {0, 0, 0}, m[3] = {n[0], n[1], n[2]};
+            if (side == 0)
+                m[a] = cells + 1 < n[a] ? cells + 1 : n[a];
+            else
+                o[a] = n[a] - cells;
+            s = e_box(f->ke[q], o, m);
+            if (s == SCL_OK)
+                s = launch_box(f->ke[q], o, m, lx, ly);
+        }
+    if (s == SCL_OK) {
+        int o[3] = {0, 0, 0}, m[3] = {n[0], n[1], n[2]};
+        s = e_box(f->ke[q], o, m);
+    }
     return s;
 }
+
+/* One step of the fields without sources and receivers (what the plan times). */
+static scl_status step_fields(scl_fdtd *f, int q, int lx, int ly)
+{
+    const scl_grid3d *g = &f->m->grid;
+    int o[3] = {0, 0, 0}, m[3] = {g->nx, g->ny, g->nz};
+    scl_status s;
+    if (f->fused) {
+        s = launch_box(f->kf[q], o, m, lx, ly);
+        if (s == SCL_OK)
+            s = launch_cpml(f, q, 0);
+        if (s == SCL_OK && (f->T[0] || f->T[1] || f->T[2]))
+            s = redo_e_slabs(f, q, lx, ly);
+    } else {
+        s = launch_box(f->kh[q], o, m, lx, ly);
+        if (s == SCL_OK)
+            s = launch_cpml(f, q, 0);
+        if (s == SCL_OK)
+            s = launch_box(f->ke[q], o, m, lx, ly);
+    }
+    if (s == SCL_OK)
+        s = launch_cpml(f, q, 1);
+    return s;
+}
+
+static int parity(const scl_fdtd *f) { return f->fused ? (int)(f->steps & 1) : 0; }
 
 static scl_status plan_prepare(void *user, const int *values, void **variant)
 {
     scl_fdtd *f = user;
     size_t local[3] = {(size_t)values[0], (size_t)values[1], 1};
     *variant = NULL;
-    if (scl_kernel_check_local(f->kh, 3, local) != SCL_OK ||
-        scl_kernel_check_local(f->ke, 3, local) != SCL_OK) {
+    scl_kernel *k1 = f->fused ? f->kf[0] : f->kh[0];
+    if (scl_kernel_check_local(k1, 3, local) != SCL_OK ||
+        scl_kernel_check_local(f->ke[0], 3, local) != SCL_OK) {
         scl_clear_error(f->ctx);
         return SCL_ERR_UNSUPPORTED;
     }
@@ -223,7 +336,11 @@ static scl_status plan_prepare(void *user, const int *values, void **variant)
 static scl_status plan_run(void *user, void *variant, const int *values)
 {
     (void)variant;
-    return step_fields(user, values[0], values[1]);
+    scl_fdtd *f = user;
+    scl_status s = step_fields(f, parity(f), values[0], values[1]);
+    if (f->fused)
+        f->steps++; /* keeps the ping-pong in step; reset after planning */
+    return s;
 }
 
 void scl_fdtd_free(scl_fdtd *f)
@@ -232,24 +349,30 @@ void scl_fdtd_free(scl_fdtd *f)
         return;
     scl_plan_free(f->plan);
     for (int c = 0; c < 6; c++) {
-        scl_stream_free(f->f[c]);
+        if (f->fld[1][c] != f->fld[0][c])
+            scl_stream_free(f->fld[1][c]);
+        scl_stream_free(f->fld[0][c]);
         scl_stream_free(f->id[c]);
     }
     for (int c = 0; c < 4; c++)
         scl_stream_free(f->coef[c]);
+    for (int q = 0; q < 2; q++) {
+        scl_kernel_free(f->kh[q]);
+        scl_kernel_free(f->ke[q]);
+        scl_kernel_free(f->kf[q]);
+        scl_kernel_free(f->ksrc[q]);
+        scl_kernel_free(f->krec[q]);
+        for (int a = 0; a < 3; a++)
+            for (int p = 0; p < 4; p++)
+                scl_kernel_free(f->kp[q][a][p]);
+    }
     for (int a = 0; a < 3; a++) {
-        for (int q = 0; q < 4; q++) {
-            scl_stream_free(f->psi[a][q]);
-            scl_kernel_free(f->kp[a][q]);
-        }
-        for (int q = 0; q < 6; q++)
-            scl_stream_free(f->prof[a][q]);
+        for (int p = 0; p < 4; p++)
+            scl_stream_free(f->psi[a][p]);
+        for (int p = 0; p < 6; p++)
+            scl_stream_free(f->prof[a][p]);
         scl_cpml_axis_free(&f->ax[a]);
     }
-    scl_kernel_free(f->kh);
-    scl_kernel_free(f->ke);
-    scl_kernel_free(f->ksrc);
-    scl_kernel_free(f->krec);
     scl_stream_free(f->src_off);
     scl_stream_free(f->src_pol);
     scl_stream_free(f->src_hard);
@@ -260,6 +383,94 @@ void scl_fdtd_free(scl_fdtd *f)
     free(f->stage);
     free(f->rec);
     free(f);
+}
+
+static scl_status make_sources(scl_fdtd *f, const char *options)
+{
+    const scl_fdtd_model *m = f->m;
+    const scl_grid3d *g = &m->grid;
+    int *off = malloc(3 * sizeof(int) * (size_t)m->nsrc);
+    double *amp = malloc(sizeof(double) * (size_t)m->nsrc);
+    double *co = malloc(sizeof(double) * 4 * (size_t)m->nmat);
+    if (!off || !amp || !co) {
+        free(off);
+        free(amp);
+        free(co);
+        return fail(f, SCL_ERR_MEMORY, "out of host memory");
+    }
+    scl_fdtd_coefficients(m, co, co + m->nmat, co + 2 * m->nmat, co + 3 * m->nmat);
+    for (int q = 0; q < m->nsrc; q++) {
+        const scl_fdtd_source *src = &m->src[q];
+        long o = scl_grid3d_index(g, src->ijk[0], src->ijk[1], src->ijk[2]);
+        off[q] = (int)o;
+        off[m->nsrc + q] = src->pol;
+        off[2 * m->nsrc + q] = src->kind == SCL_FDTD_VOLTAGE && src->resistance == 0;
+        amp[q] = co[m->nmat + m->id[src->pol][o]]; /* cb of the edge's material */
+    }
+    free(co);
+    scl_status s = upload_int(f, "fdtd.src", off, (size_t)m->nsrc, &f->src_off);
+    if (s == SCL_OK) s = upload_int(f, "fdtd.src", off + m->nsrc, (size_t)m->nsrc, &f->src_pol);
+    if (s == SCL_OK) s = upload_int(f, "fdtd.src", off + 2 * m->nsrc, (size_t)m->nsrc, &f->src_hard);
+    if (s == SCL_OK) s = upload_real(f, "fdtd.src", amp, (size_t)m->nsrc, &f->src_amp);
+    free(off);
+    free(amp);
+    if (s == SCL_OK)
+        s = scl_stream_create(f->ctx, "fdtd.srcval", f->rt, (size_t)m->nsrc * CHUNK, 1, 1, 0, &f->src_val);
+    for (int q = 0; q < 1 + f->fused && s == SCL_OK; q++) {
+        scl_kernel *k = NULL;
+        s = scl_kernel_create(f->ctx, "fdtd", "fdtd_source", options, &f->ksrc[q]);
+        k = f->ksrc[q];
+        for (int c = 0; c < 3 && s == SCL_OK; c++) /* sources act on the new E */
+            s = scl_kernel_set_stream(k, fe[c], f->fld[1 - q][c]);
+        if (s == SCL_OK) s = scl_kernel_set_stream(k, "offset", f->src_off);
+        if (s == SCL_OK) s = scl_kernel_set_stream(k, "pol", f->src_pol);
+        if (s == SCL_OK) s = scl_kernel_set_stream(k, "hard", f->src_hard);
+        if (s == SCL_OK) s = scl_kernel_set_stream(k, "amp", f->src_amp);
+        if (s == SCL_OK) s = scl_kernel_set_stream(k, "values", f->src_val);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "nsrc", m->nsrc);
+    }
+    return s;
+}
+
+static scl_status make_receivers(scl_fdtd *f, const char *options)
+{
+    const scl_fdtd_model *m = f->m;
+    const scl_grid3d *g = &m->grid;
+    int *off = malloc(sizeof(int) * (size_t)m->nrx);
+    if (!off)
+        return fail(f, SCL_ERR_MEMORY, "out of host memory");
+    for (int r = 0; r < m->nrx; r++)
+        off[r] = (int)scl_grid3d_index(g, m->rx_ijk[r][0], m->rx_ijk[r][1], m->rx_ijk[r][2]);
+    scl_status s = upload_int(f, "fdtd.rx", off, (size_t)m->nrx, &f->rx_off);
+    free(off);
+    if (s == SCL_OK)
+        s = scl_stream_create(f->ctx, "fdtd.rxout", f->rt, (size_t)m->nrx * 6 * CHUNK, 1, 1, 0, &f->rx_out);
+    for (int q = 0; q < 1 + f->fused && s == SCL_OK; q++) {
+        s = scl_kernel_create(f->ctx, "fdtd", "fdtd_record", options, &f->krec[q]);
+        for (int c = 0; c < 3 && s == SCL_OK; c++) { /* receivers read the current state */
+            s = scl_kernel_set_stream(f->krec[q], fe[c], f->fld[q][c]);
+            if (s == SCL_OK)
+                s = scl_kernel_set_stream(f->krec[q], fh[c], f->fld[q][3 + c]);
+        }
+        if (s == SCL_OK) s = scl_kernel_set_stream(f->krec[q], "offset", f->rx_off);
+        if (s == SCL_OK) s = scl_kernel_set_stream(f->krec[q], "out", f->rx_out);
+        if (s == SCL_OK) s = scl_kernel_set_int(f->krec[q], "nrx", m->nrx);
+    }
+    return s;
+}
+
+static scl_status reset_state(scl_fdtd *f)
+{
+    scl_status s = SCL_OK;
+    for (int q = 0; q < 2; q++)
+        for (int c = 0; c < 6 && s == SCL_OK; c++)
+            s = scl_stream_fill(f->fld[q][c], zero_of(f));
+    for (int a = 0; a < 3; a++)
+        for (int p = 0; p < 4 && s == SCL_OK; p++)
+            if (f->psi[a][p])
+                s = scl_stream_fill(f->psi[a][p], zero_of(f));
+    f->steps = 0;
+    return s;
 }
 
 static scl_status create(scl_fdtd *f, const scl_fdtd_options *opt)
@@ -281,17 +492,21 @@ static scl_status create(scl_fdtd *f, const scl_fdtd_options *opt)
     }
     long pts = scl_grid3d_points(g);
     static const char *names[6] = {"fdtd.ex", "fdtd.ey", "fdtd.ez", "fdtd.hx", "fdtd.hy", "fdtd.hz"};
-    double zero = 0;
-    float zf = 0;
+    for (int q = 0; q < 2; q++)
+        for (int c = 0; c < 6; c++) {
+            if (q == 1 && !f->fused) {
+                f->fld[1][c] = f->fld[0][c];
+                continue;
+            }
+            s = scl_stream_create(f->ctx, names[c], f->rt, (size_t)g->px, (size_t)g->py,
+                                  (size_t)g->pz, 0, &f->fld[q][c]);
+            if (s != SCL_OK)
+                return s;
+        }
     for (int c = 0; c < 6; c++) {
-        s = scl_stream_create(f->ctx, names[c], f->rt, (size_t)g->px, (size_t)g->py, (size_t)g->pz,
-                              0, &f->f[c]);
-        if (s == SCL_OK)
-            s = scl_stream_fill(f->f[c], f->fp64 ? (const void *)&zero : (const void *)&zf);
         /* material indices: one byte per point, or a single byte when uniform */
-        if (s == SCL_OK)
-            s = scl_stream_create(f->ctx, "fdtd.id", SCL_UCHAR, f->uniform ? 1 : (size_t)pts, 1, 1,
-                                  SCL_STREAM_READ_ONLY, &f->id[c]);
+        s = scl_stream_create(f->ctx, "fdtd.id", SCL_UCHAR, f->uniform ? 1 : (size_t)pts, 1, 1,
+                              SCL_STREAM_READ_ONLY, &f->id[c]);
         if (s == SCL_OK)
             s = scl_stream_write(f->id[c], m->id[c], 1, NULL);
         if (s != SCL_OK)
@@ -304,96 +519,39 @@ static scl_status create(scl_fdtd *f, const scl_fdtd_options *opt)
     for (int c = 0; c < 4 && s == SCL_OK; c++)
         s = upload_real(f, "fdtd.coef", co + c * m->nmat, (size_t)m->nmat, &f->coef[c]);
     free(co);
-    if (s != SCL_OK)
-        return s;
-    if ((s = scl_kernel_create(f->ctx, "fdtd", "fdtd_h", options, &f->kh)) != SCL_OK ||
-        (s = scl_kernel_create(f->ctx, "fdtd", "fdtd_e", options, &f->ke)) != SCL_OK ||
-        (s = bind_main(f, f->kh, 0)) != SCL_OK || (s = bind_main(f, f->ke, 1)) != SCL_OK)
-        return s;
-    for (int a = 0; a < 3; a++) {
+    for (int a = 0; a < 3 && s == SCL_OK; a++) {
         if (!f->T[a])
             continue;
-        const double *arrays[6] = {f->ax[a].kinv_half, f->ax[a].b_half, f->ax[a].c_half,
-                                   f->ax[a].kinv_node, f->ax[a].b_node, f->ax[a].c_node};
+        const double *arrays[6] = {f->ax[a].kinv_node, f->ax[a].b_node, f->ax[a].c_node,
+                                   f->ax[a].kinv_half, f->ax[a].b_half, f->ax[a].c_half};
         /* prof[0..2]: electric (node) coefficients, [3..5]: magnetic (half) */
-        for (int q = 0; q < 6 && s == SCL_OK; q++)
-            s = upload_real(f, "fdtd.cpml", arrays[(q + 3) % 6], (size_t)f->ax[a].n + 1,
-                            &f->prof[a][q]);
-        if (s == SCL_OK)
-            s = make_cpml(f, options, a);
-        if (s != SCL_OK)
-            return s;
+        for (int p = 0; p < 6 && s == SCL_OK; p++)
+            s = upload_real(f, "fdtd.cpml", arrays[p], (size_t)f->ax[a].n + 1, &f->prof[a][p]);
     }
-    /* sources */
-    if (m->nsrc > 0) {
-        int *off = malloc(3 * sizeof(int) * (size_t)m->nsrc);
-        double *amp = malloc(sizeof(double) * (size_t)m->nsrc);
-        if (!off || !amp) {
-            free(off);
-            free(amp);
-            return fail(f, SCL_ERR_MEMORY, "out of host memory");
-        }
-        double *cb = malloc(sizeof(double) * 4 * (size_t)m->nmat);
-        scl_fdtd_coefficients(m, cb + m->nmat, cb, cb + 2 * m->nmat, cb + 3 * m->nmat);
-        for (int q = 0; q < m->nsrc; q++) {
-            const scl_fdtd_source *src = &m->src[q];
-            long o = scl_grid3d_index(g, src->ijk[0], src->ijk[1], src->ijk[2]);
-            off[q] = (int)o;
-            off[m->nsrc + q] = src->pol;
-            off[2 * m->nsrc + q] = src->kind == SCL_FDTD_VOLTAGE && src->resistance == 0;
-            amp[q] = cb[m->id[src->pol][o]];
-        }
-        free(cb);
-        s = upload_int(f, "fdtd.src", off, (size_t)m->nsrc, &f->src_off);
-        if (s == SCL_OK) s = upload_int(f, "fdtd.src", off + m->nsrc, (size_t)m->nsrc, &f->src_pol);
-        if (s == SCL_OK) s = upload_int(f, "fdtd.src", off + 2 * m->nsrc, (size_t)m->nsrc, &f->src_hard);
-        if (s == SCL_OK) s = upload_real(f, "fdtd.src", amp, (size_t)m->nsrc, &f->src_amp);
-        free(off);
-        free(amp);
-        if (s == SCL_OK)
-            s = scl_stream_create(f->ctx, "fdtd.srcval", f->rt, (size_t)m->nsrc * CHUNK, 1, 1, 0, &f->src_val);
-        if (s == SCL_OK) s = scl_kernel_create(f->ctx, "fdtd", "fdtd_source", options, &f->ksrc);
-        if (s == SCL_OK) s = scl_kernel_set_stream(f->ksrc, "ex", f->f[0]);
-        if (s == SCL_OK) s = scl_kernel_set_stream(f->ksrc, "ey", f->f[1]);
-        if (s == SCL_OK) s = scl_kernel_set_stream(f->ksrc, "ez", f->f[2]);
-        if (s == SCL_OK) s = scl_kernel_set_stream(f->ksrc, "offset", f->src_off);
-        if (s == SCL_OK) s = scl_kernel_set_stream(f->ksrc, "pol", f->src_pol);
-        if (s == SCL_OK) s = scl_kernel_set_stream(f->ksrc, "hard", f->src_hard);
-        if (s == SCL_OK) s = scl_kernel_set_stream(f->ksrc, "amp", f->src_amp);
-        if (s == SCL_OK) s = scl_kernel_set_stream(f->ksrc, "values", f->src_val);
-        if (s == SCL_OK) s = scl_kernel_set_int(f->ksrc, "nsrc", m->nsrc);
-        if (s != SCL_OK)
-            return s;
+    for (int q = 0; q < 1 + f->fused && s == SCL_OK; q++) {
+        s = make_main(f, options, q);
+        for (int a = 0; a < 3 && s == SCL_OK; a++)
+            if (f->T[a])
+                s = make_cpml(f, options, a, q);
     }
-    if (m->nrx > 0) {
-        int *off = malloc(sizeof(int) * (size_t)m->nrx);
-        if (!off)
-            return fail(f, SCL_ERR_MEMORY, "out of host memory");
-        for (int r = 0; r < m->nrx; r++)
-            off[r] = (int)scl_grid3d_index(g, m->rx_ijk[r][0], m->rx_ijk[r][1], m->rx_ijk[r][2]);
-        s = upload_int(f, "fdtd.rx", off, (size_t)m->nrx, &f->rx_off);
-        free(off);
-        if (s == SCL_OK)
-            s = scl_stream_create(f->ctx, "fdtd.rxout", f->rt, (size_t)m->nrx * 6 * CHUNK, 1, 1, 0, &f->rx_out);
-        if (s == SCL_OK) s = scl_kernel_create(f->ctx, "fdtd", "fdtd_record", options, &f->krec);
-        static const char *fn[6] = {"ex", "ey", "ez", "hx", "hy", "hz"};
-        for (int c = 0; c < 6 && s == SCL_OK; c++)
-            s = scl_kernel_set_stream(f->krec, fn[c], f->f[c]);
-        if (s == SCL_OK) s = scl_kernel_set_stream(f->krec, "offset", f->rx_off);
-        if (s == SCL_OK) s = scl_kernel_set_stream(f->krec, "out", f->rx_out);
-        if (s == SCL_OK) s = scl_kernel_set_int(f->krec, "nrx", m->nrx);
-        if (s != SCL_OK)
-            return s;
-    }
+    if (s == SCL_OK && m->nsrc > 0)
+        s = make_sources(f, options);
+    if (s == SCL_OK && m->nrx > 0)
+        s = make_receivers(f, options);
+    if (s != SCL_OK)
+        return s;
     size_t stage = (size_t)CHUNK * f->rs * (size_t)(m->nsrc > 6 * m->nrx ? m->nsrc : 6 * m->nrx);
     f->stage = malloc(stage ? stage : 1);
     if (!f->stage)
         return fail(f, SCL_ERR_MEMORY, "out of host memory");
-    /* the launch shape: tuned per device and grid, cached */
+    if ((s = reset_state(f)) != SCL_OK)
+        return s;
+    /* the launch shape: tuned per device, grid and variant, cached */
     static const scl_tune_param params[2] = {{"lx", 4, {64, 32, 128, 256}}, {"ly", 4, {1, 2, 4, 8}}};
-    char shape[96];
-    snprintf(shape, sizeof shape, "%dx%dx%d %s %s", g->nx, g->ny, g->nz, f->fp64 ? "fp64" : "fp32",
-             f->uniform ? "uniform" : "materials");
+    char shape[128];
+    snprintf(shape, sizeof shape, "%dx%dx%d %s %s %s", g->nx, g->ny, g->nz,
+             f->fp64 ? "fp64" : "fp32", f->uniform ? "uniform" : "materials",
+             f->fused ? "fused" : "separate");
     scl_plan_desc desc = {"fdtd.step", shape, params, 2, plan_prepare, plan_run, NULL, f};
     scl_tune_options to = {opt ? opt->no_tune : 0, 0, opt ? opt->force : NULL};
     if ((s = scl_plan_create(f->ctx, &desc, &to, &f->plan)) != SCL_OK)
@@ -401,12 +559,8 @@ static scl_status create(scl_fdtd *f, const scl_fdtd_options *opt)
     f->lx = scl_plan_value(f->plan, "lx", 64);
     f->ly = scl_plan_value(f->plan, "ly", 1);
     /* the tuner stepped the fields: start again from rest */
-    for (int c = 0; c < 6 && s == SCL_OK; c++)
-        s = scl_stream_fill(f->f[c], f->fp64 ? (const void *)&zero : (const void *)&zf);
-    for (int a = 0; a < 3; a++)
-        for (int q = 0; q < 4 && s == SCL_OK; q++)
-            if (f->psi[a][q])
-                s = scl_stream_fill(f->psi[a][q], f->fp64 ? (const void *)&zero : (const void *)&zf);
+    if ((s = scl_finish(f->ctx)) == SCL_OK)
+        s = reset_state(f);
     return s;
 }
 
@@ -429,6 +583,12 @@ scl_status scl_fdtd_create(scl_context *ctx, const scl_fdtd_model *m, const scl_
     f->fp64 = fp64;
     f->rt = fp64 ? SCL_DOUBLE : SCL_FLOAT;
     f->rs = fp64 ? sizeof(double) : sizeof(float);
+    f->fused = opt && opt->kernel == SCL_FDTD_FUSED;
+    if (f->fused && (m->periodic[0] || m->periodic[1] || m->periodic[2])) {
+        free(f);
+        return scl_fail(ctx, SCL_ERR_UNSUPPORTED, "scl_fdtd_create",
+                        "the fused kernel needs a PEC box (no periodic axis); use the separate kernels");
+    }
     scl_status s = create(f, opt);
     if (s != SCL_OK) {
         scl_fdtd_free(f);
@@ -470,30 +630,31 @@ scl_status scl_fdtd_run(scl_fdtd *f, long steps)
             f->rec_cap = cap;
         }
         size_t one = 1, gs = (size_t)m->nsrc, gr = (size_t)m->nrx;
+        long first = f->steps;
         for (int n = 0; n < chunk && s == SCL_OK; n++) {
+            int q = parity(f);
             if (m->nrx > 0) {
-                s = scl_kernel_set_int(f->krec, "slot", n);
+                s = scl_kernel_set_int(f->krec[q], "slot", n);
                 if (s == SCL_OK)
-                    s = scl_kernel_launch(f->krec, 1, &gr, &one, NULL);
+                    s = scl_kernel_launch(f->krec[q], 1, &gr, &one, NULL);
             }
             if (s == SCL_OK)
-                s = step_fields(f, f->lx, f->ly);
+                s = step_fields(f, q, f->lx, f->ly);
             if (s == SCL_OK && m->nsrc > 0) {
-                s = scl_kernel_set_int(f->ksrc, "slot", n);
+                s = scl_kernel_set_int(f->ksrc[q], "slot", n);
                 if (s == SCL_OK)
-                    s = scl_kernel_launch(f->ksrc, 1, &gs, &one, NULL);
+                    s = scl_kernel_launch(f->ksrc[q], 1, &gs, &one, NULL);
             }
+            if (s == SCL_OK)
+                f->steps++;
         }
         if (s == SCL_OK && m->nrx > 0) {
             size_t cnt = (size_t)chunk * m->nrx * 6;
             s = scl_stream_read_range(f->rx_out, 0, cnt, f->stage, 1, NULL);
             for (size_t i = 0; i < cnt && s == SCL_OK; i++)
-                f->rec[(size_t)f->steps * m->nrx * 6 + i] = stage_value(f, i);
+                f->rec[(size_t)first * m->nrx * 6 + i] = stage_value(f, i);
         }
-        if (s == SCL_OK) {
-            f->steps += chunk;
-            done += chunk;
-        }
+        done += chunk;
     }
     if (s == SCL_OK)
         s = scl_finish(f->ctx);
@@ -519,11 +680,12 @@ scl_status scl_fdtd_get(scl_fdtd *f, int c, double *out)
 {
     if (c < 0 || c > 5 || !out)
         return scl_fail(f->ctx, SCL_ERR_ARGUMENT, "scl_fdtd_get", "component %d", c);
-    size_t n = scl_stream_count(f->f[c]);
+    scl_stream *st = f->fld[parity(f)][c];
+    size_t n = scl_stream_count(st);
     void *buf = malloc(n * f->rs);
     if (!buf)
         return scl_fail(f->ctx, SCL_ERR_MEMORY, "scl_fdtd_get", "out of host memory");
-    scl_status s = scl_stream_read(f->f[c], buf, 1, NULL);
+    scl_status s = scl_stream_read(st, buf, 1, NULL);
     for (size_t i = 0; i < n && s == SCL_OK; i++)
         out[i] = f->fp64 ? ((double *)buf)[i] : (double)((float *)buf)[i];
     free(buf);
@@ -534,7 +696,7 @@ scl_status scl_fdtd_set(scl_fdtd *f, int c, const double *in)
 {
     if (c < 0 || c > 5 || !in)
         return scl_fail(f->ctx, SCL_ERR_ARGUMENT, "scl_fdtd_set", "component %d", c);
-    size_t n = scl_stream_count(f->f[c]);
+    size_t n = scl_stream_count(f->fld[0][c]);
     void *buf = malloc(n * f->rs);
     if (!buf)
         return scl_fail(f->ctx, SCL_ERR_MEMORY, "scl_fdtd_set", "out of host memory");
@@ -544,15 +706,19 @@ scl_status scl_fdtd_set(scl_fdtd *f, int c, const double *in)
         else
             ((float *)buf)[i] = (float)in[i];
     }
-    scl_status s = scl_stream_write(f->f[c], buf, 1, NULL);
+    /* both halves of a ping-pong pair: points no kernel writes stay consistent */
+    scl_status s = scl_stream_write(f->fld[0][c], buf, 1, NULL);
+    if (s == SCL_OK && f->fld[1][c] != f->fld[0][c])
+        s = scl_stream_write(f->fld[1][c], buf, 1, NULL);
     free(buf);
     return s;
 }
 
 double scl_fdtd_bytes_per_cell(const scl_fdtd *f)
 {
-    /* each kernel reads its 3 own + 3 other components and writes 3 */
-    return 2 * 9 * (double)f->rs + (f->uniform ? 0 : 6);
+    /* separate: each kernel reads 6 components and writes 3; fused: 6 and 6 */
+    double fields = f->fused ? 12 : 18;
+    return fields * (double)f->rs + (f->uniform ? 0 : 6);
 }
 
 void scl_fdtd_work_group(const scl_fdtd *f, int *lx, int *ly)
