@@ -411,7 +411,7 @@ static scl_status build(input *in, scl_fdtd_model *m, char *err, size_t errlen)
                 src.start = t[0];
                 src.stop = t[1];
             }
-            if (scl_grid3d_locate(&m->grid, c->cmd, src.pos[0], src.pos[1], src.pos[2], src.ijk, why, sizeof why) != SCL_OK)
+            if (scl_grid3d_locate(&m->grid, "source", src.pos[0], src.pos[1], src.pos[2], src.ijk, why, sizeof why) != SCL_OK)
                 return fail(in, c, err, errlen, why);
             scl_fdtd_source *ns = realloc(m->src, (size_t)(m->nsrc + 1) * sizeof *ns);
             if (!ns)
@@ -420,19 +420,15 @@ static scl_status build(input *in, scl_fdtd_model *m, char *err, size_t errlen)
             ns[m->nsrc++] = src;
         } else if (strcmp(c->cmd, "#rx") == 0) {
             double p[3];
-            if (c->ntok != 3 && c->ntok < 5) {
-                if (c->ntok == 4)
-                    return fail(in, c, err, errlen, "give x y z, or x y z ID and outputs");
-                if (nparams(in, c, 3, 3, err, errlen))
-                    return SCL_ERR_INPUT;
-            }
+            if (c->ntok < 3 && nparams(in, c, 3, 3, err, errlen))
+                return SCL_ERR_INPUT;
             if (reals(in, c, 0, 3, p, err, errlen))
                 return SCL_ERR_INPUT;
             for (int o = 4; o < c->ntok; o++)
                 if (strlen(c->tok[o]) != 2 || !strchr("EH", c->tok[o][0]) || !strchr("xyz", c->tok[o][1]))
                     return fail(in, c, err, errlen, "outputs are Ex Ey Ez Hx Hy Hz (currents are not supported)");
             int ijk[3];
-            if (scl_grid3d_locate(&m->grid, "#rx", p[0], p[1], p[2], ijk, why, sizeof why) != SCL_OK)
+            if (scl_grid3d_locate(&m->grid, "receiver", p[0], p[1], p[2], ijk, why, sizeof why) != SCL_OK)
                 return fail(in, c, err, errlen, why);
             int r = m->nrx;
             void *a = realloc(m->rx_name, (size_t)(r + 1) * sizeof *m->rx_name);

@@ -552,7 +552,7 @@ static scl_status create(scl_fdtd *f, const scl_fdtd_options *opt)
     snprintf(shape, sizeof shape, "%dx%dx%d %s %s %s", g->nx, g->ny, g->nz,
              f->fp64 ? "fp64" : "fp32", f->uniform ? "uniform" : "materials",
              f->fused ? "fused" : "separate");
-    scl_plan_desc desc = {"fdtd.step", shape, params, 2, plan_prepare, plan_run, NULL, f};
+    scl_plan_desc desc = {"fdtd.step", shape, params, 2, plan_prepare, plan_run, NULL, f, NULL};
     scl_tune_options to = {opt ? opt->no_tune : 0, 0, opt ? opt->force : NULL};
     if ((s = scl_plan_create(f->ctx, &desc, &to, &f->plan)) != SCL_OK)
         return s;

@@ -53,7 +53,7 @@ bad negative_permittivity "$I/negative_permittivity.in:6: #material: material 'x
 #material: -3 0 1 0 x"
 bad missing_waveform "$I/missing_waveform.in:6: #hertzian_dipole: waveform 'w9' is not defined" "$base
 #hertzian_dipole: z 0.02 0.016 0.016 w9"
-bad rx_outside "$I/rx_outside.in:7: #rx: z = 0.3 m is outside the domain" "$base
+bad rx_outside "$I/rx_outside.in:7: #rx: receiver: z = 0.3 m is outside the domain" "$base
 #hertzian_dipole: z 0.02 0.016 0.016 w1
 #rx: 0.02 0.02 0.3"
 good="$base

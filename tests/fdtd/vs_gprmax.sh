@@ -79,7 +79,7 @@ for rx in ("rx1", "rx2"):
         ok = err <= 0.02
         passed += ok
         failed += not ok
-        print(f"{'ok  ' if ok else 'FAIL'} {rx} {c}: relative L2 {err:.4f} (peak {np.max(np.abs(a)):.3e})")
+        print(f"{'ok  ' if ok else 'FAIL'} {rx} {c}: relative L2 {err:.2e} (peak {np.max(np.abs(a)):.3e})")
 print(f"fdtd_vs_gprmax: {passed} passed, {failed} failed")
 sys.exit(1 if failed or passed < 4 else 0)
 PY
