@@ -21,6 +21,7 @@ static const subcommand commands[] = {
 #endif
 #ifdef STREAMCL_HAVE_ERI
     {"eri", cmd_eri, "two-electron integrals over s Gaussians, J/K and RHF"},
+#endif
 #ifdef STREAMCL_HAVE_FDTD
     {"fdtd", cmd_fdtd, "3D FDTD for Maxwell's equations (gprMax input subset)"},
 #endif
