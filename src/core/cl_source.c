@@ -583,55 +583,50 @@ int scl_source_resolve_type(scl_source_info *si, const char *written, scl_src_ty
 
 /* ------------------------------------------------------------ kernel signatures */
 
+/* Append len bytes to a growing buffer; 0 when out of memory. */
+static int append(char **buf, size_t *n, size_t *cap, const char *src, size_t len)
+{
+    if (*n + len + 1 > *cap) {
+        size_t c = 2 * (*n + len + 1);
+        char *b = realloc(*buf, c);
+        if (!b)
+            return 0;
+        *buf = b;
+        *cap = c;
+    }
+    memcpy(*buf + *n, src, len);
+    *n += len;
+    (*buf)[*n] = '\0';
+    return 1;
+}
+
 /* Copy of text with object-like macros expanded (one level per pass, a few passes). */
 static char *expand_macros(scl_source_info *si, const char *text)
 {
     char *cur = strdup(text);
     for (int pass = 0; cur && pass < 4; pass++) {
-        size_t cap = strlen(cur) * 2 + 64, n = 0;
-        char *out = malloc(cap);
-        int changed = 0;
-        if (!out) {
-            free(cur);
-            return NULL;
-        }
-        for (const char *p = cur; *p;) {
+        size_t cap = 0, n = 0;
+        char *out = NULL;
+        int changed = 0, ok = append(&out, &n, &cap, "", 0);
+        for (const char *p = cur; *p && ok;) {
             if (is_ident_start((unsigned char)*p)) {
                 const char *s = p;
                 while (is_ident((unsigned char)*p))
                     p++;
                 macro *m = find_macro(si, s, (size_t)(p - s));
                 const char *rep = (m && m->value) ? m->value : NULL;
-                size_t len = rep ? strlen(rep) : (size_t)(p - s);
-                if (n + len + 2 >= cap) {
-                    cap = (n + len + 2) * 2;
-                    char *o2 = realloc(out, cap);
-                    if (!o2) {
-                        free(out);
-                        free(cur);
-                        return NULL;
-                    }
-                    out = o2;
-                }
-                memcpy(out + n, rep ? rep : s, len);
-                n += len;
+                ok = rep ? append(&out, &n, &cap, rep, strlen(rep))
+                         : append(&out, &n, &cap, s, (size_t)(p - s));
                 changed |= rep != NULL;
             } else {
-                if (n + 2 >= cap) {
-                    cap *= 2;
-                    char *o2 = realloc(out, cap);
-                    if (!o2) {
-                        free(out);
-                        free(cur);
-                        return NULL;
-                    }
-                    out = o2;
-                }
-                out[n++] = *p++;
+                ok = append(&out, &n, &cap, p++, 1);
             }
         }
-        out[n] = '\0';
         free(cur);
+        if (!ok) {
+            free(out);
+            return NULL;
+        }
         cur = out;
         if (!changed)
             break;
