@@ -7,7 +7,8 @@ set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 packages=(build-essential cmake pkg-config ocl-icd-opencl-dev opencl-c-headers
           pocl-opencl-icd clinfo libpng-dev libhdf5-dev lammps liblammps-dev openmpi-bin libopenmpi-dev
-          python3 python3-matplotlib valgrind dpkg-dev xz-utils)
+          python3 python3-matplotlib valgrind dpkg-dev xz-utils
+          clang libclang-rt-dev)  # libFuzzer (tests/fuzz)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
