@@ -1,0 +1,114 @@
+/*
+ * streamcl/pppm.h — the particle-mesh half of PPPM (Hockney-Eastwood, as in
+ * LAMMPS's kspace_style pppm) on an OpenCL device: charge assignment of
+ * point charges onto a brick of a 3D grid, and interpolation of the ik
+ * electric field from three bricks back to forces. The FFT part (Poisson
+ * solve, energy, virial) stays with the caller (LAMMPS's own machinery).
+ *
+ * The brick is a box of grid points [lo[d], hi[d]] in global grid indices
+ * (a rank's "out" brick, ghosts included), stored x fastest:
+ *   index = ((z - lo[2]) * ny_b + (y - lo[1])) * nx_b + (x - lo[0]).
+ * Charge assignment is deterministic: each grid point sums 64-bit fixed-point
+ * contributions with integer atomics, so the result does not depend on the
+ * order in which work-items run (identical bits run to run).
+ *
+ * Precision: mixed (weights and field interpolation in float; the grid
+ * position of each atom in double where the device has fp64; charge sums in
+ * 64-bit fixed point either way) or double (everything in double; needs fp64).
+ *
+ *   scl_pppm *p;
+ *   scl_pppm_create(ctx, &params, &p);
+ *   scl_pppm_make_rho(p, n, x, q, density);           // density brick (blocking)
+ *   ... caller: reverse comm, FFTs, Poisson, forward comm -> vdx, vdy, vdz ...
+ *   scl_pppm_fieldforce_start(p, vdx, vdy, vdz);      // queued, returns at once
+ *   ... other host work ...
+ *   scl_pppm_fieldforce_finish(p, f);                 // f[3i+d] += force
+ *
+ * Between make_rho and fieldforce_finish the caller keeps x and q unchanged
+ * (fieldforce reuses the uploaded atoms). Functions return SCL_OK or an
+ * error with a message in scl_last_error(ctx).
+ */
+#ifndef STREAMCL_PPPM_H
+#define STREAMCL_PPPM_H
+
+#include "../streamcl.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SCL_PPPM_MIN_ORDER 2
+#define SCL_PPPM_MAX_ORDER 7
+
+typedef struct {
+    int order;              /* assignment order, 2..7 (points per dimension) */
+    int lo[3], hi[3];       /* brick extent in global grid indices, inclusive */
+    double boxlo[3];        /* origin of the grid (LAMMPS domain->boxlo) */
+    double delinv[3];       /* grid points per length unit: nx_pppm / xprd, ... */
+    double delvolinv;       /* 1 / volume of a grid cell */
+    double qscale;          /* force = qscale * q * E (LAMMPS: qqrd2e * scale) */
+    int fp64;               /* 0: mixed precision, 1: double precision */
+} scl_pppm_params;
+
+typedef struct scl_pppm scl_pppm;
+
+/* LAMMPS's shift constants of an order: the grid point an atom maps to is
+ * floor((x - boxlo) * delinv + shift) - OFFSET, and the stencil is
+ * [nlower, nupper] around it. */
+void scl_pppm_stencil(int order, double *shift, double *shiftone, int *nlower, int *nupper);
+
+/* Coefficients of the charge assignment function of an order (LAMMPS's
+ * rho_coeff): coeff[l * order + (k - nlower)], l = 0..order-1 the power,
+ * k = nlower..nupper the stencil point. */
+void scl_pppm_rho_coeff(int order, double *coeff);
+
+scl_status scl_pppm_create(scl_context *ctx, const scl_pppm_params *params, scl_pppm **out);
+void scl_pppm_free(scl_pppm *p);
+/* Change what a box change changes (boxlo, delinv, delvolinv, qscale) and
+ * keep the rest; order, brick and fp64 of params must be those of p
+ * (else SCL_ERR_ARGUMENT: create a new one). */
+scl_status scl_pppm_set_geometry(scl_pppm *p, const scl_pppm_params *params);
+
+/* Charge density of n atoms (x: n*3 doubles, q: n doubles) on the brick:
+ * density[brick index] = delvolinv * sum_i q_i W(grid point - x_i). Blocks
+ * until density (scl_pppm_brick_count(p) doubles) is written. An atom whose
+ * stencil leaves the brick is SCL_ERR_INPUT ("out of range atoms"), as are
+ * non-finite coordinates. */
+scl_status scl_pppm_make_rho(scl_pppm *p, int n, const double *x, const double *q,
+                             double *density);
+
+/* Queue the force interpolation of the atoms of the last make_rho from the
+ * field bricks vdx, vdy, vdz (gradients of the potential, brick layout):
+ * force_i = -qscale * q_i * sum W * vd. The bricks are copied before the
+ * call returns. */
+scl_status scl_pppm_fieldforce_start(scl_pppm *p, const double *vdx, const double *vdy,
+                                     const double *vdz);
+/* Wait for the queued interpolation and add the forces: f[3i+d] += force.
+ * No-op (SCL_OK) when nothing is pending. */
+scl_status scl_pppm_fieldforce_finish(scl_pppm *p, double *f);
+int scl_pppm_pending(const scl_pppm *p);
+
+size_t scl_pppm_brick_count(const scl_pppm *p);
+
+/* Device seconds of the phases so far (when the context profiles; else 0). */
+typedef struct {
+    double t_upload, t_assign, t_download, t_interp;
+    long steps;
+} scl_pppm_stats;
+void scl_pppm_stats_get(const scl_pppm *p, scl_pppm_stats *s);
+
+/* ---- plain C reference (double), the test oracle ---- */
+
+/* density as scl_pppm_make_rho; returns the number of out-of-range atoms
+ * (then density is incomplete). */
+int scl_pppm_reference_make_rho(const scl_pppm_params *params, int n, const double *x,
+                                const double *q, double *density);
+/* f[3i+d] += the force of scl_pppm_fieldforce_*; returns out-of-range count. */
+int scl_pppm_reference_fieldforce(const scl_pppm_params *params, int n, const double *x,
+                                  const double *q, const double *vdx, const double *vdy,
+                                  const double *vdz, double *f);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
