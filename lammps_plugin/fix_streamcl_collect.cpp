@@ -2,6 +2,7 @@
 #include "fix_streamcl_collect.h"
 
 #include "pair_lj_charmm_coul_long_ocl.h"
+#include "pppm_ocl.h"
 
 #include "force.h"
 #include "timer.h"
@@ -29,10 +30,16 @@ PairLJCharmmCoulLongOCL *FixStreamclCollect::pair()
   return dynamic_cast<PairLJCharmmCoulLongOCL *>(force->pair);
 }
 
+PPPMOCL *FixStreamclCollect::kspace()
+{
+  return dynamic_cast<PPPMOCL *>(force->kspace);
+}
+
 // end of setup: the device statistics of the run cover the timed loop only
 void FixStreamclCollect::setup(int)
 {
   if (auto p = pair()) p->begin_run_stats();
+  if (auto k = kspace()) k->begin_run_stats();
 }
 
 void FixStreamclCollect::min_setup(int vflag)
@@ -43,6 +50,7 @@ void FixStreamclCollect::min_setup(int vflag)
 void FixStreamclCollect::setup_pre_reverse(int, int)
 {
   if (auto p = pair()) p->collect();
+  if (auto k = kspace()) k->collect();
 }
 
 void FixStreamclCollect::pre_reverse(int, int)
@@ -51,6 +59,10 @@ void FixStreamclCollect::pre_reverse(int, int)
     p->collect();
     // the wait for the device is pair time, not fix time, in LAMMPS's breakdown
     timer->stamp(Timer::PAIR);
+  }
+  if (auto k = kspace()) {
+    k->collect();
+    timer->stamp(Timer::KSPACE);
   }
 }
 
@@ -64,5 +76,9 @@ void FixStreamclCollect::post_run()
   if (auto p = pair()) {
     p->collect();
     p->report_run();
+  }
+  if (auto k = kspace()) {
+    k->collect();
+    k->report_run();
   }
 }

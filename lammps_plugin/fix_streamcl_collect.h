@@ -1,6 +1,6 @@
 /* -*- c++ -*-
- * Internal fix added by pair_style lj/charmm/coul/long/ocl: collects the
- * device's pair forces in pre_reverse, i.e. after the pair, bond and kspace
+ * Internal fix added by pair_style lj/charmm/coul/long/ocl and kspace_style
+ * pppm/ocl: collects the device's pair and kspace forces in pre_reverse, i.e. after the pair, bond and kspace
  * computes and before reverse communication and post_force (fix shake, ...),
  * in runs, setup, and minimization. Prints "Device Time Info" after each run.
  */
@@ -28,6 +28,7 @@ class FixStreamclCollect : public Fix {
 
  private:
   class PairLJCharmmCoulLongOCL *pair();
+  class PPPMOCL *kspace();
 };
 
 }    // namespace LAMMPS_NS

@@ -1,5 +1,6 @@
 /* LAMMPS plugin entry (PLUGIN package): plugin load libstreamcl_lammps.so
- * registers pair_style lj/charmm/coul/long/ocl (and with it -sf ocl), kept
+ * registers pair_style lj/charmm/coul/long/ocl and kspace_style pppm/ocl
+ * (and with them -sf ocl), kept
  * across `clear` as register_ocl.h describes (the .so is linked -z nodelete:
  * the wrapped commands stay callable after LAMMPS unloads plugins). */
 #include "pair_lj_charmm_coul_long_ocl.h"

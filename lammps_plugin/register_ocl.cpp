@@ -1,6 +1,7 @@
 #include "register_ocl.h"
 
 #include "pair_lj_charmm_coul_long_ocl.h"
+#include "pppm_ocl.h"
 
 #include "command.h"
 #include "error.h"
@@ -15,6 +16,7 @@ using namespace LAMMPS_NS;
 void streamcl_register_pair(LAMMPS *lmp)
 {
   (*lmp->force->pair_map)[PairLJCharmmCoulLongOCL::STYLE] = &PairLJCharmmCoulLongOCL::creator;
+  (*lmp->force->kspace_map)[PPPMOCL::STYLE] = &PPPMOCL::creator;
 }
 
 namespace {

@@ -7,8 +7,8 @@ namespace LAMMPS_NS {
 class LAMMPS;
 }
 
-// Adds pair_style lj/charmm/coul/long/ocl (also reached by -sf ocl from
-// lj/charmm/coul/long) to lmp's style table, and keeps it there across the
+// Adds pair_style lj/charmm/coul/long/ocl and kspace_style pppm/ocl (also
+// reached by -sf ocl from lj/charmm/coul/long and pppm) to lmp's style tables, and keeps it there across the
 // input command `clear`: `clear` re-creates LAMMPS's Force (and with PLUGIN
 // unloads plugins), losing the style, but keeps the input's command table.
 // The commands that make a simulation box or read a restart (read_data,
@@ -19,7 +19,7 @@ class LAMMPS;
 // under -sf ocl (it would silently be the CPU style). Idempotent.
 void streamcl_register_styles(LAMMPS_NS::LAMMPS *lmp);
 
-// Only the pair style (what the plugin also registers through LAMMPS).
+// Only the styles (the pair style is what the plugin also registers through LAMMPS).
 void streamcl_register_pair(LAMMPS_NS::LAMMPS *lmp);
 
 #endif

@@ -1,0 +1,353 @@
+/* kspace_style pppm/ocl: see the header. The particle-mesh math is
+ * libstreamcl's (src/pppm/, cl/pppm.cl); this file moves data between
+ * LAMMPS's PPPM and it, and refuses what it does not support. */
+#include "pppm_ocl.h"
+
+#include "fix_streamcl_collect.h"
+
+#include "atom.h"
+#include "comm.h"
+#include "domain.h"
+#include "error.h"
+#include "force.h"
+#include "gridcomm.h"
+#include "math_const.h"
+#include "memory.h"
+#include "modify.h"
+#include "update.h"
+#include "utils.h"
+
+#include <mpi.h>
+
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
+
+using namespace LAMMPS_NS;
+using namespace MathConst;
+
+static_assert(std::is_same<FFT_SCALAR, double>::value,
+              "pppm/ocl exchanges bricks as double: build against a LAMMPS with double FFTs");
+
+// the grid communication flags of pppm.cpp (file-local enums there)
+enum { REVERSE_RHO_OCL = 0 };
+enum { FORWARD_IK_OCL = 0, FORWARD_IK_PERATOM_OCL = 2 };
+
+const char *const PPPMOCL::STYLE = "pppm/ocl";
+
+static std::string strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static std::string strf(const char *fmt, ...)
+{
+  char buf[2048];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  return buf;
+}
+
+KSpace *PPPMOCL::creator(LAMMPS *lmp)
+{
+  return new PPPMOCL(lmp);
+}
+
+PPPMOCL::PPPMOCL(LAMMPS *lmp) :
+    PPPM(lmp), fp64(0), ctx(nullptr), engine(nullptr), engine_params(), pending(false),
+    pending_nlocal(0), stats_base(), wait_time(0), host_time(0)
+{
+  group_group_enable = 0;   // compute group/group then says kspace is unsupported
+  read_env();
+}
+
+PPPMOCL::~PPPMOCL()
+{
+  if (engine) scl_pppm_free(engine);
+  if (ctx) scl_context_free(ctx);
+}
+
+/* defaults shared with pair_style lj/charmm/coul/long/ocl (for -sf ocl runs) */
+void PPPMOCL::read_env()
+{
+  scl_env_options env;
+  memset(&env, 0, sizeof env);
+  scl_env_options_read(&env);
+  device_spec = env.context.device ? env.context.device : "";
+  fp64 = 0;
+  const char *e = getenv("STREAMCL_PRECISION");
+  if (e && *e) {
+    if (!strcmp(e, "double")) fp64 = 1;
+    else if (strcmp(e, "mixed") && strcmp(e, "single"))
+      error->all(FLERR, strf("STREAMCL_PRECISION='%s' is invalid: use single, mixed or double", e));
+  }
+}
+
+/* kspace_style pppm/ocl accuracy [device SPEC] [precision single|mixed|double] */
+void PPPMOCL::settings(int narg, char **arg)
+{
+  if (narg < 1)
+    error->all(FLERR, "Illegal kspace_style pppm/ocl command: expected accuracy "
+                      "[device SPEC] [precision single|mixed|double]");
+  PPPM::settings(1, arg);
+  read_env();
+  parse_keywords(narg - 1, arg + 1);
+}
+
+void PPPMOCL::parse_keywords(int narg, char **arg)
+{
+  for (int i = 0; i < narg; i += 2) {
+    const std::string key = arg[i];
+    if (key != "device" && key != "precision")
+      error->all(FLERR, strf("Unknown kspace_style pppm/ocl keyword '%s': expected device or "
+                             "precision", arg[i]));
+    if (i + 1 >= narg)
+      error->all(FLERR, strf("kspace_style pppm/ocl keyword '%s' needs a value", arg[i]));
+    const char *v = arg[i + 1];
+    if (key == "device") {
+      device_spec = v;
+    } else if (!strcmp(v, "double")) {
+      fp64 = 1;
+    } else if (!strcmp(v, "mixed") || !strcmp(v, "single")) {
+      fp64 = 0;   // single: the grid math is float either way, the charge sums exact
+    } else {
+      error->all(FLERR, strf("kspace_style pppm/ocl: precision '%s' is invalid: use single, "
+                             "mixed or double", v));
+    }
+  }
+}
+
+void PPPMOCL::fail(const char *file, int line, const std::string &what, scl_status st)
+{
+  std::string msg = strf("kspace_style pppm/ocl: %s failed (%s): %s", what.c_str(),
+                         scl_status_name(st), ctx ? scl_last_error(ctx) : "");
+  if (st == SCL_ERR_INPUT)
+    msg += " -- an atom moved too far between re-neighborings (neigh_modify every 1 delay 0 "
+           "check yes), or coordinates/charges are not finite";
+  else if (st == SCL_ERR_UNSUPPORTED)
+    msg += " -- use precision mixed on devices without fp64";
+  error->one(file, line, msg);
+}
+
+void PPPMOCL::init()
+{
+  // refuse what the device path does not do, before PPPM::init() sets up
+  if (domain->triclinic)
+    error->all(FLERR, "kspace_style pppm/ocl does not support triclinic boxes: use kspace_style pppm");
+  if (slabflag)
+    error->all(FLERR, "kspace_style pppm/ocl does not support kspace_modify slab: use kspace_style pppm");
+  if (differentiation_flag == 1)
+    error->all(FLERR, "kspace_style pppm/ocl supports ik differentiation only, not kspace_modify "
+                      "diff ad: use kspace_modify diff ik or kspace_style pppm");
+  if (tip4pflag || dipoleflag || spinflag || dispersionflag)
+    error->all(FLERR, "kspace_style pppm/ocl computes point-charge Coulomb only (no TIP4P, dipole, "
+                      "spin or dispersion)");
+  if (utils::strmatch(update->integrate_style, "^respa"))
+    error->all(FLERR, "kspace_style pppm/ocl does not support run_style respa: use run_style verlet");
+
+  PPPM::init();
+
+  if (ctx && ctx_device_spec != device_spec) {
+    if (engine) scl_pppm_free(engine);
+    engine = nullptr;
+    scl_context_free(ctx);
+    ctx = nullptr;
+  }
+  if (!ctx) {
+    scl_context_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.device = device_spec.empty() ? nullptr : device_spec.c_str();
+    opt.profiling = 1;
+    char err[1024] = "";
+    scl_status st = scl_context_create(&opt, &ctx, err, sizeof err);
+    int ok = st == SCL_OK, nfail = 0, one = !ok;
+    MPI_Allreduce(&one, &nfail, 1, MPI_INT, MPI_SUM, world);
+    if (nfail) {
+      std::string msg = strf("kspace_style pppm/ocl: no OpenCL device for '%s' (%s): %s -- check "
+                             "the 'device' keyword / STREAMCL_DEVICE (cpu, gpu, P:D or a name; "
+                             "'streamcl devices' lists them)",
+                             device_spec.empty() ? "default" : device_spec.c_str(),
+                             scl_status_name(st), err);
+      if (nfail == comm->nprocs) error->all(FLERR, msg);
+      if (!ok) error->one(FLERR, msg);
+      MPI_Barrier(world);   // the others wait for the failing rank's abort
+    }
+    ctx_device_spec = device_spec;
+  }
+  if (fp64 && !scl_device(ctx)->fp64)
+    error->all(FLERR, strf("kspace_style pppm/ocl: precision double needs fp64, which %s lacks: "
+                           "use precision mixed", scl_device(ctx)->name));
+
+  // the fix that adds the forces in pre_reverse (shared with the ocl pair style)
+  if (modify->find_fix(FixStreamclCollect::ID) < 0) {
+    (*modify->fix_map)[FixStreamclCollect::STYLE] = &FixStreamclCollect::creator;
+    modify->add_fix(std::string(FixStreamclCollect::ID) + " all " + FixStreamclCollect::STYLE, 0);
+  }
+  wait_time = host_time = 0.0;
+}
+
+void PPPMOCL::compute_group_group(int, int, int)
+{
+  error->all(FLERR, "kspace_style pppm/ocl does not support compute group/group with kspace yes: "
+                    "use kspace_style pppm");
+}
+
+/* engine for the current brick; box-dependent values refreshed every step */
+void PPPMOCL::ensure_engine()
+{
+  scl_pppm_params p;
+  memset(&p, 0, sizeof p);
+  p.order = order;
+  p.lo[0] = nxlo_out; p.lo[1] = nylo_out; p.lo[2] = nzlo_out;
+  p.hi[0] = nxhi_out; p.hi[1] = nyhi_out; p.hi[2] = nzhi_out;
+  for (int d = 0; d < 3; d++) p.boxlo[d] = boxlo[d];
+  p.delinv[0] = delxinv; p.delinv[1] = delyinv; p.delinv[2] = delzinv;
+  p.delvolinv = delvolinv;
+  p.qscale = qqrd2e * scale;
+  p.fp64 = fp64;
+  const scl_pppm_params &o = engine_params;
+  const bool same = engine && o.order == p.order && o.fp64 == p.fp64 &&
+      !memcmp(o.lo, p.lo, sizeof p.lo) && !memcmp(o.hi, p.hi, sizeof p.hi);
+  scl_status st;
+  if (same) {
+    if (memcmp(&o, &p, sizeof p) && (st = scl_pppm_set_geometry(engine, &p)))
+      fail(FLERR, "updating the grid geometry", st);
+    engine_params = p;
+    return;
+  }
+  if (engine) scl_pppm_free(engine);
+  engine = nullptr;
+  if ((st = scl_pppm_create(ctx, &p, &engine))) fail(FLERR, "creating the PPPM engine", st);
+  engine_params = p;
+}
+
+/* PPPM::compute with particle_map + make_rho and fieldforce on the device */
+void PPPMOCL::compute(int eflag, int vflag)
+{
+  ev_init(eflag, vflag);
+  if (pending) {
+    // a step computed without reaching pre_reverse: stale, drain it apart
+    std::vector<double> scratch(3 * (size_t) MAX(pending_nlocal, 1));
+    pending = false;
+    scl_status st = scl_pppm_fieldforce_finish(engine, scratch.data());
+    if (st != SCL_OK) fail(FLERR, "draining a stale step", st);
+  }
+  if (evflag_atom && !peratom_allocate_flag) allocate_peratom();
+  if (atom->natoms != natoms_original) {
+    qsum_qsq();
+    natoms_original = atom->natoms;
+  }
+  if (qsqsum == 0.0) return;
+  const double t0 = MPI_Wtime();
+  boxlo = domain->boxlo;
+  if (atom->nmax > nmax) {
+    memory->destroy(part2grid);
+    nmax = atom->nmax;
+    memory->create(part2grid, nmax, 3, "pppm:part2grid");
+  }
+  ensure_engine();
+
+  const int nlocal = atom->nlocal;
+  scl_status st = scl_pppm_make_rho(engine, nlocal, nlocal ? atom->x[0] : nullptr, atom->q,
+                                    &density_brick[nzlo_out][nylo_out][nxlo_out]);
+  if (st != SCL_OK) fail(FLERR, "charge assignment", st);
+  // the per-atom energy/virial interpolation stays on the host: it needs part2grid
+  if (evflag_atom) particle_map();
+
+  gc->reverse_comm(GridComm::KSPACE, this, 1, sizeof(FFT_SCALAR), REVERSE_RHO_OCL, gc_buf1,
+                   gc_buf2, MPI_FFT_SCALAR);
+  brick2fft();
+  poisson();
+  gc->forward_comm(GridComm::KSPACE, this, 3, sizeof(FFT_SCALAR), FORWARD_IK_OCL, gc_buf1,
+                   gc_buf2, MPI_FFT_SCALAR);
+  if (evflag_atom)
+    gc->forward_comm(GridComm::KSPACE, this, 7, sizeof(FFT_SCALAR), FORWARD_IK_PERATOM_OCL,
+                     gc_buf1, gc_buf2, MPI_FFT_SCALAR);
+
+  st = scl_pppm_fieldforce_start(engine, &vdx_brick[nzlo_out][nylo_out][nxlo_out],
+                                 &vdy_brick[nzlo_out][nylo_out][nxlo_out],
+                                 &vdz_brick[nzlo_out][nylo_out][nxlo_out]);
+  if (st != SCL_OK) fail(FLERR, "starting the force interpolation", st);
+  pending = true;
+  pending_nlocal = nlocal;
+
+  if (evflag_atom) fieldforce_peratom();
+
+  // energy and virial: exactly PPPM::compute's sums
+  const double qscale = qqrd2e * scale;
+  if (eflag_global) {
+    double energy_all;
+    MPI_Allreduce(&energy, &energy_all, 1, MPI_DOUBLE, MPI_SUM, world);
+    energy = energy_all;
+    energy *= 0.5 * volume;
+    energy -= g_ewald * qsqsum / MY_PIS + MY_PI2 * qsum * qsum / (g_ewald * g_ewald * volume);
+    energy *= qscale;
+  }
+  if (vflag_global) {
+    double virial_all[6];
+    MPI_Allreduce(virial, virial_all, 6, MPI_DOUBLE, MPI_SUM, world);
+    for (int i = 0; i < 6; i++) virial[i] = 0.5 * qscale * volume * virial_all[i];
+  }
+  if (evflag_atom) {
+    const double *q = atom->q;
+    if (eflag_atom)
+      for (int i = 0; i < nlocal; i++) {
+        eatom[i] *= 0.5;
+        eatom[i] -= g_ewald * q[i] * q[i] / MY_PIS + MY_PI2 * q[i] * qsum / (g_ewald * g_ewald * volume);
+        eatom[i] *= qscale;
+      }
+    if (vflag_atom)
+      for (int i = 0; i < nlocal; i++)
+        for (int j = 0; j < 6; j++) vatom[i][j] *= 0.5 * qscale;
+  }
+  host_time += MPI_Wtime() - t0;
+}
+
+void PPPMOCL::collect()
+{
+  if (!pending) return;
+  pending = false;
+  if (atom->nlocal != pending_nlocal)
+    error->one(FLERR, strf("kspace_style pppm/ocl: the atom count changed from %d to %d between "
+                           "the kspace compute and the force collection", pending_nlocal,
+                           atom->nlocal));
+  const double t0 = MPI_Wtime();
+  scl_status st = scl_pppm_fieldforce_finish(engine, pending_nlocal ? atom->f[0] : nullptr);
+  wait_time += MPI_Wtime() - t0;
+  if (st != SCL_OK) fail(FLERR, "collecting the kspace forces", st);
+}
+
+void PPPMOCL::begin_run_stats()
+{
+  scl_pppm_stats_get(engine, &stats_base);
+  wait_time = host_time = 0.0;
+}
+
+void PPPMOCL::report_run()
+{
+  scl_pppm_stats s;
+  scl_pppm_stats_get(engine, &s);
+  const scl_pppm_stats &b = stats_base;
+  double local[6] = {s.t_upload - b.t_upload, s.t_assign - b.t_assign,
+                     s.t_download - b.t_download, s.t_interp - b.t_interp, host_time, wait_time};
+  double tmax[6];
+  MPI_Reduce(local, tmax, 6, MPI_DOUBLE, MPI_MAX, 0, world);
+  if (comm->me != 0 || !ctx) return;
+  const scl_device_info *d = scl_device(ctx);
+  std::string m;
+  m += "\n-------------------------------------------------------------------\n";
+  m += "   Device Time Info (pppm/ocl, run loop, max over ranks):\n";
+  m += "-------------------------------------------------------------------\n";
+  m += strf("Device: %s (%s), %d rank(s), precision %s, order %d, grid %dx%dx%d\n",
+            d ? d->name : "?", d ? d->platform : "?", comm->nprocs, fp64 ? "double" : "mixed",
+            order, nx_pppm, ny_pppm, nz_pppm);
+  m += strf("Charge assignment: %.4f s\n", tmax[1]);
+  m += strf("Field -> forces:   %.4f s\n", tmax[3]);
+  m += strf("Data transfer:     %.4f s (upload %.4f, download %.4f)\n", tmax[0] + tmax[2], tmax[0],
+            tmax[2]);
+  m += strf("Host kspace:       %.4f s (FFTs, Poisson, grid comm, transfers in compute)\n", tmax[4]);
+  m += strf("Idle (host wait):  %.4f s (host blocked on the device in pre_reverse)\n", tmax[5]);
+  m += "-------------------------------------------------------------------\n\n";
+  utils::logmesg(lmp, m);
+}
