@@ -2,7 +2,9 @@
  * work-item per atom. See include/streamcl/pppm.h and src/pppm/reference.c.
  *
  * Options: ORDER 2..7 (stencil points per dimension), FP64 0 (mixed: float
- * weights and interpolation) or 1 (double). Where the device has fp64 the
+ * weights and interpolation) or 1 (double); PERIODIC 1: the "brick" is the
+ * whole periodic grid (one rank) and stencils wrap around it; VD_STRIDE 2:
+ * the field arrays are complex (the inverse FFTs' output, real parts used). Where the device has fp64 the
  * grid position of an atom, (x - boxlo) * delinv, is computed in double in
  * both modes: in float a 100-point grid would leave ~1e-5 of a cell of error
  * in the weights.
@@ -30,6 +32,18 @@ typedef float real;
 typedef float3 real3;
 #endif
 
+#ifndef PERIODIC
+#define PERIODIC 0
+#endif
+#ifndef VD_STRIDE
+#define VD_STRIDE 1
+#endif
+#if PERIODIC
+#define WRAP(v, n) ((v) >= (n) ? (v) - (n) : (v))
+#else
+#define WRAP(v, n) (v)
+#endif
+
 #define OFFSET 16384
 #define NLOWER (-(ORDER - 1) / 2)
 #define NUPPER (ORDER / 2)
@@ -43,7 +57,12 @@ static int map_atom(__global const pos_t *x, int i, int3 lo, int3 hi, pos_t3 box
     /* also false for NaN: such an atom is reported, never assigned */
     if (!(all(s >= (pos_t)0) && all(s <= (pos_t)(2 * OFFSET)))) return 0;
     const int3 gi = convert_int3_rtz(s) - OFFSET;
+#if PERIODIC
+    /* an atom may sit a little outside the box between re-neighborings */
+    if (any(gi < lo - (hi + 1)) || any(gi > 2 * hi + 1)) return 0;
+#else
     if (any(gi + NLOWER < lo) || any(gi + NUPPER > hi)) return 0;
+#endif
     const pos_t3 d = convert_pos_t3(gi) + shiftone - t;
     const real dd[3] = {(real)d.x, (real)d.y, (real)d.z};
     for (int k = 0; k < 3; k++)
@@ -54,6 +73,17 @@ static int map_atom(__global const pos_t *x, int i, int3 lo, int3 hi, pos_t3 box
         }
     *g = gi;
     return 1;
+}
+
+/* first stencil point of grid point g, brick-relative (wrapped when periodic) */
+static int3 stencil_start(int3 g, int3 lo, int3 nb)
+{
+#if PERIODIC
+    return ((g + NLOWER) % nb + nb) % nb;
+#else
+    (void)nb;
+    return g + NLOWER - lo;
+#endif
 }
 
 /* density_fixed[point] += q_i * W * scale (fixed point); bad counts atoms
@@ -77,16 +107,17 @@ __kernel void pppm_assign(const int n, __global const pos_t *x, __global const p
         atomic_inc(bad);
         return;
     }
-    const int nbx = hix - lox + 1, nby = hiy - loy + 1;
-    const int3 b = g + NLOWER - lo;
+    const int3 nb = hi - lo + 1;
+    const int3 b = stencil_start(g, lo, nb);
     const real qs = (real)q[i] * scale;
     for (int c = 0; c < ORDER; c++)
         for (int bb = 0; bb < ORDER; bb++) {
             const real y0 = qs * w[2][c] * w[1][bb];
-            __global long *row = density_fixed + ((size_t)(b.z + c) * nby + (b.y + bb)) * nbx + b.x;
+            __global long *row = density_fixed +
+                ((size_t)WRAP(b.z + c, nb.z) * nb.y + WRAP(b.y + bb, nb.y)) * nb.x;
             for (int a = 0; a < ORDER; a++) {
                 const long v = convert_long_rte(y0 * w[0][a]);
-                if (v) atom_add((volatile __global long *)(row + a), v);
+                if (v) atom_add((volatile __global long *)(row + WRAP(b.x + a, nb.x)), v);
             }
         }
 }
@@ -112,18 +143,19 @@ __kernel void pppm_interp(const int n, __global const pos_t *x, __global const p
         vstore3((real3)(0), i, f); /* make_rho already reported it */
         return;
     }
-    const int nbx = hix - lox + 1, nby = hiy - loy + 1;
-    const int3 b = g + NLOWER - lo;
+    const int3 nb = hi - lo + 1;
+    const int3 b = stencil_start(g, lo, nb);
     real ex = 0, ey = 0, ez = 0;
     for (int c = 0; c < ORDER; c++)
         for (int bb = 0; bb < ORDER; bb++) {
             const real y0 = w[2][c] * w[1][bb];
-            const size_t row = ((size_t)(b.z + c) * nby + (b.y + bb)) * nbx + b.x;
+            const size_t row = ((size_t)WRAP(b.z + c, nb.z) * nb.y + WRAP(b.y + bb, nb.y)) * nb.x;
             for (int a = 0; a < ORDER; a++) {
                 const real x0 = y0 * w[0][a];
-                ex -= x0 * vdx[row + a];
-                ey -= x0 * vdy[row + a];
-                ez -= x0 * vdz[row + a];
+                const size_t k = VD_STRIDE * (row + WRAP(b.x + a, nb.x));
+                ex -= x0 * vdx[k];
+                ey -= x0 * vdy[k];
+                ez -= x0 * vdz[k];
             }
         }
     const real qf = (real)(qscale * q[i]);

@@ -90,10 +90,35 @@ int scl_pppm_pending(const scl_pppm *p);
 
 size_t scl_pppm_brick_count(const scl_pppm *p);
 
+/* ---- whole step on the device (one rank: the grid is not distributed) ----
+ * The brick becomes the whole periodic grid nx*ny*nz (params lo/hi are not
+ * used; stencils wrap), and the device does LAMMPS's brick2fft and
+ * poisson_ik too, with VkFFT's OpenCL transforms: charge assignment, forward
+ * FFT, Green's function, energy/virial sums, three inverse FFTs, forces.
+ * Set the k-space (again after each PPPM setup(), i.e. after box changes),
+ * then start/finish each step. */
+typedef struct {
+    int nx, ny, nz;                /* the global grid (nx_pppm, ...) */
+    const double *greensfn;        /* nx*ny*nz, x fastest (LAMMPS's greensfn) */
+    const double *fkx, *fky, *fkz; /* nx, ny, nz wave numbers (LAMMPS's fkx, ...) */
+    double g_ewald;                /* for the virial coefficients */
+} scl_pppm_kspace;
+
+scl_status scl_pppm_solver_set(scl_pppm *p, const scl_pppm_kspace *k);
+/* Queue a whole step for n atoms. tally: also sum energy and virial. x and q
+ * are copied before the call returns. */
+scl_status scl_pppm_solve_start(scl_pppm *p, int n, const double *x, const double *q, int tally);
+/* Wait, add forces (f[3i+d] += ...). With tally, *energy = sum over k of
+ * s2 G |rho_k|^2 and virial[6] the same weighted by LAMMPS's vg, i.e. the
+ * values of LAMMPS's `energy` and `virial` after poisson_ik, before its
+ * scaling in compute(). SCL_ERR_INPUT when atoms were out of range. */
+scl_status scl_pppm_solve_finish(scl_pppm *p, double *f, double *energy, double virial[6]);
+
 /* Device seconds of the phases so far (when the context profiles; else 0). */
 typedef struct {
     double t_upload, t_assign, t_download, t_interp;
-    long steps;
+    double t_solve;     /* whole-grid mode: density conversion + Poisson kernels */
+    long steps, device_steps;   /* make_rho calls / whole-step solves */
 } scl_pppm_stats;
 void scl_pppm_stats_get(const scl_pppm *p, scl_pppm_stats *s);
 

@@ -9,25 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct scl_pppm {
-    scl_context *ctx;
-    scl_pppm_params p;
-    int pos_fp64;               /* device positions in double (device has fp64) */
-    size_t real_size, pos_size; /* bytes of a grid/force value and of a position */
-    size_t npoints;
-    scl_kernel *assign, *interp;
-    scl_stream *coeff, *density, *bad, *vd[3];
-    scl_stream *x, *q, *f;      /* per-atom, capacity cap */
-    int cap, n;                 /* capacity and atoms of the last make_rho */
-    void *pos_host, *q_host;    /* staging when positions are float */
-    void *vd_host[3];           /* staging of the field bricks in mixed */
-    void *f_host;               /* forces read back (real) */
-    int64_t *density_host;
-    scl_event interp_ev, f_ready; /* pending interpolation and its read-back */
-    int pending;
-    scl_pppm_stats stats;
-    double shift, shiftone;
-};
 
 size_t scl_pppm_brick_count(const scl_pppm *p) { return p ? p->npoints : 0; }
 int scl_pppm_pending(const scl_pppm *p) { return p && p->pending; }
@@ -43,6 +24,7 @@ void scl_pppm_stats_get(const scl_pppm *p, scl_pppm_stats *s)
 void scl_pppm_free(scl_pppm *p)
 {
     if (!p) return;
+    pppm_solver_free(p);
     if (p->f_ready) scl_event_release(p->f_ready);
     if (p->interp_ev) scl_event_release(p->interp_ev);
     scl_kernel_free(p->assign);
@@ -77,15 +59,15 @@ static scl_status check_params(scl_context *ctx, const char *fn, const scl_pppm_
 }
 
 /* arguments both kernels share: the brick, the box mapping, the weights */
-static scl_status bind_grid(scl_pppm *p, scl_kernel *k)
+scl_status pppm_bind_grid(scl_pppm *p, scl_kernel *k, const int *lo3, const int *hi3)
 {
     static const char *lo[3] = {"lox", "loy", "loz"}, *hi[3] = {"hix", "hiy", "hiz"};
     static const char *bl[3] = {"boxlox", "boxloy", "boxloz"};
     static const char *di[3] = {"delinvx", "delinvy", "delinvz"};
     scl_status st = SCL_OK;
     for (int d = 0; d < 3 && !st; d++)
-        if ((st = scl_kernel_set_int(k, lo[d], p->p.lo[d])) ||
-            (st = scl_kernel_set_int(k, hi[d], p->p.hi[d])) ||
+        if ((st = scl_kernel_set_int(k, lo[d], lo3[d])) ||
+            (st = scl_kernel_set_int(k, hi[d], hi3[d])) ||
             (st = scl_kernel_set_real(k, bl[d], p->p.boxlo[d])) ||
             (st = scl_kernel_set_real(k, di[d], p->p.delinv[d])))
             break;
@@ -105,9 +87,18 @@ scl_status scl_pppm_set_geometry(scl_pppm *p, const scl_pppm_params *params)
         return scl_fail(p->ctx, SCL_ERR_ARGUMENT, "scl_pppm_set_geometry",
                         "order, brick or precision differ from the object's: create a new one");
     p->p = *params;
-    if ((st = bind_grid(p, p->assign)) || (st = bind_grid(p, p->interp)))
+    if ((st = pppm_bind_grid(p, p->assign, p->p.lo, p->p.hi)) ||
+        (st = pppm_bind_grid(p, p->interp, p->p.lo, p->p.hi)) ||
+        (st = scl_kernel_set_real(p->interp, "qscale", params->qscale)))
         return st;
-    return scl_kernel_set_real(p->interp, "qscale", params->qscale);
+    if (p->assign_p) {
+        const int lo0[3] = {0, 0, 0}, hi0[3] = {p->nk[0] - 1, p->nk[1] - 1, p->nk[2] - 1};
+        if ((st = pppm_bind_grid(p, p->assign_p, lo0, hi0)) ||
+            (st = pppm_bind_grid(p, p->interp_p, lo0, hi0)) ||
+            (st = scl_kernel_set_real(p->interp_p, "qscale", params->qscale)))
+            return st;
+    }
+    return SCL_OK;
 }
 
 scl_status scl_pppm_create(scl_context *ctx, const scl_pppm_params *params, scl_pppm **out)
@@ -166,7 +157,8 @@ scl_status scl_pppm_create(scl_context *ctx, const scl_pppm_params *params, scl_
         st = SCL_ERR_MEMORY;
         goto fail;
     }
-    if ((st = bind_grid(p, p->assign)) || (st = bind_grid(p, p->interp)) ||
+    if ((st = pppm_bind_grid(p, p->assign, p->p.lo, p->p.hi)) ||
+        (st = pppm_bind_grid(p, p->interp, p->p.lo, p->p.hi)) ||
         (st = scl_kernel_set_stream(p->assign, "density_fixed", p->density)) ||
         (st = scl_kernel_set_stream(p->assign, "bad", p->bad)) ||
         (st = scl_kernel_set_stream(p->interp, "vdx", p->vd[0])) ||
@@ -182,7 +174,7 @@ fail:
 }
 
 /* per-atom streams and staging for n atoms (grown by half again) */
-static scl_status reserve_atoms(scl_pppm *p, int n)
+scl_status pppm_reserve_atoms(scl_pppm *p, int n)
 {
     if (n <= p->cap && p->x) return SCL_OK;
     const int cap = n + n / 2 + 64;
@@ -206,21 +198,53 @@ static scl_status reserve_atoms(scl_pppm *p, int n)
                          !(p->q_host = malloc((size_t)cap * sizeof(float)))))
         return SCL_ERR_MEMORY;
     if (!(p->f_host = malloc(3 * (size_t)cap * p->real_size))) return SCL_ERR_MEMORY;
-    scl_kernel *ks[2] = {p->assign, p->interp};
-    for (int i = 0; i < 2; i++)
-        if ((st = scl_kernel_set_stream(ks[i], "x", p->x)) ||
-            (st = scl_kernel_set_stream(ks[i], "q", p->q)))
+    scl_kernel *ks[4] = {p->assign, p->interp, p->assign_p, p->interp_p};
+    for (int i = 0; i < 4; i++)
+        if (ks[i] && ((st = scl_kernel_set_stream(ks[i], "x", p->x)) ||
+                      (st = scl_kernel_set_stream(ks[i], "q", p->q))))
             return st;
-    if ((st = scl_kernel_set_stream(p->interp, "f", p->f))) return st;
+    if ((st = scl_kernel_set_stream(p->interp, "f", p->f)) ||
+        (p->interp_p && (st = scl_kernel_set_stream(p->interp_p, "f", p->f))))
+        return st;
     p->cap = cap;
     return SCL_OK;
 }
 
-static void add_seconds(scl_pppm *p, scl_event ev, double *acc)
+void pppm_add_seconds(scl_pppm *p, scl_event ev, double *acc)
 {
     double s = 0.0;
     if (ev && scl_profiling(p->ctx) && scl_event_seconds(p->ctx, ev, &s) == SCL_OK) *acc += s;
     if (ev) scl_event_release(ev);
+}
+
+scl_status pppm_upload_atoms(scl_pppm *p, int n, const double *x, const double *q, double *scale)
+{
+    scl_status st;
+    if ((st = pppm_reserve_atoms(p, n))) return st;
+    p->n = n;
+    /* fixed point: no grid sum can exceed delvolinv * sum|q| (weights are in
+     * [0, 1] and sum to 1), so that maps to 2^60 */
+    double qabs = 0.0;
+    for (int i = 0; i < n; i++) qabs += fabs(q[i]);
+    if (!isfinite(qabs))
+        return scl_fail(p->ctx, SCL_ERR_INPUT, "scl_pppm", "non-finite charge among %d atoms", n);
+    *scale = qabs > 0 ? ldexp(1.0, 60) / qabs : 1.0;
+    p->inv_scale = p->p.delvolinv / *scale;
+    if (n == 0) return SCL_OK;
+    const void *xs = x, *qs = q;
+    if (!p->pos_fp64) {
+        float *xf = p->pos_host, *qf = p->q_host;
+        for (size_t i = 0; i < 3 * (size_t)n; i++) xf[i] = (float)x[i];
+        for (int i = 0; i < n; i++) qf[i] = (float)q[i];
+        xs = xf;
+        qs = qf;
+    }
+    scl_event ex = NULL, eq = NULL;
+    st = scl_stream_write_range(p->x, 0, 3 * (size_t)n, xs, 1, &ex);
+    if (!st) st = scl_stream_write_range(p->q, 0, (size_t)n, qs, 1, &eq);
+    pppm_add_seconds(p, ex, &p->stats.t_upload);
+    pppm_add_seconds(p, eq, &p->stats.t_upload);
+    return st;
 }
 
 scl_status scl_pppm_make_rho(scl_pppm *p, int n, const double *x, const double *q,
@@ -230,56 +254,33 @@ scl_status scl_pppm_make_rho(scl_pppm *p, int n, const double *x, const double *
     if (p->pending)
         return scl_fail(p->ctx, SCL_ERR_ARGUMENT, "scl_pppm_make_rho", "the interpolation of the "
                          "previous step was not finished (call scl_pppm_fieldforce_finish)");
-    scl_status st;
-    if ((st = reserve_atoms(p, n))) return st;
-    p->n = n;
-    /* fixed point: no grid sum can exceed delvolinv * sum|q| (weights are in
-     * [0, 1] and sum to 1), so that maps to 2^60 */
-    double qabs = 0.0;
-    for (int i = 0; i < n; i++) qabs += fabs(q[i]);
-    if (!isfinite(qabs))
-        return scl_fail(p->ctx, SCL_ERR_INPUT, "scl_pppm_make_rho", "non-finite charge among %d atoms", n);
-    const double scale = qabs > 0 ? ldexp(1.0, 60) / qabs : 1.0;
+    double scale;
+    scl_status st = pppm_upload_atoms(p, n, x, q, &scale);
+    if (st) return st;
     const int64_t zero = 0;
     const int izero = 0;
     if ((st = scl_stream_fill_range(p->density, 0, p->npoints, &zero, NULL)) ||
         (st = scl_stream_fill_range(p->bad, 0, 1, &izero, NULL)))
         return st;
     if (n > 0) {
-        const void *xs = x, *qs = q;
-        if (!p->pos_fp64) {
-            float *xf = p->pos_host, *qf = p->q_host;
-            for (size_t i = 0; i < 3 * (size_t)n; i++) xf[i] = (float)x[i];
-            for (int i = 0; i < n; i++) qf[i] = (float)q[i];
-            xs = xf;
-            qs = qf;
-        }
-        scl_event ex = NULL, eq = NULL, ea = NULL;
+        scl_event ea = NULL;
         const size_t global = (size_t)n;
-        if ((st = scl_stream_write_range(p->x, 0, 3 * (size_t)n, xs, 1, &ex)) ||
-            (st = scl_stream_write_range(p->q, 0, (size_t)n, qs, 1, &eq)) ||
-            (st = scl_kernel_set_int(p->assign, "n", n)) ||
+        if ((st = scl_kernel_set_int(p->assign, "n", n)) ||
             (st = scl_kernel_set_real(p->assign, "scale", scale)) ||
-            (st = scl_kernel_launch(p->assign, 1, &global, NULL, &ea))) {
-            if (ex) scl_event_release(ex);
-            if (eq) scl_event_release(eq);
+            (st = scl_kernel_launch(p->assign, 1, &global, NULL, &ea)))
             return st;
-        }
-        add_seconds(p, ex, &p->stats.t_upload);
-        add_seconds(p, eq, &p->stats.t_upload);
-        add_seconds(p, ea, &p->stats.t_assign);
+        pppm_add_seconds(p, ea, &p->stats.t_assign);
     }
     int nbad = 0;
     scl_event er = NULL;
     if ((st = scl_stream_read(p->density, p->density_host, 1, &er)) ||
         (st = scl_stream_read(p->bad, &nbad, 1, NULL)))
         return st;
-    add_seconds(p, er, &p->stats.t_download);
+    pppm_add_seconds(p, er, &p->stats.t_download);
     if (nbad)
         return scl_fail(p->ctx, SCL_ERR_INPUT, "scl_pppm_make_rho", "%d of %d atoms are out of range "
                          "(their stencil leaves the brick, or coordinates are not finite)", nbad, n);
-    const double inv = p->p.delvolinv / scale;
-    for (size_t i = 0; i < p->npoints; i++) density[i] = (double)p->density_host[i] * inv;
+    for (size_t i = 0; i < p->npoints; i++) density[i] = (double)p->density_host[i] * p->inv_scale;
     p->stats.steps++;
     return SCL_OK;
 }
@@ -305,7 +306,7 @@ scl_status scl_pppm_fieldforce_start(scl_pppm *p, const double *vdx, const doubl
         if (st) return st;
         if (scl_profiling(p->ctx)) {
             if ((st = scl_event_wait(p->ctx, ev))) { scl_event_release(ev); return st; }
-            add_seconds(p, ev, &p->stats.t_upload);
+            pppm_add_seconds(p, ev, &p->stats.t_upload);
         } else {
             scl_event_release(ev);
         }
@@ -327,12 +328,13 @@ scl_status scl_pppm_fieldforce_finish(scl_pppm *p, double *f)
 {
     if (!p) return SCL_ERR_ARGUMENT;
     if (!p->pending) return SCL_OK;
+    if (p->solve_pending) return scl_pppm_solve_finish(p, f, NULL, NULL);
     p->pending = 0;
     scl_status st = SCL_OK;
     if (p->f_ready) st = scl_event_wait(p->ctx, p->f_ready);
     else if (p->interp_ev) st = scl_event_wait(p->ctx, p->interp_ev);
-    add_seconds(p, p->interp_ev, &p->stats.t_interp);
-    add_seconds(p, p->f_ready, &p->stats.t_download);
+    pppm_add_seconds(p, p->interp_ev, &p->stats.t_interp);
+    pppm_add_seconds(p, p->f_ready, &p->stats.t_download);
     p->interp_ev = p->f_ready = NULL;
     if (st) return st;
     if (p->n == 0) return SCL_OK;

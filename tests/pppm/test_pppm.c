@@ -1,6 +1,7 @@
 /* PPPM particle-mesh operations: the C reference's own invariants, then the
  * device (mixed and double, orders 2-7, an odd brick) against it, bitwise
- * determinism of charge assignment, and the inputs that must fail.
+ * determinism of charge assignment, the whole-grid step (VkFFT) against a
+ * direct-DFT oracle, and the inputs that must fail.
  * Tolerances: density max |diff| / max |density| <= 1e-6 (mixed), 1e-12
  * (double); per-atom force RMS relative difference <= 1e-5 / 1e-10 (the
  * issue's bounds for the plugin). */
@@ -94,6 +95,13 @@ static void test_reference(uint64_t *rng)
     }
 }
 
+static size_t pppm_brick_points_test(const scl_pppm_params *p)
+{
+    size_t n = 1;
+    for (int d = 0; d < 3; d++) n *= (size_t)(p->hi[d] - p->lo[d] + 1);
+    return n;
+}
+
 static double rms_rel(const double *a, const double *b, size_t n)
 {
     double num = 0.0, den = 0.0;
@@ -171,6 +179,150 @@ static void test_device(scl_context *ctx, int order, int fp64, uint64_t *rng)
     free_system(&s);
 }
 
+
+/* The whole-grid step (one rank) against a host oracle: the reference
+ * assignment on a brick with ghosts folded periodically, a direct DFT, LAMMPS's
+ * poisson_ik formulas, a direct inverse DFT, the reference interpolation on
+ * the field unfolded into the same brick. Grid 9x10x8 (odd, not powers of 2). */
+static void test_solve(scl_context *ctx, int order, int fp64, uint64_t *rng)
+{
+    const int nk[3] = {9, 10, 8};
+    const int np = nk[0] * nk[1] * nk[2], n = 150 + (int)(test_uniform(rng) * 100);
+    const double prd[3] = {21.0, 23.5, 19.0}, gew = 0.3;
+    const char *prec = fp64 ? "double" : "mixed";
+    scl_pppm_params bp;
+    memset(&bp, 0, sizeof bp);
+    bp.order = order;
+    bp.fp64 = fp64;
+    bp.qscale = 332.06371;
+    bp.delvolinv = 1.0;
+    for (int d = 0; d < 3; d++) {
+        bp.boxlo[d] = -1.0 + d;
+        bp.delinv[d] = nk[d] / prd[d];
+        bp.delvolinv *= bp.delinv[d];
+        bp.lo[d] = -order - 1;          /* ghosts for atoms up to a cell outside */
+        bp.hi[d] = nk[d] + order;
+    }
+    double *x = malloc(3 * (size_t)n * sizeof(double)), *q = malloc((size_t)n * sizeof(double));
+    for (int i = 0; i < n; i++) {
+        for (int d = 0; d < 3; d++)   /* some atoms slightly outside the box */
+            x[3 * i + d] = bp.boxlo[d] + prd[d] * (1.1 * test_uniform(rng) - 0.05);
+        q[i] = test_uniform(rng) - 0.5;
+    }
+    /* LAMMPS's fk and a smooth positive stand-in for the Green's function */
+    double *fk[3], *green = malloc((size_t)np * sizeof(double));
+    for (int d = 0; d < 3; d++) {
+        fk[d] = malloc((size_t)nk[d] * sizeof(double));
+        for (int i = 0; i < nk[d]; i++) fk[d][i] = 2 * M_PI / prd[d] * (i - nk[d] * (2 * i / nk[d]));
+    }
+    for (int k = 0, m = 0; k < nk[2]; k++)
+        for (int j = 0; j < nk[1]; j++)
+            for (int i = 0; i < nk[0]; i++, m++) {
+                const double sq = fk[0][i] * fk[0][i] + fk[1][j] * fk[1][j] + fk[2][k] * fk[2][k];
+                green[m] = sq > 0 ? 4 * M_PI / sq * exp(-0.25 * sq / (gew * gew)) : 0.0;
+            }
+    /* oracle: periodic density */
+    const size_t nb = pppm_brick_points_test(&bp);
+    double *brick = malloc(nb * sizeof(double)), *rho = calloc((size_t)np, sizeof(double));
+    CHECK(scl_pppm_reference_make_rho(&bp, n, x, q, brick) == 0, "solve oracle: out of range");
+    const int bx = bp.hi[0] - bp.lo[0] + 1, by = bp.hi[1] - bp.lo[1] + 1, bz = bp.hi[2] - bp.lo[2] + 1;
+    for (int k = 0; k < bz; k++)
+        for (int j = 0; j < by; j++)
+            for (int i = 0; i < bx; i++) {
+                const int gi = ((i + bp.lo[0]) % nk[0] + nk[0]) % nk[0];
+                const int gj = ((j + bp.lo[1]) % nk[1] + nk[1]) % nk[1];
+                const int gk = ((k + bp.lo[2]) % nk[2] + nk[2]) % nk[2];
+                rho[(gk * nk[1] + gj) * nk[0] + gi] += brick[((size_t)k * by + j) * bx + i];
+            }
+    /* direct DFT, Poisson, energy/virial, inverse DFT of i k rho G / N */
+    double *vr[3], e_ref = 0, v_ref[6] = {0, 0, 0, 0, 0, 0};
+    double *wre = calloc((size_t)np, sizeof(double)), *wim = calloc((size_t)np, sizeof(double));
+    for (int d = 0; d < 3; d++) vr[d] = calloc((size_t)np, sizeof(double));
+    for (int m = 0; m < np; m++) {
+        const int i = m % nk[0], j = (m / nk[0]) % nk[1], k = m / (nk[0] * nk[1]);
+        double re = 0, im = 0;
+        for (int r = 0; r < np; r++) {
+            const int a = r % nk[0], b = (r / nk[0]) % nk[1], c = r / (nk[0] * nk[1]);
+            const double ph = -2 * M_PI * ((double)i * a / nk[0] + (double)j * b / nk[1] + (double)k * c / nk[2]);
+            re += rho[r] * cos(ph);
+            im += rho[r] * sin(ph);
+        }
+        const double eng = green[m] * (re * re + im * im) / ((double)np * np);
+        const double kx = fk[0][i], ky = fk[1][j], kz = fk[2][k], sq = kx * kx + ky * ky + kz * kz;
+        e_ref += eng;
+        if (sq > 0) {
+            const double vt = -2 * (1 / sq + 0.25 / (gew * gew));
+            v_ref[0] += eng * (1 + vt * kx * kx); v_ref[1] += eng * (1 + vt * ky * ky);
+            v_ref[2] += eng * (1 + vt * kz * kz); v_ref[3] += eng * vt * kx * ky;
+            v_ref[4] += eng * vt * kx * kz;       v_ref[5] += eng * vt * ky * kz;
+        }
+        wre[m] = re * green[m] / np;
+        wim[m] = im * green[m] / np;
+    }
+    for (int r = 0; r < np; r++) {
+        const int a = r % nk[0], b = (r / nk[0]) % nk[1], c = r / (nk[0] * nk[1]);
+        for (int m = 0; m < np; m++) {
+            const int i = m % nk[0], j = (m / nk[0]) % nk[1], k = m / (nk[0] * nk[1]);
+            const double ph = 2 * M_PI * ((double)i * a / nk[0] + (double)j * b / nk[1] + (double)k * c / nk[2]);
+            /* real part of (i k (wre + i wim)) e^{i ph} = -k (wim cos + wre sin) */
+            const double t = wim[m] * cos(ph) + wre[m] * sin(ph);
+            vr[0][r] -= fk[0][i] * t;
+            vr[1][r] -= fk[1][j] * t;
+            vr[2][r] -= fk[2][k] * t;
+        }
+    }
+    double *vb[3], *fref = calloc(3 * (size_t)n, sizeof(double));
+    for (int d = 0; d < 3; d++) {
+        vb[d] = malloc(nb * sizeof(double));
+        for (int k = 0; k < bz; k++)
+            for (int j = 0; j < by; j++)
+                for (int i = 0; i < bx; i++) {
+                    const int gi = ((i + bp.lo[0]) % nk[0] + nk[0]) % nk[0];
+                    const int gj = ((j + bp.lo[1]) % nk[1] + nk[1]) % nk[1];
+                    const int gk = ((k + bp.lo[2]) % nk[2] + nk[2]) % nk[2];
+                    vb[d][((size_t)k * by + j) * bx + i] = vr[d][(gk * nk[1] + gj) * nk[0] + gi];
+                }
+    }
+    scl_pppm_reference_fieldforce(&bp, n, x, q, vb[0], vb[1], vb[2], fref);
+
+    scl_pppm *p = NULL;
+    CHECK_OK(ctx, scl_pppm_create(ctx, &bp, &p));
+    scl_pppm_kspace ks = {nk[0], nk[1], nk[2], green, fk[0], fk[1], fk[2], gew};
+    double *f = calloc(3 * (size_t)n, sizeof(double)), e = NAN, v[6] = {NAN, NAN, NAN, NAN, NAN, NAN};
+    if (p) {
+        CHECK_OK(ctx, scl_pppm_solver_set(p, &ks));
+        CHECK_OK(ctx, scl_pppm_solve_start(p, n, x, q, 1));
+        CHECK(scl_pppm_pending(p), "pending after solve_start");
+        CHECK_OK(ctx, scl_pppm_solve_finish(p, f, &e, v));
+        const double tol = fp64 ? 1e-10 : 1e-5, ef = rms_rel(f, fref, 3 * (size_t)n);
+        const double de = fabs(e - e_ref) / fabs(e_ref);
+        double dv = 0, vmax = 0;
+        for (int c = 0; c < 6; c++) {
+            dv = fmax(dv, fabs(v[c] - v_ref[c]));
+            vmax = fmax(vmax, fabs(v_ref[c]));
+        }
+        CHECK(ef <= tol, "solve order %d %s: force RMS relative %g > %g", order, prec, ef, tol);
+        CHECK(de <= tol, "solve order %d %s: energy %.15g vs %.15g", order, prec, e, e_ref);
+        CHECK(dv <= tol * vmax, "solve order %d %s: virial max diff %g of %g", order, prec, dv, vmax);
+        printf("solve order %d %-6s n %3d: force rms rel %.2e, energy rel %.2e, virial rel %.2e\n",
+               order, prec, n, ef, de, dv / vmax);
+        /* a tally-free step gives the same forces */
+        double *f2 = calloc(3 * (size_t)n, sizeof(double));
+        CHECK_OK(ctx, scl_pppm_solve_start(p, n, x, q, 0));
+        CHECK_OK(ctx, scl_pppm_solve_finish(p, f2, NULL, NULL));
+        CHECK(!memcmp(f, f2, 3 * (size_t)n * sizeof(double)), "solve without tally: other forces");
+        /* an atom far outside the box */
+        x[0] = bp.boxlo[0] + 3.5 * prd[0];
+        CHECK_OK(ctx, scl_pppm_solve_start(p, n, x, q, 0));
+        scl_status st = scl_pppm_solve_finish(p, f2, NULL, NULL);
+        CHECK(st == SCL_ERR_INPUT, "solve with an atom far outside: %s", scl_status_name(st));
+        free(f2);
+        scl_pppm_free(p);
+    }
+    free(f); free(fref); free(x); free(q); free(green); free(brick); free(rho); free(wre); free(wim);
+    for (int d = 0; d < 3; d++) { free(fk[d]); free(vr[d]); free(vb[d]); }
+}
+
 static void test_bad_params(scl_context *ctx, uint64_t *rng)
 {
     system_t s;
@@ -202,6 +354,10 @@ int main(void)
     for (int order = SCL_PPPM_MIN_ORDER; order <= SCL_PPPM_MAX_ORDER; order++) {
         test_device(ctx, order, 0, &rng);
         if (scl_device(ctx)->fp64) test_device(ctx, order, 1, &rng);
+    }
+    for (int order = SCL_PPPM_MIN_ORDER; order <= SCL_PPPM_MAX_ORDER; order += 5 - (order & 1) * 2) {
+        test_solve(ctx, order, 0, &rng);
+        if (scl_device(ctx)->fp64) test_solve(ctx, order, 1, &rng);
     }
     scl_context_free(ctx);
     return test_summary("pppm");

@@ -1,0 +1,240 @@
+/* Whole PPPM step on the device for one rank (see scl_pppm_solver_set in
+ * streamcl/pppm.h): wrapping charge assignment, fixed point -> complex,
+ * VkFFT forward, Poisson (ik) with energy/virial partials, three VkFFT
+ * inverses, wrapping interpolation; forces and partials read back
+ * asynchronously, finished in scl_pppm_solve_finish. */
+#include "pppm_internal.h"
+
+#include "core/internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SOLVE_WG 128
+
+void pppm_solver_free(scl_pppm *p)
+{
+    if (p->partials_ready) scl_event_release(p->partials_ready);
+    if (p->bad_ready) scl_event_release(p->bad_ready);
+    p->partials_ready = p->bad_ready = NULL;
+    pppm_fft_free(p->fft);
+    p->fft = NULL;
+    scl_kernel *k[4] = {p->assign_p, p->interp_p, p->to_complex, p->poisson};
+    for (int i = 0; i < 4; i++) scl_kernel_free(k[i]);
+    p->assign_p = p->interp_p = p->to_complex = p->poisson = NULL;
+    scl_stream *s[8] = {p->density_p, p->work, p->vdc[0], p->vdc[1], p->vdc[2], p->green, p->fk,
+                        p->partials};
+    for (int i = 0; i < 8; i++) scl_stream_free(s[i]);
+    p->density_p = p->work = p->vdc[0] = p->vdc[1] = p->vdc[2] = p->green = p->fk = p->partials = NULL;
+    free(p->partials_host);
+    p->partials_host = NULL;
+    memset(p->nk, 0, sizeof p->nk);
+}
+
+/* streams, kernels and FFT plan for an nx*ny*nz grid */
+static scl_status solver_build(scl_pppm *p, const int nk[3])
+{
+    const char *fn = "scl_pppm_solver_set";
+    scl_context *ctx = p->ctx;
+    for (int d = 0; d < 3; d++)
+        if (nk[d] < p->p.order || nk[d] > 16384)
+            return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "grid %dx%dx%d: every dimension must be "
+                            "between the order (%d) and 16384", nk[0], nk[1], nk[2], p->p.order);
+    const size_t np = (size_t)nk[0] * nk[1] * nk[2];
+    if (np > (size_t)1 << 30)
+        return scl_fail(ctx, SCL_ERR_TOO_LARGE, fn, "grid of %zu points is too large", np);
+    const scl_type rt = p->p.fp64 ? SCL_DOUBLE : SCL_FLOAT;
+    const scl_type at = scl_device(ctx)->fp64 ? SCL_DOUBLE : SCL_FLOAT;
+    char opts[96];
+    snprintf(opts, sizeof opts, "-DORDER=%d -DFP64=%d -DPERIODIC=1 -DVD_STRIDE=2", p->p.order,
+             p->p.fp64 ? 1 : 0);
+    char sopts[64];
+    snprintf(sopts, sizeof sopts, "-DFP64=%d -DWG=%d", p->p.fp64 ? 1 : 0, SOLVE_WG);
+    memcpy(p->nk, nk, sizeof p->nk);
+    p->wg = SOLVE_WG;
+    p->ngroups = (int)((np + SOLVE_WG - 1) / SOLVE_WG);
+    scl_status st;
+    if ((st = scl_kernel_create(ctx, "pppm", "pppm_assign", opts, &p->assign_p)) ||
+        (st = scl_kernel_create(ctx, "pppm", "pppm_interp", opts, &p->interp_p)) ||
+        (st = scl_kernel_create(ctx, "pppm_solve", "pppm_fixed_to_complex", sopts, &p->to_complex)) ||
+        (st = scl_kernel_create(ctx, "pppm_solve", "pppm_poisson_ik", sopts, &p->poisson)))
+        return st;
+    scl_kernel_set_label(p->assign_p, "pppm.assign");
+    scl_kernel_set_label(p->interp_p, "pppm.interp");
+    scl_kernel_set_label(p->to_complex, "pppm.to_complex");
+    scl_kernel_set_label(p->poisson, "pppm.poisson");
+    if ((st = scl_stream_create(ctx, "pppm.density_grid", SCL_LONG, np, 1, 1, 0, &p->density_p)) ||
+        (st = scl_stream_create(ctx, "pppm.work", rt, 2 * np, 1, 1, 0, &p->work)) ||
+        (st = scl_stream_create(ctx, "pppm.vdx_k", rt, 2 * np, 1, 1, 0, &p->vdc[0])) ||
+        (st = scl_stream_create(ctx, "pppm.vdy_k", rt, 2 * np, 1, 1, 0, &p->vdc[1])) ||
+        (st = scl_stream_create(ctx, "pppm.vdz_k", rt, 2 * np, 1, 1, 0, &p->vdc[2])) ||
+        (st = scl_stream_create(ctx, "pppm.greensfn", rt, np, 1, 1, SCL_STREAM_READ_ONLY, &p->green)) ||
+        (st = scl_stream_create(ctx, "pppm.fk", rt, (size_t)nk[0] + nk[1] + nk[2], 1, 1,
+                                SCL_STREAM_READ_ONLY, &p->fk)) ||
+        (st = scl_stream_create(ctx, "pppm.partials", at, 7 * (size_t)p->ngroups, 1, 1, 0, &p->partials)))
+        return st;
+    if (!(p->partials_host = malloc(7 * (size_t)p->ngroups * scl_type_size(at))))
+        return scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    const int lo0[3] = {0, 0, 0}, hi0[3] = {nk[0] - 1, nk[1] - 1, nk[2] - 1};
+    if ((st = pppm_bind_grid(p, p->assign_p, lo0, hi0)) ||
+        (st = pppm_bind_grid(p, p->interp_p, lo0, hi0)) ||
+        (st = scl_kernel_set_stream(p->assign_p, "density_fixed", p->density_p)) ||
+        (st = scl_kernel_set_stream(p->assign_p, "bad", p->bad)) ||
+        (st = scl_kernel_set_stream(p->interp_p, "vdx", p->vdc[0])) ||
+        (st = scl_kernel_set_stream(p->interp_p, "vdy", p->vdc[1])) ||
+        (st = scl_kernel_set_stream(p->interp_p, "vdz", p->vdc[2])) ||
+        (st = scl_kernel_set_real(p->interp_p, "qscale", p->p.qscale)) ||
+        (st = scl_kernel_set_int(p->to_complex, "npoints", (int)np)) ||
+        (st = scl_kernel_set_stream(p->to_complex, "density_fixed", p->density_p)) ||
+        (st = scl_kernel_set_stream(p->to_complex, "work", p->work)) ||
+        (st = scl_kernel_set_int(p->poisson, "nx", nk[0])) ||
+        (st = scl_kernel_set_int(p->poisson, "ny", nk[1])) ||
+        (st = scl_kernel_set_int(p->poisson, "nz", nk[2])) ||
+        (st = scl_kernel_set_stream(p->poisson, "work", p->work)) ||
+        (st = scl_kernel_set_stream(p->poisson, "greensfn", p->green)) ||
+        (st = scl_kernel_set_stream(p->poisson, "fk", p->fk)) ||
+        (st = scl_kernel_set_stream(p->poisson, "vdx", p->vdc[0])) ||
+        (st = scl_kernel_set_stream(p->poisson, "vdy", p->vdc[1])) ||
+        (st = scl_kernel_set_stream(p->poisson, "vdz", p->vdc[2])) ||
+        (st = scl_kernel_set_stream(p->poisson, "partials", p->partials)) ||
+        (st = scl_kernel_set_real(p->poisson, "scaleinv", 1.0 / (double)np)) ||
+        (st = scl_kernel_set_real(p->poisson, "s2", 1.0 / ((double)np * (double)np))))
+        return st;
+    if (p->x) {   /* atoms already reserved: bind them to the new kernels */
+        scl_kernel *ks[2] = {p->assign_p, p->interp_p};
+        for (int i = 0; i < 2; i++)
+            if ((st = scl_kernel_set_stream(ks[i], "x", p->x)) ||
+                (st = scl_kernel_set_stream(ks[i], "q", p->q)))
+                return st;
+        if ((st = scl_kernel_set_stream(p->interp_p, "f", p->f))) return st;
+    }
+    return pppm_fft_create(ctx, nk, p->p.fp64, p->work, &p->fft);
+}
+
+scl_status scl_pppm_solver_set(scl_pppm *p, const scl_pppm_kspace *k)
+{
+    if (!p || !k || !k->greensfn || !k->fkx || !k->fky || !k->fkz) return SCL_ERR_ARGUMENT;
+    if (p->pending)
+        return scl_fail(p->ctx, SCL_ERR_ARGUMENT, "scl_pppm_solver_set", "a step is pending");
+    const int nk[3] = {k->nx, k->ny, k->nz};
+    scl_status st;
+    if (memcmp(nk, p->nk, sizeof nk)) {
+        pppm_solver_free(p);
+        if ((st = solver_build(p, nk))) {
+            pppm_solver_free(p);
+            return st;
+        }
+    }
+    const size_t np = (size_t)nk[0] * nk[1] * nk[2], nf = (size_t)nk[0] + nk[1] + nk[2];
+    double *fk = malloc(nf * sizeof *fk);
+    float *tmp = p->p.fp64 ? NULL : malloc((np > nf ? np : nf) * sizeof *tmp);
+    if (!fk || (!p->p.fp64 && !tmp)) {
+        free(fk);
+        free(tmp);
+        return scl_fail(p->ctx, SCL_ERR_MEMORY, "scl_pppm_solver_set", "out of host memory");
+    }
+    memcpy(fk, k->fkx, (size_t)nk[0] * sizeof *fk);
+    memcpy(fk + nk[0], k->fky, (size_t)nk[1] * sizeof *fk);
+    memcpy(fk + nk[0] + nk[1], k->fkz, (size_t)nk[2] * sizeof *fk);
+    if (p->p.fp64) {
+        st = scl_stream_write(p->green, k->greensfn, 1, NULL);
+        if (!st) st = scl_stream_write(p->fk, fk, 1, NULL);
+    } else {
+        for (size_t i = 0; i < np; i++) tmp[i] = (float)k->greensfn[i];
+        st = scl_stream_write(p->green, tmp, 1, NULL);
+        for (size_t i = 0; i < nf; i++) tmp[i] = (float)fk[i];
+        if (!st) st = scl_stream_write(p->fk, tmp, 1, NULL);
+    }
+    free(fk);
+    free(tmp);
+    if (st) return st;
+    return scl_kernel_set_real(p->poisson, "gew_term", 0.25 / (k->g_ewald * k->g_ewald));
+}
+
+scl_status scl_pppm_solve_start(scl_pppm *p, int n, const double *x, const double *q, int tally)
+{
+    if (!p || n < 0 || (n > 0 && (!x || !q))) return SCL_ERR_ARGUMENT;
+    const char *fn = "scl_pppm_solve_start";
+    if (!p->fft) return scl_fail(p->ctx, SCL_ERR_ARGUMENT, fn, "call scl_pppm_solver_set first");
+    if (p->pending) return scl_fail(p->ctx, SCL_ERR_ARGUMENT, fn, "a step is pending");
+    double scale;
+    scl_status st = pppm_upload_atoms(p, n, x, q, &scale);
+    if (st) return st;
+    const size_t np = (size_t)p->nk[0] * p->nk[1] * p->nk[2];
+    const int64_t zero = 0;
+    const int izero = 0;
+    if ((st = scl_stream_fill_range(p->density_p, 0, np, &zero, NULL)) ||
+        (st = scl_stream_fill_range(p->bad, 0, 1, &izero, NULL)))
+        return st;
+    const size_t ga = (size_t)(n > 0 ? n : 1), gp = np, gq = (size_t)p->ngroups * p->wg;
+    const size_t lq = (size_t)p->wg;
+    if ((st = scl_kernel_set_int(p->assign_p, "n", n)) ||
+        (st = scl_kernel_set_real(p->assign_p, "scale", scale)) ||
+        (st = scl_kernel_set_int(p->interp_p, "n", n)) ||
+        (st = scl_kernel_set_real(p->to_complex, "inv_scale", p->inv_scale)) ||
+        (st = scl_kernel_set_int(p->poisson, "tally", tally ? 1 : 0)))
+        return st;
+    if ((n > 0 && (st = scl_kernel_launch(p->assign_p, 1, &ga, NULL, NULL))) ||
+        (st = scl_kernel_launch(p->to_complex, 1, &gp, NULL, NULL)) ||
+        (st = pppm_fft_run(p->fft, p->work, 0)) ||
+        (st = scl_kernel_launch(p->poisson, 1, &gq, &lq, NULL)))
+        return st;
+    for (int d = 0; d < 3; d++)
+        if ((st = pppm_fft_run(p->fft, p->vdc[d], 1))) return st;
+    if (n > 0 && (st = scl_kernel_launch(p->interp_p, 1, &ga, NULL, NULL))) return st;
+    p->pending = 1;   /* from here finish releases what was queued */
+    p->solve_pending = 1;
+    p->tally_pending = tally != 0;
+    if ((st = scl_stream_read(p->bad, &p->bad_host, 0, &p->bad_ready))) return st;
+    if (tally && (st = scl_stream_read(p->partials, p->partials_host, 0, &p->partials_ready)))
+        return st;
+    if (n > 0 && (st = scl_stream_read_range(p->f, 0, 3 * (size_t)n, p->f_host, 0, &p->f_ready)))
+        return st;
+    return SCL_OK;
+}
+
+scl_status scl_pppm_solve_finish(scl_pppm *p, double *f, double *energy, double virial[6])
+{
+    if (!p) return SCL_ERR_ARGUMENT;
+    if (!p->pending || !p->solve_pending) return SCL_OK;
+    p->pending = p->solve_pending = 0;
+    scl_status st = SCL_OK;
+    scl_event evs[3] = {p->bad_ready, p->partials_ready, p->f_ready};
+    for (int i = 0; i < 3; i++) {
+        if (evs[i] && !st) st = scl_event_wait(p->ctx, evs[i]);
+    }
+    pppm_add_seconds(p, p->f_ready, &p->stats.t_download);
+    if (p->bad_ready) scl_event_release(p->bad_ready);
+    if (p->partials_ready) scl_event_release(p->partials_ready);
+    p->bad_ready = p->partials_ready = p->f_ready = NULL;
+    if (st) return st;
+    p->stats.device_steps++;
+    if (p->bad_host)
+        return scl_fail(p->ctx, SCL_ERR_INPUT, "scl_pppm_solve_finish", "%d of %d atoms are out "
+                        "of range (far outside the box, or coordinates are not finite)",
+                        p->bad_host, p->n);
+    if (p->tally_pending) {
+        double sum[7] = {0, 0, 0, 0, 0, 0, 0};
+        const int dbl = scl_device(p->ctx)->fp64 != 0;
+        for (int g = 0; g < p->ngroups; g++)
+            for (int c = 0; c < 7; c++)
+                sum[c] += dbl ? ((const double *)p->partials_host)[7 * g + c]
+                              : (double)((const float *)p->partials_host)[7 * g + c];
+        if (energy) *energy = sum[0];
+        if (virial)
+            for (int c = 0; c < 6; c++) virial[c] = sum[1 + c];
+    }
+    if (p->n == 0) return SCL_OK;
+    if (!f) return SCL_ERR_ARGUMENT;
+    const size_t m = 3 * (size_t)p->n;
+    if (p->p.fp64) {
+        const double *h = p->f_host;
+        for (size_t i = 0; i < m; i++) f[i] += h[i];
+    } else {
+        const float *h = p->f_host;
+        for (size_t i = 0; i < m; i++) f[i] += (double)h[i];
+    }
+    return SCL_OK;
+}
