@@ -55,7 +55,8 @@ KSpace *PPPMOCL::creator(LAMMPS *lmp)
 }
 
 PPPMOCL::PPPMOCL(LAMMPS *lmp) :
-    PPPM(lmp), fp64(0), ctx(nullptr), engine(nullptr), engine_params(), pending(false),
+    PPPM(lmp), fp64(0), fft_device(1), kspace_dirty(true), pending_solve(false),
+    pending_energy(false), pending_virial(false), pending_volume(0), pending_qscale(0), ctx(nullptr), engine(nullptr), engine_params(), pending(false),
     pending_nlocal(0), stats_base(), wait_time(0), host_time(0)
 {
   group_group_enable = 0;   // compute group/group then says kspace is unsupported
@@ -84,12 +85,12 @@ void PPPMOCL::read_env()
   }
 }
 
-/* kspace_style pppm/ocl accuracy [device SPEC] [precision single|mixed|double] */
+/* kspace_style pppm/ocl accuracy [device SPEC] [precision single|mixed|double] [fft device|host] */
 void PPPMOCL::settings(int narg, char **arg)
 {
   if (narg < 1)
     error->all(FLERR, "Illegal kspace_style pppm/ocl command: expected accuracy "
-                      "[device SPEC] [precision single|mixed|double]");
+                      "[device SPEC] [precision single|mixed|double] [fft device|host]");
   PPPM::settings(1, arg);
   read_env();
   parse_keywords(narg - 1, arg + 1);
@@ -99,14 +100,18 @@ void PPPMOCL::parse_keywords(int narg, char **arg)
 {
   for (int i = 0; i < narg; i += 2) {
     const std::string key = arg[i];
-    if (key != "device" && key != "precision")
-      error->all(FLERR, strf("Unknown kspace_style pppm/ocl keyword '%s': expected device or "
-                             "precision", arg[i]));
+    if (key != "device" && key != "precision" && key != "fft")
+      error->all(FLERR, strf("Unknown kspace_style pppm/ocl keyword '%s': expected device, "
+                             "precision or fft", arg[i]));
     if (i + 1 >= narg)
       error->all(FLERR, strf("kspace_style pppm/ocl keyword '%s' needs a value", arg[i]));
     const char *v = arg[i + 1];
     if (key == "device") {
       device_spec = v;
+    } else if (key == "fft") {
+      if (!strcmp(v, "device")) fft_device = 1;
+      else if (!strcmp(v, "host")) fft_device = 0;
+      else error->all(FLERR, strf("kspace_style pppm/ocl: fft '%s' is invalid: use device or host", v));
     } else if (!strcmp(v, "double")) {
       fp64 = 1;
     } else if (!strcmp(v, "mixed") || !strcmp(v, "single")) {
@@ -187,6 +192,12 @@ void PPPMOCL::init()
   wait_time = host_time = 0.0;
 }
 
+void PPPMOCL::setup()
+{
+  PPPM::setup();
+  kspace_dirty = true;   // greensfn, fkx.. changed (box change, new grid)
+}
+
 void PPPMOCL::compute_group_group(int, int, int)
 {
   error->all(FLERR, "kspace_style pppm/ocl does not support compute group/group with kspace yes: "
@@ -247,6 +258,11 @@ void PPPMOCL::compute(int eflag, int vflag)
     memory->create(part2grid, nmax, 3, "pppm:part2grid");
   }
   ensure_engine();
+  if (fft_device && comm->nprocs == 1 && !evflag_atom) {
+    compute_device_step();
+    host_time += MPI_Wtime() - t0;
+    return;
+  }
 
   const int nlocal = atom->nlocal;
   scl_status st = scl_pppm_make_rho(engine, nlocal, nlocal ? atom->x[0] : nullptr, atom->q,
@@ -304,6 +320,36 @@ void PPPMOCL::compute(int eflag, int vflag)
   host_time += MPI_Wtime() - t0;
 }
 
+/* one rank: the whole step queued on the device; energy and virial are
+   finished in collect() (thermo output reads them after pre_reverse) */
+void PPPMOCL::compute_device_step()
+{
+  scl_status st;
+  if (kspace_dirty) {
+    scl_pppm_kspace k;
+    k.nx = nx_pppm;
+    k.ny = ny_pppm;
+    k.nz = nz_pppm;
+    k.greensfn = greensfn;
+    k.fkx = &fkx[nxlo_fft];
+    k.fky = &fky[nylo_fft];
+    k.fkz = &fkz[nzlo_fft];
+    k.g_ewald = g_ewald;
+    if ((st = scl_pppm_solver_set(engine, &k))) fail(FLERR, "setting up the device FFT step", st);
+    kspace_dirty = false;
+  }
+  const int nlocal = atom->nlocal;
+  st = scl_pppm_solve_start(engine, nlocal, nlocal ? atom->x[0] : nullptr, atom->q,
+                            eflag_global || vflag_global);
+  if (st != SCL_OK) fail(FLERR, "starting the device step", st);
+  pending = pending_solve = true;
+  pending_nlocal = nlocal;
+  pending_energy = eflag_global;
+  pending_virial = vflag_global;
+  pending_volume = volume;
+  pending_qscale = qqrd2e * scale;
+}
+
 void PPPMOCL::collect()
 {
   if (!pending) return;
@@ -313,9 +359,30 @@ void PPPMOCL::collect()
                            "the kspace compute and the force collection", pending_nlocal,
                            atom->nlocal));
   const double t0 = MPI_Wtime();
-  scl_status st = scl_pppm_fieldforce_finish(engine, pending_nlocal ? atom->f[0] : nullptr);
+  double *f = pending_nlocal ? atom->f[0] : nullptr;
+  if (!pending_solve) {
+    scl_status st = scl_pppm_fieldforce_finish(engine, f);
+    wait_time += MPI_Wtime() - t0;
+    if (st != SCL_OK) fail(FLERR, "collecting the kspace forces", st);
+    return;
+  }
+  pending_solve = false;
+  double e = 0.0, v[6] = {0, 0, 0, 0, 0, 0};
+  scl_status st = scl_pppm_solve_finish(engine, f, &e, v);
   wait_time += MPI_Wtime() - t0;
-  if (st != SCL_OK) fail(FLERR, "collecting the kspace forces", st);
+  if (st != SCL_OK) fail(FLERR, "collecting the kspace step", st);
+  // PPPM::compute's scaling of the sums (one rank: no reduction)
+  const double qscale = pending_qscale, vol = pending_volume;
+  if (pending_energy) {
+    energy = e * 0.5 * vol;
+    energy -= g_ewald * qsqsum / MY_PIS + MY_PI2 * qsum * qsum / (g_ewald * g_ewald * vol);
+    energy *= qscale;
+    if (!std::isfinite(energy))
+      error->one(FLERR, "kspace_style pppm/ocl: non-finite long-range energy -- check for "
+                        "NaN coordinates or charges");
+  }
+  if (pending_virial)
+    for (int i = 0; i < 6; i++) virial[i] = 0.5 * qscale * vol * v[i];
 }
 
 void PPPMOCL::begin_run_stats()
@@ -329,10 +396,11 @@ void PPPMOCL::report_run()
   scl_pppm_stats s;
   scl_pppm_stats_get(engine, &s);
   const scl_pppm_stats &b = stats_base;
-  double local[6] = {s.t_upload - b.t_upload, s.t_assign - b.t_assign,
-                     s.t_download - b.t_download, s.t_interp - b.t_interp, host_time, wait_time};
-  double tmax[6];
-  MPI_Reduce(local, tmax, 6, MPI_DOUBLE, MPI_MAX, 0, world);
+  double local[7] = {s.t_upload - b.t_upload, s.t_assign - b.t_assign,
+                     s.t_download - b.t_download, s.t_interp - b.t_interp, host_time, wait_time,
+                     s.t_solve - b.t_solve};
+  double tmax[7];
+  MPI_Reduce(local, tmax, 7, MPI_DOUBLE, MPI_MAX, 0, world);
   if (comm->me != 0 || !ctx) return;
   const scl_device_info *d = scl_device(ctx);
   std::string m;
@@ -342,11 +410,15 @@ void PPPMOCL::report_run()
   m += strf("Device: %s (%s), %d rank(s), precision %s, order %d, grid %dx%dx%d\n",
             d ? d->name : "?", d ? d->platform : "?", comm->nprocs, fp64 ? "double" : "mixed",
             order, nx_pppm, ny_pppm, nz_pppm);
+  m += strf("Steps: %ld whole on the device (VkFFT), %ld with host FFTs\n",
+            s.device_steps - b.device_steps, s.steps - b.steps);
   m += strf("Charge assignment: %.4f s\n", tmax[1]);
+  m += strf("Grid + Poisson:    %.4f s (device steps; the VkFFT transforms are not timed)\n", tmax[6]);
   m += strf("Field -> forces:   %.4f s\n", tmax[3]);
   m += strf("Data transfer:     %.4f s (upload %.4f, download %.4f)\n", tmax[0] + tmax[2], tmax[0],
             tmax[2]);
-  m += strf("Host kspace:       %.4f s (FFTs, Poisson, grid comm, transfers in compute)\n", tmax[4]);
+  m += strf("Host compute():    %.4f s (queueing; with host FFTs also FFTs, Poisson, grid comm)\n",
+            tmax[4]);
   m += strf("Idle (host wait):  %.4f s (host blocked on the device in pre_reverse)\n", tmax[5]);
   m += "-------------------------------------------------------------------\n\n";
   utils::logmesg(lmp, m);

@@ -3,11 +3,15 @@
  * assignment and force interpolation) done by libstreamcl (OpenCL).
  *
  * Everything else is LAMMPS's own PPPM: grid and g_ewald selection, accuracy
- * estimate, kspace_modify options, grid communication, the FFTs and Poisson
- * solve, energy and virial. compute() queues the interpolation and returns;
- * FixStreamclCollect adds the forces in pre_reverse (after bonds, before
- * reverse communication), as it does for pair_style lj/charmm/coul/long/ocl.
- * Per-atom energy/virial (when requested) are interpolated on the host.
+ * estimate, kspace_modify options, Green's function. On one rank (fft device,
+ * the default) the whole step stays on the device: FFTs by VkFFT, Poisson,
+ * energy and virial too. With several ranks (or fft host) LAMMPS's grid
+ * communication, FFTs and Poisson solve run on the host between the device's
+ * assignment and interpolation. compute() queues the device work and returns;
+ * FixStreamclCollect adds forces (and, on one rank, energy/virial) in
+ * pre_reverse (after bonds, before reverse communication), as it does for
+ * pair_style lj/charmm/coul/long/ocl. Steps that want per-atom energy/virial
+ * take the host-FFT path, with the per-atom interpolation on the host.
  * Refused with an error: triclinic boxes, kspace_modify slab, kspace_modify
  * diff ad, compute group/group, run_style respa.
  */
@@ -32,6 +36,7 @@ class PPPMOCL : public PPPM {
   ~PPPMOCL() override;
   void settings(int narg, char **arg) override;
   void init() override;
+  void setup() override;
   void compute(int eflag, int vflag) override;
   void compute_group_group(int, int, int) override;
 
@@ -44,6 +49,11 @@ class PPPMOCL : public PPPM {
  private:
   std::string device_spec;
   int fp64;                      // precision double
+  int fft_device;                // keyword fft: 1 device (one rank), 0 host
+  bool kspace_dirty;             // setup() ran: Green's function etc. to upload
+  bool pending_solve;            // the pending step is a whole device step
+  bool pending_energy, pending_virial;
+  double pending_volume, pending_qscale;
   scl_context *ctx;
   std::string ctx_device_spec;
   scl_pppm *engine;
@@ -56,6 +66,7 @@ class PPPMOCL : public PPPM {
   void read_env();
   void parse_keywords(int narg, char **arg);
   void ensure_engine();
+  void compute_device_step();
   [[noreturn]] void fail(const char *file, int line, const std::string &what, scl_status st);
 };
 

@@ -44,6 +44,7 @@ struct scl_pppm {
     void *partials_host;
     int bad_host;
     scl_event partials_ready, bad_ready;
+    scl_event step_ev[4];       /* assign, to_complex, poisson, interp (profiling) */
 };
 
 /* driver.c, shared with solve.c */

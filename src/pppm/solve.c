@@ -19,6 +19,10 @@ void pppm_solver_free(scl_pppm *p)
     if (p->partials_ready) scl_event_release(p->partials_ready);
     if (p->bad_ready) scl_event_release(p->bad_ready);
     p->partials_ready = p->bad_ready = NULL;
+    for (int i = 0; i < 4; i++) {
+        if (p->step_ev[i]) scl_event_release(p->step_ev[i]);
+        p->step_ev[i] = NULL;
+    }
     pppm_fft_free(p->fft);
     p->fft = NULL;
     scl_kernel *k[4] = {p->assign_p, p->interp_p, p->to_complex, p->poisson};
@@ -176,14 +180,17 @@ scl_status scl_pppm_solve_start(scl_pppm *p, int n, const double *x, const doubl
         (st = scl_kernel_set_real(p->to_complex, "inv_scale", p->inv_scale)) ||
         (st = scl_kernel_set_int(p->poisson, "tally", tally ? 1 : 0)))
         return st;
-    if ((n > 0 && (st = scl_kernel_launch(p->assign_p, 1, &ga, NULL, NULL))) ||
-        (st = scl_kernel_launch(p->to_complex, 1, &gp, NULL, NULL)) ||
+    /* launch events only when profiling (accounted in finish, not waited for here) */
+    const int prof = scl_profiling(p->ctx);
+    scl_event *ev = p->step_ev;
+    if ((n > 0 && (st = scl_kernel_launch(p->assign_p, 1, &ga, NULL, prof ? &ev[0] : NULL))) ||
+        (st = scl_kernel_launch(p->to_complex, 1, &gp, NULL, prof ? &ev[1] : NULL)) ||
         (st = pppm_fft_run(p->fft, p->work, 0)) ||
-        (st = scl_kernel_launch(p->poisson, 1, &gq, &lq, NULL)))
+        (st = scl_kernel_launch(p->poisson, 1, &gq, &lq, prof ? &ev[2] : NULL)))
         return st;
     for (int d = 0; d < 3; d++)
         if ((st = pppm_fft_run(p->fft, p->vdc[d], 1))) return st;
-    if (n > 0 && (st = scl_kernel_launch(p->interp_p, 1, &ga, NULL, NULL))) return st;
+    if (n > 0 && (st = scl_kernel_launch(p->interp_p, 1, &ga, NULL, prof ? &ev[3] : NULL))) return st;
     p->pending = 1;   /* from here finish releases what was queued */
     p->solve_pending = 1;
     p->tally_pending = tally != 0;
@@ -206,6 +213,11 @@ scl_status scl_pppm_solve_finish(scl_pppm *p, double *f, double *energy, double 
         if (evs[i] && !st) st = scl_event_wait(p->ctx, evs[i]);
     }
     pppm_add_seconds(p, p->f_ready, &p->stats.t_download);
+    double *acc[4] = {&p->stats.t_assign, &p->stats.t_solve, &p->stats.t_solve, &p->stats.t_interp};
+    for (int i = 0; i < 4; i++) {
+        pppm_add_seconds(p, p->step_ev[i], acc[i]);
+        p->step_ev[i] = NULL;
+    }
     if (p->bad_ready) scl_event_release(p->bad_ready);
     if (p->partials_ready) scl_event_release(p->partials_ready);
     p->bad_ready = p->partials_ready = p->f_ready = NULL;

@@ -2,8 +2,8 @@
 # LAMMPS tests of kspace_style pppm/ocl against LAMMPS's CPU pppm with the
 # same grid, order and g_ewald (same accuracy on the same system). Modes:
 #   box      a random charged box (made once, written as a data file): orders 2-7,
-#            mixed and double; kspace-only forces (pair_modify compute no), E_long,
-#            pressure tensor
+#            mixed and double, device FFTs (odd orders) and host FFTs (even), 2 ranks;
+#            kspace-only forces (pair_modify compute no), E_long, pressure tensor
 #   peptide  LAMMPS's examples/peptide: kspace forces (run with kspace minus run
 #            with kspace_modify compute no), E_long, pressure; then 20 MD steps
 #            with shake, 1 rank -sf ocl vs CPU, and 2 ranks vs the same CPU log
@@ -80,13 +80,19 @@ dump d all custom 1 f.${tag} id fx fy fz
 dump_modify d sort id format float %.17g
 run 0
 IN
+  # odd orders: the whole step on the device (VkFFT); even: LAMMPS's host FFTs
+  # between the device's assignment and interpolation (fft host)
   for order in 2 3 4 5 6 7; do
+    fft=device; [ $((order % 2)) = 0 ] && fft=host
     lmp_run "$LMP_CPU" 1 in.box cpu$order -var ks pppm -var kw "" -var order $order || continue
-    lmp_run "$LMP_OCL" 1 in.box mixed$order -var ks pppm/ocl -var kw "precision mixed" -var order $order &&
-      check_static mixed$order cpu$order 1e-5
-    lmp_run "$LMP_OCL" 1 in.box double$order -var ks pppm/ocl -var kw "precision double" -var order $order &&
-      check_static double$order cpu$order 1e-10
+    lmp_run "$LMP_OCL" 1 in.box mixed$order -var ks pppm/ocl -var kw "precision mixed fft $fft" \
+      -var order $order && check_static mixed$order cpu$order 1e-5
+    lmp_run "$LMP_OCL" 1 in.box double$order -var ks pppm/ocl -var kw "precision double fft $fft" \
+      -var order $order && check_static double$order cpu$order 1e-10
   done
+  # two ranks (host FFTs, each rank's brick on the device)
+  lmp_run "$LMP_OCL" 2 in.box double5r2 -var ks pppm/ocl -var kw "precision double" -var order 5 &&
+    check_static double5r2 cpu5 1e-10
   # -sf ocl maps pppm to pppm/ocl
   lmp_run "$LMP_OCL" 1 in.box sf5 -sf ocl -var ks pppm -var kw "" -var order 5 &&
     { grep -q "pppm/ocl" log.sf5 || fail "-sf ocl did not select pppm/ocl"; check_static sf5 cpu5 1e-5; }
@@ -169,6 +175,8 @@ IN
   expect_error keyword "Unknown kspace_style pppm/ocl keyword 'colour'"
   base "" "kspace_style pppm/ocl 1e-4 device" "" > in.novalue
   expect_error novalue "needs a value"
+  base "" "kspace_style pppm/ocl 1e-4 fft gpu" "" > in.fft
+  expect_error fft "fft 'gpu' is invalid"
   base "" "kspace_style pppm/ocl 1e-4 device no-such-device-xyz" "" > in.device
   expect_error device "no OpenCL device"
   base "" "$K" "run_style respa 2 2 pair 1 kspace 2" > in.respa
