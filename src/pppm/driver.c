@@ -2,7 +2,7 @@
  * streams, the two kernels of cl/pppm.cl, fixed-point scaling, transfers. */
 #include "pppm_internal.h"
 
-#include "core/internal.h"
+#include "core/fail.h"
 
 #include <math.h>
 #include <stdio.h>

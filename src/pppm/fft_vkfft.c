@@ -6,7 +6,7 @@
 #define VKFFT_BACKEND 3
 #include "pppm_internal.h"
 
-#include "core/internal.h"
+#include "core/fail.h"
 #include "streamcl/opencl.h"
 
 #if defined(__GNUC__)

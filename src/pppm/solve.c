@@ -5,7 +5,7 @@
  * asynchronously, finished in scl_pppm_solve_finish. */
 #include "pppm_internal.h"
 
-#include "core/internal.h"
+#include "core/fail.h"
 
 #include <math.h>
 #include <stdio.h>
