@@ -8,15 +8,16 @@ class LAMMPS;
 }
 
 // Adds pair_style lj/charmm/coul/long/ocl and kspace_style pppm/ocl (also
-// reached by -sf ocl from lj/charmm/coul/long and pppm) to lmp's style tables, and keeps it there across the
-// input command `clear`: `clear` re-creates LAMMPS's Force (and with PLUGIN
-// unloads plugins), losing the style, but keeps the input's command table.
+// reached by -sf ocl from lj/charmm/coul/long and pppm) to lmp's style
+// tables, and keeps them there across the input command `clear`: `clear`
+// re-creates LAMMPS's Force (and with PLUGIN unloads plugins), losing the
+// styles, but keeps the input's command table.
 // The commands that make a simulation box or read a restart (read_data,
-// read_restart, create_box) are wrapped there to add the style again first,
+// read_restart, create_box) are wrapped there to add the styles again first,
 // so `clear; ...; read_data; pair_style .../ocl` and `write_restart; clear;
-// read_restart` work, and -sf ocl maps to the device style again. A pair
-// style defined after `clear` but before the box is refused with an error
-// under -sf ocl (it would silently be the CPU style). Idempotent.
+// read_restart` work, and -sf ocl maps to the device styles again. A pair or
+// kspace style defined after `clear` but before the box is refused with an
+// error under -sf ocl (it would silently be the CPU style). Idempotent.
 void streamcl_register_styles(LAMMPS_NS::LAMMPS *lmp);
 
 // Only the styles (the pair style is what the plugin also registers through LAMMPS).
