@@ -47,7 +47,7 @@
 
 /* F0(t); tab holds rows of F_k(i/16) (-1)^k / k!, k = 0..7 (64 bytes: one
  * vector load per lane). */
-inline REAL boys0(REAL t, __global const double *tab)
+inline REAL boys0(REAL t, __global const REAL *tab)
 {
 #if BOYS_ERF
     if (t < (REAL)1e-12)
@@ -63,7 +63,7 @@ inline REAL boys0(REAL t, __global const double *tab)
     float y = fma(t, 16.0f, 12582912.0f);
     int i = as_int(y) & 0x3fffff;
     float d = t - (y - 12582912.0f) * (1.0f / 16.0f);
-    float8 c = convert_float8(vload8(i, tab));
+    float8 c = vload8(i, tab);
 #else
     double y = fma(t, 16.0, 6755399441055744.0);
     int i = (int)(as_long(y) & 0xfffffff);
@@ -78,7 +78,7 @@ inline REAL boys0(REAL t, __global const double *tab)
  * here one at a time. */
 inline REAL quartet(__local const REAL4 *row_geo, __local const REAL *row_k,
                     __global const double4 *pair_geo, __global const double *pair_k, int npair,
-                    int kl, __global const double *tab)
+                    int kl, __global const REAL *tab)
 {
     REAL sum = 0;
     for (int b = 0; b < NPP; b++) {
@@ -118,7 +118,8 @@ inline void load_row(__local REAL4 *row_geo, __local REAL *row_k,
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void eri_tensor(__global const double4 *pair_geo, __global const double *pair_k,
                 __global const double *schwarz, __global const double *boys_table,
-                int npair, int row0, double threshold, long out_base, __global double *out)
+                __global const float *boys_table32, int npair, int row0, double threshold,
+                long out_base, __global double *out)
 {
     __local REAL4 row_geo[NPP];
     __local REAL row_k[NPP];
@@ -131,7 +132,11 @@ void eri_tensor(__global const double4 *pair_geo, __global const double *pair_k,
         return;
     double v = 0;
     if (schwarz[ij] * schwarz[kl] >= threshold)
+#if ERI_FP32
+        v = (double)quartet(row_geo, row_k, pair_geo, pair_k, npair, kl, boys_table32);
+#else
         v = (double)quartet(row_geo, row_k, pair_geo, pair_k, npair, kl, boys_table);
+#endif
     out[(long)ij * (ij + 1) / 2 + kl - out_base] = v;
 }
 

@@ -24,7 +24,7 @@ struct scl_eri {
     scl_eri_options opt;
     eri_pairs pairs;
     double *schwarz;                 /* host copy */
-    scl_stream *geo, *k, *q, *boys, *fn, *dens, *jacc, *kacc, *out;
+    scl_stream *geo, *k, *q, *boys, *boys32, *fn, *dens, *jacc, *kacc, *out;
     size_t out_elements;
     scl_plan *plan;
     int tuning_rows;                 /* rows a tuning step covers (the last ones) */
@@ -70,6 +70,8 @@ static scl_status prepare(void *user, const int *values, void **out)
         st = bind_common(e, v->tensor);
     if (st == SCL_OK)
         st = scl_kernel_set_stream(v->tensor, "out", e->out);
+    if (st == SCL_OK)
+        st = scl_kernel_set_stream(v->tensor, "boys_table32", e->boys32);
     if (st == SCL_OK) {
         size_t local[2] = {(size_t)v->wg, 1};
         st = scl_kernel_check_local(v->tensor, 2, local);
@@ -181,6 +183,10 @@ scl_status scl_eri_create(scl_context *ctx, const scl_eri_system *sys, const scl
     e->schwarz = malloc(np * sizeof *e->schwarz);
     double *geo = malloc(total * 4 * sizeof *geo);
     int *fn = malloc(np * 2 * sizeof *fn);
+    enum { NBOYS = SCL_ERI_BOYS_POINTS * (SCL_ERI_BOYS_ORDER + 1) };
+    float boys32[NBOYS];
+    for (int m = 0; m < NBOYS; m++)
+        boys32[m] = (float)scl_eri_boys_table()[m];
     if (!e->schwarz || !geo || !fn) {
         free(geo);
         free(fn);
@@ -210,6 +216,9 @@ scl_status scl_eri_create(scl_context *ctx, const scl_eri_system *sys, const scl
         (st = scl_stream_create(ctx, "eri.boys", SCL_DOUBLE,
                                 SCL_ERI_BOYS_POINTS * (SCL_ERI_BOYS_ORDER + 1), 1, 1, ro,
                                 &e->boys)) ||
+        (st = scl_stream_create(ctx, "eri.boys32", SCL_FLOAT,
+                                SCL_ERI_BOYS_POINTS * (SCL_ERI_BOYS_ORDER + 1), 1, 1, ro,
+                                &e->boys32)) ||
         (st = scl_stream_create(ctx, "eri.pair_fn", SCL_INT2, np, 1, 1, ro, &e->fn)) ||
         (st = scl_stream_create(ctx, "eri.density", SCL_DOUBLE, n * n, 1, 1, ro, &e->dens)) ||
         (st = scl_stream_create(ctx, "eri.jacc", SCL_DOUBLE, n * n, 1, 1, 0, &e->jacc)) ||
@@ -220,6 +229,7 @@ scl_status scl_eri_create(scl_context *ctx, const scl_eri_system *sys, const scl
         (st = scl_stream_write(e->k, e->pairs.K, 1, NULL)) ||
         (st = scl_stream_write(e->q, e->schwarz, 1, NULL)) ||
         (st = scl_stream_write(e->boys, scl_eri_boys_table(), 1, NULL)) ||
+        (st = scl_stream_write(e->boys32, boys32, 1, NULL)) ||
         (st = scl_stream_write(e->fn, fn, 1, NULL))) {
         free(geo);
         free(fn);
@@ -271,6 +281,7 @@ void scl_eri_free(scl_eri *e)
     scl_stream_free(e->k);
     scl_stream_free(e->q);
     scl_stream_free(e->boys);
+    scl_stream_free(e->boys32);
     scl_stream_free(e->fn);
     scl_stream_free(e->dens);
     scl_stream_free(e->jacc);
