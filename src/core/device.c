@@ -99,6 +99,36 @@ static scl_status for_each_device(visit_fn visit, void *user, char *err, size_t 
     return SCL_OK;
 }
 
+/* "; platform 'X' offered no device (...)" for the platforms that have none,
+ * else "": PoCL, for one, offers no device at all when it cannot create its
+ * kernel cache, which otherwise reads as a wrong device spec. */
+static void empty_platforms_note(char *buf, size_t len)
+{
+    cl_platform_id platforms[MAX_PLATFORMS];
+    cl_uint np = 0;
+    size_t used = 0;
+    buf[0] = '\0';
+    if (clGetPlatformIDs(MAX_PLATFORMS, platforms, &np) != CL_SUCCESS)
+        return;
+    for (cl_uint pi = 0; pi < np && pi < MAX_PLATFORMS; pi++) {
+        cl_uint nd = 0;
+        if (clGetDeviceIDs(platforms[pi], CL_DEVICE_TYPE_ALL, 0, NULL, &nd) == CL_SUCCESS &&
+            nd > 0)
+            continue;
+        char name[128] = "?";
+        clGetPlatformInfo(platforms[pi], CL_PLATFORM_NAME, sizeof name, name, NULL);
+        name[sizeof name - 1] = '\0';
+        int n = snprintf(buf + used, len - used, "%s'%s'", used ? ", " : "; platform ", name);
+        if (n < 0 || (size_t)n >= len - used)
+            return;
+        used += (size_t)n;
+    }
+    if (used)
+        snprintf(buf + used, len - used,
+                 " offered no device (PoCL does so when its kernel cache directory, "
+                 "$POCL_CACHE_DIR or $XDG_CACHE_HOME/pocl, cannot be created or written)");
+}
+
 typedef struct {
     scl_device_info *list;
     size_t count, cap;
@@ -144,6 +174,12 @@ scl_status scl_devices_list(scl_device_info **list, size_t *count, char *err, si
     if (s != SCL_OK) {
         free(st.list);
         return s;
+    }
+    if (st.count == 0) {
+        char note[600];
+        empty_platforms_note(note, sizeof note);
+        scl_format_error(err, errlen, "no OpenCL device found%s", note);
+        return SCL_ERR_NO_DEVICE;
     }
     *list = st.list;
     *count = st.count;
@@ -257,10 +293,12 @@ scl_status scl_select_device(const char *spec, cl_platform_id *platform, cl_devi
     if (s != SCL_OK)
         return s;
     if (!st.found) {
+        char note[600];
+        empty_platforms_note(note, sizeof note);
         scl_format_error(err, errlen,
                          "no OpenCL device matches '%s' (use gpu, cpu, PLATFORM:DEVICE indices "
-                         "or a name substring; 'streamcl devices' lists them)",
-                         spec);
+                         "or a name substring; 'streamcl devices' lists them)%s",
+                         spec, note);
         return SCL_ERR_NO_DEVICE;
     }
     *platform = st.platform;
