@@ -185,7 +185,7 @@ IN
   esac
   (cd "$d" && "$LMP_CPU" -in in.cpu -log log.cpu -screen none) || fail "CPU lmp exited with $?"
   (cd "$d" && "$exe" $sf -in in.ocl -log log.ocl -screen none) || fail "$how run exited with $?"
-  runs=$(grep -c "Device Time Info" "$d/log.ocl")
+  runs=$(grep -c "Device Time Info (lj/charmm/coul/long/ocl" "$d/log.ocl")
   [ "$runs" = 3 ] || fail "$how: $runs of 3 runs on the device (the others used the CPU style or failed)"
   python3 "$HERE/compare_logs.py" --floor 100 "$d/log.ocl" "$d/log.cpu" "$TOL" \
     0:PotEng,E_vdwl,E_coul,Press 100:PotEng,E_vdwl,E_coul,Press 200:PotEng,E_vdwl,E_coul,Press ||
