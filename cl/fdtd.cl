@@ -148,27 +148,32 @@ __kernel void fdtd_fused(__global real *ex, __global real *ey, __global real *ez
     ez[o] = ezv;
 }
 
-/* CPML correction of one field pair in the slabs of axis a (Roden & Gedney):
- * psi <- b psi + c D, t += sign coef ((kinv - 1) D + psi), where D is the
- * derivative along a of the source field (electric: s(p) - s(p - e_a),
- * magnetic: s(p + e_a) - s(p), over the spacing). Work-items: (plane, u, v)
- * with u, v the positions along the two other axes b, d. */
+/* CPML correction of one field pair in the slabs of axis `axis`
+ * (Roden & Gedney): psi <- b psi + c D, t += sign coef ((kinv - 1) D + psi),
+ * where D is the derivative along the axis of the source field (electric:
+ * s(p) - s(p - e_a), magnetic: s(p + e_a) - s(p), over the spacing).
+ * Work-items (x, y, z) with the slab plane index in place of the axis
+ * coordinate, so x stays fastest (coalesced on GPUs, vectorised on CPUs);
+ * psi has the same layout (extent `planes` along the axis). */
 __kernel void fdtd_cpml(__global real *t, __global const real *s, __global real *psi,
                         __global const uchar *ids, __constant real *coef,
                         __global const real *kinv, __global const real *pb,
-                        __global const real *pc, int planes, int lo_cells, int hi_cells,
-                        int na, int sa, int sb, int sd, int nb1, int ulo, int uhi, int vlo,
-                        int vhi, int alo, int ahi, int base, int electric, real ra, real sign)
+                        __global const real *pc, int axis, int planes, int lo_cells,
+                        int hi_cells, int na, int sa, int e0, int e1, int lo0, int hi0, int lo1,
+                        int hi1, int lo2, int hi2, int base, int px, int pxy, int electric,
+                        real ra, real sign)
 {
-    int pl = get_global_id(0), u = get_global_id(1), v = get_global_id(2);
-    if (pl >= planes || u < ulo || u > uhi || v < vlo || v > vhi)
+    int c0 = get_global_id(0), c1 = get_global_id(1), c2 = get_global_id(2);
+    int pl = axis == 0 ? c0 : axis == 1 ? c1 : c2;
+    if (c0 >= e0 || c1 >= e1 || pl >= planes)
         return;
     int ia = pl <= lo_cells ? pl : na - hi_cells + (pl - lo_cells - 1);
-    if (ia < alo || ia > ahi || pc[ia] == 0)
+    int p0 = axis == 0 ? ia : c0, p1 = axis == 1 ? ia : c1, p2 = axis == 2 ? ia : c2;
+    if (p0 < lo0 || p0 > hi0 || p1 < lo1 || p1 > hi1 || p2 < lo2 || p2 > hi2 || pc[ia] == 0)
         return;
-    int o = base + ia * sa + u * sb + v * sd;
+    int o = base + p0 + px * p1 + pxy * p2;
     real d = electric ? (s[o] - s[o - sa]) * ra : (s[o + sa] - s[o]) * ra;
-    int pi = pl + planes * (u + nb1 * v);
+    int pi = c0 + e0 * (c1 + e1 * c2);
     real p = pb[ia] * psi[pi] + pc[ia] * d;
     psi[pi] = p;
     t[o] += sign * coef[MAT(ids, o)] * ((kinv[ia] - (real)1) * d + p);

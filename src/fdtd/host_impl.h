@@ -15,6 +15,72 @@ static inline long CAT(plus, SFX)(const struct scl_fdtd_host *h, int ax, int p)
     return (p == h->n[ax] - 1 && h->m->periodic[ax]) ? -(long)(h->n[ax] - 1) * h->s[ax] : h->s[ax];
 }
 
+/* The main updates for a PEC box (no periodic axis), written so that the
+ * inner loop over i is contiguous and vectorises: this is the CPU baseline.
+ * Same arithmetic, term for term, as the generic loops below. */
+static void CAT(update_h_box, SFX)(struct scl_fdtd_host *h)
+{
+    const scl_grid3d *g = &h->m->grid;
+    const long px = g->px, pxy = g->px * g->py;
+    REAL *restrict hx = F(3), *restrict hy = F(4), *restrict hz = F(5);
+    const REAL *restrict ex = F(0), *restrict ey = F(1), *restrict ez = F(2);
+    const unsigned char *ix = h->m->id[3], *iy = h->m->id[4], *iz = h->m->id[5];
+    const double *da = h->da, *db = h->db;
+    REAL rdx = (REAL)(1 / g->dx), rdy = (REAL)(1 / g->dy), rdz = (REAL)(1 / g->dz);
+    int nx = g->nx;
+#pragma omp parallel for collapse(2) num_threads(h->threads) if (h->threads > 1)
+    for (int k = 0; k < g->nz; k++)
+        for (int j = 0; j < g->ny; j++) {
+            long r = scl_grid3d_index(g, 0, j, k);
+#pragma omp simd
+            for (long o = r + 1; o < r + nx; o++)
+                hx[o] = (REAL)da[ix[o]] * hx[o] -
+                        (REAL)db[ix[o]] * ((ez[o + px] - ez[o]) * rdy - (ey[o + pxy] - ey[o]) * rdz);
+            if (j >= 1)
+#pragma omp simd
+                for (long o = r; o < r + nx; o++)
+                    hy[o] = (REAL)da[iy[o]] * hy[o] -
+                            (REAL)db[iy[o]] * ((ex[o + pxy] - ex[o]) * rdz - (ez[o + 1] - ez[o]) * rdx);
+            if (k >= 1)
+#pragma omp simd
+                for (long o = r; o < r + nx; o++)
+                    hz[o] = (REAL)da[iz[o]] * hz[o] -
+                            (REAL)db[iz[o]] * ((ey[o + 1] - ey[o]) * rdx - (ex[o + px] - ex[o]) * rdy);
+        }
+}
+
+static void CAT(update_e_box, SFX)(struct scl_fdtd_host *h)
+{
+    const scl_grid3d *g = &h->m->grid;
+    const long px = g->px, pxy = g->px * g->py;
+    REAL *restrict ex = F(0), *restrict ey = F(1), *restrict ez = F(2);
+    const REAL *restrict hx = F(3), *restrict hy = F(4), *restrict hz = F(5);
+    const unsigned char *ix = h->m->id[0], *iy = h->m->id[1], *iz = h->m->id[2];
+    const double *ca = h->ca, *cb = h->cb;
+    REAL rdx = (REAL)(1 / g->dx), rdy = (REAL)(1 / g->dy), rdz = (REAL)(1 / g->dz);
+    int nx = g->nx;
+#pragma omp parallel for collapse(2) num_threads(h->threads) if (h->threads > 1)
+    for (int k = 0; k < g->nz; k++)
+        for (int j = 0; j < g->ny; j++) {
+            long r = scl_grid3d_index(g, 0, j, k);
+            if (j >= 1 && k >= 1)
+#pragma omp simd
+                for (long o = r; o < r + nx; o++)
+                    ex[o] = (REAL)ca[ix[o]] * ex[o] +
+                            (REAL)cb[ix[o]] * ((hz[o] - hz[o - px]) * rdy - (hy[o] - hy[o - pxy]) * rdz);
+            if (k >= 1)
+#pragma omp simd
+                for (long o = r + 1; o < r + nx; o++)
+                    ey[o] = (REAL)ca[iy[o]] * ey[o] +
+                            (REAL)cb[iy[o]] * ((hx[o] - hx[o - pxy]) * rdz - (hz[o] - hz[o - 1]) * rdx);
+            if (j >= 1)
+#pragma omp simd
+                for (long o = r + 1; o < r + nx; o++)
+                    ez[o] = (REAL)ca[iz[o]] * ez[o] +
+                            (REAL)cb[iz[o]] * ((hy[o] - hy[o - 1]) * rdx - (hx[o] - hx[o - px]) * rdy);
+        }
+}
+
 static void CAT(update_h, SFX)(struct scl_fdtd_host *h)
 {
     for (int a = 0; a < 3; a++) {
@@ -95,20 +161,24 @@ static void CAT(cpml, SFX)(struct scl_fdtd_host *h, int a, int electric)
             hi[x] = h->n[x] - 1;
         }
         int T_a = h->T[a];
+        /* x fastest, the slab plane index in place of the axis coordinate;
+         * psi has that layout too (as the OpenCL kernel) */
+        int e[3] = {h->n[0] + 1, h->n[1] + 1, h->n[2] + 1};
+        e[a] = T_a;
 #pragma omp parallel for collapse(2) num_threads(h->threads) if (h->threads > 1)
-        for (int v = lo[d]; v <= hi[d]; v++)
-            for (int u = lo[b]; u <= hi[b]; u++)
-                for (int pl = 0; pl < T_a; pl++) {
+        for (int c2 = 0; c2 < e[2]; c2++)
+            for (int c1 = 0; c1 < e[1]; c1++)
+                for (int c0 = 0; c0 < e[0]; c0++) {
+                    int c[3] = {c0, c1, c2}, pl = c[a];
                     int ia = pl <= ax->lo ? pl : h->n[a] - ax->hi + (pl - ax->lo - 1);
-                    if (ia < lo[a] || ia > hi[a] || cc[ia] == 0)
-                        continue;
-                    int p[3];
+                    int p[3] = {c0, c1, c2};
                     p[a] = ia;
-                    p[b] = u;
-                    p[d] = v;
+                    if (p[0] < lo[0] || p[0] > hi[0] || p[1] < lo[1] || p[1] > hi[1] ||
+                        p[2] < lo[2] || p[2] > hi[2] || cc[ia] == 0)
+                        continue;
                     long o = scl_grid3d_index(&h->m->grid, p[0], p[1], p[2]);
                     REAL D = electric ? (S[o] - S[o - h->s[a]]) * ra : (S[o + h->s[a]] - S[o]) * ra;
-                    long pi = pl + (long)T_a * (u + (long)(h->n[b] + 1) * v);
+                    long pi = c0 + (long)e[0] * (c1 + (long)e[1] * c2);
                     psi[pi] = (REAL)cb[ia] * psi[pi] + (REAL)cc[ia] * D;
                     T[o] += sign * (REAL)coef[id[o]] * (((REAL)kinv[ia] - 1) * D + psi[pi]);
                 }
@@ -132,11 +202,18 @@ static void CAT(sources, SFX)(struct scl_fdtd_host *h, long n)
 
 static void CAT(step, SFX)(struct scl_fdtd_host *h)
 {
-    CAT(update_h, SFX)(h);
+    int box = !h->m->periodic[0] && !h->m->periodic[1] && !h->m->periodic[2];
+    if (box)
+        CAT(update_h_box, SFX)(h);
+    else
+        CAT(update_h, SFX)(h);
     for (int a = 0; a < 3; a++)
         if (h->T[a])
             CAT(cpml, SFX)(h, a, 0);
-    CAT(update_e, SFX)(h);
+    if (box)
+        CAT(update_e_box, SFX)(h);
+    else
+        CAT(update_e, SFX)(h);
     for (int a = 0; a < 3; a++)
         if (h->T[a])
             CAT(cpml, SFX)(h, a, 1);

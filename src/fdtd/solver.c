@@ -219,21 +219,25 @@ static scl_status make_cpml(scl_fdtd *f, const char *options, int a, int q)
         if (s == SCL_OK) s = scl_kernel_set_stream(k, "kinv", f->prof[a][pset]);
         if (s == SCL_OK) s = scl_kernel_set_stream(k, "pb", f->prof[a][pset + 1]);
         if (s == SCL_OK) s = scl_kernel_set_stream(k, "pc", f->prof[a][pset + 2]);
+        int e[3] = {n[0] + 1, n[1] + 1, n[2] + 1};
+        e[a] = f->T[a];
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "axis", a);
         if (s == SCL_OK) s = scl_kernel_set_int(k, "planes", f->T[a]);
         if (s == SCL_OK) s = scl_kernel_set_int(k, "lo_cells", f->m->pml[a]);
         if (s == SCL_OK) s = scl_kernel_set_int(k, "hi_cells", f->m->pml[a + 3]);
         if (s == SCL_OK) s = scl_kernel_set_int(k, "na", n[a]);
         if (s == SCL_OK) s = scl_kernel_set_int(k, "sa", (int)st[a]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "sb", (int)st[b]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "sd", (int)st[dd]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "nb1", n[b] + 1);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "ulo", lo[b]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "uhi", hi[b]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "vlo", lo[dd]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "vhi", hi[dd]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "alo", lo[a]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "ahi", hi[a]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "e0", e[0]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "e1", e[1]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "lo0", lo[0]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "hi0", hi[0]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "lo1", lo[1]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "hi1", hi[1]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "lo2", lo[2]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "hi2", hi[2]);
         if (s == SCL_OK) s = scl_kernel_set_int(k, "base", (int)scl_grid3d_index(g, 0, 0, 0));
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "px", (int)g->px);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "pxy", (int)(g->px * g->py));
         if (s == SCL_OK) s = scl_kernel_set_int(k, "electric", electric);
         if (s == SCL_OK) s = scl_kernel_set_real(k, "ra", 1 / d[a]);
         if (s == SCL_OK) s = scl_kernel_set_real(k, "sign", sign);
@@ -255,7 +259,8 @@ static scl_status launch_cpml(scl_fdtd *f, int q, int electric)
     for (int a = 0; a < 3; a++) {
         if (!f->T[a])
             continue;
-        size_t global[3] = {(size_t)f->T[a], (size_t)n[(a + 1) % 3] + 1, (size_t)n[(a + 2) % 3] + 1};
+        size_t global[3] = {(size_t)n[0] + 1, (size_t)n[1] + 1, (size_t)n[2] + 1};
+        global[a] = (size_t)f->T[a];
         for (int p = 0; p < 2; p++) {
             scl_status s = scl_kernel_launch(f->kp[q][a][electric * 2 + p], 3, global, NULL, NULL);
             if (s != SCL_OK)
