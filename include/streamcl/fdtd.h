@@ -143,6 +143,10 @@ int scl_fdtd_model_uniform(const scl_fdtd_model *m);
  * #voltage_source #rx #box #sphere #cylinder #pml_cells #messages). Any other
  * command is an error naming it and the line. The model is finished. */
 scl_status scl_fdtd_read_input(const char *path, scl_fdtd_model *m, char *err, size_t errlen);
+/* Same, refusing a domain of more than max_cells cells (0: no limit) before
+ * anything is allocated (for services and fuzzing). */
+scl_status scl_fdtd_read_input_limit(const char *path, long long max_cells, scl_fdtd_model *m,
+                                     char *err, size_t errlen);
 
 /* ------------------------------------------------------------------ host reference */
 

@@ -231,7 +231,7 @@ static void fill_shape(scl_fdtd_model *m, const double *geo, int cylinder, int m
             }
 }
 
-static scl_status build(input *in, scl_fdtd_model *m, char *err, size_t errlen)
+static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char *err, size_t errlen)
 {
     const command *dom, *dx, *tw, *sf, *pml, *title;
     scl_status s;
@@ -261,6 +261,12 @@ static scl_status build(input *in, scl_fdtd_model *m, char *err, size_t errlen)
         n[a] = scl_round_half_down(D[a] / d[a]);
         if (n[a] < 1 || n[a] > 100000)
             return fail(in, dom, err, errlen, "the domain must span 1 to 100000 cells per axis");
+    }
+    if (max_cells > 0 && (double)n[0] * n[1] * n[2] > (double)max_cells) {
+        char why[160];
+        snprintf(why, sizeof why, "%ld x %ld x %ld cells exceed the limit of %lld", n[0], n[1], n[2],
+                 max_cells);
+        return fail(in, dom, err, errlen, why);
     }
     s = scl_fdtd_model_init(m, (int)n[0], (int)n[1], (int)n[2], d[0], d[1], d[2], factor, err, errlen);
     if (s != SCL_OK) {
@@ -469,6 +475,12 @@ static scl_status build(input *in, scl_fdtd_model *m, char *err, size_t errlen)
 
 scl_status scl_fdtd_read_input(const char *path, scl_fdtd_model *m, char *err, size_t errlen)
 {
+    return scl_fdtd_read_input_limit(path, 0, m, err, errlen);
+}
+
+scl_status scl_fdtd_read_input_limit(const char *path, long long max_cells, scl_fdtd_model *m,
+                                     char *err, size_t errlen)
+{
     memset(m, 0, sizeof *m);
     input in;
     memset(&in, 0, sizeof in);
@@ -479,7 +491,7 @@ scl_status scl_fdtd_read_input(const char *path, scl_fdtd_model *m, char *err, s
     if (s == SCL_OK)
         s = split_all(&in, err, errlen);
     if (s == SCL_OK)
-        s = build(&in, m, err, errlen);
+        s = build(&in, m, max_cells, err, errlen);
     scl_linereader_close(&in.r);
     free(in.cmds);
     if (s != SCL_OK)
