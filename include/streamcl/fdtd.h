@@ -30,19 +30,27 @@
  * refused with the limit in the message.
  *
  * Memory layout: six field arrays on a scl_grid3d with one halo plane, x
- * fastest; one byte of material index per component per point (skipped when
- * the model is one material: "uniform" kernels). Bytes per cell update of the
- * separate H and E kernels: uniform 2*(6*4 + 3*4) = 72 (fp32), with material
- * bytes 78. The CPML slabs add their psi traffic on ~6*T/n of the cells.
+ * fastest; one byte of material index per component per point (not read when
+ * the model is one material: "uniform" kernels). Bytes per cell update, fp32
+ * (fp64 doubles the field part): separate H and E kernels 2 * (6 + 3) * 4 =
+ * 72 (+6 with material bytes); the fused kernel reads the six components of
+ * step n once and writes the six of step n+1 into a second buffer set: 48
+ * (+6), for twice the field memory and six recomputed H values per cell that
+ * caches serve. The roof is the device's copy bandwidth divided by these
+ * bytes (H200, ~4.3 TB/s: ~60 Gcells/s separate, ~90 fused). CPML slabs add
+ * their corrections (and the fused kernel redoes E there) on about 6*(T+1)/n
+ * of the cells.
  *
- * Decomposition (not implemented, prepared for): split the global grid with
- * scl_grid3d_subdomain; each part owns its cells and keeps one halo plane per
- * face; after the H update send the H planes at the high faces... i.e. the
- * part's first owned plane of Hy, Hz (x faces) to the left neighbour's halo,
- * after the E update the last plane of Ey, Ez to the right neighbour; CPML and
- * sources live in the parts that own those cells; receivers are gathered by
- * the part owning the node. Kernels already take the padded strides and read
- * only the +-1 neighbour planes, so this is a driver change.
+ * Decomposition (prepared, not implemented): cut the global grid into boxes
+ * with scl_grid3d_subdomain; each part keeps one halo plane per face (the
+ * arrays already have them, and kernels read only the +-1 neighbour planes
+ * through the padded strides). After the H update a part sends its first
+ * owned plane of the two tangential H components to the lower neighbour's
+ * halo; after the E update it sends its last plane of the tangential E
+ * components to the upper neighbour. CPML coefficients come from the global
+ * axis at ox + i; sources and receivers belong to the part that owns their
+ * node. The fused kernel needs a second halo exchange (its recomputed H
+ * reads E at -1 neighbours): exchange E and H of step n before it.
  *
  * Errors: solver calls record messages in the context (scl_last_error);
  * readers and checks fill err[] ("PATH:LINE: why" for input files).
@@ -181,6 +189,9 @@ typedef struct {
 
 typedef struct scl_fdtd scl_fdtd;
 
+/* The model must outlive the solver (source values are computed from it).
+ * SCL_ERR_UNSUPPORTED: fp64 on a device without it, or the fused kernel on a
+ * model with a periodic axis. */
 scl_status scl_fdtd_create(scl_context *ctx, const scl_fdtd_model *m, const scl_fdtd_options *opt,
                            scl_fdtd **out);
 void scl_fdtd_free(scl_fdtd *f);

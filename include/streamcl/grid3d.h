@@ -192,8 +192,11 @@ static inline double *scl_receivers_series(const scl_receivers *r, int rx, int c
 
 /* Write a w x h plane (row 0 at the top) as an 8-bit RGB PNG through a
  * temporary file. Signed fields (symmetric = 1) use a blue-white-red map over
- * [-scale, scale]; otherwise a viridis-like map over [0, scale]. scale <= 0:
- * the plane's own max |value|. Non-finite values are drawn black.
+ * [-scale, scale]; otherwise a viridis-like map over [0, scale] (values beyond
+ * saturate). scale <= 0: the plane's 99th percentile of |value| (so that a
+ * source point's near field does not wash out the picture). Non-finite values are drawn black. Small planes
+ * are drawn with square blocks of f x f pixels (f up to 16) so that the short
+ * side has at least 384 pixels.
  * SCL_ERR_UNSUPPORTED when built without libpng. */
 scl_status scl_png_slice(const char *path, const float *plane, int w, int h, double scale,
                          int symmetric, char *err, size_t errlen);

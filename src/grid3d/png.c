@@ -93,6 +93,12 @@ static void sequential(double t, unsigned char c[3])
         c[i] = clamp255(anchors[k][i] * (1 - f) + anchors[k + 1][i] * f);
 }
 
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
 scl_status scl_png_slice(const char *path, const float *plane, int w, int h, double scale,
                          int symmetric, char *err, size_t errlen)
 {
@@ -102,23 +108,39 @@ scl_status scl_png_slice(const char *path, const float *plane, int w, int h, dou
     }
     size_t n = (size_t)w * (size_t)h;
     if (!(scale > 0)) {
-        scale = 0;
+        /* the 99th percentile of |value|: a source point's near field does not wash out the rest */
+        float *mag = malloc(n * sizeof(float));
+        if (!mag) {
+            scl_format_error(err, errlen, "%s: out of host memory", path);
+            return SCL_ERR_MEMORY;
+        }
+        size_t m = 0;
         for (size_t i = 0; i < n; i++)
-            if (isfinite(plane[i]) && fabs(plane[i]) > scale)
-                scale = fabs(plane[i]);
-        if (scale == 0)
+            if (isfinite(plane[i]))
+                mag[m++] = fabsf(plane[i]);
+        qsort(mag, m, sizeof(float), cmp_float);
+        scale = m ? mag[(size_t)(0.99 * (double)(m - 1))] : 0;
+        if (!(scale > 0))
+            scale = m ? mag[m - 1] : 0;
+        if (!(scale > 0))
             scale = 1;
+        free(mag);
     }
-    unsigned char *rgb = malloc(n * 3);
+    /* small grids are drawn with square blocks of pixels, at least 384 on the short side */
+    int f = 1;
+    while ((w < h ? w : h) * f < 384 && f < 16)
+        f++;
+    int W = w * f, H = h * f;
+    unsigned char *rgb = malloc((size_t)W * H * 3);
     if (!rgb) {
         scl_format_error(err, errlen, "%s: out of host memory", path);
         return SCL_ERR_MEMORY;
     }
     /* row 0 of the picture is the top: the last row of the plane */
-    for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++) {
-            double v = plane[(size_t)(h - 1 - y) * w + x];
-            unsigned char *c = rgb + ((size_t)y * w + x) * 3;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            double v = plane[(size_t)(h - 1 - y / f) * w + x / f];
+            unsigned char *c = rgb + ((size_t)y * W + x) * 3;
             if (!isfinite(v))
                 c[0] = c[1] = c[2] = 0;
             else if (symmetric)
@@ -126,7 +148,7 @@ scl_status scl_png_slice(const char *path, const float *plane, int w, int h, dou
             else
                 sequential(fabs(v) / scale, c);
         }
-    scl_status s = scl_png_write_rgb(path, rgb, w, h, err, errlen);
+    scl_status s = scl_png_write_rgb(path, rgb, W, H, err, errlen);
     free(rgb);
     return s;
 }
