@@ -12,6 +12,7 @@ int cmd_nbody(int argc, char **argv);
 int cmd_pair_bench(int argc, char **argv);
 int cmd_eri(int argc, char **argv);
 int cmd_fdtd(int argc, char **argv);
+int cmd_seismic(int argc, char **argv);
 
 /* Progress line on stderr, only when stderr is a terminal. */
 typedef struct {

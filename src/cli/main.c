@@ -25,6 +25,9 @@ static const subcommand commands[] = {
 #ifdef STREAMCL_HAVE_FDTD
     {"fdtd", cmd_fdtd, "3D FDTD for Maxwell's equations (gprMax input subset)"},
 #endif
+#ifdef STREAMCL_HAVE_SEISMIC
+    {"seismic", cmd_seismic, "3D elastic velocity-stress FDTD (RUNFILE or --bench N)"},
+#endif
 #ifdef STREAMCL_HAVE_PAIR
     {"pair-bench", cmd_pair_bench, "lj/charmm/coul/long force engine benchmark"},
 #endif

@@ -1,0 +1,236 @@
+/* 3D elastic velocity-stress (Virieux) on a staggered grid: the velocity and
+ * stress updates of src/seismic/ref_update.h, one work-item per cell, x
+ * fastest (contiguous, so PoCL vectorises across work-items and GPUs
+ * coalesce). Fields are padded with 2 zero planes on every side, so interior
+ * stencils never test bounds; the CPML memory variables live in slabs along
+ * each face and are touched only there.
+ *
+ * Options: -DORDER=2|4, -DSCL_SEIS_FP64=0|1.
+ * Bytes per cell update (interior, fp32): velocity reads 9 fields + rho and
+ * writes 3 (52 B); stress reads 9 fields + lam, mu and writes 6 (68 B):
+ * 120 B per cell step, neighbours from cache. */
+#if SCL_SEIS_FP64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+typedef double real;
+#else
+typedef float real;
+#endif
+
+#ifndef ORDER
+#define ORDER 4
+#endif
+
+#if ORDER == 4
+#define DP(a, c, s) (c1 * (a[(c) + (s)] - a[c]) + c2 * (a[(c) + 2 * (s)] - a[(c) - (s)]))
+#define DM(a, c, s) (c1 * (a[c] - a[(c) - (s)]) + c2 * (a[(c) + (s)] - a[(c) - 2 * (s)]))
+#else
+#define DP(a, c, s) (c1 * (a[(c) + (s)] - a[c]))
+#define DM(a, c, s) (c1 * (a[c] - a[(c) - (s)]))
+#endif
+
+/* Slot of cell i in a slab of width 2*pml along an axis of n cells (-1: not
+ * in a layer); low = 0 when that side has none (free surface). */
+inline int slab_slot(int i, int n, int pml, int low)
+{
+    if (pml == 0)
+        return -1;
+    if (low && i < pml)
+        return i;
+    if (i >= n - pml)
+        return i - (n - 2 * pml);
+    return -1;
+}
+
+/* Profile q (0 a_c, 1 b_c, 2 ik_c, 3 a_h, 4 b_h, 5 ik_h) of an axis of n cells. */
+#define PROF(p, q, n, i) p[(q) * (n) + (i)]
+
+/* CPML-corrected derivative: centre (hoff = 0) or half-node (hoff = 3) profile. */
+inline real pml_d(__global real *psi, int slot, __global const real *prof, int n, int i,
+                  int hoff, real d)
+{
+    const real p = PROF(prof, hoff + 1, n, i) * psi[slot] + PROF(prof, hoff, n, i) * d;
+    psi[slot] = p;
+    return d * PROF(prof, hoff + 2, n, i) + p;
+}
+
+inline real harm4(real m0, real m1, real m2, real m3)
+{
+    if (m0 <= 0 || m1 <= 0 || m2 <= 0 || m3 <= 0)
+        return 0;
+    return (real)4 / ((real)1 / m0 + (real)1 / m1 + (real)1 / m2 + (real)1 / m3);
+}
+
+__kernel void seis_velocity(__global real *vx, __global real *vy, __global real *vz,
+                            __global const real *sxx, __global const real *syy,
+                            __global const real *szz, __global const real *sxy,
+                            __global const real *sxz, __global const real *syz,
+                            __global const real *rho, __global const real *profx,
+                            __global const real *profy, __global const real *profz,
+                            __global real *psix, __global real *psiy, __global real *psiz,
+                            int nx, int ny, int nz, int sy, int sz, int origin, int pml,
+                            int free_surface, real c1, real c2, real dt)
+{
+    const int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
+    if (i >= nx || j >= ny || k >= nz)
+        return;
+    const int c = origin + i + j * sy + k * sz;
+    real dxx = DP(sxx, c, 1), dxy = DM(sxy, c, 1), dxz = DM(sxz, c, 1);
+    real dyx = DM(sxy, c, sy), dyy = DP(syy, c, sy), dyz = DM(syz, c, sy);
+    real dzx = DM(sxz, c, sz), dzy = DM(syz, c, sz), dzz = DP(szz, c, sz);
+    if (pml) {
+        const int si = slab_slot(i, nx, pml, 1), sj = slab_slot(j, ny, pml, 1);
+        const int sk = slab_slot(k, nz, pml, !free_surface);
+        if (si >= 0) {
+            const int ns = 2 * pml * ny * nz, q = si + 2 * pml * (j + ny * k);
+            dxx = pml_d(psix, q, profx, nx, i, 3, dxx);
+            dxy = pml_d(psix, ns + q, profx, nx, i, 0, dxy);
+            dxz = pml_d(psix, 2 * ns + q, profx, nx, i, 0, dxz);
+        }
+        if (sj >= 0) {
+            const int ns = nx * 2 * pml * nz, q = i + nx * (sj + 2 * pml * k);
+            dyx = pml_d(psiy, q, profy, ny, j, 0, dyx);
+            dyy = pml_d(psiy, ns + q, profy, ny, j, 3, dyy);
+            dyz = pml_d(psiy, 2 * ns + q, profy, ny, j, 0, dyz);
+        }
+        if (sk >= 0) {
+            const int ns = nx * ny * 2 * pml, q = i + nx * (j + ny * sk);
+            dzx = pml_d(psiz, q, profz, nz, k, 0, dzx);
+            dzy = pml_d(psiz, ns + q, profz, nz, k, 0, dzy);
+            dzz = pml_d(psiz, 2 * ns + q, profz, nz, k, 3, dzz);
+        }
+    }
+    const real r = rho[c], two_dt = 2 * dt;
+    vx[c] += two_dt / (r + rho[c + 1]) * (dxx + dyx + dzx);
+    vy[c] += two_dt / (r + rho[c + sy]) * (dxy + dyy + dzy);
+    vz[c] += two_dt / (r + rho[c + sz]) * (dxz + dyz + dzz);
+}
+
+__kernel void seis_stress(__global const real *vx, __global const real *vy,
+                          __global const real *vz, __global real *sxx, __global real *syy,
+                          __global real *szz, __global real *sxy, __global real *sxz,
+                          __global real *syz, __global const real *lam, __global const real *mu,
+                          __global const real *profx, __global const real *profy,
+                          __global const real *profz, __global real *psix, __global real *psiy,
+                          __global real *psiz, int nx, int ny, int nz, int sy, int sz,
+                          int origin, int pml, int free_surface, real c1, real c2, real dt)
+{
+    const int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
+    if (i >= nx || j >= ny || k >= nz)
+        return;
+    const int c = origin + i + j * sy + k * sz;
+    real exx = DM(vx, c, 1), eyy = DM(vy, c, sy), ezz = DM(vz, c, sz);
+    real vxy = DP(vx, c, sy), vyx = DP(vy, c, 1);
+    real vxz = DP(vx, c, sz), vzx = DP(vz, c, 1);
+    real vyz = DP(vy, c, sz), vzy = DP(vz, c, sy);
+    const int fs = free_surface && k < 2;
+    if (fs) {
+        /* 4th-order vertical stencils would reach above the surface */
+        const real h1 = c1 + 3 * c2;
+        if (k <= 1)
+            ezz = h1 * (vz[c] - vz[c - sz]);
+        if (k == 0) {
+            vxz = h1 * (vx[c + sz] - vx[c]);
+            vyz = h1 * (vy[c + sz] - vy[c]);
+        }
+    }
+    if (pml) {
+        const int si = slab_slot(i, nx, pml, 1), sj = slab_slot(j, ny, pml, 1);
+        const int sk = slab_slot(k, nz, pml, !free_surface);
+        if (si >= 0) {
+            const int ns = 2 * pml * ny * nz, q = si + 2 * pml * (j + ny * k);
+            exx = pml_d(psix, 3 * ns + q, profx, nx, i, 0, exx);
+            vyx = pml_d(psix, 4 * ns + q, profx, nx, i, 3, vyx);
+            vzx = pml_d(psix, 5 * ns + q, profx, nx, i, 3, vzx);
+        }
+        if (sj >= 0) {
+            const int ns = nx * 2 * pml * nz, q = i + nx * (sj + 2 * pml * k);
+            vxy = pml_d(psiy, 3 * ns + q, profy, ny, j, 3, vxy);
+            eyy = pml_d(psiy, 4 * ns + q, profy, ny, j, 0, eyy);
+            vzy = pml_d(psiy, 5 * ns + q, profy, ny, j, 3, vzy);
+        }
+        if (sk >= 0) {
+            const int ns = nx * ny * 2 * pml, q = i + nx * (j + ny * sk);
+            vxz = pml_d(psiz, 3 * ns + q, profz, nz, k, 3, vxz);
+            vyz = pml_d(psiz, 4 * ns + q, profz, nz, k, 3, vyz);
+            ezz = pml_d(psiz, 5 * ns + q, profz, nz, k, 0, ezz);
+        }
+    }
+    const real l = lam[c], m = mu[c], l2m = l + 2 * m;
+    if (fs && k == 0) {
+        /* szz = 0 on the surface: dvz/dz = -lam/(lam+2mu) (dvx/dx + dvy/dy) */
+        const real r = l2m > 0 ? l / l2m : 0;
+        sxx[c] += dt * ((l2m - l * r) * exx + (l - l * r) * eyy);
+        syy[c] += dt * ((l - l * r) * exx + (l2m - l * r) * eyy);
+        szz[c] = 0;
+    } else {
+        sxx[c] += dt * (l2m * exx + l * (eyy + ezz));
+        syy[c] += dt * (l2m * eyy + l * (exx + ezz));
+        szz[c] += dt * (l2m * ezz + l * (exx + eyy));
+    }
+    const real nxy = sxy[c] + dt * harm4(m, mu[c + 1], mu[c + sy], mu[c + 1 + sy]) * (vxy + vyx);
+    const real nxz = sxz[c] + dt * harm4(m, mu[c + 1], mu[c + sz], mu[c + 1 + sz]) * (vxz + vzx);
+    const real nyz = syz[c] + dt * harm4(m, mu[c + sy], mu[c + sz], mu[c + sy + sz]) * (vyz + vzy);
+    sxy[c] = nxy;
+    sxz[c] = nxz;
+    syz[c] = nyz;
+    if (fs) {
+        /* antisymmetric images above the surface for the next velocity pass
+         * (this kernel reads no stress halo, so writing it here is safe) */
+        if (k == 0) {
+            sxz[c - sz] = -nxz;
+            syz[c - sz] = -nyz;
+        } else {
+            sxz[c - 3 * sz] = -nxz;
+            syz[c - 3 * sz] = -nyz;
+            szz[c - 2 * sz] = -szz[c];
+        }
+    }
+    if (free_surface && k == 2)
+        szz[c - 4 * sz] = -szz[c];
+}
+
+/* Sources: field[index[q]] += coeff[q] * wavelet[source[q] * nsamples + n]
+ * for the injections q in [first, end) of one pass (fields 0-2 velocity,
+ * 3-8 stress). */
+__kernel void seis_inject(__global real *vx, __global real *vy, __global real *vz,
+                          __global real *sxx, __global real *syy, __global real *szz,
+                          __global real *sxy, __global real *sxz, __global real *syz,
+                          __global const int *field, __global const int *index,
+                          __global const int *source, __global const real *coeff,
+                          __global const real *wavelet, int first, int end, int nsamples, int n)
+{
+    const int q = first + get_global_id(0);
+    if (q >= end)
+        return;
+    const real add = coeff[q] * wavelet[source[q] * nsamples + n];
+    const int c = index[q];
+    switch (field[q]) {
+    case 0: vx[c] += add; break;
+    case 1: vy[c] += add; break;
+    case 2: vz[c] += add; break;
+    case 3: sxx[c] += add; break;
+    case 4: syy[c] += add; break;
+    case 5: szz[c] += add; break;
+    case 6: sxy[c] += add; break;
+    case 7: sxz[c] += add; break;
+    default: syz[c] += add; break;
+    }
+}
+
+/* Receivers: traces[(r*4 + comp)*steps + n] = vx, vy, vz, p of cell index[r]. */
+__kernel void seis_record(__global const real *vx, __global const real *vy,
+                          __global const real *vz, __global const real *sxx,
+                          __global const real *syy, __global const real *szz,
+                          __global const int *index, __global float *traces, int nrec, int steps,
+                          int n)
+{
+    const int r = get_global_id(0);
+    if (r >= nrec)
+        return;
+    const int c = index[r];
+    __global float *t = traces + (size_t)r * 4 * steps + n;
+    t[0] = (float)vx[c];
+    t[steps] = (float)vy[c];
+    t[2 * (size_t)steps] = (float)vz[c];
+    t[3 * (size_t)steps] = (float)(-(sxx[c] + syy[c] + szz[c]) / 3);
+}

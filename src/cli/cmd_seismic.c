@@ -1,0 +1,478 @@
+/* streamcl seismic: 3D elastic velocity–stress FDTD from a run file (or a
+ * homogeneous benchmark cube): receiver traces as SEG-Y and CSV, a shot
+ * gather and wavefield slices as PNG, cell updates per second. */
+#include "commands.h"
+#include "streamcl/grid3d.h"
+#include "streamcl/seismic.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: streamcl seismic RUNFILE [options]\n"
+            "       streamcl seismic --bench N [--order 2|4] [--steps S] [options]\n"
+            "  RUNFILE          the run file (format: include/streamcl/seismic.h, README)\n"
+            "  --segy PREFIX    receiver traces as SEG-Y rev 1: PREFIX_vx.sgy, _vy, _vz, _p\n"
+            "  --csv FILE       receiver traces as CSV (t, then vx vy vz p per receiver)\n"
+            "  --gather FILE    shot gather PNG of --component over receivers and time\n"
+            "  --component C    vx, vy, vz (default) or p, for --gather and --png\n"
+            "  --png PREFIX     wavefield slices PREFIX_STEP.png every --every steps and at the end\n"
+            "  --every N        steps between slices (default: only the end)\n"
+            "  --plane A=I      slice plane: x=I, y=I (default: the first source's y) or z=I\n"
+            "  --decimate N     keep every N-th sample in SEG-Y/CSV (default 1)\n"
+            "  --engine E       opencl (default) or reference (the C code, OpenMP with\n"
+            "                   --threads N threads; the CPU baseline)\n"
+            "  --tune 0|1       time work-group shapes (default 1; cached per device)\n"
+            "  --plan lx=..,ly= fix the work-group shape\n"
+            "  --bench N        no run file: an N^3 homogeneous cube, CPML 10, one explosive\n"
+            "                   source, --steps S (default 100), --order (default 4),\n"
+            "                   --precision single|double; prints cell updates per second\n"
+            "  --device SPEC    OpenCL device (default: $STREAMCL_DEVICE, else first GPU)\n");
+}
+
+typedef struct {
+    const char *runfile, *segy, *csv, *gather, *png, *device, *plan, *engine;
+    int comp, plane_axis, fp64;
+    long plane_index, every, decimate, threads, tune, bench, steps, order;
+} seis_args;
+
+static int parse_args(int argc, char **argv, seis_args *a)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        if (!strcmp(o, "--help") || !strcmp(o, "-h"))
+            return 1;
+        if (o[0] != '-' || !o[1]) {
+            if (a->runfile) {
+                fprintf(stderr, "streamcl seismic: more than one run file ('%s')\n", o);
+                return -1;
+            }
+            a->runfile = o;
+            continue;
+        }
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!val) {
+            fprintf(stderr, "streamcl seismic: unknown or incomplete option '%s'\n", o);
+            return -1;
+        }
+        i++;
+        if (!strcmp(o, "--segy")) a->segy = val;
+        else if (!strcmp(o, "--csv")) a->csv = val;
+        else if (!strcmp(o, "--gather")) a->gather = val;
+        else if (!strcmp(o, "--png")) a->png = val;
+        else if (!strcmp(o, "--device")) a->device = val;
+        else if (!strcmp(o, "--plan")) a->plan = val;
+        else if (!strcmp(o, "--engine")) {
+            if (strcmp(val, "opencl") && strcmp(val, "reference")) {
+                fprintf(stderr, "streamcl seismic: --engine is opencl or reference, got '%s'\n", val);
+                return -1;
+            }
+            a->engine = val;
+        } else if (!strcmp(o, "--component")) {
+            static const char *names[4] = {"vx", "vy", "vz", "p"};
+            a->comp = -1;
+            for (int q = 0; q < 4; q++)
+                if (!strcmp(val, names[q]))
+                    a->comp = q;
+            if (a->comp < 0) {
+                fprintf(stderr, "streamcl seismic: --component is vx, vy, vz or p, got '%s'\n", val);
+                return -1;
+            }
+        } else if (!strcmp(o, "--plane")) {
+            if ((val[0] != 'x' && val[0] != 'y' && val[0] != 'z') || val[1] != '=' ||
+                cli_parse_long("seismic", o, val + 2, 0, 100000, &a->plane_index))
+                return (fprintf(stderr, "streamcl seismic: --plane is x=I, y=I or z=I\n"), -1);
+            a->plane_axis = val[0] - 'x';
+        } else if (!strcmp(o, "--precision")) {
+            if (strcmp(val, "single") && strcmp(val, "double")) {
+                fprintf(stderr, "streamcl seismic: --precision is single or double, got '%s'\n", val);
+                return -1;
+            }
+            a->fp64 = !strcmp(val, "double");
+        } else if (!strcmp(o, "--every")) {
+            if (cli_parse_long("seismic", o, val, 1, 1L << 30, &a->every)) return -1;
+        } else if (!strcmp(o, "--decimate")) {
+            if (cli_parse_long("seismic", o, val, 1, 1L << 20, &a->decimate)) return -1;
+        } else if (!strcmp(o, "--threads")) {
+            if (cli_parse_long("seismic", o, val, 1, 4096, &a->threads)) return -1;
+        } else if (!strcmp(o, "--tune")) {
+            if (cli_parse_long("seismic", o, val, 0, 1, &a->tune)) return -1;
+        } else if (!strcmp(o, "--bench")) {
+            if (cli_parse_long("seismic", o, val, 24, 2048, &a->bench)) return -1;
+        } else if (!strcmp(o, "--steps")) {
+            if (cli_parse_long("seismic", o, val, 1, 1L << 30, &a->steps)) return -1;
+        } else if (!strcmp(o, "--order")) {
+            if (cli_parse_long("seismic", o, val, 2, 4, &a->order) || a->order == 3)
+                return (fprintf(stderr, "streamcl seismic: --order is 2 or 4\n"), -1);
+        } else {
+            fprintf(stderr, "streamcl seismic: unknown option '%s'\n", o);
+            return -1;
+        }
+    }
+    if (!a->runfile && !a->bench) {
+        fprintf(stderr, "streamcl seismic: a run file (or --bench N) is required\n");
+        return -1;
+    }
+    if (a->runfile && a->bench) {
+        fprintf(stderr, "streamcl seismic: give a run file or --bench, not both\n");
+        return -1;
+    }
+    return 0;
+}
+
+/* The benchmark cube: homogeneous granite-like rock, 10 cells of CPML on all
+ * sides, an explosive Ricker source in the middle, one receiver. */
+static int bench_run(const seis_args *a, scl_seis_run *run)
+{
+    memset(run, 0, sizeof *run);
+    scl_seis_model *m = &run->model;
+    m->nx = m->ny = m->nz = (int)a->bench;
+    m->h = 10;
+    if (scl_seis_model_fill(m, 5000, 2900, 2700) != SCL_OK) {
+        fprintf(stderr, "streamcl seismic: out of memory for the %ld^3 model\n", a->bench);
+        return -1;
+    }
+    scl_seis_config *c = &run->config;
+    c->order = a->order ? (int)a->order : 4;
+    c->pml = 10;
+    c->fp64 = a->fp64;
+    c->dt = 0.9 * scl_seis_dt_max(m, c->order);
+    c->steps = a->steps ? a->steps : 100;
+    const int mid = m->nx / 2;
+    run->sources[0] = (scl_seis_source){.kind = SCL_SEIS_EXPLOSIVE, .i = mid, .j = mid, .k = mid,
+                                        .wavelet = {SCL_WAVE_RICKER, 1e9, 2900.0 / (10 * 10 * 2.5), 0, 0}};
+    c->sources = run->sources;
+    c->nsources = 1;
+    run->receivers = calloc(1, sizeof *run->receivers);
+    if (!run->receivers)
+        return -1;
+    run->receivers[0] = (scl_seis_receiver){mid + 10 < m->nx ? mid + 10 : mid, mid, mid};
+    c->receivers = run->receivers;
+    c->nreceivers = 1;
+    return 0;
+}
+
+/* One plane of a natural-order field as floats; returns width and height. */
+static void extract_plane(const scl_seis_model *m, const double *f, int axis, int index,
+                          float *out, int *w, int *h)
+{
+    const long nx = m->nx, ny = m->ny;
+    if (axis == 2) {
+        *w = m->nx;
+        *h = m->ny;
+        for (long j = 0; j < ny; j++)
+            for (long i = 0; i < nx; i++)
+                out[i + nx * j] = (float)f[i + nx * (j + ny * index)];
+    } else if (axis == 1) {
+        *w = m->nx;
+        *h = m->nz;
+        for (long k = 0; k < m->nz; k++)
+            for (long i = 0; i < nx; i++)
+                out[i + nx * k] = (float)f[i + nx * (index + ny * k)];
+    } else {
+        *w = m->ny;
+        *h = m->nz;
+        for (long k = 0; k < m->nz; k++)
+            for (long j = 0; j < ny; j++)
+                out[j + ny * k] = (float)f[index + nx * (j + ny * k)];
+    }
+}
+
+typedef struct {
+    scl_seis *dev;
+    scl_seis_ref *ref;
+} engine;
+
+static int engine_step(engine *e, long steps)
+{
+    if (e->ref) {
+        scl_seis_ref_step(e->ref, steps);
+        return 0;
+    }
+    return scl_seis_step(e->dev, steps) == SCL_OK ? 0 : -1;
+}
+
+/* Field for a slice (p from the normal stresses). */
+static int engine_field(engine *e, scl_context *ctx, const scl_seis_model *m, int comp, double *out,
+                        double *tmp)
+{
+    const size_t n = (size_t)m->nx * m->ny * m->nz;
+    const int first = comp == SCL_SEIS_P ? 3 : comp, count = comp == SCL_SEIS_P ? 3 : 1;
+    for (int f = first; f < first + count; f++) {
+        double *dst = count == 1 ? out : tmp;
+        if (e->ref)
+            scl_seis_ref_field(e->ref, f, dst);
+        else if (scl_seis_read_field(e->dev, f, dst) != SCL_OK) {
+            fprintf(stderr, "streamcl seismic: %s\n", scl_last_error(ctx));
+            return -1;
+        }
+        if (count == 3)
+            for (size_t q = 0; q < n; q++)
+                out[q] = (f == first ? 0 : out[q]) - tmp[q] / 3;
+    }
+    return 0;
+}
+
+static int write_slice(const seis_args *a, engine *e, scl_context *ctx, const scl_seis_model *m,
+                       long step, int axis, int index, double *field, double *tmp, float *plane)
+{
+    if (engine_field(e, ctx, m, a->comp, field, tmp) != 0)
+        return -1;
+    int w, h;
+    extract_plane(m, field, axis, index, plane, &w, &h);
+    char path[2048], err[1024];
+    snprintf(path, sizeof path, "%s_%06ld.png", a->png, step);
+    if (scl_png_slice(path, plane, w, h, 0, 1, err, sizeof err) != SCL_OK) {
+        fprintf(stderr, "streamcl seismic: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+/* Receivers across, time down; clipped at the 99th percentile of |value|. */
+static int write_gather(const char *path, const scl_seis_config *c, const float *traces, int comp)
+{
+    const int nr = c->nreceivers;
+    const long ns = c->steps, stride = ns > 1000 ? (ns + 999) / 1000 : 1, rows = (ns + stride - 1) / stride;
+    const int width = nr * (nr < 200 ? (200 + nr - 1) / nr : 1);
+    float *img = malloc((size_t)width * (size_t)rows * sizeof(float));
+    float *mag = malloc((size_t)nr * (size_t)rows * sizeof(float));
+    if (!img || !mag) {
+        free(img);
+        free(mag);
+        fprintf(stderr, "streamcl seismic: out of memory for the gather\n");
+        return -1;
+    }
+    size_t nm = 0;
+    for (int r = 0; r < nr; r++)
+        for (long t = 0; t < rows; t++)
+            mag[nm++] = fabsf(traces[((size_t)r * SCL_SEIS_NCOMP + (size_t)comp) * (size_t)ns + (size_t)(t * stride)]);
+    /* 99th percentile by a partial selection */
+    float clip = 0;
+    for (size_t q = 0; q < nm; q++)
+        if (mag[q] > clip)
+            clip = mag[q];
+    for (int it = 0; it < 40 && clip > 0; it++) {
+        size_t above = 0;
+        for (size_t q = 0; q < nm; q++)
+            above += mag[q] > 0.7f * clip;
+        if (above > nm / 100)
+            break;
+        clip *= 0.7f;
+    }
+    for (long t = 0; t < rows; t++)
+        for (int x = 0; x < width; x++) {
+            const int r = x * nr / width;
+            img[(size_t)t * (size_t)width + (size_t)x] =
+                traces[((size_t)r * SCL_SEIS_NCOMP + (size_t)comp) * (size_t)ns + (size_t)(t * stride)];
+        }
+    char err[1024];
+    scl_status st = scl_png_slice(path, img, width, (int)rows, clip, 1, err, sizeof err);
+    free(img);
+    free(mag);
+    if (st != SCL_OK) {
+        fprintf(stderr, "streamcl seismic: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+static int check_outputs(const seis_args *a)
+{
+    char err[1024], path[2048];
+    const char *single[3] = {a->csv, a->gather, NULL};
+    for (int q = 0; q < 3; q++)
+        if (single[q] && scl_output_path_check(single[q], err, sizeof err) != SCL_OK)
+            return (fprintf(stderr, "streamcl seismic: %s\n", err), -1);
+    if (a->segy) {
+        snprintf(path, sizeof path, "%s_vz.sgy", a->segy);
+        if (scl_output_path_check(path, err, sizeof err) != SCL_OK)
+            return (fprintf(stderr, "streamcl seismic: %s\n", err), -1);
+    }
+    if (a->png) {
+        snprintf(path, sizeof path, "%s_000000.png", a->png);
+        if (scl_output_path_check(path, err, sizeof err) != SCL_OK)
+            return (fprintf(stderr, "streamcl seismic: %s\n", err), -1);
+    }
+    return 0;
+}
+
+static int write_outputs(const seis_args *a, const scl_seis_run *run, const float *traces)
+{
+    char err[1024], path[2048];
+    static const char *names[4] = {"vx", "vy", "vz", "p"};
+    const scl_seis_config *c = &run->config;
+    if (a->segy)
+        for (int q = 0; q < SCL_SEIS_NCOMP; q++) {
+            snprintf(path, sizeof path, "%s_%s.sgy", a->segy, names[q]);
+            if (scl_seis_write_segy(path, &run->model, c, traces, q, (int)a->decimate, err,
+                                    sizeof err) != SCL_OK)
+                return (fprintf(stderr, "streamcl seismic: %s\n", err), -1);
+            printf("wrote %s\n", path);
+        }
+    if (a->csv) {
+        if (scl_seis_write_csv(a->csv, c, traces, (int)a->decimate, err, sizeof err) != SCL_OK)
+            return (fprintf(stderr, "streamcl seismic: %s\n", err), -1);
+        printf("wrote %s\n", a->csv);
+    }
+    if (a->gather && c->nreceivers > 0) {
+        if (write_gather(a->gather, c, traces, a->comp) != 0)
+            return -1;
+        printf("wrote %s\n", a->gather);
+    }
+    return 0;
+}
+
+static int simulate(const seis_args *a, scl_seis_run *run)
+{
+    const scl_seis_model *m = &run->model;
+    const scl_seis_config *c = &run->config;
+    const int reference = a->engine && !strcmp(a->engine, "reference");
+    char err[2048];
+    const double cells = (double)m->nx * m->ny * m->nz;
+    printf("grid %d x %d x %d, h = %g m, order %d, %s, dt = %g s (CFL %.3f), %ld steps, "
+           "%.1f points per minimum wavelength, %d sources, %d receivers, %s, pml %d\n",
+           m->nx, m->ny, m->nz, m->h, c->order, c->fp64 ? "fp64" : "fp32", c->dt,
+           scl_seis_cfl(m, c), c->steps, scl_seis_points_per_wavelength(m, c), c->nsources,
+           c->nreceivers, c->free_surface ? "free surface" : "absorbing top", c->pml);
+    engine e = {NULL, NULL};
+    scl_context *ctx = NULL;
+    double t0 = cli_now();
+    if (reference) {
+        if (scl_seis_ref_create(m, c, (int)(a->threads ? a->threads : 1), &e.ref, err,
+                                sizeof err) != SCL_OK)
+            return (fprintf(stderr, "streamcl seismic: %s\n", err), 1);
+        printf("engine: C reference, %ld thread(s)\n", a->threads ? a->threads : 1);
+    } else {
+        if (!(ctx = cli_context(a->device, 0)))
+            return 1;
+        const scl_seis_options opt = {a->tune, a->plan};
+        if (scl_seis_create(ctx, m, c, &opt, &e.dev) != SCL_OK) {
+            fprintf(stderr, "streamcl seismic: %s\n", scl_last_error(ctx));
+            scl_context_free(ctx);
+            return 1;
+        }
+        int lx, ly;
+        scl_seis_work_group(e.dev, &lx, &ly);
+        printf("device: %s, work-group %dx%d, %.0f bytes per cell update (set-up %.2f s)\n",
+               scl_device(ctx)->name, lx, ly, scl_seis_bytes_per_cell(e.dev), cli_now() - t0);
+    }
+    const size_t n = (size_t)m->nx * m->ny * m->nz;
+    double *field = NULL, *tmp = NULL;
+    float *plane = NULL;
+    int axis = a->plane_axis, index = (int)a->plane_index;
+    int rc = 0;
+    if (a->png) {
+        if (a->plane_index < 0) {
+            axis = 1;
+            index = c->nsources ? c->sources[0].j : m->ny / 2;
+        }
+        const int lim[3] = {m->nx, m->ny, m->nz};
+        if (index >= lim[axis]) {
+            fprintf(stderr, "streamcl seismic: --plane %c=%d is outside the grid (0..%d)\n",
+                    'x' + axis, index, lim[axis] - 1);
+            rc = 1;
+        }
+        field = malloc(n * sizeof(double));
+        tmp = malloc(n * sizeof(double));
+        plane = malloc(n * sizeof(float));
+        if (!rc && (!field || !tmp || !plane)) {
+            fprintf(stderr, "streamcl seismic: out of memory for slices\n");
+            rc = 1;
+        }
+    }
+    cli_progress prog;
+    cli_progress_start(&prog, "seismic", c->steps);
+    const long chunk = a->every ? a->every : (c->steps > 100 ? c->steps / 100 : 1);
+    double t1 = cli_now();
+    for (long done = 0; !rc && done < c->steps;) {
+        const long todo = done + chunk > c->steps ? c->steps - done : chunk;
+        if (engine_step(&e, todo) != 0) {
+            fprintf(stderr, "streamcl seismic: %s\n", scl_last_error(ctx));
+            rc = 1;
+            break;
+        }
+        done += todo;
+        cli_progress_update(&prog, done);
+        if (a->png && (a->every ? done % a->every == 0 : 0) && done < c->steps)
+            rc = write_slice(a, &e, ctx, m, done, axis, index, field, tmp, plane) ? 1 : 0;
+    }
+    cli_progress_end(&prog);
+    const double secs = cli_now() - t1;
+    float *traces = NULL;
+    if (!rc) {
+        printf("%ld steps in %.3f s: %.3f Gcells/s\n", c->steps, secs,
+               cells * (double)c->steps / secs / 1e9);
+        if (a->png)
+            rc = write_slice(a, &e, ctx, m, c->steps, axis, index, field, tmp, plane) ? 1 : 0;
+    }
+    const size_t nt = (size_t)c->nreceivers * SCL_SEIS_NCOMP * (size_t)c->steps;
+    if (!rc && !(traces = malloc((nt ? nt : 1) * sizeof(float)))) {
+        fprintf(stderr, "streamcl seismic: out of memory for traces\n");
+        rc = 1;
+    }
+    if (!rc) {
+        if (e.ref)
+            scl_seis_ref_traces(e.ref, traces);
+        else if (scl_seis_traces(e.dev, traces) != SCL_OK) {
+            fprintf(stderr, "streamcl seismic: %s\n", scl_last_error(ctx));
+            rc = 1;
+        }
+    }
+    if (!rc) {
+        double peak = 0;
+        for (size_t q = 0; q < nt; q++) {
+            if (!isfinite(traces[q])) {
+                fprintf(stderr, "streamcl seismic: receiver %zu recorded a non-finite value at "
+                        "step %zu; nothing written\n",
+                        q / (SCL_SEIS_NCOMP * (size_t)c->steps) + 1, q % (size_t)c->steps);
+                rc = 1;
+                break;
+            }
+            if (fabs(traces[q]) > peak)
+                peak = fabs(traces[q]);
+        }
+        if (!rc) {
+            printf("peak |receiver value| %.6g\n", peak);
+            rc = write_outputs(a, run, traces) ? 1 : 0;
+        }
+    }
+    free(traces);
+    free(field);
+    free(tmp);
+    free(plane);
+    scl_seis_ref_free(e.ref);
+    scl_seis_free(e.dev);
+    scl_context_free(ctx);
+    return rc;
+}
+
+int cmd_seismic(int argc, char **argv)
+{
+    seis_args a = {.comp = SCL_SEIS_VZ, .plane_index = -1, .decimate = 1, .tune = 1};
+    const int p = parse_args(argc, argv, &a);
+    if (p != 0) {
+        usage(p > 0 ? stdout : stderr);
+        return p > 0 ? 0 : 2;
+    }
+    if (check_outputs(&a) != 0)
+        return 1;
+    scl_seis_run run;
+    char warn[512] = "", err[2048];
+    if (a.bench) {
+        if (bench_run(&a, &run) != 0)
+            return 1;
+    } else if (scl_seis_read_run(a.runfile, &run, warn, sizeof warn, err, sizeof err) != SCL_OK) {
+        fprintf(stderr, "streamcl seismic: %s\n", err);
+        return 1;
+    }
+    if (warn[0])
+        fprintf(stderr, "streamcl seismic: warning: %s\n", warn);
+    const int rc = simulate(&a, &run);
+    scl_seis_run_release(&run);
+    return rc;
+}

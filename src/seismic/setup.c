@@ -1,0 +1,252 @@
+/* Tables shared by the OpenCL driver and the C reference (see internal.h). */
+#include "seismic/internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+scl_status seis_layout_init(seis_layout *g, int nx, int ny, int nz, double h, char *err,
+                            size_t errlen)
+{
+    /* the model's cells are grid3d's integer nodes */
+    scl_status st = scl_grid3d_init(&g->grid, nx > 1 ? nx - 1 : 1, ny > 1 ? ny - 1 : 1,
+                                    nz > 1 ? nz - 1 : 1, h, h, h, SCL_SEIS_HALO, 1, err, errlen);
+    if (st != SCL_OK)
+        return st;
+    g->nx = nx;
+    g->ny = ny;
+    g->nz = nz;
+    g->px = g->grid.px;
+    g->py = g->grid.py;
+    g->pz = g->grid.pz;
+    g->sy = g->px;
+    g->sz = g->px * g->py;
+    g->n = scl_grid3d_points(&g->grid);
+    g->origin = scl_grid3d_index(&g->grid, 0, 0, 0);
+    return SCL_OK;
+}
+
+/* Edge-replicating copy of a per-cell quantity into the padded layout. */
+static void pad_replicate(const seis_layout *g, const double *cell, double *out)
+{
+    for (long k = 0; k < g->pz; k++)
+        for (long j = 0; j < g->py; j++)
+            for (long i = 0; i < g->px; i++) {
+                long ci = i - SCL_SEIS_HALO, cj = j - SCL_SEIS_HALO, ck = k - SCL_SEIS_HALO;
+                ci = ci < 0 ? 0 : ci >= g->nx ? g->nx - 1 : ci;
+                cj = cj < 0 ? 0 : cj >= g->ny ? g->ny - 1 : cj;
+                ck = ck < 0 ? 0 : ck >= g->nz ? g->nz - 1 : ck;
+                out[i + j * g->sy + k * g->sz] = cell[ci + g->nx * (cj + (long)g->ny * ck)];
+            }
+}
+
+/* grid3d's CPML profile along one axis of n cells (n-1 grid3d cells: the
+ * wall sits on the first/last cell centre), plus the slab slots. */
+static scl_status cpml_dir_init(seis_cpml_dir *p, int n, double h, int width_cells, int low_side,
+                                const scl_cpml_grading *gr, double dt, char *err, size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    p->n = n;
+    p->width = width_cells > 0 ? 2 * width_cells : 0;
+    scl_cpml_axis ax;
+    scl_status st = scl_cpml_axis_build(&ax, n > 1 ? n - 1 : 1, h, dt,
+                                        low_side ? width_cells : 0, width_cells, gr, err, errlen);
+    if (st != SCL_OK)
+        return st;
+    double **arrays[6] = {&p->a_c, &p->b_c, &p->ik_c, &p->a_h, &p->b_h, &p->ik_h};
+    const double *from[6] = {ax.c_node, ax.b_node, ax.kinv_node,
+                             ax.c_half, ax.b_half, ax.kinv_half};
+    for (int a = 0; a < 6; a++) {
+        if (!(*arrays[a] = malloc((size_t)n * sizeof(double)))) {
+            scl_cpml_axis_free(&ax);
+            return SCL_ERR_MEMORY;
+        }
+        memcpy(*arrays[a], from[a], (size_t)n * sizeof(double));
+    }
+    scl_cpml_axis_free(&ax);
+    if (!(p->slot = malloc((size_t)n * sizeof(int))))
+        return SCL_ERR_MEMORY;
+    for (int i = 0; i < n; i++) {
+        p->slot[i] = -1;
+        if (width_cells > 0) {
+            if (i < width_cells && low_side)
+                p->slot[i] = i;
+            else if (i >= n - width_cells)
+                p->slot[i] = i - (n - 2 * width_cells);
+        }
+    }
+    return SCL_OK;
+}
+
+static void cpml_dir_free(seis_cpml_dir *p)
+{
+    free(p->a_c);
+    free(p->b_c);
+    free(p->ik_c);
+    free(p->a_h);
+    free(p->b_h);
+    free(p->ik_h);
+    free(p->slot);
+    memset(p, 0, sizeof *p);
+}
+
+long seis_cpml_slab(const seis_setup *s, int d)
+{
+    const long nx = s->g.nx, ny = s->g.ny, nz = s->g.nz, w = s->dir[d].width;
+    return d == 0 ? w * ny * nz : d == 1 ? nx * w * nz : nx * ny * w;
+}
+
+static void add_injection(seis_setup *s, int field, int i, int j, int k, int src, double coeff)
+{
+    if (coeff == 0)
+        return;
+    seis_injection *q = &s->inj[s->ninj++];
+    q->field = field;
+    q->index = seis_index(&s->g, i, j, k);
+    q->source = src;
+    q->coeff = coeff;
+}
+
+scl_status seis_setup_create(const scl_seis_model *m, const scl_seis_config *c, seis_setup *s,
+                             char *err, size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    scl_status st = seis_layout_init(&s->g, m->nx, m->ny, m->nz, m->h, err, errlen);
+    if (st != SCL_OK)
+        return st;
+    const seis_layout *g = &s->g;
+    const size_t cells = (size_t)m->nx * m->ny * m->nz;
+    s->order = c->order;
+    s->c1 = (c->order == 4 ? 9.0 / 8.0 : 1.0) / m->h;
+    s->c2 = (c->order == 4 ? -1.0 / 24.0 : 0.0) / m->h;
+    s->dt = c->dt;
+    s->steps = c->steps;
+    s->free_surface = c->free_surface;
+    s->pml = c->pml;
+    s->nsources = c->nsources;
+    s->nrec = c->nreceivers;
+
+    double *tmp = calloc(cells, sizeof(double));
+    s->rho = malloc((size_t)g->n * sizeof(double));
+    s->lam = malloc((size_t)g->n * sizeof(double));
+    s->mu = malloc((size_t)g->n * sizeof(double));
+    s->wavelet = calloc((size_t)(c->nsources > 0 ? c->nsources : 1) * (size_t)(c->steps + 1),
+                        sizeof(double));
+    /* at most 15 injections per source: 3 normal + 3 x 4 shear nodes */
+    s->inj = calloc((size_t)(c->nsources > 0 ? c->nsources : 1) * 15, sizeof(seis_injection));
+    s->rec_index = calloc((size_t)(c->nreceivers > 0 ? c->nreceivers : 1), sizeof(long));
+    if (!tmp || !s->rho || !s->lam || !s->mu || !s->wavelet || !s->inj || !s->rec_index) {
+        free(tmp);
+        seis_setup_free(s);
+        snprintf(err, errlen, "seismic: out of host memory for %d x %d x %d cells", m->nx, m->ny,
+                 m->nz);
+        return SCL_ERR_MEMORY;
+    }
+    double vp_max = 0;
+    for (size_t q = 0; q < cells; q++) {
+        tmp[q] = m->rho[q];
+        if (m->vp[q] > vp_max)
+            vp_max = m->vp[q];
+    }
+    pad_replicate(g, tmp, s->rho);
+    for (size_t q = 0; q < cells; q++)
+        tmp[q] = (double)m->rho[q] * ((double)m->vp[q] * m->vp[q] - 2.0 * m->vs[q] * m->vs[q]);
+    pad_replicate(g, tmp, s->lam);
+    for (size_t q = 0; q < cells; q++)
+        tmp[q] = (double)m->rho[q] * m->vs[q] * m->vs[q];
+    pad_replicate(g, tmp, s->mu);
+    free(tmp);
+
+    /* CPML (Komatitsch & Martin 2007): grading order 2, kappa 1, alpha = pi f */
+    const double R = c->pml_r > 0 ? c->pml_r : 1e-4;
+    double fpml = c->pml_f;
+    if (fpml <= 0)
+        fpml = c->nsources > 0 ? c->sources[0].wavelet.freq : 0;
+    const scl_cpml_grading gr = {
+        2, c->pml > 0 ? scl_cpml_seismic_dmax(2, vp_max, c->pml * m->h, R) : 0, 1.0, M_PI * fpml};
+    const int dims[3] = {m->nx, m->ny, m->nz};
+    for (int d = 0; d < 3; d++) {
+        const int low = !(d == 2 && c->free_surface);
+        st = cpml_dir_init(&s->dir[d], dims[d], m->h, c->pml, low, &gr, c->dt, err, errlen);
+        if (st != SCL_OK) {
+            seis_setup_free(s);
+            if (st == SCL_ERR_MEMORY)
+                snprintf(err, errlen, "seismic: out of host memory for CPML profiles");
+            return st;
+        }
+    }
+
+    /* Sources: wavelet samples and injection points. */
+    const double h3 = m->h * m->h * m->h, dt = c->dt;
+    for (int q = 0; q < c->nsources; q++) {
+        const scl_seis_source *src = &c->sources[q];
+        const int moment = src->kind != SCL_SEIS_FORCE;
+        for (long n = 0; n <= c->steps; n++)
+            s->wavelet[(size_t)q * (size_t)(c->steps + 1) + (size_t)n] =
+                scl_wavelet_value(&src->wavelet, (n + (moment ? 0.5 : 0.0)) * dt);
+        const int i = src->i, j = src->j, k = src->k;
+        const long ci = seis_index(g, i, j, k);
+        if (!moment) {
+            const long step[3] = {1, g->sy, g->sz};
+            for (int a = 0; a < 3; a++) {
+                const double rho_node = 0.5 * (s->rho[ci] + s->rho[ci + step[a]]);
+                add_injection(s, F_VX + a, i, j, k, q, dt * src->dir[a] / (rho_node * h3));
+            }
+            continue;
+        }
+        double mt[6] = {1, 1, 1, 0, 0, 0};
+        if (src->kind == SCL_SEIS_MOMENT)
+            memcpy(mt, src->m, sizeof mt);
+        const double f = -dt / h3;
+        add_injection(s, F_SXX, i, j, k, q, f * mt[0]);
+        add_injection(s, F_SYY, i, j, k, q, f * mt[1]);
+        add_injection(s, F_SZZ, i, j, k, q, f * mt[2]);
+        /* off-diagonal terms: the four shear nodes around the centre (a node
+         * outside the grid is dropped) */
+        const int shear[3] = {F_SXY, F_SXZ, F_SYZ};
+        const int ax[3][2] = {{0, 1}, {0, 2}, {1, 2}};
+        for (int t = 0; t < 3; t++)
+            for (int u = 0; u < 2; u++)
+                for (int v = 0; v < 2; v++) {
+                    int p[3] = {i, j, k};
+                    p[ax[t][0]] -= u;
+                    p[ax[t][1]] -= v;
+                    if (p[0] < 0 || p[1] < 0 || p[2] < 0)
+                        continue;
+                    add_injection(s, shear[t], p[0], p[1], p[2], q, 0.25 * f * mt[3 + t]);
+                }
+    }
+    for (int r = 0; r < c->nreceivers; r++)
+        s->rec_index[r] = seis_index(g, c->receivers[r].i, c->receivers[r].j, c->receivers[r].k);
+    return SCL_OK;
+}
+
+void seis_setup_free(seis_setup *s)
+{
+    free(s->rho);
+    free(s->lam);
+    free(s->mu);
+    for (int d = 0; d < 3; d++)
+        cpml_dir_free(&s->dir[d]);
+    free(s->wavelet);
+    free(s->inj);
+    free(s->rec_index);
+    memset(s, 0, sizeof *s);
+}
+
+void seis_unpad_float(const seis_layout *g, const float *in, double *out)
+{
+    for (long k = 0; k < g->nz; k++)
+        for (long j = 0; j < g->ny; j++)
+            for (long i = 0; i < g->nx; i++)
+                out[i + g->nx * (j + (long)g->ny * k)] = in[seis_index(g, (int)i, (int)j, (int)k)];
+}
+
+void seis_unpad_double(const seis_layout *g, const double *in, double *out)
+{
+    for (long k = 0; k < g->nz; k++)
+        for (long j = 0; j < g->ny; j++)
+            for (long i = 0; i < g->nx; i++)
+                out[i + g->nx * (j + (long)g->ny * k)] = in[seis_index(g, (int)i, (int)j, (int)k)];
+}

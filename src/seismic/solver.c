@@ -1,0 +1,407 @@
+/* The OpenCL driver: the tables of setup.c on the device, a tuned work-group
+ * shape for the velocity and stress kernels, sources and receivers as small
+ * kernels in the same queue. */
+#include "core/internal.h"
+#include "seismic/internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { M_RHO, M_LAM, M_MU, M_COUNT };
+
+struct scl_seis {
+    scl_context *ctx;
+    seis_setup s;
+    int fp64;
+    size_t real_size;
+    scl_stream *f[F_COUNT], *mat[M_COUNT], *prof[3], *psi[3];
+    scl_stream *inj_field, *inj_index, *inj_source, *inj_coeff, *wavelet;
+    scl_stream *rec_index, *traces;
+    scl_kernel *vel, *str, *inj_v, *inj_s, *rec;
+    int ninj_v, ninj_s;
+    scl_plan *plan;
+    int tuning;       /* 1 while the tuner times steps: no sources, no receivers */
+    long done;
+};
+
+static const char *field_label[F_COUNT] = {"seis vx",  "seis vy",  "seis vz",
+                                           "seis sxx", "seis syy", "seis szz",
+                                           "seis sxy", "seis sxz", "seis syz"};
+static const char *field_arg[F_COUNT] = {"vx", "vy", "vz", "sxx", "syy", "szz", "sxy", "sxz", "syz"};
+
+/* Upload n doubles as the device's real type. */
+static scl_status upload_real(scl_seis *sv, const char *label, const double *v, size_t n,
+                              scl_stream **out)
+{
+    const scl_type t = sv->fp64 ? SCL_DOUBLE : SCL_FLOAT;
+    scl_status st = scl_stream_create(sv->ctx, label, t, n ? n : 1, 1, 1, 0, out);
+    if (st != SCL_OK || n == 0)
+        return st;
+    if (sv->fp64)
+        return scl_stream_write(*out, v, 1, NULL);
+    float *tmp = malloc(n * sizeof(float));
+    if (!tmp)
+        return SCL_ERR_MEMORY;
+    for (size_t q = 0; q < n; q++)
+        tmp[q] = (float)v[q];
+    st = scl_stream_write(*out, tmp, 1, NULL);
+    free(tmp);
+    return st;
+}
+
+static scl_status upload_int(scl_seis *sv, const char *label, const int *v, size_t n,
+                             scl_stream **out)
+{
+    scl_status st = scl_stream_create(sv->ctx, label, SCL_INT, n ? n : 1, 1, 1, 0, out);
+    if (st != SCL_OK || n == 0)
+        return st;
+    return scl_stream_write(*out, v, 1, NULL);
+}
+
+static scl_status zero_stream(scl_seis *sv, const char *label, size_t n, scl_stream **out)
+{
+    const scl_type t = sv->fp64 ? SCL_DOUBLE : SCL_FLOAT;
+    scl_status st = scl_stream_create(sv->ctx, label, t, n ? n : 1, 1, 1, 0, out);
+    if (st != SCL_OK)
+        return st;
+    const double zd = 0;
+    const float zf = 0;
+    return scl_stream_fill(*out, sv->fp64 ? (const void *)&zd : (const void *)&zf);
+}
+
+/* Arguments shared by the velocity and stress kernels. */
+static scl_status bind_update(scl_seis *sv, scl_kernel *k)
+{
+    const seis_setup *s = &sv->s;
+    static const char *prof_arg[3] = {"profx", "profy", "profz"};
+    static const char *psi_arg[3] = {"psix", "psiy", "psiz"};
+    scl_status st = SCL_OK;
+    for (int f = 0; f < F_COUNT && st == SCL_OK; f++)
+        st = scl_kernel_set_stream(k, field_arg[f], sv->f[f]);
+    for (int d = 0; d < 3 && st == SCL_OK; d++) {
+        st = scl_kernel_set_stream(k, prof_arg[d], sv->prof[d]);
+        if (st == SCL_OK)
+            st = scl_kernel_set_stream(k, psi_arg[d], sv->psi[d]);
+    }
+    if (st == SCL_OK) st = scl_kernel_set_int(k, "nx", s->g.nx);
+    if (st == SCL_OK) st = scl_kernel_set_int(k, "ny", s->g.ny);
+    if (st == SCL_OK) st = scl_kernel_set_int(k, "nz", s->g.nz);
+    if (st == SCL_OK) st = scl_kernel_set_int(k, "sy", (int)s->g.sy);
+    if (st == SCL_OK) st = scl_kernel_set_int(k, "sz", (int)s->g.sz);
+    if (st == SCL_OK) st = scl_kernel_set_int(k, "origin", (int)s->g.origin);
+    if (st == SCL_OK) st = scl_kernel_set_int(k, "pml", s->pml);
+    if (st == SCL_OK) st = scl_kernel_set_int(k, "free_surface", s->free_surface);
+    if (st == SCL_OK) st = scl_kernel_set_real(k, "c1", s->c1);
+    if (st == SCL_OK) st = scl_kernel_set_real(k, "c2", s->c2);
+    if (st == SCL_OK) st = scl_kernel_set_real(k, "dt", s->dt);
+    return st;
+}
+
+/* Injection kernel for one pass (stress = 0: velocity fields). */
+static scl_status make_inject(scl_seis *sv, const char *options, int end, scl_kernel **out)
+{
+    scl_status st = scl_kernel_create(sv->ctx, "seismic", "seis_inject", options, out);
+    scl_kernel *k = *out;
+    for (int f = 0; f < F_COUNT && st == SCL_OK; f++)
+        st = scl_kernel_set_stream(k, field_arg[f], sv->f[f]);
+    if (st == SCL_OK) st = scl_kernel_set_stream(k, "field", sv->inj_field);
+    if (st == SCL_OK) st = scl_kernel_set_stream(k, "index", sv->inj_index);
+    if (st == SCL_OK) st = scl_kernel_set_stream(k, "source", sv->inj_source);
+    if (st == SCL_OK) st = scl_kernel_set_stream(k, "coeff", sv->inj_coeff);
+    if (st == SCL_OK) st = scl_kernel_set_stream(k, "wavelet", sv->wavelet);
+    if (st == SCL_OK) st = scl_kernel_set_int(k, "end", end);
+    if (st == SCL_OK) st = scl_kernel_set_int(k, "nsamples", (int)(sv->s.steps + 1));
+    return st;
+}
+
+/* One step with work-group lx by ly; sources and receivers unless tuning. */
+static scl_status step_run(void *user, void *variant, const int *values)
+{
+    (void)variant;
+    scl_seis *sv = user;
+    const seis_setup *s = &sv->s;
+    const size_t global[3] = {(size_t)s->g.nx, (size_t)s->g.ny, (size_t)s->g.nz};
+    const size_t local[3] = {(size_t)values[0], (size_t)values[1], 1};
+    const int n = (int)sv->done;
+    scl_status st = scl_kernel_launch(sv->vel, 3, global, local, NULL);
+    if (st == SCL_OK && !sv->tuning && sv->ninj_v) {
+        const size_t g1 = (size_t)sv->ninj_v;
+        st = scl_kernel_set_int(sv->inj_v, "n", n);
+        if (st == SCL_OK)
+            st = scl_kernel_launch(sv->inj_v, 1, &g1, NULL, NULL);
+    }
+    if (st == SCL_OK)
+        st = scl_kernel_launch(sv->str, 3, global, local, NULL);
+    if (st == SCL_OK && !sv->tuning && sv->ninj_s) {
+        const size_t g1 = (size_t)sv->ninj_s;
+        st = scl_kernel_set_int(sv->inj_s, "n", n);
+        if (st == SCL_OK)
+            st = scl_kernel_launch(sv->inj_s, 1, &g1, NULL, NULL);
+    }
+    if (st == SCL_OK && !sv->tuning && s->nrec) {
+        const size_t g1 = (size_t)s->nrec;
+        st = scl_kernel_set_int(sv->rec, "n", n);
+        if (st == SCL_OK)
+            st = scl_kernel_launch(sv->rec, 1, &g1, NULL, NULL);
+    }
+    return st;
+}
+
+static scl_status step_prepare(void *user, const int *values, void **variant)
+{
+    scl_seis *sv = user;
+    *variant = NULL;
+    const size_t local[3] = {(size_t)values[0], (size_t)values[1], 1};
+    scl_status st = scl_kernel_check_local(sv->vel, 3, local);
+    if (st == SCL_OK)
+        st = scl_kernel_check_local(sv->str, 3, local);
+    if (st != SCL_OK) {
+        scl_clear_error(sv->ctx);
+        return SCL_ERR_UNSUPPORTED;
+    }
+    return SCL_OK;
+}
+
+static scl_status create_device(scl_seis *sv, const scl_seis_options *opt)
+{
+    const seis_setup *s = &sv->s;
+    const size_t n = (size_t)s->g.n;
+    scl_status st = SCL_OK;
+    for (int f = 0; f < F_COUNT && st == SCL_OK; f++)
+        st = zero_stream(sv, field_label[f], n, &sv->f[f]);
+    const double *mat[M_COUNT] = {s->rho, s->lam, s->mu};
+    static const char *mat_label[M_COUNT] = {"seis rho", "seis lambda", "seis mu"};
+    for (int q = 0; q < M_COUNT && st == SCL_OK; q++)
+        st = upload_real(sv, mat_label[q], mat[q], n, &sv->mat[q]);
+    static const char *prof_label[3] = {"seis cpml x", "seis cpml y", "seis cpml z"};
+    static const char *psi_label[3] = {"seis psi x", "seis psi y", "seis psi z"};
+    for (int d = 0; d < 3 && st == SCL_OK; d++) {
+        const seis_cpml_dir *p = &s->dir[d];
+        const size_t len = (size_t)p->n;
+        double *prof = malloc(6 * len * sizeof(double));
+        if (!prof)
+            return SCL_ERR_MEMORY;
+        const double *parts[6] = {p->a_c, p->b_c, p->ik_c, p->a_h, p->b_h, p->ik_h};
+        for (int q = 0; q < 6; q++)
+            memcpy(prof + q * len, parts[q], len * sizeof(double));
+        st = upload_real(sv, prof_label[d], prof, 6 * len, &sv->prof[d]);
+        free(prof);
+        if (st == SCL_OK)
+            st = zero_stream(sv, psi_label[d], 6 * (size_t)seis_cpml_slab(s, d), &sv->psi[d]);
+    }
+    if (st != SCL_OK)
+        return st;
+
+    /* sources: velocity injections first, then stress ones */
+    const int ninj = s->ninj;
+    int *ifield = malloc(((size_t)ninj + 1) * sizeof(int)), *iindex = malloc(((size_t)ninj + 1) * sizeof(int));
+    int *isrc = malloc(((size_t)ninj + 1) * sizeof(int));
+    double *icoeff = malloc(((size_t)ninj + 1) * sizeof(double));
+    int *rindex = malloc(((size_t)s->nrec + 1) * sizeof(int));
+    if (!ifield || !iindex || !isrc || !icoeff || !rindex)
+        st = SCL_ERR_MEMORY;
+    int q2 = 0;
+    for (int pass = 0; pass < 2 && st == SCL_OK; pass++)
+        for (int q = 0; q < ninj; q++) {
+            const seis_injection *in = &s->inj[q];
+            if ((in->field >= F_SXX) != pass)
+                continue;
+            ifield[q2] = in->field;
+            iindex[q2] = (int)in->index;
+            isrc[q2] = in->source;
+            icoeff[q2] = in->coeff;
+            q2++;
+            if (pass == 0)
+                sv->ninj_v++;
+            else
+                sv->ninj_s++;
+        }
+    for (int r = 0; r < s->nrec && st == SCL_OK; r++)
+        rindex[r] = (int)s->rec_index[r];
+    if (st == SCL_OK) st = upload_int(sv, "seis inj field", ifield, (size_t)ninj, &sv->inj_field);
+    if (st == SCL_OK) st = upload_int(sv, "seis inj index", iindex, (size_t)ninj, &sv->inj_index);
+    if (st == SCL_OK) st = upload_int(sv, "seis inj source", isrc, (size_t)ninj, &sv->inj_source);
+    if (st == SCL_OK) st = upload_real(sv, "seis inj coeff", icoeff, (size_t)ninj, &sv->inj_coeff);
+    if (st == SCL_OK)
+        st = upload_real(sv, "seis wavelet", s->wavelet,
+                         (size_t)s->nsources * (size_t)(s->steps + 1), &sv->wavelet);
+    if (st == SCL_OK) st = upload_int(sv, "seis rec index", rindex, (size_t)s->nrec, &sv->rec_index);
+    free(ifield);
+    free(iindex);
+    free(isrc);
+    free(icoeff);
+    free(rindex);
+    if (st == SCL_OK) {
+        const size_t nt = (size_t)s->nrec * SCL_SEIS_NCOMP * (size_t)s->steps;
+        const float zero = 0;
+        st = scl_stream_create(sv->ctx, "seis traces", SCL_FLOAT, nt ? nt : 1, 1, 1, 0, &sv->traces);
+        if (st == SCL_OK)
+            st = scl_stream_fill(sv->traces, &zero);
+    }
+    if (st != SCL_OK)
+        return st;
+
+    char options[96];
+    snprintf(options, sizeof options, "-DORDER=%d -DSCL_SEIS_FP64=%d", s->order, sv->fp64);
+    st = scl_kernel_create(sv->ctx, "seismic", "seis_velocity", options, &sv->vel);
+    if (st == SCL_OK) st = bind_update(sv, sv->vel);
+    if (st == SCL_OK) st = scl_kernel_set_stream(sv->vel, "rho", sv->mat[M_RHO]);
+    if (st == SCL_OK) st = scl_kernel_create(sv->ctx, "seismic", "seis_stress", options, &sv->str);
+    if (st == SCL_OK) st = bind_update(sv, sv->str);
+    if (st == SCL_OK) st = scl_kernel_set_stream(sv->str, "lam", sv->mat[M_LAM]);
+    if (st == SCL_OK) st = scl_kernel_set_stream(sv->str, "mu", sv->mat[M_MU]);
+    if (st == SCL_OK) st = make_inject(sv, options, sv->ninj_v, &sv->inj_v);
+    if (st == SCL_OK) st = make_inject(sv, options, sv->ninj_v + sv->ninj_s, &sv->inj_s);
+    /* the stress injections follow the velocity ones in the table */
+    if (st == SCL_OK) st = scl_kernel_set_int(sv->inj_v, "first", 0);
+    if (st == SCL_OK) st = scl_kernel_set_int(sv->inj_s, "first", sv->ninj_v);
+    if (st == SCL_OK) st = scl_kernel_create(sv->ctx, "seismic", "seis_record", options, &sv->rec);
+    for (int f = 0; f < 6 && st == SCL_OK; f++)
+        st = scl_kernel_set_stream(sv->rec, field_arg[f], sv->f[f]);
+    if (st == SCL_OK) st = scl_kernel_set_stream(sv->rec, "index", sv->rec_index);
+    if (st == SCL_OK) st = scl_kernel_set_stream(sv->rec, "traces", sv->traces);
+    if (st == SCL_OK) st = scl_kernel_set_int(sv->rec, "nrec", s->nrec);
+    if (st == SCL_OK) st = scl_kernel_set_int(sv->rec, "steps", (int)s->steps);
+    if (st != SCL_OK)
+        return st;
+
+    /* work-group shape: x along rows (coalesced / vectorised), y rows stacked */
+    const int gpu = scl_device(sv->ctx)->is_gpu;
+    const scl_tune_param params[2] = {
+        {"lx", 5, {gpu ? 64 : 16, 32, 128, 256, gpu ? 16 : 64}},
+        {"ly", 4, {gpu ? 4 : 1, 1, 2, 8}}};
+    char shape[96];
+    snprintf(shape, sizeof shape, "%dx%dx%d order %d %s pml %d", s->g.nx, s->g.ny, s->g.nz,
+             s->order, sv->fp64 ? "fp64" : "fp32", s->pml);
+    const scl_plan_desc desc = {"seismic.step", shape, params, 2, step_prepare, step_run, NULL, sv, NULL};
+    const scl_tune_options topt = {opt ? !opt->tune : 0, 0, opt ? opt->force : NULL};
+    sv->tuning = 1;
+    st = scl_plan_create(sv->ctx, &desc, &topt, &sv->plan);
+    sv->tuning = 0;
+    if (st != SCL_OK)
+        return st;
+    /* the timed steps ran on the zero state (no sources): it is still zero,
+     * except the CPML memory variables, which stay zero as well */
+    return scl_finish(sv->ctx);
+}
+
+scl_status scl_seis_create(scl_context *ctx, const scl_seis_model *m, const scl_seis_config *c,
+                           const scl_seis_options *opt, scl_seis **out)
+{
+    *out = NULL;
+    char err[1024];
+    scl_status st = scl_seis_check(m, c, NULL, 0, err, sizeof err);
+    if (st != SCL_OK) {
+        scl_fail(ctx, st, "scl_seis_create", "%s", err);
+        return st;
+    }
+    if (c->fp64 && !scl_device(ctx)->fp64) {
+        scl_fail(ctx, SCL_ERR_UNSUPPORTED, "scl_seis_create", "device %s has no fp64", scl_device(ctx)->name);
+        return SCL_ERR_UNSUPPORTED;
+    }
+    scl_seis *sv = calloc(1, sizeof *sv);
+    if (!sv)
+        return SCL_ERR_MEMORY;
+    sv->ctx = ctx;
+    sv->fp64 = c->fp64;
+    sv->real_size = c->fp64 ? sizeof(double) : sizeof(float);
+    if ((st = seis_setup_create(m, c, &sv->s, err, sizeof err)) != SCL_OK) {
+        scl_fail(ctx, st, "scl_seis_create", "%s", err);
+        free(sv);
+        return st;
+    }
+    if (sv->s.g.n > 2147483647L / 2) {
+        scl_seis_free(sv);
+        scl_fail(ctx, SCL_ERR_TOO_LARGE, "scl_seis_create", "%d x %d x %d cells exceed 32-bit indexing",
+                              m->nx, m->ny, m->nz);
+        return SCL_ERR_TOO_LARGE;
+    }
+    if ((st = create_device(sv, opt)) != SCL_OK) {
+        scl_seis_free(sv);
+        return st;
+    }
+    *out = sv;
+    return SCL_OK;
+}
+
+void scl_seis_free(scl_seis *sv)
+{
+    if (!sv)
+        return;
+    scl_plan_free(sv->plan);
+    scl_kernel *ks[5] = {sv->vel, sv->str, sv->inj_v, sv->inj_s, sv->rec};
+    for (int q = 0; q < 5; q++)
+        scl_kernel_free(ks[q]);
+    scl_stream *ss[] = {sv->inj_field, sv->inj_index, sv->inj_source, sv->inj_coeff,
+                        sv->wavelet,   sv->rec_index, sv->traces};
+    for (size_t q = 0; q < sizeof ss / sizeof ss[0]; q++)
+        scl_stream_free(ss[q]);
+    for (int f = 0; f < F_COUNT; f++)
+        scl_stream_free(sv->f[f]);
+    for (int q = 0; q < M_COUNT; q++)
+        scl_stream_free(sv->mat[q]);
+    for (int d = 0; d < 3; d++) {
+        scl_stream_free(sv->prof[d]);
+        scl_stream_free(sv->psi[d]);
+    }
+    seis_setup_free(&sv->s);
+    free(sv);
+}
+
+scl_status scl_seis_step(scl_seis *sv, long steps)
+{
+    for (long q = 0; q < steps && sv->done < sv->s.steps; q++) {
+        scl_status st = scl_plan_execute(sv->plan);
+        if (st != SCL_OK)
+            return st;
+        sv->done++;
+    }
+    return scl_finish(sv->ctx);
+}
+
+long scl_seis_steps_done(const scl_seis *sv)
+{
+    return sv->done;
+}
+
+scl_status scl_seis_traces(scl_seis *sv, float *traces)
+{
+    if (sv->s.nrec == 0)
+        return SCL_OK;
+    return scl_stream_read(sv->traces, traces, 1, NULL);
+}
+
+scl_status scl_seis_read_field(scl_seis *sv, int field, double *out)
+{
+    if (field < 0 || field >= F_COUNT) {
+        scl_fail(sv->ctx, SCL_ERR_ARGUMENT, "scl_seis_read_field", "field %d not in 0..8",
+                              field);
+        return SCL_ERR_ARGUMENT;
+    }
+    void *tmp = malloc((size_t)sv->s.g.n * sv->real_size);
+    if (!tmp)
+        return SCL_ERR_MEMORY;
+    scl_status st = scl_stream_read(sv->f[field], tmp, 1, NULL);
+    if (st == SCL_OK) {
+        if (sv->fp64)
+            seis_unpad_double(&sv->s.g, tmp, out);
+        else
+            seis_unpad_float(&sv->s.g, tmp, out);
+    }
+    free(tmp);
+    return st;
+}
+
+double scl_seis_bytes_per_cell(const scl_seis *sv)
+{
+    /* velocity: 9 field reads + rho + 3 writes; stress: 9 + lam + mu + 6 */
+    return (double)sv->real_size * ((9 + 1 + 3) + (9 + 2 + 6));
+}
+
+void scl_seis_work_group(const scl_seis *sv, int *lx, int *ly)
+{
+    *lx = scl_plan_value(sv->plan, "lx", 0);
+    *ly = scl_plan_value(sv->plan, "ly", 0);
+}

@@ -1,0 +1,69 @@
+#!/bin/bash
+# streamcl seismic end to end: a small two-layer run writes SEG-Y, CSV, a
+# gather and slices; the reference engine gives the same traces; bad run
+# files and options fail with file:line messages and leave no files.
+set -u
+cli=$1 out=$2
+rm -rf "$out" && mkdir -p "$out"
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+cat > "$out/layers.txt" <<'L'
+0 1800 700 1900
+40 3200 1800 2400
+L
+cat > "$out/small.run" <<'R'
+grid 40 20 24 5
+model layered layers.txt
+time 0.12
+pml 6
+source force 50 50 5 0 0 1 ricker 9 1e8
+receivers 20 50 0 180 50 0 9
+R
+if "$cli" seismic "$out/small.run" --tune 0 --segy "$out/shot" --csv "$out/shot.csv" \
+       --gather "$out/gather.png" --png "$out/slice" --every 100 > "$out/run.log" 2>&1; then ok
+else bad "good run failed: $(tail -3 "$out/run.log")"; fi
+grep -q "Gcells/s" "$out/run.log" && ok || bad "no rate in the log"
+for f in shot_vx.sgy shot_vy.sgy shot_vz.sgy shot_p.sgy shot.csv gather.png slice_000100.png; do
+    [ -s "$out/$f" ] && ok || bad "missing $f"
+done
+ls "$out" | grep -q "\.tmp" && bad "temporary files left" || ok
+peak=$(sed -n 's/^peak |receiver value| //p' "$out/run.log")
+awk -v p="$peak" 'BEGIN { exit !(p > 1e-9 && p < 1e7) }' && ok || bad "peak '$peak'"
+
+# the reference engine: same traces within float rounding
+if "$cli" seismic "$out/small.run" --engine reference --csv "$out/ref.csv" > "$out/ref.log" 2>&1; then ok
+else bad "reference run failed: $(tail -3 "$out/ref.log")"; fi
+awk -F, 'NR == FNR { for (i = 3; i <= NF; i++) a[FNR, i] = $i; next }
+         FNR > 1 { for (i = 3; i <= NF; i++) { d = $i - a[FNR, i]; if (d < 0) d = -d;
+                   if (d > m) m = d; v = $i < 0 ? -$i : $i; if (v > pk) pk = v } }
+         END { printf "opencl vs reference: max diff %.3e of peak %.3e\n", m, pk;
+               exit !(pk > 0 && m <= 1e-3 * pk) }' "$out/shot.csv" "$out/ref.csv" && ok ||
+    bad "opencl and reference traces differ"
+
+# bad input: message and exit status, nothing written
+expect_fail() { # name, expected message, run-file text or '' , extra args...
+    local name=$1 msg=$2 text=$3; shift 3
+    [ -n "$text" ] && printf "%b" "$text" > "$out/$name.run"
+    if "$cli" seismic "$out/$name.run" --tune 0 --csv "$out/$name.csv" "$@" > "$out/$name.log" 2>&1; then
+        bad "$name: succeeded"
+    elif ! grep -qF -- "$msg" "$out/$name.log"; then
+        bad "$name: wanted '$msg', got '$(cat "$out/$name.log")'"
+    elif [ -e "$out/$name.csv" ]; then
+        bad "$name: wrote $name.csv"
+    else ok; fi
+}
+base='grid 30 20 20 5\nmodel homogeneous 3000 1700 2400\nsteps 20\npml 4\n'
+expect_fail unknown "unknown.run:5: unknown command 'shoot'" "${base}shoot 1 2 3\n"
+expect_fail cfl "cfl.run:5: dt = 0.01 s violates the CFL condition" "${base}dt 0.01\n"
+expect_fail recv "recv.run:6: receiver 2: y = -10 m is outside" "${base}receiver 5 5 0\nreceiver 5 -10 0\n"
+expect_fail bulk "bulk.run:2: vs 2900 >= (sqrt(3)/2) vp" 'grid 30 20 20 5\nmodel homogeneous 3000 2900 2400\nsteps 5\n'
+expect_fail rho "rho.run:2: vp 3000 and density -5 must be positive" 'grid 30 20 20 5\nmodel homogeneous 3000 1700 -5\nsteps 5\n'
+expect_fail notime "notime.run:2: no 'time' or 'steps' line" 'grid 30 20 20 5\nmodel homogeneous 3000 1700 2400\n'
+expect_fail missing "missing.run" ""
+expect_fail outdir "no_such_dir" "${base}" --segy "$out/no_such_dir/shot"
+expect_fail comp "--component is vx, vy, vz or p" "${base}" --component q
+
+echo "seismic_cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,95 @@
+/* The OpenCL solver against the C reference on a random heterogeneous model
+ * of awkward size, with a free surface, CPML, a fluid patch (vs = 0) and all
+ * three source kinds, at 2nd and 4th order: receiver traces and every field
+ * after the run. FP64: relative max difference <= 1e-10 (same operations,
+ * the order of additions may differ by contraction); FP32: <= 2e-4 of the
+ * field's peak (single rounding over ~100 steps). */
+#include "seis_test.h"
+
+static void compare(scl_context *ctx, int order, int fp64, uint64_t *rng)
+{
+    const int nx = 19 + (int)(10 * test_uniform(rng)), ny = 17 + (int)(6 * test_uniform(rng)), nz = 15;
+    scl_seis_model m;
+    seis_homogeneous(&m, nx, ny, nz, 3, 2500, 1300, 2200);
+    for (size_t q = 0; q < (size_t)nx * ny * nz; q++) {
+        m.vp[q] *= (float)(1 + 0.4 * test_uniform(rng));
+        m.vs[q] *= (float)(0.6 + 0.4 * test_uniform(rng));
+        m.rho[q] *= (float)(1 + 0.5 * test_uniform(rng));
+    }
+    for (int k = 5; k < 8; k++) /* a fluid patch */
+        for (int j = 3; j < 7; j++)
+            for (int i = 4; i < 9; i++)
+                m.vs[i + nx * (j + ny * k)] = 0;
+    scl_seis_source src[3] = {
+        {.kind = SCL_SEIS_FORCE, .i = nx / 2, .j = ny / 2, .k = 0, .dir = {0.3, -0.2, 1},
+         .wavelet = {SCL_WAVE_RICKER, 1e6, 18, 0.02, 1}},
+        {.kind = SCL_SEIS_EXPLOSIVE, .i = nx / 3, .j = ny / 3, .k = nz / 2,
+         .wavelet = {SCL_WAVE_GAUSSIAN, 1e7, 15, 0.015, 1}},
+        {.kind = SCL_SEIS_MOMENT, .i = 2 * nx / 3, .j = ny / 2, .k = nz / 3,
+         .m = {0.2, -0.4, 0.3, 1, -0.7, 0.5}, .wavelet = {SCL_WAVE_RICKER, 1e7, 20, 0.01, 1}}};
+    scl_seis_receiver rec[4] = {{0, 0, 0}, {nx - 1, ny - 1, nz - 1}, {nx / 2, 2, 1}, {5, ny / 2, 6}};
+    scl_seis_config c = {.order = order, .pml = 4, .free_surface = 1, .fp64 = fp64,
+                         .sources = src, .nsources = 3, .receivers = rec, .nreceivers = 4};
+    c.dt = 0.95 * scl_seis_dt_max(&m, order);
+    c.steps = 90 + (long)(30 * test_uniform(rng));
+    char err[1024];
+    scl_seis_ref *r = NULL;
+    CHECK(scl_seis_ref_create(&m, &c, 1, &r, err, sizeof err) == SCL_OK, "reference: %s", err);
+    scl_seis *s = NULL;
+    float *tr = seis_run(ctx, &m, &c, &s);
+    if (!r || !tr) {
+        free(tr);
+        scl_seis_free(s);
+        scl_seis_ref_free(r);
+        scl_seis_model_release(&m);
+        return;
+    }
+    scl_seis_ref_step(r, c.steps);
+    const double tol = fp64 ? 1e-10 : 2e-4;
+    const size_t nt = 4 * SCL_SEIS_NCOMP * (size_t)c.steps, cells = (size_t)nx * ny * nz;
+    float *rt = malloc(nt * sizeof(float));
+    scl_seis_ref_traces(r, rt);
+    double peak = 0, diff = 0;
+    for (size_t q = 0; q < nt; q++) {
+        peak = fmax(peak, fabs(rt[q]));
+        diff = fabs(tr[q] - rt[q]) > diff || isnan(tr[q]) ? fabs(tr[q] - rt[q]) : diff;
+    }
+    CHECK(peak > 0 && diff <= tol * peak, "order %d %s traces: max difference %.3e of peak %.3e",
+          order, fp64 ? "fp64" : "fp32", diff, peak);
+    printf("order %d %s %dx%dx%d %ld steps: traces max diff / peak %.3e\n", order,
+           fp64 ? "fp64" : "fp32", nx, ny, nz, c.steps, diff / peak);
+    double *a = malloc(cells * sizeof(double)), *b = malloc(cells * sizeof(double));
+    for (int f = 0; f < 9; f++) {
+        CHECK_OK(ctx, scl_seis_read_field(s, f, a));
+        scl_seis_ref_field(r, f, b);
+        double fp = 0, fd = 0;
+        for (size_t q = 0; q < cells; q++) {
+            fp = fmax(fp, fabs(b[q]));
+            fd = fabs(a[q] - b[q]) > fd || isnan(a[q]) ? fabs(a[q] - b[q]) : fd;
+        }
+        CHECK(fp > 0 && fd <= tol * fp, "order %d %s field %d: max difference %.3e of peak %.3e",
+              order, fp64 ? "fp64" : "fp32", f, fd, fp);
+    }
+    free(a);
+    free(b);
+    free(rt);
+    free(tr);
+    scl_seis_free(s);
+    scl_seis_ref_free(r);
+    scl_seis_model_release(&m);
+}
+
+int main(void)
+{
+    uint64_t rng = test_seed();
+    scl_context *ctx = test_context();
+    for (int order = 2; order <= 4; order += 2) {
+        compare(ctx, order, 0, &rng);
+        if (scl_device(ctx)->fp64)
+            compare(ctx, order, 1, &rng);
+        else
+            printf("no fp64 on %s: fp64 comparison skipped\n", scl_device(ctx)->name);
+    }
+    scl_context_free(ctx);
+    return test_summary("seismic_vs_reference");
+}
