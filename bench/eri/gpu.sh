@@ -10,18 +10,24 @@
 #   host   the C reference on all cores, 4x4x4 tensor
 # Kernel times are OpenCL/CUDA events, medians after warm-up. About 2-3 minutes.
 # PySCF needs PyPI, which this machine lacks: it is measured on the CPU host.
+# Testing elsewhere: STREAMCL=path/to/streamcl DEVICE=cpu SMALL=2x2x2 BIG=2x2x3 bash bench/eri/gpu.sh
 cd "$(dirname "$0")/../.." || exit 1
-. bench/gpu-setup.sh || { echo "gpu-setup failed"; exit 1; }
+if [ -z "${STREAMCL:-}" ]; then
+    . bench/gpu-setup.sh || { echo "gpu-setup failed"; exit 1; }
+fi
+device=${DEVICE:-gpu}
+small=${SMALL:-4x4x4}
+big=${BIG:-5x5x5}
 dest=${OUT:+$OUT/eri}
-dest=${dest:-build-gpu/eri}
+dest=${dest:-$(dirname "$STREAMCL")/eri-gpu}
 mkdir -p "$dest"
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(nproc)}
 date -u +%Y-%m-%dT%H:%MZ > "$dest/date.txt"
 
 echo "== peer: CUDA, one thread per contracted quartet"
 if command -v nvcc > /dev/null &&
-   nvcc -O3 -arch=native -o build-gpu/peer_eri bench/eri/peer_eri.cu > "$dest/peer_build.log" 2>&1; then
-    { timeout 60 build-gpu/peer_eri 4 4 4; timeout 60 build-gpu/peer_eri 5 5 5; } | tee "$dest/peer.txt"
+   nvcc -O3 -arch=native -o "$dest/peer_eri" bench/eri/peer_eri.cu > "$dest/peer_build.log" 2>&1; then
+    { timeout 60 "$dest/peer_eri" ${small//x/ }; timeout 60 "$dest/peer_eri" ${big//x/ }; } 2>&1 | tee "$dest/peer.txt"
 else
     echo "peer not built (see peer_build.log)" | tee "$dest/peer.txt"
 fi
@@ -30,35 +36,42 @@ run() { # run NAME ARGS...: streamcl eri on the GPU, output to $dest/NAME.txt
     local name=$1
     shift
     echo "== streamcl eri $*"
-    timeout 120 "$STREAMCL" eri --device gpu "$@" 2>&1 | tee "$dest/$name.txt"
+    timeout 120 "$STREAMCL" eri --device "$device" "$@" 2>&1 | tee "$dest/$name.txt"
 }
-run t444_fp64 --lattice 4x4x4 --tensor --scf 0
-run t444_fp32 --lattice 4x4x4 --tensor --scf 0 --precision single
-run rhf444 --lattice 4x4x4 --jk 5 --e-tol 1e-12 --g-tol 1e-9
-run t555 --lattice 5x5x5 --tensor --jk 5 --scf 0
-echo "== host C reference, $OMP_NUM_THREADS threads, 4x4x4 tensor"
-timeout 120 "$STREAMCL" eri --lattice 4x4x4 --engine reference --tensor --scf 0 2>&1 | tee "$dest/ref444.txt"
+run t444_fp64 --lattice "$small" --tensor --scf 0
+run t444_fp32 --lattice "$small" --tensor --scf 0 --precision single
+run rhf444 --lattice "$small" --jk 5 --e-tol 1e-12 --g-tol 1e-9
+run t555 --lattice "$big" --tensor --jk 5 --scf 0
+echo "== host C reference, $OMP_NUM_THREADS threads, $small tensor"
+timeout 120 "$STREAMCL" eri --lattice "$small" --engine reference --tensor --scf 0 2>&1 | tee "$dest/ref444.txt"
 
 # the table
 dev=$(grep -o "device: [^;]*" "$dest/t444_fp64.txt" | head -1 | cut -c9-)
-num() { grep -o -- "$2" "$dest/$1.txt" 2> /dev/null | head -1 | grep -o "[-0-9.e+]*" | tail -1; }
-numk() { grep -- "$2" "$dest/$1.txt" 2> /dev/null | head -1 | grep -o -- "$3" | grep -o "[-0-9.e+]*" | head -1; }
+# get FILE GREP SED: the sed capture \1 of the first line of $dest/FILE.txt matching GREP
+get() { grep -F -- "$2" "$dest/$1.txt" 2> /dev/null | head -1 | sed -n "s/$3/\1/p"; }
+secs='.* \([0-9.e+-]*\) s device.*'
+rate='.* \([0-9.e+-]*\) primitive quartets\/s.*'
+wall='.* \([0-9.e+-]*\) s wall.*'
+sum='.*sum \([-0-9.e+]*\).*'
 echo
 echo "| figure | streamcl eri (OpenCL) | CUDA peer | device | command |"
 echo "|---|---|---|---|---|"
 p64=$(grep "fp64" "$dest/peer.txt" | head -1)
 p32=$(grep "fp32" "$dest/peer.txt" | head -1)
 p64b=$(grep "fp64" "$dest/peer.txt" | sed -n 2p)
-echo "| 4x4x4 tensor FP64, s | $(numk t444_fp64 "tensor (double)" "[0-9.e+-]* s device") | $(grep -o "[0-9.]* ms" <<< "$p64" | awk '{print $1/1000}') | $dev | eri --lattice 4x4x4 --tensor |"
-echo "| 4x4x4 FP64 primitive quartets/s | $(numk t444_fp64 "tensor (double)" "s (median of 5), [0-9.e+]*") | $(grep -o "[0-9.e+]* primitive" <<< "$p64" | awk '{print $1}') | $dev | same |"
-echo "| 4x4x4 FP32 primitive quartets/s | $(numk t444_fp32 "tensor (single)" "s (median of 5), [0-9.e+]*") | $(grep -o "[0-9.e+]* primitive" <<< "$p32" | awk '{print $1}') | $dev | --precision single |"
-echo "| 4x4x4 FP32 max abs error, hartree | $(num t444_fp32 "max |difference| [0-9.e+-]*") | | $dev | same |"
-echo "| 4x4x4 sum of unique integrals | $(numk t444_fp64 "tensor (double)" "sum [-0-9.e+]*") | $(grep -o "sum [-0-9.e+]*" <<< "$p64" | awk '{print $2}') | $dev | |"
-echo "| 4x4x4 RHF energy, hartree (direct) | $(num rhf444 "RHF energy: [-0-9.]*") | | $dev | eri --lattice 4x4x4 --jk 5 |"
-echo "| 4x4x4 RHF SCF total / J/K, s | $(numk rhf444 "timings:" "SCF total [0-9.]*") / $(numk rhf444 "timings:" "J/K [0-9.]*") | | $dev | same |"
-echo "| 4x4x4 one J/K build, s (device) | $(numk rhf444 "J/K integral-direct" "[0-9.e+-]* s device") | | $dev | same |"
-echo "| 5x5x5 tensor FP64, s | $(numk t555 "tensor (double)" "[0-9.e+-]* s device") | $(grep -o "[0-9.]* ms" <<< "$p64b" | awk '{print $1/1000}') | $dev | eri --lattice 5x5x5 --tensor --jk 5 |"
-echo "| 5x5x5 one J/K build (integrals included), s device / wall | $(numk t555 "J/K integral-direct" "[0-9.e+-]* s device") / $(numk t555 "J/K integral-direct" "[0-9.e+-]* s wall") | | $dev | same |"
-echo "| 5x5x5 J/K primitive quartets/s | $(numk t555 "J/K integral-direct" "), [0-9.e+]*") | | $dev | same |"
-echo "| 4x4x4 tensor, C reference $OMP_NUM_THREADS threads, s | $(numk ref444 "C reference" "[0-9.e+-]* s wall") | | host CPU | --engine reference |"
-echo "date: $(cat "$dest/date.txt"); plan: $(grep -o "plan [^(]*" "$dest/t444_fp64.txt" | head -1)"
+pms() { sed -n 's/.* \([0-9.]*\) ms .*/\1/p' <<< "$1" | awk '{print $1 / 1000}'; }
+prate() { sed -n "s/$rate/\1/p" <<< "$1"; }
+echo "| $small tensor FP64, s | $(get t444_fp64 "tensor (double)" "$secs") | $(pms "$p64") | $dev | eri --lattice $small --tensor --scf 0 |"
+echo "| $small FP64 primitive quartets/s | $(get t444_fp64 "tensor (double)" "$rate") | $(prate "$p64") | $dev | same |"
+echo "| $small FP32 primitive quartets/s | $(get t444_fp32 "tensor (single)" "$rate") | $(prate "$p32") | $dev | --precision single |"
+echo "| $small FP32 max abs error vs FP64, hartree | $(get t444_fp32 "single vs double" '.*difference| \([0-9.e+-]*\) hartree.*') | | $dev | same |"
+echo "| $small sum of unique integrals | $(get t444_fp64 "tensor (double)" "$sum") | $(sed -n "s/$sum/\1/p" <<< "$p64") | $dev | |"
+echo "| $small RHF energy, hartree (direct J/K) | $(get rhf444 "RHF energy:" '.*RHF energy: \([-0-9.]*\).*') | | $dev | eri --lattice $small --jk 5 |"
+echo "| $small RHF: SCF total / J/K, s | $(get rhf444 "timings:" '.*SCF total \([0-9.]*\) s.*') / $(get rhf444 "timings:" '.*J\/K \([0-9.]*\) s.*') | | $dev | same |"
+echo "| $small one J/K build, s device | $(get rhf444 "J/K integral-direct" "$secs") | | $dev | same |"
+echo "| $big tensor FP64, s | $(get t555 "tensor (double)" "$secs") | $(pms "$p64b") | $dev | eri --lattice $big --tensor --jk 5 --scf 0 |"
+echo "| $big FP64 primitive quartets/s | $(get t555 "tensor (double)" "$rate") | $(prate "$p64b") | $dev | same |"
+echo "| $big one J/K build (integrals included), s device / wall | $(get t555 "J/K integral-direct" "$secs") / $(get t555 "J/K integral-direct" "$wall") | | $dev | same |"
+echo "| $big J/K primitive quartets/s | $(get t555 "J/K integral-direct" "$rate") | | $dev | same |"
+echo "| $small tensor, C reference, $OMP_NUM_THREADS threads, s | $(get ref444 "C reference" "$wall") | | host CPU | --engine reference --tensor --scf 0 |"
+echo "date: $(cat "$dest/date.txt"); $(grep -o "plan [^(]*" "$dest/t444_fp64.txt" | head -1)(fp64), $(grep -o "plan [^(]*" "$dest/t444_fp32.txt" | head -1)(fp32)"

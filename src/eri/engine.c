@@ -238,9 +238,11 @@ scl_status scl_eri_create(scl_context *ctx, const scl_eri_system *sys, const scl
     }
     free(geo);
     free(fn);
-    /* tuning step: the last rows, about 2^18 contracted quartets */
+    /* tuning step: the last rows, about 2^28 primitive quartets on a GPU
+     * (about a millisecond), 2^24 elsewhere */
+    const double step = scl_device(ctx)->is_gpu ? 268435456.0 : 16777216.0;
     size_t rows = 1;
-    while (rows < np && rows * np < ((size_t)1 << 18))
+    while (rows < np && (double)(rows * np) * (double)(npp * npp) < step)
         rows++;
     e->tuning_rows = (int)rows;
     count_quartets(e);
