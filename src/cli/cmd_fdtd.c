@@ -323,7 +323,7 @@ int cmd_fdtd(int argc, char **argv)
         goto done;
     cli_progress p;
     cli_progress_start(&p, "fdtd", iters);
-    long every = a.png ? a.png_every : (iters > 100 ? iters / 100 : 1);
+    long every = a.png ? a.png_every : bench ? iters : (iters > 100 ? iters / 100 : 1);
     double t0 = cli_now();
     for (long done_steps = 0; done_steps < iters;) {
         long chunk = iters - done_steps < every ? iters - done_steps : every;

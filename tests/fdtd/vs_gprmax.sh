@@ -2,14 +2,17 @@
 # The same gprMax model run by gprMax (PyPI gprMax 4.0.1, its OpenMP solver)
 # and by streamcl fdtd: the receiver signals (Ex..Hz with at least 1% of the
 # strongest component's energy) agree within 2% relative L2. gprMax goes into
-# a venv in WORKDIR once (its Cython build takes minutes on 2 cores); without
-# PyPI the test is skipped (exit 77).
+# a venv once (its Cython build takes minutes on 2 cores): in the machine's
+# streamcl cache ($STREAMCL_CACHE, default /var/cache/streamcl, where
+# .ci/deps.sh keeps the LAMMPS source) when that is writable, so CI builds it
+# once per machine, else in WORKDIR; without PyPI the test is skipped (exit 77).
 #   vs_gprmax.sh STREAMCL WORKDIR
 streamcl=$1
 work=$2
 [ -x "$streamcl" ] && [ -n "$work" ] || { echo "usage: $0 STREAMCL WORKDIR"; exit 2; }
 mkdir -p "$work" || exit 2
-venv=$work/venv
+cache=${STREAMCL_CACHE:-/var/cache/streamcl}
+if [ -d "$cache" ] && [ -w "$cache" ]; then venv=$cache/gprmax-4.0.1-venv; else venv=$work/venv; fi
 if [ ! -x "$venv/bin/gprmax-ok" ]; then
     if ! timeout 60 python3 -m pip download --no-deps --no-binary :all: -d "$work/probe" gprMax==4.0.1 \
             > "$work/probe.log" 2>&1; then
@@ -19,7 +22,7 @@ if [ ! -x "$venv/bin/gprmax-ok" ]; then
     rm -rf "$venv"
     python3 -m venv "$venv" || { echo "FAIL: python3 -m venv"; exit 1; }
     echo "installing gprMax 4.0.1 into $venv (builds its Cython parts, a few minutes)"
-    if ! "$venv/bin/pip" install -q gprMax==4.0.1 h5py > "$work/install.log" 2>&1; then
+    if ! timeout 1500 "$venv/bin/pip" install -q gprMax==4.0.1 h5py > "$work/install.log" 2>&1; then
         if grep -qiE "network|connection|resolve|timed out" "$work/install.log"; then
             echo "SKIP: PyPI unreachable during install"; exit 77
         fi
