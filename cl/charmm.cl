@@ -48,21 +48,41 @@ typedef float4 real4;
 
 #if PREC == 2
 typedef double4 pos4;
-typedef long acc;
+/* (integer part, fraction in 2^-32 units): integer sums, the same bits in
+ * any order; range to 2^63, so no force a double can hold is refused short
+ * of FORCE_LIMIT (which only catches non-finite and absurd values) */
+typedef long2 acc;
+typedef double out_t;  /* forces and per-atom terms: the integer sums, rounded once */
+typedef long part_t;   /* partials: (integer, fraction) pairs, summed on the host */
+#define PART_WIDTH 2
 #define POS_FIXED 0
 #define FIXED_SCALE 4294967296.0
-#define FIXED_LIMIT 1073741824.0 /* 2^30: beyond it a sum of many could overflow */
-#define TO_ACC(v) convert_long_sat_rte((v)*FIXED_SCALE)
+#define FORCE_LIMIT 1.0e15
+inline acc to_acc(double v)
+{
+    const double h = floor(v);
+    return (long2)(convert_long_sat(h), convert_long_sat_rte((v - h) * FIXED_SCALE));
+}
+inline out_t acc_out(acc a) { return (double)a.x + (double)a.y * (1.0 / FIXED_SCALE); }
+#define TO_ACC(v) to_acc(v)
 #elif PREC == 1 && SCL_FP64
 typedef int4 pos4;
 typedef double acc;
+typedef double out_t;
+typedef double part_t;
+#define PART_WIDTH 1
 #define POS_FIXED 1
 #define TO_ACC(v) ((double)(v))
+#define acc_out(a) (a)
 #else
 typedef int4 pos4;
 typedef float acc;
+typedef float out_t;
+typedef float part_t;
+#define PART_WIDTH 1
 #define POS_FIXED 1
 #define TO_ACC(v) (v)
+#define acc_out(a) (a)
 #endif
 
 #define INDEX_MASK 0x3fffffff
@@ -136,6 +156,7 @@ inline real fixed_delta(int a, int b, real unit)
 __kernel void charmm_force(__global const pos4 *restrict pos,
                            __global const float4 *restrict pos_lo,
                            __global const int *restrict type, __global const int *restrict ilist,
+                           __global const int *restrict order,
                            __global const int *restrict nbr, __global const int *restrict numnbr,
                            __global const int *restrict nspecial_front, const int sorted,
                            __global const real4 *restrict ljc, const int ntypes,
@@ -144,8 +165,8 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
                            const real g_ewald, const real4 special_lj, const real4 special_coul,
                            const real min_r2, const real unit, const ulong cut_force_units,
                            const ulong cut_coul_units, const int first, const int count,
-                           const int group_base, const int per_atom, __global acc *force,
-                           __global acc *partials, __global acc *eatom, __global acc *vatom,
+                           const int group_base, const int per_atom, __global out_t *force,
+                           __global part_t *partials, __global out_t *eatom, __global out_t *vatom,
                            volatile __global int *error, __local acc *scratch)
 {
     const int gid = get_global_id(0), lid = get_local_id(0), wg = get_local_size(0);
@@ -278,7 +299,7 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
         }
         const real fpair = (forcecoul + forcelj) * r2inv;
 #if PREC == 2
-        if (fabs(fpair) * sqrt(r2) >= FIXED_LIMIT)
+        if (!(fabs(fpair) * sqrt(r2) < FORCE_LIMIT))
             report(error, 2, ii, j);
 #endif
         fx += TO_ACC(dx * fpair);
@@ -308,10 +329,12 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
             sy += scratch[4 * (lid + l) + 1];
             sz += scratch[4 * (lid + l) + 2];
         }
-        force[4 * ii] = sx;
-        force[4 * ii + 1] = sy;
-        force[4 * ii + 2] = sz;
-        force[4 * ii + 3] = 0;
+        /* the caller's order: the host adds them without a permutation */
+        const int o = order[i];
+        force[4 * o] = acc_out(sx);
+        force[4 * o + 1] = acc_out(sy);
+        force[4 * o + 2] = acc_out(sz);
+        force[4 * o + 3] = 0;
     }
 #if TALLY
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -324,9 +347,10 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
         for (int l = 0; l < TPA; l++)
             for (int k = 0; k < 8; k++)
                 sum[k] += scratch[k * wg + lid + l];
-        eatom[ii] = sum[0] + sum[1];
+        const int o = order[i];
+        eatom[o] = acc_out(sum[0] + sum[1]);
         for (int k = 0; k < 6; k++)
-            vatom[6 * ii + k] = sum[2 + k];
+            vatom[6 * o + k] = acc_out(sum[2 + k]);
     }
     for (int step = wg / 2; step > 0; step >>= 1) {
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -335,7 +359,15 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
                 scratch[k * wg + lid] += scratch[k * wg + lid + step];
     }
     if (lid == 0)
-        for (int k = 0; k < 8; k++)
-            partials[8 * (size_t)(group_base + get_group_id(0)) + k] = scratch[k * wg];
+        for (int k = 0; k < 8; k++) {
+            const size_t at = (8 * (size_t)(group_base + get_group_id(0)) + k) * PART_WIDTH;
+#if PREC == 2 /* carry the fraction's whole units over: both parts stay small */
+            const acc v = scratch[k * wg];
+            partials[at] = v.x + (v.y >> 32);
+            partials[at + 1] = v.y & 0xffffffffL;
+#else
+            partials[at] = scratch[k * wg];
+#endif
+        }
 #endif
 }

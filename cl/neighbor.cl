@@ -1,4 +1,5 @@
-/* Full neighbor lists on the device from a host-built cell grid.
+/* Full neighbor lists on the device from a cell grid (cl/charmm_bin.cl, or
+ * the host binning on devices without fp64).
  *
  * One work-item per local atom scans the cells within `reach` cells of its own
  * (cells are at least cutoff/reach wide; reach 2 scans 1.7x less volume than
@@ -32,12 +33,13 @@ typedef int4 pos4;
 #define PAD 8
 #define LANES 8 /* work-items per atom in the list prune (CHARMM_PRUNE_LANES) */
 
-/* Special kind of partner tag for local atom ii (0: not special). */
+/* Special kind of partner tag for local atom o (caller's index; 0: not
+ * special). */
 inline int special_kind(__global const int *nspecial, __global const long *special,
-                        int maxspecial, int ii, long tag)
+                        int maxspecial, int o, long tag)
 {
-    const int n12 = nspecial[3 * ii], n13 = nspecial[3 * ii + 1], n14 = nspecial[3 * ii + 2];
-    __global const long *sp = special + (size_t)ii * (size_t)maxspecial;
+    const int n12 = nspecial[3 * o], n13 = nspecial[3 * o + 1], n14 = nspecial[3 * o + 2];
+    __global const long *sp = special + (size_t)o * (size_t)maxspecial;
     for (int k = 0; k < n14; k++)
         if (sp[k] == tag)
             return k < n12 ? 1 : k < n13 ? 2 : 3;
@@ -52,8 +54,8 @@ __kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
                              __global const int *ilist, __global const int *icell,
                              __global const int *cell_start, const int nx, const int ny,
                              const int nz, const int reach, const real cutsq, const real unit,
-                             const real4 grid_lo, const real4 grid_width,
-                             __global const long2 *special_range, __global const int *nspecial,
+                             const real4 grid_lo, const real4 grid_width, const real4 half_box,
+                             __global const int *order, __global const int *nspecial,
                              __global const long *special, const int maxspecial, const int first,
                              const int count, const int capacity, const int sentinel,
                              __global int *nbr, __global int *numnbr,
@@ -68,8 +70,16 @@ __kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
     const int c = icell[ii];
     const int cx = c % nx, cy = (c / nx) % ny, cz = c / (nx * ny);
     const size_t stride = (size_t)count * PAD;
-    /* bonded partners have nearby tags: most neighbors fail this range test */
-    const long2 range = maxspecial > 0 ? special_range[ii] : (long2)(1, 0);
+    /* bonded partners have nearby tags: most neighbors fail this range test.
+     * The specials are the caller's arrays, by the caller's index o. */
+    const int o = order[i];
+    long2 range = (long2)(1, 0); /* empty */
+    if (maxspecial > 0)
+        for (int k = 0; k < nspecial[3 * o + 2]; k++) {
+            const long t = special[(size_t)o * (size_t)maxspecial + k];
+            range.x = k == 0 || t < range.x ? t : range.x;
+            range.y = k == 0 || t > range.y ? t : range.y;
+        }
     /* Rows of cells (z, y) are clipped to the cutoff sphere around the atom:
      * rows farther than the cutoff in y-z are skipped, and the x range of
      * the others shrinks to the sphere's chord. Of the 5x5x5 half-width
@@ -111,10 +121,14 @@ __kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
                 if (dx * dx + dy * dy + dz * dz < cutsq) {
                     if (n < capacity) {
                         const long tj = tag[j];
-                        const int kind =
-                            tj >= range.x && tj <= range.y
-                                ? special_kind(nspecial, special, maxspecial, ii, tj)
-                                : 0;
+                        int kind = tj >= range.x && tj <= range.y
+                                       ? special_kind(nspecial, special, maxspecial, o, tj)
+                                       : 0;
+                        /* a far periodic image of the partner is not the
+                         * partner (LAMMPS's minimum_image_check) */
+                        if (kind && (fabs(dx) > half_box.x || fabs(dy) > half_box.y ||
+                                     fabs(dz) > half_box.z))
+                            kind = 0;
                         nbr[(size_t)(n / PAD) * stride + (size_t)a * PAD + n % PAD] =
                             j | (kind << KIND_SHIFT);
                     }

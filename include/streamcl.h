@@ -125,6 +125,9 @@ const char *scl_cache_dir(const scl_context *ctx);
 
 /* Block until all queued work is done. */
 scl_status scl_finish(scl_context *ctx);
+/* Submit the queued work to the device without waiting (work queued and
+ * left to run while the host does something else needs it on some drivers). */
+scl_status scl_flush(scl_context *ctx);
 
 /* ------------------------------------------------------------------ element types */
 

@@ -7,6 +7,7 @@
 
 #include "atom.h"
 #include "comm.h"
+#include "domain.h"
 #include "error.h"
 #include "force.h"
 #include "kspace.h"
@@ -71,8 +72,8 @@ Pair *PairLJCharmmCoulLongOCL::creator(LAMMPS *lmp)
 }
 
 PairLJCharmmCoulLongOCL::PairLJCharmmCoulLongOCL(LAMMPS *lmp) :
-    PairLJCharmmCoulLong(lmp), precision(SCL_PREC_MIXED), tpa(0), chunks(0), tune(1),
-    ctx(nullptr), engine(nullptr), engine_stale(true), pending(false), last_nlocal(-1),
+    PairLJCharmmCoulLong(lmp), precision(SCL_PREC_MIXED), tpa(0), chunks(0), tune(1), gpus(0),
+    ctx(nullptr), gpus_used(0), engine(nullptr), engine_stale(true), pending(false), last_nlocal(-1),
     last_nghost(-1), stats_base(), stats_base_taken(false), wait_time(0), compute_time(0)
 {
   respa_enable = 0;
@@ -99,7 +100,7 @@ void PairLJCharmmCoulLongOCL::read_env()
   const char *e;
   device_spec = (e = getenv("STREAMCL_DEVICE")) ? e : "";
   precision = SCL_PREC_MIXED;
-  tpa = chunks = 0;
+  tpa = chunks = gpus = 0;
   tune = 1;
   if ((e = getenv("STREAMCL_PRECISION")) && *e) {
     if (!strcmp(e, "single")) precision = SCL_PREC_SINGLE;
@@ -113,6 +114,9 @@ void PairLJCharmmCoulLongOCL::read_env()
   if ((e = getenv("STREAMCL_CHUNKS")) && *e)
     if (!parse_int(e, chunks) || chunks < 0)
       error->all(FLERR, strf("STREAMCL_CHUNKS='%s' is invalid: use an integer >= 1 (0 = tuned)", e));
+  if ((e = getenv("STREAMCL_GPUS")) && *e)
+    if (!parse_int(e, gpus) || gpus < 0)
+      error->all(FLERR, strf("STREAMCL_GPUS='%s' is invalid: use an integer >= 1 (0 = all)", e));
   if ((e = getenv("STREAMCL_TUNE")) && *e) {
     if (!strcmp(e, "yes") || !strcmp(e, "1")) tune = 1;
     else if (!strcmp(e, "no") || !strcmp(e, "0")) tune = 0;
@@ -121,14 +125,15 @@ void PairLJCharmmCoulLongOCL::read_env()
 }
 
 /* pair_style lj/charmm/coul/long/ocl cut_lj_inner cut_lj [cut_coul]
-     [device SPEC] [precision single|mixed|double] [tpa N] [chunks N] [tune yes|no] */
+     [device SPEC] [gpus N] [precision single|mixed|double] [tpa N] [chunks N] [tune yes|no] */
 void PairLJCharmmCoulLongOCL::settings(int narg, char **arg)
 {
   int nnum = 0;
   while (nnum < narg && nnum < 3 && parse_number(arg[nnum])) nnum++;
   if (nnum < 2)
     error->all(FLERR, "Illegal pair_style lj/charmm/coul/long/ocl command: expected "
-                      "cut_lj_inner cut_lj [cut_coul] [device SPEC] [precision single|mixed|double] "
+                      "cut_lj_inner cut_lj [cut_coul] [device SPEC] [gpus N] "
+                      "[precision single|mixed|double] "
                       "[tpa 1|2|4|8|16|32] [chunks N] [tune yes|no]");
   PairLJCharmmCoulLong::settings(nnum, arg);
   if (cut_lj_inner <= 0.0 || cut_lj <= 0.0 || cut_coul <= 0.0)
@@ -137,16 +142,20 @@ void PairLJCharmmCoulLongOCL::settings(int narg, char **arg)
   read_env();
   for (int i = nnum; i < narg; i += 2) {
     const std::string key = arg[i];
-    const bool known = key == "device" || key == "precision" || key == "tpa" ||
-                       key == "chunks" || key == "tune";
+    const bool known = key == "device" || key == "gpus" || key == "precision" ||
+                       key == "tpa" || key == "chunks" || key == "tune";
     if (!known)
       error->all(FLERR, strf("Unknown pair_style lj/charmm/coul/long/ocl keyword '%s': "
-                             "expected device, precision, tpa, chunks or tune", arg[i]));
+                             "expected device, gpus, precision, tpa, chunks or tune", arg[i]));
     if (i + 1 >= narg)
       error->all(FLERR, strf("pair_style lj/charmm/coul/long/ocl keyword '%s' needs a value", arg[i]));
     const char *v = arg[i + 1];
     if (key == "device") {
       device_spec = v;
+    } else if (key == "gpus") {
+      if (!parse_int(v, gpus) || gpus < 1)
+        error->all(FLERR, strf("pair_style lj/charmm/coul/long/ocl: gpus '%s' is invalid: "
+                               "use an integer >= 1 (the GPUs of a node the ranks share)", v));
     } else if (key == "precision") {
       if (!strcmp(v, "single")) precision = SCL_PREC_SINGLE;
       else if (!strcmp(v, "mixed")) precision = SCL_PREC_MIXED;
@@ -223,37 +232,16 @@ void PairLJCharmmCoulLongOCL::init_style()
   // No neighbor->request(): the engine builds its own list on the device;
   // LAMMPS still communicates ghosts out to cutoff + skin.
 
-  if (ctx && ctx_device_spec != device_spec) {
+  const std::string want = device_spec + "/" + std::to_string(gpus);
+  if (ctx && ctx_device_spec != want) {
     if (engine) scl_charmm_free(engine);
     engine = nullptr;
     scl_context_free(ctx);
     ctx = nullptr;
   }
   if (!ctx) {
-    /* the keywords first; the STREAMCL_* environment (cache, tuning) for the rest */
-    scl_env_options env;
-    memset(&env, 0, sizeof env);
-    env.context.device = device_spec.empty() ? nullptr : device_spec.c_str();
-    env.context.profiling = 1;
-    scl_env_options_read(&env);
-    char err[1024] = "";
-    scl_status st = scl_context_create(&env.context, &ctx, err, sizeof err);
-    int ok = st == SCL_OK, all_ok = 0;
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, world);
-    if (!all_ok) {
-      std::string msg = strf("pair_style lj/charmm/coul/long/ocl: no OpenCL device for '%s' "
-                             "(%s): %s -- check the 'device' keyword / STREAMCL_DEVICE (cpu, gpu, "
-                             "P:D or a name; 'streamcl devices' lists them) and the OpenCL ICDs",
-                             device_spec.empty() ? "default" : device_spec.c_str(),
-                             scl_status_name(st), err);
-      int nfail = 0, one = !ok;
-      MPI_Allreduce(&one, &nfail, 1, MPI_INT, MPI_SUM, world);
-      if (nfail == comm->nprocs) error->all(FLERR, msg);
-      if (!ok) error->one(FLERR, msg);
-      // the other ranks wait for the failing one's MPI_Abort
-      MPI_Barrier(world);
-    }
-    ctx_device_spec = device_spec;
+    create_context();
+    ctx_device_spec = want;
   }
 
   // the internal fix that collects the device's forces in pre_reverse
@@ -265,6 +253,64 @@ void PairLJCharmmCoulLongOCL::init_style()
   engine_stale = true;   // mixed coefficients are known only after init_one()
   stats_base_taken = false;
   wait_time = compute_time = 0.0;
+}
+
+/* The device of this rank: with no device keyword (or "gpu"), the node's
+   GPUs shared round robin by node-local rank (keyword gpus / STREAMCL_GPUS:
+   how many; default all); without GPUs, the library's default device. Any
+   other spec is used as given. Collective. */
+std::string PairLJCharmmCoulLongOCL::resolve_device()
+{
+  gpus_used = 0;
+  const bool any_gpu = device_spec.empty() || device_spec == "gpu";
+  MPI_Comm node;
+  MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, comm->me, MPI_INFO_NULL, &node);
+  int local_rank = 0;
+  MPI_Comm_rank(node, &local_rank);
+  MPI_Comm_free(&node);
+  if (!any_gpu) return device_spec;
+  char spec[64] = "", err[1024] = "";
+  int used = 0;
+  scl_status st = scl_charmm_rank_device(local_rank, gpus, spec, sizeof spec, &used, err,
+                                         sizeof err);
+  if (st == SCL_OK) {
+    gpus_used = used;
+    return spec;
+  }
+  if (device_spec == "gpu" || gpus > 0)
+    error->one(FLERR, strf("pair_style lj/charmm/coul/long/ocl: no GPU for this rank (%s): %s "
+                           "-- check the 'gpus' keyword / STREAMCL_GPUS and 'streamcl devices'",
+                           scl_status_name(st), err));
+  return device_spec;  // no GPU here: the library's default (a CPU device)
+}
+
+void PairLJCharmmCoulLongOCL::create_context()
+{
+  rank_device = resolve_device();
+  // STREAMCL_* variables (cache, tuning, forced plans) as context options: the
+  // library itself reads no environment
+  scl_env_options env;
+  memset(&env, 0, sizeof env);
+  env.context.device = rank_device.empty() ? nullptr : rank_device.c_str();
+  env.context.profiling = 1;
+  scl_env_options_read(&env);
+  char err[1024] = "";
+  scl_status st = scl_context_create(&env.context, &ctx, err, sizeof err);
+  int ok = st == SCL_OK, all_ok = 0;
+  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, world);
+  if (!all_ok) {
+    std::string msg = strf("pair_style lj/charmm/coul/long/ocl: no OpenCL device for '%s' "
+                           "(%s): %s -- check the 'device' keyword / STREAMCL_DEVICE (cpu, gpu, "
+                           "P:D or a name; 'streamcl devices' lists them) and the OpenCL ICDs",
+                           rank_device.empty() ? "default" : rank_device.c_str(),
+                           scl_status_name(st), err);
+    int nfail = 0, one = !ok;
+    MPI_Allreduce(&one, &nfail, 1, MPI_INT, MPI_SUM, world);
+    if (nfail == comm->nprocs) error->all(FLERR, msg);
+    if (!ok) error->one(FLERR, msg);
+    // the other ranks wait for the failing one's MPI_Abort
+    MPI_Barrier(world);
+  }
 }
 
 /* (Re)create the engine when the coefficients or settings changed. */
@@ -342,7 +388,13 @@ void PairLJCharmmCoulLongOCL::set_atoms()
       for (int k = 0; k < atom->nspecial[i][2]; k++)
         special64[(size_t) i * maxspecial + k] = atom->special[i][k];
   }
-  scl_status st = scl_charmm_set_atoms(engine, nlocal, atom->nghost, atom->x[0], type0.data(),
+  // special partners farther than half the box are periodic images (LAMMPS's rule)
+  const double half[3] = {domain->xperiodic ? domain->xprd_half : 0.0,
+                          domain->yperiodic ? domain->yprd_half : 0.0,
+                          domain->zperiodic ? domain->zprd_half : 0.0};
+  scl_status st = scl_charmm_set_box(engine, half);
+  if (st != SCL_OK) fail(FLERR, "setting the box", st);
+  st = scl_charmm_set_atoms(engine, nlocal, atom->nghost, atom->x[0], type0.data(),
                                        tag64.data(), nspecial,
                                        maxspecial ? special64.data() : nullptr, maxspecial);
   if (st != SCL_OK) fail(FLERR, "building the neighbor list", st);
@@ -423,8 +475,33 @@ void PairLJCharmmCoulLongOCL::report_run()
                    (double) s.neighbors};
   double csum[3];
   MPI_Reduce(cnt, csum, 3, MPI_DOUBLE, MPI_SUM, 0, world);
-  if (comm->me != 0) return;
+  // each rank's device and force time: one line per device
   const scl_device_info *d = scl_device(ctx);
+  enum { NAME = 192 };
+  const std::string label = strf("%s %s (%s)", rank_device.empty() ? "default" : rank_device.c_str(),
+                                 d ? d->name : "?", d ? d->platform : "?");
+  char mine[NAME] = {0};
+  memcpy(mine, label.c_str(), label.size() < NAME - 1 ? label.size() : NAME - 1);
+  std::vector<char> names(comm->me == 0 ? (size_t) NAME * comm->nprocs : 1);
+  std::vector<double> forces(comm->me == 0 ? comm->nprocs : 1);
+  MPI_Gather(mine, NAME, MPI_CHAR, names.data(), NAME, MPI_CHAR, 0, world);
+  MPI_Gather(&local[2], 1, MPI_DOUBLE, forces.data(), 1, MPI_DOUBLE, 0, world);
+  if (comm->me != 0) return;
+  std::vector<std::string> devs;
+  std::vector<std::string> ranks_of;
+  std::vector<double> force_of;
+  for (int r = 0; r < comm->nprocs; r++) {
+    std::string n(&names[(size_t) r * NAME]);
+    size_t k = 0;
+    while (k < devs.size() && devs[k] != n) k++;
+    if (k == devs.size()) {
+      devs.push_back(n);
+      ranks_of.emplace_back();
+      force_of.push_back(0.0);
+    }
+    ranks_of[k] += (ranks_of[k].empty() ? "" : ",") + std::to_string(r);
+    force_of[k] += forces[r];
+  }
   const double steps = csum[0] / comm->nprocs;
   const double pairs_per_s = tmax[2] > 0 ? csum[2] * steps / tmax[2] : 0.0;
   std::string m;
@@ -434,6 +511,9 @@ void PairLJCharmmCoulLongOCL::report_run()
   m += strf("Device: %s (%s), %d rank(s), precision %s, tpa %d, chunks %d, work group %d\n",
             d ? d->name : "?", d ? d->platform : "?", comm->nprocs,
             precision_name(engine_params.precision), s.threads_per_atom, s.chunks, s.work_group);
+  for (size_t k = 0; k < devs.size(); k++)
+    m += strf("Device %zu: %s: ranks %s, force %.4f s (sum over its ranks)\n", k,
+              devs[k].c_str(), ranks_of[k].c_str(), force_of[k]);
   m += strf("Steps: %.0f  neighbor rebuilds: %.0f  list entries: %.0f (all ranks)\n", steps,
             csum[1] / comm->nprocs, csum[2]);
   m += strf("Neighbor build:   %.4f s\n", tmax[0]);

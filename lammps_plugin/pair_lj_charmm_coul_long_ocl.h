@@ -47,9 +47,12 @@ class PairLJCharmmCoulLongOCL : public PairLJCharmmCoulLong {
   std::string device_spec;
   scl_precision precision;
   int tpa, chunks, tune;
+  int gpus;                // GPUs of a node the ranks spread over (0: all)
 
   scl_context *ctx;
-  std::string ctx_device_spec;
+  std::string ctx_device_spec;  // device_spec and gpus the context was made for
+  std::string rank_device;      // the device spec this rank resolved to
+  int gpus_used;               // GPUs this node's ranks use (0: no GPU assignment)
   scl_charmm *engine;
   scl_charmm_params engine_params;
   std::vector<double> eps_mixed, sigma_mixed;  // the arrays engine_params points to
@@ -64,6 +67,8 @@ class PairLJCharmmCoulLongOCL : public PairLJCharmmCoulLong {
   double compute_time;     // host seconds in compute() (pack + enqueue) this run
 
   void read_env();
+  std::string resolve_device();
+  void create_context();
   void ensure_engine();
   void set_atoms();
   [[noreturn]] void fail(const char *file, int line, const std::string &what, scl_status st);

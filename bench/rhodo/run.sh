@@ -10,11 +10,13 @@
 #                      fetched with ../shared/tools/lammps-src.sh or `apt-get source lammps`
 #                      into ~/.cache/streamcl/lammps-src; never copied into the repo)
 #   LMP_CPU   CPU LAMMPS (default: lmp)        LMP_OCL  lmp_ocl (default: build*/lammps_plugin/lmp_ocl)
-#   LMP_GPU   LAMMPS built with the GPU package (optional; runs -sf gpu -pk gpu 1 pair/only on)
+#   LMP_GPU   LAMMPS built with the GPU package (optional; runs -sf gpu -pk gpu 1 pair/only on;
+#             kind gpudef: -sf gpu -pk gpu 1 (its default: pppm/gpu too); gpu2: pair/only on 2 GPUs)
 #   NP        ranks of the "N ranks" runs (default: number of cores)
 #   RUNS      runs to do (default "cpu:1 cpu:N ocl:1 ocl:N gpu:1 gpu:N"; gpu only with LMP_GPU)
 #   SCALE     k: run in.rhodo.scaled replicated k x k x k instead of in.rhodo
 #   RUN_TIMEOUT seconds per run (default 900)
+#   RUN_TAG   suffix of the run names (e.g. gpus2 for STREAMCL_GPUS=2 runs)
 #   MPIEXEC   (default mpirun); STREAMCL_DEVICE/PRECISION/TPA/CHUNKS/TUNE pass through
 # Output: OUTDIR/rhodo.md, rhodo.csv, rhodo.png, OUTDIR/<run>/log.lammps + screen.txt
 set -euo pipefail
@@ -46,7 +48,9 @@ if [ -z "${LAMMPS_SOURCE_DIR:-}" ]; then
   fi
   LAMMPS_SOURCE_DIR=$cache/lammps-src
 fi
-[ -f "$LAMMPS_SOURCE_DIR/bench/in.rhodo" ] || { echo "no bench/in.rhodo in $LAMMPS_SOURCE_DIR" >&2; exit 1; }
+for f in in.rhodo in.rhodo.scaled data.rhodo; do
+  [ -f "$LAMMPS_SOURCE_DIR/bench/$f" ] || { echo "run.sh: no bench/$f in $LAMMPS_SOURCE_DIR: the rhodo inputs are missing" >&2; exit 1; }
+done
 
 INPUT=in.rhodo; VARS=()
 if [ -n "${SCALE:-}" ]; then INPUT=in.rhodo.scaled; VARS=(-var x "$SCALE" -var y "$SCALE" -var z "$SCALE"); fi
@@ -59,10 +63,12 @@ for r in $RUNS; do
     cpu) exe=$LMP_CPU; args=() ;;
     ocl) exe=$LMP_OCL; args=(-sf ocl) ;;
     gpu) exe=${LMP_GPU:-}; args=(-sf gpu -pk gpu 1 pair/only on) ;;  # pair on the GPU, pppm on the CPU, like ocl
+    gpudef) exe=${LMP_GPU:-}; args=(-sf gpu -pk gpu 1) ;;             # its default: pppm/gpu as well
+    gpu2) exe=${LMP_GPU:-}; args=(-sf gpu -pk gpu 2 pair/only on) ;;  # two GPUs of the node
     *) echo "unknown run kind $kind" >&2; exit 2 ;;
   esac
   if [ -z "$exe" ]; then echo "skip $kind:$np (no binary; set LMP_${kind^^})" >&2; continue; fi
-  name="$kind-${np}rank${SCALE:+-scaled$SCALE}"
+  name="$kind-${np}rank${SCALE:+-scaled$SCALE}${RUN_TAG:+-$RUN_TAG}"
   d="$OUT/$name"; rm -rf "$d"; mkdir -p "$d"
   ln -s "$LAMMPS_SOURCE_DIR/bench/data.rhodo" "$d/data.rhodo"
   cp "$LAMMPS_SOURCE_DIR/bench/$INPUT" "$d/"

@@ -31,9 +31,12 @@
  * the last set_atoms (at least that: the fixed-point range is a power of
  * two; the list would be stale anyway), reported like non-finite input.
  *
- * Changes since the first contract (all additive): the params fields
- * neighbor_capacity, max_device_bytes (0 = automatic), mixed_tally_double
- * (1) and inner_skin (0 = automatic), all set by scl_charmm_params_default.
+ * Changes since the first contract: the params fields neighbor_capacity,
+ * max_device_bytes (0 = automatic), mixed_tally_double, inner_skin (0 =
+ * automatic) and host_pack, all set by scl_charmm_params_default (additive);
+ * mixed_tally_double now defaults to 0 (tallying steps use the float pair
+ * math of force-only steps), and double precision no longer refuses forces
+ * beyond 2^30.
  */
 #ifndef STREAMCL_CHARMM_H
 #define STREAMCL_CHARMM_H
@@ -49,20 +52,21 @@ extern "C" {
 /* Measured against the double reference (tests/pair, PoCL and the H200): RMS
  * relative force error ~7e-7 single, ~4-5e-7 mixed (rhodopsin 32k and 256k:
  * 4.1e-7, 5.3e-7 on the H200), ~1e-10 double; energies/virial ~1e-8 of the sum
- * of |pair energies| in single, ~1e-14 mixed and double.
+ * of |pair energies| in single and mixed (bound tested: 1e-6), ~1e-14 in
+ * double and in mixed with mixed_tally_double.
  * Single and mixed pack positions as 32-bit fixed point relative to an
  * origin in the box (steps of ~3e-8 A for a 100 A box): pair distances are
  * exact integer differences rounded once to float, and the cutoff tests are
  * exact on them. */
 typedef enum {
     SCL_PREC_SINGLE, /* float math, float accumulation */
-    SCL_PREC_MIXED,  /* float pair math on force-only steps, double accumulation
-                      * (float without fp64); steps with eflag/vflag/eatom/vatom do
-                      * the pair math in double (on fp64 devices) on the exact
-                      * positions (fixed point + residuals uploaded on those steps
-                      * only) so energies and virial are exact to ~1e-12 */
-    SCL_PREC_DOUBLE  /* double math (device needs fp64); sums in 64-bit fixed point
-                      * (2^-32 units): bitwise identical for any launch plan */
+    SCL_PREC_MIXED,  /* float pair math, double accumulation (float without fp64)
+                      * of forces, energies and virial alike: a step that tallies
+                      * costs about what a force-only step does (see
+                      * mixed_tally_double for double pair math on those steps) */
+    SCL_PREC_DOUBLE  /* double math (device needs fp64); sums as integers (whole
+                      * part + fraction in 2^-32 units, 64 bits each): bitwise
+                      * identical for any launch plan, no practical range limit */
 } scl_precision;
 
 typedef struct {
@@ -89,9 +93,10 @@ typedef struct {
     int neighbor_capacity;  /* initial slots per atom (default: estimated from density) */
     size_t max_device_bytes; /* device memory the engine may use (default: 3/4 of it) */
     /* Mixed precision only: steps that tally energy/virial do their pair math in
-     * double (1, default: energies and virial to ~1e-12) or in float like
-     * force-only steps (0: faster when the virial is needed every step, e.g.
-     * under a barostat; energies/virial then ~1e-6). */
+     * float like force-only steps (0, default: energies/virial ~1e-8 of the sum
+     * of |pair energies|) or in double on the exact positions (1: ~1e-12, at
+     * the cost of double pair math on those steps, every step under a
+     * barostat). */
     int mixed_tally_double;
     /* Dynamic pruning: the force kernels run over an inner list of the pairs
      * closer than the cutoff + inner_skin, derived on the device from the
@@ -101,6 +106,9 @@ typedef struct {
      * automatic (skin/4), < 0 = off. Off also when both lists do not fit the
      * device memory at once. */
     double inner_skin;
+    /* 1: pack positions on the host even where the device could (tests and
+     * comparisons; the device packs on fp64 devices by default). */
+    int host_pack;
 } scl_charmm_params;
 
 /* Default parameters: mixed precision, tuning on, special factors all 1. */
@@ -128,6 +136,15 @@ void scl_charmm_free(scl_charmm *eng);
 scl_status scl_charmm_set_atoms(scl_charmm *eng, int nlocal, int nghost, const double *x,
                                 const int *type, const int64_t *tag, const int *nspecial,
                                 const int64_t *special, int maxspecial);
+
+/* Half the lengths of the periodic box (0: that dimension is not periodic),
+ * for the set_atoms calls that follow. A special partner (by tag) farther
+ * than that in some periodic dimension is a periodic image of the bonded
+ * atom, not the bonded atom, and interacts in full: LAMMPS's rule
+ * (Domain::minimum_image_check in its neighbor build), which matters where
+ * the list cutoff exceeds half the box. Without this call every atom with a
+ * partner's tag is special. */
+scl_status scl_charmm_set_box(scl_charmm *eng, const double half_box[3]);
 
 /* Start a step with new positions and charges of all nlocal+nghost atoms (same
  * order as the last set_atoms). eflag/vflag: compute energies / the global
@@ -164,6 +181,20 @@ scl_status scl_charmm_stats_get(scl_charmm *eng, scl_charmm_stats *stats);
  * brute force, and compare with the device list (tests). *mismatches counts
  * (i, j, kind) entries present in one list but not the other. */
 scl_status scl_charmm_check_neighbors(scl_charmm *eng, long *mismatches);
+
+/* ---- several GPUs per node ---- */
+
+/* The GPU a rank uses: node-local rank round robin over the first
+ * min(ngpus_wanted, ngpus_present) GPUs of the node (ngpus_wanted 0: all).
+ * Returns its position among the GPUs present (0-based), or -1 when there
+ * is none or an argument is negative. A pure function (tests). */
+int scl_charmm_rank_gpu(int local_rank, int ngpus_wanted, int ngpus_present);
+/* The same as a device spec ("PLATFORM:DEVICE") for scl_context_options,
+ * from the devices this process sees; *ngpus_used (optional) receives the
+ * number of GPUs the ranks are spread over. SCL_ERR_NO_DEVICE when there is
+ * no GPU. */
+scl_status scl_charmm_rank_device(int local_rank, int ngpus_wanted, char *spec, size_t len,
+                                  int *ngpus_used, char *err, size_t errlen);
 
 /* ---- plain C double-precision reference (the test oracle, CPU baseline) ---- */
 

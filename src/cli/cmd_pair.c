@@ -17,7 +17,7 @@ typedef struct {
     long atoms, steps, rebuild, nx, ny, nz, tpa, chunks, wg;
     double g_ewald, displace, inner_skin;
     const char *data, *device, *precision;
-    int tune, reference, profile;
+    int tune, reference, profile, host_pack, tally;
 } bench_args;
 
 static void usage(FILE *out)
@@ -37,6 +37,8 @@ static void usage(FILE *out)
             "  --no-reference    skip the double reference (error and CPU baseline)\n"
             "  --inner-skin S    dynamic pruning buffer in Angstrom (default skin/4; -1: off)\n"
             "  --profile         print the per-kernel/transfer device time table\n"
+            "  --tally           every timed step tallies energy and virial (as under a barostat)\n"
+            "  --host-pack       pack positions and bin atoms on the host (device does by default)\n"
             "  --device SPEC     OpenCL device (default: $STREAMCL_DEVICE, GPU, CPU)\n"
             "Cutoffs 8/10 Angstrom, skin 2, special_bonds charmm (0 0 0), as bench/in.rhodo.\n");
 }
@@ -67,6 +69,12 @@ static int parse_args(int argc, char **argv, bench_args *a)
             continue;
         } else if (!strcmp(o, "--profile")) {
             a->profile = 1;
+            continue;
+        } else if (!strcmp(o, "--tally")) {
+            a->tally = 1;
+            continue;
+        } else if (!strcmp(o, "--host-pack")) {
+            a->host_pack = 1;
             continue;
         } else if (!strcmp(o, "--no-reference")) {
             a->reference = 0;
@@ -219,6 +227,7 @@ int cmd_pair_bench(int argc, char **argv)
     p.work_group = (int)a.wg;
     p.tune = a.tune;
     p.inner_skin = a.inner_skin;
+    p.host_pack = a.host_pack;
     double ghost_cut = p.cut_lj + p.skin;
 
     scl_context *ctx = cli_context(a.device, a.profile);
@@ -246,6 +255,8 @@ int cmd_pair_bench(int argc, char **argv)
     if (s == SCL_OK)
         s = scl_charmm_finish(eng, f, NULL, NULL, NULL);
     double t_setup = cli_now() - t_first;
+    if (a.profile) /* the table and the list-build figure cover the timed steps only */
+        scl_profile_reset(ctx);
     scl_charmm_stats st0, st1;
     if (s == SCL_OK)
         s = scl_charmm_stats_get(eng, &st0);
@@ -280,13 +291,13 @@ int cmd_pair_bench(int argc, char **argv)
         memset(f, 0, 3 * (size_t)sys.natoms * sizeof *f);
         double tc = cli_now();
         if (s == SCL_OK)
-            s = scl_charmm_compute(eng, w.x, w.q, 0, 0, 0, 0);
+            s = scl_charmm_compute(eng, w.x, w.q, a.tally, a.tally, 0, 0);
         if (!rebuild) { /* host wall time inside compute (pack, checks, launches) */
             t_compute += cli_now() - tc;
             n_compute++;
         }
         if (s == SCL_OK)
-            s = scl_charmm_finish(eng, f, NULL, NULL, NULL);
+            s = scl_charmm_finish(eng, f, a.tally ? &res : NULL, NULL, NULL);
         cli_progress_update(&prog, step);
     }
     cli_progress_end(&prog);
@@ -390,13 +401,24 @@ int cmd_pair_bench(int argc, char **argv)
                ferr, e_vdwl_err, e_coul_err);
         free(fref);
     }
-    printf("RESULT atoms=%d precision=%s force_ms=%.4f device_ms=%.4f neighbor_ms=%.4f "
+    /* device time of a list rebuild (binning + build kernels), with --profile */
+    double t_bin = 0, t_build = 0;
+    long c_bin = 0, c_build = 0;
+    if (a.profile) {
+        scl_profile_total(ctx, "charmm binning", &t_bin, &c_bin);
+        scl_profile_total(ctx, "charmm neighbor build", &t_build, &c_build);
+    }
+    long builds = rebuilds > 0 ? rebuilds : 1;
+    printf("RESULT atoms=%d precision=%s tally=%d force_ms=%.4f device_ms=%.4f neighbor_ms=%.4f "
            "upload_ms=%.4f download_ms=%.4f reduce_ms=%.4f reference_ms=%.4f force_err=%.2e "
-           "ecoul_err=%.2e evdwl_err=%.2e tpa=%d chunks=%d wg=%d prunes=%ld compute_host_ms=%.4f\n",
-           sys.natoms, a.precision, t_force / n * ms, (t_up + t_force + t_down) / n * ms,
+           "ecoul_err=%.2e evdwl_err=%.2e tpa=%d chunks=%d wg=%d prunes=%ld compute_host_ms=%.4f "
+           "list_build_dev_ms=%.4f set_atoms_host_ms=%.4f\n",
+           sys.natoms, a.precision, a.tally, t_force / n * ms, (t_up + t_force + t_down) / n * ms,
            t_nbr / n * ms, t_up / n * ms, t_down / n * ms, t_red / n * ms, t_ref * ms, ferr,
            e_coul_err, e_vdwl_err, st1.threads_per_atom, st1.chunks, st1.work_group,
-           st1.prunes - st0.prunes, n_compute ? t_compute / (double)n_compute * ms : 0.0);
+           st1.prunes - st0.prunes, n_compute ? t_compute / (double)n_compute * ms : 0.0,
+           a.profile && rebuilds > 0 ? (t_bin + t_build) / (double)builds * ms : NAN,
+           n_sa ? t_sa_host / (double)n_sa * ms : 0.0);
     if (a.profile)
         scl_profile_report(ctx, stdout);
     rc = 0;

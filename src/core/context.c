@@ -119,6 +119,16 @@ const char *scl_cache_dir(const scl_context *ctx)
     return (ctx && ctx->cache_dir[0]) ? ctx->cache_dir : NULL;
 }
 
+scl_status scl_flush(scl_context *ctx)
+{
+    if (!ctx)
+        return SCL_ERR_ARGUMENT;
+    cl_int rc = clFlush(ctx->queue);
+    if (rc != CL_SUCCESS)
+        return scl_fail_cl(ctx, "scl_flush", "clFlush", rc, "device %s", ctx->info.name);
+    return SCL_OK;
+}
+
 scl_status scl_finish(scl_context *ctx)
 {
     if (!ctx)

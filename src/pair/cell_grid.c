@@ -38,6 +38,13 @@ void cell_grid_layout(cell_grid *g, int n, const double *x, double cell_size)
         lo[0] = l0, lo[1] = l1, lo[2] = l2;
         hi[0] = h0, hi[1] = h1, hi[2] = h2;
     }
+    cell_grid_layout_box(g, n, lo, hi, cell_size);
+}
+
+void cell_grid_layout_box(cell_grid *g, int n, const double lo[3], const double hi[3],
+                          double cell_size)
+{
+    memset(g, 0, sizeof *g);
     double size = cell_size;
     for (;;) {
         double cells = 1.0;

@@ -24,7 +24,7 @@ void scl_charmm_params_default(scl_charmm_params *p)
     p->skin = 2.0;
     p->precision = SCL_PREC_MIXED;
     p->tune = 1;
-    p->mixed_tally_double = 1;
+    p->mixed_tally_double = 0;
 }
 
 static int finite_positive(double v) { return isfinite(v) && v > 0.0; }

@@ -1,30 +1,79 @@
-/* Launch plan of the charmm force kernel: threads per atom, work-group size
- * and number of chunks, chosen by the core tuner (timed on the real atoms of
- * the first step, cached per device and problem shape). Values the caller
- * fixed in the parameters are forced. */
+/* The plan of the charmm force step: which force kind (charmm_forces.h), its
+ * launch values and the number of chunks, chosen by the core tuner (timed on
+ * the real atoms of the first step, cached per device and problem shape).
+ * Values the caller fixed in the parameters are forced. With several kinds
+ * that run on the device, each is planned and the fastest kept. */
 #include "pair/charmm_engine.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* One candidate: new chunk layout when it changes (lists rebuilt: not part of
- * the step), then the force kernels of every chunk, queued. */
-static scl_status prepare_candidate(void *user, const int *values, void **variant)
+/* A plan's candidate: the kind and the values it was prepared for. */
+typedef struct {
+    scl_charmm *eng;
+    const charmm_force_kind *kind;
+    int nkind_params; /* values[0 .. nkind_params) are the kind's, then chunks */
+} plan_user;
+
+typedef struct {
+    int values[SCL_PLAN_MAX_PARAMS];
+} plan_variant;
+
+static scl_status apply(plan_user *u, const int *values, int chunks_too)
 {
-    scl_charmm *eng = user;
-    *variant = NULL;
-    if (values[2] != eng->nchunks)
-        return charmm_setup_chunks(eng, values[2], "charmm tuner");
+    scl_charmm *eng = u->eng;
+    charmm_forces *fk = &eng->forces;
+    int chunks = values[u->nkind_params];
+    if (chunks_too && chunks != eng->nlist.nchunks) { /* new chunk layout: new lists */
+        scl_status s = charmm_nlist_chunks(&eng->nlist, chunks, "charmm tuner");
+        if (s != SCL_OK)
+            return s;
+    }
+    if (fk->kind == u->kind && !memcmp(fk->values, values, sizeof fk->values))
+        return SCL_OK;
+    scl_status s = u->kind->prepare(fk, values);
+    if (s == SCL_OK) {
+        fk->kind = u->kind;
+        memcpy(fk->values, values, sizeof fk->values);
+    }
+    return s;
+}
+
+static scl_status plan_prepare(void *user, const int *values, void **variant)
+{
+    plan_user *u = user;
+    plan_variant *v = calloc(1, sizeof *v);
+    if (!v)
+        return scl_fail(u->eng->ctx, SCL_ERR_MEMORY, "charmm tuner", "out of host memory");
+    memcpy(v->values, values, (size_t)(u->nkind_params + 1) * sizeof *values);
+    scl_status s = apply(u, v->values, 1);
+    if (s != SCL_OK) {
+        free(v);
+        return s;
+    }
+    *variant = v;
     return SCL_OK;
 }
 
-static scl_status run_candidate(void *user, void *variant, const int *values)
+/* One step of the variant: the force launches of eng->io (force-only while
+ * tuning; the engine's step otherwise, whose events it records). */
+static scl_status plan_run(void *user, void *variant, const int *values)
 {
-    (void)variant;
-    scl_charmm *eng = user;
-    eng->tpa = values[0];
-    eng->wg = values[1];
-    return charmm_enqueue_forces(eng, 0, 0, NULL);
+    (void)values;
+    plan_user *u = user;
+    scl_charmm *eng = u->eng;
+    plan_variant *v = variant;
+    scl_status s = apply(u, v->values, 0);
+    if (s != SCL_OK)
+        return s;
+    return u->kind->enqueue(&eng->forces, &eng->nlist, &eng->io,
+                            eng->record_events ? eng->ev_force : NULL);
+}
+
+static void plan_release(void *user, void *variant)
+{
+    (void)user;
+    free(variant);
 }
 
 static int log2_bucket(long n)
@@ -37,65 +86,96 @@ static int log2_bucket(long n)
     return b;
 }
 
-scl_status charmm_plan(scl_charmm *eng)
+/* Plan kind k; *out stays NULL when the kind does not run here. */
+static scl_status plan_kind(scl_charmm *eng, const charmm_force_kind *kind, plan_user *u,
+                            scl_plan **out)
 {
     const scl_charmm_params *p = &eng->params;
-    const scl_device_info *dev = scl_device(eng->ctx);
-    int m = eng->min_chunks > 0 ? eng->min_chunks : 1;
-    /* GPUs want several lanes per atom to fill warps with short lists (and at
-     * 32k atoms, 8 lanes per atom are barely one wave on an H200: 16 lanes
-     * were 18% faster there, 0.176 -> 0.144 ms); a CPU work-item is a loop
-     * iteration, so one lane per atom first there */
-    scl_tune_param params[3] = {
-        dev->is_gpu ? (scl_tune_param){"tpa", 4, {8, 16, 32, 4}}
-                    : (scl_tune_param){"tpa", 4, {1, 2, 4, 8}},
-        dev->is_gpu ? (scl_tune_param){"wg", 3, {128, 64, 256}}
-                    : (scl_tune_param){"wg", 3, {64, 128, 256}},
-        {"chunks", 3, {m, 2 * m, 4 * m}},
-    };
-    char force[96] = "";
-    size_t n = 0;
-    if (p->threads_per_atom)
-        n += (size_t)snprintf(force + n, sizeof force - n, "tpa=%d,", p->threads_per_atom);
-    if (p->work_group)
-        n += (size_t)snprintf(force + n, sizeof force - n, "wg=%d,", p->work_group);
-    if (p->chunks)
-        n += (size_t)snprintf(force + n, sizeof force - n, "chunks=%d,",
-                              p->chunks > m ? p->chunks : m);
-    if (n > 0)
-        force[n - 1] = '\0';
-    char shape[96];
-    long avg = eng->nlocal > 0 ? eng->neighbors / eng->nlocal : 0;
-    snprintf(shape, sizeof shape, "atoms~2^%d,neighbors~2^%d,prec=%d,streaming=%d",
-             log2_bucket(eng->natoms), log2_bucket(avg), (int)p->precision, eng->streaming);
-    /* median of 7: candidates 10% apart swapped places run to run with 3
-     * (0.144 vs 0.156 ms plans on the H200 at 32k atoms) */
-    scl_tune_options opt = {.no_tune = !p->tune, .repeats = 7, .force = n > 0 ? force : NULL};
-    scl_plan_desc desc = {"charmm_force", shape, params, 3, prepare_candidate, run_candidate,
-                          NULL, eng, NULL};
-    scl_plan *plan = NULL;
-    scl_status s = scl_plan_create(eng->ctx, &desc, &opt, &plan);
+    charmm_nlist *nl = &eng->nlist;
+    scl_tune_param params[SCL_PLAN_MAX_PARAMS];
+    int n = kind->candidates(&eng->forces, params);
+    *out = NULL;
+    if (n <= 0)
+        return SCL_OK;
+    long pairs = 0;
+    scl_status s = charmm_nlist_count(nl, &pairs);
     if (s != SCL_OK)
         return s;
-    eng->tpa = scl_plan_value(plan, "tpa", 1);
-    eng->wg = scl_plan_value(plan, "wg", 64);
-    int chunks = scl_plan_value(plan, "chunks", m);
-    scl_plan_free(plan);
-    if (eng->tpa != 1 && eng->tpa != 2 && eng->tpa != 4 && eng->tpa != 8 && eng->tpa != 16 &&
-        eng->tpa != 32)
-        return scl_fail(eng->ctx, SCL_ERR_ARGUMENT, "scl_charmm_compute",
-                        "threads per atom %d (plan or STREAMCL_FORCE) is not 1, 2, 4, 8, 16 "
-                        "or 32",
-                        eng->tpa);
-    if (eng->wg < 1 || (eng->wg & (eng->wg - 1)) || eng->wg < eng->tpa)
-        return scl_fail(eng->ctx, SCL_ERR_ARGUMENT, "scl_charmm_compute",
-                        "work-group %d must be a power of two >= threads per atom %d", eng->wg,
-                        eng->tpa);
-    if (chunks != eng->nchunks) {
-        s = charmm_setup_chunks(eng, chunks, "scl_charmm_compute");
-        if (s != SCL_OK)
-            return s;
+    int m = nl->min_chunks > 0 ? nl->min_chunks : 1;
+    params[n] = (scl_tune_param){"chunks", 3, {m, 2 * m, 4 * m}};
+    u->eng = eng;
+    u->kind = kind;
+    u->nkind_params = n;
+    char force[96] = "";
+    size_t len = 0;
+    for (int a = 0; a < n; a++) {
+        int want = !strcmp(params[a].name, "tpa") ? p->threads_per_atom
+                   : !strcmp(params[a].name, "wg") ? p->work_group
+                                                   : 0;
+        if (want)
+            len += (size_t)snprintf(force + len, sizeof force - len, "%s=%d,", params[a].name,
+                                    want);
     }
-    eng->plan_ready = 1;
+    if (p->chunks)
+        len += (size_t)snprintf(force + len, sizeof force - len, "chunks=%d,",
+                                p->chunks > m ? p->chunks : m);
+    if (len > 0)
+        force[len - 1] = '\0';
+    char name[64], shape[96];
+    long avg = nl->nlocal > 0 ? pairs / nl->nlocal : 0;
+    snprintf(name, sizeof name, "charmm_force.%s", kind->name);
+    snprintf(shape, sizeof shape, "atoms~2^%d,neighbors~2^%d,prec=%d,streaming=%d",
+             log2_bucket(nl->natoms), log2_bucket(avg), (int)p->precision, nl->streaming);
+    scl_plan_desc desc = {name, shape, params, n + 1, plan_prepare, plan_run, plan_release, u, NULL};
+    /* median of 7: candidates 10% apart swapped places run to run with 3
+     * (0.144 vs 0.156 ms plans on the H200 at 32k atoms) */
+    scl_tune_options opt = {.no_tune = !p->tune, .repeats = 7, .force = len > 0 ? force : NULL};
+    return scl_plan_create(eng->ctx, &desc, &opt, out);
+}
+
+scl_status charmm_plan(scl_charmm *eng)
+{
+    plan_user *u = calloc((size_t)charmm_force_nkinds, sizeof *u);
+    if (!u)
+        return scl_fail(eng->ctx, SCL_ERR_MEMORY, "scl_charmm_compute", "out of host memory");
+    scl_plan *best = NULL;
+    int best_k = -1;
+    scl_status s = SCL_OK;
+    for (int k = 0; k < charmm_force_nkinds && s == SCL_OK; k++) {
+        scl_plan *plan = NULL;
+        s = plan_kind(eng, charmm_force_kinds[k], &u[k], &plan);
+        if (s != SCL_OK || !plan)
+            continue;
+        double t = scl_plan_seconds(plan), tb = best ? scl_plan_seconds(best) : 0.0;
+        if (!best || (t > 0.0 && tb > 0.0 && t < tb)) {
+            scl_plan_free(best);
+            best = plan, best_k = k;
+        } else {
+            scl_plan_free(plan);
+        }
+    }
+    if (s == SCL_OK && !best)
+        s = scl_fail(eng->ctx, SCL_ERR_UNSUPPORTED, "scl_charmm_compute",
+                     "no force kernel runs on %s", scl_device(eng->ctx)->name);
+    if (s == SCL_OK) { /* the chosen values, whatever was prepared last */
+        plan_user *bu = &u[best_k];
+        int values[SCL_PLAN_MAX_PARAMS] = {0};
+        scl_tune_param params[SCL_PLAN_MAX_PARAMS];
+        int n = bu->kind->candidates(&eng->forces, params);
+        for (int a = 0; a < n; a++)
+            values[a] = scl_plan_value(best, params[a].name, params[a].values[0]);
+        values[n] = scl_plan_value(best, "chunks", eng->nlist.nchunks);
+        eng->forces.kind = NULL;
+        s = apply(bu, values, 1);
+    }
+    if (s != SCL_OK) {
+        scl_plan_free(best);
+        free(u);
+        return s;
+    }
+    eng->plan = best;
+    eng->plan_users = u;
     return SCL_OK;
 }
+
+scl_status charmm_plan_forces(scl_charmm *eng) { return scl_plan_execute(eng->plan); }

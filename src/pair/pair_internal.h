@@ -1,10 +1,9 @@
 /* Internal definitions of the pair module: coefficient tables, cell grids,
- * special-pair lookup, and the engine object shared by its source files. */
+ * special-pair lookup, and argument binding helpers. */
 #ifndef SCL_PAIR_INTERNAL_H
 #define SCL_PAIR_INTERNAL_H
 
-#include "core/internal.h"
-#include "core/legacy.h" /* until the engine moves onto kernel objects */
+#include "core/fail.h"
 #include "streamcl/charmm.h"
 
 #include <stdint.h>
@@ -22,6 +21,37 @@
 /* Closer than this (Angstrom) two atoms are reported as overlapping: forces
  * there are not physical and overflow float arithmetic. */
 #define CHARMM_MIN_R 0.05
+
+/* Named kernel arguments bound in one call (streams, then ints). */
+typedef struct {
+    const char *name;
+    scl_stream *stream;
+} charmm_stream_arg;
+typedef struct {
+    const char *name;
+    int value;
+} charmm_int_arg;
+
+static inline scl_status charmm_bind(scl_kernel *k, const charmm_stream_arg *streams,
+                                     size_t nstreams, const charmm_int_arg *ints, size_t nints)
+{
+    scl_status s = SCL_OK;
+    for (size_t a = 0; a < nstreams && s == SCL_OK; a++)
+        s = scl_kernel_set_stream(k, streams[a].name, streams[a].stream);
+    for (size_t a = 0; a < nints && s == SCL_OK; a++)
+        s = scl_kernel_set_int(k, ints[a].name, ints[a].value);
+    return s;
+}
+
+/* A real4 argument: double4 when dbl, else float4. */
+static inline scl_status charmm_set_real4(scl_kernel *k, const char *arg, int dbl,
+                                          const double v[4])
+{
+    if (dbl)
+        return scl_kernel_set_value(k, arg, SCL_DOUBLE4, v);
+    float f[4] = {(float)v[0], (float)v[1], (float)v[2], (float)v[3]};
+    return scl_kernel_set_value(k, arg, SCL_FLOAT4, f);
+}
 
 /* Pair coefficients and cutoffs derived from the parameters, as LAMMPS's
  * init_one() computes them. */
@@ -89,6 +119,9 @@ void cell_grid_free(cell_grid *g);
  * the caller's cell_start (ncells + 1), order (n) and cell_of (n), with fill
  * (ncells ints) as scratch. */
 void cell_grid_layout(cell_grid *g, int n, const double *x, double cell_size);
+/* The same from the bounding box [lo, hi] of the n points. */
+void cell_grid_layout_box(cell_grid *g, int n, const double lo[3], const double hi[3],
+                          double cell_size);
 void cell_grid_sort(cell_grid *g, int n, const double *x, int *fill);
 /* Cell coordinates of a point (clamped into the grid). */
 void cell_grid_coords(const cell_grid *g, const double *xp, int c[3]);

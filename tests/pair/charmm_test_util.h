@@ -79,11 +79,17 @@ static inline int within(double err, double tol) { return err <= tol; }
  * forces are what a run uses on every step that needs the virial (a barostat:
  * every step of rhodo): they are CHECKed against the force-only step's, RMS
  * relative 2e-6 (2e-5 in single precision; twice the force tolerance vs the
- * reference, since both may differ from it in opposite directions). */
-static inline scl_status test_engine_step(scl_context *ctx, const scl_charmm_params *p,
-                                   const test_atoms *a, double *f, scl_charmm_result *res,
-                                   double *eatom, double *vatom, scl_charmm_stats *stats)
+ * reference, since both may differ from it in opposite directions);
+ * *tally_force_diff (optional) receives that difference (NaN when not
+ * computed). */
+static inline scl_status test_engine_step_diff(scl_context *ctx, const scl_charmm_params *p,
+                                               const test_atoms *a, double *f,
+                                               scl_charmm_result *res, double *eatom,
+                                               double *vatom, scl_charmm_stats *stats,
+                                               double *tally_force_diff)
 {
+    if (tally_force_diff)
+        *tally_force_diff = NAN;
     scl_charmm *eng = NULL;
     memset(f, 0, 3 * sizeof *f * (size_t)a->nlocal);
     if (eatom)
@@ -111,12 +117,21 @@ static inline scl_status test_engine_step(scl_context *ctx, const scl_charmm_par
         double tol = p->precision == SCL_PREC_SINGLE ? 2e-5 : 2e-6;
         CHECK(within(d, tol), "forces of the step that tallies energy/virial differ from the "
                               "force-only step's: RMS relative %g > %g", d, tol);
+        if (tally_force_diff)
+            *tally_force_diff = d;
     }
     free(f2);
     if (s == SCL_OK && stats)
         s = scl_charmm_stats_get(eng, stats);
     scl_charmm_free(eng);
     return s;
+}
+
+static inline scl_status test_engine_step(scl_context *ctx, const scl_charmm_params *p,
+                                          const test_atoms *a, double *f, scl_charmm_result *res,
+                                          double *eatom, double *vatom, scl_charmm_stats *stats)
+{
+    return test_engine_step_diff(ctx, p, a, f, res, eatom, vatom, stats, NULL);
 }
 
 static inline scl_status test_reference(const scl_charmm_params *p, const test_atoms *a, double *f,

@@ -1,6 +1,6 @@
 /* Device packing of positions (cl/charmm_pack.cl, fp64 devices): the packed
  * stream (and the mixed residuals) equal bit for bit what the host packing
- * charmm_pack() computes, for randomly moved atoms including coordinates on
+ * charmm_pack_positions() computes, for randomly moved atoms including coordinates on
  * exact ties (x - origin = (k + 1/2) unit: round to nearest even), in every
  * precision; and the lagged pruning decision recomputes a step whose inner
  * lists some atom outgrew: the forces equal those of the host packing path
@@ -14,14 +14,14 @@
 
 static int residuals_of(const scl_charmm *eng, int tally)
 {
-    return eng->params.precision == SCL_PREC_MIXED && tally && eng->params.mixed_tally_double &&
-           scl_device(eng->ctx)->fp64;
+    return eng->params.precision == SCL_PREC_MIXED && charmm_forces_pair_double(&eng->forces, tally);
 }
 
 static void pack_matches(scl_context *ctx, const test_atoms *a, scl_precision prec, int tally,
-                         uint64_t *rng)
+                         int tally_double, uint64_t *rng)
 {
     scl_charmm_params p = test_params(&a->sys, prec);
+    p.mixed_tally_double = tally_double;
     scl_charmm *eng = NULL;
     CHECK_OK(ctx, scl_charmm_create(ctx, &p, &eng));
     if (!eng)
@@ -42,10 +42,11 @@ static void pack_matches(scl_context *ctx, const test_atoms *a, scl_precision pr
             x[k] = a->x[k] + 0.1 * (test_uniform(rng) - 0.5);
             if (prec != SCL_PREC_DOUBLE && test_uniform(rng) < 0.2) { /* an exact tie */
                 int c = (int)(k % 3);
-                double kk = floor((x[k] - eng->origin[c]) / eng->unit);
-                double v = (kk + 0.5) * eng->unit;
-                double xt = eng->origin[c] + v;
-                if (xt - eng->origin[c] == v) {
+                const charmm_nlist *nl = &eng->nlist;
+                double kk = floor((x[k] - nl->origin[c]) / nl->unit);
+                double v = (kk + 0.5) * nl->unit;
+                double xt = nl->origin[c] + v;
+                if (xt - nl->origin[c] == v) {
                     x[k] = xt;
                     ties++;
                 }
@@ -55,17 +56,21 @@ static void pack_matches(scl_context *ctx, const test_atoms *a, scl_precision pr
         CHECK_OK(ctx, scl_charmm_finish(eng, f, NULL, NULL, NULL));
         size_t na = (size_t)n + 1, es = prec == SCL_PREC_DOUBLE ? 32 : 16;
         char *dev = malloc(na * es), *dev_lo = malloc(na * 16);
+        char *host = malloc(na * es), *host_lo = malloc(na * 16);
         CHECK_OK(ctx, scl_stream_read_range(eng->pos, 0, na, dev, 1, NULL));
         int res = residuals_of(eng, tally);
         if (res)
             CHECK_OK(ctx, scl_stream_read_range(eng->pos_lo, 0, na, dev_lo, 1, NULL));
-        CHECK_OK(ctx, charmm_pack(eng, x, a->q, res, "test"));
+        CHECK_OK(ctx, charmm_nlist_host_maps(&eng->nlist));
+        CHECK(charmm_pack_positions(&eng->nlist, x, a->q, host, res ? (float *)host_lo : NULL) < 0,
+              "host packing refused the atoms");
         long diff = 0, diff_lo = 0;
         for (size_t b = 0; b < na; b++) {
-            diff += memcmp(dev + b * es, (char *)eng->pos_host + b * es, es) != 0;
+            diff += memcmp(dev + b * es, host + b * es, es) != 0;
             if (res)
-                diff_lo += memcmp(dev_lo + b * 16, (char *)eng->lo_host + b * 16, 16) != 0;
+                diff_lo += memcmp(dev_lo + b * 16, host_lo + b * 16, 16) != 0;
         }
+        free(host), free(host_lo);
         printf("precision %d tally %d step %d: %zu atoms packed, %ld differ, %ld residuals "
                "differ\n",
                (int)prec, tally, step, na, diff, diff_lo);
@@ -89,9 +94,8 @@ static void redo_matches(scl_context *ctx, const test_atoms *a, uint64_t *rng)
     scl_charmm_params p = test_params(&a->sys, SCL_PREC_DOUBLE);
     scl_charmm *dev = NULL, *host = NULL;
     CHECK_OK(ctx, scl_charmm_create(ctx, &p, &dev));
-    setenv("STREAMCL_CHARMM_HOST_PACK", "1", 1);
+    p.host_pack = 1;
     CHECK_OK(ctx, scl_charmm_create(ctx, &p, &host));
-    unsetenv("STREAMCL_CHARMM_HOST_PACK");
     if (!dev || !host || !dev->dev_pack) {
         SKIP("redo: no device packing");
         scl_charmm_free(dev), scl_charmm_free(host);
@@ -109,7 +113,7 @@ static void redo_matches(scl_context *ctx, const test_atoms *a, uint64_t *rng)
                                            a->sys.nspecial, a->sys.special, a->sys.maxspecial));
     /* a local atom jumps (its ghost images stay: both engines see the same x) */
     int victim = (int)(nl * test_uniform(rng));
-    double jump = 0.75 * dev->inner_skin; /* past inner_skin/2, within skin/2 */
+    double jump = 0.75 * dev->nlist.inner_skin; /* past inner_skin/2, within skin/2 */
     long diffs = 0;
     for (int step = 0; step < 6; step++) {
         for (size_t k = 0; k < n3; k++)
@@ -126,7 +130,7 @@ static void redo_matches(scl_context *ctx, const test_atoms *a, uint64_t *rng)
     }
     printf("redo: %ld prunes (device packing) vs %ld (host), %ld recomputed steps, %ld steps "
            "with different forces\n",
-           dev->prunes, host->prunes, dev->prune_redos, diffs);
+           dev->nlist.prunes, host->nlist.prunes, dev->prune_redos, diffs);
     CHECK(dev->prune_redos >= 1, "the late prune was not caught");
     CHECK(diffs == 0, "%ld steps differ from the host packing path", diffs);
     free(x), free(fd), free(fh);
@@ -142,11 +146,14 @@ int main(void)
     CHECK(test_add_ghosts(&a, 12.0) == 0, "ghosts");
     scl_precision precs[3] = {SCL_PREC_SINGLE, SCL_PREC_MIXED, SCL_PREC_DOUBLE};
     for (int k = 0; k < 3; k++)
-        for (int tally = 0; tally < 2; tally++)
+        for (int tally = 0; tally < 3; tally++) { /* 2: tally with double pair math (mixed) */
+            if (tally == 2 && precs[k] != SCL_PREC_MIXED)
+                continue;
             if (precs[k] != SCL_PREC_DOUBLE || scl_device(ctx)->fp64)
-                pack_matches(ctx, &a, precs[k], tally, &rng);
+                pack_matches(ctx, &a, precs[k], tally > 0, tally == 2, &rng);
             else
                 SKIP("double precision packing: the device has no fp64");
+        }
     if (scl_device(ctx)->fp64)
         redo_matches(ctx, &a, &rng);
     else

@@ -1,0 +1,447 @@
+/* Atom sets of the neighbor list object: binning on the device (fp64
+ * devices, cl/charmm_bin.cl: the host only copies the caller's arrays up) or
+ * on the host (cell_grid.c, then the binned arrays go up), the fixed-point
+ * frame, and the list build. */
+#include "pair/charmm_nlist.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double thread_cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Initial list capacity: the density estimate of neighbors within the list
+ * cutoff, with headroom; overflow regrows it if the system is inhomogeneous. */
+static int estimate_capacity(const charmm_nlist *nl, const cell_grid *g)
+{
+    if (nl->neighbor_capacity > 0)
+        return (nl->neighbor_capacity + CHARMM_PAD - 1) / CHARMM_PAD * CHARMM_PAD;
+    double volume = 1.0;
+    for (int d = 0; d < 3; d++)
+        volume *= g->n[d] * g->width[d];
+    double rc = nl->coeffs->cut_neigh;
+    double expected = nl->natoms / volume * (4.0 / 3.0) * 3.14159265358979 * rc * rc * rc;
+    double want = 1.3 * expected + 16;
+    if (want > nl->natoms + CHARMM_PAD)
+        want = nl->natoms + CHARMM_PAD;
+    return ((int)want + CHARMM_PAD - 1) / CHARMM_PAD * CHARMM_PAD;
+}
+
+/* The caller's arrays as they are (the build reads the specials by caller's
+ * index; the list check reads them back). Non-blocking: the caller's
+ * buffers must stay valid until the queue passes them (set_atoms waits). */
+static scl_status upload_raw(charmm_nlist *nl, const double *x, const int *type,
+                             const int64_t *tag, const int *nspecial, const int64_t *special)
+{
+    scl_context *ctx = nl->ctx;
+    size_t n = (size_t)nl->natoms, nloc = (size_t)nl->nlocal;
+    size_t ms = (size_t)(nl->maxspecial > 0 ? nl->maxspecial : 1);
+    scl_status s = charmm_stream_reserve(ctx, &nl->x_raw, "charmm caller positions (list)",
+                                         SCL_DOUBLE, 3 * n + 3, 0);
+    if (s == SCL_OK)
+        s = charmm_stream_reserve(ctx, &nl->type_raw, "charmm caller types", SCL_INT, n, 0);
+    if (s == SCL_OK)
+        s = charmm_stream_reserve(ctx, &nl->tag_raw, "charmm caller tags", SCL_LONG,
+                                  tag ? n : 1, 0);
+    if (s == SCL_OK)
+        s = charmm_stream_reserve(ctx, &nl->nspecial, "charmm special counts", SCL_INT,
+                                  nspecial ? 3 * nloc : 1, 0);
+    if (s == SCL_OK)
+        s = charmm_stream_reserve(ctx, &nl->special, "charmm special tags", SCL_LONG,
+                                  nspecial ? nloc * ms : 1, 0);
+    if (s == SCL_OK && n > 0)
+        s = scl_stream_write_range(nl->x_raw, 0, 3 * n, x, 0, NULL);
+    if (s == SCL_OK && n > 0)
+        s = scl_stream_write_range(nl->type_raw, 0, n, type, 0, NULL);
+    if (s == SCL_OK && n > 0 && tag)
+        s = scl_stream_write_range(nl->tag_raw, 0, n, tag, 0, NULL);
+    if (s == SCL_OK && nloc > 0 && nspecial)
+        s = scl_stream_write_range(nl->nspecial, 0, 3 * nloc, nspecial, 0, NULL);
+    if (s == SCL_OK && nloc > 0 && nspecial && nl->maxspecial > 0)
+        s = scl_stream_write_range(nl->special, 0, nloc * ms, special, 0, NULL);
+    return s;
+}
+
+/* Binned arrays the build reads (both binning paths). */
+static scl_status reserve_binned(charmm_nlist *nl, int ncells)
+{
+    scl_context *ctx = nl->ctx;
+    size_t na = (size_t)nl->natoms + 1, nli = (size_t)(nl->nlocal > 0 ? nl->nlocal : 1);
+    scl_type pos_t = nl->pos_double ? SCL_DOUBLE4 : SCL_INT4;
+    scl_status s = SCL_OK;
+#define RESERVE(field, label, t, count)                                                          \
+    if (s == SCL_OK)                                                                             \
+    s = charmm_stream_reserve(ctx, &nl->field, label, t, count, 0)
+    RESERVE(pos_build, "charmm list positions", pos_t, na);
+    RESERVE(type, "charmm types", SCL_INT, na);
+    RESERVE(tag, "charmm tags", SCL_LONG, na);
+    RESERVE(order_dev, "charmm binned order", SCL_INT, na);
+    RESERVE(ilist_dev, "charmm local atoms", SCL_INT, nli);
+    RESERVE(icell, "charmm atom cells", SCL_INT, nli);
+    RESERVE(cell_start, "charmm cell starts", SCL_INT, (size_t)ncells + 1);
+    RESERVE(numnbr, "charmm neighbor counts", SCL_INT, nli);
+    RESERVE(numnbr_in, "charmm inner neighbor counts", SCL_INT, nl->inner_skin > 0.0 ? nli : 1);
+    RESERVE(nspecial_front, "charmm inner special counts", SCL_INT,
+            nl->inner_skin > 0.0 ? nli : 1);
+    RESERVE(overflow, "charmm list overflow", SCL_INT, 1);
+#undef RESERVE
+    return s;
+}
+
+/* Host binning: sort on the host, upload the binned arrays. */
+static scl_status host_bins(charmm_nlist *nl, cell_grid *g, const double *x, const int *type,
+                            const int64_t *tag, const char *fn)
+{
+    char err[512];
+    int n = nl->natoms, nloc = nl->nlocal;
+    scl_status s = charmm_check_atoms(n, x, type, nl->coeffs->ntypes, err, sizeof err);
+    if (s != SCL_OK)
+        return scl_fail(nl->ctx, s, fn, "%s", err);
+    cell_grid_layout(g, n, x, nl->coeffs->cut_neigh / CHARMM_CELL_REACH);
+    size_t na1 = (size_t)n + 1, nl1 = (size_t)nloc + 1;
+    g->order = charmm_nlist_buf(nl, RB_ORDER, na1 * sizeof *g->order);
+    g->cell_of = charmm_nlist_buf(nl, RB_CELL_OF, na1 * sizeof *g->cell_of);
+    g->cell_start = charmm_nlist_buf(nl, RB_CELL_START, ((size_t)g->ncells + 1) * sizeof(int));
+    int *fill = charmm_nlist_buf(nl, RB_FILL, ((size_t)g->ncells + 1) * sizeof *fill);
+    nl->ilist = charmm_nlist_buf(nl, RB_ILIST, nl1 * sizeof *nl->ilist);
+    int *type_s = charmm_nlist_buf(nl, RB_TYPE, na1 * sizeof *type_s);
+    int64_t *tag_s = charmm_nlist_buf(nl, RB_TAG, na1 * sizeof *tag_s);
+    int *icell = charmm_nlist_buf(nl, RB_ICELL, nl1 * sizeof *icell);
+    if (!g->order || !g->cell_of || !g->cell_start || !fill || !nl->ilist || !type_s || !tag_s ||
+        !icell)
+        return scl_fail(nl->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    cell_grid_sort(g, n, x, fill);
+    nl->order = g->order;
+    /* one pass in binned order: types, tags, and the local slots (in binned
+     * order, so ii grows with b) with their cells */
+    for (int b = 0, ii = 0; b < n; b++) {
+        int o = g->order[b];
+        type_s[b] = type[o];
+        tag_s[b] = tag ? tag[o] : o;
+        if (o < nloc) {
+            nl->ilist[ii] = b;
+            icell[ii++] = g->cell_of[o];
+        }
+    }
+    type_s[n] = 0; /* the sentinel */
+    tag_s[n] = -1;
+    return SCL_OK;
+}
+
+/* Device binning (cl/charmm_bin.cl). The bounding box and the input checks
+ * come back first (the grid's size decides the allocations); the rest is
+ * queued. */
+static scl_status device_bins(charmm_nlist *nl, cell_grid *g, const double *x, const int *type,
+                              const int64_t *tag, const int *nspecial, const int64_t *special,
+                              const char *fn)
+{
+    scl_context *ctx = nl->ctx;
+    int n = nl->natoms, nloc = nl->nlocal;
+    scl_status s = charmm_stream_reserve(ctx, &nl->box, "charmm bounding box", SCL_DOUBLE, 6, 0);
+    if (s == SCL_OK)
+        s = charmm_stream_reserve(ctx, &nl->check, "charmm binning checks", SCL_INT, 8, 0);
+    int big = INT_MAX, zero = 0;
+    if (s == SCL_OK)
+        s = scl_stream_fill_range(nl->check, 0, 4, &big, NULL);
+    if (s == SCL_OK)
+        s = scl_stream_fill_range(nl->check, 4, 4, &zero, NULL);
+    size_t wg = 256;
+    if (s == SCL_OK && wg > scl_kernel_max_work_group(nl->bounds))
+        wg = scl_kernel_max_work_group(nl->bounds);
+    const charmm_stream_arg bstreams[] = {{"x", nl->x_raw},       {"type", nl->type_raw},
+                                          {"nspecial", nl->nspecial}, {"box", nl->box},
+                                          {"check", nl->check}};
+    const charmm_int_arg bints[] = {{"n", n},
+                                    {"ntypes", nl->coeffs->ntypes},
+                                    {"has_special", nspecial != NULL},
+                                    {"nlocal", nloc},
+                                    {"maxspecial", nl->maxspecial}};
+    if (s == SCL_OK)
+        s = charmm_bind(nl->bounds, bstreams, sizeof bstreams / sizeof bstreams[0], bints,
+                        sizeof bints / sizeof bints[0]);
+    if (s == SCL_OK)
+        s = scl_kernel_set_local(nl->bounds, "scratch", 6 * wg * sizeof(double));
+    if (s == SCL_OK)
+        s = scl_kernel_launch(nl->bounds, 1, &wg, &wg, NULL);
+    double box[6];
+    int check[3];
+    if (s == SCL_OK)
+        s = scl_stream_read_range(nl->check, 0, 3, check, 0, NULL);
+    if (s == SCL_OK)
+        s = scl_stream_read_range(nl->box, 0, 6, box, 1, NULL);
+    if (s != SCL_OK)
+        return s;
+    if (check[0] != INT_MAX || check[1] != INT_MAX || check[2] != INT_MAX) {
+        /* the host checks again for their messages (error path only) */
+        char err[512] = "bad input";
+        s = charmm_check_atoms(n, x, type, nl->coeffs->ntypes, err, sizeof err);
+        if (s == SCL_OK)
+            s = charmm_check_specials(nloc, nspecial, special, nl->maxspecial, err, sizeof err);
+        return scl_fail(ctx, s == SCL_OK ? SCL_ERR_INPUT : s, fn, "%s", err);
+    }
+    double lo[3] = {box[0], box[1], box[2]}, hi[3] = {box[3], box[4], box[5]};
+    if (n == 0)
+        memset(lo, 0, sizeof lo), memset(hi, 0, sizeof hi);
+    cell_grid_layout_box(g, n, lo, hi, nl->coeffs->cut_neigh / CHARMM_CELL_REACH);
+    size_t nc = (size_t)g->ncells, na = (size_t)n + 1;
+#define RESERVE(field, label, count)                                                             \
+    if (s == SCL_OK)                                                                             \
+    s = charmm_stream_reserve(ctx, &nl->field, label, SCL_INT, count, 0)
+    RESERVE(cell_of, "charmm binning cells", na);
+    RESERVE(rank, "charmm binning ranks", na);
+    RESERVE(cell_count, "charmm binning counts", nc);
+    RESERVE(local_count, "charmm binning local counts", nc);
+    RESERVE(local_start, "charmm binning local starts", nc + 1);
+#undef RESERVE
+    if (s == SCL_OK)
+        s = reserve_binned(nl, g->ncells);
+    if (s == SCL_OK)
+        s = scl_stream_fill_range(nl->cell_count, 0, nc, &zero, NULL);
+    if (s == SCL_OK)
+        s = scl_stream_fill_range(nl->local_count, 0, nc, &zero, NULL);
+    /* cells */
+    scl_kernel *k = nl->count;
+    const charmm_stream_arg cstreams[] = {{"x", nl->x_raw},
+                                          {"cell_of", nl->cell_of},
+                                          {"rank", nl->rank},
+                                          {"count", nl->cell_count},
+                                          {"local_count", nl->local_count}};
+    const charmm_int_arg cints[] = {{"n", n},          {"nlocal", nloc},    {"nx", g->n[0]},
+                                    {"ny", g->n[1]},   {"nz", g->n[2]}};
+    if (s == SCL_OK)
+        s = charmm_bind(k, cstreams, sizeof cstreams / sizeof cstreams[0], cints,
+                        sizeof cints / sizeof cints[0]);
+    const char *lo_names[3] = {"lo_x", "lo_y", "lo_z"}, *w_names[3] = {"width_x", "width_y",
+                                                                      "width_z"};
+    for (int d = 0; d < 3 && s == SCL_OK; d++) {
+        s = scl_kernel_set_double(k, lo_names[d], g->lo[d]);
+        if (s == SCL_OK)
+            s = scl_kernel_set_double(k, w_names[d], g->width[d]);
+    }
+    size_t local = 64, global = (size_t)(n > 0 ? n : 1);
+    if (s == SCL_OK)
+        s = scl_kernel_launch(k, 1, &global, &local, NULL);
+    /* cell starts */
+    const charmm_stream_arg sstreams[] = {{"count", nl->cell_count},
+                                          {"local_count", nl->local_count},
+                                          {"cell_start", nl->cell_start},
+                                          {"local_start", nl->local_start}};
+    const charmm_int_arg sints[] = {{"ncells", g->ncells}};
+    size_t swg = 256;
+    if (swg > scl_kernel_max_work_group(nl->scan))
+        swg = scl_kernel_max_work_group(nl->scan);
+    if (s == SCL_OK)
+        s = charmm_bind(nl->scan, sstreams, 4, sints, 1);
+    if (s == SCL_OK)
+        s = scl_kernel_set_local(nl->scan, "sa", swg * sizeof(int));
+    if (s == SCL_OK)
+        s = scl_kernel_set_local(nl->scan, "sb", swg * sizeof(int));
+    if (s == SCL_OK)
+        s = scl_kernel_launch(nl->scan, 1, &swg, &swg, NULL);
+    /* order */
+    const charmm_stream_arg pstreams[] = {{"cell_of", nl->cell_of},
+                                          {"rank", nl->rank},
+                                          {"cell_start", nl->cell_start},
+                                          {"order", nl->order_dev}};
+    const charmm_int_arg pints[] = {{"n", n}};
+    if (s == SCL_OK)
+        s = charmm_bind(nl->scatter, pstreams, 4, pints, 1);
+    if (s == SCL_OK)
+        s = scl_kernel_launch(nl->scatter, 1, &global, &local, NULL);
+    const charmm_stream_arg ostreams[] = {{"cell_start", nl->cell_start}, {"order", nl->order_dev}};
+    const charmm_int_arg oints[] = {{"ncells", g->ncells}};
+    size_t cglobal = nc;
+    if (s == SCL_OK)
+        s = charmm_bind(nl->sort, ostreams, 2, oints, 1);
+    if (s == SCL_OK)
+        s = scl_kernel_launch(nl->sort, 1, &cglobal, &local, NULL);
+    /* binned arrays */
+    const charmm_stream_arg gstreams[] = {
+        {"order", nl->order_dev},     {"cell_of", nl->cell_of}, {"cell_start", nl->cell_start},
+        {"local_start", nl->local_start}, {"type", nl->type_raw}, {"tag", nl->tag_raw},
+        {"type_binned", nl->type},    {"tag_binned", nl->tag},  {"ilist", nl->ilist_dev},
+        {"icell", nl->icell}};
+    const charmm_int_arg gints[] = {{"n", n}, {"nlocal", nloc}, {"has_tag", tag != NULL}};
+    size_t aglobal = na;
+    if (s == SCL_OK)
+        s = charmm_bind(nl->gather, gstreams, sizeof gstreams / sizeof gstreams[0], gints,
+                        sizeof gints / sizeof gints[0]);
+    if (s == SCL_OK)
+        s = scl_kernel_launch(nl->gather, 1, &aglobal, &local, NULL);
+    return s;
+}
+
+/* The list positions: the pack kernel on the device, else the host packing. */
+static scl_status pack_build_positions(charmm_nlist *nl, const double *x, const char *fn)
+{
+    size_t na = (size_t)nl->natoms + 1;
+    if (!nl->device_bins) {
+        void *pos = charmm_nlist_buf(nl, RB_POS, na * (nl->pos_double ? 32 : 16));
+        if (!pos)
+            return scl_fail(nl->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+        if (charmm_pack_positions(nl, x, NULL, pos, NULL) >= 0) /* (within the box just binned) */
+            return scl_fail(nl->ctx, SCL_ERR_INPUT, fn, "an atom is out of the fixed-point range");
+        return scl_stream_write_range(nl->pos_build, 0, na, pos, 1, NULL);
+    }
+    scl_kernel *k = nl->pack;
+    scl_status s = charmm_stream_reserve(nl->ctx, &nl->lo_unused, "charmm unused residuals",
+                                         SCL_FLOAT4, 1, 0);
+    /* no charges, residuals, pruning checks or previous step here: those
+     * streams are bound to satisfy the signature and never touched */
+    const charmm_stream_arg streams[] = {
+        {"x", nl->x_raw},       {"q", nl->x_raw},       {"order", nl->order_dev},
+        {"pos", nl->pos_build}, {"lo", nl->lo_unused},  {"pos_prune", nl->pos_build},
+        {"stat", nl->check}};
+    const charmm_int_arg ints[] = {{"has_q", 0}, {"n", nl->natoms}, {"residuals", 0},
+                                   {"check", 0}, {"have_prev", 0}};
+    if (s == SCL_OK)
+        s = charmm_bind(k, streams, sizeof streams / sizeof streams[0], ints,
+                        sizeof ints / sizeof ints[0]);
+    const struct {
+        const char *name;
+        double v;
+    } reals[] = {{"ox", nl->origin[0]},     {"oy", nl->origin[1]},
+                 {"oz", nl->origin[2]},     {"unit", nl->unit},
+                 {"inv_unit", 1.0 / nl->unit}, {"limit", charmm_pack_limit(nl)},
+                 {"allowed2", 0.0},         {"unit2", 1.0}};
+    for (size_t a = 0; a < sizeof reals / sizeof reals[0] && s == SCL_OK; a++)
+        s = scl_kernel_set_double(k, reals[a].name, reals[a].v);
+    size_t local = 64, global = (na + local - 1) / local * local;
+    if (s == SCL_OK)
+        s = scl_kernel_launch(k, 1, &global, &local, NULL);
+    return s;
+}
+
+scl_status charmm_nlist_set_atoms(charmm_nlist *nl, int nlocal, int nghost, const double *x,
+                                  const int *type, const int64_t *tag, const int *nspecial,
+                                  const int64_t *special, int maxspecial, int nchunks,
+                                  const char *fn)
+{
+    scl_context *ctx = nl->ctx;
+    int natoms = nlocal + nghost;
+    if (natoms > 0 && (!x || !type))
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "positions or types are NULL");
+    if (nspecial && !special && maxspecial > 0)
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "nspecial given but special is NULL");
+    char err[512];
+    scl_status s = nl->device_bins ? SCL_OK
+                                   : charmm_check_specials(nlocal, nspecial, special, maxspecial,
+                                                           err, sizeof err);
+    if (s != SCL_OK)
+        return scl_fail(ctx, s, fn, "%s", err);
+    double t0 = wall_now(), c0 = thread_cpu_now();
+    charmm_nlist_forget(nl);
+    nl->nlocal = nlocal;
+    nl->nghost = nghost;
+    nl->natoms = natoms;
+    nl->maxspecial = nspecial ? maxspecial : 0;
+    nl->has_tag = tag != NULL;
+    cell_grid g;
+    s = upload_raw(nl, x, type, tag, nspecial, special);
+    if (s == SCL_OK)
+        s = nl->device_bins ? device_bins(nl, &g, x, type, tag, nspecial, special, fn)
+                            : host_bins(nl, &g, x, type, tag, fn);
+    if (s != SCL_OK) {
+        scl_finish(ctx); /* the caller's arrays may be in flight */
+        charmm_nlist_forget(nl);
+        return s;
+    }
+    double span = 0;
+    for (int d = 0; d < 3; d++) {
+        nl->grid[d] = g.n[d];
+        nl->grid_lo[d] = g.lo[d];
+        nl->grid_width[d] = g.width[d];
+        nl->origin[d] = g.lo[d] + 0.5 * g.n[d] * g.width[d];
+        span = fmax(span, g.n[d] * g.width[d]);
+    }
+    /* fixed-point step: a power of two whose 2^32 period covers the box plus
+     * four list cutoffs (drift until the next rebuild, and the sentinel half
+     * a period away stays out of every atom's reach); ~3e-8 A for 100 A */
+    if (nl->pos_double) {
+        nl->unit = 1.0;
+        nl->period = INFINITY;
+    } else {
+        nl->period = exp2(ceil(log2(span + 4.0 * nl->coeffs->cut_neigh)));
+        nl->unit = nl->period / 4294967296.0;
+    }
+    int cap = estimate_capacity(nl, &g);
+    if (cap > nl->capacity) /* lists only grow: the steady state settles quickly */
+        nl->capacity = cap;
+    if (!nl->device_bins) { /* the binned arrays of host_bins */
+        size_t na = (size_t)natoms + 1, nloc = (size_t)nlocal;
+        s = reserve_binned(nl, g.ncells);
+        if (s == SCL_OK && natoms > 0)
+            s = scl_stream_write_range(nl->order_dev, 0, (size_t)natoms, nl->order, 0, NULL);
+        if (s == SCL_OK)
+            s = scl_stream_write_range(nl->type, 0, na, nl->rebuild_buf[RB_TYPE], 0, NULL);
+        if (s == SCL_OK)
+            s = scl_stream_write_range(nl->tag, 0, na, nl->rebuild_buf[RB_TAG], 0, NULL);
+        if (s == SCL_OK && nloc > 0)
+            s = scl_stream_write_range(nl->ilist_dev, 0, nloc, nl->ilist, 0, NULL);
+        if (s == SCL_OK && nloc > 0)
+            s = scl_stream_write_range(nl->icell, 0, nloc, nl->rebuild_buf[RB_ICELL], 0, NULL);
+        if (s == SCL_OK)
+            s = scl_stream_write_range(nl->cell_start, 0, (size_t)g.ncells + 1, g.cell_start, 0,
+                                       NULL);
+    }
+    if (s == SCL_OK)
+        s = pack_build_positions(nl, x, fn);
+    nl->t_host += wall_now() - t0;
+    nl->t_cpu += thread_cpu_now() - c0;
+    /* the build's overflow read waits for everything queued above */
+    if (s == SCL_OK)
+        s = charmm_nlist_chunks(nl, nchunks < 1 ? 1 : nchunks, fn);
+    if (s != SCL_OK) {
+        scl_finish(ctx);
+        charmm_nlist_forget(nl);
+        return s;
+    }
+    nl->have_atoms = 1;
+    nl->rebuilds++;
+    return SCL_OK;
+}
+
+scl_status charmm_nlist_host_maps(charmm_nlist *nl)
+{
+    if (nl->order || !nl->have_atoms)
+        return SCL_OK;
+    size_t n = (size_t)nl->natoms, nloc = (size_t)nl->nlocal;
+    int *order = charmm_nlist_buf(nl, RB_ORDER, (n + 1) * sizeof *order);
+    int *ilist = charmm_nlist_buf(nl, RB_ILIST, (nloc + 1) * sizeof *ilist);
+    if (!order || !ilist)
+        return scl_fail(nl->ctx, SCL_ERR_MEMORY, "charmm neighbor list", "out of host memory");
+    scl_status s = n > 0 ? scl_stream_read_range(nl->order_dev, 0, n, order, 1, NULL) : SCL_OK;
+    if (s == SCL_OK && nloc > 0)
+        s = scl_stream_read_range(nl->ilist_dev, 0, nloc, ilist, 1, NULL);
+    if (s == SCL_OK)
+        nl->order = order, nl->ilist = ilist;
+    return s;
+}
+
+int charmm_nlist_caller_of(charmm_nlist *nl, int b)
+{
+    if (b < 0 || b >= nl->natoms || charmm_nlist_host_maps(nl) != SCL_OK)
+        return -1;
+    return nl->order[b];
+}
+
+int charmm_nlist_caller_of_slot(charmm_nlist *nl, int ii)
+{
+    if (ii < 0 || ii >= nl->nlocal || charmm_nlist_host_maps(nl) != SCL_OK)
+        return -1;
+    return nl->order[nl->ilist[ii]];
+}

@@ -1,0 +1,259 @@
+/* Force kernels of the charmm engine: coefficient tables and the "charmm"
+ * kind (cl/charmm.cl: full lists, TPA lanes per atom, work-group partials). */
+#include "pair/charmm_forces.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int charmm_forces_pair_double(const charmm_forces *fk, int tally)
+{
+    const scl_charmm_params *p = fk->params;
+    return p->precision == SCL_PREC_DOUBLE ||
+           (p->precision == SCL_PREC_MIXED && tally && p->mixed_tally_double &&
+            scl_device(fk->ctx)->fp64);
+}
+
+/* Float4 and (on fp64 devices) double4 copies of lj1..lj4 per type pair:
+ * float pair math reads the first, double pair math the second. */
+static scl_status upload_coefficients(charmm_forces *fk)
+{
+    int n = fk->coeffs->ntypes;
+    size_t count = (size_t)n * (size_t)n;
+    int fp64 = scl_device(fk->ctx)->fp64;
+    scl_status s = scl_stream_create(fk->ctx, "charmm lj coefficients", SCL_FLOAT4, count, 1, 1,
+                                     SCL_STREAM_READ_ONLY, &fk->ljc);
+    if (s == SCL_OK && fp64)
+        s = scl_stream_create(fk->ctx, "charmm lj coefficients (double)", SCL_DOUBLE4, count, 1,
+                              1, SCL_STREAM_READ_ONLY, &fk->ljc_double);
+    if (s != SCL_OK)
+        return s;
+    float *hf = malloc(count * 4 * sizeof *hf);
+    double *hd = malloc(count * 4 * sizeof *hd);
+    if (!hf || !hd) {
+        free(hf), free(hd);
+        return scl_fail(fk->ctx, SCL_ERR_MEMORY, "scl_charmm_create", "out of host memory");
+    }
+    for (size_t k = 0; k < count; k++) {
+        const charmm_lj *l = &fk->coeffs->lj[k];
+        double v[4] = {l->lj1, l->lj2, l->lj3, l->lj4};
+        for (int c = 0; c < 4; c++) {
+            hd[4 * k + (size_t)c] = v[c];
+            hf[4 * k + (size_t)c] = (float)v[c];
+        }
+    }
+    s = scl_stream_write(fk->ljc, hf, 1, NULL);
+    if (s == SCL_OK && fp64)
+        s = scl_stream_write(fk->ljc_double, hd, 1, NULL);
+    free(hf);
+    free(hd);
+    return s;
+}
+
+scl_status charmm_forces_init(charmm_forces *fk, scl_context *ctx, const scl_charmm_params *p,
+                              const charmm_coeffs *coeffs)
+{
+    memset(fk, 0, sizeof *fk);
+    fk->ctx = ctx;
+    fk->params = p;
+    fk->coeffs = coeffs;
+    int fp64 = scl_device(ctx)->fp64;
+    if (p->precision == SCL_PREC_DOUBLE) {
+        fk->out_type = SCL_DOUBLE;
+        fk->partial_type = SCL_LONG;
+        fk->partial_width = 2;
+    } else {
+        fk->out_type = fk->partial_type =
+            p->precision == SCL_PREC_MIXED && fp64 ? SCL_DOUBLE : SCL_FLOAT;
+        fk->partial_width = 1;
+    }
+    return upload_coefficients(fk);
+}
+
+void charmm_forces_free(charmm_forces *fk)
+{
+    for (int t = 0; t < CHARMM_TPA_VARIANTS; t++)
+        for (int v = 0; v < 2; v++)
+            scl_kernel_free(fk->kernel[t][v]);
+    scl_stream_free(fk->ljc);
+    scl_stream_free(fk->ljc_double);
+    memset(fk, 0, sizeof *fk);
+}
+
+/* ------------------------------------------------ the "charmm" kind */
+
+static int tpa_index(int tpa)
+{
+    return tpa == 1 ? 0 : tpa == 2 ? 1 : tpa == 4 ? 2 : tpa == 8 ? 3 : tpa == 16 ? 4 : 5;
+}
+
+/* Bytes of one accumulator in the kernel's local scratch. */
+static size_t acc_bytes(const charmm_forces *fk)
+{
+    return fk->params->precision == SCL_PREC_DOUBLE ? 16 : scl_type_size(fk->out_type);
+}
+
+/* Kernel for (tpa, tally), built on first use. */
+static scl_status lanes_kernel(charmm_forces *fk, int tpa, int tally, scl_kernel **out)
+{
+    scl_kernel **k = &fk->kernel[tpa_index(tpa)][tally];
+    if (!*k) {
+        char opts[128];
+        snprintf(opts, sizeof opts, "-DPREC=%d -DTPA=%d -DTALLY=%d -DTALLY_DOUBLE=%d",
+                 (int)fk->params->precision, tpa, tally, fk->params->mixed_tally_double != 0);
+        scl_status s = scl_kernel_create(fk->ctx, "charmm", "charmm_force", opts, k);
+        if (s != SCL_OK)
+            return s;
+        scl_kernel_set_label(*k, tally ? "charmm force+energy" : "charmm force");
+    }
+    *out = *k;
+    return SCL_OK;
+}
+
+static int lanes_candidates(const charmm_forces *fk, scl_tune_param *params)
+{
+    /* GPUs want several lanes per atom to fill warps with short lists (and at
+     * 32k atoms, 8 lanes per atom are barely one wave on an H200: 16 lanes
+     * were 18% faster there, 0.176 -> 0.144 ms); a CPU work-item is a loop
+     * iteration, so one lane per atom first there */
+    int gpu = scl_device(fk->ctx)->is_gpu;
+    params[0] = gpu ? (scl_tune_param){"tpa", 4, {8, 16, 32, 4}}
+                    : (scl_tune_param){"tpa", 4, {1, 2, 4, 8}};
+    params[1] = gpu ? (scl_tune_param){"wg", 3, {128, 64, 256}}
+                    : (scl_tune_param){"wg", 3, {64, 128, 256}};
+    return 2;
+}
+
+/* Legal when both variants (force-only and tallying) launch with wg. */
+static scl_status lanes_prepare(charmm_forces *fk, const int *values)
+{
+    int tpa = values[0], wg = values[1];
+    if (tpa != 1 && tpa != 2 && tpa != 4 && tpa != 8 && tpa != 16 && tpa != 32)
+        return scl_fail(fk->ctx, SCL_ERR_ARGUMENT, "scl_charmm_compute",
+                        "threads per atom %d (plan or forced) is not 1, 2, 4, 8, 16 or 32", tpa);
+    if (wg < 1 || (wg & (wg - 1)) || wg < tpa)
+        return scl_fail(fk->ctx, SCL_ERR_ARGUMENT, "scl_charmm_compute",
+                        "work-group %d must be a power of two >= threads per atom %d", wg, tpa);
+    for (int tally = 0; tally < 2; tally++) {
+        scl_kernel *k;
+        scl_status s = lanes_kernel(fk, tpa, tally, &k);
+        if (s != SCL_OK)
+            return s;
+        size_t local = (size_t)wg;
+        s = scl_kernel_set_local(k, "scratch", local * 8 * acc_bytes(fk));
+        if (s == SCL_OK)
+            s = scl_kernel_check_local(k, 1, &local);
+        if (s != SCL_OK)
+            return s;
+    }
+    fk->tpa = tpa;
+    fk->wg = wg;
+    return SCL_OK;
+}
+
+static int lanes_groups(const charmm_forces *fk, const charmm_nlist *nl)
+{
+    int groups = 0;
+    size_t wg = (size_t)fk->wg;
+    for (int c = 0; c < nl->nchunks; c++)
+        groups += (int)(((size_t)nl->chunks[c].count * (size_t)fk->tpa + wg - 1) / wg);
+    return groups;
+}
+
+static scl_status lanes_enqueue(charmm_forces *fk, charmm_nlist *nl, const charmm_step_io *io,
+                                scl_event *events)
+{
+    scl_kernel *k;
+    scl_status s = lanes_kernel(fk, fk->tpa, io->tally, &k);
+    if (s != SCL_OK)
+        return s;
+    size_t wg = (size_t)fk->wg;
+    int groups = 0;
+    for (int c = 0; c < nl->nchunks; c++) {
+        nl->chunks[c].group_base = groups;
+        groups += (int)(((size_t)nl->chunks[c].count * (size_t)fk->tpa + wg - 1) / wg);
+    }
+    const charmm_coeffs *c = fk->coeffs;
+    int dbl = charmm_forces_pair_double(fk, io->tally);
+    /* unused outputs get any stream of their type */
+    scl_stream *const bind[][2] = {{io->pos, NULL},       {io->pos_lo, NULL},
+                                   {nl->type, NULL},      {nl->ilist_dev, NULL},
+                                   {nl->order_dev, NULL}, {dbl ? fk->ljc_double : fk->ljc, NULL},
+                                   {io->force, NULL},     {io->error, NULL}};
+    static const char *const bind_names[] = {"pos",   "pos_lo", "type",  "ilist",
+                                             "order", "ljc",    "force", "error"};
+    for (size_t a = 0; a < sizeof bind_names / sizeof bind_names[0] && s == SCL_OK; a++)
+        s = scl_kernel_set_stream(k, bind_names[a], bind[a][0]);
+    if (s == SCL_OK) /* (the engine keeps one, even before the first tallying step) */
+        s = scl_kernel_set_stream(k, "partials", io->partials);
+    if (s == SCL_OK)
+        s = scl_kernel_set_stream(k, "eatom", io->per_atom ? io->eatom : io->force);
+    if (s == SCL_OK)
+        s = scl_kernel_set_stream(k, "vatom", io->per_atom ? io->vatom : io->force);
+    const struct {
+        const char *name;
+        double v;
+    } reals[] = {{"cut_forcesq", c->cut_forcesq}, {"cut_coulsq", c->cut_coulsq},
+                 {"cut_ljsq", c->cut_ljsq},       {"cut_lj_innersq", c->cut_lj_innersq},
+                 {"inv_denom_lj", c->inv_denom_lj}, {"qqrd2e", c->qqrd2e},
+                 {"g_ewald", c->g_ewald},         {"min_r2", CHARMM_MIN_R * CHARMM_MIN_R},
+                 {"unit", nl->unit}};
+    for (size_t a = 0; a < sizeof reals / sizeof reals[0] && s == SCL_OK; a++)
+        s = scl_kernel_set_real(k, reals[a].name, reals[a].v);
+    if (s == SCL_OK)
+        s = charmm_set_real4(k, "special_lj", dbl, c->special_lj);
+    if (s == SCL_OK)
+        s = charmm_set_real4(k, "special_coul", dbl, c->special_coul);
+    /* exact cutoff tests on fixed-point distances (see cl/charmm.cl); the
+     * unit is a power of two, so the quotients are exact */
+    long long cut_units[2] = {0, 0};
+    if (!nl->pos_double) {
+        double u2 = nl->unit * nl->unit;
+        cut_units[0] = (long long)ceil(c->cut_forcesq / u2);
+        cut_units[1] = (long long)ceil(c->cut_coulsq / u2);
+    }
+    if (s == SCL_OK)
+        s = scl_kernel_set_long(k, "cut_force_units", cut_units[0]);
+    if (s == SCL_OK)
+        s = scl_kernel_set_long(k, "cut_coul_units", cut_units[1]);
+    if (s == SCL_OK)
+        s = scl_kernel_set_int(k, "ntypes", c->ntypes);
+    if (s == SCL_OK)
+        s = scl_kernel_set_int(k, "per_atom", io->per_atom);
+    if (s == SCL_OK)
+        s = scl_kernel_set_local(k, "scratch", wg * 8 * acc_bytes(fk));
+    for (int ci = 0; ci < nl->nchunks && s == SCL_OK; ci++) {
+        charmm_chunk *ch = &nl->chunks[ci];
+        if (events)
+            events[ci] = NULL;
+        if (ch->count == 0)
+            continue;
+        scl_stream *nbr, *num, *nsf;
+        int sorted;
+        s = charmm_nlist_for_chunk(nl, ci, &nbr, &num, &nsf, &sorted);
+        if (s == SCL_OK)
+            s = scl_kernel_set_stream(k, "nbr", nbr);
+        if (s == SCL_OK)
+            s = scl_kernel_set_stream(k, "numnbr", num);
+        if (s == SCL_OK)
+            s = scl_kernel_set_stream(k, "nspecial_front", nsf);
+        if (s == SCL_OK)
+            s = scl_kernel_set_int(k, "sorted", sorted);
+        if (s == SCL_OK)
+            s = scl_kernel_set_int(k, "first", ch->first);
+        if (s == SCL_OK)
+            s = scl_kernel_set_int(k, "count", ch->count);
+        if (s == SCL_OK)
+            s = scl_kernel_set_int(k, "group_base", ch->group_base);
+        size_t global = (size_t)ch->count * (size_t)fk->tpa;
+        if (s == SCL_OK)
+            s = scl_kernel_launch(k, 1, &global, &wg, events ? &events[ci] : NULL);
+    }
+    return s;
+}
+
+static const charmm_force_kind lanes_kind = {"charmm", lanes_candidates, lanes_prepare,
+                                             lanes_enqueue, lanes_groups};
+
+const charmm_force_kind *const charmm_force_kinds[] = {&lanes_kind};
+const int charmm_force_nkinds = (int)(sizeof charmm_force_kinds / sizeof charmm_force_kinds[0]);

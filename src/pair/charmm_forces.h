@@ -1,0 +1,77 @@
+/* The force kernels object of the charmm engine: coefficient tables, the
+ * kernel variants of each force-kernel kind, and the launch of a step over
+ * a neighbor list object.
+ *
+ * A kind is one way to compute the forces (cl/charmm.cl: full lists,
+ * several lanes per atom, for GPUs; others may follow, e.g. a CPU-shaped
+ * kernel). The tuner picks the kind and its launch values per device
+ * (charmm_plan.c): each kind names its candidates, says which combinations
+ * are legal (prepare) and queues a step (enqueue). Add a kind by appending
+ * it to charmm_force_kinds[] in charmm_forces.c. */
+#ifndef SCL_PAIR_CHARMM_FORCES_H
+#define SCL_PAIR_CHARMM_FORCES_H
+
+#include "pair/charmm_nlist.h"
+
+#define CHARMM_TPA_VARIANTS 6 /* threads per atom 1, 2, 4, 8, 16, 32 */
+
+/* What one step's force launch reads and writes. */
+typedef struct {
+    scl_stream *pos, *pos_lo;  /* packed positions (binned order), mixed residuals */
+    scl_stream *force;         /* 4 accumulators per local atom, caller's order */
+    scl_stream *partials;      /* 8 energy/virial sums per work-group (tally) */
+    scl_stream *eatom, *vatom; /* per-atom energy / virial, caller's order (per_atom) */
+    scl_stream *error;         /* int[8]; [0..3] raised by the force kernels */
+    int tally, per_atom;
+} charmm_step_io;
+
+typedef struct charmm_forces charmm_forces;
+
+/* One kind of force kernel. values are the plan's, in the order of the
+ * kind's tune parameters (charmm_force_tune_params). */
+typedef struct {
+    const char *name;
+    /* Candidates on this device: fills params (at most SCL_PLAN_MAX_PARAMS,
+     * the chunk count excluded: the plan adds it) and returns their count,
+     * or 0 when the kind does not run on this device / precision. */
+    int (*candidates)(const charmm_forces *fk, scl_tune_param *params);
+    /* Make the variant of values ready (kernels built); SCL_ERR_UNSUPPORTED
+     * for an illegal combination (skipped by the tuner). */
+    scl_status (*prepare)(charmm_forces *fk, const int *values);
+    /* Queue one step with the prepared values over the lists of nl.
+     * events (nl->nchunks, optional) receive the force launches. */
+    scl_status (*enqueue)(charmm_forces *fk, charmm_nlist *nl, const charmm_step_io *io,
+                          scl_event *events);
+    /* Work-groups whose partials a tallying step writes (after enqueue's
+     * layout): the engine sizes and reads io->partials by it. */
+    int (*groups)(const charmm_forces *fk, const charmm_nlist *nl);
+} charmm_force_kind;
+
+extern const charmm_force_kind *const charmm_force_kinds[];
+extern const int charmm_force_nkinds;
+
+struct charmm_forces {
+    scl_context *ctx;
+    const scl_charmm_params *params; /* the engine's */
+    const charmm_coeffs *coeffs;
+    scl_type out_type;     /* element type of the force, eatom and vatom streams */
+    scl_type partial_type; /* element type of the partials stream */
+    int partial_width;     /* elements per partial value: 2 in double precision
+                            * (integer part, fraction in 2^-32 units), else 1 */
+    scl_stream *ljc, *ljc_double; /* float4 / double4 lj1..lj4 per type pair */
+    /* the plan in use */
+    const charmm_force_kind *kind;
+    int values[SCL_PLAN_MAX_PARAMS];
+    int tpa, wg; /* of the "charmm" kind */
+    scl_kernel *kernel[CHARMM_TPA_VARIANTS][2]; /* [log2 tpa][tally], built on first use */
+};
+
+scl_status charmm_forces_init(charmm_forces *fk, scl_context *ctx, const scl_charmm_params *p,
+                              const charmm_coeffs *coeffs);
+void charmm_forces_free(charmm_forces *fk);
+
+/* Whether tallying steps do their pair math in double (mixed with
+ * mixed_tally_double on fp64 devices, and double precision). */
+int charmm_forces_pair_double(const charmm_forces *fk, int tally);
+
+#endif
