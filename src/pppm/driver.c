@@ -324,6 +324,22 @@ scl_status scl_pppm_fieldforce_start(scl_pppm *p, const double *vdx, const doubl
     return st;
 }
 
+/* f[3i+d] += the forces read back for the last step's atoms */
+scl_status pppm_add_forces(const scl_pppm *p, double *f)
+{
+    if (p->n == 0) return SCL_OK;
+    if (!f) return SCL_ERR_ARGUMENT;
+    const size_t m = 3 * (size_t)p->n;
+    if (p->p.fp64) {
+        const double *h = p->f_host;
+        for (size_t i = 0; i < m; i++) f[i] += h[i];
+    } else {
+        const float *h = p->f_host;
+        for (size_t i = 0; i < m; i++) f[i] += (double)h[i];
+    }
+    return SCL_OK;
+}
+
 scl_status scl_pppm_fieldforce_finish(scl_pppm *p, double *f)
 {
     if (!p) return SCL_ERR_ARGUMENT;
@@ -337,15 +353,5 @@ scl_status scl_pppm_fieldforce_finish(scl_pppm *p, double *f)
     pppm_add_seconds(p, p->f_ready, &p->stats.t_download);
     p->interp_ev = p->f_ready = NULL;
     if (st) return st;
-    if (p->n == 0) return SCL_OK;
-    if (!f) return SCL_ERR_ARGUMENT;
-    const size_t m = 3 * (size_t)p->n;
-    if (p->p.fp64) {
-        const double *h = p->f_host;
-        for (size_t i = 0; i < m; i++) f[i] += h[i];
-    } else {
-        const float *h = p->f_host;
-        for (size_t i = 0; i < m; i++) f[i] += (double)h[i];
-    }
-    return SCL_OK;
+    return pppm_add_forces(p, f);
 }

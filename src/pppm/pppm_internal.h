@@ -54,6 +54,7 @@ scl_status pppm_reserve_atoms(scl_pppm *p, int n);
  * fixed-point scale to pass to the assignment kernel */
 scl_status pppm_upload_atoms(scl_pppm *p, int n, const double *x, const double *q, double *scale);
 void pppm_add_seconds(scl_pppm *p, scl_event ev, double *acc);
+scl_status pppm_add_forces(const scl_pppm *p, double *f);
 void pppm_solver_free(scl_pppm *p);
 
 /* fft_vkfft.c: in-place complex 3D FFTs of nx*ny*nz on a stream (VkFFT) */

@@ -238,15 +238,5 @@ scl_status scl_pppm_solve_finish(scl_pppm *p, double *f, double *energy, double 
         if (virial)
             for (int c = 0; c < 6; c++) virial[c] = sum[1 + c];
     }
-    if (p->n == 0) return SCL_OK;
-    if (!f) return SCL_ERR_ARGUMENT;
-    const size_t m = 3 * (size_t)p->n;
-    if (p->p.fp64) {
-        const double *h = p->f_host;
-        for (size_t i = 0; i < m; i++) f[i] += h[i];
-    } else {
-        const float *h = p->f_host;
-        for (size_t i = 0; i < m; i++) f[i] += (double)h[i];
-    }
-    return SCL_OK;
+    return pppm_add_forces(p, f);
 }
