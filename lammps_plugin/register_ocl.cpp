@@ -43,11 +43,6 @@ class RestoringCommand : public Command {
       error->all(FLERR, "pair_style lj/charmm/coul/long was defined after 'clear' but before the "
                         "box, so -sf ocl could not map it to lj/charmm/coul/long/ocl: define the "
                         "pair style after read_data, read_restart or create_box");
-    const char *ks = force->kspace_style;
-    if (lmp->suffix_enable && lmp->suffix && !strcmp(lmp->suffix, "ocl") && ks && !strcmp(ks, "pppm"))
-      error->all(FLERR, "kspace_style pppm was defined after 'clear' but before the box, so -sf "
-                        "ocl could not map it to pppm/ocl: define the kspace style after "
-                        "read_data, read_restart or create_box");
   }
 
  private:

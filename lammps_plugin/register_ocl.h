@@ -15,9 +15,11 @@ class LAMMPS;
 // The commands that make a simulation box or read a restart (read_data,
 // read_restart, create_box) are wrapped there to add the styles again first,
 // so `clear; ...; read_data; pair_style .../ocl` and `write_restart; clear;
-// read_restart` work, and -sf ocl maps to the device styles again. A pair or
-// kspace style defined after `clear` but before the box is refused with an
-// error under -sf ocl (it would silently be the CPU style). Idempotent.
+// read_restart` work, and -sf ocl maps to the device styles again. A pair
+// style defined after `clear` but before the box is refused with an error
+// under -sf ocl (it would silently be the CPU style); a kspace style defined
+// there stays LAMMPS's CPU pppm (correct, only slower: inputs may turn the
+// suffix off for kspace on purpose). Idempotent.
 void streamcl_register_styles(LAMMPS_NS::LAMMPS *lmp);
 
 // Only the styles (the pair style is what the plugin also registers through LAMMPS).

@@ -5,7 +5,8 @@
 # build-rhodo-gpu/, reused when present; streamcl + lmp_ocl into build-gpu/), then
 # rhodo (32k atoms, 100 steps) on 1, 2, 4, 8 ranks:
 #   ocl      lmp_ocl -sf ocl               pair + pppm/ocl (this project)
-#   ocl-cpuk lmp_ocl -sf ocl, pppm kept on the host (kspace_style pppm/ocl -> pppm)
+#   ocl-cpuk lmp_ocl -sf ocl with LAMMPS's CPU pppm (1 rank only: the kspace baseline
+#            and a check that pppm/ocl changes no energy)
 #   gpu      -sf gpu -pk gpu 1              GPU package default: pair + pppm/gpu
 #   gpu-po   -sf gpu -pk gpu 1 pair/only on GPU package, pppm on the host
 # and rhodo.scaled 2x2x2 (256k atoms) on 1 and 4 ranks for ocl and gpu.
@@ -64,7 +65,7 @@ run() {  # KIND NP SCALE EXE ARGS...
 }
 for np in ${RANKS:-1 2 4 8}; do
   run ocl $np 1 "$LMP_OCL" -sf ocl
-  KEEP_CPU_KSPACE=1 run ocl-cpuk $np 1 "$LMP_OCL" -sf ocl
+  [ "$np" = 1 ] && KEEP_CPU_KSPACE=1 run ocl-cpuk $np 1 "$LMP_OCL" -sf ocl
   run gpu $np 1 "$LMP" -sf gpu -pk gpu 1
   run gpu-po $np 1 "$LMP" -sf gpu -pk gpu 1 pair/only on
 done
