@@ -147,8 +147,13 @@ scl_status scl_seis_traces(scl_seis *s, float *traces);
 /* One field (0..8: vx vy vz sxx syy szz sxy sxz syz) in natural order
  * i + nx*(j + ny*k), as doubles. */
 scl_status scl_seis_read_field(scl_seis *s, int field, double *out);
-/* Device bytes per cell update of the velocity + stress kernels (interior). */
+/* Device bytes per cell update of the chosen scheme in the interior (120 B
+ * fp32 for separate velocity and stress kernels, 84 B fused). */
 double scl_seis_bytes_per_cell(const scl_seis *s);
+/* 1 if the plan chose the fused scheme: the interior box (no CPML, no
+ * surface rows) in one kernel between two buffer sets; possible only
+ * without force sources (they act between the two half steps). */
+int scl_seis_fused(const scl_seis *s);
 void scl_seis_work_group(const scl_seis *s, int *lx, int *ly);
 
 /* ------------------------------------------------------------------ reference */

@@ -27,7 +27,8 @@ static void usage(FILE *out)
             "  --engine E       opencl (default) or reference (the C code, OpenMP with\n"
             "                   --threads N threads; the CPU baseline)\n"
             "  --tune 0|1       time work-group shapes (default 1; cached per device)\n"
-            "  --plan lx=..,ly= fix the work-group shape\n"
+            "  --plan SPEC      fix plan values, e.g. lx=64,ly=4,fused=1 (fused: the interior in\n"
+            "                   one kernel between two buffer sets; not with force sources)\n"
             "  --bench N        no run file: an N^3 homogeneous cube, CPML 10, one explosive\n"
             "                   source, --steps S (default 100), --order (default 4),\n"
             "                   --precision single|double; prints cell updates per second\n"
@@ -358,8 +359,9 @@ static int simulate(const seis_args *a, scl_seis_run *run)
         }
         int lx, ly;
         scl_seis_work_group(e.dev, &lx, &ly);
-        printf("device: %s, work-group %dx%d, %.0f bytes per cell update (set-up %.2f s)\n",
-               scl_device(ctx)->name, lx, ly, scl_seis_bytes_per_cell(e.dev), cli_now() - t0);
+        printf("device: %s, work-group %dx%d, %s, %.0f bytes per cell update (set-up %.2f s)\n",
+               scl_device(ctx)->name, lx, ly, scl_seis_fused(e.dev) ? "fused" : "separate kernels",
+               scl_seis_bytes_per_cell(e.dev), cli_now() - t0);
     }
     const size_t n = (size_t)m->nx * m->ny * m->nz;
     double *field = NULL, *tmp = NULL;

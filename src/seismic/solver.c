@@ -1,6 +1,14 @@
 /* The OpenCL driver: the tables of setup.c on the device, a tuned work-group
- * shape for the velocity and stress kernels, sources and receivers as small
- * kernels in the same queue. */
+ * shape and update scheme, sources and receivers as small kernels in the
+ * same queue.
+ *
+ * Two schemes, chosen by the tuner per device and shape:
+ *   separate  velocity then stress kernel over the whole grid, in place
+ *             (one buffer set; 120 B per cell update in fp32)
+ *   fused     the interior box (no CPML, no surface rows, no force source)
+ *             in one kernel from buffer set p into set 1-p (84 B per cell),
+ *             the boundary boxes around it by the two kernels between the
+ *             same sets; p flips every step. Needs a second buffer set. */
 #include "core/internal.h"
 #include "seismic/internal.h"
 
@@ -16,11 +24,18 @@ struct scl_seis {
     seis_setup s;
     int fp64;
     size_t real_size;
-    scl_stream *f[F_COUNT], *mat[M_COUNT], *prof[3], *psi[3];
+    scl_stream *f[2][F_COUNT], *mat[M_COUNT], *prof[3], *psi[3];
     scl_stream *inj_field, *inj_index, *inj_source, *inj_coeff, *wavelet;
     scl_stream *rec_index, *traces;
-    scl_kernel *vel, *str, *inj_v, *inj_s, *rec;
+    /* kernels per binding: 0 in place on set 0, 1 set 0 -> 1, 2 set 1 -> 0 */
+    scl_kernel *vel[3], *str[3], *fused[3], *inj_s[3], *rec[3], *inj_v;
+    char options[96];
     int ninj_v, ninj_s;
+    int can_fuse;         /* an interior box exists and no force source */
+    int inner[6];         /* interior box x0 y0 z0 x1 y1 z1 */
+    int outer[6][6];      /* boundary boxes around it */
+    int nouter;
+    int cur;              /* buffer set holding the state */
     scl_plan *plan;
     int tuning;       /* 1 while the tuner times steps: no sources, no receivers */
     long done;
@@ -78,8 +93,6 @@ static scl_status bind_update(scl_seis *sv, scl_kernel *k)
     static const char *prof_arg[3] = {"profx", "profy", "profz"};
     static const char *psi_arg[3] = {"psix", "psiy", "psiz"};
     scl_status st = SCL_OK;
-    for (int f = 0; f < F_COUNT && st == SCL_OK; f++)
-        st = scl_kernel_set_stream(k, field_arg[f], sv->f[f]);
     for (int d = 0; d < 3 && st == SCL_OK; d++) {
         st = scl_kernel_set_stream(k, prof_arg[d], sv->prof[d]);
         if (st == SCL_OK)
@@ -99,53 +112,138 @@ static scl_status bind_update(scl_seis *sv, scl_kernel *k)
     return st;
 }
 
-/* Injection kernel for one pass (stress = 0: velocity fields). */
-static scl_status make_inject(scl_seis *sv, const char *options, int end, scl_kernel **out)
+static const char *out_arg[F_COUNT] = {"ox", "oy", "oz", "qxx", "qyy", "qzz", "qxy", "qxz", "qyz"};
+
+/* Buffer sets of a binding: 0 in place on set 0, 1 set 0 -> 1, 2 set 1 -> 0. */
+static int set_in(int var) { return var == 2 ? 1 : 0; }
+static int set_out(int var) { return var == 1 ? 1 : 0; }
+
+/* Injection kernel: fields of the output set; [first, end) of the table. */
+static scl_status make_inject(scl_seis *sv, int var, int first, int end, scl_kernel **out)
 {
-    scl_status st = scl_kernel_create(sv->ctx, "seismic", "seis_inject", options, out);
+    scl_status st = scl_kernel_create(sv->ctx, "seismic", "seis_inject", sv->options, out);
     scl_kernel *k = *out;
     for (int f = 0; f < F_COUNT && st == SCL_OK; f++)
-        st = scl_kernel_set_stream(k, field_arg[f], sv->f[f]);
+        st = scl_kernel_set_stream(k, field_arg[f], sv->f[set_out(var)][f]);
     if (st == SCL_OK) st = scl_kernel_set_stream(k, "field", sv->inj_field);
     if (st == SCL_OK) st = scl_kernel_set_stream(k, "index", sv->inj_index);
     if (st == SCL_OK) st = scl_kernel_set_stream(k, "source", sv->inj_source);
     if (st == SCL_OK) st = scl_kernel_set_stream(k, "coeff", sv->inj_coeff);
     if (st == SCL_OK) st = scl_kernel_set_stream(k, "wavelet", sv->wavelet);
+    if (st == SCL_OK) st = scl_kernel_set_int(k, "first", first);
     if (st == SCL_OK) st = scl_kernel_set_int(k, "end", end);
     if (st == SCL_OK) st = scl_kernel_set_int(k, "nsamples", (int)(sv->s.steps + 1));
     return st;
 }
 
-/* One step with work-group lx by ly; sources and receivers unless tuning. */
+/* Every kernel of one binding. */
+static scl_status make_binding(scl_seis *sv, int var)
+{
+    scl_context *ctx = sv->ctx;
+    const seis_setup *s = &sv->s;
+    scl_stream *const *in = sv->f[set_in(var)], *const *out = sv->f[set_out(var)];
+    scl_status st = scl_kernel_create(ctx, "seismic", "seis_velocity", sv->options, &sv->vel[var]);
+    scl_kernel *v = sv->vel[var];
+    if (st == SCL_OK) st = bind_update(sv, v);
+    for (int f = 0; f < F_COUNT && st == SCL_OK; f++) {
+        st = scl_kernel_set_stream(v, field_arg[f], in[f]);
+        if (st == SCL_OK && f < 3)
+            st = scl_kernel_set_stream(v, out_arg[f], out[f]);
+    }
+    if (st == SCL_OK) st = scl_kernel_set_stream(v, "rho", sv->mat[M_RHO]);
+    if (st == SCL_OK) st = scl_kernel_create(ctx, "seismic", "seis_stress", sv->options, &sv->str[var]);
+    scl_kernel *t = sv->str[var];
+    if (st == SCL_OK) st = bind_update(sv, t);
+    for (int f = 0; f < F_COUNT && st == SCL_OK; f++) {
+        /* the stress kernel reads the new velocities */
+        st = scl_kernel_set_stream(t, field_arg[f], f < 3 ? out[f] : in[f]);
+        if (st == SCL_OK && f >= 3)
+            st = scl_kernel_set_stream(t, out_arg[f], out[f]);
+    }
+    if (st == SCL_OK) st = scl_kernel_set_stream(t, "lam", sv->mat[M_LAM]);
+    if (st == SCL_OK) st = scl_kernel_set_stream(t, "mu", sv->mat[M_MU]);
+    if (st == SCL_OK && var > 0) {
+        st = scl_kernel_create(ctx, "seismic", "seis_fused", sv->options, &sv->fused[var]);
+        scl_kernel *u = sv->fused[var];
+        for (int f = 0; f < F_COUNT && st == SCL_OK; f++) {
+            st = scl_kernel_set_stream(u, field_arg[f], in[f]);
+            if (st == SCL_OK)
+                st = scl_kernel_set_stream(u, out_arg[f], out[f]);
+        }
+        if (st == SCL_OK) st = scl_kernel_set_stream(u, "rho", sv->mat[M_RHO]);
+        if (st == SCL_OK) st = scl_kernel_set_stream(u, "lam", sv->mat[M_LAM]);
+        if (st == SCL_OK) st = scl_kernel_set_stream(u, "mu", sv->mat[M_MU]);
+        if (st == SCL_OK) st = scl_kernel_set_int(u, "sy", (int)s->g.sy);
+        if (st == SCL_OK) st = scl_kernel_set_int(u, "sz", (int)s->g.sz);
+        if (st == SCL_OK) st = scl_kernel_set_int(u, "origin", (int)s->g.origin);
+        if (st == SCL_OK) st = scl_kernel_set_real(u, "c1", s->c1);
+        if (st == SCL_OK) st = scl_kernel_set_real(u, "c2", s->c2);
+        if (st == SCL_OK) st = scl_kernel_set_real(u, "dt", s->dt);
+    }
+    /* the stress injections follow the velocity ones in the table */
+    if (st == SCL_OK) st = make_inject(sv, var, sv->ninj_v, sv->ninj_v + sv->ninj_s, &sv->inj_s[var]);
+    if (st == SCL_OK && var == 0) st = make_inject(sv, 0, 0, sv->ninj_v, &sv->inj_v);
+    if (st == SCL_OK) st = scl_kernel_create(ctx, "seismic", "seis_record", sv->options, &sv->rec[var]);
+    for (int f = 0; f < 6 && st == SCL_OK; f++)
+        st = scl_kernel_set_stream(sv->rec[var], field_arg[f], out[f]);
+    if (st == SCL_OK) st = scl_kernel_set_stream(sv->rec[var], "index", sv->rec_index);
+    if (st == SCL_OK) st = scl_kernel_set_stream(sv->rec[var], "traces", sv->traces);
+    if (st == SCL_OK) st = scl_kernel_set_int(sv->rec[var], "nrec", s->nrec);
+    if (st == SCL_OK) st = scl_kernel_set_int(sv->rec[var], "steps", (int)s->steps);
+    return st;
+}
+
+/* Launch k over box b[6] (x0 y0 z0 x1 y1 z1) with work-group lx by ly. */
+static scl_status launch_box(scl_kernel *k, const int *b, const int *values)
+{
+    if (b[3] <= b[0] || b[4] <= b[1] || b[5] <= b[2])
+        return SCL_OK;
+    static const char *names[6] = {"x0", "y0", "z0", "x1", "y1", "z1"};
+    scl_status st = SCL_OK;
+    for (int q = 0; q < 6 && st == SCL_OK; q++)
+        st = scl_kernel_set_int(k, names[q], b[q]);
+    const size_t global[3] = {(size_t)(b[3] - b[0]), (size_t)(b[4] - b[1]), (size_t)(b[5] - b[2])};
+    const size_t local[3] = {(size_t)values[0], (size_t)values[1], 1};
+    return st == SCL_OK ? scl_kernel_launch(k, 3, global, local, NULL) : st;
+}
+
+static scl_status launch_small(scl_kernel *k, int count, int n)
+{
+    if (count == 0)
+        return SCL_OK;
+    const size_t g1 = (size_t)count;
+    scl_status st = scl_kernel_set_int(k, "n", n);
+    return st == SCL_OK ? scl_kernel_launch(k, 1, &g1, NULL, NULL) : st;
+}
+
+/* One step (values: lx, ly, fused); sources and receivers unless tuning. */
 static scl_status step_run(void *user, void *variant, const int *values)
 {
     (void)variant;
     scl_seis *sv = user;
     const seis_setup *s = &sv->s;
-    const size_t global[3] = {(size_t)s->g.nx, (size_t)s->g.ny, (size_t)s->g.nz};
-    const size_t local[3] = {(size_t)values[0], (size_t)values[1], 1};
-    const int n = (int)sv->done;
-    scl_status st = scl_kernel_launch(sv->vel, 3, global, local, NULL);
-    if (st == SCL_OK && !sv->tuning && sv->ninj_v) {
-        const size_t g1 = (size_t)sv->ninj_v;
-        st = scl_kernel_set_int(sv->inj_v, "n", n);
+    const int n = (int)sv->done, all[6] = {0, 0, 0, s->g.nx, s->g.ny, s->g.nz};
+    scl_status st;
+    int var = 0;
+    if (!values[2]) {
+        st = launch_box(sv->vel[0], all, values);
+        if (st == SCL_OK && !sv->tuning)
+            st = launch_small(sv->inj_v, sv->ninj_v, n);
         if (st == SCL_OK)
-            st = scl_kernel_launch(sv->inj_v, 1, &g1, NULL, NULL);
+            st = launch_box(sv->str[0], all, values);
+    } else {
+        var = sv->cur == 0 ? 1 : 2;
+        st = launch_box(sv->fused[var], sv->inner, values);
+        for (int q = 0; q < sv->nouter && st == SCL_OK; q++)
+            st = launch_box(sv->vel[var], sv->outer[q], values);
+        for (int q = 0; q < sv->nouter && st == SCL_OK; q++)
+            st = launch_box(sv->str[var], sv->outer[q], values);
+        sv->cur = set_out(var);
     }
-    if (st == SCL_OK)
-        st = scl_kernel_launch(sv->str, 3, global, local, NULL);
-    if (st == SCL_OK && !sv->tuning && sv->ninj_s) {
-        const size_t g1 = (size_t)sv->ninj_s;
-        st = scl_kernel_set_int(sv->inj_s, "n", n);
-        if (st == SCL_OK)
-            st = scl_kernel_launch(sv->inj_s, 1, &g1, NULL, NULL);
-    }
-    if (st == SCL_OK && !sv->tuning && s->nrec) {
-        const size_t g1 = (size_t)s->nrec;
-        st = scl_kernel_set_int(sv->rec, "n", n);
-        if (st == SCL_OK)
-            st = scl_kernel_launch(sv->rec, 1, &g1, NULL, NULL);
-    }
+    if (st == SCL_OK && !sv->tuning)
+        st = launch_small(sv->inj_s[var], sv->ninj_s, n);
+    if (st == SCL_OK && !sv->tuning)
+        st = launch_small(sv->rec[var], s->nrec, n);
     return st;
 }
 
@@ -153,15 +251,56 @@ static scl_status step_prepare(void *user, const int *values, void **variant)
 {
     scl_seis *sv = user;
     *variant = NULL;
+    if (values[2] && !sv->can_fuse)
+        return SCL_ERR_UNSUPPORTED;
     const size_t local[3] = {(size_t)values[0], (size_t)values[1], 1};
-    scl_status st = scl_kernel_check_local(sv->vel, 3, local);
+    scl_status st = scl_kernel_check_local(sv->vel[values[2]], 3, local);
     if (st == SCL_OK)
-        st = scl_kernel_check_local(sv->str, 3, local);
+        st = scl_kernel_check_local(sv->str[values[2]], 3, local);
+    if (st == SCL_OK && values[2])
+        st = scl_kernel_check_local(sv->fused[1], 3, local);
     if (st != SCL_OK) {
         scl_clear_error(sv->ctx);
         return SCL_ERR_UNSUPPORTED;
     }
     return SCL_OK;
+}
+
+/* The interior box where the fused kernel's recomputed velocities stay
+ * clear of the CPML, the surface rows and the grid's walls, and the
+ * boundary boxes that tile the rest of the grid. */
+static void fuse_boxes(scl_seis *sv)
+{
+    const seis_setup *s = &sv->s;
+    const int reach = s->order == 4 ? 2 : 1, n[3] = {s->g.nx, s->g.ny, s->g.nz};
+    int *b = sv->inner;
+    for (int a = 0; a < 3; a++) {
+        b[a] = s->pml + reach;
+        b[3 + a] = n[a] - s->pml - reach;
+    }
+    if (s->free_surface)
+        b[2] = 3 > reach ? 3 : reach;
+    sv->can_fuse = b[3] > b[0] && b[4] > b[1] && b[5] > b[2] && sv->ninj_v == 0;
+    /* z slabs over the whole plane, y slabs between them, x slabs inside */
+    const int boxes[6][6] = {{0, 0, 0, n[0], n[1], b[2]},          {0, 0, b[5], n[0], n[1], n[2]},
+                             {0, 0, b[2], n[0], b[1], b[5]},       {0, b[4], b[2], n[0], n[1], b[5]},
+                             {0, b[1], b[2], b[0], b[4], b[5]},    {b[3], b[1], b[2], n[0], b[4], b[5]}};
+    memcpy(sv->outer, boxes, sizeof boxes);
+    sv->nouter = 6;
+}
+
+static void drop_second_set(scl_seis *sv)
+{
+    for (int var = 1; var < 3; var++) {
+        scl_kernel *ks[5] = {sv->vel[var], sv->str[var], sv->fused[var], sv->inj_s[var], sv->rec[var]};
+        for (int q = 0; q < 5; q++)
+            scl_kernel_free(ks[q]);
+        sv->vel[var] = sv->str[var] = sv->fused[var] = sv->inj_s[var] = sv->rec[var] = NULL;
+    }
+    for (int f = 0; f < F_COUNT; f++) {
+        scl_stream_free(sv->f[1][f]);
+        sv->f[1][f] = NULL;
+    }
 }
 
 static scl_status create_device(scl_seis *sv, const scl_seis_options *opt)
@@ -170,7 +309,7 @@ static scl_status create_device(scl_seis *sv, const scl_seis_options *opt)
     const size_t n = (size_t)s->g.n;
     scl_status st = SCL_OK;
     for (int f = 0; f < F_COUNT && st == SCL_OK; f++)
-        st = zero_stream(sv, field_label[f], n, &sv->f[f]);
+        st = zero_stream(sv, field_label[f], n, &sv->f[0][f]);
     const double *mat[M_COUNT] = {s->rho, s->lam, s->mu};
     static const char *mat_label[M_COUNT] = {"seis rho", "seis lambda", "seis mu"};
     for (int q = 0; q < M_COUNT && st == SCL_OK; q++)
@@ -243,47 +382,39 @@ static scl_status create_device(scl_seis *sv, const scl_seis_options *opt)
     if (st != SCL_OK)
         return st;
 
-    char options[96];
-    snprintf(options, sizeof options, "-DORDER=%d -DSCL_SEIS_FP64=%d", s->order, sv->fp64);
-    st = scl_kernel_create(sv->ctx, "seismic", "seis_velocity", options, &sv->vel);
-    if (st == SCL_OK) st = bind_update(sv, sv->vel);
-    if (st == SCL_OK) st = scl_kernel_set_stream(sv->vel, "rho", sv->mat[M_RHO]);
-    if (st == SCL_OK) st = scl_kernel_create(sv->ctx, "seismic", "seis_stress", options, &sv->str);
-    if (st == SCL_OK) st = bind_update(sv, sv->str);
-    if (st == SCL_OK) st = scl_kernel_set_stream(sv->str, "lam", sv->mat[M_LAM]);
-    if (st == SCL_OK) st = scl_kernel_set_stream(sv->str, "mu", sv->mat[M_MU]);
-    if (st == SCL_OK) st = make_inject(sv, options, sv->ninj_v, &sv->inj_v);
-    if (st == SCL_OK) st = make_inject(sv, options, sv->ninj_v + sv->ninj_s, &sv->inj_s);
-    /* the stress injections follow the velocity ones in the table */
-    if (st == SCL_OK) st = scl_kernel_set_int(sv->inj_v, "first", 0);
-    if (st == SCL_OK) st = scl_kernel_set_int(sv->inj_s, "first", sv->ninj_v);
-    if (st == SCL_OK) st = scl_kernel_create(sv->ctx, "seismic", "seis_record", options, &sv->rec);
-    for (int f = 0; f < 6 && st == SCL_OK; f++)
-        st = scl_kernel_set_stream(sv->rec, field_arg[f], sv->f[f]);
-    if (st == SCL_OK) st = scl_kernel_set_stream(sv->rec, "index", sv->rec_index);
-    if (st == SCL_OK) st = scl_kernel_set_stream(sv->rec, "traces", sv->traces);
-    if (st == SCL_OK) st = scl_kernel_set_int(sv->rec, "nrec", s->nrec);
-    if (st == SCL_OK) st = scl_kernel_set_int(sv->rec, "steps", (int)s->steps);
+    snprintf(sv->options, sizeof sv->options, "-DORDER=%d -DSCL_SEIS_FP64=%d", s->order, sv->fp64);
+    fuse_boxes(sv);
+    st = make_binding(sv, 0);
+    /* the fused scheme's second buffer set (freed again if the plan does not use it) */
+    for (int f = 0; f < F_COUNT && st == SCL_OK && sv->can_fuse; f++)
+        st = zero_stream(sv, field_label[f], n, &sv->f[1][f]);
+    for (int var = 1; var < 3 && st == SCL_OK && sv->can_fuse; var++)
+        st = make_binding(sv, var);
     if (st != SCL_OK)
         return st;
 
     /* work-group shape: x along rows (coalesced / vectorised), y rows stacked */
     const int gpu = scl_device(sv->ctx)->is_gpu;
-    const scl_tune_param params[2] = {
+    const int fuse_first = gpu && sv->can_fuse;
+    const scl_tune_param params[3] = {
         {"lx", 5, {gpu ? 64 : 16, 32, 128, 256, gpu ? 16 : 64}},
-        {"ly", 4, {gpu ? 4 : 1, 1, 2, 8}}};
+        {"ly", 4, {gpu ? 4 : 1, 1, 2, 8}},
+        {"fused", 2, {fuse_first, !fuse_first}}};
     char shape[96];
     snprintf(shape, sizeof shape, "%dx%dx%d order %d %s pml %d", s->g.nx, s->g.ny, s->g.nz,
              s->order, sv->fp64 ? "fp64" : "fp32", s->pml);
-    const scl_plan_desc desc = {"seismic.step", shape, params, 2, step_prepare, step_run, NULL, sv, NULL};
+    const scl_plan_desc desc = {"seismic.step", shape, params, 3, step_prepare, step_run, NULL, sv, NULL};
     const scl_tune_options topt = {opt ? !opt->tune : 0, 0, opt ? opt->force : NULL};
     sv->tuning = 1;
     st = scl_plan_create(sv->ctx, &desc, &topt, &sv->plan);
     sv->tuning = 0;
     if (st != SCL_OK)
         return st;
-    /* the timed steps ran on the zero state (no sources): it is still zero,
-     * except the CPML memory variables, which stay zero as well */
+    /* the timed steps ran on the zero state (no sources), which stays zero
+     * in both buffer sets and in the CPML memory variables */
+    sv->cur = 0;
+    if (sv->can_fuse && !scl_plan_value(sv->plan, "fused", 0))
+        drop_second_set(sv);
     return scl_finish(sv->ctx);
 }
 
@@ -331,7 +462,8 @@ void scl_seis_free(scl_seis *sv)
     if (!sv)
         return;
     scl_plan_free(sv->plan);
-    scl_kernel *ks[5] = {sv->vel, sv->str, sv->inj_v, sv->inj_s, sv->rec};
+    drop_second_set(sv);
+    scl_kernel *ks[5] = {sv->vel[0], sv->str[0], sv->inj_v, sv->inj_s[0], sv->rec[0]};
     for (int q = 0; q < 5; q++)
         scl_kernel_free(ks[q]);
     scl_stream *ss[] = {sv->inj_field, sv->inj_index, sv->inj_source, sv->inj_coeff,
@@ -339,7 +471,7 @@ void scl_seis_free(scl_seis *sv)
     for (size_t q = 0; q < sizeof ss / sizeof ss[0]; q++)
         scl_stream_free(ss[q]);
     for (int f = 0; f < F_COUNT; f++)
-        scl_stream_free(sv->f[f]);
+        scl_stream_free(sv->f[0][f]);
     for (int q = 0; q < M_COUNT; q++)
         scl_stream_free(sv->mat[q]);
     for (int d = 0; d < 3; d++) {
@@ -383,7 +515,7 @@ scl_status scl_seis_read_field(scl_seis *sv, int field, double *out)
     void *tmp = malloc((size_t)sv->s.g.n * sv->real_size);
     if (!tmp)
         return SCL_ERR_MEMORY;
-    scl_status st = scl_stream_read(sv->f[field], tmp, 1, NULL);
+    scl_status st = scl_stream_read(sv->f[sv->cur][field], tmp, 1, NULL);
     if (st == SCL_OK) {
         if (sv->fp64)
             seis_unpad_double(&sv->s.g, tmp, out);
@@ -396,8 +528,16 @@ scl_status scl_seis_read_field(scl_seis *sv, int field, double *out)
 
 double scl_seis_bytes_per_cell(const scl_seis *sv)
 {
-    /* velocity: 9 field reads + rho + 3 writes; stress: 9 + lam + mu + 6 */
+    /* separate: velocity 9 field reads + rho + 3 writes, stress 9 + lam + mu
+     * + 6; fused (interior): 9 reads + rho, lam, mu + 9 writes */
+    if (scl_plan_value(sv->plan, "fused", 0))
+        return (double)sv->real_size * (9 + 3 + 9);
     return (double)sv->real_size * ((9 + 1 + 3) + (9 + 2 + 6));
+}
+
+int scl_seis_fused(const scl_seis *sv)
+{
+    return scl_plan_value(sv->plan, "fused", 0);
 }
 
 void scl_seis_work_group(const scl_seis *sv, int *lx, int *ly)

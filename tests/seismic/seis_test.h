@@ -30,11 +30,12 @@ static inline scl_wavelet seis_ricker(double f, double amp)
 /* Run all steps on the device (untuned default shape) and return the traces
  * (malloc'd), or NULL after a failed CHECK. *out_solver (optional) keeps the
  * solver for reading fields. */
-static inline float *seis_run(scl_context *ctx, const scl_seis_model *m, const scl_seis_config *c,
-                              scl_seis **out_solver)
+static inline float *seis_run_forced(scl_context *ctx, const scl_seis_model *m,
+                                     const scl_seis_config *c, const char *force,
+                                     scl_seis **out_solver)
 {
     scl_seis *s = NULL;
-    const scl_seis_options opt = {0, NULL};
+    const scl_seis_options opt = {0, force};
     scl_status st = scl_seis_create(ctx, m, c, &opt, &s);
     CHECK(st == SCL_OK, "scl_seis_create: %s", scl_last_error(ctx));
     if (st != SCL_OK)
@@ -54,6 +55,12 @@ static inline float *seis_run(scl_context *ctx, const scl_seis_model *m, const s
         return NULL;
     }
     return tr;
+}
+
+static inline float *seis_run(scl_context *ctx, const scl_seis_model *m, const scl_seis_config *c,
+                              scl_seis **out_solver)
+{
+    return seis_run_forced(ctx, m, c, NULL, out_solver);
 }
 
 static inline const float *seis_trace(const float *tr, const scl_seis_config *c, int r, int comp)

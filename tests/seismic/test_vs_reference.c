@@ -1,14 +1,15 @@
 /* The OpenCL solver against the C reference on a random heterogeneous model
  * of awkward size, with a free surface, CPML, a fluid patch (vs = 0) and all
- * three source kinds, at 2nd and 4th order: receiver traces and every field
- * after the run. FP64: relative max difference <= 1e-10 (same operations,
+ * three source kinds, at 2nd and 4th order, through the separate kernels;
+ * then without the force source through the fused scheme (interior in one
+ * kernel, two buffer sets): receiver traces and every field after the run. FP64: relative max difference <= 1e-10 (same operations,
  * the order of additions may differ by contraction); FP32: <= 2e-4 of the
  * field's peak (single rounding over ~100 steps). */
 #include "seis_test.h"
 
-static void compare(scl_context *ctx, int order, int fp64, uint64_t *rng)
+static void compare(scl_context *ctx, int order, int fp64, int fused, uint64_t *rng)
 {
-    const int nx = 19 + (int)(10 * test_uniform(rng)), ny = 17 + (int)(6 * test_uniform(rng)), nz = 15;
+    const int nx = 19 + (int)(10 * test_uniform(rng)), ny = 17 + (int)(6 * test_uniform(rng)), nz = 15 + 3 * fused;
     scl_seis_model m;
     seis_homogeneous(&m, nx, ny, nz, 3, 2500, 1300, 2200);
     for (size_t q = 0; q < (size_t)nx * ny * nz; q++) {
@@ -29,14 +30,16 @@ static void compare(scl_context *ctx, int order, int fp64, uint64_t *rng)
          .m = {0.2, -0.4, 0.3, 1, -0.7, 0.5}, .wavelet = {SCL_WAVE_RICKER, 1e7, 20, 0.01, 1}}};
     scl_seis_receiver rec[4] = {{0, 0, 0}, {nx - 1, ny - 1, nz - 1}, {nx / 2, 2, 1}, {5, ny / 2, 6}};
     scl_seis_config c = {.order = order, .pml = 4, .free_surface = 1, .fp64 = fp64,
-                         .sources = src, .nsources = 3, .receivers = rec, .nreceivers = 4};
+                         .sources = fused ? src + 1 : src, .nsources = fused ? 2 : 3,
+                         .receivers = rec, .nreceivers = 4};
     c.dt = 0.95 * scl_seis_dt_max(&m, order);
     c.steps = 90 + (long)(30 * test_uniform(rng));
     char err[1024];
     scl_seis_ref *r = NULL;
     CHECK(scl_seis_ref_create(&m, &c, 1, &r, err, sizeof err) == SCL_OK, "reference: %s", err);
     scl_seis *s = NULL;
-    float *tr = seis_run(ctx, &m, &c, &s);
+    float *tr = seis_run_forced(ctx, &m, &c, fused ? "fused=1" : "fused=0", &s);
+    CHECK(!s || scl_seis_fused(s) == fused, "scheme %d", fused);
     if (!r || !tr) {
         free(tr);
         scl_seis_free(s);
@@ -56,8 +59,8 @@ static void compare(scl_context *ctx, int order, int fp64, uint64_t *rng)
     }
     CHECK(peak > 0 && diff <= tol * peak, "order %d %s traces: max difference %.3e of peak %.3e",
           order, fp64 ? "fp64" : "fp32", diff, peak);
-    printf("order %d %s %dx%dx%d %ld steps: traces max diff / peak %.3e\n", order,
-           fp64 ? "fp64" : "fp32", nx, ny, nz, c.steps, diff / peak);
+    printf("order %d %s %s %dx%dx%d %ld steps: traces max diff / peak %.3e\n", order,
+           fp64 ? "fp64" : "fp32", fused ? "fused" : "separate", nx, ny, nz, c.steps, diff / peak);
     double *a = malloc(cells * sizeof(double)), *b = malloc(cells * sizeof(double));
     for (int f = 0; f < 9; f++) {
         CHECK_OK(ctx, scl_seis_read_field(s, f, a));
@@ -83,13 +86,14 @@ int main(void)
 {
     uint64_t rng = test_seed();
     scl_context *ctx = test_context();
-    for (int order = 2; order <= 4; order += 2) {
-        compare(ctx, order, 0, &rng);
-        if (scl_device(ctx)->fp64)
-            compare(ctx, order, 1, &rng);
-        else
-            printf("no fp64 on %s: fp64 comparison skipped\n", scl_device(ctx)->name);
-    }
+    for (int fused = 0; fused < 2; fused++)
+        for (int order = 2; order <= 4; order += 2) {
+            compare(ctx, order, 0, fused, &rng);
+            if (scl_device(ctx)->fp64)
+                compare(ctx, order, 1, fused, &rng);
+            else
+                printf("no fp64 on %s: fp64 comparison skipped\n", scl_device(ctx)->name);
+        }
     scl_context_free(ctx);
     return test_summary("seismic_vs_reference");
 }
