@@ -234,6 +234,23 @@ static void test_energy(scl_context *ctx, int kind)
     scl_fdtd_model_free(&m);
 }
 
+/* Finish m, run it on solver kind for steps, Ez of receiver 0 into out; frees m. */
+static void run_ez(scl_context *ctx, int kind, scl_fdtd_model *m, long steps, double *out)
+{
+    char err[512];
+    CHECK(scl_fdtd_model_finish(m, err, sizeof err) == SCL_OK, "%s", err);
+    test_solver t;
+    if (ts_create(&t, ctx, m, kind) == 0) {
+        scl_receivers rx;
+        scl_receivers_create(&rx, 1, 6, steps, err, sizeof err);
+        ts_run(&t, steps, &rx);
+        memcpy(out, scl_receivers_series(&rx, 0, SCL_EZ), steps * sizeof(double));
+        scl_receivers_free(&rx);
+        ts_free(&t);
+    }
+    scl_fdtd_model_free(m);
+}
+
 /* A dipole at the centre of an n^3 box, receiver `ahead` cells along +x. */
 static void dipole_run(scl_context *ctx, int kind, int n, int pml, int ahead, long steps, double *out)
 {
@@ -251,17 +268,7 @@ static void dipole_run(scl_context *ctx, int kind, int n, int pml, int ahead, lo
     m.nrx = 1;
     m.rx_ijk = calloc(1, sizeof *m.rx_ijk);
     m.rx_ijk[0][0] = n / 2 + ahead, m.rx_ijk[0][1] = n / 2, m.rx_ijk[0][2] = n / 2;
-    CHECK(scl_fdtd_model_finish(&m, err, sizeof err) == SCL_OK, "%s", err);
-    test_solver t;
-    if (ts_create(&t, ctx, &m, kind) == 0) {
-        scl_receivers rx;
-        scl_receivers_create(&rx, 1, 6, steps, err, sizeof err);
-        ts_run(&t, steps, &rx);
-        memcpy(out, scl_receivers_series(&rx, 0, SCL_EZ), steps * sizeof(double));
-        scl_receivers_free(&rx);
-        ts_free(&t);
-    }
-    scl_fdtd_model_free(&m);
+    run_ez(ctx, kind, &m, steps, out);
 }
 
 static void test_cpml(scl_context *ctx, int kind)
@@ -305,17 +312,7 @@ static void slab_run(scl_context *ctx, int kind, int slab, long steps, double *o
     m.nrx = 1;
     m.rx_ijk = calloc(1, sizeof *m.rx_ijk);
     m.rx_ijk[0][0] = 450;
-    CHECK(scl_fdtd_model_finish(&m, err, sizeof err) == SCL_OK, "%s", err);
-    test_solver t;
-    if (ts_create(&t, ctx, &m, kind) == 0) {
-        scl_receivers rx;
-        scl_receivers_create(&rx, 1, 6, steps, err, sizeof err);
-        ts_run(&t, steps, &rx);
-        memcpy(out, scl_receivers_series(&rx, 0, SCL_EZ), steps * sizeof(double));
-        scl_receivers_free(&rx);
-        ts_free(&t);
-    }
-    scl_fdtd_model_free(&m);
+    run_ez(ctx, kind, &m, steps, out);
 }
 
 static void test_fresnel(scl_context *ctx, int kind)
