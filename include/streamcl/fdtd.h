@@ -126,7 +126,7 @@ scl_status scl_fdtd_model_init(scl_fdtd_model *m, int nx, int ny, int nz, double
                                double dz, double stability, char *err, size_t errlen);
 void scl_fdtd_model_free(scl_fdtd_model *m);
 /* Add a material; returns its index or -1 (message in err) for bad values
- * (er < 1? no: er > 0, mr > 0, se >= 0, sm >= 0, finite) or too many. */
+ * (needs er >= 1, mr >= 1, se >= 0, sm >= 0, all finite, as gprMax) or too many. */
 int scl_fdtd_add_material(scl_fdtd_model *m, const char *name, double er, double se, double mr,
                           double sm, char *err, size_t errlen);
 int scl_fdtd_find_material(const scl_fdtd_model *m, const char *name);
