@@ -14,6 +14,12 @@
  *                   t = 36; <= 1e-14 relative) or from erf (OpenCL's double
  *                   erf, <= 16 ulp by the specification)
  *   -DERI_FP32=0|1  arithmetic of the tensor kernel in float (integrals only)
+ *   -DTYPES=0|1     every function has the same exponents (a lattice of one
+ *                   element): p + q then depends only on the primitive
+ *                   indices, so pq/(p+q) and 1/sqrt(p+q) come from a small
+ *                   table in constant memory (the same entry for every
+ *                   work-item at a time: a broadcast) instead of a square
+ *                   root per primitive quartet
  */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
@@ -30,6 +36,9 @@
 #ifndef ERI_FP32
 #define ERI_FP32 0
 #endif
+#ifndef TYPES
+#define TYPES 0
+#endif
 
 #define BOYS_ORDER 7
 #define BOYS_TMAX 36.0
@@ -37,10 +46,12 @@
 
 #if ERI_FP32
 #define REAL float
+#define REAL2 float2
 #define REAL4 float4
 #define RSQRT(x) native_rsqrt(x)
 #else
 #define REAL double
+#define REAL2 double2
 #define REAL4 double4
 #define RSQRT(x) rsqrt(x)
 #endif
@@ -78,21 +89,30 @@ inline REAL boys0(REAL t, __global const REAL *tab)
  * here one at a time. */
 inline REAL quartet(__local const REAL4 *row_geo, __local const REAL *row_k,
                     __global const double4 *pair_geo, __global const double *pair_k, int npair,
-                    int kl, __global const REAL *tab)
+                    int kl, __global const REAL *tab, __constant REAL2 *qtype)
 {
     REAL sum = 0;
     for (int b = 0; b < NPP; b++) {
         double4 g = pair_geo[b * npair + kl];
         REAL Kcd = (REAL)pair_k[b * npair + kl];
-        REAL Qx = (REAL)g.x, Qy = (REAL)g.y, Qz = (REAL)g.z, q = (REAL)g.w;
+        REAL Qx = (REAL)g.x, Qy = (REAL)g.y, Qz = (REAL)g.z;
+#if !TYPES
+        REAL q = (REAL)g.w;
+#endif
         REAL part = 0;
         for (int a = 0; a < NPP; a++) {
             REAL4 P = row_geo[a];
-            REAL s = P.w + q;
-            REAL rs = RSQRT(s);
             REAL dx = P.x - Qx, dy = P.y - Qy, dz = P.z - Qz;
             REAL r2 = dx * dx + dy * dy + dz * dz;
+#if TYPES
+            REAL2 ty = qtype[b * NPP + a]; /* (pq/(p+q), 1/sqrt(p+q)) */
+            REAL rs = ty.y;
+            REAL t = ty.x * r2;
+#else
+            REAL s = P.w + q;
+            REAL rs = RSQRT(s);
             REAL t = P.w * q * rs * rs * r2;
+#endif
             part += row_k[a] * rs * boys0(t, tab);
         }
         sum += Kcd * part;
@@ -118,7 +138,8 @@ inline void load_row(__local REAL4 *row_geo, __local REAL *row_k,
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void eri_tensor(__global const double4 *pair_geo, __global const double *pair_k,
                 __global const double *schwarz, __global const double *boys_table,
-                __global const float *boys_table32, int npair, int row0, double threshold,
+                __global const float *boys_table32, __constant double2 *qtype,
+                __constant float2 *qtype32, int npair, int row0, double threshold,
                 long out_base, __global double *out)
 {
     __local REAL4 row_geo[NPP];
@@ -133,9 +154,9 @@ void eri_tensor(__global const double4 *pair_geo, __global const double *pair_k,
     double v = 0;
     if (schwarz[ij] * schwarz[kl] >= threshold)
 #if ERI_FP32
-        v = (double)quartet(row_geo, row_k, pair_geo, pair_k, npair, kl, boys_table32);
+        v = (double)quartet(row_geo, row_k, pair_geo, pair_k, npair, kl, boys_table32, qtype32);
 #else
-        v = (double)quartet(row_geo, row_k, pair_geo, pair_k, npair, kl, boys_table);
+        v = (double)quartet(row_geo, row_k, pair_geo, pair_k, npair, kl, boys_table, qtype);
 #endif
     out[(long)ij * (ij + 1) / 2 + kl - out_base] = v;
 }
@@ -162,7 +183,8 @@ inline void add_double(volatile __global double *x, double v)
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void eri_jk(__global const double4 *pair_geo, __global const double *pair_k,
             __global const double *schwarz, __global const double *boys_table,
-            __global const int2 *pair_fn, __global const double *density, int npair, int n,
+            __constant double2 *qtype, __global const int2 *pair_fn,
+            __global const double *density, int npair, int n,
             int row0, double threshold, __global double *jacc, __global double *kacc)
 {
     __local REAL4 row_geo[NPP];
@@ -178,7 +200,7 @@ void eri_jk(__global const double4 *pair_geo, __global const double *pair_k,
     if (kl <= ij && schwarz[ij] * schwarz[kl] >= threshold) {
         int2 f = pair_fn[ij], g = pair_fn[kl];
         int i = f.x, j = f.y, k = g.x, l = g.y;
-        double v = (double)quartet(row_geo, row_k, pair_geo, pair_k, npair, kl, boys_table);
+        double v = (double)quartet(row_geo, row_k, pair_geo, pair_k, npair, kl, boys_table, qtype);
         if (i == j)
             v *= 0.5;
         if (k == l)

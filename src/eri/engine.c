@@ -24,11 +24,13 @@ struct scl_eri {
     scl_eri_options opt;
     eri_pairs pairs;
     double *schwarz;                 /* host copy */
-    scl_stream *geo, *k, *q, *boys, *boys32, *fn, *dens, *jacc, *kacc, *out;
+    scl_stream *geo, *k, *q, *boys, *boys32, *qtype, *qtype32, *fn, *dens, *jacc, *kacc, *out;
     size_t out_elements;
     scl_plan *plan;
     int tuning_rows;                 /* rows a tuning step covers (the last ones) */
     scl_eri_counts counts;           /* of the whole tensor, counted once */
+    int homogeneous;                 /* every function has the same exponents */
+    scl_tune_param params[3];
 };
 
 static void count_quartets(scl_eri *e);
@@ -49,6 +51,7 @@ static scl_status bind_common(scl_eri *e, scl_kernel *k)
         (st = scl_kernel_set_stream(k, "pair_k", e->k)) ||
         (st = scl_kernel_set_stream(k, "schwarz", e->q)) ||
         (st = scl_kernel_set_stream(k, "boys_table", e->boys)) ||
+        (st = scl_kernel_set_stream(k, "qtype", e->qtype)) ||
         (st = scl_kernel_set_int(k, "npair", (int)e->pairs.npair)) ||
         (st = scl_kernel_set_double(k, "threshold", e->opt.schwarz)))
         return st;
@@ -63,8 +66,8 @@ static scl_status prepare(void *user, const int *values, void **out)
         return SCL_ERR_MEMORY;
     v->wg = values[0];
     char opts[160];
-    snprintf(opts, sizeof opts, "-DWG=%d -DNPP=%zu -DBOYS_ERF=%d -DERI_FP32=%d", values[0],
-             e->pairs.npp, values[1], e->opt.precision == SCL_ERI_FP32);
+    snprintf(opts, sizeof opts, "-DWG=%d -DNPP=%zu -DBOYS_ERF=%d -DTYPES=%d -DERI_FP32=%d",
+             values[0], e->pairs.npp, values[1], values[2], e->opt.precision == SCL_ERI_FP32);
     scl_status st = scl_kernel_create(e->ctx, "eri", "eri_tensor", opts, &v->tensor);
     if (st == SCL_OK)
         st = bind_common(e, v->tensor);
@@ -72,14 +75,16 @@ static scl_status prepare(void *user, const int *values, void **out)
         st = scl_kernel_set_stream(v->tensor, "out", e->out);
     if (st == SCL_OK)
         st = scl_kernel_set_stream(v->tensor, "boys_table32", e->boys32);
+    if (st == SCL_OK)
+        st = scl_kernel_set_stream(v->tensor, "qtype32", e->qtype32);
     if (st == SCL_OK) {
         size_t local[2] = {(size_t)v->wg, 1};
         st = scl_kernel_check_local(v->tensor, 2, local);
     }
     if (st == SCL_OK && e->opt.precision == SCL_ERI_FP64) {
         char jopts[160];
-        snprintf(jopts, sizeof jopts, "-DWG=%d -DNPP=%zu -DBOYS_ERF=%d -DERI_FP32=0", values[0],
-                 e->pairs.npp, values[1]);
+        snprintf(jopts, sizeof jopts, "-DWG=%d -DNPP=%zu -DBOYS_ERF=%d -DTYPES=%d -DERI_FP32=0",
+                 values[0], e->pairs.npp, values[1], values[2]);
         st = scl_kernel_create(e->ctx, "eri", "eri_jk", jopts, &v->jk);
         if (st == SCL_OK)
             st = bind_common(e, v->jk);
@@ -183,13 +188,33 @@ scl_status scl_eri_create(scl_context *ctx, const scl_eri_system *sys, const scl
     e->schwarz = malloc(np * sizeof *e->schwarz);
     double *geo = malloc(total * 4 * sizeof *geo);
     int *fn = malloc(np * 2 * sizeof *fn);
+    /* one exponent set for all functions: primitive pair m = (a, b) has the same
+     * p everywhere, so quartet types (pq/(p+q), 1/sqrt(p+q)) form an npp^2 table */
+    e->homogeneous = npp * npp * sizeof(double) * 2 <= 32768;
+    for (size_t f = 1; f < n && e->homogeneous; f++)
+        e->homogeneous = sys->func[f].nprim == sys->func[0].nprim &&
+                         !memcmp(sys->func[f].exponent, sys->func[0].exponent,
+                                 sizeof sys->func[0].exponent);
+    size_t ntypes = e->homogeneous ? npp * npp : 1;
+    double *types = calloc(2 * ntypes, sizeof *types);
+    float *types32 = calloc(2 * ntypes, sizeof *types32);
+    for (size_t a = 0; e->homogeneous && types && types32 && a < npp; a++)
+        for (size_t b = 0; b < npp; b++) {
+            double p = e->pairs.p[a * np], q = e->pairs.p[b * np];
+            types[2 * (b * npp + a)] = p * q / (p + q);
+            types[2 * (b * npp + a) + 1] = 1 / sqrt(p + q);
+            types32[2 * (b * npp + a)] = (float)types[2 * (b * npp + a)];
+            types32[2 * (b * npp + a) + 1] = (float)types[2 * (b * npp + a) + 1];
+        }
     enum { NBOYS = SCL_ERI_BOYS_POINTS * (SCL_ERI_BOYS_ORDER + 1) };
     float boys32[NBOYS];
     for (int m = 0; m < NBOYS; m++)
         boys32[m] = (float)scl_eri_boys_table()[m];
-    if (!e->schwarz || !geo || !fn) {
+    if (!e->schwarz || !geo || !fn || !types || !types32) {
         free(geo);
         free(fn);
+        free(types);
+        free(types32);
         scl_eri_free(e);
         return scl_fail(ctx, SCL_ERR_MEMORY, "scl_eri_create", "out of host memory");
     }
@@ -219,6 +244,8 @@ scl_status scl_eri_create(scl_context *ctx, const scl_eri_system *sys, const scl
         (st = scl_stream_create(ctx, "eri.boys32", SCL_FLOAT,
                                 SCL_ERI_BOYS_POINTS * (SCL_ERI_BOYS_ORDER + 1), 1, 1, ro,
                                 &e->boys32)) ||
+        (st = scl_stream_create(ctx, "eri.qtype", SCL_DOUBLE2, ntypes, 1, 1, ro, &e->qtype)) ||
+        (st = scl_stream_create(ctx, "eri.qtype32", SCL_FLOAT2, ntypes, 1, 1, ro, &e->qtype32)) ||
         (st = scl_stream_create(ctx, "eri.pair_fn", SCL_INT2, np, 1, 1, ro, &e->fn)) ||
         (st = scl_stream_create(ctx, "eri.density", SCL_DOUBLE, n * n, 1, 1, ro, &e->dens)) ||
         (st = scl_stream_create(ctx, "eri.jacc", SCL_DOUBLE, n * n, 1, 1, 0, &e->jacc)) ||
@@ -230,14 +257,20 @@ scl_status scl_eri_create(scl_context *ctx, const scl_eri_system *sys, const scl
         (st = scl_stream_write(e->q, e->schwarz, 1, NULL)) ||
         (st = scl_stream_write(e->boys, scl_eri_boys_table(), 1, NULL)) ||
         (st = scl_stream_write(e->boys32, boys32, 1, NULL)) ||
+        (st = scl_stream_write(e->qtype, types, 1, NULL)) ||
+        (st = scl_stream_write(e->qtype32, types32, 1, NULL)) ||
         (st = scl_stream_write(e->fn, fn, 1, NULL))) {
         free(geo);
         free(fn);
+        free(types);
+        free(types32);
         scl_eri_free(e);
         return st;
     }
     free(geo);
     free(fn);
+    free(types);
+    free(types32);
     /* tuning step: the last rows, about 2^28 primitive quartets on a GPU
      * (about a millisecond), 2^24 elsewhere */
     const double step = scl_device(ctx)->is_gpu ? 268435456.0 : 16777216.0;
@@ -247,18 +280,18 @@ scl_status scl_eri_create(scl_context *ctx, const scl_eri_system *sys, const scl
     e->tuning_rows = (int)rows;
     count_quartets(e);
 
-    static const scl_tune_param params[] = {
-        {"wg", 4, {128, 64, 256, 32}},
-        {"boys", 2, {0, 1}},
-    };
+    e->params[0] = (scl_tune_param){"wg", 4, {128, 64, 256, 32}};
+    e->params[1] = (scl_tune_param){"boys", 2, {0, 1}};
+    e->params[2] = e->homogeneous ? (scl_tune_param){"types", 2, {1, 0}}
+                                  : (scl_tune_param){"types", 1, {0}};
     char shape[96];
     snprintf(shape, sizeof shape, "npair=%zu npp=%zu %s", np, npp,
              o.precision == SCL_ERI_FP32 ? "fp32" : "fp64");
     scl_plan_desc desc = {
         .name = "eri.quartets",
         .shape = shape,
-        .params = params,
-        .nparams = 2,
+        .params = e->params,
+        .nparams = 3,
         .prepare = prepare,
         .run = run,
         .release = release,
@@ -284,6 +317,8 @@ void scl_eri_free(scl_eri *e)
     scl_stream_free(e->q);
     scl_stream_free(e->boys);
     scl_stream_free(e->boys32);
+    scl_stream_free(e->qtype);
+    scl_stream_free(e->qtype32);
     scl_stream_free(e->fn);
     scl_stream_free(e->dens);
     scl_stream_free(e->jacc);

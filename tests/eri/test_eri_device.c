@@ -144,7 +144,7 @@ int main(void)
     compare(&s, "wg=32,boys=1", &seed);
     scl_eri_system_free(&s);
     build("sto-6g", atoms, na, &s);
-    compare(&s, "wg=128,boys=0", &seed);
+    compare(&s, "wg=128,boys=0,types=0", &seed);
     scl_eri_system_free(&s);
     free(atoms);
 
