@@ -4,8 +4,8 @@
 # Builds everything (bench/gpu-setup.sh), runs `streamcl pair-bench` on the
 # rhodopsin system (32,000 atoms, bench/data.rhodo from .gpu/lammps-trim.tar.xz)
 # and on it replicated 2x2x2 (256,000 atoms, like in.rhodo.scaled), in mixed
-# precision (and double at 32k, mixed without dynamic pruning, and mixed with
-# energy+virial on every step as rhodo's barostat needs), prints a table.
+# precision (and double at 32k, and mixed with energy+virial on every step as
+# rhodo's barostat needs), prints a table.
 # Peer in the same run: the double C reference (OpenMP, 16 cores).
 # Then rhodo 32k mixed on one OpenMP thread with device binning/packing and
 # with --host-pack (host binning and packing): host time per step.
@@ -37,10 +37,8 @@ run() { # name, args...
 }
 run rhodo32k-mixed  $SYS32  --steps 100 --rebuild 10 --precision mixed --profile
 run rhodo32k-mixed-tally $SYS32 --steps 100 --rebuild 10 --precision mixed --tally --profile
-run rhodo32k-mixed-noprune $SYS32 --steps 100 --rebuild 10 --precision mixed --inner-skin -1
 run rhodo32k-double $SYS32  --steps 100 --rebuild 10 --precision double --tally
-run rhodo256k-mixed $SYS256 --steps 100 --rebuild 10 --precision mixed --profile
-run rhodo256k-mixed-tally $SYS256 --steps 100 --rebuild 10 --precision mixed --tally
+run rhodo256k-mixed $SYS256 --steps 100 --rebuild 10 --precision mixed --profile --no-reference
 # host time per step on one core (LAMMPS runs the library with one OpenMP
 # thread): device binning and packing (default) vs the host path
 OMP_NUM_THREADS=1 run rhodo32k-mixed-1thread $SYS32 --steps 100 --rebuild 10 --precision mixed --tally --no-reference --profile
@@ -53,7 +51,7 @@ fi
 echo
 echo "| system ($(date -u +%F)) | precision | tally | force ms/step | device ms/step (up+force+down) | list build device ms/rebuild | set_atoms host ms | host ms in compute | host-reduce ms/step | C reference ms (${OMP_NUM_THREADS} threads) | force RMS err | E_coul err | tpa/chunks/wg | prunes |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-for f in rhodo32k-mixed rhodo32k-mixed-tally rhodo32k-mixed-noprune rhodo32k-double rhodo256k-mixed rhodo256k-mixed-tally rhodo32k-mixed-1thread rhodo32k-mixed-1thread-hostpack; do
+for f in rhodo32k-mixed rhodo32k-mixed-tally rhodo32k-double rhodo256k-mixed rhodo32k-mixed-1thread rhodo32k-mixed-1thread-hostpack; do
     line=$(grep '^RESULT' "$RES/$f.txt" 2>/dev/null) || { echo "| $f | failed | | | | | | | | | | | | |"; continue; }
     get() { echo "$line" | tr ' ' '\n' | grep "^$1=" | cut -d= -f2; }
     echo "| $f ($(get atoms) atoms) | $(get precision) | $(get tally) | $(get force_ms) | $(get device_ms) | $(get list_build_dev_ms) | $(get set_atoms_host_ms) | $(get compute_host_ms) | $(get reduce_ms) | $(get reference_ms) | $(get force_err) | $(get ecoul_err) | $(get tpa)/$(get chunks)/$(get wg) | $(get prunes) |"

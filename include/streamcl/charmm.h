@@ -122,7 +122,10 @@ scl_status scl_charmm_create(scl_context *ctx, const scl_charmm_params *p, scl_c
 void scl_charmm_free(scl_charmm *eng);
 
 /* The atom set changed: store it and rebuild the neighbor list (cutoff
- * max(cut_lj, cut_coul) + skin) on the device.
+ * max(cut_lj, cut_coul) + skin) on the device. The arrays go up to the
+ * device while the call returns early: keep them unchanged until the next
+ * scl_charmm_finish returns (LAMMPS's are; a list overflow found then is
+ * regrown and the step recomputed before finish returns).
  *   x       3*(nlocal+nghost) positions
  *   type    nlocal+nghost types, 0-based, < ntypes
  *   tag     nlocal+nghost global atom ids (a ghost carries its original's id);

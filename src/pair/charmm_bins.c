@@ -42,14 +42,24 @@ static int estimate_capacity(const charmm_nlist *nl, const cell_grid *g)
 }
 
 /* The caller's arrays as they are (the build reads the specials by caller's
- * index; the list check reads them back). Non-blocking: the caller's
- * buffers must stay valid until the queue passes them (set_atoms waits). */
-static scl_status upload_raw(charmm_nlist *nl, const double *x, const int *type,
+ * index; the list check reads them back), without waiting: the caller keeps
+ * them unchanged until the next finish (scl_charmm_set_atoms). first: x,
+ * types and special counts (what the bounds kernel reads); else tags and
+ * special tags (what only the later kernels read). */
+static scl_status upload_raw(charmm_nlist *nl, int first, const double *x, const int *type,
                              const int64_t *tag, const int *nspecial, const int64_t *special)
 {
-    scl_context *ctx = nl->ctx;
     size_t n = (size_t)nl->natoms, nloc = (size_t)nl->nlocal;
     size_t ms = (size_t)(nl->maxspecial > 0 ? nl->maxspecial : 1);
+    if (!first) {
+        scl_status s = SCL_OK;
+        if (n > 0 && tag)
+            s = scl_stream_write_range(nl->tag_raw, 0, n, tag, 0, NULL);
+        if (s == SCL_OK && nloc > 0 && nspecial && nl->maxspecial > 0)
+            s = scl_stream_write_range(nl->special, 0, nloc * ms, special, 0, NULL);
+        return s;
+    }
+    scl_context *ctx = nl->ctx;
     scl_status s = charmm_stream_reserve(ctx, &nl->x_raw, "charmm caller positions (list)",
                                          SCL_DOUBLE, 3 * n + 3, 0);
     if (s == SCL_OK)
@@ -67,12 +77,8 @@ static scl_status upload_raw(charmm_nlist *nl, const double *x, const int *type,
         s = scl_stream_write_range(nl->x_raw, 0, 3 * n, x, 0, NULL);
     if (s == SCL_OK && n > 0)
         s = scl_stream_write_range(nl->type_raw, 0, n, type, 0, NULL);
-    if (s == SCL_OK && n > 0 && tag)
-        s = scl_stream_write_range(nl->tag_raw, 0, n, tag, 0, NULL);
     if (s == SCL_OK && nloc > 0 && nspecial)
         s = scl_stream_write_range(nl->nspecial, 0, 3 * nloc, nspecial, 0, NULL);
-    if (s == SCL_OK && nloc > 0 && nspecial && nl->maxspecial > 0)
-        s = scl_stream_write_range(nl->special, 0, nloc * ms, special, 0, NULL);
     return s;
 }
 
@@ -111,6 +117,7 @@ static scl_status host_bins(charmm_nlist *nl, cell_grid *g, const double *x, con
     scl_status s = charmm_check_atoms(n, x, type, nl->coeffs->ntypes, err, sizeof err);
     if (s != SCL_OK)
         return scl_fail(nl->ctx, s, fn, "%s", err);
+
     cell_grid_layout(g, n, x, nl->coeffs->cut_neigh / CHARMM_CELL_REACH);
     size_t na1 = (size_t)n + 1, nl1 = (size_t)nloc + 1;
     g->order = charmm_nlist_buf(nl, RB_ORDER, na1 * sizeof *g->order);
@@ -193,6 +200,9 @@ static scl_status device_bins(charmm_nlist *nl, cell_grid *g, const double *x, c
             s = charmm_check_specials(nloc, nspecial, special, nl->maxspecial, err, sizeof err);
         return scl_fail(ctx, s == SCL_OK ? SCL_ERR_INPUT : s, fn, "%s", err);
     }
+    s = upload_raw(nl, 0, x, type, tag, nspecial, special); /* behind the bounds */
+    if (s != SCL_OK)
+        return s;
     double lo[3] = {box[0], box[1], box[2]}, hi[3] = {box[3], box[4], box[5]};
     if (n == 0)
         memset(lo, 0, sizeof lo), memset(hi, 0, sizeof hi);
@@ -337,8 +347,13 @@ scl_status charmm_nlist_set_atoms(charmm_nlist *nl, int nlocal, int nghost, cons
         return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "positions or types are NULL");
     if (nspecial && !special && maxspecial > 0)
         return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "nspecial given but special is NULL");
+    /* the last build's check first: its buffers are about to be reused */
+    int rebuilt;
+    scl_status s = charmm_nlist_settle(nl, &rebuilt, fn);
+    if (s != SCL_OK)
+        return s;
     char err[512];
-    scl_status s = nl->device_bins ? SCL_OK
+    s = nl->device_bins ? SCL_OK
                                    : charmm_check_specials(nlocal, nspecial, special, maxspecial,
                                                            err, sizeof err);
     if (s != SCL_OK)
@@ -351,10 +366,12 @@ scl_status charmm_nlist_set_atoms(charmm_nlist *nl, int nlocal, int nghost, cons
     nl->maxspecial = nspecial ? maxspecial : 0;
     nl->has_tag = tag != NULL;
     cell_grid g;
-    s = upload_raw(nl, x, type, tag, nspecial, special);
+    s = upload_raw(nl, 1, x, type, tag, nspecial, special);
     if (s == SCL_OK)
         s = nl->device_bins ? device_bins(nl, &g, x, type, tag, nspecial, special, fn)
                             : host_bins(nl, &g, x, type, tag, fn);
+    if (s == SCL_OK && !nl->device_bins)
+        s = upload_raw(nl, 0, x, type, tag, nspecial, special);
     if (s != SCL_OK) {
         scl_finish(ctx); /* the caller's arrays may be in flight */
         charmm_nlist_forget(nl);
@@ -404,7 +421,7 @@ scl_status charmm_nlist_set_atoms(charmm_nlist *nl, int nlocal, int nghost, cons
     nl->t_cpu += thread_cpu_now() - c0;
     /* the build's overflow read waits for everything queued above */
     if (s == SCL_OK)
-        s = charmm_nlist_chunks(nl, nchunks < 1 ? 1 : nchunks, fn);
+        s = charmm_nlist_chunks(nl, nchunks < 1 ? 1 : nchunks, 0, fn);
     if (s != SCL_OK) {
         scl_finish(ctx);
         charmm_nlist_forget(nl);

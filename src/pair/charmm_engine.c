@@ -238,13 +238,11 @@ scl_status scl_charmm_set_atoms(scl_charmm *eng, int nlocal, int nghost, const d
     /* the plan's chunk count once there is one */
     int nchunks = eng->plan ? eng->nlist.nchunks
                             : eng->params.chunks > 0 ? eng->params.chunks : 1;
-    long rebuilds0 = eng->nlist.rebuilds;
     if (s == SCL_OK)
         s = charmm_nlist_set_atoms(&eng->nlist, nlocal, nghost, x, type, tag, nspecial, special,
                                    maxspecial, nchunks, fn);
     eng->have_prev = 0; /* pos holds another atom set */
     eng->disp_known = 0;
-    eng->stats.rebuilds += eng->nlist.rebuilds - rebuilds0;
     if (s == SCL_OK)
         eng->stats.t_neighbor += wall_now() - t0;
     return s;
@@ -478,6 +476,9 @@ scl_status scl_charmm_compute(scl_charmm *eng, const double *x, const double *q,
         s = device_pack(eng, x, q, residuals);
     }
     eng->io.tally = 0, eng->io.per_atom = 0; /* what the tuner times */
+    int rebuilt;
+    if (s == SCL_OK && !eng->plan) /* the tuner times complete lists */
+        s = charmm_nlist_settle(nl, &rebuilt, fn);
     if (s == SCL_OK && !eng->plan)
         s = charmm_plan(eng);
     eng->io.tally = tally;
@@ -562,8 +563,10 @@ static void reduce_partials(const scl_charmm *eng, scl_charmm_result *result)
         result->virial[k] = 0.5 * sums[2 + k];
 }
 
-/* The lagged decision kept lists that some atom had outgrown: prune and
- * recompute this step (see prune_decide); the pack kernel's flags are kept. */
+/* Recompute the step: the lagged pruning decision kept lists that some atom
+ * had outgrown (see prune_decide), or the list build overflowed (lists
+ * regrown by charmm_nlist_settle). Prune anew; the pack kernel's flags are
+ * kept. */
 static scl_status redo_step(scl_charmm *eng, const char *fn)
 {
     int keep[8];
@@ -609,7 +612,10 @@ scl_status scl_charmm_finish(scl_charmm *eng, double *f, scl_charmm_result *resu
                         "Angstrom from the box of the last scl_charmm_set_atoms (%g, %g, %g; q %g)",
                         o, charmm_pack_limit(nl), xs[3 * o], xs[3 * o + 1], xs[3 * o + 2], qs[o]);
     }
-    if (eng->dev_pack && eng->error_host[7] && (s = redo_step(eng, fn)) != SCL_OK)
+    int rebuilt = 0;
+    if ((s = charmm_nlist_settle(nl, &rebuilt, fn)) != SCL_OK)
+        return s;
+    if ((rebuilt || (eng->dev_pack && eng->error_host[7])) && (s = redo_step(eng, fn)) != SCL_OK)
         return s;
     if (eng->dev_pack) { /* what the next step's pruning decision starts from */
         float d2p, d2s;
@@ -671,6 +677,7 @@ scl_status scl_charmm_stats_get(scl_charmm *eng, scl_charmm_stats *stats)
     stats->chunks = nl->nchunks;
     stats->work_group = eng->forces.wg;
     stats->prunes = nl->prunes;
+    stats->rebuilds = nl->rebuilds;
     stats->inner_neighbors = 0;
     /* read only when asked and no step is in flight (it would wait for it) */
     scl_status s = SCL_OK;
@@ -689,7 +696,9 @@ scl_status scl_charmm_check_neighbors(scl_charmm *eng, long *mismatches)
                    : SCL_ERR_ARGUMENT;
     if (!eng->nlist.have_atoms || eng->pending)
         return scl_fail(eng->ctx, SCL_ERR_ARGUMENT, fn, "no atoms set, or a step is in flight");
-    return charmm_nlist_check(&eng->nlist, mismatches, fn);
+    int rebuilt;
+    scl_status s = charmm_nlist_settle(&eng->nlist, &rebuilt, fn);
+    return s == SCL_OK ? charmm_nlist_check(&eng->nlist, mismatches, fn) : s;
 }
 
 double charmm_set_atoms_host_seconds(const struct scl_charmm *eng, double *cpu)

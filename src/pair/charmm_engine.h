@@ -43,7 +43,8 @@ struct scl_charmm {
     int check_now;     /* the step in flight checked its pruning on the device */
     double disp_prune; /* max displacement since the last prune (A), last step */
     double step_max;   /* recent max one-step displacement (A), see prune_decide */
-    long prune_redos;  /* steps recomputed because the lagged decision was late */
+    long prune_redos;  /* steps recomputed: the lagged pruning decision was late,
+                        * or the list build overflowed */
 
     /* the step in flight */
     int pending, record_events;

@@ -63,6 +63,10 @@ void charmm_nlist_forget(charmm_nlist *nl)
 
 void charmm_nlist_free(charmm_nlist *nl)
 {
+    if (nl->overflow_pending) {
+        scl_event_wait(nl->ctx, nl->overflow_ev);
+        scl_event_release(nl->overflow_ev);
+    }
     charmm_nlist_forget(nl);
     for (int k = 0; k < CHARMM_REBUILD_BUFS; k++)
         free(nl->rebuild_buf[k]);
@@ -341,8 +345,13 @@ static size_t max_chunk_atoms(const charmm_nlist *nl, size_t per_atom)
     return max_alloc / per_atom;
 }
 
-scl_status charmm_nlist_chunks(charmm_nlist *nl, int nchunks, const char *fn)
+scl_status charmm_nlist_chunks(charmm_nlist *nl, int nchunks, int wait, const char *fn)
 {
+    if (nl->overflow_pending) { /* superseded by this build */
+        scl_event_wait(nl->ctx, nl->overflow_ev);
+        scl_event_release(nl->overflow_ev);
+        nl->overflow_pending = 0;
+    }
     scl_context *ctx = nl->ctx;
     scl_status s = SCL_OK;
     int nlocal = nl->nlocal;
@@ -434,12 +443,18 @@ scl_status charmm_nlist_chunks(charmm_nlist *nl, int nchunks, const char *fn)
                 return s;
         }
         int zero = 0;
-        s = scl_stream_write_range(nl->overflow, 0, 1, &zero, 1, NULL);
+        s = scl_stream_fill_range(nl->overflow, 0, 1, &zero, NULL);
         for (int c = 0; c < n && s == SCL_OK; c++)
             if (nl->chunks[c].count > 0)
                 s = charmm_nlist_build(nl, &nl->chunks[c],
                                          nl->streaming ? nl->shared_nbr : nl->chunks[c].nbr,
                                          NULL);
+        if (s == SCL_OK && !wait) { /* the common path: no round trip here */
+            s = scl_stream_read_range(nl->overflow, 0, 1, &nl->overflow_host, 0,
+                                      &nl->overflow_ev);
+            nl->overflow_pending = s == SCL_OK;
+            break;
+        }
         int overflow = 0;
         if (s == SCL_OK)
             s = scl_stream_read_range(nl->overflow, 0, 1, &overflow, 1, NULL);
@@ -456,11 +471,37 @@ scl_status charmm_nlist_chunks(charmm_nlist *nl, int nchunks, const char *fn)
         nl->rebuilds++;
     }
     nl->neighbors = -1; /* counted when asked (charmm_nlist_count) */
-    return SCL_OK;
+    return s;
+}
+
+scl_status charmm_nlist_settle(charmm_nlist *nl, int *rebuilt, const char *fn)
+{
+    *rebuilt = 0;
+    if (!nl->overflow_pending)
+        return SCL_OK;
+    scl_status s = scl_event_wait(nl->ctx, nl->overflow_ev);
+    scl_event_release(nl->overflow_ev);
+    nl->overflow_pending = 0;
+    if (s != SCL_OK || nl->overflow_host <= nl->capacity)
+        return s;
+    /* regrow with headroom and rebuild, waiting this time: never truncate */
+    long grown = ((long)nl->overflow_host + nl->overflow_host / 8 + 2 * CHARMM_PAD - 1) /
+                 CHARMM_PAD * CHARMM_PAD;
+    if (grown > CHARMM_INDEX_MASK)
+        return scl_fail(nl->ctx, SCL_ERR_TOO_LARGE, fn, "an atom has %d neighbors",
+                        nl->overflow_host);
+    nl->capacity = (int)grown;
+    nl->rebuilds++;
+    *rebuilt = 1;
+    return charmm_nlist_chunks(nl, nl->nchunks, 1, fn);
 }
 
 scl_status charmm_nlist_count(charmm_nlist *nl, long *pairs)
 {
+    int rebuilt;
+    scl_status st = charmm_nlist_settle(nl, &rebuilt, "charmm neighbor count");
+    if (st != SCL_OK)
+        return st;
     if (nl->neighbors < 0 && nl->nlocal > 0) {
         int *counts = malloc((size_t)nl->nlocal * sizeof *counts);
         if (!counts)

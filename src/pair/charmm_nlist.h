@@ -63,6 +63,10 @@ typedef struct {
 
     /* lists */
     int capacity;   /* slots per atom, a multiple of 8 */
+    /* the overflow count of the last build, read without waiting: checked
+     * by charmm_nlist_settle (the engine's finish), which regrows */
+    int overflow_host, overflow_pending;
+    scl_event overflow_ev;
     int min_chunks; /* fewest chunks whose lists fit one allocation each */
     int streaming;  /* lists do not all fit: rebuilt per chunk every step */
     charmm_chunk *chunks;
@@ -96,6 +100,10 @@ scl_status charmm_nlist_set_atoms(charmm_nlist *nl, int nlocal, int nghost, cons
                                   const int *type, const int64_t *tag, const int *nspecial,
                                   const int64_t *special, int maxspecial, int nchunks,
                                   const char *fn);
+/* Wait for the overflow count of the last build; when some atom had more
+ * neighbors than the capacity, regrow and rebuild (*rebuilt = 1: lists used
+ * since were incomplete). */
+scl_status charmm_nlist_settle(charmm_nlist *nl, int *rebuilt, const char *fn);
 
 /* Pack positions x (and charges q; NULL: zero) of all atoms into the binned
  * order and the frame of the last set_atoms, sentinel last (natoms + 1
@@ -110,8 +118,9 @@ long charmm_pack_positions(const charmm_nlist *nl, const double *x, const double
 /* Largest |x - origin| packing accepts (fixed point aliases beyond). */
 double charmm_pack_limit(const charmm_nlist *nl);
 
-/* Lay out nchunks chunks over the local atoms and (re)build their lists. */
-scl_status charmm_nlist_chunks(charmm_nlist *nl, int nchunks, const char *fn);
+/* Lay out nchunks chunks over the local atoms and (re)build their lists;
+ * wait 0: the overflow check is left to charmm_nlist_settle. */
+scl_status charmm_nlist_chunks(charmm_nlist *nl, int nchunks, int wait, const char *fn);
 
 /* Enqueue the list build of one chunk into buffer nbr. */
 scl_status charmm_nlist_build(charmm_nlist *nl, const charmm_chunk *ch, scl_stream *nbr,

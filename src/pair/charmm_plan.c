@@ -25,7 +25,7 @@ static scl_status apply(plan_user *u, const int *values, int chunks_too)
     charmm_forces *fk = &eng->forces;
     int chunks = values[u->nkind_params];
     if (chunks_too && chunks != eng->nlist.nchunks) { /* new chunk layout: new lists */
-        scl_status s = charmm_nlist_chunks(&eng->nlist, chunks, "charmm tuner");
+        scl_status s = charmm_nlist_chunks(&eng->nlist, chunks, 1, "charmm tuner");
         if (s != SCL_OK)
             return s;
     }
