@@ -22,5 +22,5 @@ wall = time.perf_counter() - t0
 steps = solver.geometry.nt
 sec = summary.globals.get("fdlike")
 gpts = sec.gpointss if sec is not None and sec.gpointss else n ** 3 * steps / wall / 1e9
-print(f"| Devito {__import__('devito').__version__} elastic example (OpenMP) | {n}^3 | order {so} "
-      f"| {steps} steps | {wall:.3f} s | {gpts:.4f} Gcells/s |")
+print(f"| Devito {__import__('devito').__version__} elastic example (OpenMP, {wall:.2f} s) | {so} | {n} "
+      f"| {steps} | {gpts:.4f} |")

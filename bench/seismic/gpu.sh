@@ -44,20 +44,20 @@ dev=$(sed -n 's/^device: \([^,]*\),.*/\1/p' "$dest/ocl2.txt")
 echo
 echo "### seismic on $(cat "$dest/date.txt"), ${dev:-?} (copy ${copy:-?} GB/s, CUDA D2D), host $threads cores"
 echo
-echo "| what | order | steps | Gcells/s | GB/s at 120 B/cell | of copy | command |"
-echo "|---|---|---|---|---|---|---|"
+echo "| what | order | steps | Gcells/s | B/cell | GB/s | of copy | command |"
+echo "|---|---|---|---|---|---|---|---|"
 for name in ocl2 ocl4 ref2 ref4; do
     f="$dest/$name.txt"
     g=$(sed -n 's/.* s: \([0-9.]*\) Gcells\/s/\1/p' "$f")
     o=$(sed -n 's/.*order \([24]\),.*/\1/p' "$f" | head -1)
     s=$(sed -n 's/^\([0-9]*\) steps in.*/\1/p' "$f")
-    wg=$(sed -n 's/.*work-group \([0-9x]*\),.*/wg \1/p' "$f")
-    what="OpenCL fp32 $wg"
-    [ "${name#ref}" != "$name" ] && what="C/OpenMP reference, $threads threads"
-    awk -v w="$what" -v o="$o" -v s="$s" -v g="$g" -v c="$copy" -v n="$N" -v name="$name" 'BEGIN {
-        if (g == "") { printf "| %s | %s | - | failed (see %s.txt) | | | |\n", w, o, name; exit }
-        bw = g * 120; printf "| %s | %s | %s | %.3f | %.0f | %s | streamcl seismic --bench %s --order %s |\n",
-        w, o, s, g, bw, (c > 0 ? sprintf("%.2f", bw / c) : "?"), n, o }'
+    how=$(sed -n 's/^device: [^,]*, work-group \([0-9x]*\), \([a-z ]*\), \([0-9]*\) bytes.*/wg \1, \2|\3/p' "$f")
+    what="OpenCL fp32 ${how%|*}" b=${how#*|}
+    if [ "${name#ref}" != "$name" ]; then what="C/OpenMP reference, $threads threads"; b=120; fi
+    awk -v w="$what" -v o="$o" -v s="$s" -v g="$g" -v b="$b" -v c="$copy" -v n="$N" -v name="$name" 'BEGIN {
+        if (g == "") { printf "| %s | %s | - | failed (see %s.txt) | | | | |\n", w, o, name; exit }
+        bw = g * b; printf "| %s | %s | %s | %.3f | %s | %.0f | %s | streamcl seismic --bench %s --order %s |\n",
+        w, o, s, g, b, bw, (c > 0 ? sprintf("%.2f", bw / c) : "?"), n, o }'
 done
 sed -n 's/^| CUDA/| CUDA/p' "$dest/peer.txt" |
-    awk -F'|' '{ printf "| peer: CUDA plain v/s kernels (%s) | %s | %s | %s | %s | %s | peer_vs '"$N"' 20 |\n", $3, $5, $6, $8, $9, $10 }'
+    awk -F'|' '{ printf "| peer: CUDA plain v/s kernels (%s) | %s | %s | %s | 120 | %s | %s | peer_vs '"$N"' 20 |\n", $3, $5, $6, $8, $9, $10 }'

@@ -407,7 +407,7 @@ static int simulate(const seis_args *a, scl_seis_run *run)
     const double secs = cli_now() - t1;
     float *traces = NULL;
     if (!rc) {
-        printf("%ld steps in %.3f s: %.3f Gcells/s\n", c->steps, secs,
+        printf("%ld steps in %.3f s: %.4f Gcells/s\n", c->steps, secs,
                cells * (double)c->steps / secs / 1e9);
         if (a->png)
             rc = write_slice(a, &e, ctx, m, c->steps, axis, index, field, tmp, plane) ? 1 : 0;
@@ -456,6 +456,7 @@ static int simulate(const seis_args *a, scl_seis_run *run)
 int cmd_seismic(int argc, char **argv)
 {
     seis_args a = {.comp = SCL_SEIS_VZ, .plane_index = -1, .decimate = 1, .tune = 1};
+    setvbuf(stdout, NULL, _IOLBF, 0); /* a run cut short keeps what it printed */
     const int p = parse_args(argc, argv, &a);
     if (p != 0) {
         usage(p > 0 ? stdout : stderr);

@@ -1,7 +1,7 @@
 /* The reference update, written once for REAL = float and double
  * (included by reference.c with REAL and FN defined). The cell functions
  * follow cl/seismic.cl line by line; the interior of each row (no CPML, no
- * free-surface special case) runs in a loop the compiler vectorises. */
+ * free-surface special case) runs in a loop without their tests. */
 
 typedef struct {
     REAL *f[F_COUNT];                 /* padded fields */
@@ -131,7 +131,8 @@ static inline void FN(stress_cell)(const FN(fields) *F, const seis_layout *g, lo
 }
 
 /* Rows: the interior run [x0, x1) of a row outside the y/z layers goes
- * through the vectorising loop, the rest through the CPML-aware cell. */
+ * through a loop without the CPML and surface tests, the rest through the
+ * CPML-aware cell. */
 static void FN(cell_slots)(const seis_setup *s, int i, int j, int k, long sl[3])
 {
     const int si = s->dir[0].slot[i], sj = s->dir[1].slot[j], sk = s->dir[2].slot[k];
@@ -160,15 +161,9 @@ static void FN(pass)(const seis_setup *s, const FN(fields) *F, int stress, int t
                 if (!edge_row && i == xlo) {
                     /* interior run: no layer, no surface */
                     if (stress) {
-#ifdef _OPENMP
-#pragma omp simd
-#endif
                         for (int ii = xlo; ii < xhi; ii++)
                             FN(stress_cell)(F, g, row + ii, ii, j, k, NULL, ns, 0);
                     } else {
-#ifdef _OPENMP
-#pragma omp simd
-#endif
                         for (int ii = xlo; ii < xhi; ii++)
                             FN(vel_cell)(F, g, row + ii, ii, j, k, NULL, ns);
                     }

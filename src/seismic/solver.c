@@ -396,10 +396,14 @@ static scl_status create_device(scl_seis *sv, const scl_seis_options *opt)
     /* work-group shape: x along rows (coalesced / vectorised), y rows stacked */
     const int gpu = scl_device(sv->ctx)->is_gpu;
     const int fuse_first = gpu && sv->can_fuse;
-    const scl_tune_param params[3] = {
-        {"lx", 5, {gpu ? 64 : 16, 32, 128, 256, gpu ? 16 : 64}},
-        {"ly", 4, {gpu ? 4 : 1, 1, 2, 8}},
-        {"fused", 2, {fuse_first, !fuse_first}}};
+    /* PoCL compiles a kernel per work-group shape: fewer shapes on CPUs */
+    const scl_tune_param gpu_params[3] = {{"lx", 5, {64, 32, 128, 256, 16}},
+                                          {"ly", 4, {4, 1, 2, 8}},
+                                          {"fused", 2, {fuse_first, !fuse_first}}};
+    const scl_tune_param cpu_params[3] = {{"lx", 3, {64, 16, 256}},
+                                          {"ly", 2, {1, 4}},
+                                          {"fused", 2, {fuse_first, !fuse_first}}};
+    const scl_tune_param *params = gpu ? gpu_params : cpu_params;
     char shape[96];
     snprintf(shape, sizeof shape, "%dx%dx%d order %d %s pml %d", s->g.nx, s->g.ny, s->g.nz,
              s->order, sv->fp64 ? "fp64" : "fp32", s->pml);
