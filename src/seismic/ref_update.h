@@ -25,10 +25,10 @@ static inline REAL FN(pml)(REAL *psi, long slot, REAL a, REAL b, REAL ik, REAL d
     return d * ik + p;
 }
 
+/* Harmonic mean of four moduli; a zero one (fluid) gives 1/0 = inf and so
+ * 0 without a branch (moduli are never negative), which lets rows vectorise. */
 static inline REAL FN(harm4)(REAL m0, REAL m1, REAL m2, REAL m3)
 {
-    if (m0 <= 0 || m1 <= 0 || m2 <= 0 || m3 <= 0)
-        return 0;
     return (REAL)4 / ((REAL)1 / m0 + (REAL)1 / m1 + (REAL)1 / m2 + (REAL)1 / m3);
 }
 
@@ -130,6 +130,51 @@ static inline void FN(stress_cell)(const FN(fields) *F, const seis_layout *g, lo
     syz[c] += dt * FN(harm4)(m[c], m[c + sy], m[c + sz], m[c + sy + sz]) * (vyz + vzy);
 }
 
+/* The interior run of a row (n cells from padded index c0): the same
+ * arithmetic as the cell functions without the CPML and surface tests, on
+ * restrict pointers so that the compiler vectorises it. */
+static void FN(vel_row)(const FN(fields) *F, long sy, long sz, long c0, int n)
+{
+    REAL *restrict vx = F->f[F_VX] + c0, *restrict vy = F->f[F_VY] + c0, *restrict vz = F->f[F_VZ] + c0;
+    const REAL *restrict sxx = F->f[F_SXX] + c0, *restrict syy = F->f[F_SYY] + c0;
+    const REAL *restrict szz = F->f[F_SZZ] + c0, *restrict sxy = F->f[F_SXY] + c0;
+    const REAL *restrict sxz = F->f[F_SXZ] + c0, *restrict syz = F->f[F_SYZ] + c0;
+    const REAL *restrict rho = F->rho + c0;
+    const REAL c1 = F->c1, c2 = F->c2, two_dt = 2 * F->dt;
+#ifdef _OPENMP
+#pragma omp simd
+#endif
+    for (long c = 0; c < n; c++) {
+        vx[c] += two_dt / (rho[c] + rho[c + 1]) * (DP(sxx, c, 1) + DM(sxy, c, sy) + DM(sxz, c, sz));
+        vy[c] += two_dt / (rho[c] + rho[c + sy]) * (DM(sxy, c, 1) + DP(syy, c, sy) + DM(syz, c, sz));
+        vz[c] += two_dt / (rho[c] + rho[c + sz]) * (DM(sxz, c, 1) + DM(syz, c, sy) + DP(szz, c, sz));
+    }
+}
+
+static void FN(stress_row)(const FN(fields) *F, long sy, long sz, long c0, int n)
+{
+    const REAL *restrict vx = F->f[F_VX] + c0, *restrict vy = F->f[F_VY] + c0;
+    const REAL *restrict vz = F->f[F_VZ] + c0;
+    REAL *restrict sxx = F->f[F_SXX] + c0, *restrict syy = F->f[F_SYY] + c0;
+    REAL *restrict szz = F->f[F_SZZ] + c0, *restrict sxy = F->f[F_SXY] + c0;
+    REAL *restrict sxz = F->f[F_SXZ] + c0, *restrict syz = F->f[F_SYZ] + c0;
+    const REAL *restrict lam = F->lam + c0, *restrict mu = F->mu + c0;
+    const REAL c1 = F->c1, c2 = F->c2, dt = F->dt;
+#ifdef _OPENMP
+#pragma omp simd
+#endif
+    for (long c = 0; c < n; c++) {
+        const REAL exx = DM(vx, c, 1), eyy = DM(vy, c, sy), ezz = DM(vz, c, sz);
+        const REAL l = lam[c], m = mu[c], l2m = l + 2 * m;
+        sxx[c] += dt * (l2m * exx + l * (eyy + ezz));
+        syy[c] += dt * (l2m * eyy + l * (exx + ezz));
+        szz[c] += dt * (l2m * ezz + l * (exx + eyy));
+        sxy[c] += dt * FN(harm4)(m, mu[c + 1], mu[c + sy], mu[c + 1 + sy]) * (DP(vx, c, sy) + DP(vy, c, 1));
+        sxz[c] += dt * FN(harm4)(m, mu[c + 1], mu[c + sz], mu[c + 1 + sz]) * (DP(vx, c, sz) + DP(vz, c, 1));
+        syz[c] += dt * FN(harm4)(m, mu[c + sy], mu[c + sz], mu[c + sy + sz]) * (DP(vy, c, sz) + DP(vz, c, sy));
+    }
+}
+
 /* Rows: the interior run [x0, x1) of a row outside the y/z layers goes
  * through a loop without the CPML and surface tests, the rest through the
  * CPML-aware cell. */
@@ -160,13 +205,10 @@ static void FN(pass)(const seis_setup *s, const FN(fields) *F, int stress, int t
             for (int i = 0; i < nx; i++) {
                 if (!edge_row && i == xlo) {
                     /* interior run: no layer, no surface */
-                    if (stress) {
-                        for (int ii = xlo; ii < xhi; ii++)
-                            FN(stress_cell)(F, g, row + ii, ii, j, k, NULL, ns, 0);
-                    } else {
-                        for (int ii = xlo; ii < xhi; ii++)
-                            FN(vel_cell)(F, g, row + ii, ii, j, k, NULL, ns);
-                    }
+                    if (stress)
+                        FN(stress_row)(F, g->sy, g->sz, row + xlo, xhi - xlo);
+                    else
+                        FN(vel_row)(F, g->sy, g->sz, row + xlo, xhi - xlo);
                     i = xhi - 1;
                     continue;
                 }
