@@ -6,7 +6,7 @@
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 packages=(build-essential cmake pkg-config ocl-icd-opencl-dev opencl-c-headers
-          pocl-opencl-icd clinfo libpng-dev libhdf5-dev lammps liblammps-dev openmpi-bin libopenmpi-dev
+          pocl-opencl-icd clinfo libpng-dev libhdf5-dev libvkfft-dev lammps liblammps-dev openmpi-bin libopenmpi-dev
           python3 python3-matplotlib valgrind dpkg-dev xz-utils
           clang libclang-rt-dev)  # libFuzzer (tests/fuzz)
 missing=()

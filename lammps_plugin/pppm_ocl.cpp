@@ -258,8 +258,7 @@ void PPPMOCL::compute(int eflag, int vflag)
     memory->create(part2grid, nmax, 3, "pppm:part2grid");
   }
   ensure_engine();
-  if (fft_device && comm->nprocs == 1 && !evflag_atom) {
-    compute_device_step();
+  if (fft_device && comm->nprocs == 1 && !evflag_atom && compute_device_step()) {
     host_time += MPI_Wtime() - t0;
     return;
   }
@@ -322,7 +321,7 @@ void PPPMOCL::compute(int eflag, int vflag)
 
 /* one rank: the whole step queued on the device; energy and virial are
    finished in collect() (thermo output reads them after pre_reverse) */
-void PPPMOCL::compute_device_step()
+bool PPPMOCL::compute_device_step()
 {
   scl_status st;
   if (kspace_dirty) {
@@ -335,7 +334,14 @@ void PPPMOCL::compute_device_step()
     k.fky = &fky[nylo_fft];
     k.fkz = &fkz[nzlo_fft];
     k.g_ewald = g_ewald;
-    if ((st = scl_pppm_solver_set(engine, &k))) fail(FLERR, "setting up the device FFT step", st);
+    st = scl_pppm_solver_set(engine, &k);
+    if (st == SCL_ERR_UNSUPPORTED) {
+      // a libstreamcl without VkFFT: LAMMPS's FFTs from now on
+      error->warning(FLERR, strf("kspace_style pppm/ocl: %s -- using host FFTs", scl_last_error(ctx)));
+      fft_device = 0;
+      return false;
+    }
+    if (st) fail(FLERR, "setting up the device FFT step", st);
     kspace_dirty = false;
   }
   const int nlocal = atom->nlocal;
@@ -348,6 +354,7 @@ void PPPMOCL::compute_device_step()
   pending_virial = vflag_global;
   pending_volume = volume;
   pending_qscale = qqrd2e * scale;
+  return true;
 }
 
 void PPPMOCL::collect()

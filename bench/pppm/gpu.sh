@@ -37,6 +37,12 @@ if [ ! -x "$LMP" ]; then
     -DGPU_PREC=mixed -DPKG_OPENMP=on -DPKG_OPT=on $OCL_ARGS" \
     lammps_plugin/build-lammps-plugin-host.sh "$W/lammps-gpu" "$W/lammps" || { stamp "LAMMPS build failed"; exit 1; }
 fi
+# pppm/ocl's one-rank device FFTs need vkFFT.h (Debian libvkfft-dev, header only); the
+# GPU machine has no package registry: carry a copy as .gpu/vkfft/vkFFT.h
+# (mkdir -p .gpu/vkfft && cp /usr/include/vkFFT.h .gpu/vkfft/), CMake finds it there
+if [ ! -f .gpu/vkfft/vkFFT.h ] && [ ! -f /usr/include/vkFFT.h ]; then
+  stamp "WARNING: no vkFFT.h (.gpu/vkfft/ or /usr/include): pppm/ocl runs with host FFTs"
+fi
 LIB=$(ls "$W"/lammps-gpu/lib/liblammps.so 2>/dev/null || ls "$W"/lammps-gpu/lib*/liblammps.so | head -1)
 LMP_OCL=$ROOT/build-gpu/lammps_plugin/lmp_ocl
 stamp "streamcl + lmp_ocl (build-gpu) against $LIB"

@@ -104,6 +104,7 @@ typedef struct {
     double g_ewald;                /* for the virial coefficients */
 } scl_pppm_kspace;
 
+/* SCL_ERR_UNSUPPORTED when the library was built without VkFFT. */
 scl_status scl_pppm_solver_set(scl_pppm *p, const scl_pppm_kspace *k);
 /* Queue a whole step for n atoms. tally: also sum energy and virial. x and q
  * are copied before the call returns. */

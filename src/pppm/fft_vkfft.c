@@ -3,10 +3,43 @@
  * builds its kernels at plan time). VkFFT needs the raw OpenCL objects, so
  * this file (alone in the module) uses streamcl/opencl.h; its work is queued
  * on the context's in-order queue between our own launches. */
-#define VKFFT_BACKEND 3
 #include "pppm_internal.h"
 
 #include "core/fail.h"
+
+#if !STREAMCL_HAVE_VKFFT
+/* built without vkFFT.h: the whole-grid path is unavailable */
+struct pppm_fft {
+    int unused;
+};
+
+scl_status pppm_fft_create(scl_context *ctx, const int n[3], int fp64, scl_stream *buffer,
+                           pppm_fft **out)
+{
+    (void)n;
+    (void)fp64;
+    (void)buffer;
+    *out = NULL;
+    return scl_fail(ctx, SCL_ERR_UNSUPPORTED, "scl_pppm_solver_set",
+                    "this libstreamcl was built without VkFFT (vkFFT.h, Debian libvkfft-dev): "
+                    "no device FFTs");
+}
+
+scl_status pppm_fft_run(pppm_fft *f, scl_stream *s, int inverse)
+{
+    (void)f;
+    (void)s;
+    (void)inverse;
+    return SCL_ERR_UNSUPPORTED;
+}
+
+void pppm_fft_free(pppm_fft *f)
+{
+    (void)f;
+}
+
+#else
+#define VKFFT_BACKEND 3
 #include "streamcl/opencl.h"
 
 #if defined(__GNUC__)
@@ -96,3 +129,4 @@ void pppm_fft_free(pppm_fft *f)
     deleteVkFFT(&f->app);
     free(f);
 }
+#endif
