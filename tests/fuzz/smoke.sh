@@ -12,9 +12,11 @@ seconds=${1:?usage: tests/fuzz/smoke.sh SECONDS [BUILD_DIR] [TARGET...]}
 build=${2:-build-fuzz}
 shift $(( $# >= 2 ? 2 : 1 ))
 
+mkdir -p "$build"   # logs stay inside the (git-ignored) build folder
 cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      -DSTREAMCL_FUZZ=ON > "$build.cmake.log" 2>&1 || { cat "$build.cmake.log"; exit 1; }
-make -C "$build" -j"$(nproc)" fuzz_targets > "$build.make.log" 2>&1 || { tail -50 "$build.make.log"; exit 1; }
+      -DSTREAMCL_FUZZ=ON > "$build/fuzz-cmake.log" 2>&1 || { cat "$build/fuzz-cmake.log"; exit 1; }
+make -C "$build" -j"$(nproc)" fuzz_targets > "$build/fuzz-make.log" 2>&1 ||
+  { tail -50 "$build/fuzz-make.log"; exit 1; }
 
 if (( $# )); then
   targets=("$@")
