@@ -86,6 +86,19 @@ static int3 stencil_start(int3 g, int3 lo, int3 nb)
 #endif
 }
 
+/* weights, first stencil point (brick-relative) and brick size of atom i;
+ * 0 when it is out of range */
+static int prepare_atom(__global const pos_t *x, int i, int3 lo, int3 hi, pos_t3 boxlo,
+                        pos_t3 delinv, pos_t shift, pos_t shiftone, __constant real *coeff,
+                        int3 *b, int3 *nb, real w[3][ORDER])
+{
+    int3 g;
+    if (!map_atom(x, i, lo, hi, boxlo, delinv, shift, shiftone, coeff, &g, w)) return 0;
+    *nb = hi - lo + 1;
+    *b = stencil_start(g, lo, *nb);
+    return 1;
+}
+
 /* density_fixed[point] += q_i * W * scale (fixed point); bad counts atoms
  * out of the brick */
 __kernel void pppm_assign(const int n, __global const pos_t *x, __global const pos_t *q,
@@ -99,16 +112,14 @@ __kernel void pppm_assign(const int n, __global const pos_t *x, __global const p
 {
     const int i = get_global_id(0);
     if (i >= n) return;
-    const int3 lo = (int3)(lox, loy, loz), hi = (int3)(hix, hiy, hiz);
-    int3 g;
+    int3 b, nb;
     real w[3][ORDER];
-    if (!map_atom(x, i, lo, hi, (pos_t3)(boxlox, boxloy, boxloz),
-                  (pos_t3)(delinvx, delinvy, delinvz), shift, shiftone, coeff, &g, w)) {
+    if (!prepare_atom(x, i, (int3)(lox, loy, loz), (int3)(hix, hiy, hiz),
+                      (pos_t3)(boxlox, boxloy, boxloz), (pos_t3)(delinvx, delinvy, delinvz),
+                      shift, shiftone, coeff, &b, &nb, w)) {
         atomic_inc(bad);
         return;
     }
-    const int3 nb = hi - lo + 1;
-    const int3 b = stencil_start(g, lo, nb);
     const real qs = (real)q[i] * scale;
     for (int c = 0; c < ORDER; c++)
         for (int bb = 0; bb < ORDER; bb++) {
@@ -135,16 +146,14 @@ __kernel void pppm_interp(const int n, __global const pos_t *x, __global const p
 {
     const int i = get_global_id(0);
     if (i >= n) return;
-    const int3 lo = (int3)(lox, loy, loz), hi = (int3)(hix, hiy, hiz);
-    int3 g;
+    int3 b, nb;
     real w[3][ORDER];
-    if (!map_atom(x, i, lo, hi, (pos_t3)(boxlox, boxloy, boxloz),
-                  (pos_t3)(delinvx, delinvy, delinvz), shift, shiftone, coeff, &g, w)) {
-        vstore3((real3)(0), i, f); /* make_rho already reported it */
+    if (!prepare_atom(x, i, (int3)(lox, loy, loz), (int3)(hix, hiy, hiz),
+                      (pos_t3)(boxlox, boxloy, boxloz), (pos_t3)(delinvx, delinvy, delinvz),
+                      shift, shiftone, coeff, &b, &nb, w)) {
+        vstore3((real3)(0), i, f); /* the assignment already reported it */
         return;
     }
-    const int3 nb = hi - lo + 1;
-    const int3 b = stencil_start(g, lo, nb);
     real ex = 0, ey = 0, ez = 0;
     for (int c = 0; c < ORDER; c++)
         for (int bb = 0; bb < ORDER; bb++) {

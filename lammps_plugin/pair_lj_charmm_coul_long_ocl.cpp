@@ -4,6 +4,7 @@
 #include "pair_lj_charmm_coul_long_ocl.h"
 
 #include "fix_streamcl_collect.h"
+#include "strf.h"
 
 #include "atom.h"
 #include "comm.h"
@@ -27,17 +28,6 @@
 using namespace LAMMPS_NS;
 
 const char *const PairLJCharmmCoulLongOCL::STYLE = "lj/charmm/coul/long/ocl";
-
-static std::string strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static std::string strf(const char *fmt, ...)
-{
-  char buf[2048];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  return buf;
-}
 
 static bool parse_int(const char *s, int &out)
 {

@@ -4,6 +4,7 @@
 #include "pppm_ocl.h"
 
 #include "fix_streamcl_collect.h"
+#include "strf.h"
 
 #include "atom.h"
 #include "comm.h"
@@ -37,17 +38,6 @@ enum { REVERSE_RHO_OCL = 0 };
 enum { FORWARD_IK_OCL = 0, FORWARD_IK_PERATOM_OCL = 2 };
 
 const char *const PPPMOCL::STYLE = "pppm/ocl";
-
-static std::string strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static std::string strf(const char *fmt, ...)
-{
-  char buf[2048];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  return buf;
-}
 
 KSpace *PPPMOCL::creator(LAMMPS *lmp)
 {
