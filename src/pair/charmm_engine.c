@@ -374,6 +374,24 @@ static scl_status clear_errors(scl_charmm *eng)
     return scl_stream_fill_range(eng->error, 0, 8, &zero, NULL);
 }
 
+scl_status charmm_engine_lists_ready(scl_charmm *eng)
+{
+    charmm_nlist *nl = &eng->nlist;
+    if (!nl->prune || nl->prune_valid)
+        return SCL_OK;
+    eng->pruned_now = 1;
+    return charmm_nlist_prune(nl, eng->pos, eng->dev_pack ? NULL : eng->stage_ptr[STAGE_POS]);
+}
+
+/* The step's streams as the force kinds see them (the tuner's steps too). */
+static void bind_io(scl_charmm *eng)
+{
+    charmm_step_io *io = &eng->io;
+    io->pos = eng->pos, io->pos_lo = eng->pos_lo, io->force = eng->force;
+    io->partials = eng->partials, io->eatom = eng->eatom, io->vatom = eng->vatom;
+    io->error = eng->error;
+}
+
 /* Enqueue the force kernels (and a prune where due) and the read-backs of
  * the step. */
 static scl_status enqueue_step(scl_charmm *eng, const char *fn)
@@ -403,13 +421,7 @@ static scl_status enqueue_step(scl_charmm *eng, const char *fn)
     if (s == SCL_OK && io->per_atom)
         s = charmm_stream_reserve(ctx, &eng->vatom, "charmm per-atom virial", fk->out_type,
                                   6 * nloc, 0);
-    io->pos = eng->pos, io->pos_lo = eng->pos_lo, io->force = eng->force;
-    io->partials = eng->partials, io->eatom = eng->eatom, io->vatom = eng->vatom;
-    io->error = eng->error;
-    if (s == SCL_OK && nl->prune && !nl->prune_valid) {
-        s = charmm_nlist_prune(nl, eng->pos, eng->dev_pack ? NULL : eng->stage_ptr[STAGE_POS]);
-        eng->pruned_now = 1;
-    }
+    bind_io(eng);
     eng->record_events = 1;
     if (s == SCL_OK)
         s = charmm_plan_forces(eng);
@@ -476,6 +488,7 @@ scl_status scl_charmm_compute(scl_charmm *eng, const double *x, const double *q,
         s = device_pack(eng, x, q, residuals);
     }
     eng->io.tally = 0, eng->io.per_atom = 0; /* what the tuner times */
+    bind_io(eng);
     int rebuilt;
     if (s == SCL_OK && !eng->plan) /* the tuner times complete lists */
         s = charmm_nlist_settle(nl, &rebuilt, fn);

@@ -57,6 +57,11 @@ struct scl_charmm {
  * neighbor list's budget counts them). */
 size_t charmm_engine_device_bytes(const scl_charmm *eng);
 
+/* Prune the inner lists where they are stale (a new atom set or chunk
+ * layout, or atoms moved), at the step's packed positions: before any force
+ * launch, the tuner's included. */
+scl_status charmm_engine_lists_ready(scl_charmm *eng);
+
 /* charmm_plan.c: choose the force kind, its launch values and the chunk
  * count (the tuner), and lay the chunks out for them. */
 scl_status charmm_plan(scl_charmm *eng);

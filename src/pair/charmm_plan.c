@@ -64,6 +64,8 @@ static scl_status plan_run(void *user, void *variant, const int *values)
     scl_charmm *eng = u->eng;
     plan_variant *v = variant;
     scl_status s = apply(u, v->values, 0);
+    if (s == SCL_OK)
+        s = charmm_engine_lists_ready(eng);
     if (s != SCL_OK)
         return s;
     return u->kind->enqueue(&eng->forces, &eng->nlist, &eng->io,
