@@ -217,6 +217,8 @@ double scl_seis_rayleigh_ratio(double vp, double vs);
  *                                  WAVELET: ricker, gaussian, ... (grid3d's names)
  *   receiver X Y Z
  *   receivers X0 Y0 Z0 X1 Y1 Z1 N  N receivers evenly along a line (N >= 2)
+ *   receiver_grid X0 Y0 X1 Y1 Z NX NY   NX x NY receivers on the plane at depth Z
+ *                                  (x fastest; NX or NY = 1 takes X0 or Y0)
  * The whole run is checked (scl_seis_check); messages name the file and line. */
 typedef struct {
     scl_seis_model model;

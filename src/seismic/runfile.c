@@ -221,10 +221,27 @@ static scl_status parse_line(parse_state *ps, scl_seis_run *run, char **tok, int
                 return scl_linereader_fail(lr, err, errlen, "too many receivers (at most %d)",
                                            MAX_RECEIVERS);
         }
+    } else if (!strcmp(cmd, "receiver_grid")) {
+        long ny_r;
+        if (ntok != 8 || numbers(tok, 1, 5, v) != 0 || scl_parse_int(tok[6], &iv) != 0 ||
+            scl_parse_int(tok[7], &ny_r) != 0 || iv < 1 || ny_r < 1 || iv * ny_r > MAX_RECEIVERS)
+            return scl_linereader_fail(lr, err, errlen,
+                                       "expected 'receiver_grid X0 Y0 X1 Y1 Z NX NY' with "
+                                       "NX, NY >= 1");
+        for (long b = 0; b < ny_r; b++)
+            for (long a = 0; a < iv; a++) {
+                const double ta = iv > 1 ? (double)a / (double)(iv - 1) : 0;
+                const double tb = ny_r > 1 ? (double)b / (double)(ny_r - 1) : 0;
+                const double p[3] = {v[0] + ta * (v[2] - v[0]), v[1] + tb * (v[3] - v[1]), v[4]};
+                if (add_receiver(ps, p) != 0)
+                    return scl_linereader_fail(lr, err, errlen, "too many receivers (at most %d)",
+                                               MAX_RECEIVERS);
+            }
     } else {
         return scl_linereader_fail(lr, err, errlen,
                                    "unknown command '%s' (grid, model, time, steps, dt, order, "
-                                   "surface, pml, precision, source, receiver, receivers)",
+                                   "surface, pml, precision, source, receiver, receivers, "
+                                   "receiver_grid)",
                                    cmd);
     }
     return SCL_OK;

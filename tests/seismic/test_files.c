@@ -93,23 +93,29 @@ int main(int argc, char **argv)
     /* run file: good */
     write_text("good.run", "grid 30 20 20 5\nmodel homogeneous 3000 1700 2400\nsteps 40\n"
                            "source explosive 75 50 50 ricker 15 1e9\nreceiver 10 10 0\n"
-                           "receivers 20 50 0 120 50 0 6\npml 5\n");
+                           "receivers 20 50 0 120 50 0 6\npml 5\n"
+                           "receiver_grid 10 20 30 60 5 3 2\n");
     scl_seis_run run;
     char warn[512];
     CHECK(scl_seis_read_run(path_of("good.run"), &run, warn, sizeof warn, err, sizeof err) == SCL_OK,
           "good run: %s", err);
-    CHECK(run.config.nreceivers == 7 && run.receivers && run.receivers[6].i == 24 &&
+    CHECK(run.config.nreceivers == 13 && run.receivers && run.receivers[6].i == 24 &&
+              run.receivers[12].i == 6 && run.receivers[12].j == 12 && run.receivers[12].k == 1 &&
+              run.receivers[8].i == 4 && run.receivers[8].j == 4 &&
               run.config.sources[0].i == 15 && run.config.order == 4 && run.config.free_surface &&
               run.config.steps == 40 && fabs(run.config.dt * 1e6 - round(run.config.dt * 1e6)) < 1e-6,
           "run contents (dt %g)", run.config.dt);
 
-    /* SEG-Y of random traces: headers and big-endian IEEE samples */
+    /* SEG-Y of random traces for the first 7 receivers: headers and
+     * big-endian IEEE samples */
+    scl_seis_config c7 = run.config;
+    c7.nreceivers = 7;
     if (run.receivers) {
         const size_t nt = 7 * SCL_SEIS_NCOMP * 40;
         float *tr = malloc(nt * sizeof(float));
         for (size_t q = 0; q < nt; q++)
             tr[q] = (float)(test_uniform(&rng) - 0.5);
-        CHECK(scl_seis_write_segy(path_of("shot_vz.sgy"), &run.model, &run.config, tr,
+        CHECK(scl_seis_write_segy(path_of("shot_vz.sgy"), &run.model, &c7, tr,
                                   SCL_SEIS_VZ, 1, err, sizeof err) == SCL_OK, "%s", err);
         FILE *f = fopen(path_of("shot_vz.sgy"), "rb");
         unsigned char *b = calloc(1, 3600 + 7 * (240 + 160));
@@ -128,7 +134,7 @@ int main(int argc, char **argv)
                   be16(t6 + 114) == 40 && v == tr[(6 * SCL_SEIS_NCOMP + SCL_SEIS_VZ) * 40 + 7],
               "trace 7 header/sample (%ld, %g)", be32(t6 + 80), v);
         free(b);
-        CHECK(scl_seis_write_csv(path_of("shot.csv"), &run.config, tr, 4, err, sizeof err) == SCL_OK,
+        CHECK(scl_seis_write_csv(path_of("shot.csv"), &c7, tr, 4, err, sizeof err) == SCL_OK,
               "%s", err);
         f = fopen(path_of("shot.csv"), "r");
         int lines = 0, ch;
@@ -137,7 +143,7 @@ int main(int argc, char **argv)
         if (f)
             fclose(f);
         CHECK(lines == 11, "CSV lines %d (header + 40/4)", lines);
-        CHECK(scl_seis_write_segy(path_of("x.sgy"), &run.model, &run.config, tr, 0, 1000, err,
+        CHECK(scl_seis_write_segy(path_of("x.sgy"), &run.model, &c7, tr, 0, 1000, err,
                                   sizeof err) != SCL_OK && strstr(err, "microseconds"),
               "SEG-Y interval check: %s", err);
         free(tr);
