@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct {
     const char *param_path, *obstacle_path, *out_dir, *device, *png, *force;
@@ -267,15 +268,20 @@ int cmd_lbm(int argc, char **argv)
                 a.param_path, p.nx, p.ny);
         goto done;
     }
-    /* one mean |u| per step, for av_vels.dat */
-    av = malloc(((size_t)steps + 1) * sizeof *av);
-    if (!av) {
+    /* one mean |u| per step, for av_vels.dat: refused up front when it could
+     * not fit in the host's memory (malloc may not fail before it is touched) */
+    double av_bytes = ((double)steps + 1.0) * sizeof *av;
+    double host_bytes = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+    if (host_bytes <= 0)
+        host_bytes = 1e18; /* unknown: let malloc decide */
+    if (av_bytes > 0.5 * host_bytes || !(av = malloc((size_t)av_bytes))) {
+        char what[600];
         if (a.steps >= 0)
-            fprintf(stderr, "streamcl lbm: --steps %ld: out of host memory for its av_vels\n",
-                    steps);
+            snprintf(what, sizeof what, "--steps %ld", steps);
         else
-            fprintf(stderr, "streamcl lbm: %s:3: maxIters %ld: out of host memory for its "
-                            "av_vels\n", a.param_path, steps);
+            snprintf(what, sizeof what, "%s:3: maxIters %ld", a.param_path, steps);
+        fprintf(stderr, "streamcl lbm: %s: out of host memory for its av_vels (%.3g GiB, the host "
+                        "has %.3g GiB)\n", what, av_bytes / 1073741824.0, host_bytes / 1073741824.0);
         goto done;
     }
     r.fl = (fields){fieldbuf, fieldbuf + n, fieldbuf + 2 * n, fieldbuf + 3 * n};
