@@ -53,6 +53,9 @@ rhodo)
   [ -f "$WORK/rhodo/log.cpu" ] || { echo "FAIL: no CPU reference (run the reference test)"; exit 1; }
   d=$(rhodo_dir "$how$np")
   [ "$np" = 1 ] && rm -f "$WORK/rhodo/log.ocl1"   # never compare with a stale one
+  # the multi-rank run is compared with a passing 1-rank run: without one, fail now
+  [ "$np" = 1 ] || [ -f "$WORK/rhodo/log.ocl1" ] ||
+    { echo "FAIL: no passing 1-rank log to compare the $np-rank run with (run lammps_rhodo_ocl_1rank)"; exit 1; }
   # one OpenCL CPU thread per rank on PoCL so ranks do not fight for the cores
   if [ "$np" -gt 1 ]; then export POCL_MAX_PTHREAD_COUNT=1 POCL_CPU_MAX_CU_COUNT=1; fi
   input=in.rhodo; exe=$LMP_OCL
@@ -69,12 +72,8 @@ rhodo)
   # the 1-rank log is kept for the 2-rank comparison only when it passed
   if [ "$np" = 1 ] && [ $fails -eq 0 ]; then cp "$d/log.lammps" "$WORK/rhodo/log.ocl1"; fi
   if [ "$np" -gt 1 ]; then
-    if [ -f "$WORK/rhodo/log.ocl1" ]; then
-      python3 "$HERE/compare_logs.py" "$d/log.lammps" "$WORK/rhodo/log.ocl1" "$TOL" \
-          0:E_vdwl,E_coul,PotEng 100:PotEng,E_coul || fail "$how $np ranks vs ocl 1 rank"
-    else
-      fail "no passing 1-rank log to compare the $np-rank run with (run lammps_rhodo_ocl_1rank)"
-    fi
+    python3 "$HERE/compare_logs.py" "$d/log.lammps" "$WORK/rhodo/log.ocl1" "$TOL" \
+        0:E_vdwl,E_coul,PotEng 100:PotEng,E_coul || fail "$how $np ranks vs ocl 1 rank"
   fi
   ;;
 small)
