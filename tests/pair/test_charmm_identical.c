@@ -1,7 +1,8 @@
 /* Launch parameters never change the answer: in double precision the forces,
  * energies, virial and per-atom tallies are bitwise identical for every
  * threads-per-atom value, work-group size, one chunk vs many, and resident vs
- * streamed (rebuilt per chunk) neighbor lists, and with dynamic pruning on
+ * streamed (rebuilt per chunk) neighbor lists, a chunk count the tuner chose
+ * by timing real steps, and with dynamic pruning on
  * vs off over steps that move the atoms past the inner skin (re-pruning).
  * Mixed precision agrees to float rounding across the same variations. */
 #include "charmm_test_util.h"
@@ -27,6 +28,7 @@ static int run(scl_context *ctx, scl_charmm_params p, const test_atoms *a, const
     o->v = malloc(6 * n * sizeof *o->v);
     p.threads_per_atom = v->tpa;
     p.chunks = v->chunks;
+    p.tune = v->chunks == 0; /* chunks 0: the tuner times the chunk counts (real steps) */
     p.work_group = v->wg;
     p.max_device_bytes = v->budget;
     scl_status s = test_engine_step(ctx, &p, a, o->f, &o->r, o->e, o->v, &o->st);
@@ -115,7 +117,7 @@ int main(void)
         {4, 1, 128, 0, "tpa 4, wg 128"},     {8, 1, 32, 0, "tpa 8, wg 32"},
         {16, 1, 64, 0, "tpa 16"},            {32, 2, 64, 0, "tpa 32, 2 chunks"},
         {1, 3, 64, 0, "3 chunks"},           {4, 7, 64, 0, "tpa 4, 7 chunks"},
-        {2, 2, 64, stream_budget, "streamed lists"},
+        {1, 0, 64, 0, "tuned chunks"},      {2, 2, 64, stream_budget, "streamed lists"},
     };
     int nv = (int)(sizeof variants / sizeof variants[0]);
     for (int prec = SCL_PREC_MIXED; prec <= SCL_PREC_DOUBLE; prec++) {
