@@ -512,6 +512,9 @@ void PairLJCharmmCoulLongOCL::report_run()
   m += strf("Force calc:       %.4f s\n", tmax[2]);
   m += strf("Host reduce:      %.4f s\n", tmax[4]);
   m += strf("Host pack+launch: %.4f s\n", tmax[6]);
+  // the style's own host work (waiting excluded), rebuild steps included
+  m += strf("Host per step:    %.4f ms  (pack+launch + reduce over %.0f steps)\n",
+            steps > 0 ? 1e3 * (tmax[6] + tmax[4]) / steps : 0.0, steps);
   m += strf("Idle (host wait): %.4f s  (host blocked on the device in pre_reverse)\n", tmax[5]);
   m += strf("Pairs/s:          %.4g  (list entries x steps / force time)\n", pairs_per_s);
   m += "-------------------------------------------------------------------\n\n";
