@@ -22,7 +22,7 @@ FixStreamclCollect::FixStreamclCollect(LAMMPS *lmp, int narg, char **arg) : Fix(
 
 int FixStreamclCollect::setmask()
 {
-  return PRE_REVERSE | MIN_PRE_REVERSE;
+  return PRE_FORCE | PRE_REVERSE | MIN_PRE_REVERSE;
 }
 
 PairLJCharmmCoulLongOCL *FixStreamclCollect::pair()
@@ -45,6 +45,17 @@ void FixStreamclCollect::setup(int)
 void FixStreamclCollect::min_setup(int vflag)
 {
   setup(vflag);
+}
+
+// kspace_style pppm/ocl queues its whole device step here (one rank), so it
+// overlaps the pair and bonded computes; its host time is kspace time
+void FixStreamclCollect::pre_force(int vflag)
+{
+  if (auto k = kspace()) {
+    timer->stamp(Timer::MODIFY);
+    k->prestart(vflag);
+    timer->stamp(Timer::KSPACE);
+  }
 }
 
 void FixStreamclCollect::setup_pre_reverse(int, int)

@@ -21,6 +21,7 @@ class FixStreamclCollect : public Fix {
   int setmask() override;
   void setup(int vflag) override;
   void min_setup(int vflag) override;
+  void pre_force(int vflag) override;
   void setup_pre_reverse(int eflag, int vflag) override;
   void pre_reverse(int eflag, int vflag) override;
   void min_pre_reverse(int eflag, int vflag) override;

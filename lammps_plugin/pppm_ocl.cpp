@@ -46,7 +46,7 @@ KSpace *PPPMOCL::creator(LAMMPS *lmp)
 
 PPPMOCL::PPPMOCL(LAMMPS *lmp) :
     PPPM(lmp), fp64(0), fft_device(1), kspace_dirty(true), pending_solve(false),
-    pending_energy(false), pending_virial(false), pending_volume(0), pending_qscale(0), ctx(nullptr), engine(nullptr), engine_params(), pending(false),
+    pending_energy(false), pending_virial(false), pending_volume(0), pending_qscale(0), prestarted(-1), ctx(nullptr), engine(nullptr), engine_params(), pending(false),
     pending_nlocal(0), stats_base(), wait_time(0), host_time(0)
 {
   group_group_enable = 0;   // compute group/group then says kspace is unsupported
@@ -226,7 +226,15 @@ void PPPMOCL::ensure_engine()
 /* PPPM::compute with particle_map + make_rho and fieldforce on the device */
 void PPPMOCL::compute(int eflag, int vflag)
 {
+  const bool early = prestarted == update->ntimestep && pending && pending_solve;
+  const bool early_tally = early && (pending_energy || pending_virial);
+  prestarted = -1;
   ev_init(eflag, vflag);
+  if (early && !evflag_atom && (early_tally || !(eflag_global || vflag_global))) {
+    pending_energy = eflag_global;    // what collect() finishes: this step's flags
+    pending_virial = vflag_global;
+    return;
+  }
   if (pending) {
     // a step computed without reaching pre_reverse: stale, drain it apart
     std::vector<double> scratch(3 * (size_t) MAX(pending_nlocal, 1));
@@ -306,6 +314,26 @@ void PPPMOCL::compute(int eflag, int vflag)
       for (int i = 0; i < nlocal; i++)
         for (int j = 0; j < 6; j++) vatom[i][j] *= 0.5 * qscale;
   }
+  host_time += MPI_Wtime() - t0;
+}
+
+void PPPMOCL::prestart(int vflag)
+{
+  prestarted = -1;
+  const bigint step = update->ntimestep;
+  if (!fft_device || comm->nprocs != 1 || !compute_flag || pending || modify->n_pre_force != 1 ||
+      update->eflag_atom == step || (vflag & (VIRIAL_ATOM | VIRIAL_CENTROID)))
+    return;
+  ev_init(update->eflag_global == step ? ENERGY_GLOBAL : 0, vflag);
+  if (atom->natoms != natoms_original) {
+    qsum_qsq();
+    natoms_original = atom->natoms;
+  }
+  if (qsqsum == 0.0) return;
+  const double t0 = MPI_Wtime();
+  boxlo = domain->boxlo;
+  ensure_engine();
+  if (compute_device_step()) prestarted = step;
   host_time += MPI_Wtime() - t0;
 }
 

@@ -40,6 +40,12 @@ class PPPMOCL : public PPPM {
   void compute(int eflag, int vflag) override;
   void compute_group_group(int, int, int) override;
 
+  // Queue this step's device work from FixStreamclCollect::pre_force, so that
+  // it overlaps the pair and bonded computes on the host; compute() then only
+  // checks the energy/virial flags. Only with the whole step on the device
+  // (one rank), no per-atom tallies, and no other pre_force fix (those may
+  // change x or q, e.g. fix qeq).
+  void prestart(int vflag);
   // Add the forces of the step compute() started; no-op when none is pending.
   void collect();
   void begin_run_stats();
@@ -54,6 +60,7 @@ class PPPMOCL : public PPPM {
   bool pending_solve;            // the pending step is a whole device step
   bool pending_energy, pending_virial;
   double pending_volume, pending_qscale;
+  bigint prestarted;             // timestep of the step prestart() queued, -1 none
   scl_context *ctx;
   std::string ctx_device_spec;
   scl_pppm *engine;
