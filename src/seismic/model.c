@@ -126,6 +126,11 @@ scl_status scl_seis_read_layered(const char *path, scl_seis_model *m, char *err,
             st = scl_linereader_fail(&lr, err, errlen, "depth %g does not increase", v[0]);
             break;
         }
+        if (v[1] > 1e10 || v[2] > 1e10 || v[3] > 1e10) {
+            /* stored as float; no earth material comes near */
+            st = scl_linereader_fail(&lr, err, errlen, "vp, vs and rho must be below 1e10");
+            break;
+        }
         if (!(v[1] > 0) || v[2] < 0 || !(v[3] > 0)) {
             st = scl_linereader_fail(&lr, err, errlen,
                                      "vp %g and rho %g must be positive, vs %g >= 0", v[1], v[3],

@@ -114,6 +114,8 @@ static scl_status parse_line(parse_state *ps, scl_seis_run *run, char **tok, int
         if (ntok == 5 && !strcmp(tok[1], "homogeneous")) {
             if (numbers(tok, 2, 3, ps->hom) != 0)
                 return scl_linereader_fail(lr, err, errlen, "expected 'model homogeneous VP VS RHO'");
+            if (ps->hom[0] > 1e10 || ps->hom[1] > 1e10 || ps->hom[2] > 1e10)
+                return scl_linereader_fail(lr, err, errlen, "vp, vs and rho must be below 1e10");
             if (!(ps->hom[0] > 0) || !(ps->hom[2] > 0) || ps->hom[1] < 0)
                 return scl_linereader_fail(lr, err, errlen,
                                            "vp %g and density %g must be positive, vs %g >= 0",
