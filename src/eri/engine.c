@@ -272,8 +272,9 @@ scl_status scl_eri_create(scl_context *ctx, const scl_eri_system *sys, const scl
     free(types);
     free(types32);
     /* tuning step: the last rows, about 2^28 primitive quartets on a GPU
-     * (about a millisecond), 2^24 elsewhere */
-    const double step = scl_device(ctx)->is_gpu ? 268435456.0 : 16777216.0;
+     * (about a millisecond), 2^22 elsewhere */
+    const int gpu = scl_device(ctx)->is_gpu;
+    const double step = gpu ? 268435456.0 : 4194304.0;
     size_t rows = 1;
     while (rows < np && (double)(rows * np) * (double)(npp * npp) < step)
         rows++;
@@ -281,7 +282,9 @@ scl_status scl_eri_create(scl_context *ctx, const scl_eri_system *sys, const scl
     count_quartets(e);
 
     e->params[0] = (scl_tune_param){"wg", 4, {128, 64, 256, 32}};
-    e->params[1] = (scl_tune_param){"boys", 2, {0, 1}};
+    /* the erf variant is a candidate on GPUs only: PoCL's double erf ran ~100x
+     * slower than the table (2.7e6 against 3e8 primitive quartets/s) */
+    e->params[1] = gpu ? (scl_tune_param){"boys", 2, {0, 1}} : (scl_tune_param){"boys", 1, {0}};
     e->params[2] = e->homogeneous ? (scl_tune_param){"types", 2, {1, 0}}
                                   : (scl_tune_param){"types", 1, {0}};
     char shape[96];
