@@ -150,12 +150,14 @@ void PPPMOCL::init()
     ctx = nullptr;
   }
   if (!ctx) {
-    scl_context_options opt;
-    memset(&opt, 0, sizeof opt);
-    opt.device = device_spec.empty() ? nullptr : device_spec.c_str();
-    opt.profiling = 1;
+    // the STREAMCL_* context options (binary cache, tuning) as the pair style reads them
+    scl_env_options env;
+    memset(&env, 0, sizeof env);
+    env.context.device = device_spec.empty() ? nullptr : device_spec.c_str();
+    env.context.profiling = 1;
+    scl_env_options_read(&env);
     char err[1024] = "";
-    scl_status st = scl_context_create(&opt, &ctx, err, sizeof err);
+    scl_status st = scl_context_create(&env.context, &ctx, err, sizeof err);
     int ok = st == SCL_OK, nfail = 0, one = !ok;
     MPI_Allreduce(&one, &nfail, 1, MPI_INT, MPI_SUM, world);
     if (nfail) {
