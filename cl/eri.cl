@@ -161,6 +161,8 @@ void eri_tensor(__global const double4 *pair_geo, __global const double *pair_k,
     out[(long)ij * (ij + 1) / 2 + kl - out_base] = v;
 }
 
+#if !ERI_FP32 /* J/K are FP64 only */
+
 /* x += v on a double in global memory (OpenCL 1.2 has no double atomics). */
 inline void add_double(volatile __global double *x, double v)
 {
@@ -179,7 +181,10 @@ inline void add_double(volatile __global double *x, double v)
  *   jacc[i][j] += 4 v D_kl   jacc[k][l] += 4 v D_ij
  *   kacc[i][k] += 2 v D_jl   kacc[j][k] += 2 v D_il
  *   kacc[i][l] += 2 v D_jk   kacc[j][l] += 2 v D_ik
- * The row's jacc[i][j] terms are summed in local memory first. */
+ * A work-group shares ij (so i, j) and holds consecutive kl, whose k is
+ * constant over runs of up to k+1 work-items: the jacc[i][j] terms are summed
+ * in local memory, and the kacc[i][k], kacc[j][k] terms per run of equal k
+ * (otherwise up to a warp's worth of atomics would retry on one address). */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void eri_jk(__global const double4 *pair_geo, __global const double *pair_k,
             __global const double *schwarz, __global const double *boys_table,
@@ -189,40 +194,63 @@ void eri_jk(__global const double4 *pair_geo, __global const double *pair_k,
 {
     __local REAL4 row_geo[NPP];
     __local REAL row_k[NPP];
-    __local double jsum[WG];
+    __local double jsum[WG], kik[WG], kjk[WG];
+    __local int kcol[WG];
     const int ij = row0 + (int)get_group_id(1);
     if ((int)(get_group_id(0) * WG) > ij)
         return;
     const int kl = (int)get_global_id(0);
     const int lid = (int)get_local_id(0);
     load_row(row_geo, row_k, pair_geo, pair_k, npair, ij);
-    double jterm = 0;
-    if (kl <= ij && schwarz[ij] * schwarz[kl] >= threshold) {
-        int2 f = pair_fn[ij], g = pair_fn[kl];
-        int i = f.x, j = f.y, k = g.x, l = g.y;
-        double v = (double)quartet(row_geo, row_k, pair_geo, pair_k, npair, kl, boys_table, qtype);
-        if (i == j)
-            v *= 0.5;
-        if (k == l)
-            v *= 0.5;
-        if (ij == kl)
-            v *= 0.5;
-        jterm = 4 * v * density[k * n + l];
-        add_double(&jacc[k * n + l], 4 * v * density[i * n + j]);
-        add_double(&kacc[i * n + k], 2 * v * density[j * n + l]);
-        add_double(&kacc[j * n + k], 2 * v * density[i * n + l]);
-        add_double(&kacc[i * n + l], 2 * v * density[j * n + k]);
-        add_double(&kacc[j * n + l], 2 * v * density[i * n + k]);
+    const int2 f = pair_fn[ij];
+    const int i = f.x, j = f.y;
+    double jterm = 0, ik = 0, jk = 0;
+    int k = -1;
+    if (kl <= ij) {
+        int2 g = pair_fn[kl];
+        k = g.x;
+        int l = g.y;
+        if (schwarz[ij] * schwarz[kl] >= threshold) {
+            double v = (double)quartet(row_geo, row_k, pair_geo, pair_k, npair, kl, boys_table,
+                                       qtype);
+            if (i == j)
+                v *= 0.5;
+            if (k == l)
+                v *= 0.5;
+            if (ij == kl)
+                v *= 0.5;
+            jterm = 4 * v * density[k * n + l];
+            ik = 2 * v * density[j * n + l];
+            jk = 2 * v * density[i * n + l];
+            add_double(&jacc[k * n + l], 4 * v * density[i * n + j]);
+            add_double(&kacc[i * n + l], 2 * v * density[j * n + k]);
+            add_double(&kacc[j * n + l], 2 * v * density[i * n + k]);
+        }
     }
     jsum[lid] = jterm;
+    kik[lid] = ik;
+    kjk[lid] = jk;
+    kcol[lid] = k;
     barrier(CLK_LOCAL_MEM_FENCE);
+    /* the first work-item of each run of equal k adds up the run */
+    if (k >= 0 && (lid == 0 || kcol[lid - 1] != k)) {
+        double si = 0, sj = 0;
+        for (int m = lid; m < WG && kcol[m] == k; m++) {
+            si += kik[m];
+            sj += kjk[m];
+        }
+        if (si != 0)
+            add_double(&kacc[i * n + k], si);
+        if (sj != 0)
+            add_double(&kacc[j * n + k], sj);
+    }
     for (int step = WG / 2; step > 0; step >>= 1) {
         if (lid < step)
             jsum[lid] += jsum[lid + step];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    if (lid == 0 && jsum[0] != 0) {
-        int2 f = pair_fn[ij];
-        add_double(&jacc[f.x * n + f.y], jsum[0]);
-    }
+    if (lid == 0 && jsum[0] != 0)
+        add_double(&jacc[i * n + j], jsum[0]);
 }
+
+#endif /* !ERI_FP32 */

@@ -147,6 +147,12 @@ int main(void)
     compare(&s, "wg=128,boys=0,types=0", &seed);
     scl_eri_system_free(&s);
     free(atoms);
+    /* more pairs than a work-group: runs of equal k cross group boundaries */
+    jitter_lattice(3, 3, 2, 1.5, 0.2, &seed, &atoms, &na);
+    build("sto-2g", atoms, na, &s);
+    compare(&s, "wg=32,boys=0", &seed);
+    scl_eri_system_free(&s);
+    free(atoms);
 
     /* mixed contraction lengths (padded primitive pairs), two shells on He */
     const char *mixed = "H S\n 3.42525091 0.15432897\n 0.62391373 0.53532814\n"
