@@ -85,6 +85,23 @@ typedef float part_t;
 #define acc_out(a) (a)
 #endif
 
+/* FSUM > 1 (mixed on fp64 devices, float pair math): each lane adds its
+ * pair terms into float partial sums and moves them into the double
+ * accumulators every FSUM pairs, instead of converting and adding in double
+ * per pair (FP64 and the conversions run at a fraction of the FP32 rate on
+ * most GPUs). A float sum of FSUM terms adds ~FSUM/2 ulps to each partial,
+ * far below the 1e-6 the tests bound. The tuner picks FSUM per device. */
+#ifndef FSUM
+#define FSUM 1
+#endif
+#if PREC == 1 && SCL_FP64 && !PAIR_DOUBLE && FSUM > 1
+#define PARTIALS 1
+#define ADD(total, part, v) (part) += (v)
+#else
+#define PARTIALS 0
+#define ADD(total, part, v) (total) += TO_ACC(v)
+#endif
+
 #define INDEX_MASK 0x3fffffff
 #define KIND_SHIFT 30
 #define PAD 8
@@ -191,6 +208,18 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
 #if TALLY
     acc e_vdwl = 0, e_coul = 0, v0 = 0, v1 = 0, v2 = 0, v3 = 0, v4 = 0, v5 = 0;
 #endif
+    /* float partial sums (PARTIALS; unused otherwise) */
+    float pfx = 0, pfy = 0, pfz = 0;
+#if TALLY
+    float pev = 0, pec = 0, pv0 = 0, pv1 = 0, pv2 = 0, pv3 = 0, pv4 = 0, pv5 = 0;
+#define FLUSH_TALLY()                                                                          \
+    e_vdwl += pev, e_coul += pec, v0 += pv0, v1 += pv1, v2 += pv2, v3 += pv3, v4 += pv4,       \
+        v5 += pv5, pev = pec = pv0 = pv1 = pv2 = pv3 = pv4 = pv5 = 0
+#else
+#define FLUSH_TALLY() (void)0
+#endif
+#define FLUSH_ALL() fx += pfx, fy += pfy, fz += pfz, pfx = pfy = pfz = 0, FLUSH_TALLY()
+    int since = 0;
     /* Sorted (pruned) lists hold their special pairs first: phase 0 runs the
      * general code over those, phase 1 the rest with kind 0 known at compile
      * time (no special factors, no erf series branch). With ~4% special
@@ -202,6 +231,12 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
 #pragma unroll
     for (int phase = 0; phase < 2; phase++)
     for (; s < (phase == 0 ? nsp : npad); s += TPA) {
+#if PARTIALS
+        if (++since == FSUM) { /* first, before any continue below */
+            FLUSH_ALL();
+            since = 0;
+        }
+#endif
         const int packed = nbr[(size_t)(s / PAD) * stride + (size_t)a * PAD + s % PAD];
         const int j = packed & INDEX_MASK;
         const int kind = phase == 0 ? (packed >> KIND_SHIFT) & 3 : 0;
@@ -302,20 +337,24 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
         if (!(fabs(fpair) * sqrt(r2) < FORCE_LIMIT))
             report(error, 2, ii, j);
 #endif
-        fx += TO_ACC(dx * fpair);
-        fy += TO_ACC(dy * fpair);
-        fz += TO_ACC(dz * fpair);
+        ADD(fx, pfx, dx * fpair);
+        ADD(fy, pfy, dy * fpair);
+        ADD(fz, pfz, dz * fpair);
 #if TALLY
-        e_vdwl += TO_ACC(philj);
-        e_coul += TO_ACC(ecoul);
-        v0 += TO_ACC(dx * dx * fpair);
-        v1 += TO_ACC(dy * dy * fpair);
-        v2 += TO_ACC(dz * dz * fpair);
-        v3 += TO_ACC(dx * dy * fpair);
-        v4 += TO_ACC(dx * dz * fpair);
-        v5 += TO_ACC(dy * dz * fpair);
+        ADD(e_vdwl, pev, philj);
+        ADD(e_coul, pec, ecoul);
+        ADD(v0, pv0, dx * dx * fpair);
+        ADD(v1, pv1, dy * dy * fpair);
+        ADD(v2, pv2, dz * dz * fpair);
+        ADD(v3, pv3, dx * dy * fpair);
+        ADD(v4, pv4, dx * dz * fpair);
+        ADD(v5, pv5, dy * dz * fpair);
 #endif
     }
+#if PARTIALS
+    FLUSH_ALL();
+#endif
+    (void)since, (void)pfx, (void)pfy, (void)pfz;
 
     /* lanes -> atom, summed by lane 0 in lane order */
     scratch[4 * lid] = fx;

@@ -61,9 +61,11 @@ extern "C" {
 typedef enum {
     SCL_PREC_SINGLE, /* float math, float accumulation */
     SCL_PREC_MIXED,  /* float pair math, double accumulation (float without fp64)
-                      * of forces, energies and virial alike: a step that tallies
-                      * costs about what a force-only step does (see
-                      * mixed_tally_double for double pair math on those steps) */
+                      * of forces, energies and virial alike (per pair, or of float
+                      * partial sums over 8 pairs where the tuner finds that faster:
+                      * plan value fsum): a step that tallies costs about what a
+                      * force-only step does (see mixed_tally_double for double
+                      * pair math on those steps) */
     SCL_PREC_DOUBLE  /* double math (device needs fp64); sums as integers (whole
                       * part + fraction in 2^-32 units, 64 bits each): bitwise
                       * identical for any launch plan, no practical range limit */

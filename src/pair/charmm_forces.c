@@ -74,7 +74,8 @@ void charmm_forces_free(charmm_forces *fk)
 {
     for (int t = 0; t < CHARMM_TPA_VARIANTS; t++)
         for (int v = 0; v < 2; v++)
-            scl_kernel_free(fk->kernel[t][v]);
+            for (int f = 0; f < 2; f++)
+                scl_kernel_free(fk->kernel[t][v][f]);
     scl_stream_free(fk->ljc);
     scl_stream_free(fk->ljc_double);
     memset(fk, 0, sizeof *fk);
@@ -93,14 +94,22 @@ static size_t acc_bytes(const charmm_forces *fk)
     return fk->params->precision == SCL_PREC_DOUBLE ? 16 : scl_type_size(fk->out_type);
 }
 
-/* Kernel for (tpa, tally), built on first use. */
-static scl_status lanes_kernel(charmm_forces *fk, int tpa, int tally, scl_kernel **out)
+/* Float partial sums per FSUM pairs (cl/charmm.cl): mixed with double
+ * accumulators only. */
+static int has_fsum(const charmm_forces *fk)
 {
-    scl_kernel **k = &fk->kernel[tpa_index(tpa)][tally];
+    return fk->params->precision == SCL_PREC_MIXED && fk->out_type == SCL_DOUBLE;
+}
+
+/* Kernel for (tpa, tally, fsum), built on first use. */
+static scl_status lanes_kernel(charmm_forces *fk, int tpa, int tally, int fsum, scl_kernel **out)
+{
+    scl_kernel **k = &fk->kernel[tpa_index(tpa)][tally][fsum > 1];
     if (!*k) {
         char opts[128];
-        snprintf(opts, sizeof opts, "-DPREC=%d -DTPA=%d -DTALLY=%d -DTALLY_DOUBLE=%d",
-                 (int)fk->params->precision, tpa, tally, fk->params->mixed_tally_double != 0);
+        snprintf(opts, sizeof opts, "-DPREC=%d -DTPA=%d -DTALLY=%d -DTALLY_DOUBLE=%d -DFSUM=%d",
+                 (int)fk->params->precision, tpa, tally, fk->params->mixed_tally_double != 0,
+                 fsum > 1 ? 8 : 1);
         scl_status s = scl_kernel_create(fk->ctx, "charmm", "charmm_force", opts, k);
         if (s != SCL_OK)
             return s;
@@ -121,13 +130,21 @@ static int lanes_candidates(const charmm_forces *fk, scl_tune_param *params)
                     : (scl_tune_param){"tpa", 4, {1, 2, 4, 8}};
     params[1] = gpu ? (scl_tune_param){"wg", 3, {128, 64, 256}}
                     : (scl_tune_param){"wg", 3, {64, 128, 256}};
-    return 2;
+    if (!has_fsum(fk))
+        return 2;
+    /* float partial sums over 8 pairs, or a double add per pair: GPUs run
+     * FP64 and conversions at a fraction of the FP32 rate, CPUs do not */
+    params[2] = gpu ? (scl_tune_param){"fsum", 2, {8, 1}} : (scl_tune_param){"fsum", 2, {1, 8}};
+    return 3;
 }
 
 /* Legal when both variants (force-only and tallying) launch with wg. */
 static scl_status lanes_prepare(charmm_forces *fk, const int *values)
 {
-    int tpa = values[0], wg = values[1];
+    int tpa = values[0], wg = values[1], fsum = has_fsum(fk) ? values[2] : 1;
+    if (fsum != 1 && fsum != 8)
+        return scl_fail(fk->ctx, SCL_ERR_ARGUMENT, "scl_charmm_compute",
+                        "fsum %d (plan or forced) is not 1 or 8", fsum);
     if (tpa != 1 && tpa != 2 && tpa != 4 && tpa != 8 && tpa != 16 && tpa != 32)
         return scl_fail(fk->ctx, SCL_ERR_ARGUMENT, "scl_charmm_compute",
                         "threads per atom %d (plan or forced) is not 1, 2, 4, 8, 16 or 32", tpa);
@@ -136,7 +153,7 @@ static scl_status lanes_prepare(charmm_forces *fk, const int *values)
                         "work-group %d must be a power of two >= threads per atom %d", wg, tpa);
     for (int tally = 0; tally < 2; tally++) {
         scl_kernel *k;
-        scl_status s = lanes_kernel(fk, tpa, tally, &k);
+        scl_status s = lanes_kernel(fk, tpa, tally, fsum, &k);
         if (s != SCL_OK)
             return s;
         size_t local = (size_t)wg;
@@ -148,6 +165,7 @@ static scl_status lanes_prepare(charmm_forces *fk, const int *values)
     }
     fk->tpa = tpa;
     fk->wg = wg;
+    fk->fsum = fsum;
     return SCL_OK;
 }
 
@@ -164,7 +182,7 @@ static scl_status lanes_enqueue(charmm_forces *fk, charmm_nlist *nl, const charm
                                 scl_event *events)
 {
     scl_kernel *k;
-    scl_status s = lanes_kernel(fk, fk->tpa, io->tally, &k);
+    scl_status s = lanes_kernel(fk, fk->tpa, io->tally, fk->fsum, &k);
     if (s != SCL_OK)
         return s;
     size_t wg = (size_t)fk->wg;

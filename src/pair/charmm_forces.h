@@ -62,8 +62,9 @@ struct charmm_forces {
     /* the plan in use */
     const charmm_force_kind *kind;
     int values[SCL_PLAN_MAX_PARAMS];
-    int tpa, wg; /* of the "charmm" kind */
-    scl_kernel *kernel[CHARMM_TPA_VARIANTS][2]; /* [log2 tpa][tally], built on first use */
+    int tpa, wg, fsum; /* of the "charmm" kind */
+    /* [log2 tpa][tally][fsum > 1], built on first use */
+    scl_kernel *kernel[CHARMM_TPA_VARIANTS][2][2];
 };
 
 scl_status charmm_forces_init(charmm_forces *fk, scl_context *ctx, const scl_charmm_params *p,

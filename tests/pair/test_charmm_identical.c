@@ -50,6 +50,44 @@ static double shake(int64_t tag, int step, int dim, double scale)
     return scale * (2.0 * (double)(h >> 11) * (1.0 / 9007199254740992.0) - 1.0);
 }
 
+/* Mixed with float partial sums over 8 pairs (the "fsum" plan value the
+ * tuner may pick on GPUs; forced here through the context) against the
+ * default double add per pair: forces and energies to float rounding. */
+static void fsum_agrees(const test_atoms *a)
+{
+    static scl_env_options env;
+    memset(&env, 0, sizeof env);
+    env.context.force = "fsum=8";
+    scl_context *ctx8 = test_context_with(&env);
+    scl_context *ctx1 = test_context();
+    if (!scl_device(ctx1)->fp64) {
+        SKIP("fsum: mixed without fp64 accumulates in float anyway");
+        scl_context_free(ctx8), scl_context_free(ctx1);
+        return;
+    }
+    variant v = {4, 1, 64, 0, "fsum"};
+    outcome o[2];
+    scl_charmm_params p = test_params(&a->sys, SCL_PREC_MIXED);
+    int ok = run(ctx1, p, a, &v, &o[0]);
+    ok = run(ctx8, p, a, &v, &o[1]) && ok;
+    if (ok) {
+        size_t n3 = 3 * (size_t)a->nlocal;
+        double ferr = rms_relative(o[1].f, o[0].f, n3);
+        double ec = rel_error(o[1].r.ecoul, o[0].r.ecoul), ev = rel_error(o[1].r.evdwl, o[0].r.evdwl);
+        double verr = 0, vmax = 0; /* relative to the largest component */
+        for (int k = 0; k < 6; k++)
+            vmax = fmax(vmax, fabs(o[0].r.virial[k]));
+        for (int k = 0; k < 6; k++)
+            verr = fmax(verr, fabs(o[1].r.virial[k] - o[0].r.virial[k]) / vmax);
+        printf("mixed  fsum 8 vs 1: forces differ by %.2e, E_vdwl %.2e, E_coul %.2e, virial %.2e\n",
+               ferr, ev, ec, verr);
+        CHECK(within(ferr, 1e-6) && within(ec, 1e-7) && within(ev, 1e-6) && within(verr, 1e-6),
+              "fsum 8: forces %g, E_coul %g, E_vdwl %g, virial %g", ferr, ec, ev, verr);
+    }
+    outcome_free(&o[0]), outcome_free(&o[1]);
+    scl_context_free(ctx8), scl_context_free(ctx1);
+}
+
 /* Pruned lists (inner skin 0.3 A: re-pruned every few of these steps) give
  * the same bits as the full lists in double, and the same forces to float
  * rounding in mixed, over 8 steps of up to 0.05 A per coordinate. */
@@ -156,6 +194,7 @@ int main(void)
         outcome_free(&base);
     }
     pruning_identical(ctx, &a);
+    fsum_agrees(&a);
     test_atoms_free(&a);
     scl_context_free(ctx);
     return test_summary("test_charmm_identical");
