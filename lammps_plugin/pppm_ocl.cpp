@@ -45,7 +45,7 @@ KSpace *PPPMOCL::creator(LAMMPS *lmp)
 }
 
 PPPMOCL::PPPMOCL(LAMMPS *lmp) :
-    PPPM(lmp), fp64(0), fft_device(1), kspace_dirty(true), pending_solve(false),
+    PPPM(lmp), fp64(0), fft_device(1), multirank_device(0), kspace_dirty(true), pending_solve(false),
     pending_energy(false), pending_virial(false), pending_volume(0), pending_qscale(0), prestarted(-1), ctx(nullptr), engine(nullptr), engine_params(), pending(false),
     pending_nlocal(0), stats_base(), wait_time(0), host_time(0)
 {
@@ -75,12 +75,14 @@ void PPPMOCL::read_env()
   }
 }
 
-/* kspace_style pppm/ocl accuracy [device SPEC] [precision single|mixed|double] [fft device|host] */
+/* kspace_style pppm/ocl accuracy [device SPEC] [precision single|mixed|double] [fft device|host]
+   [ranks host|device] */
 void PPPMOCL::settings(int narg, char **arg)
 {
   if (narg < 1)
     error->all(FLERR, "Illegal kspace_style pppm/ocl command: expected accuracy "
-                      "[device SPEC] [precision single|mixed|double] [fft device|host]");
+                      "[device SPEC] [precision single|mixed|double] [fft device|host] "
+                      "[ranks host|device]");
   PPPM::settings(1, arg);
   read_env();
   parse_keywords(narg - 1, arg + 1);
@@ -90,14 +92,18 @@ void PPPMOCL::parse_keywords(int narg, char **arg)
 {
   for (int i = 0; i < narg; i += 2) {
     const std::string key = arg[i];
-    if (key != "device" && key != "precision" && key != "fft")
+    if (key != "device" && key != "precision" && key != "fft" && key != "ranks")
       error->all(FLERR, strf("Unknown kspace_style pppm/ocl keyword '%s': expected device, "
-                             "precision or fft", arg[i]));
+                             "precision, fft or ranks", arg[i]));
     if (i + 1 >= narg)
       error->all(FLERR, strf("kspace_style pppm/ocl keyword '%s' needs a value", arg[i]));
     const char *v = arg[i + 1];
     if (key == "device") {
       device_spec = v;
+    } else if (key == "ranks") {
+      if (!strcmp(v, "device")) multirank_device = 1;
+      else if (!strcmp(v, "host")) multirank_device = 0;
+      else error->all(FLERR, strf("kspace_style pppm/ocl: ranks '%s' is invalid: use host or device", v));
     } else if (key == "fft") {
       if (!strcmp(v, "device")) fft_device = 1;
       else if (!strcmp(v, "host")) fft_device = 0;
@@ -142,6 +148,13 @@ void PPPMOCL::init()
     error->all(FLERR, "kspace_style pppm/ocl does not support run_style respa: use run_style verlet");
 
   PPPM::init();
+  if (host_only()) {
+    if (comm->me == 0)
+      utils::logmesg(lmp, strf("kspace_style pppm/ocl: %d ranks: LAMMPS's host PPPM computes "
+                               "kspace (ranks host; 'ranks device' keeps the particle-mesh work "
+                               "on the device)\n", comm->nprocs));
+    return;
+  }
 
   if (ctx && ctx_device_spec != device_spec) {
     if (engine) scl_pppm_free(engine);
@@ -231,6 +244,10 @@ void PPPMOCL::compute(int eflag, int vflag)
   const bool early = prestarted == update->ntimestep && pending && pending_solve;
   const bool early_tally = early && (pending_energy || pending_virial);
   prestarted = -1;
+  if (host_only()) {
+    PPPM::compute(eflag, vflag);
+    return;
+  }
   ev_init(eflag, vflag);
   if (early && !evflag_atom && (early_tally || !(eflag_global || vflag_global))) {
     pending_energy = eflag_global;    // what collect() finishes: this step's flags
@@ -412,14 +429,21 @@ void PPPMOCL::collect()
     for (int i = 0; i < 6; i++) virial[i] = 0.5 * qscale * vol * v[i];
 }
 
+bool PPPMOCL::host_only() const
+{
+  return comm->nprocs > 1 && !multirank_device;
+}
+
 void PPPMOCL::begin_run_stats()
 {
+  if (host_only()) return;
   scl_pppm_stats_get(engine, &stats_base);
   wait_time = host_time = 0.0;
 }
 
 void PPPMOCL::report_run()
 {
+  if (host_only()) return;
   scl_pppm_stats s;
   scl_pppm_stats_get(engine, &s);
   const scl_pppm_stats &b = stats_base;

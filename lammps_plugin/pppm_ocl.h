@@ -12,6 +12,10 @@
  * pre_reverse (after bonds, before reverse communication), as it does for
  * pair_style lj/charmm/coul/long/ocl. Steps that want per-atom energy/virial
  * take the host-FFT path, with the per-atom interpolation on the host.
+ * With several ranks the default (ranks host) is LAMMPS's own host PPPM: on an
+ * H200 with rhodo (bench/RESULTS.md ## pppm) the per-rank device assignment plus
+ * the host FFTs cost more than the CPU path at 4-16 ranks; "ranks device" keeps
+ * the particle-mesh work on the device there too.
  * Refused with an error: triclinic boxes, kspace_modify slab, kspace_modify
  * diff ad, compute group/group, run_style respa.
  */
@@ -56,6 +60,8 @@ class PPPMOCL : public PPPM {
   std::string device_spec;
   int fp64;                      // precision double
   int fft_device;                // keyword fft: 1 device (one rank), 0 host
+  int multirank_device;          // keyword ranks: 1 device work on every rank, 0 host pppm
+  bool host_only() const;        // several ranks with "ranks host": LAMMPS's own PPPM
   bool kspace_dirty;             // setup() ran: Green's function etc. to upload
   bool pending_solve;            // the pending step is a whole device step
   bool pending_energy, pending_virial;

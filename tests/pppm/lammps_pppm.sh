@@ -91,8 +91,13 @@ IN
       -var order $order && check_static double$order cpu$order 1e-10
   done
   # two ranks (host FFTs, each rank's brick on the device)
-  lmp_run "$LMP_OCL" 2 in.box double5r2 -var ks pppm/ocl -var kw "precision double" -var order 5 &&
-    check_static double5r2 cpu5 1e-10
+  lmp_run "$LMP_OCL" 2 in.box double5r2 -var ks pppm/ocl -var kw "precision double ranks device" \
+    -var order 5 && check_static double5r2 cpu5 1e-10
+  # two ranks by default: LAMMPS's host PPPM, said in the log
+  lmp_run "$LMP_OCL" 2 in.box host5r2 -var ks pppm/ocl -var kw "" -var order 5 &&
+    { grep -q "LAMMPS's host PPPM computes kspace" log.host5r2 ||
+        fail "2 ranks without 'ranks device' did not say it uses the host PPPM";
+      check_static host5r2 cpu5 1e-10; }
   # -sf ocl maps pppm to pppm/ocl
   lmp_run "$LMP_OCL" 1 in.box sf5 -sf ocl -var ks pppm -var kw "" -var order 5 &&
     { grep -q "pppm/ocl" log.sf5 || fail "-sf ocl did not select pppm/ocl"; check_static sf5 cpu5 1e-5; }
@@ -121,7 +126,7 @@ IN
   lmp_run "$LMP_CPU" 1 in.static cpu -var ks pppm -var kw ""
   lmp_run "$LMP_OCL" 1 in.static mixed -var ks pppm/ocl -var kw "precision mixed" && check_static mixed cpu 1e-5
   lmp_run "$LMP_OCL" 1 in.static double -var ks pppm/ocl -var kw "precision double" && check_static double cpu 1e-10
-  lmp_run "$LMP_OCL" 2 in.static double2 -var ks pppm/ocl -var kw "precision double" && check_static double2 cpu 1e-10
+  lmp_run "$LMP_OCL" 2 in.static double2 -var ks pppm/ocl -var kw "precision double ranks device" && check_static double2 cpu 1e-10
   # dynamics: the example's force field, shake, 20 steps; forces collected in pre_reverse
   sed -e 's/^run.*/thermo 10\nthermo_style custom step pe ke etotal evdwl ecoul elong press\nthermo_modify format float %22.15g\nrun 20/' \
       -e 's/^thermo_style.*multi//' -e 's/^thermo\t.*//' "$src/in.peptide" > in.md
