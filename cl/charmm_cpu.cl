@@ -179,17 +179,22 @@ inline void part_store(__global part_t *p, size_t at, acc1 v) { p[at] = v; }
 
 /* ------------------------------------------------------------ half lists */
 
-/* The half list of one chunk's local atoms from its full (or pruned) list:
- * a local-local pair is kept by the atom whose (cell, slot) comes first, so
- * j's cell is never in a lower z-layer of cells than i's (cells are
- * numbered z-major), which the colouring relies on; a ghost partner is
- * always kept (ghosts get no force). Row layout: atom ii's slots at
- * half[ii*capacity ...], special pairs first (half_nsf of them), padded to
- * 8 with the sentinel. One work-item per atom; two passes over the list. */
+/* The half list of one chunk's local atoms from its full list, pruned on
+ * the way: a local-local pair is kept by the atom whose (cell, slot) comes
+ * first, so j's cell is never in a lower z-layer of cells than i's (cells
+ * are numbered z-major), which the colouring relies on; a ghost partner is
+ * always kept (ghosts get no force). With prune set, only pairs closer than
+ * sqrt(cutsq) at the current positions are kept (the engine's inner-list
+ * prune, cl/neighbor.cl, done here in the same pass). Row layout: atom ii's
+ * slots at hlist[ii*capacity ...], special pairs first (half_nsf of them),
+ * padded to 8 with the sentinel. One work-item per atom. */
 __kernel void charmm_half_filter(__global const int *restrict nbr,
                                  __global const int *restrict numnbr, const int first,
                                  const int count, __global const int *restrict slot_of,
-                                 __global const int *restrict icell, const int capacity,
+                                 __global const int *restrict icell,
+                                 __global const int *restrict ilist,
+                                 __global const pos4 *restrict pos, const real unit,
+                                 const real cutsq, const int prune, const int capacity,
                                  const int sentinel, __global int *restrict hlist,
                                  __global int *restrict half_num, __global int *restrict half_nsf)
 {
@@ -199,16 +204,31 @@ __kernel void charmm_half_filter(__global const int *restrict nbr,
     const int ii = first + a, n = numnbr[ii], ci = icell[ii];
     const size_t stride = (size_t)count * PAD;
     __global int *row = hlist + (size_t)ii * (size_t)capacity;
+    const pos4 pi = pos[ilist[ii]];
     int m = 0, nsf = 0;
     for (int special = 1; special >= 0; special--) {
         for (int s = 0; s < n; s++) {
             const int packed = nbr[(size_t)(s / PAD) * stride + (size_t)a * PAD + s % PAD];
             if (((packed >> KIND_SHIFT) != 0) != special)
                 continue;
-            const int js = slot_of[packed & INDEX_MASK];
+            const int j = packed & INDEX_MASK;
+            const int js = slot_of[j];
             const int cj = js < 0 ? 0 : icell[js];
-            if (js < 0 || cj > ci || (cj == ci && js > ii))
-                row[m++] = packed;
+            if (!(js < 0 || cj > ci || (cj == ci && js > ii)))
+                continue;
+            if (prune) {
+                const pos4 pj = pos[j];
+#if POS_FIXED
+                const real dx = (real)as_int((uint)pi.x - (uint)pj.x) * unit;
+                const real dy = (real)as_int((uint)pi.y - (uint)pj.y) * unit;
+                const real dz = (real)as_int((uint)pi.z - (uint)pj.z) * unit;
+#else
+                const real dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
+#endif
+                if (!(dx * dx + dy * dy + dz * dz < cutsq))
+                    continue;
+            }
+            row[m++] = packed;
         }
         if (special)
             nsf = m;

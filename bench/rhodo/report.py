@@ -82,6 +82,12 @@ def main():
                                  else None)
         r["speedup vs " + (ref["run"] if ref else "cpu")] = (
             ref["loop s"] / r["loop s"] if ref and r["loop s"] else None)
+    # LAMMPS's Pair timer against the CPU style's at the same rank count, same sitting
+    for r in rows:
+        peer = next((c for c in rows if c["run"].startswith("cpu") and c["ranks"] == r["ranks"]
+                     and c["Pair s"]), None)
+        r["Pair / cpu Pair (same ranks)"] = (r["Pair s"] / peer["Pair s"]
+                                             if peer and r["Pair s"] else None)
 
     cols = list(rows[0].keys())
     with open(os.path.join(out, "rhodo.csv"), "w", newline="") as f:
@@ -93,6 +99,8 @@ def main():
         if v is None:
             return "-"
         if isinstance(v, float):
+            if key.startswith("Pair /"):
+                return f"{v:.2f}x"
             if key.startswith("rel "):
                 return f"{v:.1e}"
             if key.startswith(("E_", "PotEng")):
@@ -105,8 +113,8 @@ def main():
               f"({cpu_model()}, {os.cpu_count()} cores)\n")
     md.append("Loop time and LAMMPS's timing breakdown (avg over ranks, seconds, 100 steps). "
               "ocl: device wait is stamped as Pair; GPU package: its device wait lands in Modify.\n")
-    timing = ["ranks", "atoms", "device", "loop s", "speedup vs " + (ref["run"] if ref else "cpu")] + \
-        [s + " s" for s in SECTIONS]
+    timing = ["ranks", "atoms", "device", "loop s", "speedup vs " + (ref["run"] if ref else "cpu"),
+              "Pair / cpu Pair (same ranks)"] + [s + " s" for s in SECTIONS]
     energy = [f"{e}@{st}" for st in STEPS for e in ENERGIES]
     rel = ["rel " + k for k in energy]
     devc = [c for _, c in DEVICE_KEYS]

@@ -16,10 +16,11 @@ struct charmm_cpu {
     int col_list, col_block, col_nlocal, col_nchunks, col_ok;
     long col_rebuilds;
     scl_stream *block_start, *block_ids, *slot_of, *out_of;
-    /* half lists of the lists of prune number half_prunes of atom set half_rebuilds */
+    /* half lists of atom set half_rebuilds; prune_pending: the engine has just
+     * kept this step's positions as its pruning positions (cpu_prune) */
     scl_stream *half, *half_num, *half_nsf;
-    int half_valid, half_capacity;
-    long half_rebuilds, half_prunes;
+    int half_valid, half_capacity, prune_pending;
+    long half_rebuilds;
     /* double precision, half lists: (integer, fraction) accumulators */
     scl_stream *facc, *eacc, *vacc;
     int *icell_host;
@@ -143,7 +144,7 @@ static int uses_half(const charmm_forces *fk, const charmm_nlist *nl)
     return fk->cpu && fk->cpu->list == CHARMM_CPU_HALF && !nl->streaming;
 }
 
-static int cpu_groups(const charmm_forces *fk, const charmm_nlist *nl)
+static int nominal_groups(const charmm_forces *fk, const charmm_nlist *nl)
 {
     int bs = fk->cpu ? fk->cpu->block : 64, n = 0;
     if (uses_half(fk, nl))
@@ -153,9 +154,21 @@ static int cpu_groups(const charmm_forces *fk, const charmm_nlist *nl)
     return n;
 }
 
+static scl_status make_blocks(charmm_forces *fk, const charmm_nlist *nl, int half);
+
+static int cpu_groups(const charmm_forces *fk, const charmm_nlist *nl)
+{
+    /* The engine asks before it queues the step's prune: a new atom set's
+     * blocks are made here, so that reading its cells back does not wait for
+     * the prune (the kind's own state; a failure shows again in enqueue). */
+    if (fk->cpu)
+        make_blocks((charmm_forces *)fk, nl, uses_half(fk, nl));
+    return nominal_groups(fk, nl);
+}
+
 /* Blocks (and colours, for half lists) of the current atom set; a block
  * size that needs more than CHARMM_MAX_COLOURS colours is doubled. */
-static scl_status make_blocks(charmm_forces *fk, charmm_nlist *nl, int half)
+static scl_status make_blocks(charmm_forces *fk, const charmm_nlist *nl, int half)
 {
     charmm_cpu *cpu = fk->cpu;
     if (cpu->col_ok && cpu->col_list == (half ? CHARMM_CPU_HALF : CHARMM_CPU_FULL) && cpu->col_block == cpu->block &&
@@ -223,6 +236,23 @@ static scl_status make_blocks(charmm_forces *fk, charmm_nlist *nl, int half)
     return SCL_OK;
 }
 
+/* The list of chunk c the kernels read: the inner (pruned) lists while they
+ * hold, else the full ones (a tuning step after a new chunk layout runs
+ * before the engine's next prune); streamed lists are built here. *fresh is
+ * 0 when the pruned lists were passed over. */
+static scl_status chunk_list(charmm_nlist *nl, int c, scl_stream **nbr, scl_stream **num,
+                             scl_stream **nsf, int *sorted, int *fresh)
+{
+    *fresh = 1;
+    if (nl->streaming || !nl->prune || nl->prune_valid)
+        return charmm_nlist_for_chunk(nl, c, nbr, num, nsf, sorted);
+    *nbr = nl->chunks[c].nbr;
+    *num = *nsf = nl->numnbr;
+    *sorted = 0;
+    *fresh = 0;
+    return SCL_OK;
+}
+
 /* Next event slot of a step (NULL when the caller keeps none or all are used). */
 static scl_event *next_event(charmm_cpu *cpu, scl_event *events, int nevents)
 {
@@ -237,15 +267,20 @@ static void count_launch(charmm_cpu *cpu, scl_event *events, int nevents)
         cpu->nev++;
 }
 
-/* The half lists from the lists the force kernels would read (pruned where
- * pruning is on), and the slot maps they need. */
-static scl_status make_half_lists(charmm_forces *fk, charmm_nlist *nl, scl_event *events,
-                                  int nevents)
+/* The half lists from the full lists, and the slot maps they need. Pruned
+ * on the way (cpu_prune left the engine's inner lists alone) only on the
+ * step whose positions the engine keeps as its pruning positions: its
+ * displacement checks hold the lists valid relative to those; lists
+ * remade on another step (a new block layout) keep every pair. */
+static scl_status make_half_lists(charmm_forces *fk, charmm_nlist *nl, const charmm_step_io *io,
+                                  scl_event *events, int nevents)
 {
     charmm_cpu *cpu = fk->cpu;
-    if (cpu->half_valid && cpu->half_rebuilds == nl->rebuilds && cpu->half_prunes == nl->prunes &&
+    if (cpu->half_valid && cpu->half_rebuilds == nl->rebuilds && !cpu->prune_pending &&
         cpu->half_capacity == nl->capacity)
         return SCL_OK;
+    int prune = nl->prune && cpu->prune_pending;
+    cpu->prune_pending = 0;
     scl_context *ctx = fk->ctx;
     size_t na = (size_t)nl->natoms + 1, nloc = (size_t)(nl->nlocal > 0 ? nl->nlocal : 1);
     scl_status s = charmm_stream_reserve(ctx, &cpu->slot_of, "charmm local slots", SCL_INT, na, 0);
@@ -276,23 +311,26 @@ static scl_status make_half_lists(charmm_forces *fk, charmm_nlist *nl, scl_event
         if (s == SCL_OK)
             s = scl_kernel_launch(cpu->slot_map, 1, &global, &local, NULL);
     }
+    /* the engine's prune cutoff (charmm_nlist_prune) */
+    double cut = sqrt(fk->coeffs->cut_forcesq) + nl->inner_skin;
+    if (s == SCL_OK)
+        s = scl_kernel_set_real(cpu->filter, "unit", nl->unit);
+    if (s == SCL_OK)
+        s = scl_kernel_set_real(cpu->filter, "cutsq", cut * cut);
     for (int c = 0; c < nl->nchunks && s == SCL_OK; c++) {
         const charmm_chunk *ch = &nl->chunks[c];
         if (ch->count == 0)
             continue;
-        scl_stream *nbr, *num, *nsf;
-        int sorted;
-        s = charmm_nlist_for_chunk(nl, c, &nbr, &num, &nsf, &sorted);
         const charmm_stream_arg streams[] = {
-            {"nbr", nbr},           {"numnbr", num},           {"slot_of", cpu->slot_of},
-            {"icell", nl->icell},   {"hlist", cpu->half},      {"half_num", cpu->half_num},
-            {"half_nsf", cpu->half_nsf}};
+            {"nbr", ch->nbr},     {"numnbr", nl->numnbr},    {"slot_of", cpu->slot_of},
+            {"icell", nl->icell}, {"ilist", nl->ilist_dev},  {"pos", io->pos},
+            {"hlist", cpu->half}, {"half_num", cpu->half_num}, {"half_nsf", cpu->half_nsf}};
         const charmm_int_arg ints[] = {{"first", ch->first},
                                        {"count", ch->count},
+                                       {"prune", prune},
                                        {"capacity", nl->capacity},
                                        {"sentinel", nl->natoms}};
-        if (s == SCL_OK)
-            s = charmm_bind(cpu->filter, streams, 7, ints, 4);
+        s = charmm_bind(cpu->filter, streams, 9, ints, 5);
         global = (size_t)ch->count;
         if (s == SCL_OK)
             s = scl_kernel_launch(cpu->filter, 1, &global, &local,
@@ -303,10 +341,21 @@ static scl_status make_half_lists(charmm_forces *fk, charmm_nlist *nl, scl_event
     if (s == SCL_OK) {
         cpu->half_valid = 1;
         cpu->half_rebuilds = nl->rebuilds;
-        cpu->half_prunes = nl->prunes;
         cpu->half_capacity = nl->capacity;
     }
     return s;
+}
+
+/* The engine's prune of a step: half lists prune themselves when they are
+ * remade (make_half_lists), so only the pruning positions are kept; full
+ * lists are pruned as usual. */
+static scl_status cpu_prune(charmm_forces *fk, charmm_nlist *nl, scl_stream *pos,
+                            const void *pos_host)
+{
+    if (!uses_half(fk, nl))
+        return charmm_nlist_prune(nl, pos, pos_host);
+    fk->cpu->prune_pending = 1;
+    return charmm_nlist_prune_mark(nl, pos, pos_host);
 }
 
 /* Arguments every launch of a step shares. */
@@ -437,7 +486,7 @@ static scl_status cpu_enqueue(charmm_forces *fk, charmm_nlist *nl, const charmm_
     cpu->launches = cpu->nev = 0;
     scl_status s = make_blocks(fk, nl, half);
     if (s == SCL_OK && half)
-        s = make_half_lists(fk, nl, events, nevents);
+        s = make_half_lists(fk, nl, io, events, nevents);
     scl_kernel *k = NULL;
     if (s == SCL_OK)
         s = force_kernel(fk, half, io->tally, &k);
@@ -446,7 +495,7 @@ static scl_status cpu_enqueue(charmm_forces *fk, charmm_nlist *nl, const charmm_
     if (s == SCL_OK && half)
         s = zero_outputs(fk, nl, io);
     /* partials of blocks a coarser colouring left out */
-    int groups = cpu_groups(fk, nl);
+    int groups = nominal_groups(fk, nl);
     if (s == SCL_OK && io->tally && groups > cpu->col.nblocks) {
         size_t w = (size_t)fk->partial_width, first = 8 * w * (size_t)cpu->col.nblocks;
         const char zero[8] = {0};
@@ -489,8 +538,8 @@ static scl_status cpu_enqueue(charmm_forces *fk, charmm_nlist *nl, const charmm_
         if (ch->count == 0)
             continue;
         scl_stream *nbr, *num, *nsf;
-        int sorted;
-        s = charmm_nlist_for_chunk(nl, c, &nbr, &num, &nsf, &sorted);
+        int sorted, fresh;
+        s = chunk_list(nl, c, &nbr, &num, &nsf, &sorted, &fresh);
         const charmm_stream_arg streams[] = {
             {"nbr", nbr}, {"numnbr", num}, {"nspecial_front", nsf}};
         const charmm_int_arg ints[] = {
@@ -504,8 +553,8 @@ static scl_status cpu_enqueue(charmm_forces *fk, charmm_nlist *nl, const charmm_
     return s;
 }
 
-const charmm_force_kind charmm_cpu_kind = {"cpu", cpu_candidates, cpu_prepare, cpu_enqueue,
-                                           cpu_groups};
+const charmm_force_kind charmm_cpu_kind = {"cpu",       cpu_candidates, cpu_prepare,
+                                           cpu_enqueue, cpu_groups,     cpu_prune};
 
 scl_status charmm_cpu_half_lists(charmm_forces *fk, const charmm_nlist *nl, int **counts,
                                  int **rows, int *capacity, int **slot_of,

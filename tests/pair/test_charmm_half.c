@@ -188,7 +188,7 @@ static void half_vs_full(scl_context *ctx, const test_atoms *a, scl_precision pr
     test_atoms moved = *a;
     moved.x = x;
     outcome ref = {malloc(3 * n * sizeof *ref.f), malloc(n * sizeof *ref.e),
-                   malloc(6 * n * sizeof *ref.v), {0}};
+                   malloc(6 * n * sizeof *ref.v), {0, 0, {0}}};
     scl_charmm_params pref = cpu_params(a, prec, 0);
     if (test_reference(&pref, &moved, ref.f, &ref.r, ref.e, ref.v) == SCL_OK) {
         /* the engine's stated accuracy (include/streamcl/charmm.h), with room; double
