@@ -31,7 +31,9 @@ typedef int4 pos4;
 
 #define KIND_SHIFT 30
 #define PAD 8
-#define LANES 8 /* work-items per atom in the list prune (CHARMM_PRUNE_LANES) */
+#ifndef LANES /* work-items per atom in the list prune (charmm_nlist.prune_lanes) */
+#define LANES 8
+#endif
 
 /* Special kind of partner tag for local atom o (caller's index; 0: not
  * special). */

@@ -89,6 +89,9 @@ void PairLJCharmmCoulLongOCL::read_env()
 {
   const char *e;
   device_spec = (e = getenv("STREAMCL_DEVICE")) ? e : "";
+  kernel = (e = getenv("STREAMCL_KERNEL")) ? e : "";
+  if (!kernel.empty() && kernel != "charmm" && kernel != "cpu")
+    error->all(FLERR, strf("STREAMCL_KERNEL='%s' is invalid: use charmm or cpu", e));
   precision = SCL_PREC_MIXED;
   tpa = chunks = gpus = 0;
   tune = 1;
@@ -115,7 +118,8 @@ void PairLJCharmmCoulLongOCL::read_env()
 }
 
 /* pair_style lj/charmm/coul/long/ocl cut_lj_inner cut_lj [cut_coul]
-     [device SPEC] [gpus N] [precision single|mixed|double] [tpa N] [chunks N] [tune yes|no] */
+     [device SPEC] [gpus N] [precision single|mixed|double] [tpa N] [chunks N] [tune yes|no]
+     [kernel charmm|cpu] */
 void PairLJCharmmCoulLongOCL::settings(int narg, char **arg)
 {
   int nnum = 0;
@@ -124,7 +128,7 @@ void PairLJCharmmCoulLongOCL::settings(int narg, char **arg)
     error->all(FLERR, "Illegal pair_style lj/charmm/coul/long/ocl command: expected "
                       "cut_lj_inner cut_lj [cut_coul] [device SPEC] [gpus N] "
                       "[precision single|mixed|double] "
-                      "[tpa 1|2|4|8|16|32] [chunks N] [tune yes|no]");
+                      "[tpa 1|2|4|8|16|32] [chunks N] [tune yes|no] [kernel charmm|cpu]");
   PairLJCharmmCoulLong::settings(nnum, arg);
   if (cut_lj_inner <= 0.0 || cut_lj <= 0.0 || cut_coul <= 0.0)
     error->all(FLERR, "Illegal pair_style lj/charmm/coul/long/ocl command: cutoffs must be > 0");
@@ -133,10 +137,11 @@ void PairLJCharmmCoulLongOCL::settings(int narg, char **arg)
   for (int i = nnum; i < narg; i += 2) {
     const std::string key = arg[i];
     const bool known = key == "device" || key == "gpus" || key == "precision" ||
-                       key == "tpa" || key == "chunks" || key == "tune";
+                       key == "tpa" || key == "chunks" || key == "tune" || key == "kernel";
     if (!known)
       error->all(FLERR, strf("Unknown pair_style lj/charmm/coul/long/ocl keyword '%s': "
-                             "expected device, gpus, precision, tpa, chunks or tune", arg[i]));
+                             "expected device, gpus, precision, tpa, chunks, tune or kernel",
+                             arg[i]));
     if (i + 1 >= narg)
       error->all(FLERR, strf("pair_style lj/charmm/coul/long/ocl keyword '%s' needs a value", arg[i]));
     const char *v = arg[i + 1];
@@ -156,6 +161,11 @@ void PairLJCharmmCoulLongOCL::settings(int narg, char **arg)
       if (!parse_int(v, tpa) || !valid_tpa(tpa))
         error->all(FLERR, strf("pair_style lj/charmm/coul/long/ocl: tpa '%s' is invalid: "
                                "use 1, 2, 4, 8, 16 or 32", v));
+    } else if (key == "kernel") {
+      if (strcmp(v, "charmm") && strcmp(v, "cpu"))
+        error->all(FLERR, strf("pair_style lj/charmm/coul/long/ocl: kernel '%s' is invalid: "
+                               "use charmm (lanes per atom, GPUs) or cpu (blocks of atoms)", v));
+      kernel = v;
     } else if (key == "chunks") {
       if (!parse_int(v, chunks) || chunks < 1)
         error->all(FLERR, strf("pair_style lj/charmm/coul/long/ocl: chunks '%s' is invalid: "
@@ -332,6 +342,7 @@ void PairLJCharmmCoulLongOCL::ensure_engine()
   p.threads_per_atom = tpa;
   p.chunks = chunks;
   p.tune = tune;
+  p.kernel = kernel.empty() ? nullptr : kernel.c_str();
 
   const scl_charmm_params &o = engine_params;
   bool same = engine && eps == eps_mixed && sig == sigma_mixed && o.ntypes == p.ntypes &&
@@ -339,6 +350,7 @@ void PairLJCharmmCoulLongOCL::ensure_engine()
       o.qqrd2e == p.qqrd2e && o.g_ewald == p.g_ewald && o.skin == p.skin &&
       o.precision == p.precision && o.threads_per_atom == p.threads_per_atom &&
       o.chunks == p.chunks && o.tune == p.tune &&
+      engine_kernel == kernel &&
       !memcmp(o.special_lj, p.special_lj, sizeof p.special_lj) &&
       !memcmp(o.special_coul, p.special_coul, sizeof p.special_coul);
   if (same) return;
@@ -350,6 +362,7 @@ void PairLJCharmmCoulLongOCL::ensure_engine()
   p.epsilon = eps_mixed.data();
   p.sigma = sigma_mixed.data();
   engine_params = p;
+  engine_kernel = kernel; // (the engine keeps its own copy of the name)
   last_nlocal = last_nghost = -1;
   stats_base_taken = false;
   scl_status st = scl_charmm_create(ctx, &engine_params, &engine);
@@ -501,6 +514,10 @@ void PairLJCharmmCoulLongOCL::report_run()
   m += strf("Device: %s (%s), %d rank(s), precision %s, tpa %d, chunks %d, work group %d\n",
             d ? d->name : "?", d ? d->platform : "?", comm->nprocs,
             precision_name(engine_params.precision), s.threads_per_atom, s.chunks, s.work_group);
+  if (s.kernel[0])
+    m += strf("Force kernel: %s%s (rank 0: %d blocks, %d colours, %d launches per step)\n",
+              s.kernel, s.lists == 2 ? ", half lists" : s.lists == 1 ? ", full lists" : "",
+              s.blocks, s.colours, s.launches);
   for (size_t k = 0; k < devs.size(); k++)
     m += strf("Device %zu: %s: ranks %s, force %.4f s (sum over its ranks)\n", k,
               devs[k].c_str(), ranks_of[k].c_str(), force_of[k]);

@@ -47,6 +47,7 @@ class PairLJCharmmCoulLongOCL : public PairLJCharmmCoulLong {
   std::string device_spec;
   scl_precision precision;
   int tpa, chunks, tune;
+  std::string kernel, engine_kernel; // force kernel kind: "" (tuned), "charmm" or "cpu"; the engine's
   int gpus;                // GPUs of a node the ranks spread over (0: all)
 
   scl_context *ctx;

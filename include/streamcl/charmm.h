@@ -111,6 +111,14 @@ typedef struct {
     /* 1: pack positions on the host even where the device could (tests and
      * comparisons; the device packs on fp64 devices by default). */
     int host_pack;
+    /* The force kernel kind: NULL or "" = the tuner's choice on this device
+     * (each kind that runs here is planned, the fastest kept); "charmm" (lanes
+     * per atom over full lists, for GPUs) or "cpu" (a block of atoms per
+     * work-item, 8 neighbors per SIMD vector, for CPU cores). */
+    const char *kernel;
+    /* "cpu" kind: 1 = full lists, 2 = half lists (each pair once, blocks
+     * coloured so that no two of one launch write the same atom), 0 = tuned. */
+    int lists;
 } scl_charmm_params;
 
 /* Default parameters: mixed precision, tuning on, special factors all 1. */
@@ -179,6 +187,9 @@ typedef struct {
     double t_neighbor, t_upload, t_force, t_download, t_host_reduce; /* seconds, summed */
     long prunes;               /* inner-list prunes (params.inner_skin), summed */
     long inner_neighbors;      /* slots of the inner lists at the last prune, padding included */
+    char kernel[16];           /* the force kernel kind in use ("charmm", "cpu") */
+    int lists;                 /* "cpu" kind: 1 full, 2 half lists */
+    int blocks, colours, launches; /* "cpu" kind: blocks of atoms, colours (half lists), launches per step */
 } scl_charmm_stats;
 scl_status scl_charmm_stats_get(scl_charmm *eng, scl_charmm_stats *stats);
 

@@ -16,7 +16,8 @@
 typedef struct {
     long atoms, steps, rebuild, nx, ny, nz, tpa, chunks, wg;
     double g_ewald, displace, inner_skin;
-    const char *data, *device, *precision;
+    const char *data, *device, *precision, *kernel;
+    long lists;
     int tune, reference, profile, host_pack, tally;
 } bench_args;
 
@@ -33,6 +34,9 @@ static void usage(FILE *out)
             "  --g-ewald G       Ewald splitting parameter (default 0.2709, rhodo's pppm 1e-4)\n"
             "  --displace D      random displacement per step in Angstrom (default 0.002)\n"
             "  --tpa N --chunks N --wg N   fix launch parameters (default: tuned)\n"
+            "  --kernel K        force kernel kind: charmm (lanes per atom, GPUs) or cpu\n"
+            "                    (blocks of atoms, SIMD over neighbors) (default: tuned)\n"
+            "  --lists N         cpu kind: 1 full lists, 2 half lists (default: tuned)\n"
             "  --no-tune         use defaults/cached plans instead of timing candidates\n"
             "  --no-reference    skip the double reference (error and CPU baseline)\n"
             "  --inner-skin S    dynamic pruning buffer in Angstrom (default skin/4; -1: off)\n"
@@ -117,6 +121,15 @@ static int parse_args(int argc, char **argv, bench_args *a)
             r = cli_parse_long("pair-bench", o, v, 1, 4096, &a->wg);
         } else if (!strcmp(o, "--device")) {
             a->device = v;
+        } else if (!strcmp(o, "--kernel")) {
+            a->kernel = v;
+            if (strcmp(v, "charmm") && strcmp(v, "cpu")) {
+                fprintf(stderr, "streamcl pair-bench: bad value for --kernel: '%s' (charmm or "
+                                "cpu)\n", v);
+                r = -1;
+            }
+        } else if (!strcmp(o, "--lists")) {
+            r = cli_parse_long("pair-bench", o, v, 1, 2, &a->lists);
         } else {
             fprintf(stderr, "streamcl pair-bench: unknown option '%s'\n", o);
             usage(stderr);
@@ -228,6 +241,8 @@ int cmd_pair_bench(int argc, char **argv)
     p.tune = a.tune;
     p.inner_skin = a.inner_skin;
     p.host_pack = a.host_pack;
+    p.kernel = a.kernel;
+    p.lists = (int)a.lists;
     double ghost_cut = p.cut_lj + p.skin;
 
     scl_context *ctx = cli_context(a.device, a.profile);
@@ -412,13 +427,15 @@ int cmd_pair_bench(int argc, char **argv)
     printf("RESULT atoms=%d precision=%s tally=%d force_ms=%.4f device_ms=%.4f neighbor_ms=%.4f "
            "upload_ms=%.4f download_ms=%.4f reduce_ms=%.4f reference_ms=%.4f force_err=%.2e "
            "ecoul_err=%.2e evdwl_err=%.2e tpa=%d chunks=%d wg=%d prunes=%ld compute_host_ms=%.4f "
-           "list_build_dev_ms=%.4f set_atoms_host_ms=%.4f\n",
+           "list_build_dev_ms=%.4f set_atoms_host_ms=%.4f kernel=%s lists=%d blocks=%d "
+           "colours=%d launches=%d\n",
            sys.natoms, a.precision, a.tally, t_force / n * ms, (t_up + t_force + t_down) / n * ms,
            t_nbr / n * ms, t_up / n * ms, t_down / n * ms, t_red / n * ms, t_ref * ms, ferr,
            e_coul_err, e_vdwl_err, st1.threads_per_atom, st1.chunks, st1.work_group,
            st1.prunes - st0.prunes, n_compute ? t_compute / (double)n_compute * ms : 0.0,
            a.profile && rebuilds > 0 ? (t_bin + t_build) / (double)builds * ms : NAN,
-           n_sa ? t_sa_host / (double)n_sa * ms : 0.0);
+           n_sa ? t_sa_host / (double)n_sa * ms : 0.0, st1.kernel, st1.lists, st1.blocks,
+           st1.colours, st1.launches);
     if (a.profile)
         scl_profile_report(ctx, stdout);
     rc = 0;

@@ -3,6 +3,7 @@
  * the plan), and the host finish (forces added in the caller's order,
  * energy/virial partials reduced in double). */
 #include "pair/charmm_engine.h"
+#include "pair/charmm_cpu.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -49,7 +50,15 @@ scl_status scl_charmm_create(scl_context *ctx, const scl_charmm_params *p, scl_c
     }
     eng->params = *p;
     eng->params.epsilon = eng->params.sigma = NULL;
+    snprintf(eng->kernel_name, sizeof eng->kernel_name, "%s", p->kernel ? p->kernel : "");
+    eng->params.kernel = eng->kernel_name;
     const scl_device_info *dev = scl_device(ctx);
+    if (s == SCL_OK && *eng->kernel_name && strcmp(eng->kernel_name, "charmm") &&
+        strcmp(eng->kernel_name, "cpu"))
+        s = scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "kernel '%s' is not charmm or cpu", p->kernel);
+    if (s == SCL_OK && (p->lists < 0 || p->lists > 2))
+        s = scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "lists %d is not 0 (tuned), 1 (full) or 2 (half)",
+                     p->lists);
     if (p->precision == SCL_PREC_DOUBLE && !dev->fp64)
         s = scl_fail(ctx, SCL_ERR_UNSUPPORTED, fn,
                      "double precision needs fp64, which %s does not have", dev->name);
@@ -380,7 +389,10 @@ scl_status charmm_engine_lists_ready(scl_charmm *eng)
     if (!nl->prune || nl->prune_valid)
         return SCL_OK;
     eng->pruned_now = 1;
-    return charmm_nlist_prune(nl, eng->pos, eng->dev_pack ? NULL : eng->stage_ptr[STAGE_POS]);
+    const void *pos_host = eng->dev_pack ? NULL : eng->stage_ptr[STAGE_POS];
+    const charmm_forces *fk = &eng->forces;
+    return fk->kind && fk->kind->prune ? fk->kind->prune(&eng->forces, nl, eng->pos, pos_host)
+                                       : charmm_nlist_prune(nl, eng->pos, pos_host);
 }
 
 /* The step's streams as the force kinds see them (the tuner's steps too). */
@@ -400,11 +412,11 @@ static scl_status enqueue_step(scl_charmm *eng, const char *fn)
     charmm_nlist *nl = &eng->nlist;
     const charmm_forces *fk = &eng->forces;
     charmm_step_io *io = &eng->io;
-    eng->ev_force = calloc((size_t)nl->nchunks, sizeof *eng->ev_force);
+    eng->nev_force = nl->nchunks + CHARMM_FORCE_EXTRA_EVENTS;
+    eng->ev_force = calloc((size_t)eng->nev_force, sizeof *eng->ev_force);
     eng->ev_read = calloc((size_t)nl->nchunks + 4, sizeof *eng->ev_read);
     if (!eng->ev_force || !eng->ev_read)
         return scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
-    eng->nev_force = nl->nchunks;
     size_t nloc = (size_t)nl->nlocal, os = scl_type_size(fk->out_type);
     size_t ps = scl_type_size(fk->partial_type) * (size_t)fk->partial_width;
     int groups = fk->kind->groups(fk, nl);
@@ -692,6 +704,10 @@ scl_status scl_charmm_stats_get(scl_charmm *eng, scl_charmm_stats *stats)
     stats->prunes = nl->prunes;
     stats->rebuilds = nl->rebuilds;
     stats->inner_neighbors = 0;
+    snprintf(stats->kernel, sizeof stats->kernel, "%s",
+             eng->forces.kind ? eng->forces.kind->name : "");
+    charmm_cpu_describe(&eng->forces, &stats->lists, &stats->launches, &stats->colours,
+                        &stats->blocks);
     /* read only when asked and no step is in flight (it would wait for it) */
     scl_status s = SCL_OK;
     if (!eng->pending && nl->have_atoms)

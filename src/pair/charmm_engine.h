@@ -13,6 +13,7 @@ enum { STAGE_POS, STAGE_LO, STAGE_FORCE, STAGE_X, STAGE_Q, STAGE_COUNT };
 struct scl_charmm {
     scl_context *ctx;
     scl_charmm_params params; /* epsilon/sigma pointers are not kept */
+    char kernel_name[16];     /* params.kernel points here */
     charmm_coeffs coeffs;
     charmm_nlist nlist;
     charmm_forces forces;

@@ -1,6 +1,7 @@
 /* Force kernels of the charmm engine: coefficient tables and the "charmm"
  * kind (cl/charmm.cl: full lists, TPA lanes per atom, work-group partials). */
 #include "pair/charmm_forces.h"
+#include "pair/charmm_cpu.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -76,6 +77,7 @@ void charmm_forces_free(charmm_forces *fk)
         for (int v = 0; v < 2; v++)
             for (int f = 0; f < 2; f++)
                 scl_kernel_free(fk->kernel[t][v][f]);
+    charmm_cpu_free(fk->cpu);
     scl_stream_free(fk->ljc);
     scl_stream_free(fk->ljc_double);
     memset(fk, 0, sizeof *fk);
@@ -126,6 +128,12 @@ static int lanes_candidates(const charmm_forces *fk, scl_tune_param *params)
      * were 18% faster there, 0.176 -> 0.144 ms); a CPU work-item is a loop
      * iteration, so one lane per atom first there */
     int gpu = scl_device(fk->ctx)->is_gpu;
+    /* on CPU cores only when asked for: the "cpu" kind's forces took 2-3x
+     * less time on PoCL (bench/RESULTS.md), and timing these 12 candidates
+     * there takes minutes */
+    const char *want = fk->params->kernel;
+    if (!gpu && !(want && !strcmp(want, "charmm")))
+        return 0;
     params[0] = gpu ? (scl_tune_param){"tpa", 4, {8, 16, 32, 4}}
                     : (scl_tune_param){"tpa", 4, {1, 2, 4, 8}};
     params[1] = gpu ? (scl_tune_param){"wg", 3, {128, 64, 256}}
@@ -271,7 +279,7 @@ static scl_status lanes_enqueue(charmm_forces *fk, charmm_nlist *nl, const charm
 }
 
 static const charmm_force_kind lanes_kind = {"charmm", lanes_candidates, lanes_prepare,
-                                             lanes_enqueue, lanes_groups};
+                                             lanes_enqueue, lanes_groups, NULL};
 
-const charmm_force_kind *const charmm_force_kinds[] = {&lanes_kind};
+const charmm_force_kind *const charmm_force_kinds[] = {&lanes_kind, &charmm_cpu_kind};
 const int charmm_force_nkinds = (int)(sizeof charmm_force_kinds / sizeof charmm_force_kinds[0]);

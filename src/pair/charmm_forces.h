@@ -14,6 +14,9 @@
 #include "pair/charmm_nlist.h"
 
 #define CHARMM_TPA_VARIANTS 6 /* threads per atom 1, 2, 4, 8, 16, 32 */
+/* Launch events a kind may record beyond one per chunk (charmm_cpu.c: one
+ * per colour of half lists and their upkeep). */
+#define CHARMM_FORCE_EXTRA_EVENTS 72
 
 /* What one step's force launch reads and writes. */
 typedef struct {
@@ -39,12 +42,18 @@ typedef struct {
      * for an illegal combination (skipped by the tuner). */
     scl_status (*prepare)(charmm_forces *fk, const int *values);
     /* Queue one step with the prepared values over the lists of nl.
-     * events (nl->nchunks, optional) receive the force launches. */
+     * events (nl->nchunks + CHARMM_FORCE_EXTRA_EVENTS, optional, NULL
+     * filled) receive the force launches. */
     scl_status (*enqueue)(charmm_forces *fk, charmm_nlist *nl, const charmm_step_io *io,
                           scl_event *events);
     /* Work-groups whose partials a tallying step writes (after enqueue's
      * layout): the engine sizes and reads io->partials by it. */
     int (*groups)(const charmm_forces *fk, const charmm_nlist *nl);
+    /* Optional: the step's prune of the lists of nl at positions pos (as
+     * charmm_nlist_prune, which runs when this is NULL), for a kind that
+     * prunes its own lists. */
+    scl_status (*prune)(charmm_forces *fk, charmm_nlist *nl, scl_stream *pos,
+                        const void *pos_host);
 } charmm_force_kind;
 
 extern const charmm_force_kind *const charmm_force_kinds[];
@@ -65,6 +74,7 @@ struct charmm_forces {
     int tpa, wg, fsum; /* of the "charmm" kind */
     /* [log2 tpa][tally][fsum > 1], built on first use */
     scl_kernel *kernel[CHARMM_TPA_VARIANTS][2][2];
+    struct charmm_cpu *cpu; /* the "cpu" kind's state (charmm_cpu.c) */
 };
 
 scl_status charmm_forces_init(charmm_forces *fk, scl_context *ctx, const scl_charmm_params *p,

@@ -24,8 +24,12 @@ scl_status charmm_nlist_init(charmm_nlist *nl, scl_context *ctx, const charmm_co
     if (nl->inner_skin >= p->skin)
         nl->inner_skin = 0.0; /* no shorter than the full list */
     nl->device_bins = scl_device(ctx)->fp64 && !p->host_pack;
+    /* a CPU work-item is a loop iteration: lanes there only add the
+     * barrier and the local-memory offsets */
+    nl->prune_lanes = scl_device(ctx)->is_gpu ? CHARMM_PRUNE_LANES : 1;
     char opts[64];
-    snprintf(opts, sizeof opts, "-DSCL_POS_DOUBLE=%d", nl->pos_double);
+    snprintf(opts, sizeof opts, "-DSCL_POS_DOUBLE=%d -DLANES=%d", nl->pos_double,
+             nl->prune_lanes);
     scl_status s = scl_kernel_create(ctx, "neighbor", "neighbor_build", opts, &nl->build);
     if (s == SCL_OK)
         s = scl_kernel_create(ctx, "neighbor", "neighbor_prune", opts, &nl->prune_k);
@@ -237,7 +241,7 @@ scl_status charmm_nlist_prune(charmm_nlist *nl, scl_stream *pos, const void *pos
         s = scl_kernel_set_real(k, "unit", nl->unit);
     /* CHARMM_PRUNE_LANES work-items per atom, two counts each in local memory */
     size_t local = 64;
-    while (local > scl_kernel_max_work_group(k) && local > CHARMM_PRUNE_LANES)
+    while (local > scl_kernel_max_work_group(k) && local > (size_t)nl->prune_lanes)
         local /= 2;
     if (s == SCL_OK)
         s = scl_kernel_set_local(k, "lane_count", 2 * local * sizeof(int));
@@ -253,10 +257,16 @@ scl_status charmm_nlist_prune(charmm_nlist *nl, scl_stream *pos, const void *pos
             {"first", ch->first}, {"count", ch->count}, {"sentinel", nl->natoms}};
         s = charmm_bind(k, streams, sizeof streams / sizeof streams[0], ints,
                         sizeof ints / sizeof ints[0]);
-        size_t global = ((size_t)ch->count * CHARMM_PRUNE_LANES + local - 1) / local * local;
+        size_t global = ((size_t)ch->count * (size_t)nl->prune_lanes + local - 1) / local * local;
         if (s == SCL_OK)
             s = scl_kernel_launch(k, 1, &global, &local, NULL);
     }
+    return s == SCL_OK ? charmm_nlist_prune_mark(nl, pos, pos_host) : s;
+}
+
+scl_status charmm_nlist_prune_mark(charmm_nlist *nl, scl_stream *pos, const void *pos_host)
+{
+    scl_status s = SCL_OK;
     /* the positions the inner lists hold for */
     size_t count = (size_t)nl->natoms + 1;
     size_t bytes = count * (nl->pos_double ? 32 : 16);

@@ -80,6 +80,7 @@ typedef struct {
     double half_box[3]; /* special partners beyond it are images (0: not periodic) */
     double inner_skin; /* > 0: pruning wanted */
     int prune;         /* on for the current layout (both lists fit) */
+    int prune_lanes;   /* work-items per atom of the prune: 8 on GPUs, 1 on CPUs */
     int prune_valid;   /* the inner lists hold for the positions they were pruned at */
     void *pos_prune;   /* host copy of those positions (host packing) */
     size_t pos_prune_bytes;
@@ -135,6 +136,10 @@ scl_status charmm_nlist_for_chunk(charmm_nlist *nl, int c, scl_stream **nbr, scl
  * keep them as the pruning positions: pos_host (natoms+1 packed entries) on
  * the host, or a device copy of pos when pos_host is NULL. */
 scl_status charmm_nlist_prune(charmm_nlist *nl, scl_stream *pos, const void *pos_host);
+/* Its second half alone: keep pos as the pruning positions and count the
+ * prune, for a force kind that prunes lists of its own (the inner lists are
+ * then not valid for other kinds). */
+scl_status charmm_nlist_prune_mark(charmm_nlist *nl, scl_stream *pos, const void *pos_host);
 
 /* Host check of packed positions against the pruning positions: clears
  * prune_valid once some atom moved inner_skin/2 (host packing). */

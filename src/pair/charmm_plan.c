@@ -33,6 +33,10 @@ static scl_status apply(plan_user *u, const int *values, int chunks_too)
         return SCL_OK;
     scl_status s = u->kind->prepare(fk, values);
     if (s == SCL_OK) {
+        /* a kind may prune lists of its own (charmm_cpu.c): the inner lists
+         * are pruned anew for the variant now in use */
+        if (fk->kind != u->kind || (u->kind->prune && memcmp(fk->values, values, sizeof fk->values)))
+            eng->nlist.prune_valid = 0;
         fk->kind = u->kind;
         memcpy(fk->values, values, sizeof fk->values);
     }
@@ -113,6 +117,7 @@ static scl_status plan_kind(scl_charmm *eng, const charmm_force_kind *kind, plan
     for (int a = 0; a < n; a++) {
         int want = !strcmp(params[a].name, "tpa") ? p->threads_per_atom
                    : !strcmp(params[a].name, "wg") ? p->work_group
+                   : !strcmp(params[a].name, "list") ? p->lists
                                                    : 0;
         if (want)
             len += (size_t)snprintf(force + len, sizeof force - len, "%s=%d,", params[a].name,
@@ -145,6 +150,9 @@ scl_status charmm_plan(scl_charmm *eng)
     scl_status s = SCL_OK;
     for (int k = 0; k < charmm_force_nkinds && s == SCL_OK; k++) {
         scl_plan *plan = NULL;
+        const char *want = eng->params.kernel;
+        if (want && *want && strcmp(want, charmm_force_kinds[k]->name))
+            continue;
         s = plan_kind(eng, charmm_force_kinds[k], &u[k], &plan);
         if (s != SCL_OK || !plan)
             continue;
@@ -158,7 +166,9 @@ scl_status charmm_plan(scl_charmm *eng)
     }
     if (s == SCL_OK && !best)
         s = scl_fail(eng->ctx, SCL_ERR_UNSUPPORTED, "scl_charmm_compute",
-                     "no force kernel runs on %s", scl_device(eng->ctx)->name);
+                     "no force kernel%s%s runs on %s (kinds: charmm, cpu)",
+                     eng->params.kernel && *eng->params.kernel ? " of kind " : "",
+                     eng->params.kernel ? eng->params.kernel : "", scl_device(eng->ctx)->name);
     if (s == SCL_OK) { /* the chosen values, whatever was prepared last */
         plan_user *bu = &u[best_k];
         int values[SCL_PLAN_MAX_PARAMS] = {0};
