@@ -363,7 +363,6 @@ static scl_status bind_common(charmm_forces *fk, charmm_nlist *nl, const charmm_
                               scl_kernel *k, int half)
 {
     charmm_cpu *cpu = fk->cpu;
-    const charmm_coeffs *c = fk->coeffs;
     int dbl = charmm_forces_pair_double(fk, io->tally);
     int acc_own = fk->params->precision == SCL_PREC_DOUBLE; /* long accumulators bound */
     /* unused outputs get any stream of their type */
@@ -386,33 +385,10 @@ static scl_status bind_common(charmm_forces *fk, charmm_nlist *nl, const charmm_
         {"vacc", acc_own ? cpu->vacc : io->per_atom ? io->vatom : force},
         {"partials", io->partials},
         {"error", io->error}};
-    const charmm_int_arg ints[] = {{"ntypes", c->ntypes}, {"per_atom", io->per_atom}};
-    scl_status s = charmm_bind(k, streams, sizeof streams / sizeof streams[0], ints, 2);
-    const struct {
-        const char *name;
-        double v;
-    } reals[] = {{"cut_forcesq", c->cut_forcesq},     {"cut_coulsq", c->cut_coulsq},
-                 {"cut_ljsq", c->cut_ljsq},           {"cut_lj_innersq", c->cut_lj_innersq},
-                 {"inv_denom_lj", c->inv_denom_lj},   {"qqrd2e", c->qqrd2e},
-                 {"g_ewald", c->g_ewald},             {"min_r2", CHARMM_MIN_R * CHARMM_MIN_R},
-                 {"unit", nl->unit}};
-    for (size_t a = 0; a < sizeof reals / sizeof reals[0] && s == SCL_OK; a++)
-        s = scl_kernel_set_real(k, reals[a].name, reals[a].v);
+    const charmm_int_arg ints[] = {{"per_atom", io->per_atom}};
+    scl_status s = charmm_bind(k, streams, sizeof streams / sizeof streams[0], ints, 1);
     if (s == SCL_OK)
-        s = charmm_set_real4(k, "special_lj", dbl, c->special_lj);
-    if (s == SCL_OK)
-        s = charmm_set_real4(k, "special_coul", dbl, c->special_coul);
-    /* exact cutoff tests on fixed-point distances (cl/charmm.cl) */
-    long long cut_units[2] = {0, 0};
-    if (!nl->pos_double) {
-        double u2 = nl->unit * nl->unit;
-        cut_units[0] = (long long)ceil(c->cut_forcesq / u2);
-        cut_units[1] = (long long)ceil(c->cut_coulsq / u2);
-    }
-    if (s == SCL_OK)
-        s = scl_kernel_set_long(k, "cut_force_units", cut_units[0]);
-    if (s == SCL_OK)
-        s = scl_kernel_set_long(k, "cut_coul_units", cut_units[1]);
+        s = charmm_forces_bind_pair_math(fk, nl, k, dbl);
     return s;
 }
 

@@ -83,6 +83,42 @@ void charmm_forces_free(charmm_forces *fk)
     memset(fk, 0, sizeof *fk);
 }
 
+scl_status charmm_forces_bind_pair_math(const charmm_forces *fk, const charmm_nlist *nl,
+                                        scl_kernel *k, int dbl)
+{
+    const charmm_coeffs *c = fk->coeffs;
+    const struct {
+        const char *name;
+        double v;
+    } reals[] = {{"cut_forcesq", c->cut_forcesq}, {"cut_coulsq", c->cut_coulsq},
+                 {"cut_ljsq", c->cut_ljsq},       {"cut_lj_innersq", c->cut_lj_innersq},
+                 {"inv_denom_lj", c->inv_denom_lj}, {"qqrd2e", c->qqrd2e},
+                 {"g_ewald", c->g_ewald},         {"min_r2", CHARMM_MIN_R * CHARMM_MIN_R},
+                 {"unit", nl->unit}};
+    scl_status s = SCL_OK;
+    for (size_t a = 0; a < sizeof reals / sizeof reals[0] && s == SCL_OK; a++)
+        s = scl_kernel_set_real(k, reals[a].name, reals[a].v);
+    if (s == SCL_OK)
+        s = charmm_set_real4(k, "special_lj", dbl, c->special_lj);
+    if (s == SCL_OK)
+        s = charmm_set_real4(k, "special_coul", dbl, c->special_coul);
+    /* exact cutoff tests on fixed-point distances (see cl/charmm.cl); the
+     * unit is a power of two, so the quotients are exact */
+    long long cut_units[2] = {0, 0};
+    if (!nl->pos_double) {
+        double u2 = nl->unit * nl->unit;
+        cut_units[0] = (long long)ceil(c->cut_forcesq / u2);
+        cut_units[1] = (long long)ceil(c->cut_coulsq / u2);
+    }
+    if (s == SCL_OK)
+        s = scl_kernel_set_long(k, "cut_force_units", cut_units[0]);
+    if (s == SCL_OK)
+        s = scl_kernel_set_long(k, "cut_coul_units", cut_units[1]);
+    if (s == SCL_OK)
+        s = scl_kernel_set_int(k, "ntypes", c->ntypes);
+    return s;
+}
+
 /* ------------------------------------------------ the "charmm" kind */
 
 static int tpa_index(int tpa)
@@ -199,7 +235,6 @@ static scl_status lanes_enqueue(charmm_forces *fk, charmm_nlist *nl, const charm
         nl->chunks[c].group_base = groups;
         groups += (int)(((size_t)nl->chunks[c].count * (size_t)fk->tpa + wg - 1) / wg);
     }
-    const charmm_coeffs *c = fk->coeffs;
     int dbl = charmm_forces_pair_double(fk, io->tally);
     /* unused outputs get any stream of their type */
     scl_stream *const bind[][2] = {{io->pos, NULL},       {io->pos_lo, NULL},
@@ -216,34 +251,8 @@ static scl_status lanes_enqueue(charmm_forces *fk, charmm_nlist *nl, const charm
         s = scl_kernel_set_stream(k, "eatom", io->per_atom ? io->eatom : io->force);
     if (s == SCL_OK)
         s = scl_kernel_set_stream(k, "vatom", io->per_atom ? io->vatom : io->force);
-    const struct {
-        const char *name;
-        double v;
-    } reals[] = {{"cut_forcesq", c->cut_forcesq}, {"cut_coulsq", c->cut_coulsq},
-                 {"cut_ljsq", c->cut_ljsq},       {"cut_lj_innersq", c->cut_lj_innersq},
-                 {"inv_denom_lj", c->inv_denom_lj}, {"qqrd2e", c->qqrd2e},
-                 {"g_ewald", c->g_ewald},         {"min_r2", CHARMM_MIN_R * CHARMM_MIN_R},
-                 {"unit", nl->unit}};
-    for (size_t a = 0; a < sizeof reals / sizeof reals[0] && s == SCL_OK; a++)
-        s = scl_kernel_set_real(k, reals[a].name, reals[a].v);
     if (s == SCL_OK)
-        s = charmm_set_real4(k, "special_lj", dbl, c->special_lj);
-    if (s == SCL_OK)
-        s = charmm_set_real4(k, "special_coul", dbl, c->special_coul);
-    /* exact cutoff tests on fixed-point distances (see cl/charmm.cl); the
-     * unit is a power of two, so the quotients are exact */
-    long long cut_units[2] = {0, 0};
-    if (!nl->pos_double) {
-        double u2 = nl->unit * nl->unit;
-        cut_units[0] = (long long)ceil(c->cut_forcesq / u2);
-        cut_units[1] = (long long)ceil(c->cut_coulsq / u2);
-    }
-    if (s == SCL_OK)
-        s = scl_kernel_set_long(k, "cut_force_units", cut_units[0]);
-    if (s == SCL_OK)
-        s = scl_kernel_set_long(k, "cut_coul_units", cut_units[1]);
-    if (s == SCL_OK)
-        s = scl_kernel_set_int(k, "ntypes", c->ntypes);
+        s = charmm_forces_bind_pair_math(fk, nl, k, dbl);
     if (s == SCL_OK)
         s = scl_kernel_set_int(k, "per_atom", io->per_atom);
     if (s == SCL_OK)

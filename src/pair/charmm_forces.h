@@ -85,4 +85,10 @@ void charmm_forces_free(charmm_forces *fk);
  * mixed_tally_double on fp64 devices, and double precision). */
 int charmm_forces_pair_double(const charmm_forces *fk, int tally);
 
+/* Bind the pair-math arguments every force kernel declares: cutoffs and
+ * coefficients (real: double when dbl), special factors, the fixed-point
+ * cutoffs cut_force_units/cut_coul_units and ntypes. */
+scl_status charmm_forces_bind_pair_math(const charmm_forces *fk, const charmm_nlist *nl,
+                                        scl_kernel *k, int dbl);
+
 #endif
