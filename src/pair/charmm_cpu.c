@@ -99,14 +99,13 @@ static scl_status half_kernels(charmm_forces *fk)
 static int cpu_candidates(const charmm_forces *fk, scl_tune_param *params)
 {
     /* blocks of tens of atoms: enough of them per colour for the threads,
-     * few colours (launches); GPUs run them too (for comparison), badly */
-    if (scl_device(fk->ctx)->is_gpu) {
-        params[0] = (scl_tune_param){"list", 2, {CHARMM_CPU_HALF, CHARMM_CPU_FULL}};
-        params[1] = (scl_tune_param){"block", 2, {32, 64}};
-    } else {
-        params[0] = (scl_tune_param){"list", 2, {CHARMM_CPU_HALF, CHARMM_CPU_FULL}};
+     * few colours (launches); on GPUs (a work-item per block, badly shaped
+     * for them) one block size, so that timing this kind there stays short */
+    params[0] = (scl_tune_param){"list", 2, {CHARMM_CPU_HALF, CHARMM_CPU_FULL}};
+    if (scl_device(fk->ctx)->is_gpu)
+        params[1] = (scl_tune_param){"block", 1, {32}};
+    else
         params[1] = (scl_tune_param){"block", 3, {64, 32, 128}};
-    }
     return 2;
 }
 
