@@ -22,7 +22,7 @@
  * Units are the caller's (LAMMPS real units: kcal/mol, Angstrom, e).
  * Types are 0-based here (LAMMPS type t is t-1).
  *
- * Errors: atoms closer than 0.05 Angstrom are reported by finish as
+ * Errors: atoms closer than 0.01 Angstrom are reported by finish as
  * SCL_ERR_INPUT ("atoms i and j overlap"), as are non-finite coordinates or
  * charges (set_atoms; for compute's x and q by finish where the device packs
  * them, fp64 devices, naming the smallest such atom index, else by compute),

@@ -19,8 +19,12 @@
 /* Work-items per atom in the device list prune (LANES in cl/neighbor.cl). */
 #define CHARMM_PRUNE_LANES 8
 /* Closer than this (Angstrom) two atoms are reported as overlapping: forces
- * there are not physical and overflow float arithmetic. */
-#define CHARMM_MIN_R 0.05
+ * there are not physical and (much closer) overflow float arithmetic. Closer
+ * pairs than 0.05 A are computed as LAMMPS's CPU style computes them: a
+ * minimizer's line search brought bonded atoms of LAMMPS's fourmol test
+ * system to 0.045 A (lammps_minimize_* tests); at 0.01 A an LJ force of
+ * lj1 ~ 1e7 is ~1e35 in float, below its 3.4e38. */
+#define CHARMM_MIN_R 0.01
 
 /* Named kernel arguments bound in one call (streams, then ints). */
 typedef struct {
