@@ -98,14 +98,16 @@ static scl_status half_kernels(charmm_forces *fk)
 
 static int cpu_candidates(const charmm_forces *fk, scl_tune_param *params)
 {
-    /* blocks of tens of atoms: enough of them per colour for the threads,
-     * few colours (launches); on GPUs (a work-item per block, badly shaped
-     * for them) one block size, so that timing this kind there stays short */
+    /* blocks of a hundred atoms or so: rhodo's half lists took 56 colours
+     * with 64 atoms per block, 31 with 128, 18 with 256 (7-9 blocks per
+     * colour each: larger blocks, fewer launches, as many per launch); on
+     * GPUs (a work-item per block, badly shaped for them) one block size,
+     * so that timing this kind there stays short */
     params[0] = (scl_tune_param){"list", 2, {CHARMM_CPU_HALF, CHARMM_CPU_FULL}};
     if (scl_device(fk->ctx)->is_gpu)
         params[1] = (scl_tune_param){"block", 1, {32}};
     else
-        params[1] = (scl_tune_param){"block", 3, {64, 32, 128}};
+        params[1] = (scl_tune_param){"block", 3, {128, 64, 256}};
     return 2;
 }
 
@@ -145,7 +147,7 @@ static int uses_half(const charmm_forces *fk, const charmm_nlist *nl)
 
 static int nominal_groups(const charmm_forces *fk, const charmm_nlist *nl)
 {
-    int bs = fk->cpu ? fk->cpu->block : 64, n = 0;
+    int bs = fk->cpu ? fk->cpu->block : 128, n = 0;
     if (uses_half(fk, nl))
         return (nl->nlocal + bs - 1) / bs;
     for (int c = 0; c < nl->nchunks; c++)
