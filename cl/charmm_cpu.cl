@@ -364,10 +364,17 @@ __attribute__((always_inline)) inline group_out pair_group(__global const pos4 *
     const realv r2 = dx * dx + dy * dy + dz * dz;
     const maskv in_force = r2 < (realv)cut_forcesq, in_coul_m = r2 < (realv)cut_coulsq;
 #endif
-    const maskv live = in_force;
-    realv factor_lj = (realv)1;
-    if (general)
-        factor_lj = pick4(special_lj, kind);
+    maskv live = in_force;
+    const maskv close = in_force & (r2 < (realv)min_r2);
+    if (any(close)) {
+        int c[8], jv[8];
+        vstore8(convert_int8(close), 0, c);
+        vstore8(j, 0, jv);
+        for (int k = 0; k < 8; k++)
+            if (c[k])
+                report(error, 1, ii, jv[k]);
+        live &= ~close;
+    }
     const realv r2s = select((realv)1, r2, live); /* masked lanes compute on 1 */
     const realv r2inv = (real)1 / r2s;
     /* Coulomb */
@@ -387,6 +394,7 @@ __attribute__((always_inline)) inline group_out pair_group(__global const pos4 *
     const realv prefactor = qqrd2e * ((realv)qi * qj) * rinv;
     realv forcecoul = prefactor * (erfc_g + EWALD_F * grij * expm2);
     realv ecoul = prefactor * erfc_g;
+    realv factor_lj = (realv)1;
     if (general) {
         const realv keep = pick4(special_coul, kind);
         const maskv special = TO_MASKV(kind != (int8)0);
@@ -401,6 +409,7 @@ __attribute__((always_inline)) inline group_out pair_group(__global const pos4 *
             ecoul = select(ecoul, prefactor * (keep - erf_g), series);
         }
 #endif
+        factor_lj = pick4(special_lj, kind);
     }
     forcecoul = select((realv)0, forcecoul, in_coul_m);
     ecoul = select((realv)0, ecoul, in_coul_m);
@@ -422,33 +431,14 @@ __attribute__((always_inline)) inline group_out pair_group(__global const pos4 *
     const maskv switched = r2s > (realv)cut_lj_innersq;
     forcelj = select(forcelj, forcelj * switch1 + philj * switch2, switched);
     philj = select(philj, philj * switch1, switched);
-    /* (excluded LJ by select: at tiny r, r6inv^2 may overflow, and inf * 0 is NaN) */
-    const maskv in_lj = (r2s < (realv)cut_ljsq) & (factor_lj != (realv)0);
+    const maskv in_lj = r2s < (realv)cut_ljsq;
     forcelj = select((realv)0, forcelj * factor_lj, in_lj);
     philj = select((realv)0, philj * factor_lj, in_lj);
-    realv fpair = (forcecoul + forcelj) * r2inv;
-    /* Close pairs are computed as LAMMPS's CPU style computes them (a
-     * minimizer's line search brings bonded atoms within 0.05 A); closer
-     * than min_r and with a force or energy beyond the pair math's range
-     * they are reported as overlapping (code 1) and left out. */
-    const maskv bad = live & (r2 < (realv)min_r2) &
-                      (isinf(fpair) | isnan(fpair) | isinf(philj) | isnan(philj) | isinf(ecoul) |
-                       isnan(ecoul));
-    maskv ok = live;
-    if (any(bad)) {
-        int c[8], jv[8];
-        vstore8(convert_int8(bad), 0, c);
-        vstore8(j, 0, jv);
-        for (int k = 0; k < 8; k++)
-            if (c[k])
-                report(error, 1, ii, jv[k]);
-        ok &= ~bad;
-    }
-    o.fpair = select((realv)0, fpair, ok);
-    o.evdwl = select((realv)0, philj, ok);
-    o.ecoul = select((realv)0, ecoul, ok);
+    o.fpair = select((realv)0, (forcecoul + forcelj) * r2inv, live);
+    o.evdwl = select((realv)0, philj, live);
+    o.ecoul = select((realv)0, ecoul, live);
 #if PREC == 2
-    const maskv big = ok & !(fabs(o.fpair) * sqrt(r2s) < (realv)FORCE_LIMIT);
+    const maskv big = live & !(fabs(o.fpair) * sqrt(r2s) < (realv)FORCE_LIMIT);
     if (any(big)) /* non-finite or absurd: the sums would be meaningless */
         report(error, 2, ii, j.s0);
 #endif
