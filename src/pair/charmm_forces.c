@@ -164,9 +164,9 @@ static int lanes_candidates(const charmm_forces *fk, scl_tune_param *params)
      * were 18% faster there, 0.176 -> 0.144 ms); a CPU work-item is a loop
      * iteration, so one lane per atom first there */
     int gpu = scl_device(fk->ctx)->is_gpu;
-    /* on CPU cores only when asked for: the "cpu" kind's forces took 2-3x
-     * less time on PoCL (bench/RESULTS.md), and timing these 12 candidates
-     * there takes minutes */
+    /* on CPU cores only when asked for: the "cpu" kind's forces took 3.3x
+     * less time on PoCL (rhodo pair-bench, bench/RESULTS.md ## pair), and
+     * timing these candidates there takes minutes */
     const char *want = fk->params->kernel;
     if (!gpu && !(want && !strcmp(want, "charmm")))
         return 0;

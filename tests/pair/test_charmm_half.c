@@ -178,9 +178,9 @@ static void half_vs_full(scl_context *ctx, const test_atoms *a, scl_precision pr
     if (prec == SCL_PREC_DOUBLE)
         CHECK(identical, "double: half lists change the bits (forces differ by %g)", worst);
     else
-        CHECK(within(worst, bound) && within(worst_e, bound),
-              "%s: half lists change forces by %g, energies by %g (bound %g)", names[prec],
-              worst, worst_e, bound);
+        CHECK(within(worst, bound) && within(worst_e, 5 * bound),
+              "%s: half lists change forces by %g, energies by %g (bounds %g, %g)", names[prec],
+              worst, worst_e, bound, 5 * bound);
     *half_out = o[0];
     outcome_free(&o[1]);
     scl_charmm_free(eng[0]);
@@ -319,7 +319,8 @@ int main(int argc, char **argv)
     int nmol = 500 + (int)(300 * test_uniform(&rng));
     CHECK(charmm_water_box(nmol, rng, &a.sys) == 0, "water box");
     CHECK(test_add_ghosts(&a, 12.0) == 0, "ghosts");
-    /* single sums in float: half lists add in another order (~1e-7) */
+    /* single sums in float: half lists add in another order (forces ~5e-7,
+     * energies up to ~1e-6 of |E_vdwl| + |E_coul|, which cancel) */
     const double bound[3] = {2e-6, 1e-12, 0};
     for (int prec = SCL_PREC_DOUBLE; prec >= SCL_PREC_SINGLE; prec--) {
         outcome half = {0};
