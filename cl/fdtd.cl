@@ -29,38 +29,53 @@ typedef float real;
 #define MAT(ids, o) ids[o]
 #endif
 
-/* H <- DA H - DB curl E; one work-item per point, the three components it
- * owns. Outputs and inputs may be the same buffers (in place) or the two
- * halves of a ping-pong pair. */
+/* Kernels walk along z (2.5D): work-item (i, j, c) updates the column
+ * (i, j) over planes [c kz, c kz + kz) and keeps in registers the values of
+ * the plane it has just read that the next plane needs (E at k+1 for H, H at
+ * k-1 for E), so each field value leaves DRAM once per update instead of once
+ * per plane that uses it; x/y neighbours come from the work-group's caches.
+ * kz = 1 is the plain one-point-per-work-item kernel. Pointers that never
+ * alias an output are restrict, so loads of a plane need not wait for the
+ * stores of the previous one. */
+
+/* H <- DA H - DB curl E; the three components a point owns. Outputs and
+ * inputs may be the same buffers (in place) or the two halves of a
+ * ping-pong pair. */
 __kernel void fdtd_h(__global real *hx, __global real *hy, __global real *hz,
                      __global const real *hxi, __global const real *hyi,
-                     __global const real *hzi, __global const real *ex,
-                     __global const real *ey, __global const real *ez,
+                     __global const real *hzi, __global const real *restrict ex,
+                     __global const real *restrict ey, __global const real *restrict ez,
                      __global const uchar *idhx, __global const uchar *idhy,
                      __global const uchar *idhz, __constant real *da, __constant real *db,
                      int nx, int ny, int nz, int base, int px, int pxy, real rdx, real rdy,
-                     real rdz)
+                     real rdz, int kz)
 {
-    int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
-    if (i >= nx || j >= ny || k >= nz)
+    int i = (int)get_global_id(0) - 1, j = get_global_id(1), k0 = get_global_id(2) * kz;
+    if (i < 0 || i >= nx || j >= ny || k0 >= nz)
         return; /* updated H points all have i, j, k < n */
-    int o = base + i + px * j + pxy * k;
+    int k1 = min(k0 + kz, nz);
+    int o = base + i + px * j + pxy * k0;
     /* +1 neighbours, wrapped on periodic axes */
     int sx = (PER_X && i == nx - 1) ? -(nx - 1) : 1;
     int sy = (PER_Y && j == ny - 1) ? -(ny - 1) * px : px;
-    int sz = (PER_Z && k == nz - 1) ? -(nz - 1) * pxy : pxy;
-    real ex0 = ex[o], ey0 = ey[o], ez0 = ez[o];
-    if (i >= LO_X) {
-        int q = MAT(idhx, o);
-        hx[o] = da[q] * hxi[o] - db[q] * ((ez[o + sy] - ez0) * rdy - (ey[o + sz] - ey0) * rdz);
-    }
-    if (j >= LO_Y) {
-        int q = MAT(idhy, o);
-        hy[o] = da[q] * hyi[o] - db[q] * ((ex[o + sz] - ex0) * rdz - (ez[o + sx] - ez0) * rdx);
-    }
-    if (k >= LO_Z) {
-        int q = MAT(idhz, o);
-        hz[o] = da[q] * hzi[o] - db[q] * ((ey[o + sx] - ey0) * rdx - (ex[o + sy] - ex0) * rdy);
+    real ex0 = ex[o], ey0 = ey[o];
+    for (int k = k0; k < k1; k++, o += pxy) {
+        int sz = (PER_Z && k == nz - 1) ? -(nz - 1) * pxy : pxy;
+        real ez0 = ez[o], exu = ex[o + sz], eyu = ey[o + sz];
+        if (i >= LO_X) {
+            int q = MAT(idhx, o);
+            hx[o] = da[q] * hxi[o] - db[q] * ((ez[o + sy] - ez0) * rdy - (eyu - ey0) * rdz);
+        }
+        if (j >= LO_Y) {
+            int q = MAT(idhy, o);
+            hy[o] = da[q] * hyi[o] - db[q] * ((exu - ex0) * rdz - (ez[o + sx] - ez0) * rdx);
+        }
+        if (k >= LO_Z) {
+            int q = MAT(idhz, o);
+            hz[o] = da[q] * hzi[o] - db[q] * ((ey[o + sx] - ey0) * rdx - (ex[o + sy] - ex0) * rdy);
+        }
+        ex0 = exu; /* plane k+1 is the next plane's own */
+        ey0 = eyu;
     }
 }
 
@@ -68,38 +83,45 @@ __kernel void fdtd_h(__global real *hx, __global real *hy, __global real *hz,
  * whole domain, or the CPML slabs when the fused kernel's E is redone). */
 __kernel void fdtd_e(__global real *ex, __global real *ey, __global real *ez,
                      __global const real *exi, __global const real *eyi,
-                     __global const real *ezi, __global const real *hx,
-                     __global const real *hy, __global const real *hz,
+                     __global const real *ezi, __global const real *restrict hx,
+                     __global const real *restrict hy, __global const real *restrict hz,
                      __global const uchar *idex, __global const uchar *idey,
                      __global const uchar *idez, __constant real *ca, __constant real *cb,
                      int nx, int ny, int nz, int ox, int oy, int oz, int mx, int my, int mz,
-                     int base, int px, int pxy, real rdx, real rdy, real rdz)
+                     int base, int px, int pxy, real rdx, real rdy, real rdz, int kz)
 {
-    int i = ox + get_global_id(0), j = oy + get_global_id(1), k = oz + get_global_id(2);
-    if (i >= mx || j >= my || k >= mz)
+    int i = ox + (int)get_global_id(0) - 1, j = oy + get_global_id(1), k0 = oz + get_global_id(2) * kz;
+    if (i < ox || i >= mx || j >= my || k0 >= mz)
         return; /* updated E points all have i, j, k < n */
-    int o = base + i + px * j + pxy * k;
+    int k1 = min(k0 + kz, mz);
+    int o = base + i + px * j + pxy * k0;
     /* -1 neighbours, wrapped on periodic axes */
     int sx = (PER_X && i == 0) ? -(nx - 1) : 1;
     int sy = (PER_Y && j == 0) ? -(ny - 1) * px : px;
-    int sz = (PER_Z && k == 0) ? -(nz - 1) * pxy : pxy;
-    real hx0 = hx[o], hy0 = hy[o], hz0 = hz[o];
-    if (j >= LO_Y && k >= LO_Z) {
-        int q = MAT(idex, o);
-        ex[o] = ca[q] * exi[o] + cb[q] * ((hz0 - hz[o - sy]) * rdy - (hy0 - hy[o - sz]) * rdz);
-    }
-    if (i >= LO_X && k >= LO_Z) {
-        int q = MAT(idey, o);
-        ey[o] = ca[q] * eyi[o] + cb[q] * ((hx0 - hx[o - sz]) * rdz - (hz0 - hz[o - sx]) * rdx);
-    }
-    if (i >= LO_X && j >= LO_Y) {
-        int q = MAT(idez, o);
-        ez[o] = ca[q] * ezi[o] + cb[q] * ((hy0 - hy[o - sx]) * rdx - (hx0 - hx[o - sy]) * rdy);
+    int sz = (PER_Z && k0 == 0) ? -(nz - 1) * pxy : pxy;
+    real hxm = hx[o - sz], hym = hy[o - sz]; /* plane k-1 (halo plane when k = 0) */
+    for (int k = k0; k < k1; k++, o += pxy) {
+        real hx0 = hx[o], hy0 = hy[o], hz0 = hz[o];
+        if (j >= LO_Y && k >= LO_Z) {
+            int q = MAT(idex, o);
+            ex[o] = ca[q] * exi[o] + cb[q] * ((hz0 - hz[o - sy]) * rdy - (hy0 - hym) * rdz);
+        }
+        if (i >= LO_X && k >= LO_Z) {
+            int q = MAT(idey, o);
+            ey[o] = ca[q] * eyi[o] + cb[q] * ((hx0 - hxm) * rdz - (hz0 - hz[o - sx]) * rdx);
+        }
+        if (i >= LO_X && j >= LO_Y) {
+            int q = MAT(idez, o);
+            ez[o] = ca[q] * ezi[o] + cb[q] * ((hy0 - hy[o - sx]) * rdx - (hx0 - hx[o - sy]) * rdy);
+        }
+        hxm = hx0; /* plane k is the next plane's k-1 */
+        hym = hy0;
     }
 }
 
 /* H at point o after the update, from the inputs (the fused kernel computes
- * its own H and the six H values its E update needs at the -1 neighbours). */
+ * its own H and the H values its E update needs at the -1 neighbours in x
+ * and y; the one at z-1 it kept from the previous plane). */
 #define HXN(o) (da[MAT(idhx, o)] * hxi[o] - db[MAT(idhx, o)] * ((ezi[(o) + px] - ezi[o]) * rdy - (eyi[(o) + pxy] - eyi[o]) * rdz))
 #define HYN(o) (da[MAT(idhy, o)] * hyi[o] - db[MAT(idhy, o)] * ((exi[(o) + pxy] - exi[o]) * rdz - (ezi[(o) + 1] - ezi[o]) * rdx))
 #define HZN(o) (da[MAT(idhz, o)] * hzi[o] - db[MAT(idhz, o)] * ((eyi[(o) + 1] - eyi[o]) * rdx - (exi[(o) + px] - exi[o]) * rdy))
@@ -107,45 +129,70 @@ __kernel void fdtd_e(__global real *ex, __global real *ey, __global real *ez,
 /* One whole step in one pass (PEC box, no periodic axis): reads the six
  * components of step n once and writes the six of step n+1 into the other
  * buffers: 48 bytes per cell in fp32 instead of the 72 of separate H and E
- * kernels, for 6 recomputed H values per cell that the caches serve. */
-__kernel void fdtd_fused(__global real *ex, __global real *ey, __global real *ez,
-                         __global real *hx, __global real *hy, __global real *hz,
-                         __global const real *exi, __global const real *eyi,
-                         __global const real *ezi, __global const real *hxi,
-                         __global const real *hyi, __global const real *hzi,
-                         __global const uchar *idex, __global const uchar *idey,
-                         __global const uchar *idez, __global const uchar *idhx,
-                         __global const uchar *idhy, __global const uchar *idhz,
+ * kernels, for 4 recomputed H values per cell whose inputs the caches serve. */
+__kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey, __global real *restrict ez,
+                         __global real *restrict hx, __global real *restrict hy, __global real *restrict hz,
+                         __global const real *restrict exi, __global const real *restrict eyi,
+                         __global const real *restrict ezi, __global const real *restrict hxi,
+                         __global const real *restrict hyi, __global const real *restrict hzi,
+                         __global const uchar *restrict idex, __global const uchar *restrict idey,
+                         __global const uchar *restrict idez, __global const uchar *restrict idhx,
+                         __global const uchar *restrict idhy, __global const uchar *restrict idhz,
                          __constant real *ca, __constant real *cb, __constant real *da,
                          __constant real *db, int nx, int ny, int nz, int base, int px, int pxy,
-                         real rdx, real rdy, real rdz)
+                         real rdx, real rdy, real rdz, int kz)
 {
-    int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
-    if (i >= nx || j >= ny || k >= nz)
+    int i = (int)get_global_id(0) - 1, j = get_global_id(1), k0 = get_global_id(2) * kz;
+    if (i < 0 || i >= nx || j >= ny || k0 >= nz)
         return;
-    int o = base + i + px * j + pxy * k;
-    real hxn = i >= 1 ? HXN(o) : hxi[o];
-    real hyn = j >= 1 ? HYN(o) : hyi[o];
-    real hzn = k >= 1 ? HZN(o) : hzi[o];
-    hx[o] = hxn;
-    hy[o] = hyn;
-    hz[o] = hzn;
-    real exv = exi[o], eyv = eyi[o], ezv = ezi[o];
-    if (j >= 1 && k >= 1) {
-        int q = MAT(idex, o);
-        exv = ca[q] * exv + cb[q] * ((hzn - HZN(o - px)) * rdy - (hyn - HYN(o - pxy)) * rdz);
+    int k1 = min(k0 + kz, nz);
+    int o = base + i + px * j + pxy * k0;
+    /* new H at (i, j, k-1): the first plane computes it, later ones keep it */
+    real hxm = 0, hym = 0;
+    if (k0 >= 1 && i >= 1)
+        hxm = HXN(o - pxy);
+    if (k0 >= 1 && j >= 1)
+        hym = HYN(o - pxy);
+    real exv = exi[o], eyv = eyi[o];
+    for (int k = k0; k < k1; k++, o += pxy) {
+        real ezv = ezi[o], exu = exi[o + pxy], eyu = eyi[o + pxy];
+        real hxn = hxi[o], hyn = hyi[o], hzn = hzi[o];
+        if (i >= 1) {
+            int q = MAT(idhx, o);
+            hxn = da[q] * hxn - db[q] * ((ezi[o + px] - ezv) * rdy - (eyu - eyv) * rdz);
+        }
+        if (j >= 1) {
+            int q = MAT(idhy, o);
+            hyn = da[q] * hyn - db[q] * ((exu - exv) * rdz - (ezi[o + 1] - ezv) * rdx);
+        }
+        if (k >= 1) {
+            int q = MAT(idhz, o);
+            hzn = da[q] * hzn - db[q] * ((eyi[o + 1] - eyv) * rdx - (exi[o + px] - exv) * rdy);
+        }
+        real exn = exv, eyn = eyv, ezn = ezv;
+        if (j >= 1 && k >= 1) {
+            int q = MAT(idex, o);
+            exn = ca[q] * exn + cb[q] * ((hzn - HZN(o - px)) * rdy - (hyn - hym) * rdz);
+        }
+        if (i >= 1 && k >= 1) {
+            int q = MAT(idey, o);
+            eyn = ca[q] * eyn + cb[q] * ((hxn - hxm) * rdz - (hzn - HZN(o - 1)) * rdx);
+        }
+        if (i >= 1 && j >= 1) {
+            int q = MAT(idez, o);
+            ezn = ca[q] * ezn + cb[q] * ((hyn - HYN(o - 1)) * rdx - (hxn - HXN(o - px)) * rdy);
+        }
+        hx[o] = hxn; /* stores after every load of the plane */
+        hy[o] = hyn;
+        hz[o] = hzn;
+        ex[o] = exn;
+        ey[o] = eyn;
+        ez[o] = ezn;
+        hxm = hxn;
+        hym = hyn;
+        exv = exu;
+        eyv = eyu;
     }
-    if (i >= 1 && k >= 1) {
-        int q = MAT(idey, o);
-        eyv = ca[q] * eyv + cb[q] * ((hxn - HXN(o - pxy)) * rdz - (hzn - HZN(o - 1)) * rdx);
-    }
-    if (i >= 1 && j >= 1) {
-        int q = MAT(idez, o);
-        ezv = ca[q] * ezv + cb[q] * ((hyn - HYN(o - 1)) * rdx - (hxn - HXN(o - px)) * rdy);
-    }
-    ex[o] = exv;
-    ey[o] = eyv;
-    ez[o] = ezv;
 }
 
 /* CPML correction of one field pair in the slabs of axis `axis`
@@ -155,10 +202,10 @@ __kernel void fdtd_fused(__global real *ex, __global real *ey, __global real *ez
  * Work-items (x, y, z) with the slab plane index in place of the axis
  * coordinate, so x stays fastest (coalesced on GPUs, vectorised on CPUs);
  * psi has the same layout (extent `planes` along the axis). */
-__kernel void fdtd_cpml(__global real *t, __global const real *s, __global real *psi,
-                        __global const uchar *ids, __constant real *coef,
-                        __global const real *kinv, __global const real *pb,
-                        __global const real *pc, int axis, int planes, int lo_cells,
+__kernel void fdtd_cpml(__global real *restrict t, __global const real *restrict s, __global real *restrict psi,
+                        __global const uchar *restrict ids, __constant real *coef,
+                        __global const real *restrict kinv, __global const real *restrict pb,
+                        __global const real *restrict pc, int axis, int planes, int lo_cells,
                         int hi_cells, int na, int sa, int e0, int e1, int lo0, int hi0, int lo1,
                         int hi1, int lo2, int hi2, int base, int px, int pxy, int electric,
                         real ra, real sign)

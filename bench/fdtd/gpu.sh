@@ -55,8 +55,17 @@ for tag in $sizes; do
         row "streamcl fdtd $k FP32 $tag, CPML 10" "${r:-fail} Gcells/s (${g:-?} GB/s modelled, $frac of copy)" \
             "$dev" "streamcl fdtd --bench $nx $ny $nz --steps 50 --pml 10 --kernel $k"
     done
+    # the same without CPML: what the CPML slab passes cost
+    f="$dest/cl_${tag}_fused_nopml.txt"
+    echo "== streamcl fdtd --bench $nx $ny $nz --kernel fused --pml 0"
+    timeout 90 "$STREAMCL" fdtd --bench "$nx" "$ny" "$nz" --steps 50 --pml 0 --kernel fused \
+        --device "$device" 2>&1 | tee "$f"
+    r=$(rate "$f") g=$(gbs "$f") frac="?"
+    [ -n "$g" ] && [ -n "$copy" ] && frac=$(awk -v g="$g" -v c="$copy" 'BEGIN { printf "%.2f", g / c }')
+    row "streamcl fdtd fused FP32 $tag, no CPML" "${r:-fail} Gcells/s (${g:-?} GB/s modelled, $frac of copy)" \
+        "$dev" "streamcl fdtd --bench $nx $ny $nz --steps 50 --pml 0 --kernel fused"
     p=$(grep "peer_yee $nx $ny $nz:" "$dest/peer.txt" | grep -o '[0-9.]* Gcells/s')
-    row "CUDA peer (separate H/E, 72 B/cell) $tag, no CPML" "${p:-not run}" "$dev" "build-gpu/peer_yee $nx $ny $nz 20"
+    row "CUDA peer (separate H/E, 72 B/cell, best of 3D and 2.5D launches) $tag, no CPML" "${p:-not run}" "$dev" "build-gpu/peer_yee $nx $ny $nz 20"
 done
 row "device copy bandwidth (read + write)" "${copy:-?} GB/s" "$dev" "peer_yee (cudaMemcpy D2D, 2 GiB)"
 

@@ -204,8 +204,8 @@ scl_status scl_fdtd_get(scl_fdtd *f, int c, double *out);
 scl_status scl_fdtd_set(scl_fdtd *f, int c, const double *in);
 /* Device bytes per cell update of the main kernels (the bandwidth model). */
 double scl_fdtd_bytes_per_cell(const scl_fdtd *f);
-/* Work-group shape chosen by the plan. */
-void scl_fdtd_work_group(const scl_fdtd *f, int *lx, int *ly);
+/* Launch shape chosen by the plan: work-group lx x ly, kz planes walked per work-item. */
+void scl_fdtd_work_group(const scl_fdtd *f, int *lx, int *ly, int *kz);
 
 /* ------------------------------------------------------------------ outputs */
 

@@ -15,7 +15,7 @@ static void usage(FILE *out)
             "usage: streamcl fdtd INPUT.in [-o OUT.h5] [--text FILE] [--png DIR] [--png-every N]\n"
             "                     [--slice x|y|z=INDEX] [--field Ex..Hz] [--fp64] [--dt SECONDS]\n"
             "                     [--engine opencl|reference|omp] [--kernel separate|fused]\n"
-            "                     [--threads N] [--no-tune]\n"
+            "                     [--threads N] [--no-tune] [--profile]\n"
             "                     [--plan lx=..,ly=..] [--device SPEC]\n"
             "       streamcl fdtd --bench NX NY NZ [--steps N] [--pml N] [--fp64] [--engine ...]\n"
             "  INPUT          gprMax input (subset: #title #domain #dx_dy_dz #time_window\n"
@@ -31,13 +31,14 @@ static void usage(FILE *out)
             "  --kernel       separate H and E kernels (default, 72 B/cell in fp32) or one\n"
             "                 fused kernel between two buffer sets (48 B/cell; PEC box only)\n"
             "  --bench        free space with --pml cells of CPML (default 10), --steps (100);\n"
-            "                 prints cell updates per second and the bytes-per-cell model\n");
+            "                 prints cell updates per second and the bytes-per-cell model\n"
+            "  --profile      print the device time of each kernel over the timed steps\n");
 }
 
 typedef struct {
     const char *input, *out, *text, *png, *device, *plan, *engine, *field;
     long png_every, threads, steps, pml, bench[3];
-    int fp64, no_tune, slice_axis, slice_index, fused;
+    int fp64, no_tune, slice_axis, slice_index, fused, profile;
     double dt;
 } fdtd_args;
 
@@ -49,6 +50,10 @@ static int parse_args(int argc, char **argv, fdtd_args *a)
             return 1;
         if (!strcmp(o, "--fp64")) {
             a->fp64 = 1;
+            continue;
+        }
+        if (!strcmp(o, "--profile")) {
+            a->profile = 1;
             continue;
         }
         if (!strcmp(o, "--no-tune")) {
@@ -298,7 +303,7 @@ int cmd_fdtd(int argc, char **argv)
     }
     const char *engine_name = a.engine ? a.engine : "opencl";
     if (!strcmp(engine_name, "opencl")) {
-        e.ctx = cli_context(a.device, 0);
+        e.ctx = cli_context(a.device, a.profile);
         if (!e.ctx)
             goto done;
         scl_fdtd_options o = {.fp64 = a.fp64, .no_tune = a.no_tune, .force = a.plan,
@@ -321,6 +326,8 @@ int cmd_fdtd(int argc, char **argv)
     }
     if (bench && engine_run(&e, 2, NULL) != 0) /* warm-up: builds, first launches */
         goto done;
+    if (a.profile && e.ctx)
+        scl_profile_reset(e.ctx); /* the table covers the timed steps only */
     cli_progress p;
     cli_progress_start(&p, "fdtd", iters);
     long every = a.png ? a.png_every : bench ? iters : (iters > 100 ? iters / 100 : 1);
@@ -367,13 +374,15 @@ int cmd_fdtd(int argc, char **argv)
            n[1], n[2], iters, m.dt, engine_name, a.fp64 ? " fp64" : "", secs,
            cells * iters / secs * 1e-9);
     if (e.dev) {
-        int lx, ly;
-        scl_fdtd_work_group(e.dev, &lx, &ly);
+        int lx, ly, kz;
+        scl_fdtd_work_group(e.dev, &lx, &ly, &kz);
         double bpc = scl_fdtd_bytes_per_cell(e.dev);
-        printf("fdtd: device %s, %s kernels, work-group %dx%d, %.0f bytes/cell update -> %.1f GB/s\n",
-               scl_device(e.ctx)->name, a.fused ? "fused" : "separate", lx, ly, bpc,
+        printf("fdtd: device %s, %s kernels, work-group %dx%d, %d planes/work-item, %.0f bytes/cell update -> %.1f GB/s\n",
+               scl_device(e.ctx)->name, a.fused ? "fused" : "separate", lx, ly, kz, bpc,
                bpc * cells * iters / secs * 1e-9);
     }
+    if (a.profile && e.ctx)
+        scl_profile_report(e.ctx, stdout);
     if (!bench) {
         if (scl_fdtd_write_hdf5(out, &m, &rx, iters, a.fp64, err, sizeof err) != SCL_OK) {
             fprintf(stderr, "streamcl fdtd: %s\n", err);

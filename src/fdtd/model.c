@@ -33,7 +33,8 @@ scl_status scl_fdtd_model_init(scl_fdtd_model *m, int nx, int ny, int nz, double
                                double dz, double stability, char *err, size_t errlen)
 {
     memset(m, 0, sizeof *m);
-    scl_status s = scl_grid3d_init(&m->grid, nx, ny, nz, dx, dy, dz, 1, 1, err, errlen);
+    scl_status s = scl_grid3d_init(&m->grid, nx, ny, nz, dx, dy, dz, 1, 32, err, errlen);
+    /* rows padded to 32 points: the kernels' work-group rows start aligned */
     if (s != SCL_OK)
         return s;
     if (!(stability > 0 && stability <= 1)) {

@@ -35,7 +35,7 @@ struct scl_fdtd {
     double *rec;                        /* receiver samples [step][rx][6] */
     long rec_cap, steps;
     scl_plan *plan;
-    int lx, ly;
+    int shape[3]; /* launch: work-group lx x ly, kz planes per work-item */
 };
 
 static scl_status fail(scl_fdtd *f, scl_status s, const char *what)
@@ -245,11 +245,16 @@ static scl_status make_cpml(scl_fdtd *f, const char *options, int a, int q)
     return s;
 }
 
-static scl_status launch_box(scl_kernel *k, const int o[3], const int m[3], int lx, int ly)
+/* Work-items (x - 1, y, z chunk of kz planes): x starts one before the box so
+ * that a work-group's row starts on the aligned first element of the padded
+ * row (the halo point), the work-item there returning at once. */
+static scl_status launch_box(scl_kernel *k, const int o[3], const int m[3], const int w[3])
 {
-    size_t local[3] = {(size_t)lx, (size_t)ly, 1};
-    size_t global[3] = {(size_t)(m[0] - o[0]), (size_t)(m[1] - o[1]), (size_t)(m[2] - o[2])};
-    return scl_kernel_launch(k, 3, global, local, NULL);
+    size_t local[3] = {(size_t)w[0], (size_t)w[1], 1};
+    size_t global[3] = {(size_t)(m[0] - o[0] + 1), (size_t)(m[1] - o[1]),
+                        (size_t)((m[2] - o[2] + w[2] - 1) / w[2])};
+    scl_status s = scl_kernel_set_int(k, "kz", w[2]);
+    return s == SCL_OK ? scl_kernel_launch(k, 3, global, local, NULL) : s;
 }
 
 static scl_status launch_cpml(scl_fdtd *f, int q, int electric)
@@ -261,8 +266,11 @@ static scl_status launch_cpml(scl_fdtd *f, int q, int electric)
             continue;
         size_t global[3] = {(size_t)n[0] + 1, (size_t)n[1] + 1, (size_t)n[2] + 1};
         global[a] = (size_t)f->T[a];
+        /* an explicit shape: left to the driver, sizes like 513 or 22 got
+         * work-groups of odd widths (uncoalesced rows, idle lanes) */
+        size_t local[3] = {32, 4, 1};
         for (int p = 0; p < 2; p++) {
-            scl_status s = scl_kernel_launch(f->kp[q][a][electric * 2 + p], 3, global, NULL, NULL);
+            scl_status s = scl_kernel_launch(f->kp[q][a][electric * 2 + p], 3, global, local, NULL);
             if (s != SCL_OK)
                 return s;
         }
@@ -272,7 +280,7 @@ static scl_status launch_cpml(scl_fdtd *f, int q, int electric)
 
 /* Fused path: E again in the slabs where corrected H values enter
  * (axis a: [0, lo] and [n - hi, n)), from E_in and the corrected H_out. */
-static scl_status redo_e_slabs(scl_fdtd *f, int q, int lx, int ly)
+static scl_status redo_e_slabs(scl_fdtd *f, int q, const int w[3])
 {
     const scl_grid3d *g = &f->m->grid;
     int n[3] = {g->nx, g->ny, g->nz};
@@ -289,7 +297,7 @@ static scl_status redo_e_slabs(scl_fdtd *f, int q, int lx, int ly)
                 o[a] = n[a] - cells;
             s = e_box(f->ke[q], o, m);
             if (s == SCL_OK)
-                s = launch_box(f->ke[q], o, m, lx, ly);
+                s = launch_box(f->ke[q], o, m, w);
         }
     if (s == SCL_OK) {
         int o[3] = {0, 0, 0}, m[3] = {n[0], n[1], n[2]};
@@ -299,23 +307,23 @@ static scl_status redo_e_slabs(scl_fdtd *f, int q, int lx, int ly)
 }
 
 /* One step of the fields without sources and receivers (what the plan times). */
-static scl_status step_fields(scl_fdtd *f, int q, int lx, int ly)
+static scl_status step_fields(scl_fdtd *f, int q, const int w[3])
 {
     const scl_grid3d *g = &f->m->grid;
     int o[3] = {0, 0, 0}, m[3] = {g->nx, g->ny, g->nz};
     scl_status s;
     if (f->fused) {
-        s = launch_box(f->kf[q], o, m, lx, ly);
+        s = launch_box(f->kf[q], o, m, w);
         if (s == SCL_OK)
             s = launch_cpml(f, q, 0);
         if (s == SCL_OK && (f->T[0] || f->T[1] || f->T[2]))
-            s = redo_e_slabs(f, q, lx, ly);
+            s = redo_e_slabs(f, q, w);
     } else {
-        s = launch_box(f->kh[q], o, m, lx, ly);
+        s = launch_box(f->kh[q], o, m, w);
         if (s == SCL_OK)
             s = launch_cpml(f, q, 0);
         if (s == SCL_OK)
-            s = launch_box(f->ke[q], o, m, lx, ly);
+            s = launch_box(f->ke[q], o, m, w);
     }
     if (s == SCL_OK)
         s = launch_cpml(f, q, 1);
@@ -342,7 +350,7 @@ static scl_status plan_run(void *user, void *variant, const int *values)
 {
     (void)variant;
     scl_fdtd *f = user;
-    scl_status s = step_fields(f, parity(f), values[0], values[1]);
+    scl_status s = step_fields(f, parity(f), values);
     if (f->fused)
         f->steps++; /* keeps the ping-pong in step; reset after planning */
     return s;
@@ -552,17 +560,19 @@ static scl_status create(scl_fdtd *f, const scl_fdtd_options *opt)
     if ((s = reset_state(f)) != SCL_OK)
         return s;
     /* the launch shape: tuned per device, grid and variant, cached */
-    static const scl_tune_param params[2] = {{"lx", 4, {64, 32, 128, 256}}, {"ly", 4, {1, 2, 4, 8}}};
+    static const scl_tune_param params[3] = {
+        {"lx", 4, {64, 32, 128, 256}}, {"ly", 4, {1, 2, 4, 8}}, {"kz", 4, {16, 1, 4, 64}}};
     char shape[128];
-    snprintf(shape, sizeof shape, "%dx%dx%d %s %s %s", g->nx, g->ny, g->nz,
+    snprintf(shape, sizeof shape, "%dx%dx%d %s %s %s 2.5D", g->nx, g->ny, g->nz,
              f->fp64 ? "fp64" : "fp32", f->uniform ? "uniform" : "materials",
              f->fused ? "fused" : "separate");
-    scl_plan_desc desc = {"fdtd.step", shape, params, 2, plan_prepare, plan_run, NULL, f, NULL};
+    scl_plan_desc desc = {"fdtd.step", shape, params, 3, plan_prepare, plan_run, NULL, f, NULL};
     scl_tune_options to = {opt ? opt->no_tune : 0, 0, opt ? opt->force : NULL};
     if ((s = scl_plan_create(f->ctx, &desc, &to, &f->plan)) != SCL_OK)
         return s;
-    f->lx = scl_plan_value(f->plan, "lx", 64);
-    f->ly = scl_plan_value(f->plan, "ly", 1);
+    f->shape[0] = scl_plan_value(f->plan, "lx", 64);
+    f->shape[1] = scl_plan_value(f->plan, "ly", 1);
+    f->shape[2] = scl_plan_value(f->plan, "kz", 16);
     /* the tuner stepped the fields: start again from rest */
     if ((s = scl_finish(f->ctx)) == SCL_OK)
         s = reset_state(f);
@@ -644,7 +654,7 @@ scl_status scl_fdtd_run(scl_fdtd *f, long steps)
                     s = scl_kernel_launch(f->krec[q], 1, &gr, &one, NULL);
             }
             if (s == SCL_OK)
-                s = step_fields(f, q, f->lx, f->ly);
+                s = step_fields(f, q, f->shape);
             if (s == SCL_OK && m->nsrc > 0) {
                 s = scl_kernel_set_int(f->ksrc[q], "slot", n);
                 if (s == SCL_OK)
@@ -726,8 +736,9 @@ double scl_fdtd_bytes_per_cell(const scl_fdtd *f)
     return fields * (double)f->rs + (f->uniform ? 0 : 6);
 }
 
-void scl_fdtd_work_group(const scl_fdtd *f, int *lx, int *ly)
+void scl_fdtd_work_group(const scl_fdtd *f, int *lx, int *ly, int *kz)
 {
-    *lx = f->lx;
-    *ly = f->ly;
+    *kz = f->shape[2];
+    *lx = f->shape[0];
+    *ly = f->shape[1];
 }
