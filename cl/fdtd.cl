@@ -154,9 +154,22 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
     if (k0 >= 1 && j >= 1)
         hym = HYN(o - pxy);
     real exv = exi[o], eyv = eyi[o];
+    /* the plane's first-touch (DRAM) values, loaded one plane ahead so that
+     * two planes' loads are in flight per work-item */
+    real exu = exi[o + pxy], eyu = eyi[o + pxy], ezv = ezi[o];
+    real hxv = hxi[o], hyv = hyi[o], hzv = hzi[o];
     for (int k = k0; k < k1; k++, o += pxy) {
-        real ezv = ezi[o], exu = exi[o + pxy], eyu = eyi[o + pxy];
-        real hxn = hxi[o], hyn = hyi[o], hzn = hzi[o];
+        real exu2 = 0, eyu2 = 0, ezv2 = 0, hxv2 = 0, hyv2 = 0, hzv2 = 0;
+        if (k + 1 < k1) {
+            int on = o + pxy;
+            exu2 = exi[on + pxy];
+            eyu2 = eyi[on + pxy];
+            ezv2 = ezi[on];
+            hxv2 = hxi[on];
+            hyv2 = hyi[on];
+            hzv2 = hzi[on];
+        }
+        real hxn = hxv, hyn = hyv, hzn = hzv;
         if (i >= 1) {
             int q = MAT(idhx, o);
             hxn = da[q] * hxn - db[q] * ((ezi[o + px] - ezv) * rdy - (eyu - eyv) * rdz);
@@ -192,6 +205,12 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
         hym = hyn;
         exv = exu;
         eyv = eyu;
+        exu = exu2;
+        eyu = eyu2;
+        ezv = ezv2;
+        hxv = hxv2;
+        hyv = hyv2;
+        hzv = hzv2;
     }
 }
 

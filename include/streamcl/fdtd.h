@@ -30,13 +30,15 @@
  * refused with the limit in the message.
  *
  * Memory layout: six field arrays on a scl_grid3d with one halo plane, x
- * fastest; one byte of material index per component per point (not read when
+ * fastest, rows padded to 32 points (work-group rows start aligned); one byte of material index per component per point (not read when
  * the model is one material: "uniform" kernels). Bytes per cell update, fp32
  * (fp64 doubles the field part): separate H and E kernels 2 * (6 + 3) * 4 =
  * 72 (+6 with material bytes); the fused kernel reads the six components of
  * step n once and writes the six of step n+1 into a second buffer set: 48
- * (+6), for twice the field memory and six recomputed H values per cell that
- * caches serve. The roof is the device's copy bandwidth divided by these
+ * (+6), for twice the field memory and four recomputed H values per cell that
+ * caches serve. The kernels are 2.5D (a work-item walks kz planes of its
+ * column and keeps the plane it just read in registers; kz is tuned), so a
+ * value is read from DRAM once per update, not once per plane using it. The roof is the device's copy bandwidth divided by these
  * bytes (H200, ~4.3 TB/s: ~60 Gcells/s separate, ~90 fused). CPML slabs add
  * their corrections (and the fused kernel redoes E there) on about 6*(T+1)/n
  * of the cells.
