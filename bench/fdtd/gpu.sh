@@ -5,7 +5,9 @@
 # then, in one run: free space + 10 CPML cells at 512^3 and 1024x1024x512, FP32,
 # streamcl fdtd --bench with each kernel variant (separate H/E kernels, fused
 # E/H), the CUDA peer at the same sizes (no CPML), the device copy bandwidth,
-# the C/OpenMP reference on all host cores and PoCL on the same cores (256^3).
+# the C/OpenMP reference on all host cores and PoCL on the same cores (256^3);
+# fused also without CPML (what the CPML slab passes cost); the peer prints its
+# one-thread-per-cell and 2.5D launches, the best is its figure.
 # Cell updates per second from wall time over the steps (after a warm-up and
 # the tuner's runs); table last. Results go to $OUT/fdtd/.
 # For a dry run elsewhere: STREAMCL=build/streamcl SIZES="48x40x32" DEVICE=cpu CPU_SIZE=32x32x32.
