@@ -21,6 +21,11 @@ static void random_model(scl_fdtd_model *m, int periodic)
     m->periodic[1] = periodic;
     for (int f = 0; f < 6; f++)
         m->pml[f] = (periodic && f % 3 == 1) ? 0 : uniform_int(0, 4);
+    /* the resistive source (source 2) is placed first: the PEC box (q == 3)
+     * stays clear of it in x (a resistor inside PEC is refused by design) */
+    int rsrc[3];
+    for (int a = 0; a < 3; a++)
+        rsrc[a] = uniform_int(1, n[a] > 1 ? n[a] - 1 : 0);
     for (int q = 0; q < 4; q++) {
         char name[16];
         snprintf(name, sizeof name, "m%d", q);
@@ -30,6 +35,13 @@ static void random_model(scl_fdtd_model *m, int periodic)
         for (int a = 0; a < 3; a++) {
             lo[a] = uniform_int(0, n[a] - 1);
             hi[a] = uniform_int(lo[a] + 1, n[a]);
+        }
+        if (q == 3 && rsrc[0] >= 2) { /* PEC in x < rsrc - 1 */
+            lo[0] = uniform_int(0, rsrc[0] - 2);
+            hi[0] = uniform_int(lo[0] + 1, rsrc[0] - 1);
+        } else if (q == 3) { /* PEC in x > rsrc + 1 */
+            lo[0] = uniform_int(rsrc[0] + 2, n[0] - 1);
+            hi[0] = uniform_int(lo[0] + 1, n[0]);
         }
         scl_fdtd_fill_box(m, lo, hi, q == 3 ? 0 : id, q != 2);
     }
@@ -47,7 +59,7 @@ static void random_model(scl_fdtd_model *m, int periodic)
         src->wave = s & 1;
         src->stop = -1;
         for (int a = 0; a < 3; a++)
-            src->ijk[a] = uniform_int(1, n[a] > 1 ? n[a] - 1 : 0);
+            src->ijk[a] = s == 2 ? rsrc[a] : uniform_int(1, n[a] > 1 ? n[a] - 1 : 0);
         if (periodic)
             src->ijk[1] = 0;
     }
