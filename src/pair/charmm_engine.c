@@ -659,12 +659,21 @@ scl_status scl_charmm_finish(scl_charmm *eng, double *f, scl_charmm_result *resu
     if (eng->error_host[0]) {
         int oi = charmm_nlist_caller_of_slot(nl, eng->error_host[1]);
         int oj = charmm_nlist_caller_of(nl, eng->error_host[2]);
+        /* name the atoms as the caller does: by their IDs (LAMMPS tags) when given */
+        char who[160];
+        long long ti = oi + 1, tj = oj + 1;
+        if (nl->has_tag && oi >= 0 && oj >= 0 &&
+            scl_stream_read_range(nl->tag_raw, (size_t)oi, 1, &ti, 1, NULL) == SCL_OK &&
+            scl_stream_read_range(nl->tag_raw, (size_t)oj, 1, &tj, 1, NULL) == SCL_OK)
+            snprintf(who, sizeof who, "atoms with IDs %lld and %lld (local indices %d, %d)", ti,
+                     tj, oi, oj);
+        else
+            snprintf(who, sizeof who, "atoms %d and %d (0-based indices)", oi, oj);
         if (eng->error_host[0] == 1)
-            return scl_fail(ctx, SCL_ERR_INPUT, fn,
-                            "atoms %d and %d overlap (closer than %g Angstrom)", oi, oj,
+            return scl_fail(ctx, SCL_ERR_INPUT, fn, "%s overlap (closer than %g Angstrom)", who,
                             CHARMM_MIN_R);
-        return scl_fail(ctx, SCL_ERR_INPUT, fn,
-                        "the force between atoms %d and %d is not finite or beyond 1e15", oi, oj);
+        return scl_fail(ctx, SCL_ERR_INPUT, fn, "the force between %s is not finite or beyond 1e15",
+                        who);
     }
     if (nl->nlocal > 0 && !f)
         return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "force array is NULL");

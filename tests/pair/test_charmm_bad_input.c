@@ -117,6 +117,14 @@ int main(void)
             x[3 * other + d] = x[3 * victim + d] + (d == 0 ? 1e-3 : 0.0);
         memset(f, 0, 3 * (size_t)a.nlocal * sizeof *f);
         EXPECT(ctx, step(ctx, &p, &a, x, x, q, type, f), SCL_ERR_INPUT, "overlap");
+        /* named by the caller's atom IDs (LAMMPS tags), not by 0-based indices */
+        char want_v[48], want_o[48];
+        snprintf(want_v, sizeof want_v, "ID%s %lld", "s", (long long)a.tag[victim]);
+        snprintf(want_o, sizeof want_o, " %lld ", (long long)a.tag[other]);
+        const char *msg = scl_last_error(ctx);
+        CHECK(strstr(msg, "IDs") && (strstr(msg, want_o) || strstr(msg, want_v)),
+              "overlap message does not name the atom IDs %lld/%lld: %s",
+              (long long)a.tag[victim], (long long)a.tag[other], msg);
         char err[256];
         scl_status rs = scl_charmm_reference(&p, a.nlocal, a.nghost, x, q, type, a.tag,
                                              a.sys.nspecial, a.sys.special, a.sys.maxspecial,
