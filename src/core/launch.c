@@ -62,26 +62,6 @@ scl_status scl_enqueue_kernel(scl_context *ctx, cl_kernel k, const char *name, c
     return SCL_OK;
 }
 
-/* Legacy positional interface, used by the pair module until it moves onto
- * kernel objects (src/core/legacy.h). */
-scl_status scl_arg(scl_context *ctx, cl_kernel k, cl_uint idx, size_t size, const void *value)
-{
-    cl_int rc = clSetKernelArg(k, idx, size, value);
-    if (rc != CL_SUCCESS)
-        return scl_fail_cl(ctx, "scl_arg", "clSetKernelArg", rc, "argument %u, %zu bytes",
-                           (unsigned)idx, size);
-    return SCL_OK;
-}
-
-scl_status scl_launch(scl_context *ctx, cl_kernel k, const char *label, cl_uint dims,
-                      const size_t *global, const size_t *local, cl_event *event)
-{
-    char name[128] = "?";
-    clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL);
-    name[sizeof name - 1] = '\0';
-    return scl_enqueue_kernel(ctx, k, name, label, dims, global, local, event);
-}
-
 scl_status scl_event_wait(scl_context *ctx, scl_event ev)
 {
     if (!ev)

@@ -196,21 +196,6 @@ int scl_program_from_cache(const scl_program *prog) { return prog ? prog->from_c
 
 cl_program scl_cl_program(const scl_program *prog) { return prog ? prog->program : NULL; }
 
-scl_status scl_legacy_kernel_create(scl_program *prog, const char *kernel_name, cl_kernel *out)
-{
-    if (!prog || !kernel_name || !out)
-        return scl_fail(prog ? prog->ctx : NULL, SCL_ERR_ARGUMENT, "scl_kernel_create",
-                        "NULL argument");
-    cl_int rc;
-    *out = clCreateKernel(prog->program, kernel_name, &rc);
-    if (rc != CL_SUCCESS) {
-        *out = NULL;
-        return scl_fail_cl(prog->ctx, "scl_kernel_create", "clCreateKernel", rc,
-                           "kernel '%s' in program '%s'", kernel_name, prog->label);
-    }
-    return SCL_OK;
-}
-
 scl_status scl_context_program(scl_context *ctx, const char *name, const char *options,
                                scl_program **out)
 {
