@@ -96,6 +96,9 @@ scl_status scl_grid3d_subdomain(const scl_grid3d *global, const int parts[3],
 
 long scl_round_half_down(double v)
 {
+    /* saturate beyond long's range (a 1e50 m domain): the callers' size checks refuse it */
+    if (!(fabs(v) < 9.0e18))
+        return v > 0 ? LONG_MAX : LONG_MIN;
     double f = floor(v);
     return (long)(v - f > 0.5 ? f + 1 : f);
 }
