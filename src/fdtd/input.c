@@ -291,7 +291,10 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
     } else if (reals(in, tw, 0, 1, &win, err, errlen) == 0) {
         if (!(win > 0))
             return fail(in, tw, err, errlen, "the time window must be positive");
-        m->iterations = (long)ceil(win / m->dt) + 1;
+        double steps = ceil(win / m->dt) + 1;
+        if (!(steps <= 100000000.0)) /* checked before the conversion: no overflow */
+            return fail(in, tw, err, errlen, "more than 1e8 iterations");
+        m->iterations = (long)steps;
     } else
         return SCL_ERR_INPUT;
     if (m->iterations > 100000000L)
