@@ -301,9 +301,15 @@ static scl_status finish_run(parse_state *ps, scl_seis_run *run, const char *pat
     }
     if (ps->steps > 0)
         c->steps = ps->steps;
-    else if (ps->duration > 0)
-        c->steps = (long)ceil(ps->duration / c->dt - 1e-9);
-    else
+    else if (ps->duration > 0) {
+        /* checked as a double: a long window over a tiny dt overflows long */
+        const double n = ceil(ps->duration / c->dt - 1e-9);
+        if (!(n <= 1e8))
+            return scl_linereader_fail(&ps->lr, err, errlen,
+                                       "time %g s at dt %g s is %g steps: at most 1e8",
+                                       ps->duration, c->dt, n);
+        c->steps = (long)n;
+    } else
         return scl_linereader_fail(&ps->lr, err, errlen, "no 'time' or 'steps' line");
     if (c->steps > 100000000)
         return scl_linereader_fail(&ps->lr, err, errlen, "%ld steps: at most 1e8", c->steps);
