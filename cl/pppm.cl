@@ -101,22 +101,29 @@ static int prepare_atom(__global const pos_t *x, int i, int3 lo, int3 hi, pos_t3
 
 /* density_fixed[point] += q_i * W * scale (fixed point); bad counts atoms
  * out of the brick */
-__kernel void pppm_assign(const int n, __global const pos_t *x, __global const pos_t *q,
-                          const int lox, const int loy, const int loz,
-                          const int hix, const int hiy, const int hiz,
-                          const pos_t boxlox, const pos_t boxloy, const pos_t boxloz,
-                          const pos_t delinvx, const pos_t delinvy, const pos_t delinvz,
-                          const pos_t shift, const pos_t shiftone, const real scale,
-                          __constant real *coeff, __global long *density_fixed,
+/* The atoms and the brick geometry, as both particle-mesh kernels take them
+ * (an object-like macro: the core's signature reader expands it). */
+#define PPPM_ATOM_ARGS                                                                   \
+    const int n, __global const pos_t *x, __global const pos_t *q, const int lox,         \
+        const int loy, const int loz, const int hix, const int hiy, const int hiz,        \
+        const pos_t boxlox, const pos_t boxloy, const pos_t boxloz, const pos_t delinvx,  \
+        const pos_t delinvy, const pos_t delinvz, const pos_t shift, const pos_t shiftone, \
+        __constant real *coeff
+
+/* Atom i's first grid point b, the brick size nb and the weights w. */
+#define PPPM_STENCIL(i, b, nb, w)                                                             \
+    prepare_atom(x, i, (int3)(lox, loy, loz), (int3)(hix, hiy, hiz),                          \
+                 (pos_t3)(boxlox, boxloy, boxloz), (pos_t3)(delinvx, delinvy, delinvz), shift, \
+                 shiftone, coeff, &b, &nb, w)
+
+__kernel void pppm_assign(PPPM_ATOM_ARGS, const real scale, __global long *density_fixed,
                           __global int *bad)
 {
     const int i = get_global_id(0);
     if (i >= n) return;
     int3 b, nb;
     real w[3][ORDER];
-    if (!prepare_atom(x, i, (int3)(lox, loy, loz), (int3)(hix, hiy, hiz),
-                      (pos_t3)(boxlox, boxloy, boxloz), (pos_t3)(delinvx, delinvy, delinvz),
-                      shift, shiftone, coeff, &b, &nb, w)) {
+    if (!PPPM_STENCIL(i, b, nb, w)) {
         atomic_inc(bad);
         return;
     }
@@ -134,13 +141,7 @@ __kernel void pppm_assign(const int n, __global const pos_t *x, __global const p
 }
 
 /* f[3i+d] = -qscale * q_i * sum W * vd_d (ik differentiation) */
-__kernel void pppm_interp(const int n, __global const pos_t *x, __global const pos_t *q,
-                          const int lox, const int loy, const int loz,
-                          const int hix, const int hiy, const int hiz,
-                          const pos_t boxlox, const pos_t boxloy, const pos_t boxloz,
-                          const pos_t delinvx, const pos_t delinvy, const pos_t delinvz,
-                          const pos_t shift, const pos_t shiftone, const pos_t qscale,
-                          __constant real *coeff, __global const real *vdx,
+__kernel void pppm_interp(PPPM_ATOM_ARGS, const pos_t qscale, __global const real *vdx,
                           __global const real *vdy, __global const real *vdz,
                           __global real *f)
 {
@@ -148,9 +149,7 @@ __kernel void pppm_interp(const int n, __global const pos_t *x, __global const p
     if (i >= n) return;
     int3 b, nb;
     real w[3][ORDER];
-    if (!prepare_atom(x, i, (int3)(lox, loy, loz), (int3)(hix, hiy, hiz),
-                      (pos_t3)(boxlox, boxloy, boxloz), (pos_t3)(delinvx, delinvy, delinvz),
-                      shift, shiftone, coeff, &b, &nb, w)) {
+    if (!PPPM_STENCIL(i, b, nb, w)) {
         vstore3((real3)(0), i, f); /* the assignment already reported it */
         return;
     }

@@ -262,11 +262,7 @@ void PPPMOCL::compute(int eflag, int vflag)
     if (st != SCL_OK) fail(FLERR, "draining a stale step", st);
   }
   if (evflag_atom && !peratom_allocate_flag) allocate_peratom();
-  if (atom->natoms != natoms_original) {
-    qsum_qsq();
-    natoms_original = atom->natoms;
-  }
-  if (qsqsum == 0.0) return;
+  if (!charges_present()) return;
   const double t0 = MPI_Wtime();
   boxlo = domain->boxlo;
   if (atom->nmax > nmax) {
@@ -336,6 +332,16 @@ void PPPMOCL::compute(int eflag, int vflag)
   host_time += MPI_Wtime() - t0;
 }
 
+// the charge sums, recounted when atoms were added or lost; false: no charges
+bool PPPMOCL::charges_present()
+{
+  if (atom->natoms != natoms_original) {
+    qsum_qsq();
+    natoms_original = atom->natoms;
+  }
+  return qsqsum != 0.0;
+}
+
 void PPPMOCL::prestart(int vflag)
 {
   prestarted = -1;
@@ -344,11 +350,7 @@ void PPPMOCL::prestart(int vflag)
       update->eflag_atom == step || (vflag & (VIRIAL_ATOM | VIRIAL_CENTROID)))
     return;
   ev_init(update->eflag_global == step ? ENERGY_GLOBAL : 0, vflag);
-  if (atom->natoms != natoms_original) {
-    qsum_qsq();
-    natoms_original = atom->natoms;
-  }
-  if (qsqsum == 0.0) return;
+  if (!charges_present()) return;
   const double t0 = MPI_Wtime();
   boxlo = domain->boxlo;
   ensure_engine();

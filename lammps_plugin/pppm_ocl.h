@@ -79,6 +79,7 @@ class PPPMOCL : public PPPM {
   void read_env();
   void parse_keywords(int narg, char **arg);
   void ensure_engine();
+  bool charges_present();
   bool compute_device_step();   // false: no device FFTs, use the host path
   [[noreturn]] void fail(const char *file, int line, const std::string &what, scl_status st);
 };

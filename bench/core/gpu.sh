@@ -6,12 +6,8 @@
 # and the host cost per kernel launch (raw OpenCL vs kernel object vs plan).
 #   bash bench/core/gpu.sh          (prints a Markdown table last)
 cd "$(dirname "$0")/../.." || exit 1
-if [ -z "$STREAMCL" ]; then
-    . bench/gpu-setup.sh || { echo "gpu-setup failed"; exit 1; }
-fi
-dest=${OUT:+$OUT/core}
-dest=${dest:-build-gpu/core}
-mkdir -p "$dest"
+. bench/gpu-setup.sh || { echo "gpu-setup failed"; exit 1; }
+dest=$(gpu_dest core)
 export STREAMCL_CACHE_DIR=$PWD/build-gpu/cache
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$dest/gpu.txt" 2>&1
 

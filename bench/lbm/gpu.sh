@@ -10,11 +10,8 @@
 #    (seed report: 13.32 s on a K20m), fp32 and fp16.
 # Results go to $OUT/lbm (or build-gpu/lbm).
 cd "$(dirname "$0")/../.." || exit 1
-if [ -z "$STREAMCL" ]; then
-    . bench/gpu-setup.sh || { echo "gpu-setup failed"; exit 1; }
-fi
-dest=${OUT:+$OUT/lbm}
-dest=${dest:-build-gpu/lbm}
+. bench/gpu-setup.sh || { echo "gpu-setup failed"; exit 1; }
+dest=$(gpu_dest lbm)
 mkdir -p "$dest/seed"
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(nproc)}
 nvidia-smi --query-gpu=name,driver_version,clocks.max.mem --format=csv > "$dest/nvidia-smi.txt" 2>&1

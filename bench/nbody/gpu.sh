@@ -9,9 +9,7 @@
 # (the tuner's runs warm up the OpenCL kernel). Results go to $OUT/nbody/.
 cd "$(dirname "$0")/../.." || exit 1
 . bench/gpu-setup.sh || { echo "gpu-setup failed"; exit 1; }
-dest=${OUT:+$OUT/nbody}
-dest=${dest:-build-gpu/nbody}
-mkdir -p "$dest"
+dest=$(gpu_dest nbody)
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(nproc)}
 "$STREAMCL" devices 2>&1 | head -20 > "$dest/devices.txt"
 

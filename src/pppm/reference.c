@@ -70,6 +70,20 @@ static size_t brick_index(const scl_pppm_params *p, int x, int y, int z)
     return ((size_t)(z - p->lo[2]) * ny + (size_t)(y - p->lo[1])) * nx + (size_t)(x - p->lo[0]);
 }
 
+/* Atom xi's stencil: the brick index of its first point and the weights.
+ * Nonzero when the atom is off the brick or not finite. */
+static int atom_stencil(const scl_pppm_params *p, const double *coeff, int nlower,
+                        const double *xi, size_t *first, double w[3][SCL_PPPM_MAX_ORDER])
+{
+    double d[3];
+    int g[3];
+    if (pppm_map_atom(p, xi, g, d))
+        return 1;
+    for (int k = 0; k < 3; k++) pppm_weights(p->order, coeff, d[k], w[k]);
+    *first = brick_index(p, g[0] + nlower, g[1] + nlower, g[2] + nlower);
+    return 0;
+}
+
 size_t pppm_brick_points(const scl_pppm_params *p)
 {
     size_t n = 1;
@@ -87,15 +101,14 @@ int scl_pppm_reference_make_rho(const scl_pppm_params *p, int n, const double *x
     memset(density, 0, pppm_brick_points(p) * sizeof *density);
     int bad = 0;
     for (int i = 0; i < n; i++) {
-        int g[3];
-        double d[3], w[3][SCL_PPPM_MAX_ORDER];
-        if (pppm_map_atom(p, x + 3 * i, g, d)) { bad++; continue; }
-        for (int k = 0; k < 3; k++) pppm_weights(p->order, coeff, d[k], w[k]);
+        size_t first;
+        double w[3][SCL_PPPM_MAX_ORDER];
+        if (atom_stencil(p, coeff, nlower, x + 3 * i, &first, w)) { bad++; continue; }
         const double z0 = p->delvolinv * q[i];
         for (int c = 0; c < p->order; c++)
             for (int b = 0; b < p->order; b++) {
                 const double y0 = z0 * w[2][c] * w[1][b];
-                double *row = density + brick_index(p, g[0] + nlower, g[1] + nlower + b, g[2] + nlower + c);
+                double *row = density + first + brick_index(p, p->lo[0], p->lo[1] + b, p->lo[2] + c);
                 for (int a = 0; a < p->order; a++) row[a] += y0 * w[0][a];
             }
     }
@@ -112,15 +125,14 @@ int scl_pppm_reference_fieldforce(const scl_pppm_params *p, int n, const double 
     scl_pppm_stencil(p->order, NULL, NULL, &nlower, NULL);
     int bad = 0;
     for (int i = 0; i < n; i++) {
-        int g[3];
-        double d[3], w[3][SCL_PPPM_MAX_ORDER];
-        if (pppm_map_atom(p, x + 3 * i, g, d)) { bad++; continue; }
-        for (int k = 0; k < 3; k++) pppm_weights(p->order, coeff, d[k], w[k]);
+        size_t first;
+        double w[3][SCL_PPPM_MAX_ORDER];
+        if (atom_stencil(p, coeff, nlower, x + 3 * i, &first, w)) { bad++; continue; }
         double e[3] = {0.0, 0.0, 0.0};
         for (int c = 0; c < p->order; c++)
             for (int b = 0; b < p->order; b++) {
                 const double y0 = w[2][c] * w[1][b];
-                const size_t row = brick_index(p, g[0] + nlower, g[1] + nlower + b, g[2] + nlower + c);
+                const size_t row = first + brick_index(p, p->lo[0], p->lo[1] + b, p->lo[2] + c);
                 for (int a = 0; a < p->order; a++) {
                     const double x0 = y0 * w[0][a];
                     e[0] -= x0 * vdx[row + a];

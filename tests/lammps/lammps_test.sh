@@ -40,6 +40,20 @@ check_rhodo() {  # LOG LABEL
       0:E_vdwl,E_coul 100:PotEng,E_coul || fail "$2 vs CPU lmp"
 }
 
+charged_lattice() {  # CELLS TYPE-SEED DISPLACE-SEED: a charged two-type simple cubic box
+  cat <<IN
+lattice sc 5.0
+region box block 0 $1 0 $1 0 $1
+create_box 2 box
+create_atoms 1 box
+mass * 12.0
+set type 1 type/fraction 2 0.5 $2
+set type 1 charge 0.4
+set type 2 charge -0.4
+displace_atoms all random 0.3 0.3 0.3 $3
+IN
+}
+
 case "$MODE" in
 reference)
   d=$(rhodo_dir cpu)
@@ -83,15 +97,7 @@ small)
     cat > "$d/in.$style" <<IN
 units real
 atom_style full
-lattice sc 5.0
-region box block 0 6 0 6 0 6
-create_box 2 box
-create_atoms 1 box
-mass * 12.0
-set type 1 type/fraction 2 0.5 12345
-set type 1 charge 0.4
-set type 2 charge -0.4
-displace_atoms all random 0.3 0.3 0.3 4321
+$(charged_lattice 6 12345 4321)
 pair_style $ps 8.0 10.0
 pair_coeff 1 1 0.1 3.0
 pair_coeff 2 2 0.2 3.3
@@ -125,17 +131,7 @@ IN
 clear)
   how=${2:-ocl}
   d="$WORK/clear-$how"; rm -rf "$d"; mkdir -p "$d"
-  cat > "$d/atoms.in" <<IN
-lattice sc 5.0
-region box block 0 4 0 4 0 4
-create_box 2 box
-create_atoms 1 box
-mass * 12.0
-set type 1 type/fraction 2 0.5 2468
-set type 1 charge 0.4
-set type 2 charge -0.4
-displace_atoms all random 0.3 0.3 0.3 1357
-IN
+  charged_lattice 4 2468 1357 > "$d/atoms.in"
   cat > "$d/pair.in" <<IN
 pair_coeff 1 1 0.1 3.0
 pair_coeff 2 2 0.2 3.3

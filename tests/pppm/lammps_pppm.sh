@@ -172,23 +172,17 @@ IN
   expect_error triclinic "pppm/ocl does not support triclinic"
   base "" "$K" "kspace_modify slab 3.0" | sed 's/^units real/units real\nboundary p p f/' > in.slab
   expect_error slab "does not support kspace_modify slab"
-  base "" "$K" "kspace_modify diff ad" > in.ad
-  expect_error ad "ik differentiation only"
-  base "" "kspace_style pppm/ocl 1e-4 precision quad" "" > in.precision
-  expect_error precision "precision 'quad' is invalid"
-  base "" "kspace_style pppm/ocl 1e-4 colour blue" "" > in.keyword
-  expect_error keyword "Unknown kspace_style pppm/ocl keyword 'colour'"
-  base "" "kspace_style pppm/ocl 1e-4 device" "" > in.novalue
-  expect_error novalue "needs a value"
-  base "" "kspace_style pppm/ocl 1e-4 fft gpu" "" > in.fft
-  expect_error fft "fft 'gpu' is invalid"
-  base "" "kspace_style pppm/ocl 1e-4 device no-such-device-xyz" "" > in.device
-  expect_error device "no OpenCL device"
-  base "" "$K" "run_style respa 2 2 pair 1 kspace 2" > in.respa
-  expect_error respa "does not support run_style respa"
-  base "group a id 1:10" "$K" "compute gg a group/group all kspace yes
-thermo_style custom step c_gg" > in.groupgroup
-  expect_error groupgroup "group/group"
+  # bad NAME PATTERN BASE-ARGS...: the input made by base must stop with an ERROR saying PATTERN
+  bad() { local name=$1 pattern=$2; shift 2; base "$@" > in.$name; expect_error $name "$pattern"; }
+  bad ad "ik differentiation only" "" "$K" "kspace_modify diff ad"
+  bad precision "precision 'quad' is invalid" "" "kspace_style pppm/ocl 1e-4 precision quad" ""
+  bad keyword "Unknown kspace_style pppm/ocl keyword 'colour'" "" "kspace_style pppm/ocl 1e-4 colour blue" ""
+  bad novalue "needs a value" "" "kspace_style pppm/ocl 1e-4 device" ""
+  bad fft "fft 'gpu' is invalid" "" "kspace_style pppm/ocl 1e-4 fft gpu" ""
+  bad device "no OpenCL device" "" "kspace_style pppm/ocl 1e-4 device no-such-device-xyz" ""
+  bad respa "does not support run_style respa" "" "$K" "run_style respa 2 2 pair 1 kspace 2"
+  bad groupgroup "group/group" "group a id 1:10" "$K" "compute gg a group/group all kspace yes
+thermo_style custom step c_gg"
   ;;
 *) echo "unknown mode $MODE"; exit 2 ;;
 esac

@@ -102,6 +102,15 @@ static size_t pppm_brick_points_test(const scl_pppm_params *p)
     return n;
 }
 
+/* The periodic grid point (0..nk-1 per axis, x fastest) of brick point (i,j,k). */
+static size_t periodic_point(const scl_pppm_params *bp, const int nk[3], int i, int j, int k)
+{
+    const int g[3] = {i + bp->lo[0], j + bp->lo[1], k + bp->lo[2]};
+    int w[3];
+    for (int d = 0; d < 3; d++) w[d] = (g[d] % nk[d] + nk[d]) % nk[d];
+    return ((size_t)w[2] * (size_t)nk[1] + (size_t)w[1]) * (size_t)nk[0] + (size_t)w[0];
+}
+
 static double rms_rel(const double *a, const double *b, size_t n)
 {
     double num = 0.0, den = 0.0;
@@ -228,12 +237,8 @@ static void test_solve(scl_context *ctx, int order, int fp64, uint64_t *rng)
     const int bx = bp.hi[0] - bp.lo[0] + 1, by = bp.hi[1] - bp.lo[1] + 1, bz = bp.hi[2] - bp.lo[2] + 1;
     for (int k = 0; k < bz; k++)
         for (int j = 0; j < by; j++)
-            for (int i = 0; i < bx; i++) {
-                const int gi = ((i + bp.lo[0]) % nk[0] + nk[0]) % nk[0];
-                const int gj = ((j + bp.lo[1]) % nk[1] + nk[1]) % nk[1];
-                const int gk = ((k + bp.lo[2]) % nk[2] + nk[2]) % nk[2];
-                rho[(gk * nk[1] + gj) * nk[0] + gi] += brick[((size_t)k * by + j) * bx + i];
-            }
+            for (int i = 0; i < bx; i++)
+                rho[periodic_point(&bp, nk, i, j, k)] += brick[((size_t)k * by + j) * bx + i];
     /* direct DFT, Poisson, energy/virial, inverse DFT of i k rho G / N */
     double *vr[3], e_ref = 0, v_ref[6] = {0, 0, 0, 0, 0, 0};
     double *wre = calloc((size_t)np, sizeof(double)), *wim = calloc((size_t)np, sizeof(double));
@@ -276,12 +281,8 @@ static void test_solve(scl_context *ctx, int order, int fp64, uint64_t *rng)
         vb[d] = malloc(nb * sizeof(double));
         for (int k = 0; k < bz; k++)
             for (int j = 0; j < by; j++)
-                for (int i = 0; i < bx; i++) {
-                    const int gi = ((i + bp.lo[0]) % nk[0] + nk[0]) % nk[0];
-                    const int gj = ((j + bp.lo[1]) % nk[1] + nk[1]) % nk[1];
-                    const int gk = ((k + bp.lo[2]) % nk[2] + nk[2]) % nk[2];
-                    vb[d][((size_t)k * by + j) * bx + i] = vr[d][(gk * nk[1] + gj) * nk[0] + gi];
-                }
+                for (int i = 0; i < bx; i++)
+                    vb[d][((size_t)k * by + j) * bx + i] = vr[d][periodic_point(&bp, nk, i, j, k)];
     }
     scl_pppm_reference_fieldforce(&bp, n, x, q, vb[0], vb[1], vb[2], fref);
 
