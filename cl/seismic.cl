@@ -1,11 +1,12 @@
 /* 3D elastic velocity-stress (Virieux) on a staggered grid: the velocity and
- * stress updates of src/seismic/ref_update.h, one work-item per cell, x
- * fastest (contiguous, so PoCL vectorises across work-items and GPUs
- * coalesce). Fields are padded with 2 zero planes on every side, so interior
+ * stress updates of src/seismic/ref_update.h, one work-item per column of
+ * kz cells along z, x fastest (contiguous, so PoCL vectorises across
+ * work-items and GPUs coalesce). Fields are padded with 2 zero planes on every side, so interior
  * stencils never test bounds; the CPML memory variables live in slabs along
  * each face and are touched only there.
  *
- * Options: -DORDER=2|4, -DSCL_SEIS_FP64=0|1.
+ * Options: -DORDER=2|4, -DSCL_SEIS_FP64=0|1. Rows are padded to whole
+ * cache lines (setup.c) and launches start x on an aligned element.
  * Bytes per cell update (interior, fp32): velocity reads 9 fields + rho and
  * writes 3 (52 B); stress reads 9 fields + lam, mu and writes 6 (68 B):
  * 120 B per cell step, neighbours from cache. seis_fused does both updates
@@ -61,146 +62,233 @@ inline real harm4(real m0, real m1, real m2, real m3)
     return (real)4 / ((real)1 / m0 + (real)1 / m1 + (real)1 / m2 + (real)1 / m3);
 }
 
+/* z windows (2.5D walk): a work-item walks kz planes of its column and keeps
+ * in registers the values along z its stencils share between planes, so a
+ * field value leaves DRAM (and L2) once per update instead of once per plane
+ * that uses it. A window holds a quantity at the offsets along z that the
+ * difference of plane k needs: backward (DM) lo = -R .. R-1, forward (DP)
+ * lo = 1-R .. R, R = ORDER/2; one new value is read per plane (WIN_NEXT),
+ * the rest slide (WIN_SHIFT). G is the read: an array element or a
+ * recomputed velocity. */
+#define LO_DM (-(ORDER / 2))
+#define LO_DP (1 - ORDER / 2)
+#if ORDER == 4
+#define WIN_INIT(w, G, c, s, lo) (w##0 = G((c) + (lo) * (s)), w##1 = G((c) + ((lo) + 1) * (s)), w##2 = G((c) + ((lo) + 2) * (s)))
+#define WIN_NEXT(w, G, c, s, lo) (w##3 = G((c) + ((lo) + 3) * (s)))
+#define WIN_D(w) (c1 * (w##2 - w##1) + c2 * (w##3 - w##0))
+#define WIN_SHIFT(w) (w##0 = w##1, w##1 = w##2, w##2 = w##3)
+#define DM_AT0(w) w##2
+#define DM_ATM1(w) w##1
+#define DP_AT0(w) w##1
+#define DP_ATP1(w) w##2
+#else
+#define WIN_INIT(w, G, c, s, lo) (w##0 = G((c) + (lo) * (s)))
+#define WIN_NEXT(w, G, c, s, lo) (w##1 = G((c) + ((lo) + 1) * (s)))
+#define WIN_D(w) (c1 * (w##1 - w##0))
+#define WIN_SHIFT(w) (w##0 = w##1)
+#define DM_AT0(w) w##1
+#define DM_ATM1(w) w##0
+#define DP_AT0(w) w##0
+#define DP_ATP1(w) w##1
+#endif
+#define WIN(w) real w##0, w##1, w##2, w##3
+
+/* reads of a field at index x, for the windows */
+#define G_SXZ(x) sxz[x]
+#define G_SYZ(x) syz[x]
+#define G_SZZ(x) szz[x]
+#define G_VX(x) vx[x]
+#define G_VY(x) vy[x]
+#define G_VZ(x) vz[x]
+
 /* Velocities of the cells of box [x0,x1) x [y0,y1) x [z0,z1): out = in +
- * dt b div(sigma). out may be in (in place) or the other buffer set. */
+ * dt b div(sigma). out may be in (in place) or the other buffer set.
+ * Work-item (xs + gx, y0 + gy, z0 + gz kz) walks kz planes; xs <= x0 is the
+ * first x of the launch, chosen so that work-groups' rows start on an
+ * aligned element (rows are padded to whole cache lines). */
 __kernel void seis_velocity(__global const real *vx, __global const real *vy,
                             __global const real *vz, __global real *ox, __global real *oy,
-                            __global real *oz, __global const real *sxx, __global const real *syy,
-                            __global const real *szz, __global const real *sxy,
-                            __global const real *sxz, __global const real *syz,
-                            __global const real *rho, __global const real *profx,
-                            __global const real *profy, __global const real *profz,
-                            __global real *psix, __global real *psiy, __global real *psiz,
-                            int nx, int ny, int nz, int sy, int sz, int origin, int pml,
-                            int free_surface, int x0, int y0, int z0, int x1, int y1, int z1,
+                            __global real *oz, __global const real *restrict sxx,
+                            __global const real *restrict syy, __global const real *restrict szz,
+                            __global const real *restrict sxy, __global const real *restrict sxz,
+                            __global const real *restrict syz, __global const real *restrict rho,
+                            __global const real *restrict profx, __global const real *restrict profy,
+                            __global const real *restrict profz, __global real *restrict psix,
+                            __global real *restrict psiy, __global real *restrict psiz, int nx,
+                            int ny, int nz, int sy, int sz, int origin, int pml, int free_surface,
+                            int xs, int x0, int y0, int z0, int x1, int y1, int z1, int kz,
                             real c1, real c2, real dt)
 {
-    const int i = x0 + get_global_id(0), j = y0 + get_global_id(1), k = z0 + get_global_id(2);
-    if (i >= x1 || j >= y1 || k >= z1)
+    const int i = xs + get_global_id(0), j = y0 + get_global_id(1);
+    const int k0 = z0 + get_global_id(2) * kz;
+    if (i < x0 || i >= x1 || j >= y1 || k0 >= z1)
         return;
-    const int c = origin + i + j * sy + k * sz;
-    real dxx = DP(sxx, c, 1), dxy = DM(sxy, c, 1), dxz = DM(sxz, c, 1);
-    real dyx = DM(sxy, c, sy), dyy = DP(syy, c, sy), dyz = DM(syz, c, sy);
-    real dzx = DM(sxz, c, sz), dzy = DM(syz, c, sz), dzz = DP(szz, c, sz);
-    if (pml) {
-        const int si = slab_slot(i, nx, pml, 1), sj = slab_slot(j, ny, pml, 1);
-        const int sk = slab_slot(k, nz, pml, !free_surface);
-        if (si >= 0) {
-            const int ns = 2 * pml * ny * nz, q = si + 2 * pml * (j + ny * k);
-            dxx = pml_d(psix, q, profx, nx, i, 3, dxx);
-            dxy = pml_d(psix, ns + q, profx, nx, i, 0, dxy);
-            dxz = pml_d(psix, 2 * ns + q, profx, nx, i, 0, dxz);
+    const int k1 = min(k0 + kz, z1);
+    int c = origin + i + j * sy + k0 * sz;
+    const int si = pml ? slab_slot(i, nx, pml, 1) : -1, sj = pml ? slab_slot(j, ny, pml, 1) : -1;
+    const real two_dt = 2 * dt;
+    WIN(wxz);
+    WIN(wyz);
+    WIN(wzz);
+    WIN_INIT(wxz, G_SXZ, c, sz, LO_DM);
+    WIN_INIT(wyz, G_SYZ, c, sz, LO_DM);
+    WIN_INIT(wzz, G_SZZ, c, sz, LO_DP);
+    real r = rho[c];
+    for (int k = k0; k < k1; k++, c += sz) {
+        WIN_NEXT(wxz, G_SXZ, c, sz, LO_DM);
+        WIN_NEXT(wyz, G_SYZ, c, sz, LO_DM);
+        WIN_NEXT(wzz, G_SZZ, c, sz, LO_DP);
+        real dxx = DP(sxx, c, 1), dxy = DM(sxy, c, 1), dxz = DM(sxz, c, 1);
+        real dyx = DM(sxy, c, sy), dyy = DP(syy, c, sy), dyz = DM(syz, c, sy);
+        real dzx = WIN_D(wxz), dzy = WIN_D(wyz), dzz = WIN_D(wzz);
+        if (pml) {
+            const int sk = slab_slot(k, nz, pml, !free_surface);
+            if (si >= 0) {
+                const int ns = 2 * pml * ny * nz, q = si + 2 * pml * (j + ny * k);
+                dxx = pml_d(psix, q, profx, nx, i, 3, dxx);
+                dxy = pml_d(psix, ns + q, profx, nx, i, 0, dxy);
+                dxz = pml_d(psix, 2 * ns + q, profx, nx, i, 0, dxz);
+            }
+            if (sj >= 0) {
+                const int ns = nx * 2 * pml * nz, q = i + nx * (sj + 2 * pml * k);
+                dyx = pml_d(psiy, q, profy, ny, j, 0, dyx);
+                dyy = pml_d(psiy, ns + q, profy, ny, j, 3, dyy);
+                dyz = pml_d(psiy, 2 * ns + q, profy, ny, j, 0, dyz);
+            }
+            if (sk >= 0) {
+                const int ns = nx * ny * 2 * pml, q = i + nx * (j + ny * sk);
+                dzx = pml_d(psiz, q, profz, nz, k, 0, dzx);
+                dzy = pml_d(psiz, ns + q, profz, nz, k, 0, dzy);
+                dzz = pml_d(psiz, 2 * ns + q, profz, nz, k, 3, dzz);
+            }
         }
-        if (sj >= 0) {
-            const int ns = nx * 2 * pml * nz, q = i + nx * (sj + 2 * pml * k);
-            dyx = pml_d(psiy, q, profy, ny, j, 0, dyx);
-            dyy = pml_d(psiy, ns + q, profy, ny, j, 3, dyy);
-            dyz = pml_d(psiy, 2 * ns + q, profy, ny, j, 0, dyz);
-        }
-        if (sk >= 0) {
-            const int ns = nx * ny * 2 * pml, q = i + nx * (j + ny * sk);
-            dzx = pml_d(psiz, q, profz, nz, k, 0, dzx);
-            dzy = pml_d(psiz, ns + q, profz, nz, k, 0, dzy);
-            dzz = pml_d(psiz, 2 * ns + q, profz, nz, k, 3, dzz);
-        }
+        const real rz = rho[c + sz]; /* the next plane's own */
+        const real nvx = vx[c] + two_dt / (r + rho[c + 1]) * (dxx + dyx + dzx);
+        const real nvy = vy[c] + two_dt / (r + rho[c + sy]) * (dxy + dyy + dzy);
+        const real nvz = vz[c] + two_dt / (r + rz) * (dxz + dyz + dzz);
+        ox[c] = nvx;
+        oy[c] = nvy;
+        oz[c] = nvz;
+        r = rz;
+        WIN_SHIFT(wxz);
+        WIN_SHIFT(wyz);
+        WIN_SHIFT(wzz);
     }
-    const real r = rho[c], two_dt = 2 * dt;
-    ox[c] = vx[c] + two_dt / (r + rho[c + 1]) * (dxx + dyx + dzx);
-    oy[c] = vy[c] + two_dt / (r + rho[c + sy]) * (dxy + dyy + dzy);
-    oz[c] = vz[c] + two_dt / (r + rho[c + sz]) * (dxz + dyz + dzz);
 }
 
 /* Stresses of the cells of the box from the new velocities: q = s + dt C
- * grad(v); q may be s (in place). */
-__kernel void seis_stress(__global const real *vx, __global const real *vy,
-                          __global const real *vz, __global const real *sxx,
+ * grad(v); q may be s (in place). Same walk as seis_velocity. */
+__kernel void seis_stress(__global const real *restrict vx, __global const real *restrict vy,
+                          __global const real *restrict vz, __global const real *sxx,
                           __global const real *syy, __global const real *szz,
                           __global const real *sxy, __global const real *sxz,
                           __global const real *syz, __global real *qxx, __global real *qyy,
                           __global real *qzz, __global real *qxy, __global real *qxz,
-                          __global real *qyz, __global const real *lam, __global const real *mu,
-                          __global const real *profx, __global const real *profy,
-                          __global const real *profz, __global real *psix, __global real *psiy,
-                          __global real *psiz, int nx, int ny, int nz, int sy, int sz,
-                          int origin, int pml, int free_surface, int x0, int y0, int z0, int x1,
-                          int y1, int z1, real c1, real c2, real dt)
+                          __global real *qyz, __global const real *restrict lam,
+                          __global const real *restrict mu, __global const real *restrict profx,
+                          __global const real *restrict profy, __global const real *restrict profz,
+                          __global real *restrict psix, __global real *restrict psiy,
+                          __global real *restrict psiz, int nx, int ny, int nz, int sy, int sz,
+                          int origin, int pml, int free_surface, int xs, int x0, int y0, int z0,
+                          int x1, int y1, int z1, int kz, real c1, real c2, real dt)
 {
-    const int i = x0 + get_global_id(0), j = y0 + get_global_id(1), k = z0 + get_global_id(2);
-    if (i >= x1 || j >= y1 || k >= z1)
+    const int i = xs + get_global_id(0), j = y0 + get_global_id(1);
+    const int k0 = z0 + get_global_id(2) * kz;
+    if (i < x0 || i >= x1 || j >= y1 || k0 >= z1)
         return;
-    const int c = origin + i + j * sy + k * sz;
-    real exx = DM(vx, c, 1), eyy = DM(vy, c, sy), ezz = DM(vz, c, sz);
-    real vxy = DP(vx, c, sy), vyx = DP(vy, c, 1);
-    real vxz = DP(vx, c, sz), vzx = DP(vz, c, 1);
-    real vyz = DP(vy, c, sz), vzy = DP(vz, c, sy);
-    const int fs = free_surface && k < 2;
-    if (fs) {
-        /* 4th-order vertical stencils would reach above the surface */
-        const real h1 = c1 + 3 * c2;
-        if (k <= 1)
-            ezz = h1 * (vz[c] - vz[c - sz]);
-        if (k == 0) {
-            vxz = h1 * (vx[c + sz] - vx[c]);
-            vyz = h1 * (vy[c + sz] - vy[c]);
+    const int k1 = min(k0 + kz, z1);
+    int c = origin + i + j * sy + k0 * sz;
+    const int si = pml ? slab_slot(i, nx, pml, 1) : -1, sj = pml ? slab_slot(j, ny, pml, 1) : -1;
+    WIN(wvx);
+    WIN(wvy);
+    WIN(wvz);
+    WIN_INIT(wvx, G_VX, c, sz, LO_DP);
+    WIN_INIT(wvy, G_VY, c, sz, LO_DP);
+    WIN_INIT(wvz, G_VZ, c, sz, LO_DM);
+    /* mu at c, c+1, c+sy: the previous plane read them as its +sz neighbours */
+    real m = mu[c], mx = mu[c + 1], my = mu[c + sy];
+    for (int k = k0; k < k1; k++, c += sz) {
+        WIN_NEXT(wvx, G_VX, c, sz, LO_DP);
+        WIN_NEXT(wvy, G_VY, c, sz, LO_DP);
+        WIN_NEXT(wvz, G_VZ, c, sz, LO_DM);
+        real exx = DM(vx, c, 1), eyy = DM(vy, c, sy), ezz = WIN_D(wvz);
+        real vxy = DP(vx, c, sy), vyx = DP(vy, c, 1);
+        real vxz = WIN_D(wvx), vzx = DP(vz, c, 1);
+        real vyz = WIN_D(wvy), vzy = DP(vz, c, sy);
+        const int fs = free_surface && k < 2;
+        if (fs) {
+            /* 4th-order vertical stencils would reach above the surface */
+            const real h1 = c1 + 3 * c2;
+            ezz = h1 * (DM_AT0(wvz) - DM_ATM1(wvz));
+            if (k == 0) {
+                vxz = h1 * (DP_ATP1(wvx) - DP_AT0(wvx));
+                vyz = h1 * (DP_ATP1(wvy) - DP_AT0(wvy));
+            }
         }
-    }
-    if (pml) {
-        const int si = slab_slot(i, nx, pml, 1), sj = slab_slot(j, ny, pml, 1);
-        const int sk = slab_slot(k, nz, pml, !free_surface);
-        if (si >= 0) {
-            const int ns = 2 * pml * ny * nz, q = si + 2 * pml * (j + ny * k);
-            exx = pml_d(psix, 3 * ns + q, profx, nx, i, 0, exx);
-            vyx = pml_d(psix, 4 * ns + q, profx, nx, i, 3, vyx);
-            vzx = pml_d(psix, 5 * ns + q, profx, nx, i, 3, vzx);
+        if (pml) {
+            const int sk = slab_slot(k, nz, pml, !free_surface);
+            if (si >= 0) {
+                const int ns = 2 * pml * ny * nz, q = si + 2 * pml * (j + ny * k);
+                exx = pml_d(psix, 3 * ns + q, profx, nx, i, 0, exx);
+                vyx = pml_d(psix, 4 * ns + q, profx, nx, i, 3, vyx);
+                vzx = pml_d(psix, 5 * ns + q, profx, nx, i, 3, vzx);
+            }
+            if (sj >= 0) {
+                const int ns = nx * 2 * pml * nz, q = i + nx * (sj + 2 * pml * k);
+                vxy = pml_d(psiy, 3 * ns + q, profy, ny, j, 3, vxy);
+                eyy = pml_d(psiy, 4 * ns + q, profy, ny, j, 0, eyy);
+                vzy = pml_d(psiy, 5 * ns + q, profy, ny, j, 3, vzy);
+            }
+            if (sk >= 0) {
+                const int ns = nx * ny * 2 * pml, q = i + nx * (j + ny * sk);
+                vxz = pml_d(psiz, 3 * ns + q, profz, nz, k, 3, vxz);
+                vyz = pml_d(psiz, 4 * ns + q, profz, nz, k, 3, vyz);
+                ezz = pml_d(psiz, 5 * ns + q, profz, nz, k, 0, ezz);
+            }
         }
-        if (sj >= 0) {
-            const int ns = nx * 2 * pml * nz, q = i + nx * (sj + 2 * pml * k);
-            vxy = pml_d(psiy, 3 * ns + q, profy, ny, j, 3, vxy);
-            eyy = pml_d(psiy, 4 * ns + q, profy, ny, j, 0, eyy);
-            vzy = pml_d(psiy, 5 * ns + q, profy, ny, j, 3, vzy);
-        }
-        if (sk >= 0) {
-            const int ns = nx * ny * 2 * pml, q = i + nx * (j + ny * sk);
-            vxz = pml_d(psiz, 3 * ns + q, profz, nz, k, 3, vxz);
-            vyz = pml_d(psiz, 4 * ns + q, profz, nz, k, 3, vyz);
-            ezz = pml_d(psiz, 5 * ns + q, profz, nz, k, 0, ezz);
-        }
-    }
-    const real l = lam[c], m = mu[c], l2m = l + 2 * m;
-    real nxx, nyy, nzz;
-    if (fs && k == 0) {
-        /* szz = 0 on the surface: dvz/dz = -lam/(lam+2mu) (dvx/dx + dvy/dy) */
-        const real r = l2m > 0 ? l / l2m : 0;
-        nxx = sxx[c] + dt * ((l2m - l * r) * exx + (l - l * r) * eyy);
-        nyy = syy[c] + dt * ((l - l * r) * exx + (l2m - l * r) * eyy);
-        nzz = 0;
-    } else {
-        nxx = sxx[c] + dt * (l2m * exx + l * (eyy + ezz));
-        nyy = syy[c] + dt * (l2m * eyy + l * (exx + ezz));
-        nzz = szz[c] + dt * (l2m * ezz + l * (exx + eyy));
-    }
-    const real nxy = sxy[c] + dt * harm4(m, mu[c + 1], mu[c + sy], mu[c + 1 + sy]) * (vxy + vyx);
-    const real nxz = sxz[c] + dt * harm4(m, mu[c + 1], mu[c + sz], mu[c + 1 + sz]) * (vxz + vzx);
-    const real nyz = syz[c] + dt * harm4(m, mu[c + sy], mu[c + sz], mu[c + sy + sz]) * (vyz + vzy);
-    qxx[c] = nxx;
-    qyy[c] = nyy;
-    qzz[c] = nzz;
-    qxy[c] = nxy;
-    qxz[c] = nxz;
-    qyz[c] = nyz;
-    if (free_surface && k < 3) {
-        /* antisymmetric images above the surface for the next velocity pass
-         * (this kernel reads no stress halo, so writing it here is safe) */
-        if (k == 0) {
-            qxz[c - sz] = -nxz;
-            qyz[c - sz] = -nyz;
-        } else if (k == 1) {
-            qxz[c - 3 * sz] = -nxz;
-            qyz[c - 3 * sz] = -nyz;
-            qzz[c - 2 * sz] = -nzz;
+        const real l = lam[c], l2m = l + 2 * m;
+        const real mz = mu[c + sz], mzx = mu[c + 1 + sz], mzy = mu[c + sy + sz];
+        real nxx, nyy, nzz;
+        if (fs && k == 0) {
+            /* szz = 0 on the surface: dvz/dz = -lam/(lam+2mu) (dvx/dx + dvy/dy) */
+            const real r = l2m > 0 ? l / l2m : 0;
+            nxx = sxx[c] + dt * ((l2m - l * r) * exx + (l - l * r) * eyy);
+            nyy = syy[c] + dt * ((l - l * r) * exx + (l2m - l * r) * eyy);
+            nzz = 0;
         } else {
-            qzz[c - 4 * sz] = -nzz;
+            nxx = sxx[c] + dt * (l2m * exx + l * (eyy + ezz));
+            nyy = syy[c] + dt * (l2m * eyy + l * (exx + ezz));
+            nzz = szz[c] + dt * (l2m * ezz + l * (exx + eyy));
         }
+        const real nxy = sxy[c] + dt * harm4(m, mx, my, mu[c + 1 + sy]) * (vxy + vyx);
+        const real nxz = sxz[c] + dt * harm4(m, mx, mz, mzx) * (vxz + vzx);
+        const real nyz = syz[c] + dt * harm4(m, my, mz, mzy) * (vyz + vzy);
+        qxx[c] = nxx;
+        qyy[c] = nyy;
+        qzz[c] = nzz;
+        qxy[c] = nxy;
+        qxz[c] = nxz;
+        qyz[c] = nyz;
+        if (free_surface && k < 3) {
+            /* antisymmetric images above the surface for the next velocity pass
+             * (this kernel reads no stress halo, so writing it here is safe) */
+            if (k == 0) {
+                qxz[c - sz] = -nxz;
+                qyz[c - sz] = -nyz;
+            } else if (k == 1) {
+                qxz[c - 3 * sz] = -nxz;
+                qyz[c - 3 * sz] = -nyz;
+                qzz[c - 2 * sz] = -nzz;
+            } else {
+                qzz[c - 4 * sz] = -nzz;
+            }
+        }
+        m = mz;
+        mx = mzx;
+        my = mzy;
+        WIN_SHIFT(wvx);
+        WIN_SHIFT(wvy);
+        WIN_SHIFT(wvz);
     }
 }
 
@@ -233,54 +321,82 @@ inline real vel_z(__global const real *vz, __global const real *sxz, __global co
  * stencil needs from the old fields, then writes new velocities and
  * stresses into the other buffer set. DRAM traffic per cell: 9 fields read,
  * 9 written, rho, lambda, mu read (84 B fp32 against 120 B for the two
- * kernels); the neighbours' velocity updates are recomputed from cache. */
+ * kernels); the neighbours' velocity updates are recomputed from cache.
+ * Walking z, the new velocities along z slide in windows: per plane 3 along
+ * z plus 6 (order 2) or 18 (order 4) x/y neighbours are recomputed. */
 #define VX(c) vel_x(vx, sxx, sxy, sxz, rho, c, sy, sz, c1, c2, two_dt)
 #define VY(c) vel_y(vy, sxy, syy, syz, rho, c, sy, sz, c1, c2, two_dt)
 #define VZ(c) vel_z(vz, sxz, syz, szz, rho, c, sy, sz, c1, c2, two_dt)
-__kernel void seis_fused(__global const real *vx, __global const real *vy,
-                         __global const real *vz, __global const real *sxx,
-                         __global const real *syy, __global const real *szz,
-                         __global const real *sxy, __global const real *sxz,
-                         __global const real *syz, __global real *ox, __global real *oy,
-                         __global real *oz, __global real *qxx, __global real *qyy,
-                         __global real *qzz, __global real *qxy, __global real *qxz,
-                         __global real *qyz, __global const real *rho, __global const real *lam,
-                         __global const real *mu, int sy, int sz, int origin, int x0, int y0,
-                         int z0, int x1, int y1, int z1, real c1, real c2, real dt)
+__kernel void seis_fused(__global const real *restrict vx, __global const real *restrict vy,
+                         __global const real *restrict vz, __global const real *restrict sxx,
+                         __global const real *restrict syy, __global const real *restrict szz,
+                         __global const real *restrict sxy, __global const real *restrict sxz,
+                         __global const real *restrict syz, __global real *restrict ox,
+                         __global real *restrict oy, __global real *restrict oz,
+                         __global real *restrict qxx, __global real *restrict qyy,
+                         __global real *restrict qzz, __global real *restrict qxy,
+                         __global real *restrict qxz, __global real *restrict qyz,
+                         __global const real *restrict rho, __global const real *restrict lam,
+                         __global const real *restrict mu, int sy, int sz, int origin, int xs,
+                         int x0, int y0, int z0, int x1, int y1, int z1, int kz, real c1, real c2,
+                         real dt)
 {
-    const int i = x0 + get_global_id(0), j = y0 + get_global_id(1), k = z0 + get_global_id(2);
-    if (i >= x1 || j >= y1 || k >= z1)
+    const int i = xs + get_global_id(0), j = y0 + get_global_id(1);
+    const int k0 = z0 + get_global_id(2) * kz;
+    if (i < x0 || i >= x1 || j >= y1 || k0 >= z1)
         return;
-    const int c = origin + i + j * sy + k * sz;
+    const int k1 = min(k0 + kz, z1);
+    int c = origin + i + j * sy + k0 * sz;
     const real two_dt = 2 * dt;
-    const real ux = VX(c), uy = VY(c), uz = VZ(c);
+    WIN(wvx);
+    WIN(wvy);
+    WIN(wvz);
+    WIN_INIT(wvx, VX, c, sz, LO_DP);
+    WIN_INIT(wvy, VY, c, sz, LO_DP);
+    WIN_INIT(wvz, VZ, c, sz, LO_DM);
+    real m = mu[c], mx = mu[c + 1], my = mu[c + sy];
+    for (int k = k0; k < k1; k++, c += sz) {
+        WIN_NEXT(wvx, VX, c, sz, LO_DP);
+        WIN_NEXT(wvy, VY, c, sz, LO_DP);
+        WIN_NEXT(wvz, VZ, c, sz, LO_DM);
+        const real ux = DP_AT0(wvx), uy = DP_AT0(wvy), uz = DM_AT0(wvz);
 #if ORDER == 4
-    const real exx = c1 * (ux - VX(c - 1)) + c2 * (VX(c + 1) - VX(c - 2));
-    const real eyy = c1 * (uy - VY(c - sy)) + c2 * (VY(c + sy) - VY(c - 2 * sy));
-    const real ezz = c1 * (uz - VZ(c - sz)) + c2 * (VZ(c + sz) - VZ(c - 2 * sz));
-    const real vxy = c1 * (VX(c + sy) - ux) + c2 * (VX(c + 2 * sy) - VX(c - sy));
-    const real vyx = c1 * (VY(c + 1) - uy) + c2 * (VY(c + 2) - VY(c - 1));
-    const real vxz = c1 * (VX(c + sz) - ux) + c2 * (VX(c + 2 * sz) - VX(c - sz));
-    const real vzx = c1 * (VZ(c + 1) - uz) + c2 * (VZ(c + 2) - VZ(c - 1));
-    const real vyz = c1 * (VY(c + sz) - uy) + c2 * (VY(c + 2 * sz) - VY(c - sz));
-    const real vzy = c1 * (VZ(c + sy) - uz) + c2 * (VZ(c + 2 * sy) - VZ(c - sy));
+        const real exx = c1 * (ux - VX(c - 1)) + c2 * (VX(c + 1) - VX(c - 2));
+        const real eyy = c1 * (uy - VY(c - sy)) + c2 * (VY(c + sy) - VY(c - 2 * sy));
+        const real vxy = c1 * (VX(c + sy) - ux) + c2 * (VX(c + 2 * sy) - VX(c - sy));
+        const real vyx = c1 * (VY(c + 1) - uy) + c2 * (VY(c + 2) - VY(c - 1));
+        const real vzx = c1 * (VZ(c + 1) - uz) + c2 * (VZ(c + 2) - VZ(c - 1));
+        const real vzy = c1 * (VZ(c + sy) - uz) + c2 * (VZ(c + 2 * sy) - VZ(c - sy));
 #else
-    const real exx = c1 * (ux - VX(c - 1)), eyy = c1 * (uy - VY(c - sy));
-    const real ezz = c1 * (uz - VZ(c - sz));
-    const real vxy = c1 * (VX(c + sy) - ux), vyx = c1 * (VY(c + 1) - uy);
-    const real vxz = c1 * (VX(c + sz) - ux), vzx = c1 * (VZ(c + 1) - uz);
-    const real vyz = c1 * (VY(c + sz) - uy), vzy = c1 * (VZ(c + sy) - uz);
+        const real exx = c1 * (ux - VX(c - 1)), eyy = c1 * (uy - VY(c - sy));
+        const real vxy = c1 * (VX(c + sy) - ux), vyx = c1 * (VY(c + 1) - uy);
+        const real vzx = c1 * (VZ(c + 1) - uz), vzy = c1 * (VZ(c + sy) - uz);
 #endif
-    ox[c] = ux;
-    oy[c] = uy;
-    oz[c] = uz;
-    const real l = lam[c], m = mu[c], l2m = l + 2 * m;
-    qxx[c] = sxx[c] + dt * (l2m * exx + l * (eyy + ezz));
-    qyy[c] = syy[c] + dt * (l2m * eyy + l * (exx + ezz));
-    qzz[c] = szz[c] + dt * (l2m * ezz + l * (exx + eyy));
-    qxy[c] = sxy[c] + dt * harm4(m, mu[c + 1], mu[c + sy], mu[c + 1 + sy]) * (vxy + vyx);
-    qxz[c] = sxz[c] + dt * harm4(m, mu[c + 1], mu[c + sz], mu[c + 1 + sz]) * (vxz + vzx);
-    qyz[c] = syz[c] + dt * harm4(m, mu[c + sy], mu[c + sz], mu[c + sy + sz]) * (vyz + vzy);
+        const real ezz = WIN_D(wvz), vxz = WIN_D(wvx), vyz = WIN_D(wvy);
+        const real l = lam[c], l2m = l + 2 * m;
+        const real mz = mu[c + sz], mzx = mu[c + 1 + sz], mzy = mu[c + sy + sz];
+        const real nxx = sxx[c] + dt * (l2m * exx + l * (eyy + ezz));
+        const real nyy = syy[c] + dt * (l2m * eyy + l * (exx + ezz));
+        const real nzz = szz[c] + dt * (l2m * ezz + l * (exx + eyy));
+        const real nxy = sxy[c] + dt * harm4(m, mx, my, mu[c + 1 + sy]) * (vxy + vyx);
+        const real nxz = sxz[c] + dt * harm4(m, mx, mz, mzx) * (vxz + vzx);
+        const real nyz = syz[c] + dt * harm4(m, my, mz, mzy) * (vyz + vzy);
+        ox[c] = ux;
+        oy[c] = uy;
+        oz[c] = uz;
+        qxx[c] = nxx;
+        qyy[c] = nyy;
+        qzz[c] = nzz;
+        qxy[c] = nxy;
+        qxz[c] = nxz;
+        qyz[c] = nyz;
+        m = mz;
+        mx = mzx;
+        my = mzy;
+        WIN_SHIFT(wvx);
+        WIN_SHIFT(wvy);
+        WIN_SHIFT(wvz);
+    }
 }
 #undef VX
 #undef VY

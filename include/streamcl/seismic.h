@@ -154,7 +154,9 @@ double scl_seis_bytes_per_cell(const scl_seis *s);
  * surface rows) in one kernel between two buffer sets; possible only
  * without force sources (they act between the two half steps). */
 int scl_seis_fused(const scl_seis *s);
-void scl_seis_work_group(const scl_seis *s, int *lx, int *ly);
+/* The plan's work-group (lx by ly work-items) and the z planes each
+ * work-item walks (kz). */
+void scl_seis_work_group(const scl_seis *s, int *lx, int *ly, int *kz);
 
 /* ------------------------------------------------------------------ reference */
 

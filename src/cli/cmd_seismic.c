@@ -27,8 +27,9 @@ static void usage(FILE *out)
             "  --engine E       opencl (default) or reference (the C code, OpenMP with\n"
             "                   --threads N threads; the CPU baseline)\n"
             "  --tune 0|1       time work-group shapes (default 1; cached per device)\n"
-            "  --plan SPEC      fix plan values, e.g. lx=64,ly=4,fused=1 (fused: the interior in\n"
-            "                   one kernel between two buffer sets; not with force sources)\n"
+            "  --plan SPEC      fix plan values, e.g. lx=64,ly=4,kz=8,fused=1 (kz: z planes per\n"
+            "                   work-item; fused: the interior in one kernel between two\n"
+            "                   buffer sets; not with force sources)\n"
             "  --bench N        no run file: an N^3 homogeneous cube, CPML 10, one explosive\n"
             "                   source, --steps S (default 100), --order (default 4),\n"
             "                   --precision single|double; prints cell updates per second\n"
@@ -357,10 +358,10 @@ static int simulate(const seis_args *a, scl_seis_run *run)
             scl_context_free(ctx);
             return 1;
         }
-        int lx, ly;
-        scl_seis_work_group(e.dev, &lx, &ly);
-        printf("device: %s, work-group %dx%d, %s, %.0f bytes per cell update (set-up %.2f s)\n",
-               scl_device(ctx)->name, lx, ly, scl_seis_fused(e.dev) ? "fused" : "separate kernels",
+        int lx, ly, kz;
+        scl_seis_work_group(e.dev, &lx, &ly, &kz);
+        printf("device: %s, work-group %dx%d, kz %d, %s, %.0f bytes per cell update (set-up %.2f s)\n",
+               scl_device(ctx)->name, lx, ly, kz, scl_seis_fused(e.dev) ? "fused" : "separate kernels",
                scl_seis_bytes_per_cell(e.dev), cli_now() - t0);
     }
     const size_t n = (size_t)m->nx * m->ny * m->nz;

@@ -12,7 +12,11 @@
 enum { F_VX, F_VY, F_VZ, F_SXX, F_SYY, F_SZZ, F_SXY, F_SXZ, F_SYZ, F_COUNT };
 
 /* Padded grid: every array has SCL_SEIS_HALO zero planes around nx*ny*nz
- * cells; a view of the grid3d grid whose integer nodes are the cells. */
+ * cells; a view of the grid3d grid whose integer nodes are the cells. Rows
+ * (px) are padded to a multiple of SEIS_ALIGN elements (128 B in fp32), so
+ * that a GPU work-group's row is whole cache lines rather than straddling
+ * one more. */
+#define SEIS_ALIGN 32
 typedef struct {
     scl_grid3d grid;
     int nx, ny, nz;

@@ -11,7 +11,8 @@ scl_status seis_layout_init(seis_layout *g, int nx, int ny, int nz, double h, ch
 {
     /* the model's cells are grid3d's integer nodes */
     scl_status st = scl_grid3d_init(&g->grid, nx > 1 ? nx - 1 : 1, ny > 1 ? ny - 1 : 1,
-                                    nz > 1 ? nz - 1 : 1, h, h, h, SCL_SEIS_HALO, 1, err, errlen);
+                                    nz > 1 ? nz - 1 : 1, h, h, h, SCL_SEIS_HALO, SEIS_ALIGN, err,
+                                    errlen);
     if (st != SCL_OK)
         return st;
     g->nx = nx;

@@ -193,8 +193,12 @@ static scl_status make_binding(scl_seis *sv, int var)
     return st;
 }
 
-/* Launch k over box b[6] (x0 y0 z0 x1 y1 z1) with work-group lx by ly. */
-static scl_status launch_box(scl_kernel *k, const int *b, const int *values)
+/* Launch k over box b[6] (x0 y0 z0 x1 y1 z1) with work-group lx by ly,
+ * kz planes per work-item (values: lx, ly, kz). The launch's x starts at
+ * xs <= x0 such that cell xs sits on an aligned element: with rows padded
+ * to SEIS_ALIGN elements, every work-group's row then starts on a cache
+ * line (work-items left of x0 return at once). */
+static scl_status launch_box(const scl_seis *sv, scl_kernel *k, const int *b, const int *values)
 {
     if (b[3] <= b[0] || b[4] <= b[1] || b[5] <= b[2])
         return SCL_OK;
@@ -202,7 +206,11 @@ static scl_status launch_box(scl_kernel *k, const int *b, const int *values)
     scl_status st = SCL_OK;
     for (int q = 0; q < 6 && st == SCL_OK; q++)
         st = scl_kernel_set_int(k, names[q], b[q]);
-    const size_t global[3] = {(size_t)(b[3] - b[0]), (size_t)(b[4] - b[1]), (size_t)(b[5] - b[2])};
+    const int xs = b[0] - (int)((sv->s.g.origin + b[0]) % SEIS_ALIGN), kz = values[2];
+    if (st == SCL_OK) st = scl_kernel_set_int(k, "xs", xs);
+    if (st == SCL_OK) st = scl_kernel_set_int(k, "kz", kz);
+    const size_t global[3] = {(size_t)(b[3] - xs), (size_t)(b[4] - b[1]),
+                              (size_t)((b[5] - b[2] + kz - 1) / kz)};
     const size_t local[3] = {(size_t)values[0], (size_t)values[1], 1};
     return st == SCL_OK ? scl_kernel_launch(k, 3, global, local, NULL) : st;
 }
@@ -216,7 +224,7 @@ static scl_status launch_small(scl_kernel *k, int count, int n)
     return st == SCL_OK ? scl_kernel_launch(k, 1, &g1, NULL, NULL) : st;
 }
 
-/* One step (values: lx, ly, fused); sources and receivers unless tuning. */
+/* One step (values: lx, ly, kz, fused); sources and receivers unless tuning. */
 static scl_status step_run(void *user, void *variant, const int *values)
 {
     (void)variant;
@@ -225,19 +233,19 @@ static scl_status step_run(void *user, void *variant, const int *values)
     const int n = (int)sv->done, all[6] = {0, 0, 0, s->g.nx, s->g.ny, s->g.nz};
     scl_status st;
     int var = 0;
-    if (!values[2]) {
-        st = launch_box(sv->vel[0], all, values);
+    if (!values[3]) {
+        st = launch_box(sv, sv->vel[0], all, values);
         if (st == SCL_OK && !sv->tuning)
             st = launch_small(sv->inj_v, sv->ninj_v, n);
         if (st == SCL_OK)
-            st = launch_box(sv->str[0], all, values);
+            st = launch_box(sv, sv->str[0], all, values);
     } else {
         var = sv->cur == 0 ? 1 : 2;
-        st = launch_box(sv->fused[var], sv->inner, values);
+        st = launch_box(sv, sv->fused[var], sv->inner, values);
         for (int q = 0; q < sv->nouter && st == SCL_OK; q++)
-            st = launch_box(sv->vel[var], sv->outer[q], values);
+            st = launch_box(sv, sv->vel[var], sv->outer[q], values);
         for (int q = 0; q < sv->nouter && st == SCL_OK; q++)
-            st = launch_box(sv->str[var], sv->outer[q], values);
+            st = launch_box(sv, sv->str[var], sv->outer[q], values);
         sv->cur = set_out(var);
     }
     if (st == SCL_OK && !sv->tuning)
@@ -251,13 +259,15 @@ static scl_status step_prepare(void *user, const int *values, void **variant)
 {
     scl_seis *sv = user;
     *variant = NULL;
-    if (values[2] && !sv->can_fuse)
+    if (values[3] && !sv->can_fuse)
+        return SCL_ERR_UNSUPPORTED;
+    if (values[2] < 1)
         return SCL_ERR_UNSUPPORTED;
     const size_t local[3] = {(size_t)values[0], (size_t)values[1], 1};
-    scl_status st = scl_kernel_check_local(sv->vel[values[2]], 3, local);
+    scl_status st = scl_kernel_check_local(sv->vel[values[3]], 3, local);
     if (st == SCL_OK)
-        st = scl_kernel_check_local(sv->str[values[2]], 3, local);
-    if (st == SCL_OK && values[2])
+        st = scl_kernel_check_local(sv->str[values[3]], 3, local);
+    if (st == SCL_OK && values[3])
         st = scl_kernel_check_local(sv->fused[1], 3, local);
     if (st != SCL_OK) {
         scl_clear_error(sv->ctx);
@@ -396,18 +406,22 @@ static scl_status create_device(scl_seis *sv, const scl_seis_options *opt)
     /* work-group shape: x along rows (coalesced / vectorised), y rows stacked */
     const int gpu = scl_device(sv->ctx)->is_gpu;
     const int fuse_first = gpu && sv->can_fuse;
-    /* PoCL compiles a kernel per work-group shape: fewer shapes on CPUs */
-    const scl_tune_param gpu_params[3] = {{"lx", 5, {64, 32, 128, 256, 16}},
-                                          {"ly", 4, {4, 1, 2, 8}},
+    /* PoCL compiles a kernel per work-group shape: fewer shapes on CPUs.
+     * kz: planes walked per work-item (1 is one cell per work-item); a
+     * deep walk keeps fewer work-items in flight, so it is tuned. */
+    const scl_tune_param gpu_params[4] = {{"lx", 3, {32, 64, 128}},
+                                          {"ly", 3, {4, 2, 8}},
+                                          {"kz", 4, {8, 1, 4, 16}},
                                           {"fused", 2, {fuse_first, !fuse_first}}};
-    const scl_tune_param cpu_params[3] = {{"lx", 3, {64, 16, 256}},
+    const scl_tune_param cpu_params[4] = {{"lx", 3, {64, 16, 256}},
                                           {"ly", 2, {1, 4}},
+                                          {"kz", 2, {8, 1}},
                                           {"fused", 2, {fuse_first, !fuse_first}}};
     const scl_tune_param *params = gpu ? gpu_params : cpu_params;
     char shape[96];
     snprintf(shape, sizeof shape, "%dx%dx%d order %d %s pml %d", s->g.nx, s->g.ny, s->g.nz,
              s->order, sv->fp64 ? "fp64" : "fp32", s->pml);
-    const scl_plan_desc desc = {"seismic.step", shape, params, 3, step_prepare, step_run, NULL, sv, NULL};
+    const scl_plan_desc desc = {"seismic.step", shape, params, 4, step_prepare, step_run, NULL, sv, NULL};
     const scl_tune_options topt = {opt ? !opt->tune : 0, 0, opt ? opt->force : NULL};
     sv->tuning = 1;
     st = scl_plan_create(sv->ctx, &desc, &topt, &sv->plan);
@@ -544,8 +558,9 @@ int scl_seis_fused(const scl_seis *sv)
     return scl_plan_value(sv->plan, "fused", 0);
 }
 
-void scl_seis_work_group(const scl_seis *sv, int *lx, int *ly)
+void scl_seis_work_group(const scl_seis *sv, int *lx, int *ly, int *kz)
 {
     *lx = scl_plan_value(sv->plan, "lx", 0);
     *ly = scl_plan_value(sv->plan, "ly", 0);
+    *kz = scl_plan_value(sv->plan, "kz", 1);
 }

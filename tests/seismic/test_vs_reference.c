@@ -2,13 +2,17 @@
  * of awkward size, with a free surface, CPML, a fluid patch (vs = 0) and all
  * three source kinds, at 2nd and 4th order, through the separate kernels;
  * then without the force source through the fused scheme (interior in one
- * kernel, two buffer sets): receiver traces and every field after the run. FP64: relative max difference <= 1e-10 (same operations,
+ * kernel, two buffer sets): receiver traces and every field after the run.
+ * Each scheme runs with the default plan and with work-groups that do not
+ * divide the grid and z walks (kz planes per work-item) of 1 and of sizes
+ * that do not divide the boxes. FP64: relative max difference <= 1e-10 (same operations,
  * the order of additions may differ by contraction); FP32: <= 2e-4 of the
  * field's peak (single rounding over ~100 steps). */
 #include "seis_test.h"
 
-static void compare(scl_context *ctx, int order, int fp64, int fused, uint64_t *rng)
+static void compare(scl_context *ctx, int order, int fp64, const char *plan, uint64_t *rng)
 {
+    const int fused = strstr(plan, "fused=1") != NULL;
     const int nx = 19 + (int)(10 * test_uniform(rng)), ny = 17 + (int)(6 * test_uniform(rng)), nz = 15 + 3 * fused;
     scl_seis_model m;
     seis_homogeneous(&m, nx, ny, nz, 3, 2500, 1300, 2200);
@@ -38,7 +42,7 @@ static void compare(scl_context *ctx, int order, int fp64, int fused, uint64_t *
     scl_seis_ref *r = NULL;
     CHECK(scl_seis_ref_create(&m, &c, 1, &r, err, sizeof err) == SCL_OK, "reference: %s", err);
     scl_seis *s = NULL;
-    float *tr = seis_run_forced(ctx, &m, &c, fused ? "fused=1" : "fused=0", &s);
+    float *tr = seis_run_forced(ctx, &m, &c, plan, &s);
     CHECK(!s || scl_seis_fused(s) == fused, "scheme %d", fused);
     if (!r || !tr) {
         free(tr);
@@ -60,7 +64,7 @@ static void compare(scl_context *ctx, int order, int fp64, int fused, uint64_t *
     CHECK(peak > 0 && diff <= tol * peak, "order %d %s traces: max difference %.3e of peak %.3e",
           order, fp64 ? "fp64" : "fp32", diff, peak);
     printf("order %d %s %s %dx%dx%d %ld steps: traces max diff / peak %.3e\n", order,
-           fp64 ? "fp64" : "fp32", fused ? "fused" : "separate", nx, ny, nz, c.steps, diff / peak);
+           fp64 ? "fp64" : "fp32", plan, nx, ny, nz, c.steps, diff / peak);
     double *a = malloc(cells * sizeof(double)), *b = malloc(cells * sizeof(double));
     for (int f = 0; f < 9; f++) {
         CHECK_OK(ctx, scl_seis_read_field(s, f, a));
@@ -86,11 +90,17 @@ int main(void)
 {
     uint64_t rng = test_seed();
     scl_context *ctx = test_context();
-    for (int fused = 0; fused < 2; fused++)
+    /* default plans in fp32 and fp64; odd shapes and walks in fp32 */
+    static const char *plans[] = {"fused=0", "fused=1", "fused=0,lx=16,ly=4,kz=1",
+                                  "fused=0,lx=16,ly=1,kz=7", "fused=1,lx=16,ly=4,kz=1",
+                                  "fused=1,lx=16,ly=1,kz=5"};
+    for (int p = 0; p < 6; p++)
         for (int order = 2; order <= 4; order += 2) {
-            compare(ctx, order, 0, fused, &rng);
+            compare(ctx, order, 0, plans[p], &rng);
+            if (p >= 2)
+                continue;
             if (scl_device(ctx)->fp64)
-                compare(ctx, order, 1, fused, &rng);
+                compare(ctx, order, 1, plans[p], &rng);
             else
                 printf("no fp64 on %s: fp64 comparison skipped\n", scl_device(ctx)->name);
         }
