@@ -26,8 +26,8 @@ if command -v nvcc > /dev/null; then
     nvcc -O3 -arch=native -o "$dest/peer_vs" bench/seismic/peer_vs.cu > "$dest/peer_build.log" 2>&1 &
     peer_pid=$!
 fi
+if [ -f .gpu/device/setup.sh ]; then . .gpu/device/setup.sh; fi
 if [ -z "${STREAMCL:-}" ]; then
-    if [ -f .gpu/device/setup.sh ]; then . .gpu/device/setup.sh; fi
     { cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DSTREAMCL_TEST_DEVICE=gpu \
           ${STREAMCL_GPU_CMAKE_ARGS:-} && make -C build-gpu -j"$(nproc)" streamcl_cli; } \
         > "$dest/build.log" 2>&1 || { tail -30 "$dest/build.log"; echo "build failed"; exit 1; }
