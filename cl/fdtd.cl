@@ -126,10 +126,51 @@ __kernel void fdtd_e(__global real *ex, __global real *ey, __global real *ez,
 #define HYN(o) (da[MAT(idhy, o)] * hyi[o] - db[MAT(idhy, o)] * ((exi[(o) + pxy] - exi[o]) * rdz - (ezi[(o) + 1] - ezi[o]) * rdx))
 #define HZN(o) (da[MAT(idhz, o)] * hzi[o] - db[MAT(idhz, o)] * ((eyi[(o) + 1] - eyi[o]) * rdx - (exi[(o) + px] - exi[o]) * rdy))
 
+/* CPML folded into the fused kernel (CPML_X/Y/Z: the axis has slabs). A
+ * point in a slab updates its auxiliary fields psi in place of a separate
+ * pass: psi <- b psi + c D and the target gets sign coef ((kinv - 1) D + psi)
+ * (Roden & Gedney), D being the derivative its own curl already formed. psi
+ * is stored for the slab planes only: along the axis, planes [0, lo] and
+ * [n - hi, n] numbered 0 .. T-1; across it, x fastest with extents n + 1.
+ * H psi is double-buffered like the fields (a work-item recomputes the
+ * corrected H of its -1 neighbours from psi of step n while their owners
+ * write psi of step n+1); E psi is touched by its owner only, in place. */
+#ifndef CPML_X
+#define CPML_X 0
+#endif
+#ifndef CPML_Y
+#define CPML_Y 0
+#endif
+#ifndef CPML_Z
+#define CPML_Z 0
+#endif
+
+/* slab plane of index ia (0 .. n), or -1 between the slabs */
+inline int cpml_plane(int ia, int lo, int hi, int n)
+{
+    return ia <= lo ? ia : ia >= n - hi ? ia - (n - hi) + lo + 1 : -1;
+}
+
+/* One pair at index ia of a profile (kinv, b, c, each of s entries from k):
+ * the new psi into *p, and the term the target adds times sign coef. */
+inline real cpml_term(__global const real *k, int ia, int s, real d, real psi, real *p)
+{
+    real q = k[s + ia] * psi + k[2 * s + ia] * d;
+    *p = q;
+    return (k[ia] - (real)1) * d + q;
+}
+
 /* One whole step in one pass (PEC box, no periodic axis): reads the six
  * components of step n once and writes the six of step n+1 into the other
  * buffers: 48 bytes per cell in fp32 instead of the 72 of separate H and E
- * kernels, for 4 recomputed H values per cell whose inputs the caches serve. */
+ * kernels, for 4 recomputed H values per cell whose inputs the caches serve.
+ * With CPML the slab points also apply their corrections (arguments after
+ * kz; unused without CPML_*): phAB is psi of H component A along axis B
+ * (output; phAB_i the input), peAB of E; cp holds per axis the profiles
+ * kinv, b, c at nodes then at half nodes (n + 1 each) from offset cpX; loX /
+ * hiX are the slab cells, tX = lo + hi + 2 the slab planes. Interior
+ * work-items skip the slab code: in x and y only edge work-groups diverge,
+ * in z whole planes are in or out. */
 __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey, __global real *restrict ez,
                          __global real *restrict hx, __global real *restrict hy, __global real *restrict hz,
                          __global const real *restrict exi, __global const real *restrict eyi,
@@ -140,19 +181,78 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
                          __global const uchar *restrict idhy, __global const uchar *restrict idhz,
                          __constant real *ca, __constant real *cb, __constant real *da,
                          __constant real *db, int nx, int ny, int nz, int base, int px, int pxy,
-                         real rdx, real rdy, real rdz, int kz)
+                         real rdx, real rdy, real rdz, int kz,
+                         __global real *restrict phxy, __global real *restrict phxz,
+                         __global real *restrict phyz, __global real *restrict phyx,
+                         __global real *restrict phzx, __global real *restrict phzy,
+                         __global const real *restrict phxy_i, __global const real *restrict phxz_i,
+                         __global const real *restrict phyz_i, __global const real *restrict phyx_i,
+                         __global const real *restrict phzx_i, __global const real *restrict phzy_i,
+                         __global real *restrict pexy, __global real *restrict pexz,
+                         __global real *restrict peyz, __global real *restrict peyx,
+                         __global real *restrict pezx, __global real *restrict pezy,
+                         __global const real *restrict cp, int cpx, int cpy, int cpz, int lox,
+                         int loy, int loz, int hix, int hiy, int hiz, int tx, int ty, int tz)
 {
     int i = (int)get_global_id(0) - 1, j = get_global_id(1), k0 = get_global_id(2) * kz;
     if (i < 0 || i >= nx || j >= ny || k0 >= nz)
         return;
     int k1 = min(k0 + kz, nz);
     int o = base + i + px * j + pxy * k0;
+#if CPML_X || CPML_Y || CPML_Z
+    /* psi strides across the axes: x psi (plane, j, k), y psi (i, plane, k), z psi (i, j, plane) */
+    int sx = nx + 1, sy = ny + 1, sz = nz + 1;
+#endif
+#if CPML_X
+    int cx = cpml_plane(i, lox, hix, nx), cxm = cpml_plane(i - 1, lox, hix, nx);
+    __global const real *pnx = cp + cpx, *phx = cp + cpx + 3 * sx;
+#endif
+#if CPML_Y
+    int cy = cpml_plane(j, loy, hiy, ny), cym = cpml_plane(j - 1, loy, hiy, ny);
+    __global const real *pny = cp + cpy, *phy = cp + cpy + 3 * sy;
+#endif
+#if CPML_Z
+    __global const real *pnz = cp + cpz, *phz = cp + cpz + 3 * sz;
+#endif
+#if CPML_X || CPML_Y || CPML_Z
+    real p; /* a new psi value */
+#endif
     /* new H at (i, j, k-1): the first plane computes it, later ones keep it */
     real hxm = 0, hym = 0;
-    if (k0 >= 1 && i >= 1)
+    if (k0 >= 1 && i >= 1) {
         hxm = HXN(o - pxy);
-    if (k0 >= 1 && j >= 1)
+#if CPML_Y || CPML_Z
+        real dbq = db[MAT(idhx, o - pxy)];
+#endif
+#if CPML_Y
+        if (cy >= 0)
+            hxm -= dbq * cpml_term(phy, j, sy, (ezi[o - pxy + px] - ezi[o - pxy]) * rdy,
+                                   phxy_i[i + sx * (cy + ty * (k0 - 1))], &p);
+#endif
+#if CPML_Z
+        int czm = cpml_plane(k0 - 1, loz, hiz, nz);
+        if (czm >= 0)
+            hxm += dbq * cpml_term(phz, k0 - 1, sz, (eyi[o] - eyi[o - pxy]) * rdz,
+                                   phxz_i[i + sx * (j + sy * czm)], &p);
+#endif
+    }
+    if (k0 >= 1 && j >= 1) {
         hym = HYN(o - pxy);
+#if CPML_X || CPML_Z
+        real dbq = db[MAT(idhy, o - pxy)];
+#endif
+#if CPML_X
+        if (cx >= 0)
+            hym += dbq * cpml_term(phx, i, sx, (ezi[o - pxy + 1] - ezi[o - pxy]) * rdx,
+                                   phyx_i[cx + tx * (j + sy * (k0 - 1))], &p);
+#endif
+#if CPML_Z
+        int czm = cpml_plane(k0 - 1, loz, hiz, nz);
+        if (czm >= 0)
+            hym -= dbq * cpml_term(phz, k0 - 1, sz, (exi[o] - exi[o - pxy]) * rdz,
+                                   phyz_i[i + sx * (j + sy * czm)], &p);
+#endif
+    }
     real exv = exi[o], eyv = eyi[o];
     /* the plane's first-touch (DRAM) values, loaded one plane ahead so that
      * two planes' loads are in flight per work-item */
@@ -169,31 +269,195 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
             hyv2 = hyi[on];
             hzv2 = hzi[on];
         }
+#if CPML_Z
+        int cz = cpml_plane(k, loz, hiz, nz);
+#endif
         real hxn = hxv, hyn = hyv, hzn = hzv;
         if (i >= 1) {
             int q = MAT(idhx, o);
+            /* the same full expression as HXN: neighbours recompute it bit for bit */
             hxn = da[q] * hxn - db[q] * ((ezi[o + px] - ezv) * rdy - (eyu - eyv) * rdz);
+#if CPML_Y || CPML_Z
+            real dy = (ezi[o + px] - ezv) * rdy, dz = (eyu - eyv) * rdz;
+#endif
+#if CPML_Y
+            if (cy >= 0) {
+                int pi = i + sx * (cy + ty * k);
+                hxn -= db[q] * cpml_term(phy, j, sy, dy, phxy_i[pi], &p);
+                phxy[pi] = p;
+            }
+#endif
+#if CPML_Z
+            if (cz >= 0) {
+                int pi = i + sx * (j + sy * cz);
+                hxn += db[q] * cpml_term(phz, k, sz, dz, phxz_i[pi], &p);
+                phxz[pi] = p;
+            }
+#endif
         }
         if (j >= 1) {
             int q = MAT(idhy, o);
             hyn = da[q] * hyn - db[q] * ((exu - exv) * rdz - (ezi[o + 1] - ezv) * rdx);
+#if CPML_X || CPML_Z
+            real dz = (exu - exv) * rdz, dx = (ezi[o + 1] - ezv) * rdx;
+#endif
+#if CPML_X
+            if (cx >= 0) {
+                int pi = cx + tx * (j + sy * k);
+                hyn += db[q] * cpml_term(phx, i, sx, dx, phyx_i[pi], &p);
+                phyx[pi] = p;
+            }
+#endif
+#if CPML_Z
+            if (cz >= 0) {
+                int pi = i + sx * (j + sy * cz);
+                hyn -= db[q] * cpml_term(phz, k, sz, dz, phyz_i[pi], &p);
+                phyz[pi] = p;
+            }
+#endif
         }
         if (k >= 1) {
             int q = MAT(idhz, o);
             hzn = da[q] * hzn - db[q] * ((eyi[o + 1] - eyv) * rdx - (exi[o + px] - exv) * rdy);
+#if CPML_X || CPML_Y
+            real dx = (eyi[o + 1] - eyv) * rdx, dy = (exi[o + px] - exv) * rdy;
+#endif
+#if CPML_X
+            if (cx >= 0) {
+                int pi = cx + tx * (j + sy * k);
+                hzn -= db[q] * cpml_term(phx, i, sx, dx, phzx_i[pi], &p);
+                phzx[pi] = p;
+            }
+#endif
+#if CPML_Y
+            if (cy >= 0) {
+                int pi = i + sx * (cy + ty * k);
+                hzn += db[q] * cpml_term(phy, j, sy, dy, phzy_i[pi], &p);
+                phzy[pi] = p;
+            }
+#endif
         }
         real exn = exv, eyn = eyv, ezn = ezv;
         if (j >= 1 && k >= 1) {
+            /* Hz at (i, j-1, k), corrected as its owner does */
+            real hzs = HZN(o - px);
+#if CPML_X || CPML_Y
+            real dbq = db[MAT(idhz, o - px)];
+#endif
+#if CPML_X
+            if (cx >= 0)
+                hzs -= dbq * cpml_term(phx, i, sx, (eyi[o - px + 1] - eyi[o - px]) * rdx,
+                                       phzx_i[cx + tx * (j - 1 + sy * k)], &p);
+#endif
+#if CPML_Y
+            if (cym >= 0)
+                hzs += dbq * cpml_term(phy, j - 1, sy, (exv - exi[o - px]) * rdy,
+                                       phzy_i[i + sx * (cym + ty * k)], &p);
+#endif
             int q = MAT(idex, o);
-            exn = ca[q] * exn + cb[q] * ((hzn - HZN(o - px)) * rdy - (hyn - hym) * rdz);
+            exn = ca[q] * exn + cb[q] * ((hzn - hzs) * rdy - (hyn - hym) * rdz);
+#if CPML_Y || CPML_Z
+            real dy = (hzn - hzs) * rdy, dz = (hyn - hym) * rdz;
+#endif
+#if CPML_Y
+            if (cy >= 0) {
+                int pi = i + sx * (cy + ty * k);
+                exn += cb[q] * cpml_term(pny, j, sy, dy, pexy[pi], &p);
+                pexy[pi] = p;
+            }
+#endif
+#if CPML_Z
+            if (cz >= 0) {
+                int pi = i + sx * (j + sy * cz);
+                exn -= cb[q] * cpml_term(pnz, k, sz, dz, pexz[pi], &p);
+                pexz[pi] = p;
+            }
+#endif
         }
         if (i >= 1 && k >= 1) {
+            /* Hz at (i-1, j, k) */
+            real hzw = HZN(o - 1);
+#if CPML_X || CPML_Y
+            real dbq = db[MAT(idhz, o - 1)];
+#endif
+#if CPML_X
+            if (cxm >= 0)
+                hzw -= dbq * cpml_term(phx, i - 1, sx, (eyv - eyi[o - 1]) * rdx,
+                                       phzx_i[cxm + tx * (j + sy * k)], &p);
+#endif
+#if CPML_Y
+            if (cy >= 0)
+                hzw += dbq * cpml_term(phy, j, sy, (exi[o - 1 + px] - exi[o - 1]) * rdy,
+                                       phzy_i[i - 1 + sx * (cy + ty * k)], &p);
+#endif
             int q = MAT(idey, o);
-            eyn = ca[q] * eyn + cb[q] * ((hxn - hxm) * rdz - (hzn - HZN(o - 1)) * rdx);
+            eyn = ca[q] * eyn + cb[q] * ((hxn - hxm) * rdz - (hzn - hzw) * rdx);
+#if CPML_X || CPML_Z
+            real dz = (hxn - hxm) * rdz, dx = (hzn - hzw) * rdx;
+#endif
+#if CPML_X
+            if (cx >= 0) {
+                int pi = cx + tx * (j + sy * k);
+                eyn -= cb[q] * cpml_term(pnx, i, sx, dx, peyx[pi], &p);
+                peyx[pi] = p;
+            }
+#endif
+#if CPML_Z
+            if (cz >= 0) {
+                int pi = i + sx * (j + sy * cz);
+                eyn += cb[q] * cpml_term(pnz, k, sz, dz, peyz[pi], &p);
+                peyz[pi] = p;
+            }
+#endif
         }
         if (i >= 1 && j >= 1) {
+            /* Hy at (i-1, j, k) and Hx at (i, j-1, k) */
+            real hyw = HYN(o - 1), hxs = HXN(o - px);
+#if CPML_X || CPML_Z
+            real dbw = db[MAT(idhy, o - 1)];
+#endif
+#if CPML_Y || CPML_Z
+            real dbs = db[MAT(idhx, o - px)];
+#endif
+#if CPML_X
+            if (cxm >= 0)
+                hyw += dbw * cpml_term(phx, i - 1, sx, (ezv - ezi[o - 1]) * rdx,
+                                       phyx_i[cxm + tx * (j + sy * k)], &p);
+#endif
+#if CPML_Z
+            if (cz >= 0)
+                hyw -= dbw * cpml_term(phz, k, sz, (exi[o - 1 + pxy] - exi[o - 1]) * rdz,
+                                       phyz_i[i - 1 + sx * (j + sy * cz)], &p);
+#endif
+#if CPML_Y
+            if (cym >= 0)
+                hxs -= dbs * cpml_term(phy, j - 1, sy, (ezv - ezi[o - px]) * rdy,
+                                       phxy_i[i + sx * (cym + ty * k)], &p);
+#endif
+#if CPML_Z
+            if (cz >= 0)
+                hxs += dbs * cpml_term(phz, k, sz, (eyi[o - px + pxy] - eyi[o - px]) * rdz,
+                                       phxz_i[i + sx * (j - 1 + sy * cz)], &p);
+#endif
             int q = MAT(idez, o);
-            ezn = ca[q] * ezn + cb[q] * ((hyn - HYN(o - 1)) * rdx - (hxn - HXN(o - px)) * rdy);
+            ezn = ca[q] * ezn + cb[q] * ((hyn - hyw) * rdx - (hxn - hxs) * rdy);
+#if CPML_X || CPML_Y
+            real dx = (hyn - hyw) * rdx, dy = (hxn - hxs) * rdy;
+#endif
+#if CPML_X
+            if (cx >= 0) {
+                int pi = cx + tx * (j + sy * k);
+                ezn += cb[q] * cpml_term(pnx, i, sx, dx, pezx[pi], &p);
+                pezx[pi] = p;
+            }
+#endif
+#if CPML_Y
+            if (cy >= 0) {
+                int pi = i + sx * (cy + ty * k);
+                ezn -= cb[q] * cpml_term(pny, j, sy, dy, pezy[pi], &p);
+                pezy[pi] = p;
+            }
+#endif
         }
         hx[o] = hxn; /* stores after every load of the plane */
         hy[o] = hyn;

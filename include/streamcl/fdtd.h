@@ -23,7 +23,10 @@
  * the object was built without averaging (its edges take its material).
  * CPML: Roden & Gedney with gprMax's default grading (order 4, sigma_max =
  * (m+1)/(150 pi d), kappa 1, alpha 0), inside the domain, as correction terms
- * applied in slabs after the main update.
+ * added to the main update at the slab points (the fused kernel: inline, its
+ * auxiliary fields stored for the slab planes only; the separate kernels:
+ * slab kernels after each update). lo + hi CPML cells must leave at least one
+ * interior cell on their axis.
  *
  * Time step: dt = factor / (c sqrt(1/dx^2 + 1/dy^2 + 1/dz^2)) (gprMax's, with
  * #time_step_stability_factor, default 1); a dt above the Courant limit is
@@ -39,9 +42,11 @@
  * caches serve. The kernels are 2.5D (a work-item walks kz planes of its
  * column and keeps the plane it just read in registers; kz is tuned), so a
  * value is read from DRAM once per update, not once per plane using it. The roof is the device's copy bandwidth divided by these
- * bytes (H200, ~4.3 TB/s: ~60 Gcells/s separate, ~90 fused). CPML slabs add
- * their corrections (and the fused kernel redoes E there) on about 6*(T+1)/n
- * of the cells.
+ * bytes (H200, ~4.3 TB/s: ~60 Gcells/s separate, ~90 fused). CPML: a slab
+ * point also reads and writes the auxiliary field of each of its 4 field
+ * pairs per slab axis (+32 bytes in fp32) in the fused kernel; the slab
+ * kernels of the separate path re-read and re-write the target field too
+ * (+56). Slabs hold (lo + hi + 2) / n of the cells per axis.
  *
  * Decomposition (prepared, not implemented): cut the global grid into boxes
  * with scl_grid3d_subdomain; each part keeps one halo plane per face (the
@@ -208,6 +213,10 @@ scl_status scl_fdtd_set(scl_fdtd *f, int c, const double *in);
 double scl_fdtd_bytes_per_cell(const scl_fdtd *f);
 /* Launch shape chosen by the plan: work-group lx x ly, kz planes walked per work-item. */
 void scl_fdtd_work_group(const scl_fdtd *f, int *lx, int *ly, int *kz);
+/* How the CPML is applied: 1 inline in the fused kernel (plan value cpml=1),
+ * 0 by slab kernels after the main ones (separate kernels, or cpml=0), -1
+ * no CPML. */
+int scl_fdtd_cpml_inline(const scl_fdtd *f);
 
 /* ------------------------------------------------------------------ outputs */
 

@@ -377,8 +377,10 @@ int cmd_fdtd(int argc, char **argv)
         int lx, ly, kz;
         scl_fdtd_work_group(e.dev, &lx, &ly, &kz);
         double bpc = scl_fdtd_bytes_per_cell(e.dev);
-        printf("fdtd: device %s, %s kernels, work-group %dx%d, %d planes/work-item, %.0f bytes/cell update -> %.1f GB/s\n",
-               scl_device(e.ctx)->name, a.fused ? "fused" : "separate", lx, ly, kz, bpc,
+        int inl = scl_fdtd_cpml_inline(e.dev);
+        printf("fdtd: device %s, %s kernels%s, work-group %dx%d, %d planes/work-item, %.0f bytes/cell update -> %.1f GB/s\n",
+               scl_device(e.ctx)->name, a.fused ? "fused" : "separate",
+               inl < 0 ? "" : inl ? ", CPML inline" : ", CPML slab passes", lx, ly, kz, bpc,
                bpc * cells * iters / secs * 1e-9);
     }
     if (a.profile && e.ctx)

@@ -203,8 +203,12 @@ scl_status scl_fdtd_model_finish(scl_fdtd_model *m, char *err, size_t errlen)
     }
     int n[3] = {g->nx, g->ny, g->nz};
     for (int a = 0; a < 3; a++) {
-        if (m->pml[a] < 0 || m->pml[a + 3] < 0 || m->pml[a] + m->pml[a + 3] > n[a]) {
-            scl_format_error(err, errlen, "%d + %d PML cells do not fit the %d cells along %c",
+        /* at least one cell between the slabs: where they met, a half node
+         * would belong to both and be corrected twice */
+        if (m->pml[a] < 0 || m->pml[a + 3] < 0 ||
+            ((m->pml[a] || m->pml[a + 3]) && m->pml[a] + m->pml[a + 3] >= n[a])) {
+            scl_format_error(err, errlen,
+                             "%d + %d PML cells leave no interior cell of the %d along %c",
                              m->pml[a], m->pml[a + 3], n[a], "xyz"[a]);
             return SCL_ERR_INPUT;
         }

@@ -1,9 +1,11 @@
 /* The OpenCL solver: field streams on the padded grid; per step either one H
- * and one E kernel in place ("separate") or one fused kernel between two
- * buffer sets (ping-pong, "fused") whose E is redone in the CPML slabs once
- * the H corrections are in; CPML corrections in the slabs, sources and
- * receivers by small kernels; launch shape chosen by a plan; receiver
- * samples read back per chunk of steps. */
+ * and one E kernel in place ("separate", CPML corrections by slab kernels
+ * after each) or one fused kernel between two buffer sets (ping-pong,
+ * "fused") whose slab points apply their CPML corrections inline; sources
+ * and receivers by small kernels; launch shape chosen by a plan (for the
+ * fused kernel with CPML also the older slab passes, as a variant the tuner
+ * may pick: the fused kernel, then the slab corrections and E redone there);
+ * receiver samples read back per chunk of steps. */
 #include "streamcl/fdtd.h"
 #include "core/internal.h"
 
@@ -26,9 +28,13 @@ struct scl_fdtd {
     scl_stream *fld[2][6], *id[6], *coef[4]; /* fld[1] aliases fld[0] unless fused; coef: ca cb da db */
     /* kernels per parity q: inputs fld[q], outputs fld[1-q] (fld[0] both when separate) */
     scl_kernel *kh[2], *ke[2], *kf[2], *ksrc[2], *krec[2], *kp[2][3][4];
-    int T[3];
+    scl_kernel *kfs[2]; /* fused kernel without CPML for the slab-pass variant */
+    int T[3], any_cpml;
+    int folded;         /* fused with CPML: corrections inline (1) or slab passes (0) */
     scl_cpml_axis ax[3];
     scl_stream *psi[3][4], *prof[3][6]; /* prof: kinv b c at nodes, then at half nodes */
+    scl_stream *psi_h2[3][2]; /* folded: the second set of H psi (ping-pong) */
+    scl_stream *cp, *dummy;   /* folded: profiles of all axes in one stream; unused arguments */
     scl_stream *src_off, *src_pol, *src_hard, *src_amp, *src_val;
     scl_stream *rx_off, *rx_out;
     void *stage;                        /* host staging of CHUNK steps */
@@ -124,24 +130,78 @@ static scl_status e_box(scl_kernel *k, const int o[3], const int m[3])
     return s;
 }
 
+static const char *const comp = "xyz";
+
+/* The fused kernel of parity q, with the CPML folded in (cpml) or none. */
+static scl_status make_fused(scl_fdtd *f, const char *options, int q, int cpml, scl_kernel **out_k)
+{
+    const scl_grid3d *g = &f->m->grid;
+    int n[3] = {g->nx, g->ny, g->nz};
+    scl_stream **in = f->fld[q], **out = f->fld[1 - q];
+    char opts[384];
+    snprintf(opts, sizeof opts, "%s -DCPML_X=%d -DCPML_Y=%d -DCPML_Z=%d", options,
+             cpml && f->T[0], cpml && f->T[1], cpml && f->T[2]);
+    scl_status s = scl_kernel_create(f->ctx, "fdtd", "fdtd_fused", opts, out_k);
+    if (s != SCL_OK)
+        return s;
+    scl_kernel *k = *out_k;
+    for (int c = 0; c < 3 && s == SCL_OK; c++) {
+        s = scl_kernel_set_stream(k, fe[c], out[c]);
+        if (s == SCL_OK) s = scl_kernel_set_stream(k, fh[c], out[3 + c]);
+        if (s == SCL_OK) s = scl_kernel_set_stream(k, fei[c], in[c]);
+        if (s == SCL_OK) s = scl_kernel_set_stream(k, fhi[c], in[3 + c]);
+    }
+    if (s == SCL_OK)
+        s = bind_common(f, k);
+    /* psi of axis a: pairs 0/1 are H_b/H_d (b, d = a+1, a+2), 2/3 E_b/E_d;
+     * H psi of step n from set q, of step n+1 into set 1-q */
+    int off = 0;
+    for (int a = 0; a < 3 && s == SCL_OK; a++) {
+        int on = cpml && f->T[a];
+        for (int p = 0; p < 4 && s == SCL_OK; p++) {
+            char name[16];
+            int t = (a + 1 + (p & 1)) % 3;
+            snprintf(name, sizeof name, "p%c%c%c", p < 2 ? 'h' : 'e', comp[t], comp[a]);
+            scl_stream *now = f->psi[a][p], *next = p < 2 ? f->psi_h2[a][p] : NULL;
+            if (p < 2 && q == 1) {
+                scl_stream *x = now;
+                now = next;
+                next = x;
+            }
+            s = scl_kernel_set_stream(k, name, on ? (p < 2 ? next : now) : f->dummy);
+            if (s == SCL_OK && p < 2) {
+                strcat(name, "_i");
+                s = scl_kernel_set_stream(k, name, on ? now : f->dummy);
+            }
+        }
+        char name[8];
+        snprintf(name, sizeof name, "cp%c", comp[a]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, name, off);
+        snprintf(name, sizeof name, "lo%c", comp[a]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, name, f->m->pml[a]);
+        snprintf(name, sizeof name, "hi%c", comp[a]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, name, f->m->pml[a + 3]);
+        snprintf(name, sizeof name, "t%c", comp[a]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, name, f->T[a]);
+        if (f->T[a])
+            off += 6 * (n[a] + 1);
+    }
+    if (s == SCL_OK)
+        s = scl_kernel_set_stream(k, "cp", cpml && f->cp ? f->cp : f->dummy);
+    return s;
+}
+
 /* Main kernels of parity q: inputs fld[q], outputs fld[1-q]. */
 static scl_status make_main(scl_fdtd *f, const char *options, int q)
 {
     scl_stream **in = f->fld[q], **out = f->fld[1 - q];
     scl_status s;
     if (f->fused) {
-        if ((s = scl_kernel_create(f->ctx, "fdtd", "fdtd_fused", options, &f->kf[q])) != SCL_OK)
-            return s;
-        for (int c = 0; c < 3 && s == SCL_OK; c++) {
-            s = scl_kernel_set_stream(f->kf[q], fe[c], out[c]);
-            if (s == SCL_OK) s = scl_kernel_set_stream(f->kf[q], fh[c], out[3 + c]);
-            if (s == SCL_OK) s = scl_kernel_set_stream(f->kf[q], fei[c], in[c]);
-            if (s == SCL_OK) s = scl_kernel_set_stream(f->kf[q], fhi[c], in[3 + c]);
-        }
-        if (s == SCL_OK)
-            s = bind_common(f, f->kf[q]);
-        if (s != SCL_OK)
-            return s;
+        s = make_fused(f, options, q, f->any_cpml, &f->kf[q]);
+        if (s == SCL_OK && f->any_cpml)
+            s = make_fused(f, options, q, 0, &f->kfs[q]);
+        if (s != SCL_OK || !f->any_cpml)
+            return s; /* without CPML the fused kernel is the whole step */
     } else {
         if ((s = scl_kernel_create(f->ctx, "fdtd", "fdtd_h", options, &f->kh[q])) != SCL_OK)
             return s;
@@ -312,11 +372,13 @@ static scl_status step_fields(scl_fdtd *f, int q, const int w[3])
     const scl_grid3d *g = &f->m->grid;
     int o[3] = {0, 0, 0}, m[3] = {g->nx, g->ny, g->nz};
     scl_status s;
+    if (f->fused && (f->folded || !f->any_cpml))
+        return launch_box(f->kf[q], o, m, w); /* CPML inline */
     if (f->fused) {
-        s = launch_box(f->kf[q], o, m, w);
+        s = launch_box(f->kfs[q], o, m, w);
         if (s == SCL_OK)
             s = launch_cpml(f, q, 0);
-        if (s == SCL_OK && (f->T[0] || f->T[1] || f->T[2]))
+        if (s == SCL_OK)
             s = redo_e_slabs(f, q, w);
     } else {
         s = launch_box(f->kh[q], o, m, w);
@@ -337,9 +399,10 @@ static scl_status plan_prepare(void *user, const int *values, void **variant)
     scl_fdtd *f = user;
     size_t local[3] = {(size_t)values[0], (size_t)values[1], 1};
     *variant = NULL;
-    scl_kernel *k1 = f->fused ? f->kf[0] : f->kh[0];
+    f->folded = values[3];
+    scl_kernel *k1 = f->fused ? (f->folded || !f->any_cpml ? f->kf[0] : f->kfs[0]) : f->kh[0];
     if (scl_kernel_check_local(k1, 3, local) != SCL_OK ||
-        scl_kernel_check_local(f->ke[0], 3, local) != SCL_OK) {
+        (f->ke[0] && scl_kernel_check_local(f->ke[0], 3, local) != SCL_OK)) {
         scl_clear_error(f->ctx);
         return SCL_ERR_UNSUPPORTED;
     }
@@ -350,6 +413,7 @@ static scl_status plan_run(void *user, void *variant, const int *values)
 {
     (void)variant;
     scl_fdtd *f = user;
+    f->folded = values[3];
     scl_status s = step_fields(f, parity(f), values);
     if (f->fused)
         f->steps++; /* keeps the ping-pong in step; reset after planning */
@@ -373,6 +437,7 @@ void scl_fdtd_free(scl_fdtd *f)
         scl_kernel_free(f->kh[q]);
         scl_kernel_free(f->ke[q]);
         scl_kernel_free(f->kf[q]);
+        scl_kernel_free(f->kfs[q]);
         scl_kernel_free(f->ksrc[q]);
         scl_kernel_free(f->krec[q]);
         for (int a = 0; a < 3; a++)
@@ -382,10 +447,14 @@ void scl_fdtd_free(scl_fdtd *f)
     for (int a = 0; a < 3; a++) {
         for (int p = 0; p < 4; p++)
             scl_stream_free(f->psi[a][p]);
+        for (int p = 0; p < 2; p++)
+            scl_stream_free(f->psi_h2[a][p]);
         for (int p = 0; p < 6; p++)
             scl_stream_free(f->prof[a][p]);
         scl_cpml_axis_free(&f->ax[a]);
     }
+    scl_stream_free(f->cp);
+    scl_stream_free(f->dummy);
     scl_stream_free(f->src_off);
     scl_stream_free(f->src_pol);
     scl_stream_free(f->src_hard);
@@ -479,10 +548,50 @@ static scl_status reset_state(scl_fdtd *f)
         for (int c = 0; c < 6 && s == SCL_OK; c++)
             s = scl_stream_fill(f->fld[q][c], zero_of(f));
     for (int a = 0; a < 3; a++)
-        for (int p = 0; p < 4 && s == SCL_OK; p++)
+        for (int p = 0; p < 4 && s == SCL_OK; p++) {
             if (f->psi[a][p])
                 s = scl_stream_fill(f->psi[a][p], zero_of(f));
+            if (s == SCL_OK && p < 2 && f->psi_h2[a][p])
+                s = scl_stream_fill(f->psi_h2[a][p], zero_of(f));
+        }
     f->steps = 0;
+    return s;
+}
+
+/* State of the fused kernel's inline CPML: psi of every pair (the H pairs
+ * twice) and the profiles of all axes in one stream (per axis kinv, b, c at
+ * nodes then at half nodes, n + 1 each). */
+static scl_status make_folded_state(scl_fdtd *f)
+{
+    const scl_grid3d *g = &f->m->grid;
+    int n[3] = {g->nx, g->ny, g->nz};
+    size_t total = 0;
+    scl_status s = SCL_OK;
+    for (int a = 0; a < 3 && s == SCL_OK; a++) {
+        if (!f->T[a])
+            continue;
+        size_t cells = (size_t)f->T[a] * (n[(a + 1) % 3] + 1) * (n[(a + 2) % 3] + 1);
+        for (int p = 0; p < 6 && s == SCL_OK; p++) {
+            scl_stream **st = p < 4 ? &f->psi[a][p] : &f->psi_h2[a][p - 4];
+            s = scl_stream_create(f->ctx, "fdtd.psi", f->rt, cells, 1, 1, 0, st);
+        }
+        total += 6 * ((size_t)n[a] + 1);
+    }
+    double *v = s == SCL_OK ? malloc(total * sizeof(double)) : NULL;
+    if (s == SCL_OK && !v)
+        return fail(f, SCL_ERR_MEMORY, "out of host memory");
+    size_t off = 0;
+    for (int a = 0; a < 3 && s == SCL_OK; a++) {
+        if (!f->T[a])
+            continue;
+        const double *arrays[6] = {f->ax[a].kinv_node, f->ax[a].b_node, f->ax[a].c_node,
+                                   f->ax[a].kinv_half, f->ax[a].b_half, f->ax[a].c_half};
+        for (int p = 0; p < 6; p++, off += (size_t)n[a] + 1)
+            memcpy(v + off, arrays[p], ((size_t)n[a] + 1) * sizeof(double));
+    }
+    if (s == SCL_OK)
+        s = upload_real(f, "fdtd.cpml", v, total, &f->cp);
+    free(v);
     return s;
 }
 
@@ -541,6 +650,11 @@ static scl_status create(scl_fdtd *f, const scl_fdtd_options *opt)
         for (int p = 0; p < 6 && s == SCL_OK; p++)
             s = upload_real(f, "fdtd.cpml", arrays[p], (size_t)f->ax[a].n + 1, &f->prof[a][p]);
     }
+    f->any_cpml = f->T[0] || f->T[1] || f->T[2];
+    if (s == SCL_OK)
+        s = scl_stream_create(f->ctx, "fdtd.unused", f->rt, 1, 1, 1, 0, &f->dummy);
+    if (s == SCL_OK && f->fused && f->any_cpml)
+        s = make_folded_state(f);
     for (int q = 0; q < 1 + f->fused && s == SCL_OK; q++) {
         s = make_main(f, options, q);
         for (int a = 0; a < 3 && s == SCL_OK; a++)
@@ -560,19 +674,24 @@ static scl_status create(scl_fdtd *f, const scl_fdtd_options *opt)
     if ((s = reset_state(f)) != SCL_OK)
         return s;
     /* the launch shape: tuned per device, grid and variant, cached */
-    static const scl_tune_param params[3] = {
-        {"lx", 4, {64, 32, 128, 256}}, {"ly", 4, {1, 2, 4, 8}}, {"kz", 4, {16, 1, 4, 64}}};
-    char shape[128];
-    snprintf(shape, sizeof shape, "%dx%dx%d %s %s %s 2.5D", g->nx, g->ny, g->nz,
-             f->fp64 ? "fp64" : "fp32", f->uniform ? "uniform" : "materials",
-             f->fused ? "fused" : "separate");
-    scl_plan_desc desc = {"fdtd.step", shape, params, 3, plan_prepare, plan_run, NULL, f, NULL};
+    /* cpml: the fused kernel's CPML inline (1) or as slab passes (0) */
+    scl_tune_param params[4] = {{"lx", 4, {64, 32, 128, 256}},
+                                {"ly", 4, {1, 2, 4, 8}},
+                                {"kz", 4, {16, 1, 4, 64}},
+                                {"cpml", f->fused && f->any_cpml ? 2 : 1, {1, 0}}};
+    char shape[160];
+    snprintf(shape, sizeof shape, "%dx%dx%d %s %s %s 2.5D pml %d %d %d %d %d %d", g->nx, g->ny,
+             g->nz, f->fp64 ? "fp64" : "fp32", f->uniform ? "uniform" : "materials",
+             f->fused ? "fused" : "separate", m->pml[0], m->pml[1], m->pml[2], m->pml[3],
+             m->pml[4], m->pml[5]);
+    scl_plan_desc desc = {"fdtd.step", shape, params, 4, plan_prepare, plan_run, NULL, f, NULL};
     scl_tune_options to = {opt ? opt->no_tune : 0, 0, opt ? opt->force : NULL};
     if ((s = scl_plan_create(f->ctx, &desc, &to, &f->plan)) != SCL_OK)
         return s;
     f->shape[0] = scl_plan_value(f->plan, "lx", 64);
     f->shape[1] = scl_plan_value(f->plan, "ly", 1);
     f->shape[2] = scl_plan_value(f->plan, "kz", 16);
+    f->folded = scl_plan_value(f->plan, "cpml", 1);
     /* the tuner stepped the fields: start again from rest */
     if ((s = scl_finish(f->ctx)) == SCL_OK)
         s = reset_state(f);
@@ -741,4 +860,9 @@ void scl_fdtd_work_group(const scl_fdtd *f, int *lx, int *ly, int *kz)
     *kz = f->shape[2];
     *lx = f->shape[0];
     *ly = f->shape[1];
+}
+
+int scl_fdtd_cpml_inline(const scl_fdtd *f)
+{
+    return f->any_cpml ? f->fused && f->folded : -1;
 }

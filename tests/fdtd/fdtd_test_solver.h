@@ -18,7 +18,8 @@ typedef struct {
 /* kind: 0 host double, 1 host float, 2 OpenCL float, 3 OpenCL double,
  * 4 OpenCL float fused kernel, 5 OpenCL double fused kernel.
  * Returns 0, or -1 (skip: e.g. no fp64 on the device). */
-static inline int ts_create(test_solver *t, scl_context *ctx, const scl_fdtd_model *m, int kind)
+static inline int ts_create_forced(test_solver *t, scl_context *ctx, const scl_fdtd_model *m, int kind,
+                                   const char *force)
 {
     static const char *labels[] = {"host fp64",   "host fp32",         "OpenCL fp32",
                                    "OpenCL fp64", "OpenCL fp32 fused", "OpenCL fp64 fused"};
@@ -33,11 +34,17 @@ static inline int ts_create(test_solver *t, scl_context *ctx, const scl_fdtd_mod
     }
     if ((kind == 3 || kind == 5) && !scl_device(ctx)->fp64)
         return -1;
-    scl_fdtd_options o = {.fp64 = kind == 3 || kind == 5, .no_tune = 1,
+    scl_fdtd_options o = {.fp64 = kind == 3 || kind == 5, .no_tune = 1, .force = force,
                           .kernel = kind >= 4 ? SCL_FDTD_FUSED : SCL_FDTD_SEPARATE};
     scl_status s = scl_fdtd_create(ctx, m, &o, &t->dev);
     CHECK(s == SCL_OK, "scl_fdtd_create: %s", scl_last_error(ctx));
     return s == SCL_OK ? 0 : -1;
+}
+
+/* force: plan parameters fixed, e.g. "cpml=0" (the fused kernel's CPML as slab passes) */
+static inline int ts_create(test_solver *t, scl_context *ctx, const scl_fdtd_model *m, int kind)
+{
+    return ts_create_forced(t, ctx, m, kind, NULL);
 }
 
 static inline void ts_run(test_solver *t, long steps, scl_receivers *rx)
