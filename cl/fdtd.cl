@@ -131,7 +131,10 @@ __kernel void fdtd_e(__global real *ex, __global real *ey, __global real *ez,
  * pass: psi <- b psi + c D and the target gets sign coef ((kinv - 1) D + psi)
  * (Roden & Gedney), D being the derivative its own curl already formed. psi
  * is stored for the slab planes only: along the axis, planes [0, lo] and
- * [n - hi, n] numbered 0 .. T-1; across it, x fastest with extents n + 1.
+ * [n - hi, n] numbered 0 .. T-1; across it, x fastest: the x psi at
+ * (plane, j, k) extents (T, ny + 1), the y and z psi in rows of the fields'
+ * padded px from i = -1 (so that a work-group's row starts aligned, as its
+ * field rows do) at (i, plane, k) and (i, j, plane), extents (px, T or ny + 1).
  * H psi is double-buffered like the fields (a work-item recomputes the
  * corrected H of its -1 neighbours from psi of step n while their owners
  * write psi of step n+1); E psi is touched by its owner only, in place. */
@@ -200,7 +203,8 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
     int k1 = min(k0 + kz, nz);
     int o = base + i + px * j + pxy * k0;
 #if CPML_X || CPML_Y || CPML_Z
-    /* psi strides across the axes: x psi (plane, j, k), y psi (i, plane, k), z psi (i, j, plane) */
+    /* profile lengths; also psi extents: x psi (plane, j, k), y psi (i + 1, plane, k) and z
+     * psi (i + 1, j, plane) in rows of px */
     int sx = nx + 1, sy = ny + 1, sz = nz + 1;
 #endif
 #if CPML_X
@@ -227,13 +231,13 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
 #if CPML_Y
         if (cy >= 0)
             hxm -= dbq * cpml_term(phy, j, sy, (ezi[o - pxy + px] - ezi[o - pxy]) * rdy,
-                                   phxy_i[i + sx * (cy + ty * (k0 - 1))], &p);
+                                   phxy_i[i + 1 + px * (cy + ty * (k0 - 1))], &p);
 #endif
 #if CPML_Z
         int czm = cpml_plane(k0 - 1, loz, hiz, nz);
         if (czm >= 0)
             hxm += dbq * cpml_term(phz, k0 - 1, sz, (eyi[o] - eyi[o - pxy]) * rdz,
-                                   phxz_i[i + sx * (j + sy * czm)], &p);
+                                   phxz_i[i + 1 + px * (j + sy * czm)], &p);
 #endif
     }
     if (k0 >= 1 && j >= 1) {
@@ -250,7 +254,7 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
         int czm = cpml_plane(k0 - 1, loz, hiz, nz);
         if (czm >= 0)
             hym -= dbq * cpml_term(phz, k0 - 1, sz, (exi[o] - exi[o - pxy]) * rdz,
-                                   phyz_i[i + sx * (j + sy * czm)], &p);
+                                   phyz_i[i + 1 + px * (j + sy * czm)], &p);
 #endif
     }
     real exv = exi[o], eyv = eyi[o];
@@ -282,14 +286,14 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
 #endif
 #if CPML_Y
             if (cy >= 0) {
-                int pi = i + sx * (cy + ty * k);
+                int pi = i + 1 + px * (cy + ty * k);
                 hxn -= db[q] * cpml_term(phy, j, sy, dy, phxy_i[pi], &p);
                 phxy[pi] = p;
             }
 #endif
 #if CPML_Z
             if (cz >= 0) {
-                int pi = i + sx * (j + sy * cz);
+                int pi = i + 1 + px * (j + sy * cz);
                 hxn += db[q] * cpml_term(phz, k, sz, dz, phxz_i[pi], &p);
                 phxz[pi] = p;
             }
@@ -310,7 +314,7 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
 #endif
 #if CPML_Z
             if (cz >= 0) {
-                int pi = i + sx * (j + sy * cz);
+                int pi = i + 1 + px * (j + sy * cz);
                 hyn -= db[q] * cpml_term(phz, k, sz, dz, phyz_i[pi], &p);
                 phyz[pi] = p;
             }
@@ -331,7 +335,7 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
 #endif
 #if CPML_Y
             if (cy >= 0) {
-                int pi = i + sx * (cy + ty * k);
+                int pi = i + 1 + px * (cy + ty * k);
                 hzn += db[q] * cpml_term(phy, j, sy, dy, phzy_i[pi], &p);
                 phzy[pi] = p;
             }
@@ -352,7 +356,7 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
 #if CPML_Y
             if (cym >= 0)
                 hzs += dbq * cpml_term(phy, j - 1, sy, (exv - exi[o - px]) * rdy,
-                                       phzy_i[i + sx * (cym + ty * k)], &p);
+                                       phzy_i[i + 1 + px * (cym + ty * k)], &p);
 #endif
             int q = MAT(idex, o);
             exn = ca[q] * exn + cb[q] * ((hzn - hzs) * rdy - (hyn - hym) * rdz);
@@ -361,14 +365,14 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
 #endif
 #if CPML_Y
             if (cy >= 0) {
-                int pi = i + sx * (cy + ty * k);
+                int pi = i + 1 + px * (cy + ty * k);
                 exn += cb[q] * cpml_term(pny, j, sy, dy, pexy[pi], &p);
                 pexy[pi] = p;
             }
 #endif
 #if CPML_Z
             if (cz >= 0) {
-                int pi = i + sx * (j + sy * cz);
+                int pi = i + 1 + px * (j + sy * cz);
                 exn -= cb[q] * cpml_term(pnz, k, sz, dz, pexz[pi], &p);
                 pexz[pi] = p;
             }
@@ -388,7 +392,7 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
 #if CPML_Y
             if (cy >= 0)
                 hzw += dbq * cpml_term(phy, j, sy, (exi[o - 1 + px] - exi[o - 1]) * rdy,
-                                       phzy_i[i - 1 + sx * (cy + ty * k)], &p);
+                                       phzy_i[i + px * (cy + ty * k)], &p);
 #endif
             int q = MAT(idey, o);
             eyn = ca[q] * eyn + cb[q] * ((hxn - hxm) * rdz - (hzn - hzw) * rdx);
@@ -404,7 +408,7 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
 #endif
 #if CPML_Z
             if (cz >= 0) {
-                int pi = i + sx * (j + sy * cz);
+                int pi = i + 1 + px * (j + sy * cz);
                 eyn += cb[q] * cpml_term(pnz, k, sz, dz, peyz[pi], &p);
                 peyz[pi] = p;
             }
@@ -427,17 +431,17 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
 #if CPML_Z
             if (cz >= 0)
                 hyw -= dbw * cpml_term(phz, k, sz, (exi[o - 1 + pxy] - exi[o - 1]) * rdz,
-                                       phyz_i[i - 1 + sx * (j + sy * cz)], &p);
+                                       phyz_i[i + px * (j + sy * cz)], &p);
 #endif
 #if CPML_Y
             if (cym >= 0)
                 hxs -= dbs * cpml_term(phy, j - 1, sy, (ezv - ezi[o - px]) * rdy,
-                                       phxy_i[i + sx * (cym + ty * k)], &p);
+                                       phxy_i[i + 1 + px * (cym + ty * k)], &p);
 #endif
 #if CPML_Z
             if (cz >= 0)
                 hxs += dbs * cpml_term(phz, k, sz, (eyi[o - px + pxy] - eyi[o - px]) * rdz,
-                                       phxz_i[i + sx * (j - 1 + sy * cz)], &p);
+                                       phxz_i[i + 1 + px * (j - 1 + sy * cz)], &p);
 #endif
             int q = MAT(idez, o);
             ezn = ca[q] * ezn + cb[q] * ((hyn - hyw) * rdx - (hxn - hxs) * rdy);
@@ -453,7 +457,7 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
 #endif
 #if CPML_Y
             if (cy >= 0) {
-                int pi = i + sx * (cy + ty * k);
+                int pi = i + 1 + px * (cy + ty * k);
                 ezn -= cb[q] * cpml_term(pny, j, sy, dy, pezy[pi], &p);
                 pezy[pi] = p;
             }

@@ -570,7 +570,11 @@ static scl_status make_folded_state(scl_fdtd *f)
     for (int a = 0; a < 3 && s == SCL_OK; a++) {
         if (!f->T[a])
             continue;
+        /* the kernel's layout (y and z psi in rows of px), also large enough
+         * for the slab kernels' (rows of nx + 1) */
         size_t cells = (size_t)f->T[a] * (n[(a + 1) % 3] + 1) * (n[(a + 2) % 3] + 1);
+        if (a > 0)
+            cells = cells / ((size_t)n[0] + 1) * (size_t)g->px;
         for (int p = 0; p < 6 && s == SCL_OK; p++) {
             scl_stream **st = p < 4 ? &f->psi[a][p] : &f->psi_h2[a][p - 4];
             s = scl_stream_create(f->ctx, "fdtd.psi", f->rt, cells, 1, 1, 0, st);
