@@ -28,8 +28,9 @@ t0=$(date +%s)
 (command -v nvcc > /dev/null &&
     nvcc -O3 -arch=native -o build-gpu/peer_yee bench/fdtd/peer_yee.cu > "$dest/peer_build.log" 2>&1) &
 peer_pid=$!
+# the device's OpenCL is registered whether or not STREAMCL is given
+if [ -f .gpu/device/setup.sh ]; then . .gpu/device/setup.sh; fi
 if [ -z "${STREAMCL:-}" ]; then
-    if [ -f .gpu/device/setup.sh ]; then . .gpu/device/setup.sh; fi
     echo "== building streamcl (build-gpu, target streamcl_cli)"
     { cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DSTREAMCL_TEST_DEVICE=gpu \
           ${STREAMCL_GPU_CMAKE_ARGS:-} && make -C build-gpu -j"$(nproc)" streamcl_cli; } \
