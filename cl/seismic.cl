@@ -73,6 +73,7 @@ inline real harm4(real m0, real m1, real m2, real m3)
 #define LO_DM (-(ORDER / 2))
 #define LO_DP (1 - ORDER / 2)
 #if ORDER == 4
+#define WIN(w) real w##0, w##1, w##2, w##3
 #define WIN_INIT(w, G, c, s, lo) (w##0 = G((c) + (lo) * (s)), w##1 = G((c) + ((lo) + 1) * (s)), w##2 = G((c) + ((lo) + 2) * (s)))
 #define WIN_NEXT(w, G, c, s, lo) (w##3 = G((c) + ((lo) + 3) * (s)))
 #define WIN_D(w) (c1 * (w##2 - w##1) + c2 * (w##3 - w##0))
@@ -82,6 +83,7 @@ inline real harm4(real m0, real m1, real m2, real m3)
 #define DP_AT0(w) w##1
 #define DP_ATP1(w) w##2
 #else
+#define WIN(w) real w##0, w##1
 #define WIN_INIT(w, G, c, s, lo) (w##0 = G((c) + (lo) * (s)))
 #define WIN_NEXT(w, G, c, s, lo) (w##1 = G((c) + ((lo) + 1) * (s)))
 #define WIN_D(w) (c1 * (w##1 - w##0))
@@ -91,7 +93,6 @@ inline real harm4(real m0, real m1, real m2, real m3)
 #define DP_AT0(w) w##0
 #define DP_ATP1(w) w##1
 #endif
-#define WIN(w) real w##0, w##1, w##2, w##3
 
 /* reads of a field at index x, for the windows */
 #define G_SXZ(x) sxz[x]

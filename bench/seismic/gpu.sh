@@ -7,7 +7,8 @@
 # 512), FP32, CPML 10 cells, one explosive source: order 2 with the separate
 # velocity + stress kernels and with the fused scheme (each tuned over the
 # work-group and the z walk kz), order 4 with the tuner choosing everything;
-# and the peer (bench/seismic/peer_vs.cu: plain CUDA separate kernels, one
+# order 2 without CPML (rigid walls: what the peer runs, and what the CPML
+# costs); and the peer (bench/seismic/peer_vs.cu: plain CUDA separate kernels, one
 # thread per cell, rows as first written and padded to 128 B; it also measures
 # the device-to-device copy bandwidth). Gcells/s from wall time over the steps
 # after set-up and tuning. Markdown table last; logs in $OUT/seismic.
@@ -52,6 +53,7 @@ common=(--bench "$N" --steps "$STEPS" --device "$DEVICE")
 run o2sep "${common[@]}" --order 2 --plan fused=0
 run o2fus "${common[@]}" --order 2 --plan fused=1
 run o4 "${common[@]}" --order 4
+run o2nopml "${common[@]}" --order 2 --pml 0
 
 copy=$(sed -n 's/.*of copy \([0-9.]*\) GB\/s.*/\1/p' "$dest/peer.txt")
 dev=$(sed -n 's/^device: \([^,]*\),.*/\1/p' "$dest/o2sep.txt" | cut -c1-40)
@@ -60,13 +62,15 @@ echo "### seismic on $(cat "$dest/date.txt"), ${dev:-?} (copy ${copy:-?} GB/s, C
 echo
 echo "| what | order | Gcells/s | B/cell | GB/s | of copy | command |"
 echo "|---|---|---|---|---|---|---|"
-for name in o2sep o2fus o4; do
+for name in o2sep o2fus o4 o2nopml; do
     f="$dest/$name.txt"
     g=$(sed -n 's/.* s: \([0-9.]*\) Gcells\/s/\1/p' "$f")
     o=$(sed -n 's/.*order \([24]\),.*/\1/p' "$f" | head -1)
     how=$(sed -n 's/^device: [^,]*, work-group \([0-9x]*\), kz \([0-9]*\), \([a-z ]*\), \([0-9]*\) bytes.*/\3, wg \1, kz \2|\4/p' "$f")
-    args=$(case $name in o2sep) echo "--order 2 --plan fused=0";; o2fus) echo "--order 2 --plan fused=1";; *) echo "--order 4";; esac)
-    awk -v w="OpenCL fp32 ${how%|*}" -v o="$o" -v g="$g" -v b="${how#*|}" -v c="$copy" -v n="$N" \
+    args=$(case $name in o2sep) echo "--order 2 --plan fused=0";; o2fus) echo "--order 2 --plan fused=1";;
+           o4) echo "--order 4";; *) echo "--order 2 --pml 0";; esac)
+    cpml=", CPML 10"; [ "$name" = o2nopml ] && cpml=", no CPML"
+    awk -v w="OpenCL fp32 ${how%|*}$cpml" -v o="$o" -v g="$g" -v b="${how#*|}" -v c="$copy" -v n="$N" \
         -v s="$STEPS" -v a="$args" -v name="$name" 'BEGIN {
         if (g == "") { printf "| %s | | failed (see %s.txt) | | | | |\n", w, name; exit }
         bw = g * b; printf "| %s | %s | %.4g | %s | %.0f | %s | streamcl seismic --bench %s --steps %s %s |\n",

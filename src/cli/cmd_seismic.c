@@ -32,14 +32,15 @@ static void usage(FILE *out)
             "                   buffer sets; not with force sources)\n"
             "  --bench N        no run file: an N^3 homogeneous cube, CPML 10, one explosive\n"
             "                   source, --steps S (default 100), --order (default 4),\n"
-            "                   --precision single|double; prints cell updates per second\n"
+            "                   --precision single|double, --pml W (CPML width, default 10;\n"
+            "                   0: rigid walls); prints cell updates per second\n"
             "  --device SPEC    OpenCL device (default: $STREAMCL_DEVICE, else first GPU)\n");
 }
 
 typedef struct {
     const char *runfile, *segy, *csv, *gather, *png, *device, *plan, *engine;
     int comp, plane_axis, fp64;
-    long plane_index, every, decimate, threads, tune, bench, steps, order;
+    long plane_index, every, decimate, threads, tune, bench, steps, order, pml;
 } seis_args;
 
 static int parse_args(int argc, char **argv, seis_args *a)
@@ -105,6 +106,8 @@ static int parse_args(int argc, char **argv, seis_args *a)
             if (cli_parse_long("seismic", o, val, 0, 1, &a->tune)) return -1;
         } else if (!strcmp(o, "--bench")) {
             if (cli_parse_long("seismic", o, val, 24, 2048, &a->bench)) return -1;
+        } else if (!strcmp(o, "--pml")) {
+            if (cli_parse_long("seismic", o, val, 0, 100, &a->pml)) return -1;
         } else if (!strcmp(o, "--steps")) {
             if (cli_parse_long("seismic", o, val, 1, 1L << 30, &a->steps)) return -1;
         } else if (!strcmp(o, "--order")) {
@@ -123,11 +126,20 @@ static int parse_args(int argc, char **argv, seis_args *a)
         fprintf(stderr, "streamcl seismic: give a run file or --bench, not both\n");
         return -1;
     }
+    if (a->pml >= 0 && !a->bench) {
+        fprintf(stderr, "streamcl seismic: --pml is for --bench (a run file sets its own)\n");
+        return -1;
+    }
+    if (a->pml >= 0 && 2 * a->pml + 4 > a->bench) {
+        fprintf(stderr, "streamcl seismic: --pml %ld leaves no interior in a %ld^3 cube\n", a->pml,
+                a->bench);
+        return -1;
+    }
     return 0;
 }
 
 /* The benchmark cube: homogeneous granite-like rock, 10 cells of CPML on all
- * sides, an explosive Ricker source in the middle, one receiver. */
+ * sides (or --pml), an explosive Ricker source in the middle, one receiver. */
 static int bench_run(const seis_args *a, scl_seis_run *run)
 {
     memset(run, 0, sizeof *run);
@@ -140,7 +152,7 @@ static int bench_run(const seis_args *a, scl_seis_run *run)
     }
     scl_seis_config *c = &run->config;
     c->order = a->order ? (int)a->order : 4;
-    c->pml = 10;
+    c->pml = a->pml >= 0 ? (int)a->pml : 10;
     c->fp64 = a->fp64;
     c->dt = 0.9 * scl_seis_dt_max(m, c->order);
     c->steps = a->steps ? a->steps : 100;
@@ -340,7 +352,8 @@ static int simulate(const seis_args *a, scl_seis_run *run)
            "%.1f points per minimum wavelength, %d sources, %d receivers, %s, pml %d\n",
            m->nx, m->ny, m->nz, m->h, c->order, c->fp64 ? "fp64" : "fp32", c->dt,
            scl_seis_cfl(m, c), c->steps, scl_seis_points_per_wavelength(m, c), c->nsources,
-           c->nreceivers, c->free_surface ? "free surface" : "absorbing top", c->pml);
+           c->nreceivers,
+           c->free_surface ? "free surface" : c->pml ? "absorbing top" : "rigid top", c->pml);
     engine e = {NULL, NULL};
     scl_context *ctx = NULL;
     double t0 = cli_now();
@@ -456,7 +469,7 @@ static int simulate(const seis_args *a, scl_seis_run *run)
 
 int cmd_seismic(int argc, char **argv)
 {
-    seis_args a = {.comp = SCL_SEIS_VZ, .plane_index = -1, .decimate = 1, .tune = 1};
+    seis_args a = {.comp = SCL_SEIS_VZ, .plane_index = -1, .decimate = 1, .tune = 1, .pml = -1};
     setvbuf(stdout, NULL, _IOLBF, 0); /* a run cut short keeps what it printed */
     const int p = parse_args(argc, argv, &a);
     if (p != 0) {

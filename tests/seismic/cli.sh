@@ -64,6 +64,14 @@ expect_fail notime "notime.run:2: no 'time' or 'steps' line" 'grid 30 20 20 5\nm
 expect_fail missing "missing.run" ""
 expect_fail outdir "no_such_dir" "${base}" --segy "$out/no_such_dir/shot"
 expect_fail comp "--component is vx, vy, vz or p" "${base}" --component q
+expect_fail pmlrun "--pml is for --bench" "${base}" --pml 3
+# the benchmark cube without CPML (rigid walls), and a CPML too wide for it
+if "$cli" seismic --bench 24 --pml 0 --order 2 --steps 3 --tune 0 > "$out/bench0.log" 2>&1 &&
+   grep -q "Gcells/s" "$out/bench0.log" && grep -q "pml 0" "$out/bench0.log"; then ok
+else bad "bench --pml 0: $(tail -3 "$out/bench0.log")"; fi
+if "$cli" seismic --bench 24 --pml 11 > "$out/bench11.log" 2>&1; then bad "bench --pml 11 succeeded"
+elif grep -qF -- "--pml 11 leaves no interior in a 24^3 cube" "$out/bench11.log"; then ok
+else bad "bench --pml 11: $(head -1 "$out/bench11.log")"; fi
 
 echo "seismic_cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
