@@ -5,8 +5,10 @@
 # Builds only the streamcl command into build-gpu (same configuration as
 # bench/gpu-setup.sh; the CUDA peer compiles meanwhile), then at N^3 (default
 # 512), FP32, CPML 10 cells, one explosive source: order 2 with the separate
-# velocity + stress kernels and with the fused scheme (each tuned over the
-# work-group and the z walk kz), order 4 with the tuner choosing everything;
+# velocity + stress kernels, the fused scheme recomputing neighbours'
+# velocities and the fused scheme sharing them in local memory (each tuned
+# over the work-group and the z walk kz), order 4 with the tuner choosing
+# everything;
 # order 2 without CPML (rigid walls: what the peer runs, and what the CPML
 # costs); and the peer (bench/seismic/peer_vs.cu: plain CUDA separate kernels, one
 # thread per cell, rows as first written and padded to 128 B; it also measures
@@ -52,6 +54,7 @@ run() { # name, args...
 common=(--bench "$N" --steps "$STEPS" --device "$DEVICE")
 run o2sep "${common[@]}" --order 2 --plan fused=0
 run o2fus "${common[@]}" --order 2 --plan fused=1
+run o2lds "${common[@]}" --order 2 --plan fused=2
 run o4 "${common[@]}" --order 4
 run o2nopml "${common[@]}" --order 2 --pml 0
 
@@ -62,12 +65,13 @@ echo "### seismic on $(cat "$dest/date.txt"), ${dev:-?} (copy ${copy:-?} GB/s, C
 echo
 echo "| what | order | Gcells/s | B/cell | GB/s | of copy | command |"
 echo "|---|---|---|---|---|---|---|"
-for name in o2sep o2fus o4 o2nopml; do
+for name in o2sep o2fus o2lds o4 o2nopml; do
     f="$dest/$name.txt"
     g=$(sed -n 's/.* s: \([0-9.]*\) Gcells\/s/\1/p' "$f")
     o=$(sed -n 's/.*order \([24]\),.*/\1/p' "$f" | head -1)
     how=$(sed -n 's/^device: [^,]*, work-group \([0-9x]*\), kz \([0-9]*\), \([a-z ]*\), \([0-9]*\) bytes.*/\3, wg \1, kz \2|\4/p' "$f")
     args=$(case $name in o2sep) echo "--order 2 --plan fused=0";; o2fus) echo "--order 2 --plan fused=1";;
+           o2lds) echo "--order 2 --plan fused=2";;
            o4) echo "--order 4";; *) echo "--order 2 --pml 0";; esac)
     cpml=", CPML 10"; [ "$name" = o2nopml ] && cpml=", no CPML"
     awk -v w="OpenCL fp32 ${how%|*}$cpml" -v o="$o" -v g="$g" -v b="${how#*|}" -v c="$copy" -v n="$N" \

@@ -150,9 +150,11 @@ scl_status scl_seis_read_field(scl_seis *s, int field, double *out);
 /* Device bytes per cell update of the chosen scheme in the interior (120 B
  * fp32 for separate velocity and stress kernels, 84 B fused). */
 double scl_seis_bytes_per_cell(const scl_seis *s);
-/* 1 if the plan chose the fused scheme: the interior box (no CPML, no
+/* Nonzero if the plan chose the fused scheme: the interior box (no CPML, no
  * surface rows) in one kernel between two buffer sets; possible only
- * without force sources (they act between the two half steps). */
+ * without force sources (they act between the two half steps). 1: each
+ * work-item recomputes its neighbours' new velocities; 2: a work-group
+ * shares them in local memory. */
 int scl_seis_fused(const scl_seis *s);
 /* The plan's work-group (lx by ly work-items) and the z planes each
  * work-item walks (kz). */

@@ -8,7 +8,10 @@
  *   fused     the interior box (no CPML, no surface rows, no force source)
  *             in one kernel from buffer set p into set 1-p (84 B per cell),
  *             the boundary boxes around it by the two kernels between the
- *             same sets; p flips every step. Needs a second buffer set. */
+ *             same sets; p flips every step. Needs a second buffer set.
+ *             fused = 1: neighbours' new velocities recomputed by each
+ *             work-item (seis_fused); 2: shared in local memory
+ *             (seis_fused_lds). */
 #include "core/internal.h"
 #include "seismic/internal.h"
 
@@ -28,7 +31,7 @@ struct scl_seis {
     scl_stream *inj_field, *inj_index, *inj_source, *inj_coeff, *wavelet;
     scl_stream *rec_index, *traces;
     /* kernels per binding: 0 in place on set 0, 1 set 0 -> 1, 2 set 1 -> 0 */
-    scl_kernel *vel[3], *str[3], *fused[3], *inj_s[3], *rec[3], *inj_v;
+    scl_kernel *vel[3], *str[3], *fused[3], *lds[3], *inj_s[3], *rec[3], *inj_v;
     char options[96];
     int ninj_v, ninj_s;
     int can_fuse;         /* an interior box exists and no force source */
@@ -162,9 +165,10 @@ static scl_status make_binding(scl_seis *sv, int var)
     }
     if (st == SCL_OK) st = scl_kernel_set_stream(t, "lam", sv->mat[M_LAM]);
     if (st == SCL_OK) st = scl_kernel_set_stream(t, "mu", sv->mat[M_MU]);
-    if (st == SCL_OK && var > 0) {
-        st = scl_kernel_create(ctx, "seismic", "seis_fused", sv->options, &sv->fused[var]);
-        scl_kernel *u = sv->fused[var];
+    for (int kind = 0; kind < 2 && st == SCL_OK && var > 0; kind++) {
+        scl_kernel **pk = kind ? &sv->lds[var] : &sv->fused[var];
+        st = scl_kernel_create(ctx, "seismic", kind ? "seis_fused_lds" : "seis_fused", sv->options, pk);
+        scl_kernel *u = *pk;
         for (int f = 0; f < F_COUNT && st == SCL_OK; f++) {
             st = scl_kernel_set_stream(u, field_arg[f], in[f]);
             if (st == SCL_OK)
@@ -241,7 +245,16 @@ static scl_status step_run(void *user, void *variant, const int *values)
             st = launch_box(sv, sv->str[0], all, values);
     } else {
         var = sv->cur == 0 ? 1 : 2;
-        st = launch_box(sv, sv->fused[var], sv->inner, values);
+        scl_kernel *k = values[3] == 2 ? sv->lds[var] : sv->fused[var];
+        if (values[3] == 2) { /* the velocity tile: 3 components, halo R */
+            const int r = s->order / 2;
+            st = scl_kernel_set_local(k, "lv", 3 * (size_t)(values[0] + 2 * r) *
+                                                   (size_t)(values[1] + 2 * r) * sv->real_size);
+        } else {
+            st = SCL_OK;
+        }
+        if (st == SCL_OK)
+            st = launch_box(sv, k, sv->inner, values);
         for (int q = 0; q < sv->nouter && st == SCL_OK; q++)
             st = launch_box(sv, sv->vel[var], sv->outer[q], values);
         for (int q = 0; q < sv->nouter && st == SCL_OK; q++)
@@ -261,14 +274,15 @@ static scl_status step_prepare(void *user, const int *values, void **variant)
     *variant = NULL;
     if (values[3] && !sv->can_fuse)
         return SCL_ERR_UNSUPPORTED;
-    if (values[2] < 1)
+    if (values[2] < 1 || values[3] < 0 || values[3] > 2)
         return SCL_ERR_UNSUPPORTED;
     const size_t local[3] = {(size_t)values[0], (size_t)values[1], 1};
-    scl_status st = scl_kernel_check_local(sv->vel[values[3]], 3, local);
+    const int var = values[3] ? 1 : 0;
+    scl_status st = scl_kernel_check_local(sv->vel[var], 3, local);
     if (st == SCL_OK)
-        st = scl_kernel_check_local(sv->str[values[3]], 3, local);
+        st = scl_kernel_check_local(sv->str[var], 3, local);
     if (st == SCL_OK && values[3])
-        st = scl_kernel_check_local(sv->fused[1], 3, local);
+        st = scl_kernel_check_local(values[3] == 2 ? sv->lds[1] : sv->fused[1], 3, local);
     if (st != SCL_OK) {
         scl_clear_error(sv->ctx);
         return SCL_ERR_UNSUPPORTED;
@@ -302,10 +316,10 @@ static void fuse_boxes(scl_seis *sv)
 static void drop_second_set(scl_seis *sv)
 {
     for (int var = 1; var < 3; var++) {
-        scl_kernel *ks[5] = {sv->vel[var], sv->str[var], sv->fused[var], sv->inj_s[var], sv->rec[var]};
-        for (int q = 0; q < 5; q++)
+        scl_kernel *ks[6] = {sv->vel[var], sv->str[var], sv->fused[var], sv->lds[var], sv->inj_s[var], sv->rec[var]};
+        for (int q = 0; q < 6; q++)
             scl_kernel_free(ks[q]);
-        sv->vel[var] = sv->str[var] = sv->fused[var] = sv->inj_s[var] = sv->rec[var] = NULL;
+        sv->vel[var] = sv->str[var] = sv->fused[var] = sv->lds[var] = sv->inj_s[var] = sv->rec[var] = NULL;
     }
     for (int f = 0; f < F_COUNT; f++) {
         scl_stream_free(sv->f[1][f]);
@@ -412,7 +426,7 @@ static scl_status create_device(scl_seis *sv, const scl_seis_options *opt)
     const scl_tune_param gpu_params[4] = {{"lx", 3, {32, 64, 128}},
                                           {"ly", 3, {4, 2, 8}},
                                           {"kz", 4, {8, 1, 4, 16}},
-                                          {"fused", 2, {fuse_first, !fuse_first}}};
+                                          {"fused", 3, {fuse_first, !fuse_first, 2}}};
     const scl_tune_param cpu_params[4] = {{"lx", 3, {64, 16, 256}},
                                           {"ly", 2, {1, 4}},
                                           {"kz", 2, {8, 1}},

@@ -2,7 +2,9 @@
  * of awkward size, with a free surface, CPML, a fluid patch (vs = 0) and all
  * three source kinds, at 2nd and 4th order, through the separate kernels;
  * then without the force source through the fused scheme (interior in one
- * kernel, two buffer sets): receiver traces and every field after the run.
+ * kernel, two buffer sets; neighbours' velocities recomputed, fused=1, or
+ * shared in local memory, fused=2): receiver traces and every field after
+ * the run.
  * Each scheme runs with the default plan and with work-groups that do not
  * divide the grid and z walks (kz planes per work-item) of 1 and of sizes
  * that do not divide the boxes. FP64: relative max difference <= 1e-10 (same operations,
@@ -12,7 +14,8 @@
 
 static void compare(scl_context *ctx, int order, int fp64, const char *plan, uint64_t *rng)
 {
-    const int fused = strstr(plan, "fused=1") != NULL;
+    const char *fu = strstr(plan, "fused=");
+    const int fused = fu ? fu[6] - '0' : 0;
     const int nx = 19 + (int)(10 * test_uniform(rng)), ny = 17 + (int)(6 * test_uniform(rng)), nz = 15 + 3 * fused;
     scl_seis_model m;
     seis_homogeneous(&m, nx, ny, nz, 3, 2500, 1300, 2200);
@@ -91,13 +94,14 @@ int main(void)
     uint64_t rng = test_seed();
     scl_context *ctx = test_context();
     /* default plans in fp32 and fp64; odd shapes and walks in fp32 */
-    static const char *plans[] = {"fused=0", "fused=1", "fused=0,lx=16,ly=4,kz=1",
-                                  "fused=0,lx=16,ly=1,kz=7", "fused=1,lx=16,ly=4,kz=1",
-                                  "fused=1,lx=16,ly=1,kz=5"};
-    for (int p = 0; p < 6; p++)
+    static const char *plans[] = {"fused=0", "fused=1", "fused=2,lx=16,ly=4,kz=3",
+                                  "fused=0,lx=16,ly=4,kz=1", "fused=0,lx=16,ly=1,kz=7",
+                                  "fused=1,lx=16,ly=4,kz=1", "fused=1,lx=16,ly=1,kz=5",
+                                  "fused=2,lx=16,ly=1,kz=1", "fused=2,lx=8,ly=2,kz=4"};
+    for (int p = 0; p < 9; p++)
         for (int order = 2; order <= 4; order += 2) {
             compare(ctx, order, 0, plans[p], &rng);
-            if (p >= 2)
+            if (p >= 3)
                 continue;
             if (scl_device(ctx)->fp64)
                 compare(ctx, order, 1, plans[p], &rng);
