@@ -10,9 +10,10 @@
  * neighbouring addresses). Options:
  *   -DWG=n          work-group size (x)
  *   -DNPP=n         primitive pairs per function pair (padding has K = 0)
- *   -DBOYS_ERF=0|1  F0 from the table (Taylor, order 7, step 1/16, below
- *                   t = 36; <= 1e-14 relative) or from erf (OpenCL's double
- *                   erf, <= 16 ulp by the specification)
+ *   -DBOYS=0|1|2    F0 from the table (Taylor, order 7, step 1/16, below
+ *                   t = 36; <= 1e-14 relative), from erf (OpenCL's double
+ *                   erf, <= 16 ulp by the specification), or from registers
+ *                   only (boys_g below: no per-lane table gather; ~1e-15)
  *   -DERI_FP32=0|1  arithmetic of the tensor kernel in float (integrals only)
  *   -DTYPES=0|1     every function has the same exponents (a lattice of one
  *                   element): p + q then depends only on the primitive
@@ -30,8 +31,8 @@
 #ifndef NPP
 #define NPP 36
 #endif
-#ifndef BOYS_ERF
-#define BOYS_ERF 0
+#ifndef BOYS
+#define BOYS 0
 #endif
 #ifndef ERI_FP32
 #define ERI_FP32 0
@@ -60,7 +61,7 @@
  * vector load per lane). */
 inline REAL boys0(REAL t, __global const REAL *tab)
 {
-#if BOYS_ERF
+#if BOYS == 1
     if (t < (REAL)1e-12)
         return (REAL)1 - t / (REAL)3;
     REAL rt = RSQRT(t); /* erf(x) / x with x = sqrt(t) = t rsqrt(t): no division */
@@ -82,6 +83,89 @@ inline REAL boys0(REAL t, __global const REAL *tab)
     double8 c = vload8(i, tab);
 #endif
     return c.s0 + d * (c.s1 + d * (c.s2 + d * (c.s3 + d * (c.s4 + d * (c.s5 + d * (c.s6 + d * c.s7))))));
+#endif
+}
+
+/* BOYS=2: F0(t) / SQRT_PI_2 from coefficients that every lane shares (no
+ * gather: the table's per-lane 64-byte loads, from ~19 distinct rows per
+ * warp, bound the table variant by L1 throughput on GPUs). Coefficients from
+ * bench/eri/boys_fit.py (mpmath); worst relative error ~1.1e-15 over [0, 100]:
+ *   t < 2        a degree-12 polynomial in t - 1 (relative least squares);
+ *   2 <= t < 36  v - exp(-t) Q(v), v = 1/sqrt(t), Q of degree 12 in
+ *                v - BOYS_MID, fitted to the relative error of F0 (exp(-t)
+ *                Q / F0 < 0.05 here, so Q and the exponential need less
+ *                than full precision); exp(-t) = 2^k exp(r), |r| <= ln2/2,
+ *                with k added to the exponent field (no division, no
+ *                float <-> int conversion);
+ *   t >= 36      v (erfc(6) < 1e-15 F0). */
+__constant double boys_small[13] = {
+    0x1.af767a741088ap-1, -0x1.b5db0451253c9p-3, 0x1.cf6d2bc578bfbp-5,
+    -0x1.9b3c1055129bdp-7, 0x1.31cd0cebc9db8p-9, -0x1.84227c86c9939p-12,
+    0x1.ac2511d76b9a2p-15, -0x1.a0dfdbac0e5f9p-18, 0x1.6aecb0bafd695p-21,
+    -0x1.1d7e15c647b4bp-24, 0x1.99b4fb6c271f4p-28, -0x1.12cb1ee832a3cp-31,
+    0x1.4b9449888a151p-35,
+};
+__constant double boys_tail[13] = {
+    0x1.977341085ce62p-4, 0x1.b2d547141738ep-2, 0x1.797c25514746dp-2,
+    -0x1.7eba421c0539ep-3, 0x1.6dfe03ca4f0edp-5, 0x1.8376de696ce19p-5,
+    -0x1.5b3811318a165p-4, 0x1.264120a3d866ap-4, -0x1.65b6d36881f81p-6,
+    -0x1.61893f09777b9p-5, 0x1.7d2d3a91722f1p-4, -0x1.86b4b3164065ep-4,
+    0x1.75bdd1697f53fp-5,
+};
+__constant double boys_exp[11] = {
+    0x1.0000000000000p+0, 0x1.000000000001dp+0, 0x1.ffffffffffe01p-2,
+    0x1.555555554bc75p-3, 0x1.5555555596250p-5, 0x1.1111112d3cb66p-7,
+    0x1.6c16c0b81b974p-10, 0x1.a0197a721c57cp-13, 0x1.a01b816cf6b56p-16,
+    0x1.72f9645a4990ep-19, 0x1.2716752c720a8p-22,
+};
+#define BOYS_SPLIT 2.0
+#define BOYS_MID 0x1.bf5f3bbd49122p-2
+
+REAL horner(__constant const double *c, int n, REAL x)
+{
+    REAL r = (REAL)c[n - 1];
+    for (int k = n - 2; k >= 0; k--)
+        r = fma(r, x, (REAL)c[k]);
+    return r;
+}
+
+/* exp(-t) for 2 <= t < 36 */
+REAL exp_neg(REAL t)
+{
+#if ERI_FP32
+    return exp(-t);
+#else
+    /* k = round(-t / ln2) in the low bits of y (the 1.5 * 2^52 trick) */
+    double y = fma(t, -1.4426950408889634, 6755399441055744.0);
+    double r = fma(y - 6755399441055744.0, -0x1.62e42fefa39efp-1, -t);
+    double e = horner(boys_exp, 11, r);
+    return as_double(as_ulong(e) + (as_ulong(y) << 52)); /* e 2^k: k in [-52, -2] */
+#endif
+}
+
+REAL boys_g(REAL t)
+{
+    if (t < (REAL)BOYS_SPLIT)
+        return horner(boys_small, 13, t - (REAL)1);
+    REAL v = RSQRT(t);
+    if (t >= (REAL)BOYS_TMAX)
+        return v;
+    return fma(-exp_neg(t), horner(boys_tail, 13, v - (REAL)BOYS_MID), v);
+}
+
+/* F0(t) / BOYS_SCALE in the variant compiled */
+#if BOYS == 2
+#define BOYS_SCALE ((REAL)SQRT_PI_2)
+#else
+#define BOYS_SCALE ((REAL)1)
+#endif
+REAL boys_scaled(REAL t, __global const REAL *tab)
+{
+#if BOYS == 2
+    (void)tab;
+    return boys_g(t);
+#else
+    return boys0(t, tab);
 #endif
 }
 
@@ -113,11 +197,11 @@ inline REAL quartet(__local const REAL4 *row_geo, __local const REAL *row_k,
             REAL rs = RSQRT(s);
             REAL t = P.w * q * rs * rs * r2;
 #endif
-            part += row_k[a] * rs * boys0(t, tab);
+            part += row_k[a] * rs * boys_scaled(t, tab);
         }
         sum += Kcd * part;
     }
-    return sum;
+    return sum * BOYS_SCALE;
 }
 
 /* The row ij's primitive pairs into local memory (all work-items). */
@@ -251,6 +335,15 @@ void eri_jk(__global const double4 *pair_geo, __global const double *pair_k,
     }
     if (lid == 0 && jsum[0] != 0)
         add_double(&jacc[i * n + j], jsum[0]);
+}
+
+/* F0 at n points in the variant compiled (the device Boys test). */
+__kernel void eri_boys(__global const double *points, __global const double *boys_table, int n,
+                       __global double *values)
+{
+    const int i = (int)get_global_id(0);
+    if (i < n)
+        values[i] = BOYS_SCALE * boys_scaled(points[i], boys_table);
 }
 
 #endif /* !ERI_FP32 */

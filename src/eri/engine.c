@@ -66,7 +66,7 @@ static scl_status prepare(void *user, const int *values, void **out)
         return SCL_ERR_MEMORY;
     v->wg = values[0];
     char opts[160];
-    snprintf(opts, sizeof opts, "-DWG=%d -DNPP=%zu -DBOYS_ERF=%d -DTYPES=%d -DERI_FP32=%d",
+    snprintf(opts, sizeof opts, "-DWG=%d -DNPP=%zu -DBOYS=%d -DTYPES=%d -DERI_FP32=%d",
              values[0], e->pairs.npp, values[1], values[2], e->opt.precision == SCL_ERI_FP32);
     scl_status st = scl_kernel_create(e->ctx, "eri", "eri_tensor", opts, &v->tensor);
     if (st == SCL_OK)
@@ -83,7 +83,7 @@ static scl_status prepare(void *user, const int *values, void **out)
     }
     if (st == SCL_OK && e->opt.precision == SCL_ERI_FP64) {
         char jopts[160];
-        snprintf(jopts, sizeof jopts, "-DWG=%d -DNPP=%zu -DBOYS_ERF=%d -DTYPES=%d -DERI_FP32=0",
+        snprintf(jopts, sizeof jopts, "-DWG=%d -DNPP=%zu -DBOYS=%d -DTYPES=%d -DERI_FP32=0",
                  values[0], e->pairs.npp, values[1], values[2]);
         st = scl_kernel_create(e->ctx, "eri", "eri_jk", jopts, &v->jk);
         if (st == SCL_OK)
@@ -282,9 +282,12 @@ scl_status scl_eri_create(scl_context *ctx, const scl_eri_system *sys, const scl
     count_quartets(e);
 
     e->params[0] = (scl_tune_param){"wg", 4, {128, 64, 256, 32}};
-    /* the erf variant is a candidate on GPUs only: PoCL's double erf ran ~100x
-     * slower than the table (2.7e6 against 3e8 primitive quartets/s) */
-    e->params[1] = gpu ? (scl_tune_param){"boys", 2, {0, 1}} : (scl_tune_param){"boys", 1, {0}};
+    /* Boys F0: registers only (2) or the table (0). On GPUs the table's per-
+     * lane gathers (~19 distinct rows per warp) bound it by L1 throughput; on
+     * PoCL the table was 2.6x faster (1.0e8 against 4.0e7/s, 3x3x2), so only
+     * GPUs time both. erf (1) is no candidate: more FP64 work than 2 on GPUs,
+     * ~100x slower than the table on PoCL. */
+    e->params[1] = gpu ? (scl_tune_param){"boys", 2, {2, 0}} : (scl_tune_param){"boys", 1, {0}};
     e->params[2] = e->homogeneous ? (scl_tune_param){"types", 2, {1, 0}}
                                   : (scl_tune_param){"types", 1, {0}};
     char shape[96];

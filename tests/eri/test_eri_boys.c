@@ -1,38 +1,13 @@
-/* Boys F0 in double vs two long-double references over [0, 100]:
- *  - 0.5 sqrt(pi/t) erfl(sqrt t): glibc's x86-64 erfl is within a few ulp of
- *    long double (about 1e-19 relative), so this reference is five orders
- *    below the 1e-14 being tested wherever erf(sqrt t) is not tiny;
- *  - the power series sum_k (-t)^k / (k! (2k+1)) for t <= 2 (alternating, but
- *    its terms stay below e^t, so long double keeps ~1e-18 there).
- * The two are first checked against each other. */
+/* Boys F0 in double (the host table) vs two long-double references over
+ * [0, 100] (boys_ref.h); the two are first checked against each other. */
 #include "test_util.h"
+#include "boys_ref.h"
 #include "streamcl/eri.h"
-
-static long double ref_erf(long double t)
-{
-    if (t == 0)
-        return 1;
-    long double x = sqrtl(t);
-    return 0.5L * sqrtl(3.14159265358979323846264338327950288L) / x * erfl(x);
-}
-
-static long double ref_series(long double t)
-{
-    long double term = 1, sum = 1;
-    for (int k = 1; k < 200; k++) {
-        term *= -t / k;
-        long double add = term / (2 * k + 1);
-        sum += add;
-        if (fabsl(add) < 1e-25L)
-            break;
-    }
-    return sum;
-}
 
 static void check_point(double t, double *worst, double *worst_t)
 {
     double f = scl_eri_boys0(t);
-    long double r = t > 0.1 ? ref_erf(t) : ref_series(t);
+    long double r = boys_ref(t);
     double rel = (double)fabsl((f - r) / r);
     if (!(rel <= *worst)) {
         *worst = rel;
@@ -47,7 +22,7 @@ int main(void)
     double agree = 0;
     for (int i = 1; i <= 200; i++) {
         long double t = 0.01L * i;
-        agree = fmax(agree, (double)fabsl(ref_erf(t) / ref_series(t) - 1));
+        agree = fmax(agree, (double)fabsl(boys_ref_erf(t) / boys_ref_series(t) - 1));
     }
     CHECK(agree < 1e-17, "erfl and series references differ by %.3e", agree);
 
