@@ -170,6 +170,145 @@ inline real fixed_delta(int a, int b, real unit)
     return (real)as_int((uint)a - (uint)b) * unit;
 }
 
+/* The terms of one pair at r2 (inside the force cutoff, beyond min_r2):
+ * returns fpair (force / r), the pair's Coulomb and LJ energies in *ecoul_out
+ * and *philj_out. kind: 0, or the special kind (1-2, 1-3, 1-4 partner). */
+inline real pair_terms(const real r2, const int in_coul, const int kind, const real qi,
+                       const real qj, __global const real4 *restrict ljc, const int lj_row,
+                       __global const int *restrict type, const int j, const real g_ewald,
+                       const real qqrd2e, const real cut_ljsq, const real cut_lj_innersq,
+                       const real inv_denom_lj, const real4 special_lj, const real4 special_coul,
+                       real *ecoul_out, real *philj_out)
+{
+    const real g2 = g_ewald * g_ewald;
+    const real r2inv = (real)1 / r2;
+    real forcecoul = 0, ecoul = 0, forcelj = 0, philj = 0;
+    if (in_coul) {
+#if PAIR_DOUBLE
+        const real rinv = (real)1 / sqrt(r2);
+#else
+        const real rinv = rsqrt(r2); /* one instruction for sqrt and 1/r */
+#endif
+        const real r = r2 * rinv, grij = g_ewald * r;
+        real expm2;
+        const real erfc_g = erfc_and_exp(g2 * r2, grij, &expm2);
+        const real prefactor = qqrd2e * qi * qj * rinv;
+        const real keep = kind ? pick(special_coul, kind) : (real)1;
+#if !PAIR_DOUBLE
+        if (kind && grij < 1.0f) { /* see erf_series */
+            float g;
+            const float erf_g = erf_series(g2 * r2, grij, &g);
+            forcecoul = prefactor * (keep - g);
+            ecoul = prefactor * (keep - erf_g);
+        } else
+#endif
+        {
+            forcecoul = prefactor * (erfc_g + EWALD_F * grij * expm2);
+            ecoul = prefactor * erfc_g;
+            if (kind) { /* the excluded part of the undamped Coulomb term */
+                forcecoul -= ((real)1 - keep) * prefactor;
+                ecoul -= ((real)1 - keep) * prefactor;
+            }
+        }
+    }
+    if (r2 < cut_ljsq) {
+        const real4 c = ljc[lj_row + type[j]];
+        const real r6inv = r2inv * r2inv * r2inv;
+        forcelj = r6inv * (c.x * r6inv - c.y);
+        philj = r6inv * (c.z * r6inv - c.w);
+        if (r2 > cut_lj_innersq) {
+            const real d = cut_ljsq - r2;
+            const real switch1 =
+                d * d * (cut_ljsq + (real)2 * r2 - (real)3 * cut_lj_innersq) * inv_denom_lj;
+            const real switch2 = (real)12 * r2 * d * (r2 - cut_lj_innersq) * inv_denom_lj;
+            forcelj = forcelj * switch1 + philj * switch2;
+            philj *= switch1;
+        }
+        const real factor_lj = pick(special_lj, kind);
+        forcelj *= factor_lj;
+        philj *= factor_lj;
+    }
+    *ecoul_out = ecoul;
+    *philj_out = philj;
+    return (forcecoul + forcelj) * r2inv;
+}
+
+#if POS_FIXED
+/* Exact squared distance of fixed-point positions in units^2 (< 3 * 2^62:
+ * fits ulong; modular differences, see the top). */
+inline ulong fixed_r2(const pos4 a, const pos4 b)
+{
+    const int ix = as_int((uint)a.x - (uint)b.x), iy = as_int((uint)a.y - (uint)b.y),
+              iz = as_int((uint)a.z - (uint)b.z);
+    return (ulong)((long)ix * ix) + (ulong)((long)iy * iy) + (ulong)((long)iz * iz);
+}
+#endif
+
+/* The end of a force kernel: the TPA lanes of each atom (lid - lane ..
+ * lid - lane + TPA - 1) summed by lane 0 in lane order into the atom's force
+ * (and per-atom terms), at the caller's index order[i]; with TALLY the
+ * work-group's sums of tallies (e_vdwl, e_coul, virial) into partials at
+ * group. Every work-item of the group calls it (barriers). */
+inline void finish_atom(__local acc *scratch, const int lid, const int wg, const int lane,
+                        const int active, __global const int *restrict order, const int i,
+                        const acc fx, const acc fy, const acc fz, const acc *tallies,
+                        const int per_atom, __global out_t *force, __global part_t *partials,
+                        __global out_t *eatom, __global out_t *vatom, const size_t group)
+{
+    /* lanes -> atom, summed by lane 0 in lane order */
+    scratch[4 * lid] = fx;
+    scratch[4 * lid + 1] = fy;
+    scratch[4 * lid + 2] = fz;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lane == 0 && active) {
+        acc sx = 0, sy = 0, sz = 0;
+        for (int l = 0; l < TPA; l++) {
+            sx += scratch[4 * (lid + l)];
+            sy += scratch[4 * (lid + l) + 1];
+            sz += scratch[4 * (lid + l) + 2];
+        }
+        /* the caller's order: the host adds them without a permutation */
+        const int o = order[i];
+        force[4 * o] = acc_out(sx);
+        force[4 * o + 1] = acc_out(sy);
+        force[4 * o + 2] = acc_out(sz);
+        force[4 * o + 3] = 0;
+    }
+#if TALLY
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < 8; k++)
+        scratch[k * wg + lid] = tallies[k];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (per_atom && lane == 0 && active) {
+        acc sum[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        for (int l = 0; l < TPA; l++)
+            for (int k = 0; k < 8; k++)
+                sum[k] += scratch[k * wg + lid + l];
+        const int o = order[i];
+        eatom[o] = acc_out(sum[0] + sum[1]);
+        for (int k = 0; k < 6; k++)
+            vatom[6 * o + k] = acc_out(sum[2 + k]);
+    }
+    for (int step = wg / 2; step > 0; step >>= 1) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < step)
+            for (int k = 0; k < 8; k++)
+                scratch[k * wg + lid] += scratch[k * wg + lid + step];
+    }
+    if (lid == 0)
+        for (int k = 0; k < 8; k++) {
+            const size_t at = (8 * (size_t)group + k) * PART_WIDTH;
+#if PREC == 2 /* carry the fraction's whole units over: both parts stay small */
+            const acc v = scratch[k * wg];
+            partials[at] = v.x + (v.y >> 32);
+            partials[at + 1] = v.y & 0xffffffffL;
+#else
+            partials[at] = scratch[k * wg];
+#endif
+        }
+#endif
+}
+
 __kernel void charmm_force(__global const pos4 *restrict pos,
                            __global const float4 *restrict pos_lo,
                            __global const int *restrict type, __global const int *restrict ilist,
@@ -201,7 +340,6 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
     const real qi = pi.w;
 #endif
     const int ti = type[i];
-    const real g2 = g_ewald * g_ewald;
     const size_t stride = (size_t)count * PAD;
     const int npad = active ? (numnbr[ii] + PAD - 1) / PAD * PAD : 0;
     acc fx = 0, fy = 0, fz = 0;
@@ -264,10 +402,7 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
          * use the exact squared distance of the fixed-point positions
          * instead, in units^2 (< 3 * 2^62: fits ulong), against
          * ceil(cutoff^2 / unit^2) from the host. */
-        const int ix = as_int((uint)pi.x - (uint)pj.x), iy = as_int((uint)pi.y - (uint)pj.y),
-                  iz = as_int((uint)pi.z - (uint)pj.z);
-        const ulong r2_units = (ulong)((long)ix * ix) + (ulong)((long)iy * iy) +
-                               (ulong)((long)iz * iz);
+        const ulong r2_units = fixed_r2(pi, pj);
         if (r2_units >= cut_force_units)
             continue;
         const int in_coul = r2_units < cut_coul_units;
@@ -280,59 +415,15 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
             report(error, 1, ii, j);
             continue;
         }
-        const real r2inv = (real)1 / r2;
-        real forcecoul = 0, ecoul = 0, forcelj = 0, philj = 0;
-        if (in_coul) {
-#if PAIR_DOUBLE
-            const real rinv = (real)1 / sqrt(r2);
-#else
-            const real rinv = rsqrt(r2); /* one instruction for sqrt and 1/r */
-#endif
-            const real r = r2 * rinv, grij = g_ewald * r;
-            real expm2;
-            const real erfc_g = erfc_and_exp(g2 * r2, grij, &expm2);
 #if POS_FIXED && PAIR_DOUBLE
-            const real qj = (real)as_float(pj.w) + (real)lo_j.w;
+        const real qj = (real)as_float(pj.w) + (real)lo_j.w;
 #elif POS_FIXED
-            const real qj = as_float(pj.w);
+        const real qj = as_float(pj.w);
 #endif
-            const real prefactor = qqrd2e * qi * qj * rinv;
-            const real keep = kind ? pick(special_coul, kind) : (real)1;
-#if !PAIR_DOUBLE
-            if (kind && grij < 1.0f) { /* see erf_series */
-                float g;
-                const float erf_g = erf_series(g2 * r2, grij, &g);
-                forcecoul = prefactor * (keep - g);
-                ecoul = prefactor * (keep - erf_g);
-            } else
-#endif
-            {
-                forcecoul = prefactor * (erfc_g + EWALD_F * grij * expm2);
-                ecoul = prefactor * erfc_g;
-                if (kind) { /* the excluded part of the undamped Coulomb term */
-                    forcecoul -= ((real)1 - keep) * prefactor;
-                    ecoul -= ((real)1 - keep) * prefactor;
-                }
-            }
-        }
-        if (r2 < cut_ljsq) {
-            const real4 c = ljc[ti * ntypes + type[j]];
-            const real r6inv = r2inv * r2inv * r2inv;
-            forcelj = r6inv * (c.x * r6inv - c.y);
-            philj = r6inv * (c.z * r6inv - c.w);
-            if (r2 > cut_lj_innersq) {
-                const real d = cut_ljsq - r2;
-                const real switch1 =
-                    d * d * (cut_ljsq + (real)2 * r2 - (real)3 * cut_lj_innersq) * inv_denom_lj;
-                const real switch2 = (real)12 * r2 * d * (r2 - cut_lj_innersq) * inv_denom_lj;
-                forcelj = forcelj * switch1 + philj * switch2;
-                philj *= switch1;
-            }
-            const real factor_lj = pick(special_lj, kind);
-            forcelj *= factor_lj;
-            philj *= factor_lj;
-        }
-        const real fpair = (forcecoul + forcelj) * r2inv;
+        real ecoul, philj;
+        const real fpair = pair_terms(r2, in_coul, kind, qi, qj, ljc, ti * ntypes, type, j, g_ewald,
+                                      qqrd2e, cut_ljsq, cut_lj_innersq, inv_denom_lj, special_lj,
+                                      special_coul, &ecoul, &philj);
 #if PREC == 2
         if (!(fabs(fpair) * sqrt(r2) < FORCE_LIMIT))
             report(error, 2, ii, j);
@@ -356,57 +447,168 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
 #endif
     (void)since, (void)pfx, (void)pfy, (void)pfz;
 
-    /* lanes -> atom, summed by lane 0 in lane order */
-    scratch[4 * lid] = fx;
-    scratch[4 * lid + 1] = fy;
-    scratch[4 * lid + 2] = fz;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (lane == 0 && active) {
-        acc sx = 0, sy = 0, sz = 0;
-        for (int l = 0; l < TPA; l++) {
-            sx += scratch[4 * (lid + l)];
-            sy += scratch[4 * (lid + l) + 1];
-            sz += scratch[4 * (lid + l) + 2];
-        }
-        /* the caller's order: the host adds them without a permutation */
-        const int o = order[i];
-        force[4 * o] = acc_out(sx);
-        force[4 * o + 1] = acc_out(sy);
-        force[4 * o + 2] = acc_out(sz);
-        force[4 * o + 3] = 0;
-    }
 #if TALLY
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const acc mine[8] = {e_vdwl, e_coul, v0, v1, v2, v3, v4, v5};
-    for (int k = 0; k < 8; k++)
-        scratch[k * wg + lid] = mine[k];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (per_atom && lane == 0 && active) {
-        acc sum[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-        for (int l = 0; l < TPA; l++)
-            for (int k = 0; k < 8; k++)
-                sum[k] += scratch[k * wg + lid + l];
-        const int o = order[i];
-        eatom[o] = acc_out(sum[0] + sum[1]);
-        for (int k = 0; k < 6; k++)
-            vatom[6 * o + k] = acc_out(sum[2 + k]);
-    }
-    for (int step = wg / 2; step > 0; step >>= 1) {
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (lid < step)
-            for (int k = 0; k < 8; k++)
-                scratch[k * wg + lid] += scratch[k * wg + lid + step];
-    }
-    if (lid == 0)
-        for (int k = 0; k < 8; k++) {
-            const size_t at = (8 * (size_t)(group_base + get_group_id(0)) + k) * PART_WIDTH;
-#if PREC == 2 /* carry the fraction's whole units over: both parts stay small */
-            const acc v = scratch[k * wg];
-            partials[at] = v.x + (v.y >> 32);
-            partials[at + 1] = v.y & 0xffffffffL;
+    const acc tallies[8] = {e_vdwl, e_coul, v0, v1, v2, v3, v4, v5};
 #else
-            partials[at] = scratch[k * wg];
+    const acc tallies[1] = {(acc)0};
 #endif
+    finish_atom(scratch, lid, wg, lane, active, order, i, fx, fy, fz, tallies, per_atom, force,
+                partials, eatom, vatom, group_base + get_group_id(0));
+}
+
+/* Forces over the cluster-pair lists of cl/charmm_cluster.cl (the "cluster"
+ * kind): 8 TPA work-items per i-cluster, TPA lanes per i atom (i = 0..7).
+ * Lane l of atom i takes q = l, l + TPA, ... over the flattened (j-cluster
+ * entry q / 8, its atom q % 8) where the entry's mask has bit 8 i + q % 8,
+ * then the atom's special pairs (general pair code, kind from the list).
+ * The lanes of the 8 i atoms read the same j atoms at the same time: one
+ * position gather serves 8 pairs (charmm_force gathers one per pair), and
+ * there is no per-pair list index to load. Away from the cutoffs the float
+ * r^2 decides (its rounding is below 1e-6 relative); within 1e-6 of one the
+ * exact fixed-point test of charmm_force does. Outputs, partials (one per
+ * work-group) and precisions as charmm_force. */
+__kernel void charmm_cluster_force(__global const pos4 *restrict pos,
+                                   __global const float4 *restrict pos_lo,
+                                   __global const int *restrict type,
+                                   __global const int *restrict ilist,
+                                   __global const int *restrict order,
+                                   __global const int *restrict cl_atom_i,
+                                   __global const int *restrict cl_atom_j,
+                                   __global const int *restrict nj, __global const int *restrict cj,
+                                   __global const int2 *restrict cmask, const int capacity,
+                                   __global const int *restrict sp_list,
+                                   __global const int *restrict sp_count, const int sp_capacity,
+                                   __global const real4 *restrict ljc, const int ntypes,
+                                   const real cut_forcesq, const real cut_coulsq,
+                                   const real cut_ljsq, const real cut_lj_innersq,
+                                   const real inv_denom_lj, const real qqrd2e, const real g_ewald,
+                                   const real4 special_lj, const real4 special_coul,
+                                   const real min_r2, const real unit,
+                                   const ulong cut_force_units, const ulong cut_coul_units,
+                                   const int per_atom, __global out_t *force,
+                                   __global part_t *partials, __global out_t *eatom,
+                                   __global out_t *vatom, volatile __global int *error,
+                                   __local acc *scratch)
+{
+    const int gid = get_global_id(0), lid = get_local_id(0), wg = get_local_size(0);
+    const int ic = gid / (8 * TPA), i8 = (gid / TPA) % 8, lane = gid % TPA;
+    const int slot = 8 * ic + i8;
+    const int ai = cl_atom_i[slot];
+    const int active = ai >= 0;
+    const int ii = active ? ai : 0;
+    const int i = ilist[ii];
+    const pos4 pi = pos[i];
+#if POS_FIXED && PAIR_DOUBLE
+    const float4 lo_i = pos_lo[i];
+    const real qi = (real)as_float(pi.w) + (real)lo_i.w;
+#elif POS_FIXED
+    const real qi = as_float(pi.w);
+#else
+    const real qi = pi.w;
+#endif
+    const int ti = type[i];
+    const int n8 = active ? 8 * nj[ic] : 0;
+    const int nall = n8 + (active ? sp_count[slot] : 0);
+    const size_t base = (size_t)ic * (size_t)capacity;
+    const int bit = 8 * (i8 % 4);
+    acc fx = 0, fy = 0, fz = 0;
+#if TALLY
+    acc e_vdwl = 0, e_coul = 0, v0 = 0, v1 = 0, v2 = 0, v3 = 0, v4 = 0, v5 = 0;
+#endif
+    float pfx = 0, pfy = 0, pfz = 0;
+#if TALLY
+    float pev = 0, pec = 0, pv0 = 0, pv1 = 0, pv2 = 0, pv3 = 0, pv4 = 0, pv5 = 0;
+#endif
+    int since = 0;
+    for (int q = lane; q < nall; q += TPA) {
+#if PARTIALS
+        if (++since == FSUM) {
+            FLUSH_ALL();
+            since = 0;
         }
 #endif
+        int j, kind = 0;
+        if (q < n8) {
+            const int2 m = cmask[base + q / 8];
+            if (!((as_uint(i8 < 4 ? m.x : m.y) >> (bit + q % 8)) & 1u))
+                continue;
+            j = cl_atom_j[8 * cj[base + q / 8] + q % 8];
+        } else {
+            const int packed = sp_list[(size_t)slot * (size_t)sp_capacity + (size_t)(q - n8)];
+            j = packed & INDEX_MASK;
+            kind = (packed >> KIND_SHIFT) & 3;
+        }
+        const pos4 pj = pos[j];
+#if POS_FIXED && PAIR_DOUBLE
+        const float4 lo_j = pos_lo[j];
+        const real dx = fixed_delta(pi.x, pj.x, unit) + ((real)lo_i.x - (real)lo_j.x);
+        const real dy = fixed_delta(pi.y, pj.y, unit) + ((real)lo_i.y - (real)lo_j.y);
+        const real dz = fixed_delta(pi.z, pj.z, unit) + ((real)lo_i.z - (real)lo_j.z);
+#elif POS_FIXED
+        const real dx = fixed_delta(pi.x, pj.x, unit);
+        const real dy = fixed_delta(pi.y, pj.y, unit);
+        const real dz = fixed_delta(pi.z, pj.z, unit);
+#else
+        const real qj = pj.w;
+        const real dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
+#endif
+        const real r2 = dx * dx + dy * dy + dz * dz;
+#if POS_FIXED && !PAIR_DOUBLE
+        int in_coul = r2 < cut_coulsq;
+        if (fabs(r2 - cut_forcesq) <= 1e-6f * cut_forcesq ||
+            fabs(r2 - cut_coulsq) <= 1e-6f * cut_coulsq) { /* rare: the exact test */
+            const ulong r2_units = fixed_r2(pi, pj);
+            if (r2_units >= cut_force_units)
+                continue;
+            in_coul = r2_units < cut_coul_units;
+        } else if (r2 >= cut_forcesq) {
+            continue;
+        }
+#else
+        if (r2 >= cut_forcesq)
+            continue;
+        const int in_coul = r2 < cut_coulsq;
+#endif
+        if (r2 < min_r2) {
+            report(error, 1, ii, j);
+            continue;
+        }
+#if POS_FIXED && PAIR_DOUBLE
+        const real qj = (real)as_float(pj.w) + (real)lo_j.w;
+#elif POS_FIXED
+        const real qj = as_float(pj.w);
+#endif
+        real ecoul, philj;
+        const real fpair = pair_terms(r2, in_coul, kind, qi, qj, ljc, ti * ntypes, type, j, g_ewald,
+                                      qqrd2e, cut_ljsq, cut_lj_innersq, inv_denom_lj, special_lj,
+                                      special_coul, &ecoul, &philj);
+#if PREC == 2
+        if (!(fabs(fpair) * sqrt(r2) < FORCE_LIMIT))
+            report(error, 2, ii, j);
+#endif
+        ADD(fx, pfx, dx * fpair);
+        ADD(fy, pfy, dy * fpair);
+        ADD(fz, pfz, dz * fpair);
+#if TALLY
+        ADD(e_vdwl, pev, philj);
+        ADD(e_coul, pec, ecoul);
+        ADD(v0, pv0, dx * dx * fpair);
+        ADD(v1, pv1, dy * dy * fpair);
+        ADD(v2, pv2, dz * dz * fpair);
+        ADD(v3, pv3, dx * dy * fpair);
+        ADD(v4, pv4, dx * dz * fpair);
+        ADD(v5, pv5, dy * dz * fpair);
+#endif
+    }
+#if PARTIALS
+    FLUSH_ALL();
+#endif
+    (void)since, (void)pfx, (void)pfy, (void)pfz;
+#if TALLY
+    const acc tallies[8] = {e_vdwl, e_coul, v0, v1, v2, v3, v4, v5};
+#else
+    const acc tallies[1] = {(acc)0};
+#endif
+    finish_atom(scratch, lid, wg, lane, active, order, i, fx, fy, fz, tallies, per_atom, force,
+                partials, eatom, vatom, get_group_id(0));
 }

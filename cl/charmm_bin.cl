@@ -88,16 +88,21 @@ __kernel void bin_count(__global const double *x, const int n, const int nlocal,
 }
 
 /* Exclusive prefix sums of both counts (ncells + 1 entries each), one
- * work-group walking the cells in blocks of its size. */
+ * work-group walking the cells in blocks of its size. cluster_size > 0: the
+ * second count is not read but ceil(count / cluster_size), the clusters of
+ * each column of the cluster-pair lists (cl/charmm_cluster.cl). */
 __kernel void bin_scan(__global const int *count, __global const int *local_count,
-                       const int ncells, __global int *cell_start, __global int *local_start,
-                       __local int *sa, __local int *sb)
+                       const int ncells, const int cluster_size, __global int *cell_start,
+                       __global int *local_start, __local int *sa, __local int *sb)
 {
     const int lid = get_local_id(0), wg = get_local_size(0);
     int carry_a = 0, carry_b = 0;
     for (int base = 0; base < ncells; base += wg) {
         const int k = base + lid;
-        const int va = k < ncells ? count[k] : 0, vb = k < ncells ? local_count[k] : 0;
+        const int va = k < ncells ? count[k] : 0;
+        const int vb = k >= ncells      ? 0
+                       : cluster_size > 0 ? (va + cluster_size - 1) / cluster_size
+                                          : local_count[k];
         sa[lid] = va;
         sb[lid] = vb;
         barrier(CLK_LOCAL_MEM_FENCE);

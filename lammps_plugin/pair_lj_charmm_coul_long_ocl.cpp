@@ -90,8 +90,8 @@ void PairLJCharmmCoulLongOCL::read_env()
   const char *e;
   device_spec = (e = getenv("STREAMCL_DEVICE")) ? e : "";
   kernel = (e = getenv("STREAMCL_KERNEL")) ? e : "";
-  if (!kernel.empty() && kernel != "charmm" && kernel != "cpu")
-    error->all(FLERR, strf("STREAMCL_KERNEL='%s' is invalid: use charmm or cpu", e));
+  if (!kernel.empty() && kernel != "charmm" && kernel != "cpu" && kernel != "cluster")
+    error->all(FLERR, strf("STREAMCL_KERNEL='%s' is invalid: use charmm, cpu or cluster", e));
   precision = SCL_PREC_MIXED;
   tpa = chunks = gpus = 0;
   tune = 1;
@@ -162,9 +162,10 @@ void PairLJCharmmCoulLongOCL::settings(int narg, char **arg)
         error->all(FLERR, strf("pair_style lj/charmm/coul/long/ocl: tpa '%s' is invalid: "
                                "use 1, 2, 4, 8, 16 or 32", v));
     } else if (key == "kernel") {
-      if (strcmp(v, "charmm") && strcmp(v, "cpu"))
+      if (strcmp(v, "charmm") && strcmp(v, "cpu") && strcmp(v, "cluster"))
         error->all(FLERR, strf("pair_style lj/charmm/coul/long/ocl: kernel '%s' is invalid: "
-                               "use charmm (lanes per atom, GPUs) or cpu (blocks of atoms)", v));
+                               "use charmm (lanes per atom, GPUs), cpu (blocks of atoms) or "
+                               "cluster (cluster pairs, GPUs)", v));
       kernel = v;
     } else if (key == "chunks") {
       if (!parse_int(v, chunks) || chunks < 1)

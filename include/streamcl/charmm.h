@@ -113,8 +113,10 @@ typedef struct {
     int host_pack;
     /* The force kernel kind: NULL or "" = the tuner's choice on this device
      * (each kind that runs here is planned, the fastest kept); "charmm" (lanes
-     * per atom over full lists, for GPUs) or "cpu" (a block of atoms per
-     * work-item, 8 neighbors per SIMD vector, for CPU cores). */
+     * per atom over full lists, for GPUs), "cpu" (a block of atoms per
+     * work-item, 8 neighbors per SIMD vector, for CPU cores) or "cluster"
+     * (cluster-pair lists of 8 x 8 atoms built on the device, for GPUs;
+     * fp64 devices). */
     const char *kernel;
     /* "cpu" kind: 1 = full lists, 2 = half lists (each pair once, blocks
      * coloured so that no two of one launch write the same atom), 0 = tuned. */
@@ -190,6 +192,7 @@ typedef struct {
     char kernel[16];           /* the force kernel kind in use ("charmm", "cpu") */
     int lists;                 /* "cpu" kind: 1 full, 2 half lists */
     int blocks, colours, launches; /* "cpu" kind: blocks of atoms, colours (half lists), launches per step */
+    long cluster_pairs;            /* "cluster" kind: cluster pairs (8 x 8 atoms) of its lists */
 } scl_charmm_stats;
 scl_status scl_charmm_stats_get(scl_charmm *eng, scl_charmm_stats *stats);
 

@@ -34,8 +34,9 @@ static void usage(FILE *out)
             "  --g-ewald G       Ewald splitting parameter (default 0.2709, rhodo's pppm 1e-4)\n"
             "  --displace D      random displacement per step in Angstrom (default 0.002)\n"
             "  --tpa N --chunks N --wg N   fix launch parameters (default: tuned)\n"
-            "  --kernel K        force kernel kind: charmm (lanes per atom, GPUs) or cpu\n"
-            "                    (blocks of atoms, SIMD over neighbors) (default: tuned)\n"
+            "  --kernel K        force kernel kind: charmm (lanes per atom, GPUs), cpu (blocks\n"
+            "                    of atoms, SIMD over neighbors) or cluster (cluster pairs of\n"
+            "                    8 x 8 atoms, GPUs) (default: tuned)\n"
             "  --lists N         cpu kind: 1 full lists, 2 half lists (default: tuned)\n"
             "  --no-tune         use defaults/cached plans instead of timing candidates\n"
             "  --no-reference    skip the double reference (error and CPU baseline)\n"
@@ -123,9 +124,9 @@ static int parse_args(int argc, char **argv, bench_args *a)
             a->device = v;
         } else if (!strcmp(o, "--kernel")) {
             a->kernel = v;
-            if (strcmp(v, "charmm") && strcmp(v, "cpu")) {
-                fprintf(stderr, "streamcl pair-bench: bad value for --kernel: '%s' (charmm or "
-                                "cpu)\n", v);
+            if (strcmp(v, "charmm") && strcmp(v, "cpu") && strcmp(v, "cluster")) {
+                fprintf(stderr, "streamcl pair-bench: bad value for --kernel: '%s' (charmm, "
+                                "cpu or cluster)\n", v);
                 r = -1;
             }
         } else if (!strcmp(o, "--lists")) {
@@ -359,6 +360,10 @@ int cmd_pair_bench(int argc, char **argv)
            n_sa ? t_sa_host / (double)n_sa * ms : 0.0, n_sa ? t_sa_cpu / (double)n_sa * ms : 0.0,
            n_sa ? t_sa_wall / (double)n_sa * ms : 0.0, n_sa);
     printf("pairs/s (list pairs / force-kernel time): %.3e\n", (double)st1.neighbors * n / t_force);
+    if (st1.cluster_pairs > 0)
+        printf("cluster pairs: %ld (8 x 8 atom pairs each: %.1f per atom; %.3e pair slots/s)\n",
+               st1.cluster_pairs, 64.0 * (double)st1.cluster_pairs / sys.natoms,
+               64.0 * (double)st1.cluster_pairs * n / t_force);
     printf("dynamic pruning: %ld prunes in %ld steps, inner list %.1f slots per atom (full list "
            "%.1f pairs)\n",
            st1.prunes - st0.prunes, a.steps, (double)st1.inner_neighbors / sys.natoms,
@@ -417,25 +422,29 @@ int cmd_pair_bench(int argc, char **argv)
         free(fref);
     }
     /* device time of a list rebuild (binning + build kernels), with --profile */
-    double t_bin = 0, t_build = 0;
+    double t_bin = 0, t_build = 0, t_cl = 0;
     long c_bin = 0, c_build = 0;
     if (a.profile) {
         scl_profile_total(ctx, "charmm binning", &t_bin, &c_bin);
         scl_profile_total(ctx, "charmm neighbor build", &t_build, &c_build);
+        long c_cl = 0; /* the cluster kind's lists (rebuilt from the same bins) */
+        scl_profile_total(ctx, "charmm cluster build", &t_cl, &c_cl);
     }
     long builds = rebuilds > 0 ? rebuilds : 1;
     printf("RESULT atoms=%d precision=%s tally=%d force_ms=%.4f device_ms=%.4f neighbor_ms=%.4f "
            "upload_ms=%.4f download_ms=%.4f reduce_ms=%.4f reference_ms=%.4f force_err=%.2e "
            "ecoul_err=%.2e evdwl_err=%.2e tpa=%d chunks=%d wg=%d prunes=%ld compute_host_ms=%.4f "
-           "list_build_dev_ms=%.4f set_atoms_host_ms=%.4f kernel=%s lists=%d blocks=%d "
-           "colours=%d launches=%d\n",
+           "list_build_dev_ms=%.4f cluster_build_dev_ms=%.4f set_atoms_host_ms=%.4f kernel=%s "
+           "lists=%d blocks=%d "
+           "colours=%d launches=%d cluster_pairs=%ld\n",
            sys.natoms, a.precision, a.tally, t_force / n * ms, (t_up + t_force + t_down) / n * ms,
            t_nbr / n * ms, t_up / n * ms, t_down / n * ms, t_red / n * ms, t_ref * ms, ferr,
            e_coul_err, e_vdwl_err, st1.threads_per_atom, st1.chunks, st1.work_group,
            st1.prunes - st0.prunes, n_compute ? t_compute / (double)n_compute * ms : 0.0,
-           a.profile && rebuilds > 0 ? (t_bin + t_build) / (double)builds * ms : NAN,
+           a.profile && rebuilds > 0 ? (t_bin + t_build + t_cl) / (double)builds * ms : NAN,
+           a.profile && rebuilds > 0 ? t_cl / (double)builds * ms : NAN,
            n_sa ? t_sa_host / (double)n_sa * ms : 0.0, st1.kernel, st1.lists, st1.blocks,
-           st1.colours, st1.launches);
+           st1.colours, st1.launches, st1.cluster_pairs);
     if (a.profile)
         scl_profile_report(ctx, stdout);
     rc = 0;

@@ -250,12 +250,12 @@ static scl_status device_bins(charmm_nlist *nl, cell_grid *g, const double *x, c
                                           {"local_count", nl->local_count},
                                           {"cell_start", nl->cell_start},
                                           {"local_start", nl->local_start}};
-    const charmm_int_arg sints[] = {{"ncells", g->ncells}};
+    const charmm_int_arg sints[] = {{"ncells", g->ncells}, {"cluster_size", 0}};
     size_t swg = 256;
     if (swg > scl_kernel_max_work_group(nl->scan))
         swg = scl_kernel_max_work_group(nl->scan);
     if (s == SCL_OK)
-        s = charmm_bind(nl->scan, sstreams, 4, sints, 1);
+        s = charmm_bind(nl->scan, sstreams, 4, sints, 2);
     if (s == SCL_OK)
         s = scl_kernel_set_local(nl->scan, "sa", swg * sizeof(int));
     if (s == SCL_OK)

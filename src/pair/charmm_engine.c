@@ -3,6 +3,7 @@
  * the plan), and the host finish (forces added in the caller's order,
  * energy/virial partials reduced in double). */
 #include "pair/charmm_engine.h"
+#include "pair/charmm_cluster.h"
 #include "pair/charmm_cpu.h"
 
 #include <math.h>
@@ -54,8 +55,9 @@ scl_status scl_charmm_create(scl_context *ctx, const scl_charmm_params *p, scl_c
     eng->params.kernel = eng->kernel_name;
     const scl_device_info *dev = scl_device(ctx);
     if (s == SCL_OK && *eng->kernel_name && strcmp(eng->kernel_name, "charmm") &&
-        strcmp(eng->kernel_name, "cpu"))
-        s = scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "kernel '%s' is not charmm or cpu", p->kernel);
+        strcmp(eng->kernel_name, "cpu") && strcmp(eng->kernel_name, "cluster"))
+        s = scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "kernel '%s' is not charmm, cpu or cluster",
+                     p->kernel);
     if (s == SCL_OK && (p->lists < 0 || p->lists > 2))
         s = scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "lists %d is not 0 (tuned), 1 (full) or 2 (half)",
                      p->lists);
@@ -721,8 +723,11 @@ scl_status scl_charmm_stats_get(scl_charmm *eng, scl_charmm_stats *stats)
     scl_status s = SCL_OK;
     if (!eng->pending && nl->have_atoms)
         s = charmm_nlist_count(&eng->nlist, &stats->neighbors);
-    if (s == SCL_OK && !eng->pending)
+    if (s == SCL_OK && !eng->pending && !nl->lists_off)
         s = charmm_nlist_inner_slots(&eng->nlist, &stats->inner_neighbors);
+    int iclusters;
+    if (!eng->pending)
+        charmm_cluster_describe(&eng->forces, &stats->cluster_pairs, &iclusters);
     return s;
 }
 
@@ -734,6 +739,9 @@ scl_status scl_charmm_check_neighbors(scl_charmm *eng, long *mismatches)
                    : SCL_ERR_ARGUMENT;
     if (!eng->nlist.have_atoms || eng->pending)
         return scl_fail(eng->ctx, SCL_ERR_ARGUMENT, fn, "no atoms set, or a step is in flight");
+    if (eng->nlist.lists_off)
+        return scl_fail(eng->ctx, SCL_ERR_UNSUPPORTED, fn,
+                        "the cluster kernel in use builds no atom lists to check");
     int rebuilt;
     scl_status s = charmm_nlist_settle(&eng->nlist, &rebuilt, fn);
     return s == SCL_OK ? charmm_nlist_check(&eng->nlist, mismatches, fn) : s;

@@ -1,6 +1,7 @@
 /* Force kernels of the charmm engine: coefficient tables and the "charmm"
  * kind (cl/charmm.cl: full lists, TPA lanes per atom, work-group partials). */
 #include "pair/charmm_forces.h"
+#include "pair/charmm_cluster.h"
 #include "pair/charmm_cpu.h"
 
 #include <math.h>
@@ -78,6 +79,7 @@ void charmm_forces_free(charmm_forces *fk)
             for (int f = 0; f < 2; f++)
                 scl_kernel_free(fk->kernel[t][v][f]);
     charmm_cpu_free(fk->cpu);
+    charmm_cluster_free(fk->cluster);
     scl_stream_free(fk->ljc);
     scl_stream_free(fk->ljc_double);
     memset(fk, 0, sizeof *fk);
@@ -290,5 +292,6 @@ static scl_status lanes_enqueue(charmm_forces *fk, charmm_nlist *nl, const charm
 static const charmm_force_kind lanes_kind = {"charmm", lanes_candidates, lanes_prepare,
                                              lanes_enqueue, lanes_groups, NULL};
 
-const charmm_force_kind *const charmm_force_kinds[] = {&lanes_kind, &charmm_cpu_kind};
+const charmm_force_kind *const charmm_force_kinds[] = {&lanes_kind, &charmm_cpu_kind,
+                                                       &charmm_cluster_kind};
 const int charmm_force_nkinds = (int)(sizeof charmm_force_kinds / sizeof charmm_force_kinds[0]);

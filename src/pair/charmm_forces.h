@@ -75,6 +75,7 @@ struct charmm_forces {
     /* [log2 tpa][tally][fsum > 1], built on first use */
     scl_kernel *kernel[CHARMM_TPA_VARIANTS][2][2];
     struct charmm_cpu *cpu; /* the "cpu" kind's state (charmm_cpu.c) */
+    struct charmm_cluster *cluster; /* the "cluster" kind's (charmm_cluster.c) */
 };
 
 scl_status charmm_forces_init(charmm_forces *fk, scl_context *ctx, const scl_charmm_params *p,

@@ -452,6 +452,8 @@ scl_status charmm_nlist_chunks(charmm_nlist *nl, int nchunks, int wait, const ch
             if (s != SCL_OK)
                 return s;
         }
+        if (nl->lists_off)
+            break;
         int zero = 0;
         s = scl_stream_fill_range(nl->overflow, 0, 1, &zero, NULL);
         for (int c = 0; c < n && s == SCL_OK; c++)
@@ -480,7 +482,7 @@ scl_status charmm_nlist_chunks(charmm_nlist *nl, int nchunks, int wait, const ch
         nl->capacity = (int)grown;
         nl->rebuilds++;
     }
-    nl->neighbors = -1; /* counted when asked (charmm_nlist_count) */
+    nl->neighbors = nl->lists_off ? 0 : -1; /* counted when asked (charmm_nlist_count) */
     return s;
 }
 

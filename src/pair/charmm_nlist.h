@@ -69,6 +69,8 @@ typedef struct {
     scl_event overflow_ev;
     int min_chunks; /* fewest chunks whose lists fit one allocation each */
     int streaming;  /* lists do not all fit: rebuilt per chunk every step */
+    int lists_off;  /* the force kind in use builds lists of its own (the
+                     * "cluster" kind): chunks are laid out, no list built */
     charmm_chunk *chunks;
     int nchunks;
     long neighbors;

@@ -3,6 +3,7 @@
  * the real atoms of the first step, cached per device and problem shape).
  * Values the caller fixed in the parameters are forced. With several kinds
  * that run on the device, each is planned and the fastest kept. */
+#include "pair/charmm_cluster.h"
 #include "pair/charmm_engine.h"
 
 #include <stdlib.h>
@@ -166,7 +167,7 @@ scl_status charmm_plan(scl_charmm *eng)
     }
     if (s == SCL_OK && !best)
         s = scl_fail(eng->ctx, SCL_ERR_UNSUPPORTED, "scl_charmm_compute",
-                     "no force kernel%s%s runs on %s (kinds: charmm, cpu)",
+                     "no force kernel%s%s runs on %s (kinds: charmm, cpu, cluster)",
                      eng->params.kernel && *eng->params.kernel ? " of kind " : "",
                      eng->params.kernel ? eng->params.kernel : "", scl_device(eng->ctx)->name);
     if (s == SCL_OK) { /* the chosen values, whatever was prepared last */
@@ -187,6 +188,8 @@ scl_status charmm_plan(scl_charmm *eng)
     }
     eng->plan = best;
     eng->plan_users = u;
+    /* the cluster kind reads its own lists: later rebuilds skip the atom lists */
+    eng->nlist.lists_off = u[best_k].kind == &charmm_cluster_kind;
     return SCL_OK;
 }
 

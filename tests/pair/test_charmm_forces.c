@@ -193,9 +193,11 @@ static void compare(scl_context *ctx, const char *what, test_atoms *a, scl_charm
                   what, mv, mc);
         }
         printf("  %-8s forces %.2e  E_vdwl %.2e  E_coul %.2e  virial %.2e  per-atom e %.2e "
-               "v %.2e  tallying-step forces %.2e  (%ld pairs, capacity %ld)\n",
+               "v %.2e  tallying-step forces %.2e  (%ld pairs, capacity %ld, kernel %s)\n",
                names[prec], ferr, eerr_v, eerr_c, verr, aerr, averr, tally_diff, st.neighbors,
-               st.list_capacity);
+               st.list_capacity, st.kernel);
+        CHECK(!p->kernel || !strcmp(st.kernel, p->kernel), "kernel %s used, %s asked for", st.kernel,
+              p->kernel);
         CHECK(within(ferr, ftol), "%s %s: force RMS relative error %g > %g", what, names[prec],
               ferr, ftol);
         CHECK(within(eerr_v, etol), "%s %s: E_vdwl %.12g vs %.12g", what, names[prec], r.evdwl,
@@ -209,8 +211,10 @@ static void compare(scl_context *ctx, const char *what, test_atoms *a, scl_charm
     free(fref), free(f), free(eref), free(e), free(vref), free(v);
 }
 
-int main(void)
+/* argv[1]: the force kernel kind to test (default: the tuner's choice) */
+int main(int argc, char **argv)
 {
+    const char *kernel = argc > 1 ? argv[1] : NULL;
     uint64_t rng = test_seed();
     scl_context *ctx = test_context();
 
@@ -219,6 +223,7 @@ int main(void)
     CHECK(charmm_water_box(nmol, rng, &water.sys) == 0, "water box");
     CHECK(test_add_ghosts(&water, 12.0) == 0, "water ghosts");
     scl_charmm_params p = test_params(&water.sys, SCL_PREC_MIXED);
+    p.kernel = kernel;
     compare(ctx, "water box (charmm specials 0 0 0)", &water, &p);
     test_atoms_free(&water);
 
@@ -226,6 +231,7 @@ int main(void)
     CHECK(random_chains(997, &rng, &chains.sys) == 0, "random chains");
     CHECK(test_add_ghosts(&chains, 12.0) == 0, "chain ghosts");
     p = test_params(&chains.sys, SCL_PREC_MIXED);
+    p.kernel = kernel;
     const double slj[4] = {1.0, 0.25, 0.5, 0.8}, scoul[4] = {1.0, 0.1, 0.4, 0.7};
     memcpy(p.special_lj, slj, sizeof slj);
     memcpy(p.special_coul, scoul, sizeof scoul);

@@ -4,7 +4,10 @@
  * streamed (rebuilt per chunk) neighbor lists, a chunk count the tuner chose
  * by timing real steps, and with dynamic pruning on
  * vs off over steps that move the atoms past the inner skin (re-pruning).
- * Mixed precision agrees to float rounding across the same variations. */
+ * Mixed precision agrees to float rounding across the same variations.
+ * With argument "cluster": the cluster-pair kernel's lanes per atom and
+ * work-groups against the "charmm" kind (tpa 1): the same pair math and
+ * order-free double sums, so double is bitwise identical across kinds too. */
 #include "charmm_test_util.h"
 
 typedef struct {
@@ -90,8 +93,9 @@ static void fsum_agrees(const test_atoms *a)
 
 /* Pruned lists (inner skin 0.3 A: re-pruned every few of these steps) give
  * the same bits as the full lists in double, and the same forces to float
- * rounding in mixed, over 8 steps of up to 0.05 A per coordinate. */
-static void pruning_identical(scl_context *ctx, const test_atoms *a)
+ * rounding in mixed, over 8 steps of up to 0.05 A per coordinate. Full lists
+ * with kernel kind kinds[0], pruned with kinds[1] (NULL: the tuner's). */
+static void pruning_identical(scl_context *ctx, const test_atoms *a, const char *const kinds[2])
 {
     size_t n = (size_t)a->nlocal, nall = (size_t)(a->nlocal + a->nghost);
     double *x = malloc(3 * nall * sizeof *x), *f[2];
@@ -105,6 +109,7 @@ static void pruning_identical(scl_context *ctx, const test_atoms *a)
         for (int e = 0; e < 2; e++) {
             scl_charmm_params p = test_params(&a->sys, (scl_precision)prec);
             p.inner_skin = e == 0 ? -1.0 : 0.3;
+            p.kernel = kinds[e];
             CHECK_OK(ctx, scl_charmm_create(ctx, &p, &eng[e]));
             CHECK_OK(ctx, scl_charmm_set_atoms(eng[e], a->nlocal, a->nghost, x, a->type, a->tag,
                                                a->sys.nspecial, a->sys.special,
@@ -139,8 +144,9 @@ static void pruning_identical(scl_context *ctx, const test_atoms *a)
     free(x), free(f[0]), free(f[1]);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    const int cluster = argc > 1 && !strcmp(argv[1], "cluster");
     uint64_t rng = test_seed();
     scl_context *ctx = test_context();
     test_atoms a = {0};
@@ -157,19 +163,31 @@ int main(void)
         {1, 3, 64, 0, "3 chunks"},           {4, 7, 64, 0, "tpa 4, 7 chunks"},
         {1, 0, 64, 0, "tuned chunks"},      {2, 2, 64, stream_budget, "streamed lists"},
     };
-    int nv = (int)(sizeof variants / sizeof variants[0]);
+    const variant cluster_variants[] = {
+        {1, 1, 64, 0, "charmm kind, tpa 1"}, {1, 1, 64, 0, "cluster tpa 1"},
+        {2, 1, 64, 0, "cluster tpa 2"},      {4, 1, 128, 0, "cluster tpa 4, wg 128"},
+        {8, 1, 64, 0, "cluster tpa 8"},      {2, 1, 256, 0, "cluster tpa 2, wg 256"},
+    };
+    const variant *vs = cluster ? cluster_variants : variants;
+    int nv = cluster ? (int)(sizeof cluster_variants / sizeof cluster_variants[0])
+                     : (int)(sizeof variants / sizeof variants[0]);
     for (int prec = SCL_PREC_MIXED; prec <= SCL_PREC_DOUBLE; prec++) {
         scl_charmm_params p = test_params(&a.sys, (scl_precision)prec);
         outcome base;
-        if (!run(ctx, p, &a, &variants[0], &base))
+        p.kernel = cluster ? "charmm" : NULL;
+        if (!run(ctx, p, &a, &vs[0], &base))
             break;
+        p.kernel = cluster ? "cluster" : NULL;
         for (int k = 1; k < nv; k++) {
             outcome o;
-            if (!run(ctx, p, &a, &variants[k], &o)) {
+            if (!run(ctx, p, &a, &vs[k], &o)) {
                 outcome_free(&o);
                 continue;
             }
-            if (k == nv - 1)
+            if (cluster)
+                CHECK(!strcmp(o.st.kernel, "cluster"), "%s ran kernel %s", vs[k].what,
+                      o.st.kernel);
+            else if (k == nv - 1)
                 CHECK(o.st.chunks >= 2, "streamed variant ran in %d chunks", o.st.chunks);
             if (prec == SCL_PREC_DOUBLE) {
                 int same_f = !memcmp(o.f, base.f, 3 * n * sizeof *o.f);
@@ -177,24 +195,26 @@ int main(void)
                 int same_atom = !memcmp(o.e, base.e, n * sizeof *o.e) &&
                                 !memcmp(o.v, base.v, 6 * n * sizeof *o.v);
                 printf("double %-18s forces %s, energies/virial %s, per-atom %s\n",
-                       variants[k].what, same_f ? "identical" : "DIFFER",
+                       vs[k].what, same_f ? "identical" : "DIFFER",
                        same_r ? "identical" : "DIFFER", same_atom ? "identical" : "DIFFER");
                 CHECK(same_f && same_r && same_atom, "double, %s: not bitwise identical",
-                      variants[k].what);
+                      vs[k].what);
             } else {
                 double ferr = rms_relative(o.f, base.f, 3 * n);
                 double eerr = rel_error(o.r.ecoul, base.r.ecoul);
-                printf("mixed  %-18s forces differ by %.2e, E_coul by %.2e\n", variants[k].what,
+                printf("mixed  %-18s forces differ by %.2e, E_coul by %.2e\n", vs[k].what,
                        ferr, eerr);
                 CHECK(within(ferr, 1e-6) && within(eerr, 1e-9), "mixed, %s: %g %g",
-                      variants[k].what, ferr, eerr);
+                      vs[k].what, ferr, eerr);
             }
             outcome_free(&o);
         }
         outcome_free(&base);
     }
-    pruning_identical(ctx, &a);
-    fsum_agrees(&a);
+    static const char *const tuned[2] = {NULL, NULL}, *const kinds[2] = {"charmm", "cluster"};
+    pruning_identical(ctx, &a, cluster ? kinds : tuned);
+    if (!cluster)
+        fsum_agrees(&a);
     test_atoms_free(&a);
     scl_context_free(ctx);
     return test_summary("test_charmm_identical");

@@ -9,7 +9,8 @@
 
 #include <math.h>
 
-int main(void)
+/* argv[1]: the force kernel kind to test (default: the tuner's choice) */
+int main(int argc, char **argv)
 {
     uint64_t rng = test_seed();
     scl_context *ctx = test_context();
@@ -40,6 +41,7 @@ int main(void)
     double *fref = malloc(n3 * sizeof *fref), *f[2] = {malloc(n3 * sizeof(double)),
                                                        malloc(n3 * sizeof(double))};
     scl_charmm_params p = test_params(&a.sys, SCL_PREC_DOUBLE);
+    p.kernel = argc > 1 ? argv[1] : NULL;
     scl_charmm_result rref, r[2];
     CHECK_OK(ctx, test_reference(&p, &a, fref, &rref, NULL, NULL));
     double fmax_ref = 0;
@@ -68,6 +70,7 @@ int main(void)
               memcmp(&r[0], &r[1], sizeof r[0]) == 0,
           "double precision results differ between launch plans");
     p = test_params(&a.sys, SCL_PREC_MIXED);
+    p.kernel = argc > 1 ? argv[1] : NULL;
     CHECK_OK(ctx, test_engine_step(ctx, &p, &a, f[0], &r[0], NULL, NULL, NULL));
     double ferr = rms_relative(f[0], fref, n3);
     printf("mixed: forces %.2e\n", ferr);

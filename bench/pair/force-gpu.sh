@@ -1,0 +1,61 @@
+#!/bin/bash
+# Force kernels of the lj/charmm/coul/long engine on the GPU machine (bare
+# NVIDIA H100/H200, 16 cores), old kernel ("charmm": lanes per atom over atom
+# lists) against the cluster-pair kernel ("cluster"), about a minute in all.
+# Run from the repository root:  bash bench/pair/force-gpu.sh
+# Builds only the streamcl command (pair module) into build-gpu-pairk, then
+# `streamcl pair-bench` on rhodo 32k (bench/data.rhodo from
+# .gpu/lammps-trim.tar.xz), mixed precision, 100 steps, rebuild every 10:
+# each kernel force-only and with energy+virial on every step (as rhodo's
+# barostat needs), then the tuner's own choice between all kinds. The last
+# lines are a Markdown table. Results go to $OUT/pair-force/ when $OUT is set.
+set -u
+T0=$(date +%s)
+if [ -f .gpu/device/setup.sh ]; then . .gpu/device/setup.sh; fi
+B=build-gpu-pairk
+cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DSTREAMCL_MODULES=pair -DSTREAMCL_TESTS=OFF \
+    > $B.log 2>&1 && make -C $B -j16 streamcl_cli >> $B.log 2>&1 || { tail -40 $B.log; exit 1; }
+STREAMCL=$PWD/$B/streamcl
+RES=${OUT:+$OUT/pair-force}
+RES=${RES:-$B/results}
+mkdir -p "$RES"
+DATA=$B/lammps-trim/lammps/bench/data.rhodo
+if [ ! -f "$DATA" ]; then
+    mkdir -p $B/lammps-trim
+    tar -xJf .gpu/lammps-trim.tar.xz -C $B/lammps-trim 2>/dev/null
+    [ -f "$DATA" ] || DATA=$(find $B/lammps-trim -name data.rhodo | head -1)
+fi
+if [ ! -f "$DATA" ]; then
+    echo "bench/pair/force-gpu.sh: data.rhodo not found (.gpu/lammps-trim.tar.xz missing or without bench/)" >&2
+    exit 1
+fi
+export XDG_CACHE_HOME=$PWD/$B/cache OMP_NUM_THREADS=${OMP_NUM_THREADS:-16}
+DEV=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
+echo "build $(( $(date +%s) - T0 )) s; device ${DEV:-?}"
+COMMON="--data $DATA --steps ${STEPS:-100} --rebuild 10 --precision mixed --profile"
+run() { # name, args...
+    local name=$1; shift
+    echo "== pair-bench $name: $*"
+    timeout 120 "$STREAMCL" pair-bench $COMMON "$@" > "$RES/$name.txt" 2>&1
+    grep -E '^(RESULT|cluster pairs|pairs/s|error vs|worst)' "$RES/$name.txt"
+}
+run charmm       --kernel charmm
+run charmm-tally --kernel charmm --no-reference --tally
+run cluster      --kernel cluster
+run cluster-tally --kernel cluster --no-reference --tally
+run tuned-tally  --no-reference --tally
+
+get() { grep '^RESULT' "$RES/$1.txt" 2>/dev/null | tr ' ' '\n' | grep "^$2=" | cut -d= -f2; }
+ratio() { python3 -c "print(f'{float(\"$2\")/float(\"$1\"):.3f}')" 2>/dev/null || echo "?"; }
+echo
+echo "total $(( $(date +%s) - T0 )) s"
+echo
+echo "| rhodo 32k mixed, ${DEV:-?}, $(date -u +%F) | force ms/step, force-only | force ms/step, energy+virial every step | tally / force-only | list build device ms/rebuild (of it cluster lists) | force RMS err vs double reference | tpa/wg |"
+echo "|---|---|---|---|---|---|---|"
+for k in charmm cluster; do
+    f0=$(get $k force_ms); f1=$(get $k-tally force_ms)
+    echo "| $k | ${f0:-failed} | ${f1:-failed} | $(ratio "$f0" "$f1") | $(get $k list_build_dev_ms) ($(get $k cluster_build_dev_ms)) | $(get $k force_err) | $(get $k tpa)/$(get $k wg) |"
+done
+echo "| tuner's choice: $(get tuned-tally kernel) | | $(get tuned-tally force_ms) | | $(get tuned-tally list_build_dev_ms) | | $(get tuned-tally tpa)/$(get tuned-tally wg) |"
+echo
+echo "Goals (issue 11, H200): force <= 0.10 ms/step, tally <= 1.15x force-only, list build <= 1.0 ms. Command: bash bench/pair/force-gpu.sh"

@@ -1,0 +1,546 @@
+/* The "cluster" kind of force kernels (charmm_cluster.h): cluster-pair lists
+ * rebuilt on the device whenever the neighbor list object has a new atom set,
+ * then one force launch over all i-clusters. */
+#include "pair/charmm_cluster.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CLUSTER 8
+/* i-clusters past the last one, filled as empty, so that a launch rounded
+ * up to whole work-groups (<= 256 work-items, >= 8 per cluster) reads only
+ * padding */
+#define SLACK 64
+
+static const char *const fn = "scl_charmm_compute";
+
+/* Columns of the x-y grid over the neighbor list's cell grid, relative to
+ * the packing origin, about as wide as a cluster of 8 atoms is tall. */
+typedef struct {
+    int ncx, ncy;
+    double lo[2], width[2];
+} column_grid;
+
+/* One set of clusters (the local atoms, or all atoms). */
+typedef struct {
+    scl_stream *col_of, *rank, *count, *col_start, *col_cluster, *entries, *atom, *lo, *hi;
+    int bound; /* clusters it may have: n / 8 + columns + 1 */
+} cluster_set;
+
+struct charmm_cluster {
+    scl_kernel *force[4][2][2]; /* [log2 tpa][tally][fsum > 1] */
+    scl_kernel *columns, *scan, *scatter, *sort, *bounds, *pairs, *prune;
+    cluster_set set[2]; /* [0] i-clusters (local atoms), [1] j-clusters (all) */
+    scl_stream *cj, *cmask, *cmask_full, *nj, *sp_list, *sp_count, *overflow;
+    int capacity, sp_capacity;
+    long built_rebuilds; /* nl->rebuilds of the lists held; -1: none */
+    long entries;        /* cluster pairs of the last build (stats, read on demand: -1) */
+};
+
+void charmm_cluster_free(charmm_cluster *cl)
+{
+    if (!cl)
+        return;
+    for (int t = 0; t < 4; t++)
+        for (int v = 0; v < 2; v++)
+            for (int f = 0; f < 2; f++)
+                scl_kernel_free(cl->force[t][v][f]);
+    scl_kernel *kernels[] = {cl->columns, cl->scan,   cl->scatter, cl->sort,
+                             cl->bounds,  cl->pairs, cl->prune};
+    for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++)
+        scl_kernel_free(kernels[k]);
+    for (int s = 0; s < 2; s++) {
+        cluster_set *cs = &cl->set[s];
+        scl_stream *all[] = {cs->col_of,  cs->rank,    cs->count, cs->col_start, cs->col_cluster,
+                             cs->entries, cs->atom,    cs->lo,    cs->hi};
+        for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
+            scl_stream_free(all[k]);
+    }
+    scl_stream *pairs[] = {cl->cj,      cl->cmask,    cl->cmask_full, cl->nj,
+                           cl->sp_list, cl->sp_count, cl->overflow};
+    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++)
+        scl_stream_free(pairs[k]);
+    free(cl);
+}
+
+static void columns_of(const charmm_nlist *nl, column_grid *g)
+{
+    double ext[3], vol = 1.0;
+    for (int d = 0; d < 3; d++) {
+        ext[d] = nl->grid_width[d] * nl->grid[d];
+        vol *= ext[d] > 1e-3 ? ext[d] : 1e-3;
+    }
+    /* a cube holding 8 atoms at the mean density */
+    double side = nl->natoms > 0 ? cbrt(8.0 * vol / nl->natoms) : ext[0];
+    for (int d = 0; d < 2; d++) {
+        double f = side > 0.0 ? ext[d] / side : 1.0;
+        int n = f >= 4096.0 ? 4096 : f >= 1.0 ? (int)f : 1;
+        g->lo[d] = nl->grid_lo[d] - nl->origin[d];
+        g->width[d] = ext[d] > 0.0 ? ext[d] / n : 1.0;
+        if (d == 0)
+            g->ncx = n;
+        else
+            g->ncy = n;
+    }
+}
+
+static int bound_of(int n, const column_grid *g) { return n / CLUSTER + g->ncx * g->ncy + 1; }
+
+static int tpa_index(int tpa) { return tpa == 1 ? 0 : tpa == 2 ? 1 : tpa == 4 ? 2 : 3; }
+
+/* Mixed with double accumulators: float partial sums per FSUM pairs. */
+static int has_fsum(const charmm_forces *fk)
+{
+    return fk->params->precision == SCL_PREC_MIXED && fk->out_type == SCL_DOUBLE;
+}
+
+static size_t acc_bytes(const charmm_forces *fk)
+{
+    return fk->params->precision == SCL_PREC_DOUBLE ? 16 : scl_type_size(fk->out_type);
+}
+
+static scl_status force_kernel(charmm_forces *fk, int tpa, int tally, int fsum, scl_kernel **out)
+{
+    scl_kernel **k = &fk->cluster->force[tpa_index(tpa)][tally][fsum > 1];
+    if (!*k) {
+        char opts[128];
+        snprintf(opts, sizeof opts, "-DPREC=%d -DTPA=%d -DTALLY=%d -DTALLY_DOUBLE=%d -DFSUM=%d",
+                 (int)fk->params->precision, tpa, tally, fk->params->mixed_tally_double != 0,
+                 fsum > 1 ? 8 : 1);
+        scl_status s = scl_kernel_create(fk->ctx, "charmm", "charmm_cluster_force", opts, k);
+        if (s != SCL_OK)
+            return s;
+        scl_kernel_set_label(*k, tally ? "charmm force+energy (cluster)" : "charmm force (cluster)");
+    }
+    *out = *k;
+    return SCL_OK;
+}
+
+static scl_status build_kernels(charmm_forces *fk)
+{
+    charmm_cluster *cl = fk->cluster;
+    if (cl->prune)
+        return SCL_OK;
+    char opts[64];
+    snprintf(opts, sizeof opts, "-DSCL_POS_DOUBLE=%d",
+             fk->params->precision == SCL_PREC_DOUBLE);
+    struct {
+        const char *file, *name, *opts;
+        scl_kernel **k;
+    } all[] = {{"charmm_bin", "bin_scan", NULL, &cl->scan},
+               {"charmm_bin", "bin_scatter", NULL, &cl->scatter},
+               {"charmm_cluster", "cluster_columns", opts, &cl->columns},
+               {"charmm_cluster", "cluster_sort", opts, &cl->sort},
+               {"charmm_cluster", "cluster_bounds", opts, &cl->bounds},
+               {"charmm_cluster", "cluster_pairs", opts, &cl->pairs},
+               {"charmm_cluster", "cluster_prune", opts, &cl->prune}};
+    scl_status s = SCL_OK;
+    for (size_t k = 0; k < sizeof all / sizeof all[0] && s == SCL_OK; k++) {
+        s = scl_kernel_create(fk->ctx, all[k].file, all[k].name, all[k].opts, all[k].k);
+        if (s == SCL_OK)
+            scl_kernel_set_label(*all[k].k, all[k].k == &cl->prune ? "charmm cluster prune"
+                                                                     : "charmm cluster build");
+    }
+    return s;
+}
+
+static scl_status launch_1d(scl_kernel *k, size_t n)
+{
+    size_t local = 64;
+    if (local > scl_kernel_max_work_group(k))
+        local = scl_kernel_max_work_group(k);
+    size_t global = (n + local - 1) / local * local;
+    return scl_kernel_launch(k, 1, &global, &local, NULL);
+}
+
+static scl_status set_float4(scl_kernel *k, const char *name, double a, double b)
+{
+    float v[4] = {(float)a, (float)b, 0.0f, 0.0f};
+    return scl_kernel_set_value(k, name, SCL_FLOAT4, v);
+}
+
+/* Clusters of the local atoms (local 1) or of all atoms, sorted by column and z. */
+static scl_status build_set(charmm_forces *fk, charmm_nlist *nl, int local, const column_grid *g)
+{
+    charmm_cluster *cl = fk->cluster;
+    cluster_set *cs = &cl->set[local ? 0 : 1];
+    scl_context *ctx = fk->ctx;
+    int n = local ? nl->nlocal : nl->natoms, ncols = g->ncx * g->ncy;
+    cs->bound = bound_of(n, g);
+    size_t nc = (size_t)cs->bound + SLACK, nn = (size_t)(n > 0 ? n : 1);
+    struct {
+        scl_stream **s;
+        const char *label;
+        scl_type type;
+        size_t count;
+    } streams[] = {{&cs->col_of, "charmm cluster columns", SCL_INT, nn},
+                   {&cs->rank, "charmm cluster ranks", SCL_INT, nn},
+                   {&cs->count, "charmm cluster column counts", SCL_INT, (size_t)ncols},
+                   {&cs->col_start, "charmm cluster column starts", SCL_INT, (size_t)ncols + 1},
+                   {&cs->col_cluster, "charmm cluster column clusters", SCL_INT, (size_t)ncols + 1},
+                   {&cs->entries, "charmm cluster column entries", SCL_INT, nn},
+                   {&cs->atom, "charmm cluster atoms", SCL_INT, CLUSTER * nc},
+                   {&cs->lo, "charmm cluster boxes", SCL_FLOAT4, nc},
+                   {&cs->hi, "charmm cluster boxes", SCL_FLOAT4, nc}};
+    scl_status s = SCL_OK;
+    for (size_t k = 0; k < sizeof streams / sizeof streams[0] && s == SCL_OK; k++)
+        s = charmm_stream_reserve(ctx, streams[k].s, streams[k].label, streams[k].type,
+                                  streams[k].count, 0);
+    int zero = 0, none = -1;
+    if (s == SCL_OK)
+        s = scl_stream_fill_range(cs->count, 0, (size_t)ncols, &zero, NULL);
+    if (s == SCL_OK)
+        s = scl_stream_fill_range(cs->atom, 0, CLUSTER * nc, &none, NULL);
+    float unit = (float)nl->unit;
+    const charmm_stream_arg col_streams[] = {{"pos", nl->pos_build}, {"map", nl->ilist_dev},
+                                             {"col_of", cs->col_of},  {"rank", cs->rank},
+                                             {"count", cs->count}};
+    const charmm_int_arg col_ints[] = {
+        {"use_map", local}, {"n", n}, {"ncx", g->ncx}, {"ncy", g->ncy}};
+    if (s == SCL_OK)
+        s = charmm_bind(cl->columns, col_streams, 5, col_ints, 4);
+    if (s == SCL_OK)
+        s = scl_kernel_set_float(cl->columns, "unit", unit);
+    if (s == SCL_OK)
+        s = set_float4(cl->columns, "grid_lo", g->lo[0], g->lo[1]);
+    if (s == SCL_OK)
+        s = set_float4(cl->columns, "inv_width", 1.0 / g->width[0], 1.0 / g->width[1]);
+    if (s == SCL_OK)
+        s = launch_1d(cl->columns, nn);
+    /* column starts and cluster starts */
+    const charmm_stream_arg scan_streams[] = {{"count", cs->count},
+                                              {"local_count", cs->count},
+                                              {"cell_start", cs->col_start},
+                                              {"local_start", cs->col_cluster}};
+    const charmm_int_arg scan_ints[] = {{"ncells", ncols}, {"cluster_size", CLUSTER}};
+    size_t swg = 256;
+    if (swg > scl_kernel_max_work_group(cl->scan))
+        swg = scl_kernel_max_work_group(cl->scan);
+    if (s == SCL_OK)
+        s = charmm_bind(cl->scan, scan_streams, 4, scan_ints, 2);
+    if (s == SCL_OK)
+        s = scl_kernel_set_local(cl->scan, "sa", swg * sizeof(int));
+    if (s == SCL_OK)
+        s = scl_kernel_set_local(cl->scan, "sb", swg * sizeof(int));
+    if (s == SCL_OK)
+        s = scl_kernel_launch(cl->scan, 1, &swg, &swg, NULL);
+    /* entries by column (arrival order), then z order within the column */
+    const charmm_stream_arg sc_streams[] = {{"cell_of", cs->col_of},
+                                            {"rank", cs->rank},
+                                            {"cell_start", cs->col_start},
+                                            {"order", cs->entries}};
+    const charmm_int_arg sc_ints[] = {{"n", n}};
+    if (s == SCL_OK)
+        s = charmm_bind(cl->scatter, sc_streams, 4, sc_ints, 1);
+    if (s == SCL_OK)
+        s = launch_1d(cl->scatter, nn);
+    const charmm_stream_arg so_streams[] = {{"pos", nl->pos_build},       {"map", nl->ilist_dev},
+                                            {"col_of", cs->col_of},       {"col_start", cs->col_start},
+                                            {"col_cluster", cs->col_cluster},
+                                            {"col_entries", cs->entries}, {"cl_atom", cs->atom}};
+    const charmm_int_arg so_ints[] = {{"use_map", local}, {"n", n}};
+    if (s == SCL_OK)
+        s = charmm_bind(cl->sort, so_streams, 7, so_ints, 2);
+    if (s == SCL_OK)
+        s = scl_kernel_set_float(cl->sort, "unit", unit);
+    if (s == SCL_OK)
+        s = launch_1d(cl->sort, nn);
+    const charmm_stream_arg b_streams[] = {{"pos", nl->pos_build}, {"map", nl->ilist_dev},
+                                           {"cl_atom", cs->atom},  {"cl_lo", cs->lo},
+                                           {"cl_hi", cs->hi}};
+    const charmm_int_arg b_ints[] = {{"use_map", local}, {"nclusters", (int)nc}};
+    if (s == SCL_OK)
+        s = charmm_bind(cl->bounds, b_streams, 5, b_ints, 2);
+    if (s == SCL_OK)
+        s = scl_kernel_set_float(cl->bounds, "unit", unit);
+    if (s == SCL_OK)
+        s = launch_1d(cl->bounds, nc);
+    return s;
+}
+
+/* j-clusters in reach of one i-cluster, from the cluster volume: the box of
+ * two cluster edges grown by the cutoff (Steiner's formula), 20% spare. */
+static int estimate_capacity(const charmm_nlist *nl, const column_grid *g)
+{
+    double side = sqrt(g->width[0] * g->width[1]), a = 2.0 * side, r = nl->coeffs->cut_neigh;
+    double v = a * a * a + 6.0 * a * a * r + 3.0 * 3.14159265358979 * a * r * r + 4.0 / 3.0 * 3.14159265358979 * r * r * r;
+    double n = 1.2 * v / (side * side * side) + 16.0;
+    return n > 1e6 ? 1000000 : n > 64.0 ? (int)n : 64;
+}
+
+static scl_status build_pairs(charmm_forces *fk, charmm_nlist *nl, const column_grid *g)
+{
+    charmm_cluster *cl = fk->cluster;
+    scl_context *ctx = fk->ctx;
+    const cluster_set *ci = &cl->set[0], *cjs = &cl->set[1];
+    size_t nic = (size_t)ci->bound;
+    /* one image of each partner passes the half-box test; without a box
+     * (scl_charmm_set_box) every image in reach counts: regrown below */
+    if (cl->sp_capacity < nl->maxspecial)
+        cl->sp_capacity = nl->maxspecial;
+    if (cl->sp_capacity < 1)
+        cl->sp_capacity = 1;
+    int est = estimate_capacity(nl, g);
+    if (cl->capacity < est)
+        cl->capacity = est;
+    scl_status s = SCL_OK;
+    for (int attempt = 0; attempt < 3; attempt++) {
+        size_t cap = (size_t)cl->capacity;
+        s = charmm_stream_reserve(ctx, &cl->cj, "charmm cluster pairs", SCL_INT, nic * cap, 0);
+        if (s == SCL_OK)
+            s = charmm_stream_reserve(ctx, &cl->cmask, "charmm cluster pair masks", SCL_INT2,
+                                      nic * cap, 0);
+        if (s == SCL_OK)
+            s = charmm_stream_reserve(ctx, &cl->cmask_full, "charmm cluster pair masks", SCL_INT2,
+                                      nic * cap, 0);
+        if (s == SCL_OK)
+            s = charmm_stream_reserve(ctx, &cl->nj, "charmm cluster pair counts", SCL_INT, nic, 0);
+        if (s == SCL_OK)
+            s = charmm_stream_reserve(ctx, &cl->sp_list, "charmm cluster special pairs", SCL_INT,
+                                      CLUSTER * nic * (size_t)cl->sp_capacity, 0);
+        if (s == SCL_OK)
+            s = charmm_stream_reserve(ctx, &cl->sp_count, "charmm cluster special counts",
+                                      SCL_INT, CLUSTER * nic, 0);
+        if (s == SCL_OK)
+            s = charmm_stream_reserve(ctx, &cl->overflow, "charmm cluster overflow", SCL_INT, 2,
+                                      0);
+        int zero = 0;
+        if (s == SCL_OK)
+            s = scl_stream_fill_range(cl->overflow, 0, 2, &zero, NULL);
+        scl_kernel *k = cl->pairs;
+        const charmm_stream_arg streams[] = {
+            {"pos", nl->pos_build},     {"ilist", nl->ilist_dev},   {"order", nl->order_dev},
+            {"tag", nl->tag},           {"nspecial", nl->nspecial}, {"special", nl->special},
+            {"cl_atom_i", ci->atom},    {"cl_lo_i", ci->lo},        {"cl_hi_i", ci->hi},
+            {"cl_atom_j", cjs->atom},   {"cl_lo_j", cjs->lo},       {"cl_hi_j", cjs->hi},
+            {"col_cluster", cjs->col_cluster}, {"cj", cl->cj},      {"cmask", cl->cmask},
+            {"cmask_full", cl->cmask_full},
+            {"nj", cl->nj},             {"sp_list", cl->sp_list},   {"sp_count", cl->sp_count},
+            {"overflow", cl->overflow}};
+        const charmm_int_arg ints[] = {{"maxspecial", nl->maxspecial}, {"ncx", g->ncx},
+                                       {"ncy", g->ncy},                {"capacity", cl->capacity},
+                                       {"sp_capacity", cl->sp_capacity}};
+        if (s == SCL_OK)
+            s = charmm_bind(k, streams, sizeof streams / sizeof streams[0], ints,
+                            sizeof ints / sizeof ints[0]);
+        if (s == SCL_OK)
+            s = set_float4(k, "grid_lo", g->lo[0], g->lo[1]);
+        if (s == SCL_OK)
+            s = set_float4(k, "inv_width", 1.0 / g->width[0], 1.0 / g->width[1]);
+        if (s == SCL_OK)
+            s = scl_kernel_set_float(k, "cut", (float)nl->coeffs->cut_neigh);
+        if (s == SCL_OK)
+            s = scl_kernel_set_float(k, "unit", (float)nl->unit);
+        float half[4] = {1e30f, 1e30f, 1e30f, 0.0f}; /* not periodic: no limit */
+        for (int d = 0; d < 3; d++)
+            if (nl->half_box[d] > 0.0)
+                half[d] = (float)nl->half_box[d];
+        if (s == SCL_OK)
+            s = scl_kernel_set_value(k, "half_box", SCL_FLOAT4, half);
+        size_t local = CLUSTER * CLUSTER, global = nic * local;
+        if (s == SCL_OK)
+            s = scl_kernel_launch(k, 1, &global, &local, NULL);
+        int over[2] = {0, 0};
+        if (s == SCL_OK)
+            s = scl_stream_read_range(cl->overflow, 0, 2, over, 1, NULL);
+        if (s != SCL_OK)
+            return s;
+        if (over[0] <= cl->capacity && over[1] <= cl->sp_capacity)
+            return SCL_OK;
+        /* regrow with headroom and rebuild: never truncate */
+        long grown = (long)over[0] + over[0] / 8 + 16;
+        if (grown > (1L << 24) || over[1] > (1 << 16))
+            return scl_fail(ctx, SCL_ERR_TOO_LARGE, fn,
+                            "a cluster has %d cluster pairs, an atom %d special pairs", over[0],
+                            over[1]);
+        if (over[0] > cl->capacity)
+            cl->capacity = (int)grown;
+        if (over[1] > cl->sp_capacity)
+            cl->sp_capacity = over[1] + 2;
+    }
+    return scl_fail(ctx, SCL_ERR_TOO_LARGE, fn, "cluster-pair lists still overflow after regrowing");
+}
+
+/* The cluster-pair lists of the neighbor list's current atom set. */
+static scl_status lists_ready(charmm_forces *fk, charmm_nlist *nl)
+{
+    charmm_cluster *cl = fk->cluster;
+    if (cl->built_rebuilds == nl->rebuilds)
+        return SCL_OK;
+    scl_status s = build_kernels(fk);
+    column_grid g;
+    columns_of(nl, &g);
+    if (s == SCL_OK)
+        s = build_set(fk, nl, 1, &g);
+    if (s == SCL_OK)
+        s = build_set(fk, nl, 0, &g);
+    if (s == SCL_OK)
+        s = build_pairs(fk, nl, &g);
+    if (s == SCL_OK) {
+        cl->built_rebuilds = nl->rebuilds;
+        cl->entries = -1;
+    }
+    return s;
+}
+
+static int cluster_candidates(const charmm_forces *fk, scl_tune_param *params)
+{
+    const scl_device_info *dev = scl_device(fk->ctx);
+    const char *want = fk->params->kernel;
+    /* the column scan and scatter are cl/charmm_bin.cl's (fp64); on CPU
+     * cores only when asked for by name (the "cpu" kind is shaped for them) */
+    if (!dev->fp64 || (!dev->is_gpu && !(want && !strcmp(want, "cluster"))))
+        return 0;
+    params[0] = dev->is_gpu ? (scl_tune_param){"tpa", 3, {4, 8, 2}}
+                            : (scl_tune_param){"tpa", 2, {1, 2}};
+    params[1] = dev->is_gpu ? (scl_tune_param){"wg", 3, {128, 64, 256}}
+                            : (scl_tune_param){"wg", 2, {64, 128}};
+    if (!has_fsum(fk))
+        return 2;
+    params[2] = dev->is_gpu ? (scl_tune_param){"fsum", 2, {8, 1}}
+                            : (scl_tune_param){"fsum", 2, {1, 8}};
+    return 3;
+}
+
+static scl_status cluster_prepare(charmm_forces *fk, const int *values)
+{
+    int tpa = values[0], wg = values[1], fsum = has_fsum(fk) ? values[2] : 1;
+    if (fsum != 1 && fsum != 8)
+        return scl_fail(fk->ctx, SCL_ERR_ARGUMENT, fn, "fsum %d (plan or forced) is not 1 or 8",
+                        fsum);
+    if (tpa != 1 && tpa != 2 && tpa != 4 && tpa != 8)
+        return scl_fail(fk->ctx, SCL_ERR_ARGUMENT, fn,
+                        "lanes per atom %d (plan or forced) is not 1, 2, 4 or 8 for the cluster "
+                        "kernel", tpa);
+    if (wg < CLUSTER * tpa || wg > 256 || (wg & (wg - 1)))
+        return scl_fail(fk->ctx, SCL_ERR_ARGUMENT, fn,
+                        "work-group %d must be a power of two in %d..256 (8 x lanes per atom)",
+                        wg, CLUSTER * tpa);
+    if (!fk->cluster) {
+        fk->cluster = calloc(1, sizeof *fk->cluster);
+        if (!fk->cluster)
+            return scl_fail(fk->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+        fk->cluster->built_rebuilds = -1;
+    }
+    for (int tally = 0; tally < 2; tally++) {
+        scl_kernel *k;
+        scl_status s = force_kernel(fk, tpa, tally, fsum, &k);
+        if (s != SCL_OK)
+            return s;
+        size_t local = (size_t)wg;
+        s = scl_kernel_set_local(k, "scratch", local * 8 * acc_bytes(fk));
+        if (s == SCL_OK)
+            s = scl_kernel_check_local(k, 1, &local);
+        if (s != SCL_OK)
+            return s;
+    }
+    scl_status s = build_kernels(fk);
+    if (s != SCL_OK)
+        return s;
+    fk->tpa = tpa;
+    fk->wg = wg;
+    fk->fsum = fsum;
+    return SCL_OK;
+}
+
+static size_t launch_size(const charmm_forces *fk, const charmm_nlist *nl)
+{
+    column_grid g;
+    columns_of(nl, &g);
+    size_t wg = (size_t)fk->wg, n = (size_t)bound_of(nl->nlocal, &g) * CLUSTER * (size_t)fk->tpa;
+    return (n + wg - 1) / wg * wg;
+}
+
+static int cluster_groups(const charmm_forces *fk, const charmm_nlist *nl)
+{
+    return (int)(launch_size(fk, nl) / (size_t)fk->wg);
+}
+
+static scl_status cluster_enqueue(charmm_forces *fk, charmm_nlist *nl, const charmm_step_io *io,
+                                  scl_event *events)
+{
+    charmm_cluster *cl = fk->cluster;
+    scl_status s = lists_ready(fk, nl);
+    scl_kernel *k;
+    if (s == SCL_OK)
+        s = force_kernel(fk, fk->tpa, io->tally, fk->fsum, &k);
+    if (s != SCL_OK)
+        return s;
+    int dbl = charmm_forces_pair_double(fk, io->tally);
+    const charmm_stream_arg streams[] = {
+        {"pos", io->pos},           {"pos_lo", io->pos_lo},     {"type", nl->type},
+        {"ilist", nl->ilist_dev},   {"order", nl->order_dev},   {"cl_atom_i", cl->set[0].atom},
+        {"cl_atom_j", cl->set[1].atom}, {"nj", cl->nj},         {"cj", cl->cj},
+        {"cmask", cl->cmask},       {"sp_list", cl->sp_list},   {"sp_count", cl->sp_count},
+        {"ljc", dbl ? fk->ljc_double : fk->ljc},                {"force", io->force},
+        {"partials", io->partials}, {"eatom", io->per_atom ? io->eatom : io->force},
+        {"vatom", io->per_atom ? io->vatom : io->force},        {"error", io->error}};
+    const charmm_int_arg ints[] = {{"capacity", cl->capacity},
+                                   {"sp_capacity", cl->sp_capacity},
+                                   {"per_atom", io->per_atom}};
+    s = charmm_bind(k, streams, sizeof streams / sizeof streams[0], ints,
+                    sizeof ints / sizeof ints[0]);
+    if (s == SCL_OK)
+        s = charmm_forces_bind_pair_math(fk, nl, k, dbl);
+    size_t wg = (size_t)fk->wg, global = launch_size(fk, nl);
+    if (s == SCL_OK)
+        s = scl_kernel_set_local(k, "scratch", wg * 8 * acc_bytes(fk));
+    if (events)
+        events[0] = NULL;
+    if (s == SCL_OK && nl->nlocal > 0)
+        s = scl_kernel_launch(k, 1, &global, &wg, events ? &events[0] : NULL);
+    return s;
+}
+
+/* The engine's prune (instead of the atom lists'): the cluster-pair masks
+ * keep the pairs within the force cutoff + the inner skin at positions pos
+ * (the lists of a new atom set are built first). */
+static scl_status cluster_prune(charmm_forces *fk, charmm_nlist *nl, scl_stream *pos,
+                                const void *pos_host)
+{
+    charmm_cluster *cl = fk->cluster;
+    scl_status s = lists_ready(fk, nl);
+    scl_kernel *k = cl->prune;
+    const charmm_stream_arg streams[] = {
+        {"pos", pos},          {"ilist", nl->ilist_dev},          {"cl_atom_i", cl->set[0].atom},
+        {"cl_atom_j", cl->set[1].atom}, {"cj", cl->cj},           {"cmask_full", cl->cmask_full},
+        {"nj", cl->nj},        {"cmask", cl->cmask}};
+    const charmm_int_arg ints[] = {{"capacity", cl->capacity}, {"nclusters", cl->set[0].bound}};
+    if (s == SCL_OK)
+        s = charmm_bind(k, streams, sizeof streams / sizeof streams[0], ints,
+                        sizeof ints / sizeof ints[0]);
+    double cut = sqrt(nl->coeffs->cut_forcesq) + nl->inner_skin;
+    if (s == SCL_OK)
+        s = scl_kernel_set_float(k, "cutsq", (float)(cut * cut));
+    if (s == SCL_OK)
+        s = scl_kernel_set_float(k, "unit", (float)nl->unit);
+    if (s == SCL_OK && nl->nlocal > 0)
+        s = launch_1d(k, (size_t)cl->set[0].bound * (size_t)cl->capacity);
+    return s == SCL_OK ? charmm_nlist_prune_mark(nl, pos, pos_host) : s;
+}
+
+void charmm_cluster_describe(const charmm_forces *fk, long *entries, int *iclusters)
+{
+    *entries = 0;
+    *iclusters = 0;
+    charmm_cluster *cl = fk->cluster;
+    if (!cl || cl->built_rebuilds < 0)
+        return;
+    *iclusters = cl->set[0].bound;
+    if (cl->entries < 0) {
+        size_t n = (size_t)cl->set[0].bound;
+        int *nj = malloc(n * sizeof *nj);
+        long sum = 0;
+        if (nj && scl_stream_read_range(cl->nj, 0, n, nj, 1, NULL) == SCL_OK)
+            for (size_t c = 0; c < n; c++)
+                sum += nj[c];
+        free(nj);
+        cl->entries = sum;
+    }
+    *entries = cl->entries;
+}
+
+const charmm_force_kind charmm_cluster_kind = {"cluster",       cluster_candidates,
+                                               cluster_prepare, cluster_enqueue,
+                                               cluster_groups,  cluster_prune};
