@@ -170,6 +170,43 @@ inline real fixed_delta(int a, int b, real unit)
     return (real)as_int((uint)a - (uint)b) * unit;
 }
 
+/* x_i - x_j (x, y, z) and q_j (w) from the packed positions pi, pj of
+ * atoms i and j (mixed with double pair math adds the residuals lo_i and
+ * pos_lo[j]); with pj = pi, w is q_i. */
+inline real4 pair_delta(const pos4 pi, const pos4 pj, const float4 lo_i,
+                        __global const float4 *restrict pos_lo, const int j, const real unit)
+{
+#if POS_FIXED && PAIR_DOUBLE
+    const float4 lo_j = pos_lo[j];
+    return (real4)(fixed_delta(pi.x, pj.x, unit) + ((real)lo_i.x - (real)lo_j.x),
+                   fixed_delta(pi.y, pj.y, unit) + ((real)lo_i.y - (real)lo_j.y),
+                   fixed_delta(pi.z, pj.z, unit) + ((real)lo_i.z - (real)lo_j.z),
+                   (real)as_float(pj.w) + (real)lo_j.w);
+#elif POS_FIXED
+    (void)lo_i, (void)pos_lo, (void)j;
+    return (real4)(fixed_delta(pi.x, pj.x, unit), fixed_delta(pi.y, pj.y, unit),
+                   fixed_delta(pi.z, pj.z, unit), as_float(pj.w));
+#else
+    (void)lo_i, (void)pos_lo, (void)j, (void)unit;
+    return (real4)(pi.x - pj.x, pi.y - pj.y, pi.z - pj.z, pj.w);
+#endif
+}
+
+/* A pair's force (and with TALLY energy and virial) into the accumulators
+ * of the force kernels (fx.., e_vdwl.., v0..v5, their float partials) */
+#if TALLY
+#define ADD_PAIR(dx, dy, dz, fpair, ecoul, philj)                                              \
+    ADD(fx, pfx, (dx) * (fpair)), ADD(fy, pfy, (dy) * (fpair)), ADD(fz, pfz, (dz) * (fpair)),  \
+        ADD(e_vdwl, pev, philj), ADD(e_coul, pec, ecoul),                                      \
+        ADD(v0, pv0, (dx) * (dx) * (fpair)), ADD(v1, pv1, (dy) * (dy) * (fpair)),              \
+        ADD(v2, pv2, (dz) * (dz) * (fpair)), ADD(v3, pv3, (dx) * (dy) * (fpair)),              \
+        ADD(v4, pv4, (dx) * (dz) * (fpair)), ADD(v5, pv5, (dy) * (dz) * (fpair))
+#else
+#define ADD_PAIR(dx, dy, dz, fpair, ecoul, philj)                                              \
+    ADD(fx, pfx, (dx) * (fpair)), ADD(fy, pfy, (dy) * (fpair)), ADD(fz, pfz, (dz) * (fpair)),  \
+        (void)(ecoul), (void)(philj)
+#endif
+
 /* The terms of one pair at r2 (inside the force cutoff, beyond min_r2):
  * returns fpair (force / r), the pair's Coulomb and LJ energies in *ecoul_out
  * and *philj_out. kind: 0, or the special kind (1-2, 1-3, 1-4 partner). */
@@ -333,12 +370,10 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
     const pos4 pi = pos[i];
 #if POS_FIXED && PAIR_DOUBLE
     const float4 lo_i = pos_lo[i];
-    const real qi = (real)as_float(pi.w) + (real)lo_i.w;
-#elif POS_FIXED
-    const real qi = as_float(pi.w);
 #else
-    const real qi = pi.w;
+    const float4 lo_i = (float4)(0.0f);
 #endif
+    const real qi = pair_delta(pi, pi, lo_i, pos_lo, i, unit).w;
     const int ti = type[i];
     const size_t stride = (size_t)count * PAD;
     const int npad = active ? (numnbr[ii] + PAD - 1) / PAD * PAD : 0;
@@ -379,19 +414,8 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
         const int j = packed & INDEX_MASK;
         const int kind = phase == 0 ? (packed >> KIND_SHIFT) & 3 : 0;
         const pos4 pj = pos[j];
-#if POS_FIXED && PAIR_DOUBLE
-        const float4 lo_j = pos_lo[j];
-        const real dx = fixed_delta(pi.x, pj.x, unit) + ((real)lo_i.x - (real)lo_j.x);
-        const real dy = fixed_delta(pi.y, pj.y, unit) + ((real)lo_i.y - (real)lo_j.y);
-        const real dz = fixed_delta(pi.z, pj.z, unit) + ((real)lo_i.z - (real)lo_j.z);
-#elif POS_FIXED
-        const real dx = fixed_delta(pi.x, pj.x, unit);
-        const real dy = fixed_delta(pi.y, pj.y, unit);
-        const real dz = fixed_delta(pi.z, pj.z, unit);
-#else
-        const real qj = pj.w;
-        const real dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
-#endif
+        const real4 d = pair_delta(pi, pj, lo_i, pos_lo, j, unit);
+        const real dx = d.x, dy = d.y, dz = d.z, qj = d.w;
         const real r2 = dx * dx + dy * dy + dz * dz;
 #if POS_FIXED && !PAIR_DOUBLE
         /* The unshifted Coulomb force jumps by ~5e-3 kcal/mol/A at the
@@ -415,11 +439,6 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
             report(error, 1, ii, j);
             continue;
         }
-#if POS_FIXED && PAIR_DOUBLE
-        const real qj = (real)as_float(pj.w) + (real)lo_j.w;
-#elif POS_FIXED
-        const real qj = as_float(pj.w);
-#endif
         real ecoul, philj;
         const real fpair = pair_terms(r2, in_coul, kind, qi, qj, ljc, ti * ntypes, type, j, g_ewald,
                                       qqrd2e, cut_ljsq, cut_lj_innersq, inv_denom_lj, special_lj,
@@ -428,19 +447,7 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
         if (!(fabs(fpair) * sqrt(r2) < FORCE_LIMIT))
             report(error, 2, ii, j);
 #endif
-        ADD(fx, pfx, dx * fpair);
-        ADD(fy, pfy, dy * fpair);
-        ADD(fz, pfz, dz * fpair);
-#if TALLY
-        ADD(e_vdwl, pev, philj);
-        ADD(e_coul, pec, ecoul);
-        ADD(v0, pv0, dx * dx * fpair);
-        ADD(v1, pv1, dy * dy * fpair);
-        ADD(v2, pv2, dz * dz * fpair);
-        ADD(v3, pv3, dx * dy * fpair);
-        ADD(v4, pv4, dx * dz * fpair);
-        ADD(v5, pv5, dy * dz * fpair);
-#endif
+        ADD_PAIR(dx, dy, dz, fpair, ecoul, philj);
     }
 #if PARTIALS
     FLUSH_ALL();
@@ -500,12 +507,10 @@ __kernel void charmm_cluster_force(__global const pos4 *restrict pos,
     const pos4 pi = pos[i];
 #if POS_FIXED && PAIR_DOUBLE
     const float4 lo_i = pos_lo[i];
-    const real qi = (real)as_float(pi.w) + (real)lo_i.w;
-#elif POS_FIXED
-    const real qi = as_float(pi.w);
 #else
-    const real qi = pi.w;
+    const float4 lo_i = (float4)(0.0f);
 #endif
+    const real qi = pair_delta(pi, pi, lo_i, pos_lo, i, unit).w;
     const int ti = type[i];
     const int n8 = active ? 8 * nj[ic] : 0;
     const int nall = n8 + (active ? sp_count[slot] : 0);
@@ -539,19 +544,8 @@ __kernel void charmm_cluster_force(__global const pos4 *restrict pos,
             kind = (packed >> KIND_SHIFT) & 3;
         }
         const pos4 pj = pos[j];
-#if POS_FIXED && PAIR_DOUBLE
-        const float4 lo_j = pos_lo[j];
-        const real dx = fixed_delta(pi.x, pj.x, unit) + ((real)lo_i.x - (real)lo_j.x);
-        const real dy = fixed_delta(pi.y, pj.y, unit) + ((real)lo_i.y - (real)lo_j.y);
-        const real dz = fixed_delta(pi.z, pj.z, unit) + ((real)lo_i.z - (real)lo_j.z);
-#elif POS_FIXED
-        const real dx = fixed_delta(pi.x, pj.x, unit);
-        const real dy = fixed_delta(pi.y, pj.y, unit);
-        const real dz = fixed_delta(pi.z, pj.z, unit);
-#else
-        const real qj = pj.w;
-        const real dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
-#endif
+        const real4 d = pair_delta(pi, pj, lo_i, pos_lo, j, unit);
+        const real dx = d.x, dy = d.y, dz = d.z, qj = d.w;
         const real r2 = dx * dx + dy * dy + dz * dz;
 #if POS_FIXED && !PAIR_DOUBLE
         int in_coul = r2 < cut_coulsq;
@@ -573,11 +567,6 @@ __kernel void charmm_cluster_force(__global const pos4 *restrict pos,
             report(error, 1, ii, j);
             continue;
         }
-#if POS_FIXED && PAIR_DOUBLE
-        const real qj = (real)as_float(pj.w) + (real)lo_j.w;
-#elif POS_FIXED
-        const real qj = as_float(pj.w);
-#endif
         real ecoul, philj;
         const real fpair = pair_terms(r2, in_coul, kind, qi, qj, ljc, ti * ntypes, type, j, g_ewald,
                                       qqrd2e, cut_ljsq, cut_lj_innersq, inv_denom_lj, special_lj,
@@ -586,19 +575,7 @@ __kernel void charmm_cluster_force(__global const pos4 *restrict pos,
         if (!(fabs(fpair) * sqrt(r2) < FORCE_LIMIT))
             report(error, 2, ii, j);
 #endif
-        ADD(fx, pfx, dx * fpair);
-        ADD(fy, pfy, dy * fpair);
-        ADD(fz, pfz, dz * fpair);
-#if TALLY
-        ADD(e_vdwl, pev, philj);
-        ADD(e_coul, pec, ecoul);
-        ADD(v0, pv0, dx * dx * fpair);
-        ADD(v1, pv1, dy * dy * fpair);
-        ADD(v2, pv2, dz * dz * fpair);
-        ADD(v3, pv3, dx * dy * fpair);
-        ADD(v4, pv4, dx * dz * fpair);
-        ADD(v5, pv5, dy * dz * fpair);
-#endif
+        ADD_PAIR(dx, dy, dz, fpair, ecoul, philj);
     }
 #if PARTIALS
     FLUSH_ALL();

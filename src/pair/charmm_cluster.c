@@ -89,32 +89,15 @@ static int bound_of(int n, const column_grid *g) { return n / CLUSTER + g->ncx *
 
 static int tpa_index(int tpa) { return tpa == 1 ? 0 : tpa == 2 ? 1 : tpa == 4 ? 2 : 3; }
 
-/* Mixed with double accumulators: float partial sums per FSUM pairs. */
-static int has_fsum(const charmm_forces *fk)
-{
-    return fk->params->precision == SCL_PREC_MIXED && fk->out_type == SCL_DOUBLE;
-}
-
-static size_t acc_bytes(const charmm_forces *fk)
-{
-    return fk->params->precision == SCL_PREC_DOUBLE ? 16 : scl_type_size(fk->out_type);
-}
 
 static scl_status force_kernel(charmm_forces *fk, int tpa, int tally, int fsum, scl_kernel **out)
 {
     scl_kernel **k = &fk->cluster->force[tpa_index(tpa)][tally][fsum > 1];
-    if (!*k) {
-        char opts[128];
-        snprintf(opts, sizeof opts, "-DPREC=%d -DTPA=%d -DTALLY=%d -DTALLY_DOUBLE=%d -DFSUM=%d",
-                 (int)fk->params->precision, tpa, tally, fk->params->mixed_tally_double != 0,
-                 fsum > 1 ? 8 : 1);
-        scl_status s = scl_kernel_create(fk->ctx, "charmm", "charmm_cluster_force", opts, k);
-        if (s != SCL_OK)
-            return s;
-        scl_kernel_set_label(*k, tally ? "charmm force+energy (cluster)" : "charmm force (cluster)");
-    }
+    scl_status s = charmm_forces_kernel(
+        fk, "charmm_cluster_force", tpa, tally, fsum,
+        tally ? "charmm force+energy (cluster)" : "charmm force (cluster)", k);
     *out = *k;
-    return SCL_OK;
+    return s;
 }
 
 static scl_status build_kernels(charmm_forces *fk)
@@ -396,7 +379,7 @@ static int cluster_candidates(const charmm_forces *fk, scl_tune_param *params)
                             : (scl_tune_param){"tpa", 2, {1, 2}};
     params[1] = dev->is_gpu ? (scl_tune_param){"wg", 3, {128, 64, 256}}
                             : (scl_tune_param){"wg", 2, {64, 128}};
-    if (!has_fsum(fk))
+    if (!charmm_forces_has_fsum(fk))
         return 2;
     params[2] = dev->is_gpu ? (scl_tune_param){"fsum", 2, {8, 1}}
                             : (scl_tune_param){"fsum", 2, {1, 8}};
@@ -405,7 +388,7 @@ static int cluster_candidates(const charmm_forces *fk, scl_tune_param *params)
 
 static scl_status cluster_prepare(charmm_forces *fk, const int *values)
 {
-    int tpa = values[0], wg = values[1], fsum = has_fsum(fk) ? values[2] : 1;
+    int tpa = values[0], wg = values[1], fsum = charmm_forces_has_fsum(fk) ? values[2] : 1;
     if (fsum != 1 && fsum != 8)
         return scl_fail(fk->ctx, SCL_ERR_ARGUMENT, fn, "fsum %d (plan or forced) is not 1 or 8",
                         fsum);
@@ -429,7 +412,7 @@ static scl_status cluster_prepare(charmm_forces *fk, const int *values)
         if (s != SCL_OK)
             return s;
         size_t local = (size_t)wg;
-        s = scl_kernel_set_local(k, "scratch", local * 8 * acc_bytes(fk));
+        s = scl_kernel_set_local(k, "scratch", local * 8 * charmm_forces_acc_bytes(fk));
         if (s == SCL_OK)
             s = scl_kernel_check_local(k, 1, &local);
         if (s != SCL_OK)
@@ -485,7 +468,7 @@ static scl_status cluster_enqueue(charmm_forces *fk, charmm_nlist *nl, const cha
         s = charmm_forces_bind_pair_math(fk, nl, k, dbl);
     size_t wg = (size_t)fk->wg, global = launch_size(fk, nl);
     if (s == SCL_OK)
-        s = scl_kernel_set_local(k, "scratch", wg * 8 * acc_bytes(fk));
+        s = scl_kernel_set_local(k, "scratch", wg * 8 * charmm_forces_acc_bytes(fk));
     if (events)
         events[0] = NULL;
     if (s == SCL_OK && nl->nlocal > 0)

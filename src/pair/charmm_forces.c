@@ -128,35 +128,40 @@ static int tpa_index(int tpa)
     return tpa == 1 ? 0 : tpa == 2 ? 1 : tpa == 4 ? 2 : tpa == 8 ? 3 : tpa == 16 ? 4 : 5;
 }
 
-/* Bytes of one accumulator in the kernel's local scratch. */
-static size_t acc_bytes(const charmm_forces *fk)
+size_t charmm_forces_acc_bytes(const charmm_forces *fk)
 {
     return fk->params->precision == SCL_PREC_DOUBLE ? 16 : scl_type_size(fk->out_type);
 }
 
-/* Float partial sums per FSUM pairs (cl/charmm.cl): mixed with double
- * accumulators only. */
-static int has_fsum(const charmm_forces *fk)
+int charmm_forces_has_fsum(const charmm_forces *fk)
 {
     return fk->params->precision == SCL_PREC_MIXED && fk->out_type == SCL_DOUBLE;
 }
+
+scl_status charmm_forces_kernel(charmm_forces *fk, const char *name, int tpa, int tally,
+                                int fsum, const char *label, scl_kernel **slot)
+{
+    if (*slot)
+        return SCL_OK;
+    char opts[128];
+    snprintf(opts, sizeof opts, "-DPREC=%d -DTPA=%d -DTALLY=%d -DTALLY_DOUBLE=%d -DFSUM=%d",
+             (int)fk->params->precision, tpa, tally, fk->params->mixed_tally_double != 0,
+             fsum > 1 ? 8 : 1);
+    scl_status s = scl_kernel_create(fk->ctx, "charmm", name, opts, slot);
+    if (s == SCL_OK)
+        scl_kernel_set_label(*slot, label);
+    return s;
+}
+
 
 /* Kernel for (tpa, tally, fsum), built on first use. */
 static scl_status lanes_kernel(charmm_forces *fk, int tpa, int tally, int fsum, scl_kernel **out)
 {
     scl_kernel **k = &fk->kernel[tpa_index(tpa)][tally][fsum > 1];
-    if (!*k) {
-        char opts[128];
-        snprintf(opts, sizeof opts, "-DPREC=%d -DTPA=%d -DTALLY=%d -DTALLY_DOUBLE=%d -DFSUM=%d",
-                 (int)fk->params->precision, tpa, tally, fk->params->mixed_tally_double != 0,
-                 fsum > 1 ? 8 : 1);
-        scl_status s = scl_kernel_create(fk->ctx, "charmm", "charmm_force", opts, k);
-        if (s != SCL_OK)
-            return s;
-        scl_kernel_set_label(*k, tally ? "charmm force+energy" : "charmm force");
-    }
+    scl_status s = charmm_forces_kernel(fk, "charmm_force", tpa, tally, fsum,
+                                        tally ? "charmm force+energy" : "charmm force", k);
     *out = *k;
-    return SCL_OK;
+    return s;
 }
 
 static int lanes_candidates(const charmm_forces *fk, scl_tune_param *params)
@@ -176,7 +181,7 @@ static int lanes_candidates(const charmm_forces *fk, scl_tune_param *params)
                     : (scl_tune_param){"tpa", 4, {1, 2, 4, 8}};
     params[1] = gpu ? (scl_tune_param){"wg", 3, {128, 64, 256}}
                     : (scl_tune_param){"wg", 3, {64, 128, 256}};
-    if (!has_fsum(fk))
+    if (!charmm_forces_has_fsum(fk))
         return 2;
     /* float partial sums over 8 pairs, or a double add per pair: GPUs run
      * FP64 and conversions at a fraction of the FP32 rate, CPUs do not */
@@ -187,7 +192,7 @@ static int lanes_candidates(const charmm_forces *fk, scl_tune_param *params)
 /* Legal when both variants (force-only and tallying) launch with wg. */
 static scl_status lanes_prepare(charmm_forces *fk, const int *values)
 {
-    int tpa = values[0], wg = values[1], fsum = has_fsum(fk) ? values[2] : 1;
+    int tpa = values[0], wg = values[1], fsum = charmm_forces_has_fsum(fk) ? values[2] : 1;
     if (fsum != 1 && fsum != 8)
         return scl_fail(fk->ctx, SCL_ERR_ARGUMENT, "scl_charmm_compute",
                         "fsum %d (plan or forced) is not 1 or 8", fsum);
@@ -203,7 +208,7 @@ static scl_status lanes_prepare(charmm_forces *fk, const int *values)
         if (s != SCL_OK)
             return s;
         size_t local = (size_t)wg;
-        s = scl_kernel_set_local(k, "scratch", local * 8 * acc_bytes(fk));
+        s = scl_kernel_set_local(k, "scratch", local * 8 * charmm_forces_acc_bytes(fk));
         if (s == SCL_OK)
             s = scl_kernel_check_local(k, 1, &local);
         if (s != SCL_OK)
@@ -258,7 +263,7 @@ static scl_status lanes_enqueue(charmm_forces *fk, charmm_nlist *nl, const charm
     if (s == SCL_OK)
         s = scl_kernel_set_int(k, "per_atom", io->per_atom);
     if (s == SCL_OK)
-        s = scl_kernel_set_local(k, "scratch", wg * 8 * acc_bytes(fk));
+        s = scl_kernel_set_local(k, "scratch", wg * 8 * charmm_forces_acc_bytes(fk));
     for (int ci = 0; ci < nl->nchunks && s == SCL_OK; ci++) {
         charmm_chunk *ch = &nl->chunks[ci];
         if (events)

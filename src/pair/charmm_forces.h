@@ -86,6 +86,16 @@ void charmm_forces_free(charmm_forces *fk);
  * mixed_tally_double on fp64 devices, and double precision). */
 int charmm_forces_pair_double(const charmm_forces *fk, int tally);
 
+/* Bytes of one accumulator in a force kernel's local scratch. */
+size_t charmm_forces_acc_bytes(const charmm_forces *fk);
+/* Float partial sums per FSUM pairs (cl/charmm.cl): mixed with double
+ * accumulators only. */
+int charmm_forces_has_fsum(const charmm_forces *fk);
+/* Kernel `name` of cl/charmm.cl for (tpa, tally, fsum) into *slot, built
+ * when *slot is NULL. */
+scl_status charmm_forces_kernel(charmm_forces *fk, const char *name, int tpa, int tally,
+                                int fsum, const char *label, scl_kernel **slot);
+
 /* Bind the pair-math arguments every force kernel declares: cutoffs and
  * coefficients (real: double when dbl), special factors, the fixed-point
  * cutoffs cut_force_units/cut_coul_units and ntypes. */
