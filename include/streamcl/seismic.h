@@ -156,6 +156,10 @@ double scl_seis_bytes_per_cell(const scl_seis *s);
  * work-item recomputes its neighbours' new velocities; 2: a work-group
  * shares them in local memory. */
 int scl_seis_fused(const scl_seis *s);
+/* Device seconds of one step of the tuned plan of each scheme (0 separate,
+ * 1 fused, 2 fused local), the fastest of which runs; 0 where not timed
+ * (tuning off, the scheme fixed by the plan string, or not possible). */
+double scl_seis_scheme_seconds(const scl_seis *s, int scheme);
 /* The plan's work-group (lx by ly work-items) and the z planes each
  * work-item walks (kz). */
 void scl_seis_work_group(const scl_seis *s, int *lx, int *ly, int *kz);

@@ -2,7 +2,8 @@
  * shape and update scheme, sources and receivers as small kernels in the
  * same queue.
  *
- * Two schemes, chosen by the tuner per device and shape:
+ * Two schemes (three kernels), each tuned per device and shape over the
+ * work-group and the z walk kz; the fastest runs:
  *   separate  velocity then stress kernel over the whole grid, in place
  *             (one buffer set; 120 B per cell update in fp32)
  *   fused     the interior box (no CPML, no surface rows, no force source)
@@ -40,6 +41,7 @@ struct scl_seis {
     int nouter;
     int cur;              /* buffer set holding the state */
     scl_plan *plan;
+    double scheme_s[3];   /* tuned step seconds per scheme (0: not timed) */
     int tuning;       /* 1 while the tuner times steps: no sources, no receivers */
     long done;
 };
@@ -436,12 +438,44 @@ static scl_status create_device(scl_seis *sv, const scl_seis_options *opt)
     snprintf(shape, sizeof shape, "%dx%dx%d order %d %s pml %d", s->g.nx, s->g.ny, s->g.nz,
              s->order, sv->fp64 ? "fp64" : "fp32", s->pml);
     const scl_plan_desc desc = {"seismic.step", shape, params, 4, step_prepare, step_run, NULL, sv, NULL};
-    const scl_tune_options topt = {opt ? !opt->tune : 0, 0, opt ? opt->force : NULL};
-    sv->tuning = 1;
-    st = scl_plan_create(sv->ctx, &desc, &topt, &sv->plan);
-    sv->tuning = 0;
-    if (st != SCL_OK)
-        return st;
+    /* one plan per scheme (fused forced), each tuned over the work-group and
+     * kz; the fastest is kept and the step times of all are reported. A
+     * plan that fixes the scheme, or no fused box, makes one plan. */
+    const char *user = opt ? opt->force : NULL;
+    const int tune = opt ? opt->tune : 1;
+    const int nschemes = (user && strstr(user, "fused")) || !sv->can_fuse || !tune ? 1 : 3;
+    const int scheme[3] = {fuse_first, !fuse_first, 2};
+    for (int q = 0; q < nschemes; q++) {
+        char force[320];
+        if (nschemes == 1)
+            snprintf(force, sizeof force, "%s", user ? user : "");
+        else
+            snprintf(force, sizeof force, "%s%sfused=%d", user ? user : "", user && *user ? "," : "",
+                     scheme[q]);
+        const scl_tune_options topt = {!tune, 0, force[0] ? force : NULL};
+        scl_plan *plan = NULL;
+        sv->tuning = 1;
+        st = scl_plan_create(sv->ctx, &desc, &topt, &plan);
+        sv->tuning = 0;
+        if (st == SCL_ERR_UNSUPPORTED && nschemes > 1) { /* no legal shape for this scheme */
+            scl_clear_error(sv->ctx);
+            continue;
+        }
+        if (st != SCL_OK)
+            return st;
+        const int f = scl_plan_value(plan, "fused", 0);
+        if (f >= 0 && f < 3)
+            sv->scheme_s[f] = scl_plan_seconds(plan);
+        if (!sv->plan || scl_plan_seconds(plan) < scl_plan_seconds(sv->plan)) {
+            scl_plan_free(sv->plan);
+            sv->plan = plan;
+        } else {
+            scl_plan_free(plan);
+        }
+    }
+    if (!sv->plan)
+        return scl_fail(sv->ctx, SCL_ERR_UNSUPPORTED, "scl_seis_create",
+                        "no scheme of the seismic step runs on %s", scl_device(sv->ctx)->name);
     /* the timed steps ran on the zero state (no sources), which stays zero
      * in both buffer sets and in the CPML memory variables */
     sv->cur = 0;
@@ -565,6 +599,11 @@ double scl_seis_bytes_per_cell(const scl_seis *sv)
     if (scl_plan_value(sv->plan, "fused", 0))
         return (double)sv->real_size * (9 + 3 + 9);
     return (double)sv->real_size * ((9 + 1 + 3) + (9 + 2 + 6));
+}
+
+double scl_seis_scheme_seconds(const scl_seis *sv, int scheme)
+{
+    return scheme >= 0 && scheme < 3 ? sv->scheme_s[scheme] : 0;
 }
 
 int scl_seis_fused(const scl_seis *sv)
