@@ -45,6 +45,10 @@
 #define BOYS_TMAX 36.0
 #define SQRT_PI_2 0.88622692545275801365
 
+#ifndef VW
+#define VW 2
+#endif
+
 #if ERI_FP32
 #define REAL float
 #define REAL2 float2
@@ -55,6 +59,37 @@
 #define REAL2 double2
 #define REAL4 double4
 #define RSQRT(x) rsqrt(x)
+#endif
+
+/* VW-wide vectors of reals (the Boys evaluation's width), their masks */
+#if VW == 4 && ERI_FP32
+#define REALV float4
+#define MASKV int4
+#define VLOADV vload4
+#define VSTOREV vstore4
+#elif VW == 4
+#define REALV double4
+#define MASKV long4
+#define ULONGV ulong4
+#define AS_ULONGV as_ulong4
+#define AS_REALV as_double4
+#define VLOADV vload4
+#define VSTOREV vstore4
+#elif VW == 2 && ERI_FP32
+#define REALV float2
+#define MASKV int2
+#define VLOADV vload2
+#define VSTOREV vstore2
+#elif VW == 2
+#define REALV double2
+#define MASKV long2
+#define ULONGV ulong2
+#define AS_ULONGV as_ulong2
+#define AS_REALV as_double2
+#define VLOADV vload2
+#define VSTOREV vstore2
+#else
+#error "VW must be 2 or 4"
 #endif
 
 /* F0(t); tab holds rows of F_k(i/16) (-1)^k / k!, k = 0..7 (64 bytes: one
@@ -112,45 +147,54 @@ __constant double boys_tail[13] = {
     -0x1.61893f09777b9p-5, 0x1.7d2d3a91722f1p-4, -0x1.86b4b3164065ep-4,
     0x1.75bdd1697f53fp-5,
 };
-__constant double boys_exp[11] = {
-    0x1.0000000000000p+0, 0x1.000000000001dp+0, 0x1.ffffffffffe01p-2,
-    0x1.555555554bc75p-3, 0x1.5555555596250p-5, 0x1.1111112d3cb66p-7,
-    0x1.6c16c0b81b974p-10, 0x1.a0197a721c57cp-13, 0x1.a01b816cf6b56p-16,
-    0x1.72f9645a4990ep-19, 0x1.2716752c720a8p-22,
+__constant double boys_exp[10] = {
+    0x1.0000000000039p+0, 0x1.ffffffffffc0bp-1, 0x1.ffffffffe83f0p-2,
+    0x1.55555555c09b7p-3, 0x1.555555877f587p-5, 0x1.111110517a02ep-7,
+    0x1.6c162dc1c894dp-10, 0x1.a01bde21ae3c1p-13, 0x1.a17bd0ff1be16p-16,
+    0x1.70c249f25dceap-19,
 };
 #define BOYS_SPLIT 2.0
 #define BOYS_MID 0x1.bf5f3bbd49122p-2
 
-REAL horner(__constant const double *c, int n, REAL x)
+/* VW points per call (the quartet loop takes VW row primitives at a time):
+ * each coefficient, an immediate that GPUs materialize per use (two uniform
+ * moves), then serves VW FMAs, and the VW chains overlap. */
+REALV hornerv(__constant const double *c, int n, REALV x)
 {
-    REAL r = (REAL)c[n - 1];
+    REALV r = (REALV)((REAL)c[n - 1]);
     for (int k = n - 2; k >= 0; k--)
-        r = fma(r, x, (REAL)c[k]);
+        r = fma(r, x, (REALV)((REAL)c[k]));
     return r;
 }
 
-/* exp(-t) for 2 <= t < 36 */
-REAL exp_neg(REAL t)
+/* exp(-t), exact enough for 2 <= t < 36 (other t: any value, not used) */
+REALV exp_negv(REALV t)
 {
 #if ERI_FP32
     return exp(-t);
 #else
     /* k = round(-t / ln2) in the low bits of y (the 1.5 * 2^52 trick) */
-    double y = fma(t, -1.4426950408889634, 6755399441055744.0);
-    double r = fma(y - 6755399441055744.0, -0x1.62e42fefa39efp-1, -t);
-    double e = horner(boys_exp, 11, r);
-    return as_double(as_ulong(e) + (as_ulong(y) << 52)); /* e 2^k: k in [-52, -2] */
+    REALV y = fma(t, (REALV)(-1.4426950408889634), (REALV)(6755399441055744.0));
+    REALV r = fma(y - 6755399441055744.0, (REALV)(-0x1.62e42fefa39efp-1), -t);
+    REALV e = hornerv(boys_exp, 10, r);
+    return AS_REALV(AS_ULONGV(e) + (AS_ULONGV(y) << 52)); /* e 2^k: k in [-52, -2] */
 #endif
 }
 
-REAL boys_g(REAL t)
+REALV boys_gv(REALV t)
 {
-    if (t < (REAL)BOYS_SPLIT)
-        return horner(boys_small, 13, t - (REAL)1);
-    REAL v = RSQRT(t);
-    if (t >= (REAL)BOYS_TMAX)
-        return v;
-    return fma(-exp_neg(t), horner(boys_tail, 13, v - (REAL)BOYS_MID), v);
+    /* each comparison once (they run on the FP64 pipe); the rest is integer */
+    const MASKV small = t < (REALV)BOYS_SPLIT, far = t >= (REALV)BOYS_TMAX;
+    REALV g = 0;
+    if (any(small))
+        g = hornerv(boys_small, 13, t - (REALV)1);
+    if (any(~small)) {
+        REALV v = RSQRT(t), h = v;
+        if (any(~small & ~far))
+            h = fma(-exp_negv(t), hornerv(boys_tail, 13, v - (REALV)BOYS_MID), v);
+        g = select(select(h, v, far), g, small);
+    }
+    return g;
 }
 
 /* F0(t) / BOYS_SCALE in the variant compiled */
@@ -159,13 +203,17 @@ REAL boys_g(REAL t)
 #else
 #define BOYS_SCALE ((REAL)1)
 #endif
-REAL boys_scaled(REAL t, __global const REAL *tab)
+REALV boys_scaledv(REALV t, __global const REAL *tab)
 {
 #if BOYS == 2
     (void)tab;
-    return boys_g(t);
+    return boys_gv(t);
 #else
-    return boys0(t, tab);
+    REAL tt[VW], f[VW];
+    VSTOREV(t, 0, tt);
+    for (int m = 0; m < VW; m++)
+        f[m] = boys0(tt[m], tab);
+    return VLOADV(0, f);
 #endif
 }
 
@@ -184,20 +232,35 @@ inline REAL quartet(__local const REAL4 *row_geo, __local const REAL *row_k,
         REAL q = (REAL)g.w;
 #endif
         REAL part = 0;
-        for (int a = 0; a < NPP; a++) {
-            REAL4 P = row_geo[a];
-            REAL dx = P.x - Qx, dy = P.y - Qy, dz = P.z - Qz;
-            REAL r2 = dx * dx + dy * dy + dz * dz;
+        /* VW row primitives at a time; past NPP the last repeats with weight 0 */
+        for (int a = 0; a < NPP; a += VW) {
+            REAL px[VW], py[VW], pz[VW], rho[VW], rsq[VW], wk[VW];
+            for (int m = 0; m < VW; m++) {
+                const int am = a + m < NPP ? a + m : NPP - 1;
+                REAL4 P = row_geo[am];
+                px[m] = P.x;
+                py[m] = P.y;
+                pz[m] = P.z;
 #if TYPES
-            REAL2 ty = qtype[b * NPP + a]; /* (pq/(p+q), 1/sqrt(p+q)) */
-            REAL rs = ty.y;
-            REAL t = ty.x * r2;
+                REAL2 ty = qtype[b * NPP + am]; /* (pq/(p+q), 1/sqrt(p+q)) */
+                rho[m] = ty.x;
+                rsq[m] = ty.y;
 #else
-            REAL s = P.w + q;
-            REAL rs = RSQRT(s);
-            REAL t = P.w * q * rs * rs * r2;
+                rho[m] = P.w; /* p here, pq/(p+q) below */
 #endif
-            part += row_k[a] * rs * boys_scaled(t, tab);
+                wk[m] = a + m < NPP ? row_k[am] : (REAL)0;
+            }
+            REALV dx = VLOADV(0, px) - Qx, dy = VLOADV(0, py) - Qy, dz = VLOADV(0, pz) - Qz;
+            REALV r2 = dx * dx + dy * dy + dz * dz;
+#if TYPES
+            REALV rs = VLOADV(0, rsq);
+            REALV t = VLOADV(0, rho) * r2;
+#else
+            REALV p = VLOADV(0, rho);
+            REALV rs = RSQRT(p + q);
+            REALV t = p * q * rs * rs * r2;
+#endif
+            part += dot(VLOADV(0, wk) * rs, boys_scaledv(t, tab));
         }
         sum += Kcd * part;
     }
@@ -337,13 +400,20 @@ void eri_jk(__global const double4 *pair_geo, __global const double *pair_k,
         add_double(&jacc[i * n + j], jsum[0]);
 }
 
-/* F0 at n points in the variant compiled (the device Boys test). */
+/* F0 at n points (VW per work-item, as the quartet loop evaluates them) in
+ * the variant compiled: the device Boys test. */
 __kernel void eri_boys(__global const double *points, __global const double *boys_table, int n,
                        __global double *values)
 {
-    const int i = (int)get_global_id(0);
-    if (i < n)
-        values[i] = BOYS_SCALE * boys_scaled(points[i], boys_table);
+    const int i = VW * (int)get_global_id(0);
+    if (i >= n)
+        return;
+    double t[VW], f[VW];
+    for (int m = 0; m < VW; m++)
+        t[m] = points[i + m < n ? i + m : n - 1];
+    VSTOREV(BOYS_SCALE * boys_scaledv(VLOADV(0, t), boys_table), 0, f);
+    for (int m = 0; m < VW && i + m < n; m++)
+        values[i + m] = f[m];
 }
 
 #endif /* !ERI_FP32 */

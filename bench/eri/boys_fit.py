@@ -6,7 +6,7 @@ G(t) = F0(t) / (sqrt(pi)/2):
   2 <= t < 36  v - exp(-t) Q(v), v = 1/sqrt(t), Q of degree 12 in v - mid,
                least squares weighted by exp(-t)/F0 (the relative error of F0
                per unit error of Q), so Q is exact where it matters;
-  exp(r)       degree 10 on |r| <= ln2/2, relative least squares.
+  exp(r)       degree 9 on |r| <= ln2/2, relative least squares.
 Needs mpmath (PyPI). Prints the OpenCL arrays and the worst relative error of
 G in exact arithmetic. Usage: python3 bench/eri/boys_fit.py
 """
@@ -54,7 +54,7 @@ tail = lambda v: mp.e ** (1 / v ** 2) * mp.erfc(1 / v) * v  # Q = e^t (v - G) at
 tail_mid, tail_c = lsq(1 / mp.sqrt(TMAX), 1 / mp.sqrt(SPLIT), 12,
                        lambda v: mp.e ** (-1 / v ** 2) / f0(1 / v ** 2), tail)
 ln2h = mp.log(2) / 2
-_, ex = lsq(-ln2h, ln2h, 10, lambda r: mp.e ** -r, lambda r: mp.e ** r)
+_, ex = lsq(-ln2h, ln2h, 9, lambda r: mp.e ** -r, lambda r: mp.e ** r)
 
 
 def g(t):

@@ -30,7 +30,7 @@ struct scl_eri {
     int tuning_rows;                 /* rows a tuning step covers (the last ones) */
     scl_eri_counts counts;           /* of the whole tensor, counted once */
     int homogeneous;                 /* every function has the same exponents */
-    scl_tune_param params[3];
+    scl_tune_param params[4];
 };
 
 static void count_quartets(scl_eri *e);
@@ -66,8 +66,9 @@ static scl_status prepare(void *user, const int *values, void **out)
         return SCL_ERR_MEMORY;
     v->wg = values[0];
     char opts[160];
-    snprintf(opts, sizeof opts, "-DWG=%d -DNPP=%zu -DBOYS=%d -DTYPES=%d -DERI_FP32=%d",
-             values[0], e->pairs.npp, values[1], values[2], e->opt.precision == SCL_ERI_FP32);
+    snprintf(opts, sizeof opts, "-DWG=%d -DNPP=%zu -DBOYS=%d -DTYPES=%d -DVW=%d -DERI_FP32=%d",
+             values[0], e->pairs.npp, values[1], values[2], values[3],
+             e->opt.precision == SCL_ERI_FP32);
     scl_status st = scl_kernel_create(e->ctx, "eri", "eri_tensor", opts, &v->tensor);
     if (st == SCL_OK)
         st = bind_common(e, v->tensor);
@@ -83,8 +84,8 @@ static scl_status prepare(void *user, const int *values, void **out)
     }
     if (st == SCL_OK && e->opt.precision == SCL_ERI_FP64) {
         char jopts[160];
-        snprintf(jopts, sizeof jopts, "-DWG=%d -DNPP=%zu -DBOYS=%d -DTYPES=%d -DERI_FP32=0",
-                 values[0], e->pairs.npp, values[1], values[2]);
+        snprintf(jopts, sizeof jopts, "-DWG=%d -DNPP=%zu -DBOYS=%d -DTYPES=%d -DVW=%d -DERI_FP32=0",
+                 values[0], e->pairs.npp, values[1], values[2], values[3]);
         st = scl_kernel_create(e->ctx, "eri", "eri_jk", jopts, &v->jk);
         if (st == SCL_OK)
             st = bind_common(e, v->jk);
@@ -281,7 +282,8 @@ scl_status scl_eri_create(scl_context *ctx, const scl_eri_system *sys, const scl
     e->tuning_rows = (int)rows;
     count_quartets(e);
 
-    e->params[0] = (scl_tune_param){"wg", 4, {128, 64, 256, 32}};
+    e->params[0] = gpu ? (scl_tune_param){"wg", 3, {128, 256, 64}}
+                       : (scl_tune_param){"wg", 4, {128, 64, 256, 32}};
     /* Boys F0: registers only (2) or the table (0). On GPUs the table's per-
      * lane gathers (~19 distinct rows per warp) bound it by L1 throughput; on
      * PoCL the table was 2.6x faster (1.0e8 against 4.0e7/s, 3x3x2), so only
@@ -290,6 +292,11 @@ scl_status scl_eri_create(scl_context *ctx, const scl_eri_system *sys, const scl
     e->params[1] = gpu ? (scl_tune_param){"boys", 2, {2, 0}} : (scl_tune_param){"boys", 1, {0}};
     e->params[2] = e->homogeneous ? (scl_tune_param){"types", 2, {1, 0}}
                                   : (scl_tune_param){"types", 1, {0}};
+    /* row primitives per Boys evaluation: 4 on GPUs, where each polynomial
+     * coefficient costs two uniform moves per use and the issue slots, not
+     * the FP64 pipe, bound width 2 (SASS count for sm_90: ~106 against ~97
+     * issue cycles per warp-quartet); 2 elsewhere */
+    e->params[3] = gpu ? (scl_tune_param){"vw", 1, {4}} : (scl_tune_param){"vw", 1, {2}};
     char shape[96];
     snprintf(shape, sizeof shape, "npair=%zu npp=%zu %s", np, npp,
              o.precision == SCL_ERI_FP32 ? "fp32" : "fp64");
@@ -297,7 +304,7 @@ scl_status scl_eri_create(scl_context *ctx, const scl_eri_system *sys, const scl
         .name = "eri.quartets",
         .shape = shape,
         .params = e->params,
-        .nparams = 3,
+        .nparams = 4,
         .prepare = prepare,
         .run = run,
         .release = release,

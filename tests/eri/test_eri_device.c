@@ -1,5 +1,6 @@
-/* The OpenCL engine against the C reference: unique tensors (both Boys
- * variants, several work-group sizes, padded primitive pairs), integral-
+/* The OpenCL engine against the C reference: unique tensors (every Boys
+ * variant, Boys widths 2 and 4 with primitive-pair counts that leave a
+ * partial group, several work-group sizes, padded primitive pairs), integral-
  * direct J/K against contractions of the explicit tensor, RHF energies, the
  * Schwarz screening bound, and the single-precision error. */
 #include "test_util.h"
@@ -142,18 +143,19 @@ int main(void)
     build("sto-3g", atoms, na, &s);
     compare(&s, "wg=64,boys=0", &seed);
     compare(&s, "wg=32,boys=1", &seed);
-    compare(&s, "wg=64,boys=2", &seed);
+    compare(&s, "wg=64,boys=2,vw=4", &seed);
     scl_eri_system_free(&s);
     build("sto-6g", atoms, na, &s);
     compare(&s, "wg=128,boys=0,types=0", &seed);
-    compare(&s, "wg=128,boys=2,types=1", &seed);
-    compare(&s, "wg=64,boys=2,types=0", &seed);
+    compare(&s, "wg=128,boys=2,types=1,vw=4", &seed);
+    compare(&s, "wg=32,boys=2,types=1,vw=2", &seed);
+    compare(&s, "wg=64,boys=2,types=0,vw=4", &seed);
     scl_eri_system_free(&s);
     free(atoms);
     /* more pairs than a work-group: runs of equal k cross group boundaries */
     jitter_lattice(3, 3, 2, 1.5, 0.2, &seed, &atoms, &na);
     build("sto-2g", atoms, na, &s);
-    compare(&s, "wg=32,boys=2", &seed);
+    compare(&s, "wg=32,boys=2,vw=4", &seed);
     scl_eri_system_free(&s);
     free(atoms);
 
@@ -164,8 +166,8 @@ int main(void)
     scl_eri_atom hhe[4] = {{1, {0, 0, 0}}, {2, {0, 0, 1.5}}, {1, {1.3, 0.2, 0.1}},
                            {2, {-1.0, 1.1, 0.7}}};
     build(mixed, hhe, 4, &s);
-    compare(&s, "wg=32,boys=0", &seed);
-    compare(&s, "wg=32,boys=2", &seed);
+    compare(&s, "wg=32,boys=0,vw=4", &seed);
+    compare(&s, "wg=32,boys=2,vw=4", &seed);
     /* RHF: device direct vs the host tensor */
     double e_dev = NAN, e_ref = rhf(&s, NULL, NULL, 0, NULL);
     scl_eri *e = NULL;
@@ -206,7 +208,7 @@ int main(void)
     size_t count = scl_eri_unique_count(s.nfunc);
     double *t32 = malloc(count * sizeof *t32), *t64 = malloc(count * sizeof *t64);
     CHECK(scl_eri_ref_tensor(&s, 0, t64, NULL) == SCL_OK, "reference");
-    const char *single[] = {"wg=64,boys=0", "wg=64,boys=2"};
+    const char *single[] = {"wg=64,boys=0", "wg=64,boys=2,vw=4"};
     for (int v = 0; v < 2; v++) {
         e = NULL;
         o = (scl_eri_options){.precision = SCL_ERI_FP32, .force = single[v]};
