@@ -154,13 +154,13 @@ inline int cpml_plane(int ia, int lo, int hi, int n)
     return ia <= lo ? ia : ia >= n - hi ? ia - (n - hi) + lo + 1 : -1;
 }
 
-/* One pair at index ia of a profile (kinv, b, c, each of s entries from k):
- * the new psi into *p, and the term the target adds times sign coef. */
-inline real cpml_term(__global const real *k, int ia, int s, real d, real psi, real *p)
+/* One pair at index ia of a profile (kinv, b, c, each of s entries from
+ * cp[k]): the new psi into *p, and the term the target adds times sign coef. */
+inline real cpml_term(__global const real *cp, int k, int ia, int s, real d, real psi, real *p)
 {
-    real q = k[s + ia] * psi + k[2 * s + ia] * d;
+    real q = cp[k + s + ia] * psi + cp[k + 2 * s + ia] * d;
     *p = q;
-    return (k[ia] - (real)1) * d + q;
+    return (cp[k + ia] - (real)1) * d + q;
 }
 
 /* One whole step in one pass (PEC box, no periodic axis): reads the six
@@ -171,9 +171,12 @@ inline real cpml_term(__global const real *k, int ia, int s, real d, real psi, r
  * kz; unused without CPML_*): phAB is psi of H component A along axis B
  * (output; phAB_i the input), peAB of E; cp holds per axis the profiles
  * kinv, b, c at nodes then at half nodes (n + 1 each) from offset cpX; loX /
- * hiX are the slab cells, tX = lo + hi + 2 the slab planes. Interior
- * work-items skip the slab code: in x and y only edge work-groups diverge,
- * in z whole planes are in or out. */
+ * hiX are the slab cells, tX = lo + hi + 2 the slab planes (0: no CPML on
+ * that axis). Interior work-items skip the slab code: in x and y only edge
+ * work-groups diverge, in z whole planes are in or out. part 0: every point
+ * (launched over the box); part 1 (box) / part 2 (the ngx x ngy x ngz
+ * work-groups' edge list, 1D over groups): the interior walks / the edge
+ * walks, so that the interior runs in a build without the CPML code. */
 __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey, __global real *restrict ez,
                          __global real *restrict hx, __global real *restrict hy, __global real *restrict hz,
                          __global const real *restrict exi, __global const real *restrict eyi,
@@ -195,12 +198,57 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
                          __global real *restrict peyz, __global real *restrict peyx,
                          __global real *restrict pezx, __global real *restrict pezy,
                          __global const real *restrict cp, int cpx, int cpy, int cpz, int lox,
-                         int loy, int loz, int hix, int hiy, int hiz, int tx, int ty, int tz)
+                         int loy, int loz, int hix, int hiy, int hiz, int tx, int ty, int tz,
+                         int part, int ngx, int ngy, int ngz, int xl, int xh, int yl, int yh,
+                         int zl, int zh)
 {
-    int i = (int)get_global_id(0) - 1, j = get_global_id(1), k0 = get_global_id(2) * kz;
+    int i, j, k0;
+    if (part == 2) {
+        /* work-group w of the edge list: the edge z walks (every x, y), then
+         * the edge y rows (inner z), then the edge x columns (inner y, z);
+         * the edge groups along an axis are [0, l) and [h, ng) */
+        int w = get_group_id(0), gx, gy, gz;
+        int nze = zl + ngz - zh, nye = yl + ngy - yh, nxe = xl + ngx - xh;
+        int na = nze * ngy * ngx, nb = (zh - zl) * nye * ngx;
+        if (w < na) {
+            gx = w % ngx;
+            gy = w / ngx % ngy;
+            gz = w / ngx / ngy;
+            gz = gz < zl ? gz : zh + gz - zl;
+        } else if (w - na < nb) {
+            w -= na;
+            gx = w % ngx;
+            gy = w / ngx % nye;
+            gy = gy < yl ? gy : yh + gy - yl;
+            gz = zl + w / ngx / nye;
+        } else {
+            w -= na + nb;
+            gx = w % nxe;
+            gx = gx < xl ? gx : xh + gx - xl;
+            gy = yl + w / nxe % (yh - yl);
+            gz = zl + w / nxe / (yh - yl);
+        }
+        i = gx * (int)get_local_size(0) + (int)get_local_id(0) - 1;
+        j = gy * (int)get_local_size(1) + (int)get_local_id(1);
+        k0 = gz * kz;
+    } else {
+        i = (int)get_global_id(0) - 1;
+        j = get_global_id(1);
+        k0 = get_global_id(2) * kz;
+    }
     if (i < 0 || i >= nx || j >= ny || k0 >= nz)
         return;
     int k1 = min(k0 + kz, nz);
+    if (part) {
+        /* the walks that meet a slab point or read one's corrected H (-1
+         * neighbours; the walk's first plane also the plane below it) are
+         * part 2's, the others part 1's: a kernel without the CPML code and
+         * its registers does most of the grid */
+        int edge = (tx && (i <= lox + 1 || i >= nx - hix)) || (ty && (j <= loy + 1 || j >= ny - hiy)) ||
+                   (tz && (k0 <= loz + 1 || k1 - 1 >= nz - hiz));
+        if (edge != (part == 2))
+            return;
+    }
     int o = base + i + px * j + pxy * k0;
 #if CPML_X || CPML_Y || CPML_Z
     /* profile lengths; also psi extents: x psi (plane, j, k), y psi (i + 1, plane, k) and z
@@ -209,14 +257,14 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
 #endif
 #if CPML_X
     int cx = cpml_plane(i, lox, hix, nx), cxm = cpml_plane(i - 1, lox, hix, nx);
-    __global const real *pnx = cp + cpx, *phx = cp + cpx + 3 * sx;
+    int pnx = cpx, phx = cpx + 3 * sx; /* node and half-node profiles */
 #endif
 #if CPML_Y
     int cy = cpml_plane(j, loy, hiy, ny), cym = cpml_plane(j - 1, loy, hiy, ny);
-    __global const real *pny = cp + cpy, *phy = cp + cpy + 3 * sy;
+    int pny = cpy, phy = cpy + 3 * sy; /* node and half-node profiles */
 #endif
 #if CPML_Z
-    __global const real *pnz = cp + cpz, *phz = cp + cpz + 3 * sz;
+    int pnz = cpz, phz = cpz + 3 * sz; /* node and half-node profiles */
 #endif
 #if CPML_X || CPML_Y || CPML_Z
     real p; /* a new psi value */
@@ -230,13 +278,13 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
 #endif
 #if CPML_Y
         if (cy >= 0)
-            hxm -= dbq * cpml_term(phy, j, sy, (ezi[o - pxy + px] - ezi[o - pxy]) * rdy,
+            hxm -= dbq * cpml_term(cp, phy, j, sy, (ezi[o - pxy + px] - ezi[o - pxy]) * rdy,
                                    phxy_i[i + 1 + px * (cy + ty * (k0 - 1))], &p);
 #endif
 #if CPML_Z
         int czm = cpml_plane(k0 - 1, loz, hiz, nz);
         if (czm >= 0)
-            hxm += dbq * cpml_term(phz, k0 - 1, sz, (eyi[o] - eyi[o - pxy]) * rdz,
+            hxm += dbq * cpml_term(cp, phz, k0 - 1, sz, (eyi[o] - eyi[o - pxy]) * rdz,
                                    phxz_i[i + 1 + px * (j + sy * czm)], &p);
 #endif
     }
@@ -247,13 +295,13 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
 #endif
 #if CPML_X
         if (cx >= 0)
-            hym += dbq * cpml_term(phx, i, sx, (ezi[o - pxy + 1] - ezi[o - pxy]) * rdx,
+            hym += dbq * cpml_term(cp, phx, i, sx, (ezi[o - pxy + 1] - ezi[o - pxy]) * rdx,
                                    phyx_i[cx + tx * (j + sy * (k0 - 1))], &p);
 #endif
 #if CPML_Z
         int czm = cpml_plane(k0 - 1, loz, hiz, nz);
         if (czm >= 0)
-            hym -= dbq * cpml_term(phz, k0 - 1, sz, (exi[o] - exi[o - pxy]) * rdz,
+            hym -= dbq * cpml_term(cp, phz, k0 - 1, sz, (exi[o] - exi[o - pxy]) * rdz,
                                    phyz_i[i + 1 + px * (j + sy * czm)], &p);
 #endif
     }
@@ -287,14 +335,14 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
 #if CPML_Y
             if (cy >= 0) {
                 int pi = i + 1 + px * (cy + ty * k);
-                hxn -= db[q] * cpml_term(phy, j, sy, dy, phxy_i[pi], &p);
+                hxn -= db[q] * cpml_term(cp, phy, j, sy, dy, phxy_i[pi], &p);
                 phxy[pi] = p;
             }
 #endif
 #if CPML_Z
             if (cz >= 0) {
                 int pi = i + 1 + px * (j + sy * cz);
-                hxn += db[q] * cpml_term(phz, k, sz, dz, phxz_i[pi], &p);
+                hxn += db[q] * cpml_term(cp, phz, k, sz, dz, phxz_i[pi], &p);
                 phxz[pi] = p;
             }
 #endif
@@ -308,14 +356,14 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
 #if CPML_X
             if (cx >= 0) {
                 int pi = cx + tx * (j + sy * k);
-                hyn += db[q] * cpml_term(phx, i, sx, dx, phyx_i[pi], &p);
+                hyn += db[q] * cpml_term(cp, phx, i, sx, dx, phyx_i[pi], &p);
                 phyx[pi] = p;
             }
 #endif
 #if CPML_Z
             if (cz >= 0) {
                 int pi = i + 1 + px * (j + sy * cz);
-                hyn -= db[q] * cpml_term(phz, k, sz, dz, phyz_i[pi], &p);
+                hyn -= db[q] * cpml_term(cp, phz, k, sz, dz, phyz_i[pi], &p);
                 phyz[pi] = p;
             }
 #endif
@@ -329,14 +377,14 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
 #if CPML_X
             if (cx >= 0) {
                 int pi = cx + tx * (j + sy * k);
-                hzn -= db[q] * cpml_term(phx, i, sx, dx, phzx_i[pi], &p);
+                hzn -= db[q] * cpml_term(cp, phx, i, sx, dx, phzx_i[pi], &p);
                 phzx[pi] = p;
             }
 #endif
 #if CPML_Y
             if (cy >= 0) {
                 int pi = i + 1 + px * (cy + ty * k);
-                hzn += db[q] * cpml_term(phy, j, sy, dy, phzy_i[pi], &p);
+                hzn += db[q] * cpml_term(cp, phy, j, sy, dy, phzy_i[pi], &p);
                 phzy[pi] = p;
             }
 #endif
@@ -350,12 +398,12 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
 #endif
 #if CPML_X
             if (cx >= 0)
-                hzs -= dbq * cpml_term(phx, i, sx, (eyi[o - px + 1] - eyi[o - px]) * rdx,
+                hzs -= dbq * cpml_term(cp, phx, i, sx, (eyi[o - px + 1] - eyi[o - px]) * rdx,
                                        phzx_i[cx + tx * (j - 1 + sy * k)], &p);
 #endif
 #if CPML_Y
             if (cym >= 0)
-                hzs += dbq * cpml_term(phy, j - 1, sy, (exv - exi[o - px]) * rdy,
+                hzs += dbq * cpml_term(cp, phy, j - 1, sy, (exv - exi[o - px]) * rdy,
                                        phzy_i[i + 1 + px * (cym + ty * k)], &p);
 #endif
             int q = MAT(idex, o);
@@ -366,14 +414,14 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
 #if CPML_Y
             if (cy >= 0) {
                 int pi = i + 1 + px * (cy + ty * k);
-                exn += cb[q] * cpml_term(pny, j, sy, dy, pexy[pi], &p);
+                exn += cb[q] * cpml_term(cp, pny, j, sy, dy, pexy[pi], &p);
                 pexy[pi] = p;
             }
 #endif
 #if CPML_Z
             if (cz >= 0) {
                 int pi = i + 1 + px * (j + sy * cz);
-                exn -= cb[q] * cpml_term(pnz, k, sz, dz, pexz[pi], &p);
+                exn -= cb[q] * cpml_term(cp, pnz, k, sz, dz, pexz[pi], &p);
                 pexz[pi] = p;
             }
 #endif
@@ -386,12 +434,12 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
 #endif
 #if CPML_X
             if (cxm >= 0)
-                hzw -= dbq * cpml_term(phx, i - 1, sx, (eyv - eyi[o - 1]) * rdx,
+                hzw -= dbq * cpml_term(cp, phx, i - 1, sx, (eyv - eyi[o - 1]) * rdx,
                                        phzx_i[cxm + tx * (j + sy * k)], &p);
 #endif
 #if CPML_Y
             if (cy >= 0)
-                hzw += dbq * cpml_term(phy, j, sy, (exi[o - 1 + px] - exi[o - 1]) * rdy,
+                hzw += dbq * cpml_term(cp, phy, j, sy, (exi[o - 1 + px] - exi[o - 1]) * rdy,
                                        phzy_i[i + px * (cy + ty * k)], &p);
 #endif
             int q = MAT(idey, o);
@@ -402,14 +450,14 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
 #if CPML_X
             if (cx >= 0) {
                 int pi = cx + tx * (j + sy * k);
-                eyn -= cb[q] * cpml_term(pnx, i, sx, dx, peyx[pi], &p);
+                eyn -= cb[q] * cpml_term(cp, pnx, i, sx, dx, peyx[pi], &p);
                 peyx[pi] = p;
             }
 #endif
 #if CPML_Z
             if (cz >= 0) {
                 int pi = i + 1 + px * (j + sy * cz);
-                eyn += cb[q] * cpml_term(pnz, k, sz, dz, peyz[pi], &p);
+                eyn += cb[q] * cpml_term(cp, pnz, k, sz, dz, peyz[pi], &p);
                 peyz[pi] = p;
             }
 #endif
@@ -425,22 +473,22 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
 #endif
 #if CPML_X
             if (cxm >= 0)
-                hyw += dbw * cpml_term(phx, i - 1, sx, (ezv - ezi[o - 1]) * rdx,
+                hyw += dbw * cpml_term(cp, phx, i - 1, sx, (ezv - ezi[o - 1]) * rdx,
                                        phyx_i[cxm + tx * (j + sy * k)], &p);
 #endif
 #if CPML_Z
             if (cz >= 0)
-                hyw -= dbw * cpml_term(phz, k, sz, (exi[o - 1 + pxy] - exi[o - 1]) * rdz,
+                hyw -= dbw * cpml_term(cp, phz, k, sz, (exi[o - 1 + pxy] - exi[o - 1]) * rdz,
                                        phyz_i[i + px * (j + sy * cz)], &p);
 #endif
 #if CPML_Y
             if (cym >= 0)
-                hxs -= dbs * cpml_term(phy, j - 1, sy, (ezv - ezi[o - px]) * rdy,
+                hxs -= dbs * cpml_term(cp, phy, j - 1, sy, (ezv - ezi[o - px]) * rdy,
                                        phxy_i[i + 1 + px * (cym + ty * k)], &p);
 #endif
 #if CPML_Z
             if (cz >= 0)
-                hxs += dbs * cpml_term(phz, k, sz, (eyi[o - px + pxy] - eyi[o - px]) * rdz,
+                hxs += dbs * cpml_term(cp, phz, k, sz, (eyi[o - px + pxy] - eyi[o - px]) * rdz,
                                        phxz_i[i + 1 + px * (j - 1 + sy * cz)], &p);
 #endif
             int q = MAT(idez, o);
@@ -451,14 +499,14 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
 #if CPML_X
             if (cx >= 0) {
                 int pi = cx + tx * (j + sy * k);
-                ezn += cb[q] * cpml_term(pnx, i, sx, dx, pezx[pi], &p);
+                ezn += cb[q] * cpml_term(cp, pnx, i, sx, dx, pezx[pi], &p);
                 pezx[pi] = p;
             }
 #endif
 #if CPML_Y
             if (cy >= 0) {
                 int pi = i + 1 + px * (cy + ty * k);
-                ezn -= cb[q] * cpml_term(pny, j, sy, dy, pezy[pi], &p);
+                ezn -= cb[q] * cpml_term(cp, pny, j, sy, dy, pezy[pi], &p);
                 pezy[pi] = p;
             }
 #endif

@@ -213,9 +213,11 @@ scl_status scl_fdtd_set(scl_fdtd *f, int c, const double *in);
 double scl_fdtd_bytes_per_cell(const scl_fdtd *f);
 /* Launch shape chosen by the plan: work-group lx x ly, kz planes walked per work-item. */
 void scl_fdtd_work_group(const scl_fdtd *f, int *lx, int *ly, int *kz);
-/* How the CPML is applied: 1 inline in the fused kernel (plan value cpml=1),
- * 0 by slab kernels after the main ones (separate kernels, or cpml=0), -1
- * no CPML. */
+/* How the CPML is applied (the plan's cpml value for the fused kernel): 1
+ * inline, the walks that meet the slabs by a fused kernel with the CPML code
+ * and the others by one without it (its registers); 2 inline, one kernel for
+ * all; 0 by slab kernels after the main ones (always for the separate
+ * kernels); -1 no CPML. */
 int scl_fdtd_cpml_inline(const scl_fdtd *f);
 
 /* ------------------------------------------------------------------ outputs */

@@ -380,7 +380,7 @@ int cmd_fdtd(int argc, char **argv)
         int inl = scl_fdtd_cpml_inline(e.dev);
         printf("fdtd: device %s, %s kernels%s, work-group %dx%d, %d planes/work-item, %.0f bytes/cell update -> %.1f GB/s\n",
                scl_device(e.ctx)->name, a.fused ? "fused" : "separate",
-               inl < 0 ? "" : inl ? ", CPML inline" : ", CPML slab passes", lx, ly, kz, bpc,
+               inl < 0 ? "" : inl == 1 ? ", CPML inline (edge walks apart)" : inl == 2 ? ", CPML inline" : ", CPML slab passes", lx, ly, kz, bpc,
                bpc * cells * iters / secs * 1e-9);
     }
     if (a.profile && e.ctx)

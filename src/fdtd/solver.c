@@ -28,9 +28,12 @@ struct scl_fdtd {
     scl_stream *fld[2][6], *id[6], *coef[4]; /* fld[1] aliases fld[0] unless fused; coef: ca cb da db */
     /* kernels per parity q: inputs fld[q], outputs fld[1-q] (fld[0] both when separate) */
     scl_kernel *kh[2], *ke[2], *kf[2], *ksrc[2], *krec[2], *kp[2][3][4];
-    scl_kernel *kfs[2]; /* fused kernel without CPML for the slab-pass variant */
+    scl_kernel *kfs[2]; /* fused kernel without the CPML code (interior walks, slab passes) */
     int T[3], any_cpml;
-    int folded;         /* fused with CPML: corrections inline (1) or slab passes (0) */
+    /* fused with CPML: 1 inline, the interior walks by the kernel without the
+     * CPML code and the edge walks by the one with it; 2 inline, one kernel
+     * for all; 0 slab passes after the kernel without CPML code */
+    int folded;
     scl_cpml_axis ax[3];
     scl_stream *psi[3][4], *prof[3][6]; /* prof: kinv b c at nodes, then at half nodes */
     scl_stream *psi_h2[3][2]; /* folded: the second set of H psi (ping-pong) */
@@ -188,6 +191,9 @@ static scl_status make_fused(scl_fdtd *f, const char *options, int q, int cpml, 
     }
     if (s == SCL_OK)
         s = scl_kernel_set_stream(k, "cp", cpml && f->cp ? f->cp : f->dummy);
+    static const char *list[10] = {"ngx", "ngy", "ngz", "xl", "xh", "yl", "yh", "zl", "zh", "part"};
+    for (int a = 0; a < 10 && s == SCL_OK; a++) /* set per launch */
+        s = scl_kernel_set_int(k, list[a], 0);
     return s;
 }
 
@@ -317,6 +323,78 @@ static scl_status launch_box(scl_kernel *k, const int o[3], const int m[3], cons
     return s == SCL_OK ? scl_kernel_launch(k, 3, global, local, NULL) : s;
 }
 
+/* The fused kernel over the box, all walks (part 0) or the interior ones (1). */
+static scl_status fused_box(scl_kernel *k, int part, const int w[3], const int m[3])
+{
+    static const int o[3] = {0, 0, 0};
+    scl_status s = scl_kernel_set_int(k, "part", part);
+    return s == SCL_OK ? launch_box(k, o, m, w) : s;
+}
+
+/* Work-groups along one axis that hold an edge walk (as the kernel decides
+ * per work-item: within lo + 1 of the low end or hi of the high end; first
+ * points 'first' apart from -1 or 0, 'width' wide, up to n): [0, *l) and
+ * [*h, ng). All groups when the two sets would not be a prefix and a suffix. */
+static int edge_groups(int n, int lo, int hi, int has, int first, int width, int ng, int *l, int *h)
+{
+    int *edge = malloc(sizeof(int) * (size_t)ng);
+    if (!edge)
+        return -1;
+    for (int gi = 0; gi < ng; gi++) {
+        int a = gi * width + first, b = a + width - 1; /* the group's points, clipped */
+        a = a < 0 ? 0 : a;
+        b = b > n - 1 ? n - 1 : b;
+        edge[gi] = has && a <= b && (a <= lo + 1 || b >= n - hi);
+    }
+    *l = 0;
+    while (*l < ng && edge[*l])
+        (*l)++;
+    *h = ng;
+    while (*h > *l && edge[*h - 1])
+        (*h)--;
+    for (int gi = *l; gi < *h; gi++)
+        if (edge[gi]) { /* not a prefix and a suffix: take all */
+            *l = *h = ng;
+            break;
+        }
+    free(edge);
+    return 0;
+}
+
+/* The fused kernel with the CPML code over the work-groups of edge walks
+ * only (part 2), one dimension over the groups of the list. */
+static scl_status fused_edges(scl_fdtd *f, scl_kernel *k, const int w[3])
+{
+    const scl_grid3d *g = &f->m->grid;
+    const int *p = f->m->pml;
+    int ng[3] = {(g->nx + 1 + w[0] - 1) / w[0], (g->ny + w[1] - 1) / w[1], (g->nz + w[2] - 1) / w[2]};
+    int l[3], h[3];
+    if (edge_groups(g->nx, p[0], p[3], f->T[0] > 0, -1, w[0], ng[0], &l[0], &h[0]) ||
+        edge_groups(g->ny, p[1], p[4], f->T[1] > 0, 0, w[1], ng[1], &l[1], &h[1]))
+        return fail(f, SCL_ERR_MEMORY, "out of host memory");
+    /* z: walks of kz planes; an edge walk starts within lo + 1 or ends in the high slab */
+    int lz = 0, hz = ng[2];
+    if (f->T[2]) {
+        while (lz < ng[2] && lz * w[2] <= p[2] + 1)
+            lz++;
+        while (hz > lz && ((hz - 1) * w[2] + w[2] < g->nz ? (hz - 1) * w[2] + w[2] : g->nz) - 1 >= g->nz - p[5])
+            hz--;
+    }
+    long groups = (long)(lz + ng[2] - hz) * ng[1] * ng[0] +
+                  (long)(hz - lz) * (l[1] + ng[1] - h[1]) * ng[0] +
+                  (long)(hz - lz) * (h[1] - l[1]) * (l[0] + ng[0] - h[0]);
+    if (groups == 0)
+        return SCL_OK;
+    static const char *names[10] = {"ngx", "ngy", "ngz", "xl", "xh", "yl", "yh", "zl", "zh", "part"};
+    int vals[10] = {ng[0], ng[1], ng[2], l[0], h[0], l[1], h[1], lz, hz, 2};
+    scl_status s = scl_kernel_set_int(k, "kz", w[2]);
+    for (int a = 0; a < 10 && s == SCL_OK; a++)
+        s = scl_kernel_set_int(k, names[a], vals[a]);
+    size_t local[3] = {(size_t)w[0], (size_t)w[1], 1};
+    size_t global[3] = {(size_t)groups * (size_t)w[0], (size_t)w[1], 1};
+    return s == SCL_OK ? scl_kernel_launch(k, 3, global, local, NULL) : s;
+}
+
 static scl_status launch_cpml(scl_fdtd *f, int q, int electric)
 {
     const scl_grid3d *g = &f->m->grid;
@@ -372,10 +450,14 @@ static scl_status step_fields(scl_fdtd *f, int q, const int w[3])
     const scl_grid3d *g = &f->m->grid;
     int o[3] = {0, 0, 0}, m[3] = {g->nx, g->ny, g->nz};
     scl_status s;
-    if (f->fused && (f->folded || !f->any_cpml))
-        return launch_box(f->kf[q], o, m, w); /* CPML inline */
+    if (f->fused && (!f->any_cpml || f->folded == 2))
+        return fused_box(f->kf[q], 0, w, m); /* CPML inline, if any */
+    if (f->fused && f->folded == 1) {
+        s = fused_box(f->kfs[q], 1, w, m);
+        return s == SCL_OK ? fused_edges(f, f->kf[q], w) : s;
+    }
     if (f->fused) {
-        s = launch_box(f->kfs[q], o, m, w);
+        s = fused_box(f->kfs[q], 0, w, m);
         if (s == SCL_OK)
             s = launch_cpml(f, q, 0);
         if (s == SCL_OK)
@@ -400,8 +482,9 @@ static scl_status plan_prepare(void *user, const int *values, void **variant)
     size_t local[3] = {(size_t)values[0], (size_t)values[1], 1};
     *variant = NULL;
     f->folded = values[3];
-    scl_kernel *k1 = f->fused ? (f->folded || !f->any_cpml ? f->kf[0] : f->kfs[0]) : f->kh[0];
+    scl_kernel *k1 = f->fused ? f->kf[0] : f->kh[0];
     if (scl_kernel_check_local(k1, 3, local) != SCL_OK ||
+        (f->kfs[0] && scl_kernel_check_local(f->kfs[0], 3, local) != SCL_OK) ||
         (f->ke[0] && scl_kernel_check_local(f->ke[0], 3, local) != SCL_OK)) {
         scl_clear_error(f->ctx);
         return SCL_ERR_UNSUPPORTED;
@@ -678,11 +761,12 @@ static scl_status create(scl_fdtd *f, const scl_fdtd_options *opt)
     if ((s = reset_state(f)) != SCL_OK)
         return s;
     /* the launch shape: tuned per device, grid and variant, cached */
-    /* cpml: the fused kernel's CPML inline (1) or as slab passes (0) */
+    /* cpml: the fused kernel's CPML inline in a kernel for the edge walks (1),
+     * inline in one kernel for all (2), or as slab passes (0) */
     scl_tune_param params[4] = {{"lx", 4, {64, 32, 128, 256}},
                                 {"ly", 4, {1, 2, 4, 8}},
                                 {"kz", 4, {16, 1, 4, 64}},
-                                {"cpml", f->fused && f->any_cpml ? 2 : 1, {1, 0}}};
+                                {"cpml", f->fused && f->any_cpml ? 3 : 1, {1, 2, 0}}};
     char shape[160];
     snprintf(shape, sizeof shape, "%dx%dx%d %s %s %s 2.5D pml %d %d %d %d %d %d", g->nx, g->ny,
              g->nz, f->fp64 ? "fp64" : "fp32", f->uniform ? "uniform" : "materials",
@@ -868,5 +952,5 @@ void scl_fdtd_work_group(const scl_fdtd *f, int *lx, int *ly, int *kz)
 
 int scl_fdtd_cpml_inline(const scl_fdtd *f)
 {
-    return f->any_cpml ? f->fused && f->folded : -1;
+    return f->any_cpml ? (f->fused ? f->folded : 0) : -1;
 }

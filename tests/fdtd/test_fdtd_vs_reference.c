@@ -14,7 +14,11 @@ static uint64_t rng;
 
 static int uniform_int(int lo, int hi) { return lo + (int)(test_uniform(&rng) * (hi - lo + 1)); }
 
-/* all_faces: CPML of thicknesses 1..6 in random order on the six faces */
+/* all_faces: CPML of thicknesses 1..6 in random order on the six faces;
+ * 2: also a long x axis, 96 or 97 cells with 6 at its high end, and y, z
+ * long enough for inner rows and walks (work-groups of 32 x 2 x 4 planes:
+ * the middle ones away from the slabs, the high x slab over two groups:
+ * every part of the fused kernel's edge list) */
 static void random_model(scl_fdtd_model *m, int periodic, int all_faces)
 {
     char err[512];
@@ -24,6 +28,11 @@ static void random_model(scl_fdtd_model *m, int periodic, int all_faces)
     if (all_faces)
         for (int a = 0; a < 3; a++)
             n[a] = uniform_int(14, 21);
+    if (all_faces == 2) { /* inner y rows and z walks too */
+        n[0] = uniform_int(96, 97);
+        n[1] = uniform_int(20, 24);
+        n[2] = uniform_int(26, 30);
+    }
     scl_fdtd_model_init(m, n[0], n[1], n[2], 1e-3 * (1 + test_uniform(&rng)), 1e-3, 1.3e-3, 0.9 + 0.1 * test_uniform(&rng), err, sizeof err);
     m->periodic[1] = periodic;
     int perm[6] = {1, 2, 3, 4, 5, 6};
@@ -32,6 +41,11 @@ static void random_model(scl_fdtd_model *m, int periodic, int all_faces)
         perm[f] = perm[g];
         perm[g] = x;
     }
+    for (int f = 0; f < 6 && all_faces == 2; f++)
+        if (perm[f] == 6) { /* 6 cells at the high x face */
+            perm[f] = perm[3];
+            perm[3] = 6;
+        }
     for (int f = 0; f < 6; f++) {
         m->pml[f] = all_faces ? perm[f] : (periodic && f % 3 == 1) ? 0 : uniform_int(0, 4);
         if (f >= 3 && m->pml[f - 3] + m->pml[f] >= n[f - 3]) /* one interior cell at least */
@@ -93,22 +107,40 @@ static void compare(scl_context *ctx, int periodic, int all_faces)
     scl_fdtd_model m;
     random_model(&m, periodic, all_faces);
     long steps = 60, pts = scl_grid3d_points(&m.grid);
-    test_solver ref, dev[6];
+    test_solver ref, dev[8];
     ts_create(&ref, ctx, &m, 0);
+    /* the long-x case starts from random fields everywhere: a point that no
+     * work-group updates keeps a stale value even where no wave arrives */
+    double *init = NULL;
+    if (all_faces == 2) {
+        init = malloc(6 * pts * sizeof(double));
+        for (long i = 0; i < 6 * pts; i++)
+            init[i] = 2 * test_uniform(&rng) - 1;
+        for (int c = 0; c < 6; c++)
+            ts_set(&ref, c, init + c * pts);
+    }
     scl_receivers rref, rdev;
     char err[256];
     scl_receivers_create(&rref, 2, 6, steps, err, sizeof err);
     scl_receivers_create(&rdev, 2, 6, steps, err, sizeof err);
     ts_run(&ref, steps, &rref);
     double *a = malloc(pts * sizeof(double)), *b = malloc(pts * sizeof(double));
-    /* runs 2, 3: separate fp32/fp64; 4, 5: fused inline CPML; 6, 7: fused slab passes */
-    for (int run = 2; run <= (periodic ? 3 : 7); run++) { /* fused needs a PEC box */
-        int kind = run > 5 ? run - 2 : run;
+    /* runs 2, 3: separate fp32/fp64; fused: 4, 5 CPML inline with the edge
+     * walks apart (the default), 6, 7 slab passes, 8, 9 inline in one kernel.
+     * Fused with walks of 4 planes or 1 (walks start inside the z slabs: a
+     * walk's first plane recomputes the corrected H below it) and work-groups
+     * of 32 x 2 (edge lists along x and y of a few groups) */
+    static const char *force[10] = {NULL, NULL, NULL, NULL, "kz=4,lx=32,ly=2", "kz=4,lx=32,ly=2",
+                                    "cpml=0,kz=1", "cpml=0,kz=1", "cpml=2,kz=4", "cpml=2,kz=4"};
+    static const char *variant[10] = {"", "", "", "", "", "", " slab passes", " slab passes",
+                                      " one kernel", " one kernel"};
+    for (int run = 2; run <= (periodic ? 3 : 9); run++) { /* fused needs a PEC box */
+        int kind = run > 5 ? 4 + (run & 1) : run;
         test_solver *t = &dev[run - 2];
-        /* fused: 4-plane walks, so that walks start inside the z slabs (a walk's
-         * first plane recomputes the corrected H below it) */
-        if (ts_create_forced(t, ctx, &m, kind, run > 5 ? "cpml=0,kz=1" : run > 3 ? "kz=4" : NULL) != 0)
+        if (ts_create_forced(t, ctx, &m, kind, force[run]) != 0)
             continue;
+        for (int c = 0; c < 6 && init; c++)
+            ts_set(t, c, init + c * pts);
         ts_run(t, steps, &rdev);
         double tol = (kind & 1) ? 1e-11 : 1e-4, worst = 0, largest = 0;
         double cmx[6], cd[6];
@@ -134,7 +166,7 @@ static void compare(scl_context *ctx, int periodic, int all_faces)
             /* a component may vanish in the reference (periodic y with ny = 1: no
              * Ey, Hx, Hz); then the device must give exact zeros too */
             CHECK(rel <= tol && (cmx[c] > 0 || d == 0), "%s%s%s component %d: rel diff %.3e (max %.3e)",
-                  t->label, run > 5 ? " slab passes" : "", periodic ? " periodic" : "", c, rel, mx);
+                  t->label, variant[run], periodic ? " periodic" : "", c, rel, mx);
         }
         CHECK(largest > 0, "%s: every field is zero (nothing was excited)", t->label);
         double mx = 0, d = 0;
@@ -145,13 +177,14 @@ static void compare(scl_context *ctx, int periodic, int all_faces)
         CHECK(d <= tol * mx * 10 && isfinite(d), "%s receivers: diff %.3e of %.3e", t->label, d, mx);
         printf("%s%s%s vs reference (%dx%dx%d, %d materials, CPML %d %d %d / %d %d %d): worst field "
                "diff %.2e, receivers %.2e\n",
-               t->label, run > 5 ? " slab passes" : "", periodic ? " periodic-y" : "", m.grid.nx,
+               t->label, variant[run], periodic ? " periodic-y" : "", m.grid.nx,
                m.grid.ny, m.grid.nz, m.nmat, m.pml[0], m.pml[1], m.pml[2], m.pml[3], m.pml[4],
                m.pml[5], worst, mx > 0 ? d / mx : d);
         ts_free(t);
     }
     free(a);
     free(b);
+    free(init);
     scl_receivers_free(&rref);
     scl_receivers_free(&rdev);
     ts_free(&ref);
@@ -166,6 +199,7 @@ int main(void)
     compare(ctx, 0, 0);
     compare(ctx, 1, 0);
     compare(ctx, 0, 1);
+    compare(ctx, 0, 2);
     scl_context_free(ctx);
     return test_summary("fdtd_vs_reference");
 }
