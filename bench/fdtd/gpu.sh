@@ -6,7 +6,8 @@
 # configuration) and meanwhile the CUDA peer (bench/fdtd/peer_yee.cu); then,
 # FP32 free space, streamcl fdtd --bench with the fused kernel:
 #   CPML 10 at 512^3 and 1024x1024x512 (the tuner picks the launch shape and
-#     whether the CPML runs inline in the fused kernel or as slab passes after it);
+#     how the CPML runs: inline with the edge walks in their own launch, inline
+#     in one kernel, or as slab passes after it);
 #   CPML 10 at 512^3 with the slab passes forced (--plan cpml=0: the previous
 #     design, in the same run);
 #   no CPML at 512^3 (what the CPML costs);

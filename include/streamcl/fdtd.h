@@ -44,9 +44,10 @@
  * value is read from DRAM once per update, not once per plane using it. The roof is the device's copy bandwidth divided by these
  * bytes (H200, ~4.3 TB/s: ~60 Gcells/s separate, ~90 fused). CPML: a slab
  * point also reads and writes the auxiliary field of each of its 4 field
- * pairs per slab axis (+32 bytes in fp32) in the fused kernel; the slab
- * kernels of the separate path re-read and re-write the target field too
- * (+56). Slabs hold (lo + hi + 2) / n of the cells per axis.
+ * pairs per slab axis (+32 bytes in fp32) in the fused kernel (the walks near
+ * the slabs run in a build with the CPML code, the others in one without its
+ * registers); the slab kernels of the separate path re-read and re-write the
+ * target field too (+56). Slabs hold (lo + hi + 2) / n of the cells per axis.
  *
  * Decomposition (prepared, not implemented): cut the global grid into boxes
  * with scl_grid3d_subdomain; each part keeps one halo plane per face (the

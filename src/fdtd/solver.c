@@ -1,11 +1,14 @@
 /* The OpenCL solver: field streams on the padded grid; per step either one H
  * and one E kernel in place ("separate", CPML corrections by slab kernels
  * after each) or one fused kernel between two buffer sets (ping-pong,
- * "fused") whose slab points apply their CPML corrections inline; sources
- * and receivers by small kernels; launch shape chosen by a plan (for the
- * fused kernel with CPML also the older slab passes, as a variant the tuner
- * may pick: the fused kernel, then the slab corrections and E redone there);
- * receiver samples read back per chunk of steps. */
+ * "fused") whose slab points apply their CPML corrections inline: the walks
+ * that meet the slabs run in a build of the kernel with the CPML code, over
+ * a list of edge work-groups, the others in a build without it (half the
+ * registers); sources and receivers by small kernels; launch shape chosen by
+ * a plan, for the fused kernel with CPML also the variant (edge walks apart,
+ * one kernel for all, or the older slab passes: the kernel, then the slab
+ * corrections and E redone there); receiver samples read back per chunk of
+ * steps. */
 #include "streamcl/fdtd.h"
 #include "core/internal.h"
 
@@ -482,10 +485,15 @@ static scl_status plan_prepare(void *user, const int *values, void **variant)
     size_t local[3] = {(size_t)values[0], (size_t)values[1], 1};
     *variant = NULL;
     f->folded = values[3];
-    scl_kernel *k1 = f->fused ? f->kf[0] : f->kh[0];
-    if (scl_kernel_check_local(k1, 3, local) != SCL_OK ||
-        (f->kfs[0] && scl_kernel_check_local(f->kfs[0], 3, local) != SCL_OK) ||
-        (f->ke[0] && scl_kernel_check_local(f->ke[0], 3, local) != SCL_OK)) {
+    /* the kernels this variant launches with the shape (the CPML build has
+     * more registers, so a lower work-group limit) */
+    int with_cpml = f->fused && (!f->any_cpml || f->folded != 0);
+    int without = f->fused && f->any_cpml && f->folded != 2;
+    if ((f->fused ? 0 : scl_kernel_check_local(f->kh[0], 3, local) != SCL_OK) ||
+        (with_cpml && scl_kernel_check_local(f->kf[0], 3, local) != SCL_OK) ||
+        (without && scl_kernel_check_local(f->kfs[0], 3, local) != SCL_OK) ||
+        ((!f->fused || f->folded == 0) && f->ke[0] &&
+         scl_kernel_check_local(f->ke[0], 3, local) != SCL_OK)) {
         scl_clear_error(f->ctx);
         return SCL_ERR_UNSUPPORTED;
     }
