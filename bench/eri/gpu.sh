@@ -8,7 +8,8 @@
 #   5x5x5  unique tensor + integral-direct J/K builds (125 electrons: no RHF)
 #   peer   CUDA, one thread per contracted quartet, CUDA erf, 4x4x4 and 5x5x5
 #   host   the C reference on all cores, 4x4x4 tensor
-# Kernel times are OpenCL/CUDA events, medians after warm-up. About 2-3 minutes.
+# Kernel times are OpenCL/CUDA events, medians after warm-up. About a minute
+# after the build (the tuner compiles 12 variants per precision on a GPU).
 # PySCF needs PyPI, which this machine lacks: it is measured on the CPU host.
 # Testing elsewhere: STREAMCL=path/to/streamcl DEVICE=cpu SMALL=2x2x2 BIG=2x2x3 bash bench/eri/gpu.sh
 cd "$(dirname "$0")/../.." || exit 1
@@ -23,6 +24,7 @@ dest=${dest:-$(dirname "$STREAMCL")/eri-gpu}
 mkdir -p "$dest"
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(nproc)}
 date -u +%Y-%m-%dT%H:%MZ > "$dest/date.txt"
+start=$SECONDS
 
 echo "== peer: CUDA, one thread per contracted quartet"
 if command -v nvcc > /dev/null &&
@@ -54,6 +56,8 @@ rate='.* \([0-9.e+-]*\) primitive quartets\/s.*'
 wall='.* \([0-9.e+-]*\) s wall.*'
 sum='.*sum \([-0-9.e+]*\).*'
 echo
+echo "goals (issue 16): FP64 >= 3e11 primitive quartets/s; $big integrals + J/K <= ~1.45 s (100x PySCF's ~145 s estimate on 16 cores)"
+echo
 echo "| figure | streamcl eri (OpenCL) | CUDA peer | device | command |"
 echo "|---|---|---|---|---|"
 p64=$(grep "fp64" "$dest/peer.txt" | head -1)
@@ -74,4 +78,5 @@ echo "| $big FP64 primitive quartets/s | $(get t555 "tensor (double)" "$rate") |
 echo "| $big one J/K build (integrals included), s device / wall | $(get t555 "J/K integral-direct" "$secs") / $(get t555 "J/K integral-direct" "$wall") | | $dev | same |"
 echo "| $big J/K primitive quartets/s | $(get t555 "J/K integral-direct" "$rate") | | $dev | same |"
 echo "| $small tensor, C reference, $OMP_NUM_THREADS threads, s | $(get ref444 "C reference" "$wall") | | host CPU | --engine reference --tensor --scf 0 |"
-echo "date: $(cat "$dest/date.txt"); $(grep -o "plan [^(]*" "$dest/t444_fp64.txt" | head -1)(fp64), $(grep -o "plan [^(]*" "$dest/t444_fp32.txt" | head -1)(fp32)"
+echo "| set-up incl. tuning, s: $small FP64 / FP32 | $(get t444_fp64 "set-up" '.*set-up \([0-9.]*\) s.*') / $(get t444_fp32 "set-up" '.*set-up \([0-9.]*\) s.*') | | $dev | |"
+echo "date: $(cat "$dest/date.txt"); $(grep -o "plan [^(]*" "$dest/t444_fp64.txt" | head -1)(fp64), $(grep -o "plan [^(]*" "$dest/t444_fp32.txt" | head -1)(fp32); script $((SECONDS - start)) s after the build"

@@ -290,13 +290,16 @@ scl_status scl_eri_create(scl_context *ctx, const scl_eri_system *sys, const scl
      * GPUs time both. erf (1) is no candidate: more FP64 work than 2 on GPUs,
      * ~100x slower than the table on PoCL. */
     e->params[1] = gpu ? (scl_tune_param){"boys", 2, {2, 0}} : (scl_tune_param){"boys", 1, {0}};
-    e->params[2] = e->homogeneous ? (scl_tune_param){"types", 2, {1, 0}}
-                                  : (scl_tune_param){"types", 1, {0}};
-    /* row primitives per Boys evaluation: 4 on GPUs, where each polynomial
-     * coefficient costs two uniform moves per use and the issue slots, not
-     * the FP64 pipe, bound width 2 (SASS count for sm_90: ~106 against ~97
-     * issue cycles per warp-quartet); 2 elsewhere */
-    e->params[3] = gpu ? (scl_tune_param){"vw", 1, {4}} : (scl_tune_param){"vw", 1, {2}};
+    /* the quartet-type table replaces a square root per primitive quartet by a
+     * broadcast constant load: timed against it on CPUs only */
+    e->params[2] = !e->homogeneous ? (scl_tune_param){"types", 1, {0}}
+                   : gpu           ? (scl_tune_param){"types", 1, {1}}
+                                   : (scl_tune_param){"types", 2, {1, 0}};
+    /* row primitives per Boys evaluation: on GPUs each polynomial coefficient
+     * costs two uniform moves per use, and the SASS count for sm_90 (ptxas
+     * 13.0) puts width 2 at ~106 issue cycles per warp-quartet against ~94 on
+     * the FP64 pipe, width 4 at ~97 against ~94: 4 first, 2 timed beside it */
+    e->params[3] = gpu ? (scl_tune_param){"vw", 2, {4, 2}} : (scl_tune_param){"vw", 1, {2}};
     char shape[96];
     snprintf(shape, sizeof shape, "npair=%zu npp=%zu %s", np, npp,
              o.precision == SCL_ERI_FP32 ? "fp32" : "fp64");
