@@ -69,7 +69,7 @@ bench() {
     f="$dest/cl_${tag}_pml${pml}${1:+_forced}.txt"
     local cmd="streamcl fdtd --bench $nx $ny $nz --steps 50 --pml $pml --kernel fused $*"
     echo "== $cmd"
-    timeout 60 "$STREAMCL" fdtd --bench "$nx" "$ny" "$nz" --steps 50 --pml "$pml" --kernel fused \
+    timeout 100 "$STREAMCL" fdtd --bench "$nx" "$ny" "$nz" --steps 50 --pml "$pml" --kernel fused \
         --device "$device" "$@" 2>&1 | tee "$f"
     local r g frac="?"
     r=$(rate "$f")
@@ -94,7 +94,7 @@ else
 fi
 
 echo
-echo "## fdtd on $(date -u '+%F %H:%M') UTC, $dev, commit $(git rev-parse --short HEAD 2>/dev/null), $(( $(date +%s) - t0 )) s with the build"
+echo "## fdtd on $(date -u '+%F %H:%M') UTC, $dev, commit $(git rev-parse --short HEAD 2>/dev/null || echo ?), $(( $(date +%s) - t0 )) s with the build"
 echo "| figure | value | command |"
 echo "|---|---|---|"
 printf '%s\n' "${rows[@]}" | tee "$dest/table.md"
