@@ -14,6 +14,8 @@
  *                   t = 36; <= 1e-14 relative), from erf (OpenCL's double
  *                   erf, <= 16 ulp by the specification), or from registers
  *                   only (boys_g below: no per-lane table gather; ~1e-15)
+ *   -DVW=1|2|4      row primitives per step of the quartet loop (the Boys
+ *                   evaluation's vector width)
  *   -DERI_FP32=0|1  arithmetic of the tensor kernel in float (integrals only)
  *   -DTYPES=0|1     every function has the same exponents (a lattice of one
  *                   element): p + q then depends only on the primitive
@@ -46,7 +48,7 @@
 #define SQRT_PI_2 0.88622692545275801365
 
 #ifndef VW
-#define VW 2
+#define VW 1
 #endif
 
 #if ERI_FP32
@@ -88,8 +90,53 @@
 #define AS_REALV as_double2
 #define VLOADV vload2
 #define VSTOREV vstore2
+#elif VW == 1
+/* scalars: what PoCL's work-item vectorizer handles best */
+#define REALV REAL
+#define MASKV int
+#define AS_ULONGV as_ulong
+#define AS_REALV as_double
+#define VLOADV vload1
+#define VSTOREV vstore1
 #else
-#error "VW must be 2 or 4"
+#error "VW must be 1, 2 or 4"
+#endif
+
+/* Mask helpers: scalar comparisons give 0/1, vector ones 0/-1. */
+#if VW == 1
+REAL vload1(size_t i, const REAL *p)
+{
+    return p[i];
+}
+void vstore1(REAL v, size_t i, REAL *p)
+{
+    p[i] = v;
+}
+int vany(int m)
+{
+    return m;
+}
+int vnot(int m)
+{
+    return !m;
+}
+REAL vsel(REAL a, REAL b, int m)
+{
+    return m ? b : a;
+}
+#else
+int vany(MASKV m)
+{
+    return any(m);
+}
+MASKV vnot(MASKV m)
+{
+    return ~m;
+}
+REALV vsel(REALV a, REALV b, MASKV m)
+{
+    return select(a, b, m);
+}
 #endif
 
 /* F0(t); tab holds rows of F_k(i/16) (-1)^k / k!, k = 0..7 (64 bytes: one
@@ -186,13 +233,13 @@ REALV boys_gv(REALV t)
     /* each comparison once (they run on the FP64 pipe); the rest is integer */
     const MASKV small = t < (REALV)BOYS_SPLIT, far = t >= (REALV)BOYS_TMAX;
     REALV g = 0;
-    if (any(small))
+    if (vany(small))
         g = hornerv(boys_small, 13, t - (REALV)1);
-    if (any(~small)) {
+    if (vany(vnot(small))) {
         REALV v = RSQRT(t), h = v;
-        if (any(~small & ~far))
+        if (vany(vnot(small) & vnot(far)))
             h = fma(-exp_negv(t), hornerv(boys_tail, 13, v - (REALV)BOYS_MID), v);
-        g = select(select(h, v, far), g, small);
+        g = vsel(vsel(h, v, far), g, small);
     }
     return g;
 }

@@ -1,8 +1,9 @@
 /* The device Boys F0 (kernel eri_boys, FP64) of every variant the engine can
- * compile (0 table, 1 erf, 2 registers only; widths 2 and 4) vs the long-double references
- * (boys_ref.h) at 2*10^4 random points over [0, 100] plus the variants' edges
- * (table nodes, the polynomial split at t = 2, the asymptote at t = 36).
- * Bound: 1e-14 relative (issue 16); the register variant is fitted to ~1e-15. */
+ * compile (0 table, 1 erf, 2 registers only; widths 1, 2 and 4) vs the
+ * long-double references (boys_ref.h) at 2*10^4 random points over [0, 100]
+ * plus the variants' edges (table nodes, the polynomial split at t = 2, the
+ * asymptote at t = 36). Bound: 1e-14 relative (issue 16); the register
+ * variant is fitted to ~1e-15. */
 #include "test_util.h"
 #include "boys_ref.h"
 #include "streamcl/eri.h"
@@ -41,9 +42,9 @@ int main(void)
         CHECK_OK(ctx, scl_stream_write(points, t, 1, NULL));
         CHECK_OK(ctx, scl_stream_write(table, scl_eri_boys_table(), 1, NULL));
     }
-    /* variant 0 1 2 at width 2, then 0 and 2 at width 4 */
-    for (int run = 0; run < 5 && points && values && table; run++) {
-        const int variant = run < 3 ? run : 2 * (run - 3), width = run < 3 ? 2 : 4;
+    /* variant 0 1 2 at width 1, then 0 and 2 at widths 2 and 4 */
+    for (int run = 0; run < 7 && points && values && table; run++) {
+        const int variant = run < 3 ? run : 2 * (run & 1), width = run < 3 ? 1 : run < 5 ? 2 : 4;
         char opts[64];
         snprintf(opts, sizeof opts, "-DBOYS=%d -DVW=%d -DERI_FP32=0", variant, width);
         scl_kernel *k = NULL;

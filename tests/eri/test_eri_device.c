@@ -1,5 +1,5 @@
 /* The OpenCL engine against the C reference: unique tensors (every Boys
- * variant, Boys widths 2 and 4 with primitive-pair counts that leave a
+ * variant, Boys widths 1, 2 and 4 with primitive-pair counts that leave a
  * partial group, several work-group sizes, padded primitive pairs), integral-
  * direct J/K against contractions of the explicit tensor, RHF energies, the
  * Schwarz screening bound, and the single-precision error. */
@@ -143,6 +143,7 @@ int main(void)
     build("sto-3g", atoms, na, &s);
     compare(&s, "wg=64,boys=0", &seed);
     compare(&s, "wg=32,boys=1", &seed);
+    compare(&s, "wg=64,boys=2,vw=1", &seed);
     compare(&s, "wg=64,boys=2,vw=4", &seed);
     scl_eri_system_free(&s);
     build("sto-6g", atoms, na, &s);
@@ -166,7 +167,7 @@ int main(void)
     scl_eri_atom hhe[4] = {{1, {0, 0, 0}}, {2, {0, 0, 1.5}}, {1, {1.3, 0.2, 0.1}},
                            {2, {-1.0, 1.1, 0.7}}};
     build(mixed, hhe, 4, &s);
-    compare(&s, "wg=32,boys=0,vw=4", &seed);
+    compare(&s, "wg=32,boys=0,vw=2", &seed);
     compare(&s, "wg=32,boys=2,vw=4", &seed);
     /* RHF: device direct vs the host tensor */
     double e_dev = NAN, e_ref = rhf(&s, NULL, NULL, 0, NULL);
