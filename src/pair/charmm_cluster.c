@@ -32,8 +32,10 @@ struct charmm_cluster {
     scl_kernel *force[4][2][2]; /* [log2 tpa][tally][fsum > 1] */
     scl_kernel *columns, *scan, *scatter, *sort, *bounds, *pairs, *prune;
     cluster_set set[2]; /* [0] i-clusters (local atoms), [1] j-clusters (all) */
-    scl_stream *cj, *cmask, *cmask_full, *nj, *sp_list, *sp_count, *overflow;
+    scl_stream *cj, *cmask, *nj, *sp_list, *sp_count, *overflow;
+    scl_stream *cj_in, *cmask_in, *nj_in; /* the pruned (inner) lists */
     int capacity, sp_capacity;
+    int pruned; /* the inner lists hold for the lists of this build */
     long built_rebuilds; /* nl->rebuilds of the lists held; -1: none */
     long entries;        /* cluster pairs of the last build (stats, read on demand: -1) */
 };
@@ -57,8 +59,8 @@ void charmm_cluster_free(charmm_cluster *cl)
         for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
             scl_stream_free(all[k]);
     }
-    scl_stream *pairs[] = {cl->cj,      cl->cmask,    cl->cmask_full, cl->nj,
-                           cl->sp_list, cl->sp_count, cl->overflow};
+    scl_stream *pairs[] = {cl->cj,      cl->cmask,    cl->nj,    cl->cj_in,   cl->cmask_in,
+                           cl->nj_in,   cl->sp_list,  cl->sp_count, cl->overflow};
     for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++)
         scl_stream_free(pairs[k]);
     free(cl);
@@ -275,8 +277,14 @@ static scl_status build_pairs(charmm_forces *fk, charmm_nlist *nl, const column_
             s = charmm_stream_reserve(ctx, &cl->cmask, "charmm cluster pair masks", SCL_INT2,
                                       nic * cap, 0);
         if (s == SCL_OK)
-            s = charmm_stream_reserve(ctx, &cl->cmask_full, "charmm cluster pair masks", SCL_INT2,
+            s = charmm_stream_reserve(ctx, &cl->cj_in, "charmm cluster pairs (inner)", SCL_INT,
                                       nic * cap, 0);
+        if (s == SCL_OK)
+            s = charmm_stream_reserve(ctx, &cl->cmask_in, "charmm cluster pair masks (inner)",
+                                      SCL_INT2, nic * cap, 0);
+        if (s == SCL_OK)
+            s = charmm_stream_reserve(ctx, &cl->nj_in, "charmm cluster pair counts (inner)",
+                                      SCL_INT, nic, 0);
         if (s == SCL_OK)
             s = charmm_stream_reserve(ctx, &cl->nj, "charmm cluster pair counts", SCL_INT, nic, 0);
         if (s == SCL_OK)
@@ -298,7 +306,6 @@ static scl_status build_pairs(charmm_forces *fk, charmm_nlist *nl, const column_
             {"cl_atom_i", ci->atom},    {"cl_lo_i", ci->lo},        {"cl_hi_i", ci->hi},
             {"cl_atom_j", cjs->atom},   {"cl_lo_j", cjs->lo},       {"cl_hi_j", cjs->hi},
             {"col_cluster", cjs->col_cluster}, {"cj", cl->cj},      {"cmask", cl->cmask},
-            {"cmask_full", cl->cmask_full},
             {"nj", cl->nj},             {"sp_list", cl->sp_list},   {"sp_count", cl->sp_count},
             {"overflow", cl->overflow}};
         const charmm_int_arg ints[] = {{"maxspecial", nl->maxspecial}, {"ncx", g->ncx},
@@ -363,6 +370,7 @@ static scl_status lists_ready(charmm_forces *fk, charmm_nlist *nl)
     if (s == SCL_OK) {
         cl->built_rebuilds = nl->rebuilds;
         cl->entries = -1;
+        cl->pruned = 0;
     }
     return s;
 }
@@ -454,8 +462,11 @@ static scl_status cluster_enqueue(charmm_forces *fk, charmm_nlist *nl, const cha
     const charmm_stream_arg streams[] = {
         {"pos", io->pos},           {"pos_lo", io->pos_lo},     {"type", nl->type},
         {"ilist", nl->ilist_dev},   {"order", nl->order_dev},   {"cl_atom_i", cl->set[0].atom},
-        {"cl_atom_j", cl->set[1].atom}, {"nj", cl->nj},         {"cj", cl->cj},
-        {"cmask", cl->cmask},       {"sp_list", cl->sp_list},   {"sp_count", cl->sp_count},
+        {"cl_atom_j", cl->set[1].atom},
+        {"nj", cl->pruned ? cl->nj_in : cl->nj},
+        {"cj", cl->pruned ? cl->cj_in : cl->cj},
+        {"cmask", cl->pruned ? cl->cmask_in : cl->cmask},
+        {"sp_list", cl->sp_list},   {"sp_count", cl->sp_count},
         {"ljc", dbl ? fk->ljc_double : fk->ljc},                {"force", io->force},
         {"partials", io->partials}, {"eatom", io->per_atom ? io->eatom : io->force},
         {"vatom", io->per_atom ? io->vatom : io->force},        {"error", io->error}};
@@ -476,9 +487,9 @@ static scl_status cluster_enqueue(charmm_forces *fk, charmm_nlist *nl, const cha
     return s;
 }
 
-/* The engine's prune (instead of the atom lists'): the cluster-pair masks
- * keep the pairs within the force cutoff + the inner skin at positions pos
- * (the lists of a new atom set are built first). */
+/* The engine's prune (instead of the atom lists'): the inner cluster-pair
+ * lists of the pairs within the force cutoff + the inner skin at positions
+ * pos (the lists of a new atom set are built first). */
 static scl_status cluster_prune(charmm_forces *fk, charmm_nlist *nl, scl_stream *pos,
                                 const void *pos_host)
 {
@@ -486,10 +497,11 @@ static scl_status cluster_prune(charmm_forces *fk, charmm_nlist *nl, scl_stream 
     scl_status s = lists_ready(fk, nl);
     scl_kernel *k = cl->prune;
     const charmm_stream_arg streams[] = {
-        {"pos", pos},          {"ilist", nl->ilist_dev},          {"cl_atom_i", cl->set[0].atom},
-        {"cl_atom_j", cl->set[1].atom}, {"cj", cl->cj},           {"cmask_full", cl->cmask_full},
-        {"nj", cl->nj},        {"cmask", cl->cmask}};
-    const charmm_int_arg ints[] = {{"capacity", cl->capacity}, {"nclusters", cl->set[0].bound}};
+        {"pos", pos},          {"ilist", nl->ilist_dev},  {"cl_atom_i", cl->set[0].atom},
+        {"cl_atom_j", cl->set[1].atom}, {"cj", cl->cj},   {"cmask", cl->cmask},
+        {"nj", cl->nj},        {"cj_in", cl->cj_in},      {"cmask_in", cl->cmask_in},
+        {"nj_in", cl->nj_in}};
+    const charmm_int_arg ints[] = {{"capacity", cl->capacity}};
     if (s == SCL_OK)
         s = charmm_bind(k, streams, sizeof streams / sizeof streams[0], ints,
                         sizeof ints / sizeof ints[0]);
@@ -498,8 +510,13 @@ static scl_status cluster_prune(charmm_forces *fk, charmm_nlist *nl, scl_stream 
         s = scl_kernel_set_float(k, "cutsq", (float)(cut * cut));
     if (s == SCL_OK)
         s = scl_kernel_set_float(k, "unit", (float)nl->unit);
-    if (s == SCL_OK && nl->nlocal > 0)
-        s = launch_1d(k, (size_t)cl->set[0].bound * (size_t)cl->capacity);
+    size_t local = 64, global = (size_t)cl->set[0].bound * local;
+    if (s == SCL_OK)
+        s = scl_kernel_set_local(k, "kept", local * sizeof(int));
+    if (s == SCL_OK)
+        s = scl_kernel_launch(k, 1, &global, &local, NULL);
+    if (s == SCL_OK)
+        cl->pruned = 1;
     return s == SCL_OK ? charmm_nlist_prune_mark(nl, pos, pos_host) : s;
 }
 
