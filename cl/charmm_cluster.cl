@@ -155,7 +155,7 @@ __kernel void cluster_pairs(__global const pos4 *pos, __global const int *ilist,
     const int ic = get_group_id(0), t = get_local_id(0);
     const int i = t / CLUSTER, k = t % CLUSTER;
     __local uint mask[2];
-    __local int kinds[CLUSTER * CLUSTER];
+    __local int kinds[CLUSTER * CLUSTER], any_special;
     const int ai = cl_atom_i[CLUSTER * ic + i];
     const int bi = ai >= 0 ? ilist[ai] : -1;
     const pos4 pi = pos[bi >= 0 ? bi : 0];
@@ -177,8 +177,19 @@ __kernel void cluster_pairs(__global const pos4 *pos, __global const int *ilist,
     int n = 0, nsp = 0;
     for (int cy = y0; cy <= y1 && lo.x <= hi.x; cy++)
         for (int cx = x0; cx <= x1; cx++) {
-            const int col = cy * ncx + cx;
-            for (int jc = col_cluster[col]; jc < col_cluster[col + 1]; jc++) {
+            const int col = cy * ncx + cx, end = col_cluster[col + 1];
+            /* a column's clusters are consecutive groups of its z-sorted
+             * atoms: their z ranges follow each other, so hi.z grows along
+             * the column; start at the first that reaches lo.z - reach */
+            int first = col_cluster[col], last = end;
+            while (first < last) {
+                const int mid = (first + last) / 2;
+                if (cl_hi_j[mid].z < lo.z - reach)
+                    first = mid + 1;
+                else
+                    last = mid;
+            }
+            for (int jc = first; jc < end; jc++) {
                 const float4 jlo = cl_lo_j[jc], jhi = cl_hi_j[jc];
                 if (jlo.z > hi.z + reach)
                     break;
@@ -187,6 +198,8 @@ __kernel void cluster_pairs(__global const pos4 *pos, __global const int *ilist,
                     continue;
                 if (t < 2)
                     mask[t] = 0;
+                if (t == 0)
+                    any_special = 0;
                 barrier(CLK_LOCAL_MEM_FENCE);
                 const int bj = cl_atom_j[CLUSTER * jc + k];
                 int kind = 0;
@@ -211,8 +224,10 @@ __kernel void cluster_pairs(__global const pos4 *pos, __global const int *ilist,
                         atomic_or(&mask[i / 4], 1u << (CLUSTER * (i % 4) + k));
                 }
                 kinds[t] = kind > 0 ? kind : 0;
+                if (kind > 0)
+                    any_special = 1;
                 barrier(CLK_LOCAL_MEM_FENCE);
-                if (t < CLUSTER) /* the specials of i = t, in k order */
+                if (any_special && t < CLUSTER) /* the specials of i = t, in k order */
                     for (int kk = 0; kk < CLUSTER; kk++) {
                         const int kd = kinds[CLUSTER * t + kk];
                         if (kd && nsp < sp_capacity)
