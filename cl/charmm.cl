@@ -471,8 +471,9 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
  * The lanes of the 8 i atoms read the same j atoms at the same time: one
  * position gather serves 8 pairs (charmm_force gathers one per pair), and
  * there is no per-pair list index to load. Away from the cutoffs the float
- * r^2 decides (its rounding is below 1e-6 relative); within 1e-6 of one the
- * exact fixed-point test of charmm_force does. Outputs, partials (one per
+ * r^2 decides (its rounding is below 1e-6 relative); within 1e-6 below the
+ * force cutoff, or between the Coulomb and the force cutoff, the exact
+ * fixed-point test of charmm_force does. Outputs, partials (one per
  * work-group) and precisions as charmm_force. */
 __kernel void charmm_cluster_force(__global const pos4 *restrict pos,
                                    __global const float4 *restrict pos_lo,
@@ -513,7 +514,7 @@ __kernel void charmm_cluster_force(__global const pos4 *restrict pos,
     const real qi = pair_delta(pi, pi, lo_i, pos_lo, i, unit).w;
     const int ti = type[i];
     const int n8 = active ? 8 * nj[ic] : 0;
-    const int nall = n8 + (active ? sp_count[slot] : 0);
+    const int nsp = active ? sp_count[slot] : 0;
     const size_t base = (size_t)ic * (size_t)capacity;
     const int bit = 8 * (i8 % 4);
     acc fx = 0, fy = 0, fz = 0;
@@ -525,21 +526,32 @@ __kernel void charmm_cluster_force(__global const pos4 *restrict pos,
     float pev = 0, pec = 0, pv0 = 0, pv1 = 0, pv2 = 0, pv3 = 0, pv4 = 0, pv5 = 0;
 #endif
     int since = 0;
-    for (int q = lane; q < nall; q += TPA) {
+#if POS_FIXED && !PAIR_DOUBLE
+    /* float r^2 is within 4e-7 of the exact value: outside this band the
+     * float test decides, inside it the exact one */
+    const real cut_hi = cut_forcesq * 1.000001f;
+    const real band_lo = min(cut_forcesq, cut_coulsq) * 0.999999f;
+#endif
+    /* phase 0: the cluster pairs (kind 0 known at compile time, no special
+     * factors or erf series in the code), phase 1: the atom's special pairs */
+#pragma unroll
+    for (int phase = 0; phase < 2; phase++)
+    for (int q = lane; q < (phase == 0 ? n8 : nsp); q += TPA) {
 #if PARTIALS
         if (++since == FSUM) {
             FLUSH_ALL();
             since = 0;
         }
 #endif
-        int j, kind = 0;
-        if (q < n8) {
+        int j, kind;
+        if (phase == 0) {
             const int2 m = cmask[base + q / 8];
             if (!((as_uint(i8 < 4 ? m.x : m.y) >> (bit + q % 8)) & 1u))
                 continue;
             j = cl_atom_j[8 * cj[base + q / 8] + q % 8];
+            kind = 0;
         } else {
-            const int packed = sp_list[(size_t)slot * (size_t)sp_capacity + (size_t)(q - n8)];
+            const int packed = sp_list[(size_t)slot * (size_t)sp_capacity + (size_t)q];
             j = packed & INDEX_MASK;
             kind = (packed >> KIND_SHIFT) & 3;
         }
@@ -548,15 +560,14 @@ __kernel void charmm_cluster_force(__global const pos4 *restrict pos,
         const real dx = d.x, dy = d.y, dz = d.z, qj = d.w;
         const real r2 = dx * dx + dy * dy + dz * dz;
 #if POS_FIXED && !PAIR_DOUBLE
+        if (r2 >= cut_hi)
+            continue;
         int in_coul = r2 < cut_coulsq;
-        if (fabs(r2 - cut_forcesq) <= 1e-6f * cut_forcesq ||
-            fabs(r2 - cut_coulsq) <= 1e-6f * cut_coulsq) { /* rare: the exact test */
+        if (r2 > band_lo) { /* rare: the exact test */
             const ulong r2_units = fixed_r2(pi, pj);
             if (r2_units >= cut_force_units)
                 continue;
             in_coul = r2_units < cut_coul_units;
-        } else if (r2 >= cut_forcesq) {
-            continue;
         }
 #else
         if (r2 >= cut_forcesq)
