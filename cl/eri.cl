@@ -281,7 +281,10 @@ inline REAL quartet(__local const REAL4 *row_geo, __local const REAL *row_k,
         REAL part = 0;
         /* VW row primitives at a time; past NPP the last repeats with weight 0 */
         for (int a = 0; a < NPP; a += VW) {
-            REAL px[VW], py[VW], pz[VW], rho[VW], rsq[VW], wk[VW];
+            REAL px[VW], py[VW], pz[VW], rho[VW], wk[VW];
+#if TYPES
+            REAL rsq[VW];
+#endif
             for (int m = 0; m < VW; m++) {
                 const int am = a + m < NPP ? a + m : NPP - 1;
                 REAL4 P = row_geo[am];
