@@ -431,7 +431,7 @@ static scl_status create_device(scl_seis *sv, const scl_seis_options *opt)
                                           {"fused", 3, {fuse_first, !fuse_first, 2}}};
     const scl_tune_param cpu_params[4] = {{"lx", 3, {64, 16, 256}},
                                           {"ly", 2, {1, 4}},
-                                          {"kz", 2, {8, 1}},
+                                          {"kz", 2, {1, 8}}, /* PoCL: 1 vectorises best */
                                           {"fused", 2, {fuse_first, !fuse_first}}};
     const scl_tune_param *params = gpu ? gpu_params : cpu_params;
     char shape[96];
