@@ -23,12 +23,13 @@ dest=${dest:-build-gpu/seismic}
 mkdir -p "$dest"
 date -u +%Y-%m-%dT%H:%MZ > "$dest/date.txt"
 
+if [ -f .gpu/device/setup.sh ]; then . .gpu/device/setup.sh; fi
+mkdir -p build-gpu
 peer_pid=
 if command -v nvcc > /dev/null; then
-    nvcc -O3 -arch=native -o "$dest/peer_vs" bench/seismic/peer_vs.cu > "$dest/peer_build.log" 2>&1 &
+    nvcc -O3 -arch=native -o build-gpu/peer_vs bench/seismic/peer_vs.cu > "$dest/peer_build.log" 2>&1 &
     peer_pid=$!
 fi
-if [ -f .gpu/device/setup.sh ]; then . .gpu/device/setup.sh; fi
 if [ -z "${STREAMCL:-}" ]; then
     { cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DSTREAMCL_TEST_DEVICE=gpu \
           ${STREAMCL_GPU_CMAKE_ARGS:-} && make -C build-gpu -j"$(nproc)" streamcl_cli; } \
@@ -39,7 +40,7 @@ echo "build: $(($(date +%s) - t0)) s"
 
 echo "== peer: plain CUDA velocity-stress kernels"
 if [ -n "$peer_pid" ] && wait "$peer_pid"; then
-    timeout 40 "$dest/peer_vs" "$N" 20 | tee "$dest/peer.txt"
+    timeout 40 build-gpu/peer_vs "$N" 20 | tee "$dest/peer.txt"
 else
     echo "peer not built (no nvcc, or see peer_build.log)" | tee "$dest/peer.txt"
 fi

@@ -457,7 +457,9 @@ static scl_status create_device(scl_seis *sv, const scl_seis_options *opt)
         sv->tuning = 1;
         st = scl_plan_create(sv->ctx, &desc, &topt, &plan);
         sv->tuning = 0;
-        if (st == SCL_ERR_UNSUPPORTED && nschemes > 1) { /* no legal shape for this scheme */
+        if (st != SCL_OK && nschemes > 1) {
+            /* no legal shape for this scheme, or it failed on this device:
+             * the others still run (its step time stays unreported) */
             scl_clear_error(sv->ctx);
             continue;
         }
