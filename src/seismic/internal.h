@@ -17,6 +17,10 @@ enum { F_VX, F_VY, F_VZ, F_SXX, F_SYY, F_SZZ, F_SXY, F_SXZ, F_SYZ, F_COUNT };
  * that a GPU work-group's row is whole cache lines rather than straddling
  * one more. */
 #define SEIS_ALIGN 32
+
+/* Set-up loops over more points than this run on OpenMP threads (a 512^3
+ * model's tables take seconds on one core); smaller ones stay serial. */
+#define SEIS_PAR_MIN (1L << 22)
 typedef struct {
     scl_grid3d grid;
     int nx, ny, nz;

@@ -2,6 +2,7 @@
  * described by a header file. Messages name the file and line. */
 #include "streamcl/seismic.h"
 #include "streamcl/grid3d.h"
+#include "seismic/internal.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -55,6 +56,9 @@ scl_status scl_seis_model_fill(scl_seis_model *m, double vp, double vs, double r
     if (st != SCL_OK)
         return st;
     const size_t n = (size_t)m->nx * m->ny * m->nz;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (n > (size_t)SEIS_PAR_MIN)
+#endif
     for (size_t q = 0; q < n; q++) {
         m->vp[q] = (float)vp;
         m->vs[q] = (float)vs;

@@ -31,6 +31,9 @@ scl_status seis_layout_init(seis_layout *g, int nx, int ny, int nz, double h, ch
 /* Edge-replicating copy of a per-cell quantity into the padded layout. */
 static void pad_replicate(const seis_layout *g, const double *cell, double *out)
 {
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (g->n > SEIS_PAR_MIN)
+#endif
     for (long k = 0; k < g->pz; k++)
         for (long j = 0; j < g->py; j++)
             for (long i = 0; i < g->px; i++) {
@@ -145,15 +148,26 @@ scl_status seis_setup_create(const scl_seis_model *m, const scl_seis_config *c, 
         return SCL_ERR_MEMORY;
     }
     double vp_max = 0;
+    const int par = cells > (size_t)SEIS_PAR_MIN;
+    (void)par;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) reduction(max : vp_max) if (par)
+#endif
     for (size_t q = 0; q < cells; q++) {
         tmp[q] = m->rho[q];
         if (m->vp[q] > vp_max)
             vp_max = m->vp[q];
     }
     pad_replicate(g, tmp, s->rho);
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (par)
+#endif
     for (size_t q = 0; q < cells; q++)
         tmp[q] = (double)m->rho[q] * ((double)m->vp[q] * m->vp[q] - 2.0 * m->vs[q] * m->vs[q]);
     pad_replicate(g, tmp, s->lam);
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (par)
+#endif
     for (size_t q = 0; q < cells; q++)
         tmp[q] = (double)m->rho[q] * m->vs[q] * m->vs[q];
     pad_replicate(g, tmp, s->mu);

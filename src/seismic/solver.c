@@ -64,6 +64,9 @@ static scl_status upload_real(scl_seis *sv, const char *label, const double *v, 
     float *tmp = malloc(n * sizeof(float));
     if (!tmp)
         return SCL_ERR_MEMORY;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (n > (size_t)SEIS_PAR_MIN)
+#endif
     for (size_t q = 0; q < n; q++)
         tmp[q] = (float)v[q];
     st = scl_stream_write(*out, tmp, 1, NULL);
