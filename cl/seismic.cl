@@ -464,6 +464,23 @@ __kernel void seis_fused_lds(__global const real *restrict vx, __global const re
     }
     const int nhalo = 2 * RR * (lx + ly), t = tx + lx * ty;
     for (int k = k0; k < k1; k++, c += sz) {
+        /* the stress phase's own loads first, in flight across the
+         * velocity phase and the barrier */
+        real oxx = 0, oyy = 0, ozz = 0, oxy = 0, oxz = 0, oyz = 0, l = 0;
+        real mz = 0, mzx = 0, mzy = 0, mxy = 0;
+        if (own) {
+            oxx = sxx[c];
+            oyy = syy[c];
+            ozz = szz[c];
+            oxy = sxy[c];
+            oxz = sxz[c];
+            oyz = syz[c];
+            l = lam[c];
+            mz = mu[c + sz];
+            mzx = mu[c + 1 + sz];
+            mzy = mu[c + sy + sz];
+            mxy = mu[c + 1 + sy];
+        }
         if (mine) {
             WIN_NEXT(wvx, VX, c, sz, LO_DP);
             WIN_NEXT(wvy, VY, c, sz, LO_DP);
@@ -508,14 +525,13 @@ __kernel void seis_fused_lds(__global const real *restrict vx, __global const re
             const real vzx = c1 * (TILE(2, 1, 0) - uz), vzy = c1 * (TILE(2, 0, 1) - uz);
 #endif
             const real ezz = WIN_D(wvz), vxz = WIN_D(wvx), vyz = WIN_D(wvy);
-            const real l = lam[c], l2m = l + 2 * m;
-            const real mz = mu[c + sz], mzx = mu[c + 1 + sz], mzy = mu[c + sy + sz];
-            const real nxx = sxx[c] + dt * (l2m * exx + l * (eyy + ezz));
-            const real nyy = syy[c] + dt * (l2m * eyy + l * (exx + ezz));
-            const real nzz = szz[c] + dt * (l2m * ezz + l * (exx + eyy));
-            const real nxy = sxy[c] + dt * harm4(m, mx, my, mu[c + 1 + sy]) * (vxy + vyx);
-            const real nxz = sxz[c] + dt * harm4(m, mx, mz, mzx) * (vxz + vzx);
-            const real nyz = syz[c] + dt * harm4(m, my, mz, mzy) * (vyz + vzy);
+            const real l2m = l + 2 * m;
+            const real nxx = oxx + dt * (l2m * exx + l * (eyy + ezz));
+            const real nyy = oyy + dt * (l2m * eyy + l * (exx + ezz));
+            const real nzz = ozz + dt * (l2m * ezz + l * (exx + eyy));
+            const real nxy = oxy + dt * harm4(m, mx, my, mxy) * (vxy + vyx);
+            const real nxz = oxz + dt * harm4(m, mx, mz, mzx) * (vxz + vzx);
+            const real nyz = oyz + dt * harm4(m, my, mz, mzy) * (vyz + vzy);
             ox[c] = ux;
             oy[c] = uy;
             oz[c] = uz;
