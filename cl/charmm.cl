@@ -281,6 +281,38 @@ inline ulong fixed_r2(const pos4 a, const pos4 b)
 }
 #endif
 
+#if POS_FIXED && !PAIR_DOUBLE
+/* Whether a pair at float r2 (fixed-point positions pi, pj) is inside the
+ * force cutoff, and in *in_coul whether inside the Coulomb one. The
+ * unshifted Coulomb force jumps by ~5e-3 kcal/mol/A at the cutoff: float r2
+ * (rounding ~1.5e-5 A^2 at 10 A) put ~0.6 pairs per step of a 32k-atom
+ * system on the other side of it than the double reference, which alone
+ * made the RMS force error 3e-6 on some steps (rhodo step 100, on the H200
+ * and on PoCL alike). So the exact squared distance of the fixed-point
+ * positions decides, in units^2 against ceil(cutoff^2 / unit^2) from the
+ * host, wherever float could be wrong: float r2 is within 4e-7 relative of
+ * it (one rounding of each integer difference, of each square and of two
+ * sums, all terms positive), so outside [band_lo, cut_hi) (1e-6 around the
+ * force cutoff, and from below the Coulomb cutoff up when it is shorter)
+ * the float compares decide and the 64-bit products are skipped. */
+#define CUT_BAND_HI 1.000001f
+#define CUT_BAND_LO 0.999999f
+inline int inside_cut(const real r2, const pos4 pi, const pos4 pj, const real cut_hi,
+                      const real band_lo, const real cut_coulsq, const ulong cut_force_units,
+                      const ulong cut_coul_units, int *in_coul)
+{
+    if (r2 >= cut_hi)
+        return 0;
+    *in_coul = r2 < cut_coulsq;
+    if (r2 > band_lo) { /* rare */
+        const ulong r2_units = fixed_r2(pi, pj);
+        *in_coul = r2_units < cut_coul_units;
+        return r2_units < cut_force_units;
+    }
+    return 1;
+}
+#endif
+
 /* The end of a force kernel: the TPA lanes of each atom (lid - lane ..
  * lid - lane + TPA - 1) summed by lane 0 in lane order into the atom's force
  * (and per-atom terms), at the caller's index order[i]; with TALLY the
@@ -375,6 +407,9 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
 #endif
     const real qi = pair_delta(pi, pi, lo_i, pos_lo, i, unit).w;
     const int ti = type[i];
+#if POS_FIXED && !PAIR_DOUBLE
+    const real cut_hi = cut_forcesq * CUT_BAND_HI, band_lo = min(cut_forcesq, cut_coulsq) * CUT_BAND_LO;
+#endif
     const size_t stride = (size_t)count * PAD;
     const int npad = active ? (numnbr[ii] + PAD - 1) / PAD * PAD : 0;
     acc fx = 0, fy = 0, fz = 0;
@@ -418,18 +453,10 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
         const real dx = d.x, dy = d.y, dz = d.z, qj = d.w;
         const real r2 = dx * dx + dy * dy + dz * dz;
 #if POS_FIXED && !PAIR_DOUBLE
-        /* The unshifted Coulomb force jumps by ~5e-3 kcal/mol/A at the
-         * cutoff: float r2 (rounding ~1.5e-5 A^2 at 10 A) put ~0.6 pairs per
-         * step of a 32k-atom system on the other side of it than the double
-         * reference, which alone made the RMS force error 3e-6 on some steps
-         * (rhodo step 100, on the H200 and on PoCL alike). The cutoff tests
-         * use the exact squared distance of the fixed-point positions
-         * instead, in units^2 (< 3 * 2^62: fits ulong), against
-         * ceil(cutoff^2 / unit^2) from the host. */
-        const ulong r2_units = fixed_r2(pi, pj);
-        if (r2_units >= cut_force_units)
+        int in_coul;
+        if (!inside_cut(r2, pi, pj, cut_hi, band_lo, cut_coulsq, cut_force_units, cut_coul_units,
+                        &in_coul))
             continue;
-        const int in_coul = r2_units < cut_coul_units;
 #else
         if (r2 >= cut_forcesq)
             continue;
@@ -470,10 +497,8 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
  * then the atom's special pairs (general pair code, kind from the list).
  * The lanes of the 8 i atoms read the same j atoms at the same time: one
  * position gather serves 8 pairs (charmm_force gathers one per pair), and
- * there is no per-pair list index to load. Away from the cutoffs the float
- * r^2 decides (its rounding is below 1e-6 relative); within 1e-6 below the
- * force cutoff, or between the Coulomb and the force cutoff, the exact
- * fixed-point test of charmm_force does. Outputs, partials (one per
+ * there is no per-pair list index to load. Cutoff tests as charmm_force
+ * (inside_cut). Outputs, partials (one per
  * work-group) and precisions as charmm_force. */
 __kernel void charmm_cluster_force(__global const pos4 *restrict pos,
                                    __global const float4 *restrict pos_lo,
@@ -527,10 +552,7 @@ __kernel void charmm_cluster_force(__global const pos4 *restrict pos,
 #endif
     int since = 0;
 #if POS_FIXED && !PAIR_DOUBLE
-    /* float r^2 is within 4e-7 of the exact value: outside this band the
-     * float test decides, inside it the exact one */
-    const real cut_hi = cut_forcesq * 1.000001f;
-    const real band_lo = min(cut_forcesq, cut_coulsq) * 0.999999f;
+    const real cut_hi = cut_forcesq * CUT_BAND_HI, band_lo = min(cut_forcesq, cut_coulsq) * CUT_BAND_LO;
 #endif
     /* phase 0: the cluster pairs (kind 0 known at compile time, no special
      * factors or erf series in the code), phase 1: the atom's special pairs */
@@ -560,15 +582,10 @@ __kernel void charmm_cluster_force(__global const pos4 *restrict pos,
         const real dx = d.x, dy = d.y, dz = d.z, qj = d.w;
         const real r2 = dx * dx + dy * dy + dz * dz;
 #if POS_FIXED && !PAIR_DOUBLE
-        if (r2 >= cut_hi)
+        int in_coul;
+        if (!inside_cut(r2, pi, pj, cut_hi, band_lo, cut_coulsq, cut_force_units, cut_coul_units,
+                        &in_coul))
             continue;
-        int in_coul = r2 < cut_coulsq;
-        if (r2 > band_lo) { /* rare: the exact test */
-            const ulong r2_units = fixed_r2(pi, pj);
-            if (r2_units >= cut_force_units)
-                continue;
-            in_coul = r2_units < cut_coul_units;
-        }
 #else
         if (r2 >= cut_forcesq)
             continue;

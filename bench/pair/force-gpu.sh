@@ -32,7 +32,7 @@ fi
 export XDG_CACHE_HOME=$PWD/$B/cache OMP_NUM_THREADS=${OMP_NUM_THREADS:-16}
 DEV=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
 echo "build $(( $(date +%s) - T0 )) s; device ${DEV:-?}"
-COMMON="--data $DATA --steps ${STEPS:-100} --rebuild 10 --precision mixed --profile"
+COMMON="--data $DATA --steps ${STEPS:-100} --rebuild 10 --precision mixed --profile ${PAIR_BENCH_ARGS:-}"
 run() { # name, args...
     local name=$1; shift
     echo "== pair-bench $name: $*"
