@@ -119,7 +119,7 @@ void PairLJCharmmCoulLongOCL::read_env()
 
 /* pair_style lj/charmm/coul/long/ocl cut_lj_inner cut_lj [cut_coul]
      [device SPEC] [gpus N] [precision single|mixed|double] [tpa N] [chunks N] [tune yes|no]
-     [kernel charmm|cpu] */
+     [kernel charmm|cpu|cluster] */
 void PairLJCharmmCoulLongOCL::settings(int narg, char **arg)
 {
   int nnum = 0;
@@ -128,7 +128,7 @@ void PairLJCharmmCoulLongOCL::settings(int narg, char **arg)
     error->all(FLERR, "Illegal pair_style lj/charmm/coul/long/ocl command: expected "
                       "cut_lj_inner cut_lj [cut_coul] [device SPEC] [gpus N] "
                       "[precision single|mixed|double] "
-                      "[tpa 1|2|4|8|16|32] [chunks N] [tune yes|no] [kernel charmm|cpu]");
+                      "[tpa 1|2|4|8|16|32] [chunks N] [tune yes|no] [kernel charmm|cpu|cluster]");
   PairLJCharmmCoulLong::settings(nnum, arg);
   if (cut_lj_inner <= 0.0 || cut_lj <= 0.0 || cut_coul <= 0.0)
     error->all(FLERR, "Illegal pair_style lj/charmm/coul/long/ocl command: cutoffs must be > 0");
