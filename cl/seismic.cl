@@ -317,6 +317,39 @@ inline real vel_z(__global const real *vz, __global const real *sxz, __global co
                        (DM(sxz, c, 1) + DM(syz, c, sy) + DP(szz, c, sz));
 }
 
+/* Six stress components (or strain rates: xx, yy, zz and the shear sums
+ * dvx/dy + dvy/dx, dvx/dz + dvz/dx, dvy/dz + dvz/dy). */
+typedef struct {
+    real xx, yy, zz, xy, xz, yz;
+} sym6;
+
+/* The end of a fused step at cell c: new stresses from the old ones (o),
+ * the strain rates (e) and the moduli (lambda l; mu at the cell, m, and at
+ * the other corners of the shear nodes), then the 9 stores. */
+inline void fused_put(__global real *ox, __global real *oy, __global real *oz,
+                      __global real *qxx, __global real *qyy, __global real *qzz,
+                      __global real *qxy, __global real *qxz, __global real *qyz, int c, real ux,
+                      real uy, real uz, sym6 o, sym6 e, real l, real m, real mx, real my,
+                      real mxy, real mz, real mzx, real mzy, real dt)
+{
+    const real l2m = l + 2 * m;
+    const real nxx = o.xx + dt * (l2m * e.xx + l * (e.yy + e.zz));
+    const real nyy = o.yy + dt * (l2m * e.yy + l * (e.xx + e.zz));
+    const real nzz = o.zz + dt * (l2m * e.zz + l * (e.xx + e.yy));
+    const real nxy = o.xy + dt * harm4(m, mx, my, mxy) * e.xy;
+    const real nxz = o.xz + dt * harm4(m, mx, mz, mzx) * e.xz;
+    const real nyz = o.yz + dt * harm4(m, my, mz, mzy) * e.yz;
+    ox[c] = ux;
+    oy[c] = uy;
+    oz[c] = uz;
+    qxx[c] = nxx;
+    qyy[c] = nyy;
+    qzz[c] = nzz;
+    qxy[c] = nxy;
+    qxz[c] = nxz;
+    qyz[c] = nyz;
+}
+
 /* Fused step of the interior box (no CPML, no surface rows, no force source
  * within reach): each work-item recomputes the new velocities its stress
  * stencil needs from the old fields, then writes new velocities and
@@ -374,23 +407,11 @@ __kernel void seis_fused(__global const real *restrict vx, __global const real *
         const real vzx = c1 * (VZ(c + 1) - uz), vzy = c1 * (VZ(c + sy) - uz);
 #endif
         const real ezz = WIN_D(wvz), vxz = WIN_D(wvx), vyz = WIN_D(wvy);
-        const real l = lam[c], l2m = l + 2 * m;
         const real mz = mu[c + sz], mzx = mu[c + 1 + sz], mzy = mu[c + sy + sz];
-        const real nxx = sxx[c] + dt * (l2m * exx + l * (eyy + ezz));
-        const real nyy = syy[c] + dt * (l2m * eyy + l * (exx + ezz));
-        const real nzz = szz[c] + dt * (l2m * ezz + l * (exx + eyy));
-        const real nxy = sxy[c] + dt * harm4(m, mx, my, mu[c + 1 + sy]) * (vxy + vyx);
-        const real nxz = sxz[c] + dt * harm4(m, mx, mz, mzx) * (vxz + vzx);
-        const real nyz = syz[c] + dt * harm4(m, my, mz, mzy) * (vyz + vzy);
-        ox[c] = ux;
-        oy[c] = uy;
-        oz[c] = uz;
-        qxx[c] = nxx;
-        qyy[c] = nyy;
-        qzz[c] = nzz;
-        qxy[c] = nxy;
-        qxz[c] = nxz;
-        qyz[c] = nyz;
+        const sym6 o = {sxx[c], syy[c], szz[c], sxy[c], sxz[c], syz[c]};
+        const sym6 e = {exx, eyy, ezz, vxy + vyx, vxz + vzx, vyz + vzy};
+        fused_put(ox, oy, oz, qxx, qyy, qzz, qxy, qxz, qyz, c, ux, uy, uz, o, e, lam[c], m, mx,
+                  my, mu[c + 1 + sy], mz, mzx, mzy, dt);
         m = mz;
         mx = mzx;
         my = mzy;
@@ -466,15 +487,15 @@ __kernel void seis_fused_lds(__global const real *restrict vx, __global const re
     for (int k = k0; k < k1; k++, c += sz) {
         /* the stress phase's own loads first, in flight across the
          * velocity phase and the barrier */
-        real oxx = 0, oyy = 0, ozz = 0, oxy = 0, oxz = 0, oyz = 0, l = 0;
-        real mz = 0, mzx = 0, mzy = 0, mxy = 0;
+        sym6 o = {0, 0, 0, 0, 0, 0};
+        real l = 0, mz = 0, mzx = 0, mzy = 0, mxy = 0;
         if (own) {
-            oxx = sxx[c];
-            oyy = syy[c];
-            ozz = szz[c];
-            oxy = sxy[c];
-            oxz = sxz[c];
-            oyz = syz[c];
+            o.xx = sxx[c];
+            o.yy = syy[c];
+            o.zz = szz[c];
+            o.xy = sxy[c];
+            o.xz = sxz[c];
+            o.yz = syz[c];
             l = lam[c];
             mz = mu[c + sz];
             mzx = mu[c + 1 + sz];
@@ -525,22 +546,9 @@ __kernel void seis_fused_lds(__global const real *restrict vx, __global const re
             const real vzx = c1 * (TILE(2, 1, 0) - uz), vzy = c1 * (TILE(2, 0, 1) - uz);
 #endif
             const real ezz = WIN_D(wvz), vxz = WIN_D(wvx), vyz = WIN_D(wvy);
-            const real l2m = l + 2 * m;
-            const real nxx = oxx + dt * (l2m * exx + l * (eyy + ezz));
-            const real nyy = oyy + dt * (l2m * eyy + l * (exx + ezz));
-            const real nzz = ozz + dt * (l2m * ezz + l * (exx + eyy));
-            const real nxy = oxy + dt * harm4(m, mx, my, mxy) * (vxy + vyx);
-            const real nxz = oxz + dt * harm4(m, mx, mz, mzx) * (vxz + vzx);
-            const real nyz = oyz + dt * harm4(m, my, mz, mzy) * (vyz + vzy);
-            ox[c] = ux;
-            oy[c] = uy;
-            oz[c] = uz;
-            qxx[c] = nxx;
-            qyy[c] = nyy;
-            qzz[c] = nzz;
-            qxy[c] = nxy;
-            qxz[c] = nxz;
-            qyz[c] = nyz;
+            const sym6 e = {exx, eyy, ezz, vxy + vyx, vxz + vzx, vyz + vzy};
+            fused_put(ox, oy, oz, qxx, qyy, qzz, qxy, qxz, qyz, c, ux, uy, uz, o, e, l, m, mx, my,
+                      mxy, mz, mzx, mzy, dt);
             m = mz;
             mx = mzx;
             my = mzy;
