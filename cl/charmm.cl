@@ -170,6 +170,53 @@ inline real fixed_delta(int a, int b, real unit)
     return (real)as_int((uint)a - (uint)b) * unit;
 }
 
+/* The accumulators of a force kernel (after `lid` and `wg`): forces fx..
+ * and their float partials pfx.., and with TALLY energies and virial.
+ * Mixed with float partial sums (PARTIALS) keeps the 8 double tally sums of
+ * each work-item in local memory (tal = scratch + 4 wg, [k wg + lid]),
+ * flushed there every FSUM pairs: in registers they took 30 more (86-90
+ * against 56 for the force-only kernels: clang -> PTX -> ptxas -v, sm_90),
+ * which cut the warps an SM holds from 36 to 21. Otherwise the tallies are
+ * registers (single: 8 floats; double: integer sums per pair), copied to
+ * that place of scratch at the end (TALLIES_TO_LOCAL) for finish_atom. */
+#if TALLY && PARTIALS
+#define LOCAL_TALLY 1
+#else
+#define LOCAL_TALLY 0
+#endif
+#define FORCE_ACCUMULATORS() acc fx = 0, fy = 0, fz = 0; float pfx = 0, pfy = 0, pfz = 0
+#define TALLY_PARTIALS() float pev = 0, pec = 0, pv0 = 0, pv1 = 0, pv2 = 0, pv3 = 0, pv4 = 0, pv5 = 0
+#if !TALLY
+#define TALLY_ACCUMULATORS() FORCE_ACCUMULATORS()
+#define FLUSH_TALLY() (void)0
+#define TALLIES_TO_LOCAL() (void)0
+#elif LOCAL_TALLY
+#define TALLY_ACCUMULATORS()                                                                   \
+    FORCE_ACCUMULATORS();                                                                      \
+    TALLY_PARTIALS();                                                                          \
+    __local acc *tal = scratch + 4 * wg;                                                       \
+    for (int k = 0; k < 8; k++)                                                                \
+    tal[k * wg + lid] = 0
+#define FLUSH_TALLY()                                                                          \
+    tal[lid] += pev, tal[wg + lid] += pec, tal[2 * wg + lid] += pv0, tal[3 * wg + lid] += pv1, \
+        tal[4 * wg + lid] += pv2, tal[5 * wg + lid] += pv3, tal[6 * wg + lid] += pv4,          \
+        tal[7 * wg + lid] += pv5, pev = pec = pv0 = pv1 = pv2 = pv3 = pv4 = pv5 = 0
+#define TALLIES_TO_LOCAL() (void)0
+#else
+#define TALLY_ACCUMULATORS()                                                                   \
+    FORCE_ACCUMULATORS();                                                                      \
+    TALLY_PARTIALS();                                                                          \
+    acc e_vdwl = 0, e_coul = 0, v0 = 0, v1 = 0, v2 = 0, v3 = 0, v4 = 0, v5 = 0
+#define FLUSH_TALLY()                                                                          \
+    e_vdwl += pev, e_coul += pec, v0 += pv0, v1 += pv1, v2 += pv2, v3 += pv3, v4 += pv4,       \
+        v5 += pv5, pev = pec = pv0 = pv1 = pv2 = pv3 = pv4 = pv5 = 0
+#define TALLIES_TO_LOCAL()                                                                     \
+    scratch[4 * wg + lid] = e_vdwl, scratch[5 * wg + lid] = e_coul,                            \
+    scratch[6 * wg + lid] = v0, scratch[7 * wg + lid] = v1, scratch[8 * wg + lid] = v2,        \
+    scratch[9 * wg + lid] = v3, scratch[10 * wg + lid] = v4, scratch[11 * wg + lid] = v5
+#endif
+#define FLUSH_ALL() fx += pfx, fy += pfy, fz += pfz, pfx = pfy = pfz = 0, FLUSH_TALLY()
+
 /* x_i - x_j (x, y, z) and q_j (w) from the packed positions pi, pj of
  * atoms i and j (mixed with double pair math adds the residuals lo_i and
  * pos_lo[j]); with pj = pi, w is q_i. */
@@ -320,8 +367,8 @@ inline int inside_cut(const real r2, const pos4 pi, const pos4 pj, const real cu
  * group. Every work-item of the group calls it (barriers). */
 inline void finish_atom(__local acc *scratch, const int lid, const int wg, const int lane,
                         const int active, __global const int *restrict order, const int i,
-                        const acc fx, const acc fy, const acc fz, const acc *tallies,
-                        const int per_atom, __global out_t *force, __global part_t *partials,
+                        const acc fx, const acc fy, const acc fz, const int per_atom,
+                        __global out_t *force, __global part_t *partials,
                         __global out_t *eatom, __global out_t *vatom, const size_t group)
 {
     /* lanes -> atom, summed by lane 0 in lane order */
@@ -344,15 +391,12 @@ inline void finish_atom(__local acc *scratch, const int lid, const int wg, const
         force[4 * o + 3] = 0;
     }
 #if TALLY
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int k = 0; k < 8; k++)
-        scratch[k * wg + lid] = tallies[k];
-    barrier(CLK_LOCAL_MEM_FENCE);
+    __local acc *tal = scratch + 4 * wg; /* the tallies (TALLIES_TO_LOCAL), seen after the barrier above */
     if (per_atom && lane == 0 && active) {
         acc sum[8] = {0, 0, 0, 0, 0, 0, 0, 0};
         for (int l = 0; l < TPA; l++)
             for (int k = 0; k < 8; k++)
-                sum[k] += scratch[k * wg + lid + l];
+                sum[k] += tal[k * wg + lid + l];
         const int o = order[i];
         eatom[o] = acc_out(sum[0] + sum[1]);
         for (int k = 0; k < 6; k++)
@@ -362,17 +406,17 @@ inline void finish_atom(__local acc *scratch, const int lid, const int wg, const
         barrier(CLK_LOCAL_MEM_FENCE);
         if (lid < step)
             for (int k = 0; k < 8; k++)
-                scratch[k * wg + lid] += scratch[k * wg + lid + step];
+                tal[k * wg + lid] += tal[k * wg + lid + step];
     }
     if (lid == 0)
         for (int k = 0; k < 8; k++) {
             const size_t at = (8 * (size_t)group + k) * PART_WIDTH;
 #if PREC == 2 /* carry the fraction's whole units over: both parts stay small */
-            const acc v = scratch[k * wg];
+            const acc v = tal[k * wg];
             partials[at] = v.x + (v.y >> 32);
             partials[at + 1] = v.y & 0xffffffffL;
 #else
-            partials[at] = scratch[k * wg];
+            partials[at] = tal[k * wg];
 #endif
         }
 #endif
@@ -412,21 +456,7 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
 #endif
     const size_t stride = (size_t)count * PAD;
     const int npad = active ? (numnbr[ii] + PAD - 1) / PAD * PAD : 0;
-    acc fx = 0, fy = 0, fz = 0;
-#if TALLY
-    acc e_vdwl = 0, e_coul = 0, v0 = 0, v1 = 0, v2 = 0, v3 = 0, v4 = 0, v5 = 0;
-#endif
-    /* float partial sums (PARTIALS; unused otherwise) */
-    float pfx = 0, pfy = 0, pfz = 0;
-#if TALLY
-    float pev = 0, pec = 0, pv0 = 0, pv1 = 0, pv2 = 0, pv3 = 0, pv4 = 0, pv5 = 0;
-#define FLUSH_TALLY()                                                                          \
-    e_vdwl += pev, e_coul += pec, v0 += pv0, v1 += pv1, v2 += pv2, v3 += pv3, v4 += pv4,       \
-        v5 += pv5, pev = pec = pv0 = pv1 = pv2 = pv3 = pv4 = pv5 = 0
-#else
-#define FLUSH_TALLY() (void)0
-#endif
-#define FLUSH_ALL() fx += pfx, fy += pfy, fz += pfz, pfx = pfy = pfz = 0, FLUSH_TALLY()
+    TALLY_ACCUMULATORS();
     int since = 0;
     /* Sorted (pruned) lists hold their special pairs first: phase 0 runs the
      * general code over those, phase 1 the rest with kind 0 known at compile
@@ -481,12 +511,8 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
 #endif
     (void)since, (void)pfx, (void)pfy, (void)pfz;
 
-#if TALLY
-    const acc tallies[8] = {e_vdwl, e_coul, v0, v1, v2, v3, v4, v5};
-#else
-    const acc tallies[1] = {(acc)0};
-#endif
-    finish_atom(scratch, lid, wg, lane, active, order, i, fx, fy, fz, tallies, per_atom, force,
+    TALLIES_TO_LOCAL();
+    finish_atom(scratch, lid, wg, lane, active, order, i, fx, fy, fz, per_atom, force,
                 partials, eatom, vatom, group_base + get_group_id(0));
 }
 
@@ -542,14 +568,7 @@ __kernel void charmm_cluster_force(__global const pos4 *restrict pos,
     const int nsp = active ? sp_count[slot] : 0;
     const size_t base = (size_t)ic * (size_t)capacity;
     const int bit = 8 * (i8 % 4);
-    acc fx = 0, fy = 0, fz = 0;
-#if TALLY
-    acc e_vdwl = 0, e_coul = 0, v0 = 0, v1 = 0, v2 = 0, v3 = 0, v4 = 0, v5 = 0;
-#endif
-    float pfx = 0, pfy = 0, pfz = 0;
-#if TALLY
-    float pev = 0, pec = 0, pv0 = 0, pv1 = 0, pv2 = 0, pv3 = 0, pv4 = 0, pv5 = 0;
-#endif
+    TALLY_ACCUMULATORS();
     int since = 0;
 #if POS_FIXED && !PAIR_DOUBLE
     const real cut_hi = cut_forcesq * CUT_BAND_HI, band_lo = min(cut_forcesq, cut_coulsq) * CUT_BAND_LO;
@@ -609,11 +628,7 @@ __kernel void charmm_cluster_force(__global const pos4 *restrict pos,
     FLUSH_ALL();
 #endif
     (void)since, (void)pfx, (void)pfy, (void)pfz;
-#if TALLY
-    const acc tallies[8] = {e_vdwl, e_coul, v0, v1, v2, v3, v4, v5};
-#else
-    const acc tallies[1] = {(acc)0};
-#endif
-    finish_atom(scratch, lid, wg, lane, active, order, i, fx, fy, fz, tallies, per_atom, force,
+    TALLIES_TO_LOCAL();
+    finish_atom(scratch, lid, wg, lane, active, order, i, fx, fy, fz, per_atom, force,
                 partials, eatom, vatom, get_group_id(0));
 }

@@ -420,7 +420,7 @@ static scl_status cluster_prepare(charmm_forces *fk, const int *values)
         if (s != SCL_OK)
             return s;
         size_t local = (size_t)wg;
-        s = scl_kernel_set_local(k, "scratch", local * 8 * charmm_forces_acc_bytes(fk));
+        s = scl_kernel_set_local(k, "scratch", charmm_forces_scratch_bytes(fk, local));
         if (s == SCL_OK)
             s = scl_kernel_check_local(k, 1, &local);
         if (s != SCL_OK)
@@ -479,7 +479,7 @@ static scl_status cluster_enqueue(charmm_forces *fk, charmm_nlist *nl, const cha
         s = charmm_forces_bind_pair_math(fk, nl, k, dbl);
     size_t wg = (size_t)fk->wg, global = launch_size(fk, nl);
     if (s == SCL_OK)
-        s = scl_kernel_set_local(k, "scratch", wg * 8 * charmm_forces_acc_bytes(fk));
+        s = scl_kernel_set_local(k, "scratch", charmm_forces_scratch_bytes(fk, wg));
     if (events)
         events[0] = NULL;
     if (s == SCL_OK && nl->nlocal > 0)

@@ -128,9 +128,10 @@ static int tpa_index(int tpa)
     return tpa == 1 ? 0 : tpa == 2 ? 1 : tpa == 4 ? 2 : tpa == 8 ? 3 : tpa == 16 ? 4 : 5;
 }
 
-size_t charmm_forces_acc_bytes(const charmm_forces *fk)
+size_t charmm_forces_scratch_bytes(const charmm_forces *fk, size_t wg)
 {
-    return fk->params->precision == SCL_PREC_DOUBLE ? 16 : scl_type_size(fk->out_type);
+    size_t acc = fk->params->precision == SCL_PREC_DOUBLE ? 16 : scl_type_size(fk->out_type);
+    return 12 * wg * acc; /* 4 per work-item for the forces, 8 for the tallies */
 }
 
 int charmm_forces_has_fsum(const charmm_forces *fk)
@@ -208,7 +209,7 @@ static scl_status lanes_prepare(charmm_forces *fk, const int *values)
         if (s != SCL_OK)
             return s;
         size_t local = (size_t)wg;
-        s = scl_kernel_set_local(k, "scratch", local * 8 * charmm_forces_acc_bytes(fk));
+        s = scl_kernel_set_local(k, "scratch", charmm_forces_scratch_bytes(fk, local));
         if (s == SCL_OK)
             s = scl_kernel_check_local(k, 1, &local);
         if (s != SCL_OK)
@@ -263,7 +264,7 @@ static scl_status lanes_enqueue(charmm_forces *fk, charmm_nlist *nl, const charm
     if (s == SCL_OK)
         s = scl_kernel_set_int(k, "per_atom", io->per_atom);
     if (s == SCL_OK)
-        s = scl_kernel_set_local(k, "scratch", wg * 8 * charmm_forces_acc_bytes(fk));
+        s = scl_kernel_set_local(k, "scratch", charmm_forces_scratch_bytes(fk, wg));
     for (int ci = 0; ci < nl->nchunks && s == SCL_OK; ci++) {
         charmm_chunk *ch = &nl->chunks[ci];
         if (events)

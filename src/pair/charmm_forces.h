@@ -86,8 +86,9 @@ void charmm_forces_free(charmm_forces *fk);
  * mixed_tally_double on fp64 devices, and double precision). */
 int charmm_forces_pair_double(const charmm_forces *fk, int tally);
 
-/* Bytes of one accumulator in a force kernel's local scratch. */
-size_t charmm_forces_acc_bytes(const charmm_forces *fk);
+/* Bytes of a force kernel's local scratch for work-group wg (cl/charmm.cl
+ * finish_atom and the tally accumulators). */
+size_t charmm_forces_scratch_bytes(const charmm_forces *fk, size_t wg);
 /* Float partial sums per FSUM pairs (cl/charmm.cl): mixed with double
  * accumulators only. */
 int charmm_forces_has_fsum(const charmm_forces *fk);
