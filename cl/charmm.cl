@@ -585,11 +585,11 @@ __kernel void charmm_cluster_force(__global const pos4 *restrict pos,
         }
 #endif
         int j, kind;
-        if (phase == 0) {
-            const int2 m = cmask[base + q / 8];
-            if (!((as_uint(i8 < 4 ? m.x : m.y) >> (bit + q % 8)) & 1u))
+        if (phase == 0) { /* q >= 0: shifts, not signed divisions */
+            const int2 m = cmask[base + (q >> 3)];
+            if (!((as_uint(i8 < 4 ? m.x : m.y) >> (bit + (q & 7))) & 1u))
                 continue;
-            j = cl_atom_j[8 * cj[base + q / 8] + q % 8];
+            j = cl_atom_j[8 * cj[base + (q >> 3)] + (q & 7)];
             kind = 0;
         } else {
             const int packed = sp_list[(size_t)slot * (size_t)sp_capacity + (size_t)q];
