@@ -383,7 +383,10 @@ static int cluster_candidates(const charmm_forces *fk, scl_tune_param *params)
      * cores only when asked for by name (the "cpu" kind is shaped for them) */
     if (!dev->fp64 || (!dev->is_gpu && !(want && !strcmp(want, "cluster"))))
         return 0;
-    params[0] = dev->is_gpu ? (scl_tune_param){"tpa", 3, {4, 8, 2}}
+    /* tpa 4: a warp takes 8 i atoms x 4 j atoms (the 8 x 4 blocks of the
+     * prediction in bench/RESULTS.md); 8: 4 x 8; fewer lanes leave a 32k
+     * system too few warps for an H200 (4086 i-clusters) */
+    params[0] = dev->is_gpu ? (scl_tune_param){"tpa", 2, {4, 8}}
                             : (scl_tune_param){"tpa", 2, {1, 2}};
     params[1] = dev->is_gpu ? (scl_tune_param){"wg", 3, {128, 64, 256}}
                             : (scl_tune_param){"wg", 2, {64, 128}};
