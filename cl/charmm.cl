@@ -360,6 +360,40 @@ inline int inside_cut(const real r2, const pos4 pi, const pos4 pj, const real cu
 }
 #endif
 
+/* The rest of a force kernel's step over pair (i, j) once pj, dx, dy, dz,
+ * qj and kind are known: cutoff tests (skip: continue), the too-close
+ * check, the pair terms and their sums (charmm_force's names). */
+#if POS_FIXED && !PAIR_DOUBLE
+#define CUTOFF_TESTS()                                                                         \
+    int in_coul;                                                                               \
+    if (!inside_cut(r2, pi, pj, cut_hi, band_lo, cut_coulsq, cut_force_units, cut_coul_units,  \
+                    &in_coul))                                                                 \
+        continue
+#else
+#define CUTOFF_TESTS()                                                                         \
+    if (r2 >= cut_forcesq)                                                                     \
+        continue;                                                                              \
+    const int in_coul = r2 < cut_coulsq
+#endif
+#if PREC == 2
+#define CHECK_FORCE() if (!(fabs(fpair) * sqrt(r2) < FORCE_LIMIT)) report(error, 2, ii, j)
+#else
+#define CHECK_FORCE() (void)0
+#endif
+#define PAIR_STEP()                                                                            \
+    const real r2 = dx * dx + dy * dy + dz * dz;                                               \
+    CUTOFF_TESTS();                                                                            \
+    if (r2 < min_r2) {                                                                         \
+        report(error, 1, ii, j);                                                               \
+        continue;                                                                              \
+    }                                                                                          \
+    real ecoul, philj;                                                                         \
+    const real fpair = pair_terms(r2, in_coul, kind, qi, qj, ljc, ti * ntypes, type, j,        \
+                                  g_ewald, qqrd2e, cut_ljsq, cut_lj_innersq, inv_denom_lj,     \
+                                  special_lj, special_coul, &ecoul, &philj);                   \
+    CHECK_FORCE();                                                                             \
+    ADD_PAIR(dx, dy, dz, fpair, ecoul, philj)
+
 /* The end of a force kernel: the TPA lanes of each atom (lid - lane ..
  * lid - lane + TPA - 1) summed by lane 0 in lane order into the atom's force
  * (and per-atom terms), at the caller's index order[i]; with TALLY the
@@ -481,30 +515,7 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
         const pos4 pj = pos[j];
         const real4 d = pair_delta(pi, pj, lo_i, pos_lo, j, unit);
         const real dx = d.x, dy = d.y, dz = d.z, qj = d.w;
-        const real r2 = dx * dx + dy * dy + dz * dz;
-#if POS_FIXED && !PAIR_DOUBLE
-        int in_coul;
-        if (!inside_cut(r2, pi, pj, cut_hi, band_lo, cut_coulsq, cut_force_units, cut_coul_units,
-                        &in_coul))
-            continue;
-#else
-        if (r2 >= cut_forcesq)
-            continue;
-        const int in_coul = r2 < cut_coulsq;
-#endif
-        if (r2 < min_r2) {
-            report(error, 1, ii, j);
-            continue;
-        }
-        real ecoul, philj;
-        const real fpair = pair_terms(r2, in_coul, kind, qi, qj, ljc, ti * ntypes, type, j, g_ewald,
-                                      qqrd2e, cut_ljsq, cut_lj_innersq, inv_denom_lj, special_lj,
-                                      special_coul, &ecoul, &philj);
-#if PREC == 2
-        if (!(fabs(fpair) * sqrt(r2) < FORCE_LIMIT))
-            report(error, 2, ii, j);
-#endif
-        ADD_PAIR(dx, dy, dz, fpair, ecoul, philj);
+        PAIR_STEP();
     }
 #if PARTIALS
     FLUSH_ALL();
@@ -599,30 +610,7 @@ __kernel void charmm_cluster_force(__global const pos4 *restrict pos,
         const pos4 pj = pos[j];
         const real4 d = pair_delta(pi, pj, lo_i, pos_lo, j, unit);
         const real dx = d.x, dy = d.y, dz = d.z, qj = d.w;
-        const real r2 = dx * dx + dy * dy + dz * dz;
-#if POS_FIXED && !PAIR_DOUBLE
-        int in_coul;
-        if (!inside_cut(r2, pi, pj, cut_hi, band_lo, cut_coulsq, cut_force_units, cut_coul_units,
-                        &in_coul))
-            continue;
-#else
-        if (r2 >= cut_forcesq)
-            continue;
-        const int in_coul = r2 < cut_coulsq;
-#endif
-        if (r2 < min_r2) {
-            report(error, 1, ii, j);
-            continue;
-        }
-        real ecoul, philj;
-        const real fpair = pair_terms(r2, in_coul, kind, qi, qj, ljc, ti * ntypes, type, j, g_ewald,
-                                      qqrd2e, cut_ljsq, cut_lj_innersq, inv_denom_lj, special_lj,
-                                      special_coul, &ecoul, &philj);
-#if PREC == 2
-        if (!(fabs(fpair) * sqrt(r2) < FORCE_LIMIT))
-            report(error, 2, ii, j);
-#endif
-        ADD_PAIR(dx, dy, dz, fpair, ecoul, philj);
+        PAIR_STEP();
     }
 #if PARTIALS
     FLUSH_ALL();

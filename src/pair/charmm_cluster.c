@@ -420,12 +420,8 @@ static scl_status cluster_prepare(charmm_forces *fk, const int *values)
     for (int tally = 0; tally < 2; tally++) {
         scl_kernel *k;
         scl_status s = force_kernel(fk, tpa, tally, fsum, &k);
-        if (s != SCL_OK)
-            return s;
-        size_t local = (size_t)wg;
-        s = scl_kernel_set_local(k, "scratch", charmm_forces_scratch_bytes(fk, local));
         if (s == SCL_OK)
-            s = scl_kernel_check_local(k, 1, &local);
+            s = charmm_forces_check_scratch(fk, k, wg);
         if (s != SCL_OK)
             return s;
     }

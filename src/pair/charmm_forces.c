@@ -139,6 +139,13 @@ int charmm_forces_has_fsum(const charmm_forces *fk)
     return fk->params->precision == SCL_PREC_MIXED && fk->out_type == SCL_DOUBLE;
 }
 
+scl_status charmm_forces_check_scratch(charmm_forces *fk, scl_kernel *k, int wg)
+{
+    size_t local = (size_t)wg;
+    scl_status s = scl_kernel_set_local(k, "scratch", charmm_forces_scratch_bytes(fk, local));
+    return s == SCL_OK ? scl_kernel_check_local(k, 1, &local) : s;
+}
+
 scl_status charmm_forces_kernel(charmm_forces *fk, const char *name, int tpa, int tally,
                                 int fsum, const char *label, scl_kernel **slot)
 {
@@ -206,12 +213,8 @@ static scl_status lanes_prepare(charmm_forces *fk, const int *values)
     for (int tally = 0; tally < 2; tally++) {
         scl_kernel *k;
         scl_status s = lanes_kernel(fk, tpa, tally, fsum, &k);
-        if (s != SCL_OK)
-            return s;
-        size_t local = (size_t)wg;
-        s = scl_kernel_set_local(k, "scratch", charmm_forces_scratch_bytes(fk, local));
         if (s == SCL_OK)
-            s = scl_kernel_check_local(k, 1, &local);
+            s = charmm_forces_check_scratch(fk, k, wg);
         if (s != SCL_OK)
             return s;
     }

@@ -92,6 +92,9 @@ size_t charmm_forces_scratch_bytes(const charmm_forces *fk, size_t wg);
 /* Float partial sums per FSUM pairs (cl/charmm.cl): mixed with double
  * accumulators only. */
 int charmm_forces_has_fsum(const charmm_forces *fk);
+/* Whether kernel k (of cl/charmm.cl) launches with work-group wg and its
+ * scratch (SCL_ERR_UNSUPPORTED, say, past the device's local memory). */
+scl_status charmm_forces_check_scratch(charmm_forces *fk, scl_kernel *k, int wg);
 /* Kernel `name` of cl/charmm.cl for (tpa, tally, fsum) into *slot, built
  * when *slot is NULL. */
 scl_status charmm_forces_kernel(charmm_forces *fk, const char *name, int tpa, int tally,
