@@ -515,7 +515,10 @@ void PairLJCharmmCoulLongOCL::report_run()
   m += strf("Device: %s (%s), %d rank(s), precision %s, tpa %d, chunks %d, work group %d\n",
             d ? d->name : "?", d ? d->platform : "?", comm->nprocs,
             precision_name(engine_params.precision), s.threads_per_atom, s.chunks, s.work_group);
-  if (s.kernel[0])
+  if (s.kernel[0] && s.cluster_pairs > 0)
+    m += strf("Force kernel: %s (rank 0: %ld cluster pairs of 8 x 8 atoms)\n", s.kernel,
+              s.cluster_pairs);
+  else if (s.kernel[0])
     m += strf("Force kernel: %s%s (rank 0: %d blocks, %d colours, %d launches per step)\n",
               s.kernel, s.lists == 2 ? ", half lists" : s.lists == 1 ? ", full lists" : "",
               s.blocks, s.colours, s.launches);
