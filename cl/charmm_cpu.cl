@@ -16,8 +16,14 @@
  *   plan colouring, src/pair/charmm_colour.c) so that no two blocks of one
  *   launch write the same atom: one launch per colour, no atomics, and the
  *   sums run in an order fixed by the plan, so the result does not depend
- *   on how many threads run the blocks. force/eatom/vatom are zeroed
- *   before the first colour and accumulated. Energies and virial count a
+ *   on how many threads run the blocks. The sums go to rows by local slot
+ *   (cell order: a block's partners lie in a few nearby cells, where the
+ *   caller's order scattered them over the whole array, and that scatter
+ *   was a third of the kernel's time), zeroed before the first colour;
+ *   ghost and padding partners write block b's spare rows nlocal + 8 b +
+ *   lane, so the scatter needs no branch (one spare row for all lanes made
+ *   a chain of dependent read-modify-writes); charmm_half_finish copies the local rows
+ *   to the caller's order. Energies and virial count a
  *   local-local pair twice (it stands for both of its full-list entries;
  *   the host halves the sums as for full lists).
  * The pair math is symmetric in i and j (q_i q_j formed first, the same
@@ -163,6 +169,32 @@ inline void acc_add_mem(__global accs *p, size_t k, acc1 v) { p[k] += v; }
 inline acc1 acc_load(__global const accs *p, size_t k) { return p[k]; }
 inline void part_store(__global part_t *p, size_t at, acc1 v) { p[at] = v; }
 #define PART_WIDTH 1
+#endif
+
+#if PREC != 2
+#if PREC == 1 && SCL_FP64
+typedef double4 accs4;
+#define CONVERT_ACCS4 convert_double4
+#else
+typedef float4 accs4;
+#define CONVERT_ACCS4 convert_float4
+#endif
+/* Half lists: minus the pair forces (x, y, z per lane) into rows r[k] of
+ * p (4 values a row), one 4-wide read-modify-write per lane (w gets 0):
+ * term by term the same adds as three scalar ones. */
+inline void sub_rows(__global accs *p, int8 r, realv x, realv y, realv z)
+{
+    real xs[8], ys[8], zs[8];
+    int rs[8];
+    vstore8(x, 0, xs);
+    vstore8(y, 0, ys);
+    vstore8(z, 0, zs);
+    vstore8(r, 0, rs);
+    for (int k = 0; k < 8; k++) {
+        __global accs *q = p + 4 * (size_t)rs[k];
+        vstore4(vload4(0, q) - CONVERT_ACCS4((real4)(xs[k], ys[k], zs[k], 0)), 0, q);
+    }
+}
 #endif
 
 #if PAIR_DOUBLE
@@ -448,19 +480,14 @@ __attribute__((always_inline)) inline group_out pair_group(__global const pos4 *
 
 /* ------------------------------------------------------------ the kernels */
 
-/* out_of[binned index] = caller's index of a local atom, slot_of[...] = its
- * local slot; both -1 for ghosts and the sentinel (the caller fills them
- * with -1 first). */
-__kernel void charmm_slot_map(__global const int *restrict ilist,
-                              __global const int *restrict order, const int nlocal,
-                              __global int *restrict slot_of, __global int *restrict out_of)
+/* slot_of[binned index] = the local slot of a local atom, -1 for ghosts
+ * and the sentinel (the caller fills it with -1 first). */
+__kernel void charmm_slot_map(__global const int *restrict ilist, const int nlocal,
+                              __global int *restrict slot_of)
 {
     const int ii = get_global_id(0);
-    if (ii < nlocal) {
-        const int i = ilist[ii];
-        slot_of[i] = ii;
-        out_of[i] = order[i];
-    }
+    if (ii < nlocal)
+        slot_of[ilist[ii]] = ii;
 }
 
 /* Work-item w runs block block_ids[block_first + w]: local slots
@@ -468,10 +495,12 @@ __kernel void charmm_slot_map(__global const int *restrict ilist,
  * nbr[(s/8)*gstride + (ii - list_first)*astride + s%8] (blocked full lists:
  * gstride = 8*count, astride = 8; half lists: 8 and capacity). With sorted
  * set, nspecial_front[ii] special pairs come first (the general path); the
- * rest are ordinary pairs. Outputs are in the caller's order (order[i]).
- * Half lists accumulate into facc/eacc/vacc (the force/eatom/vatom streams
- * themselves, except in double precision: (integer, fraction) pairs that
- * charmm_half_finish converts); partials: 8 per block. */
+ * rest are ordinary pairs. Full lists: outputs in the caller's order
+ * (order[i]). Half lists: sums into rows of facc/eacc/vacc (4, 1 and 6
+ * values a row; in double precision (integer, fraction) pairs), row
+ * row_of[j] for a local partner j (its slot), spare_first + 8 b + lane for
+ * others;
+ * charmm_half_finish writes the outputs. Partials: 8 per block. */
 __kernel void charmm_cpu_force(__global const pos4 *restrict pos,
                                __global const float4 *restrict pos_lo,
                                __global const int *restrict type,
@@ -479,7 +508,7 @@ __kernel void charmm_cpu_force(__global const pos4 *restrict pos,
                                __global const int *restrict numnbr,
                                __global const int *restrict nspecial_front, const int sorted,
                                const int list_first, const int gstride, const int astride,
-                               __global const int *restrict out_of,
+                               __global const int *restrict row_of, const int spare_first,
                                __global const int *restrict ilist,
                                __global const int *restrict order,
                                __global const int *restrict block_start,
@@ -557,18 +586,22 @@ __kernel void charmm_cpu_force(__global const pos4 *restrict pos,
             /* local partners get minus the pair's force and (tallying) the
              * pair's per-atom terms; its global terms count twice for them
              * (both full-list entries), once for ghosts */
-            const int8 oj = gather_int(out_of, packed & INDEX_MASK);
-            const int8 local_j = oj >= (int8)0;
+            const int8 sj = gather_int(row_of, packed & INDEX_MASK);
+            const int8 local_j = sj >= (int8)0;
+            const int8 rows = select((int8)(spare_first + 8 * b) + (int8)(0, 1, 2, 3, 4, 5, 6, 7), sj, local_j);
+#if PREC != 2
+            sub_rows(facc, rows, o.dx * o.fpair, o.dy * o.fpair, o.dz * o.fpair);
+#endif
             if (any(local_j)) {
                 int jj[8];
-                vstore8(oj, 0, jj);
+                vstore8(rows, 0, jj);
                 for (int k = 0; k < 8; k++) {
+#if PREC == 2
                     const size_t o4 = 4 * (size_t)jj[k];
-                    if (jj[k] < 0)
-                        continue;
                     acc_add_mem(facc, o4, acc1_neg(acc_lane(ax, k)));
                     acc_add_mem(facc, o4 + 1, acc1_neg(acc_lane(ay, k)));
                     acc_add_mem(facc, o4 + 2, acc1_neg(acc_lane(az, k)));
+#endif
 #if TALLY
                     if (per_atom) {
                         acc_add_mem(eacc, (size_t)jj[k], acc_lane(acc_add(ev, ec), k));
@@ -592,12 +625,17 @@ __kernel void charmm_cpu_force(__global const pos4 *restrict pos,
             t3 = acc_add(t3, v3), t4 = acc_add(t4, v4), t5 = acc_add(t5, v5);
 #endif
         }
-        const size_t oi = (size_t)order[i];
 #if HALF
+        const size_t oi = (size_t)ii; /* its row */
+#if PREC == 2
         acc_add_mem(facc, 4 * oi, acc_sum(fx));
         acc_add_mem(facc, 4 * oi + 1, acc_sum(fy));
         acc_add_mem(facc, 4 * oi + 2, acc_sum(fz));
 #else
+        vstore4(vload4(oi, facc) + (accs4)(acc_sum(fx), acc_sum(fy), acc_sum(fz), 0), oi, facc);
+#endif
+#else
+        const size_t oi = (size_t)order[i];
         force[4 * oi] = acc_out(acc_sum(fx));
         force[4 * oi + 1] = acc_out(acc_sum(fy));
         force[4 * oi + 2] = acc_out(acc_sum(fz));
@@ -627,23 +665,27 @@ __kernel void charmm_cpu_force(__global const pos4 *restrict pos,
 #endif
 }
 
-/* Double precision, half lists: the (integer, fraction) sums of the caller's
- * local atoms 0..nlocal-1 rounded once into the output streams. */
+/* Half lists: the rows of local slots 0..nlocal-1 into the output streams
+ * in the caller's order (double precision: the (integer, fraction) sums
+ * rounded once). */
 __kernel void charmm_half_finish(__global const accs *restrict facc,
                                  __global const accs *restrict eacc,
-                                 __global const accs *restrict vacc, const int nlocal,
+                                 __global const accs *restrict vacc,
+                                 __global const int *restrict ilist,
+                                 __global const int *restrict order, const int nlocal,
                                  const int per_atom, __global out_t *force,
                                  __global out_t *eatom, __global out_t *vatom)
 {
-    const int o = get_global_id(0);
-    if (o >= nlocal)
+    const int ii = get_global_id(0);
+    if (ii >= nlocal)
         return;
+    const size_t o = (size_t)order[ilist[ii]], r = (size_t)ii;
     for (int c = 0; c < 3; c++)
-        force[4 * (size_t)o + c] = acc_out(acc_load(facc, 4 * (size_t)o + c));
-    force[4 * (size_t)o + 3] = 0;
+        force[4 * o + c] = acc_out(acc_load(facc, 4 * r + c));
+    force[4 * o + 3] = 0;
     if (per_atom) {
-        eatom[o] = acc_out(acc_load(eacc, (size_t)o));
+        eatom[o] = acc_out(acc_load(eacc, r));
         for (int c = 0; c < 6; c++)
-            vatom[6 * (size_t)o + c] = acc_out(acc_load(vacc, 6 * (size_t)o + c));
+            vatom[6 * o + c] = acc_out(acc_load(vacc, 6 * r + c));
     }
 }

@@ -15,13 +15,14 @@ struct charmm_cpu {
     charmm_colouring col;
     int col_list, col_block, col_nlocal, col_nchunks, col_ok;
     long col_rebuilds;
-    scl_stream *block_start, *block_ids, *slot_of, *out_of;
+    scl_stream *block_start, *block_ids, *slot_of;
     /* half lists of atom set half_rebuilds; prune_pending: the engine has just
      * kept this step's positions as its pruning positions (cpu_prune) */
     scl_stream *half, *half_num, *half_nsf;
     int half_valid, half_capacity, prune_pending;
     long half_rebuilds;
-    /* double precision, half lists: (integer, fraction) accumulators */
+    /* half lists: sums by local slot (+ spare rows per block), in double
+     * precision (integer, fraction) pairs */
     scl_stream *facc, *eacc, *vacc;
     int *icell_host;
     size_t icell_cap;
@@ -39,8 +40,9 @@ void charmm_cpu_free(charmm_cpu *cpu)
     scl_kernel_free(cpu->filter);
     scl_kernel_free(cpu->finish);
     charmm_colouring_free(&cpu->col);
-    scl_stream *all[] = {cpu->block_start, cpu->block_ids, cpu->slot_of, cpu->out_of, cpu->half,
-                         cpu->half_num,    cpu->half_nsf,  cpu->facc,    cpu->eacc,   cpu->vacc};
+    scl_stream *all[] = {cpu->block_start, cpu->block_ids, cpu->slot_of, cpu->half,
+                         cpu->half_num,    cpu->half_nsf,  cpu->facc,    cpu->eacc,
+                         cpu->vacc};
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
         scl_stream_free(all[k]);
     free(cpu->icell_host);
@@ -74,7 +76,7 @@ static scl_status force_kernel(charmm_forces *fk, int half, int tally, scl_kerne
     return SCL_OK;
 }
 
-/* The kernels of half lists: slot maps, the filter, the double finish. */
+/* The kernels of half lists: slot maps, the filter, the finish. */
 static scl_status half_kernels(charmm_forces *fk)
 {
     charmm_cpu *cpu = fk->cpu;
@@ -88,7 +90,7 @@ static scl_status half_kernels(charmm_forces *fk)
         if (s == SCL_OK)
             scl_kernel_set_label(cpu->filter, "charmm half lists");
     }
-    if (s == SCL_OK && !cpu->finish && fk->params->precision == SCL_PREC_DOUBLE) {
+    if (s == SCL_OK && !cpu->finish) {
         s = scl_kernel_create(fk->ctx, "charmm_cpu", "charmm_half_finish", opts, &cpu->finish);
         if (s == SCL_OK)
             scl_kernel_set_label(cpu->finish, "charmm half-list finish");
@@ -287,8 +289,6 @@ static scl_status make_half_lists(charmm_forces *fk, charmm_nlist *nl, const cha
     size_t na = (size_t)nl->natoms + 1, nloc = (size_t)(nl->nlocal > 0 ? nl->nlocal : 1);
     scl_status s = charmm_stream_reserve(ctx, &cpu->slot_of, "charmm local slots", SCL_INT, na, 0);
     if (s == SCL_OK)
-        s = charmm_stream_reserve(ctx, &cpu->out_of, "charmm local outputs", SCL_INT, na, 0);
-    if (s == SCL_OK)
         s = charmm_stream_reserve(ctx, &cpu->half, "charmm half lists", SCL_INT,
                                   nloc * (size_t)nl->capacity, 0);
     if (s == SCL_OK)
@@ -300,16 +300,11 @@ static scl_status make_half_lists(charmm_forces *fk, charmm_nlist *nl, const cha
     int minus1 = -1;
     if (s == SCL_OK)
         s = scl_stream_fill_range(cpu->slot_of, 0, na, &minus1, NULL);
-    if (s == SCL_OK)
-        s = scl_stream_fill_range(cpu->out_of, 0, na, &minus1, NULL);
     size_t local = 64, global = (size_t)nl->nlocal;
     if (s == SCL_OK && global > 0) {
-        const charmm_stream_arg streams[] = {{"ilist", nl->ilist_dev},
-                                             {"order", nl->order_dev},
-                                             {"slot_of", cpu->slot_of},
-                                             {"out_of", cpu->out_of}};
+        const charmm_stream_arg streams[] = {{"ilist", nl->ilist_dev}, {"slot_of", cpu->slot_of}};
         const charmm_int_arg ints[] = {{"nlocal", nl->nlocal}};
-        s = charmm_bind(cpu->slot_map, streams, 4, ints, 1);
+        s = charmm_bind(cpu->slot_map, streams, 2, ints, 1);
         if (s == SCL_OK)
             s = scl_kernel_launch(cpu->slot_map, 1, &global, &local, NULL);
     }
@@ -366,7 +361,6 @@ static scl_status bind_common(charmm_forces *fk, charmm_nlist *nl, const charmm_
 {
     charmm_cpu *cpu = fk->cpu;
     int dbl = charmm_forces_pair_double(fk, io->tally);
-    int acc_own = fk->params->precision == SCL_PREC_DOUBLE; /* long accumulators bound */
     /* unused outputs get any stream of their type */
     scl_stream *force = io->force;
     const charmm_stream_arg streams[] = {
@@ -375,20 +369,20 @@ static scl_status bind_common(charmm_forces *fk, charmm_nlist *nl, const charmm_
         {"type", nl->type},
         {"ilist", nl->ilist_dev},
         {"order", nl->order_dev},
-        {"out_of", half ? cpu->out_of : nl->ilist_dev},
+        {"row_of", half ? cpu->slot_of : nl->ilist_dev},
         {"block_start", cpu->block_start},
         {"block_ids", cpu->block_ids},
         {"ljc", dbl ? fk->ljc_double : fk->ljc},
         {"force", force},
         {"eatom", io->per_atom ? io->eatom : force},
         {"vatom", io->per_atom ? io->vatom : force},
-        {"facc", acc_own ? cpu->facc : force},
-        {"eacc", acc_own ? cpu->eacc : io->per_atom ? io->eatom : force},
-        {"vacc", acc_own ? cpu->vacc : io->per_atom ? io->vatom : force},
+        {"facc", cpu->facc},
+        {"eacc", cpu->eacc},
+        {"vacc", cpu->vacc},
         {"partials", io->partials},
         {"error", io->error}};
-    const charmm_int_arg ints[] = {{"per_atom", io->per_atom}};
-    scl_status s = charmm_bind(k, streams, sizeof streams / sizeof streams[0], ints, 1);
+    const charmm_int_arg ints[] = {{"per_atom", io->per_atom}, {"spare_first", nl->nlocal}};
+    scl_status s = charmm_bind(k, streams, sizeof streams / sizeof streams[0], ints, 2);
     if (s == SCL_OK)
         s = charmm_forces_bind_pair_math(fk, nl, k, dbl);
     return s;
@@ -412,46 +406,44 @@ static scl_status launch(charmm_forces *fk, scl_kernel *k, int block_first, int 
     return s;
 }
 
-/* The (integer, fraction) accumulators of double precision (bound in every
- * mode; only half lists use them). */
-static scl_status reserve_acc(charmm_forces *fk, size_t nloc)
+/* Half lists' sums: a row per local slot and 8 spare rows per block (bound
+ * in every mode; only half lists use them). Type and values per sum as the
+ * kernel's accs. */
+static scl_type acc_type(const charmm_forces *fk, size_t *width)
+{
+    int dbl = fk->params->precision == SCL_PREC_DOUBLE;
+    *width = dbl ? 2 : 1;
+    return dbl ? SCL_LONG : fk->out_type;
+}
+
+static scl_status reserve_acc(charmm_forces *fk, size_t rows)
 {
     charmm_cpu *cpu = fk->cpu;
-    if (nloc == 0)
-        nloc = 1;
-    scl_status s = charmm_stream_reserve(fk->ctx, &cpu->facc, "charmm half-list force sums",
-                                         SCL_LONG, 8 * nloc, 0);
+    size_t w;
+    scl_type t = acc_type(fk, &w);
+    scl_status s = charmm_stream_reserve(fk->ctx, &cpu->facc, "charmm half-list force sums", t,
+                                         4 * w * rows, 0);
     if (s == SCL_OK)
-        s = charmm_stream_reserve(fk->ctx, &cpu->eacc, "charmm half-list energy sums", SCL_LONG,
-                                  2 * nloc, 0);
+        s = charmm_stream_reserve(fk->ctx, &cpu->eacc, "charmm half-list energy sums", t,
+                                  w * rows, 0);
     if (s == SCL_OK)
-        s = charmm_stream_reserve(fk->ctx, &cpu->vacc, "charmm half-list virial sums", SCL_LONG,
-                                  12 * nloc, 0);
+        s = charmm_stream_reserve(fk->ctx, &cpu->vacc, "charmm half-list virial sums", t,
+                                  6 * w * rows, 0);
     return s;
 }
 
-/* Zero what the colours accumulate into. */
-static scl_status zero_outputs(charmm_forces *fk, const charmm_nlist *nl,
-                               const charmm_step_io *io)
+/* Zero the rows the colours accumulate into. */
+static scl_status zero_outputs(charmm_forces *fk, size_t rows, const charmm_step_io *io)
 {
     charmm_cpu *cpu = fk->cpu;
-    size_t nloc = (size_t)nl->nlocal;
     const char zero[16] = {0};
-    if (nloc == 0)
-        return SCL_OK;
-    if (fk->params->precision != SCL_PREC_DOUBLE) {
-        scl_status s = scl_stream_fill_range(io->force, 0, 4 * nloc, zero, NULL);
-        if (s == SCL_OK && io->per_atom)
-            s = scl_stream_fill_range(io->eatom, 0, nloc, zero, NULL);
-        if (s == SCL_OK && io->per_atom)
-            s = scl_stream_fill_range(io->vatom, 0, 6 * nloc, zero, NULL);
-        return s;
-    }
-    scl_status s = scl_stream_fill_range(cpu->facc, 0, 8 * nloc, zero, NULL);
+    size_t w;
+    acc_type(fk, &w);
+    scl_status s = scl_stream_fill_range(cpu->facc, 0, 4 * w * rows, zero, NULL);
     if (s == SCL_OK && io->per_atom)
-        s = scl_stream_fill_range(cpu->eacc, 0, 2 * nloc, zero, NULL);
+        s = scl_stream_fill_range(cpu->eacc, 0, w * rows, zero, NULL);
     if (s == SCL_OK && io->per_atom)
-        s = scl_stream_fill_range(cpu->vacc, 0, 12 * nloc, zero, NULL);
+        s = scl_stream_fill_range(cpu->vacc, 0, 6 * w * rows, zero, NULL);
     return s;
 }
 
@@ -468,10 +460,11 @@ static scl_status cpu_enqueue(charmm_forces *fk, charmm_nlist *nl, const charmm_
     scl_kernel *k = NULL;
     if (s == SCL_OK)
         s = force_kernel(fk, half, io->tally, &k);
-    if (s == SCL_OK && fk->params->precision == SCL_PREC_DOUBLE)
-        s = reserve_acc(fk, (size_t)nl->nlocal);
+    size_t rows = (size_t)nl->nlocal + 8 * (size_t)cpu->col.nblocks; /* + spare rows */
+    if (s == SCL_OK)
+        s = reserve_acc(fk, rows);
     if (s == SCL_OK && half)
-        s = zero_outputs(fk, nl, io);
+        s = zero_outputs(fk, rows, io);
     /* partials of blocks a coarser colouring left out */
     int groups = nominal_groups(fk, nl);
     if (s == SCL_OK && io->tally && groups > cpu->col.nblocks) {
@@ -494,14 +487,18 @@ static scl_status cpu_enqueue(charmm_forces *fk, charmm_nlist *nl, const charmm_
         for (int c = 0; c < cpu->col.ncolours && s == SCL_OK; c++)
             s = launch(fk, k, cpu->col.colour_start[c],
                        cpu->col.colour_start[c + 1] - cpu->col.colour_start[c], events, nevents);
-        if (s == SCL_OK && cpu->finish && nl->nlocal > 0) {
-            const charmm_stream_arg fs[] = {{"facc", cpu->facc}, {"eacc", cpu->eacc},
-                                            {"vacc", cpu->vacc}, {"force", io->force},
+        if (s == SCL_OK && nl->nlocal > 0) {
+            const charmm_stream_arg fs[] = {{"facc", cpu->facc},
+                                            {"eacc", cpu->eacc},
+                                            {"vacc", cpu->vacc},
+                                            {"ilist", nl->ilist_dev},
+                                            {"order", nl->order_dev},
+                                            {"force", io->force},
                                             {"eatom", io->per_atom ? io->eatom : io->force},
                                             {"vatom", io->per_atom ? io->vatom : io->force}};
             const charmm_int_arg fi[] = {{"nlocal", nl->nlocal}, {"per_atom", io->per_atom}};
             size_t local = 64, global = (size_t)nl->nlocal;
-            s = charmm_bind(cpu->finish, fs, 6, fi, 2);
+            s = charmm_bind(cpu->finish, fs, 8, fi, 2);
             if (s == SCL_OK)
                 s = scl_kernel_launch(cpu->finish, 1, &global, &local,
                                       next_event(cpu, events, nevents));
