@@ -211,24 +211,21 @@ inline void sub_rows(__global accs *p, int8 r, realv x, realv y, realv z)
 
 /* ------------------------------------------------------------ half lists */
 
-/* The half list of one chunk's local atoms from its full list, pruned on
- * the way: a local-local pair is kept by the atom whose (cell, slot) comes
- * first, so j's cell is never in a lower z-layer of cells than i's (cells
- * are numbered z-major), which the colouring relies on; a ghost partner is
- * always kept (ghosts get no force). With prune set, only pairs closer than
- * sqrt(cutsq) at the current positions are kept (the engine's inner-list
- * prune, cl/neighbor.cl, done here in the same pass). Row layout: atom ii's
- * slots at hlist[ii*capacity ...], special pairs first (half_nsf of them),
- * padded to 8 with the sentinel. One work-item per atom. */
+/* The half list of one chunk's local atoms from its full list (the outer
+ * half list, cutoff + skin, made once per atom set): a local-local pair is
+ * kept by the atom whose (cell, slot) comes first, so j's cell is never in
+ * a lower z-layer of cells than i's (cells are numbered z-major), which the
+ * colouring relies on; a ghost partner is always kept (ghosts get no
+ * force). Row layout: atom ii's slots at hlist[ii*capacity ...], special
+ * pairs first (half_nsf of them), padded to 8 with the sentinel. One
+ * work-item per atom. */
 __kernel void charmm_half_filter(__global const int *restrict nbr,
                                  __global const int *restrict numnbr, const int first,
                                  const int count, __global const int *restrict slot_of,
                                  __global const int *restrict icell,
-                                 __global const int *restrict ilist,
-                                 __global const pos4 *restrict pos, const real unit,
-                                 const real cutsq, const int prune, const int capacity,
-                                 const int sentinel, __global int *restrict hlist,
-                                 __global int *restrict half_num, __global int *restrict half_nsf)
+                                 const int capacity, const int sentinel,
+                                 __global int *restrict hlist, __global int *restrict half_num,
+                                 __global int *restrict half_nsf)
 {
     const int a = get_global_id(0);
     if (a >= count)
@@ -236,34 +233,75 @@ __kernel void charmm_half_filter(__global const int *restrict nbr,
     const int ii = first + a, n = numnbr[ii], ci = icell[ii];
     const size_t stride = (size_t)count * PAD;
     __global int *row = hlist + (size_t)ii * (size_t)capacity;
+    /* one pass: special pairs from the row's front, the others from its
+     * back (n <= capacity, so they never meet), then the others moved to
+     * follow the specials in the order they were found */
+    int nsf = 0, nother = 0;
+    for (int s = 0; s < n; s++) {
+        const int packed = nbr[(size_t)(s / PAD) * stride + (size_t)a * PAD + s % PAD];
+        const int j = packed & INDEX_MASK;
+        const int js = slot_of[j];
+        const int cj = js < 0 ? 0 : icell[js];
+        if (!(js < 0 || cj > ci || (cj == ci && js > ii)))
+            continue;
+        if ((packed >> KIND_SHIFT) != 0)
+            row[nsf++] = packed;
+        else
+            row[capacity - 1 - nother++] = packed;
+    }
+    for (int k = 0; k < nother / 2; k++) { /* back to the order found */
+        const int t = row[capacity - 1 - k];
+        row[capacity - 1 - k] = row[capacity - nother + k];
+        row[capacity - nother + k] = t;
+    }
+    for (int k = 0; k < nother; k++) /* down: the target never passes the source */
+        row[nsf + k] = row[capacity - nother + k];
+    const int m = nsf + nother;
+    for (int s = m; s < (m + PAD - 1) / PAD * PAD; s++)
+        row[s] = sentinel;
+    half_num[ii] = m;
+    half_nsf[ii] = nsf;
+}
+
+/* The inner half list: the pairs of the outer half list (outer, outer_num,
+ * outer_nsf) closer than sqrt(cutsq) at the current positions (the engine's
+ * inner-list prune, cl/neighbor.cl, redone every few steps), in the same
+ * row layout. Kept pairs stay in order, so the specials stay in front.
+ * Branch-free compaction: every pair is written at the next free slot, which
+ * advances only for kept ones (the padding's sentinel is far away: never
+ * kept). One work-item per local atom. */
+__kernel void charmm_half_prune(__global const int *restrict outer,
+                                __global const int *restrict outer_num,
+                                __global const int *restrict outer_nsf, const int nlocal,
+                                __global const int *restrict ilist,
+                                __global const pos4 *restrict pos, const real unit,
+                                const real cutsq, const int capacity, const int sentinel,
+                                __global int *restrict hlist, __global int *restrict half_num,
+                                __global int *restrict half_nsf)
+{
+    const int ii = get_global_id(0);
+    if (ii >= nlocal)
+        return;
+    const size_t at = (size_t)ii * (size_t)capacity;
+    __global const int *in = outer + at;
+    __global int *row = hlist + at;
+    const int n = outer_num[ii], nsf_in = outer_nsf[ii];
     const pos4 pi = pos[ilist[ii]];
     int m = 0, nsf = 0;
-    for (int special = 1; special >= 0; special--) {
-        for (int s = 0; s < n; s++) {
-            const int packed = nbr[(size_t)(s / PAD) * stride + (size_t)a * PAD + s % PAD];
-            if (((packed >> KIND_SHIFT) != 0) != special)
-                continue;
-            const int j = packed & INDEX_MASK;
-            const int js = slot_of[j];
-            const int cj = js < 0 ? 0 : icell[js];
-            if (!(js < 0 || cj > ci || (cj == ci && js > ii)))
-                continue;
-            if (prune) {
-                const pos4 pj = pos[j];
+    for (int s = 0; s < n; s++) {
+        const int packed = in[s];
+        const pos4 pj = pos[packed & INDEX_MASK];
 #if POS_FIXED
-                const real dx = (real)as_int((uint)pi.x - (uint)pj.x) * unit;
-                const real dy = (real)as_int((uint)pi.y - (uint)pj.y) * unit;
-                const real dz = (real)as_int((uint)pi.z - (uint)pj.z) * unit;
+        const real dx = (real)as_int((uint)pi.x - (uint)pj.x) * unit;
+        const real dy = (real)as_int((uint)pi.y - (uint)pj.y) * unit;
+        const real dz = (real)as_int((uint)pi.z - (uint)pj.z) * unit;
 #else
-                const real dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
+        const real dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
 #endif
-                if (!(dx * dx + dy * dy + dz * dz < cutsq))
-                    continue;
-            }
-            row[m++] = packed;
-        }
-        if (special)
-            nsf = m;
+        const int keep = dx * dx + dy * dy + dz * dz < cutsq;
+        row[m] = packed;
+        m += keep;
+        nsf += keep & (s < nsf_in);
     }
     for (int s = m; s < (m + PAD - 1) / PAD * PAD; s++)
         row[s] = sentinel;

@@ -10,16 +10,18 @@
 struct charmm_cpu {
     int list, block; /* the prepared plan values */
     scl_kernel *force[2][2]; /* [half][tally] */
-    scl_kernel *slot_map, *filter, *finish;
+    scl_kernel *slot_map, *filter, *prune, *finish;
     /* blocks (and colours) of an atom set (nl->rebuilds), list kind and block size */
     charmm_colouring col;
     int col_list, col_block, col_nlocal, col_nchunks, col_ok;
     long col_rebuilds;
     scl_stream *block_start, *block_ids, *slot_of;
-    /* half lists of atom set half_rebuilds; prune_pending: the engine has just
-     * kept this step's positions as its pruning positions (cpu_prune) */
-    scl_stream *half, *half_num, *half_nsf;
-    int half_valid, half_capacity, prune_pending;
+    /* outer half lists (cutoff + skin) of atom set half_rebuilds; inner ones
+     * (cutoff + inner skin) pruned from them, in use when inner is set;
+     * prune_pending: the engine has just kept this step's positions as its
+     * pruning positions (cpu_prune) */
+    scl_stream *outer, *outer_num, *outer_nsf, *half, *half_num, *half_nsf;
+    int half_valid, half_capacity, prune_pending, inner;
     long half_rebuilds;
     /* half lists: sums by local slot (+ spare rows per block), in double
      * precision (integer, fraction) pairs */
@@ -38,11 +40,12 @@ void charmm_cpu_free(charmm_cpu *cpu)
             scl_kernel_free(cpu->force[h][t]);
     scl_kernel_free(cpu->slot_map);
     scl_kernel_free(cpu->filter);
+    scl_kernel_free(cpu->prune);
     scl_kernel_free(cpu->finish);
     charmm_colouring_free(&cpu->col);
-    scl_stream *all[] = {cpu->block_start, cpu->block_ids, cpu->slot_of, cpu->half,
-                         cpu->half_num,    cpu->half_nsf,  cpu->facc,    cpu->eacc,
-                         cpu->vacc};
+    scl_stream *all[] = {cpu->block_start, cpu->block_ids, cpu->slot_of, cpu->outer,
+                         cpu->outer_num,   cpu->outer_nsf, cpu->half,    cpu->half_num,
+                         cpu->half_nsf,    cpu->facc,      cpu->eacc,    cpu->vacc};
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
         scl_stream_free(all[k]);
     free(cpu->icell_host);
@@ -76,7 +79,7 @@ static scl_status force_kernel(charmm_forces *fk, int half, int tally, scl_kerne
     return SCL_OK;
 }
 
-/* The kernels of half lists: slot maps, the filter, the finish. */
+/* The kernels of half lists: slot maps, the filter, the prune, the finish. */
 static scl_status half_kernels(charmm_forces *fk)
 {
     charmm_cpu *cpu = fk->cpu;
@@ -89,6 +92,11 @@ static scl_status half_kernels(charmm_forces *fk)
         s = scl_kernel_create(fk->ctx, "charmm_cpu", "charmm_half_filter", opts, &cpu->filter);
         if (s == SCL_OK)
             scl_kernel_set_label(cpu->filter, "charmm half lists");
+    }
+    if (s == SCL_OK && !cpu->prune) {
+        s = scl_kernel_create(fk->ctx, "charmm_cpu", "charmm_half_prune", opts, &cpu->prune);
+        if (s == SCL_OK)
+            scl_kernel_set_label(cpu->prune, "charmm half-list prune");
     }
     if (s == SCL_OK && !cpu->finish) {
         s = scl_kernel_create(fk->ctx, "charmm_cpu", "charmm_half_finish", opts, &cpu->finish);
@@ -271,32 +279,23 @@ static void count_launch(charmm_cpu *cpu, scl_event *events, int nevents)
         cpu->nev++;
 }
 
-/* The half lists from the full lists, and the slot maps they need. Pruned
- * on the way (cpu_prune left the engine's inner lists alone) only on the
- * step whose positions the engine keeps as its pruning positions: its
- * displacement checks hold the lists valid relative to those; lists
- * remade on another step (a new block layout) keep every pair. */
-static scl_status make_half_lists(charmm_forces *fk, charmm_nlist *nl, const charmm_step_io *io,
-                                  scl_event *events, int nevents)
+/* The outer half lists from the full lists (every pair of the full lists,
+ * once), and the slot maps they need: once per atom set. */
+static scl_status make_outer(charmm_forces *fk, charmm_nlist *nl, scl_event *events, int nevents)
 {
     charmm_cpu *cpu = fk->cpu;
-    if (cpu->half_valid && cpu->half_rebuilds == nl->rebuilds && !cpu->prune_pending &&
-        cpu->half_capacity == nl->capacity)
-        return SCL_OK;
-    int prune = nl->prune && cpu->prune_pending;
-    cpu->prune_pending = 0;
     scl_context *ctx = fk->ctx;
     size_t na = (size_t)nl->natoms + 1, nloc = (size_t)(nl->nlocal > 0 ? nl->nlocal : 1);
     scl_status s = charmm_stream_reserve(ctx, &cpu->slot_of, "charmm local slots", SCL_INT, na, 0);
     if (s == SCL_OK)
-        s = charmm_stream_reserve(ctx, &cpu->half, "charmm half lists", SCL_INT,
+        s = charmm_stream_reserve(ctx, &cpu->outer, "charmm outer half lists", SCL_INT,
                                   nloc * (size_t)nl->capacity, 0);
     if (s == SCL_OK)
-        s = charmm_stream_reserve(ctx, &cpu->half_num, "charmm half list counts", SCL_INT, nloc,
-                                  0);
+        s = charmm_stream_reserve(ctx, &cpu->outer_num, "charmm outer half list counts",
+                                  SCL_INT, nloc, 0);
     if (s == SCL_OK)
-        s = charmm_stream_reserve(ctx, &cpu->half_nsf, "charmm half list specials", SCL_INT,
-                                  nloc, 0);
+        s = charmm_stream_reserve(ctx, &cpu->outer_nsf, "charmm outer half list specials",
+                                  SCL_INT, nloc, 0);
     int minus1 = -1;
     if (s == SCL_OK)
         s = scl_stream_fill_range(cpu->slot_of, 0, na, &minus1, NULL);
@@ -308,26 +307,19 @@ static scl_status make_half_lists(charmm_forces *fk, charmm_nlist *nl, const cha
         if (s == SCL_OK)
             s = scl_kernel_launch(cpu->slot_map, 1, &global, &local, NULL);
     }
-    /* the engine's prune cutoff (charmm_nlist_prune) */
-    double cut = sqrt(fk->coeffs->cut_forcesq) + nl->inner_skin;
-    if (s == SCL_OK)
-        s = scl_kernel_set_real(cpu->filter, "unit", nl->unit);
-    if (s == SCL_OK)
-        s = scl_kernel_set_real(cpu->filter, "cutsq", cut * cut);
     for (int c = 0; c < nl->nchunks && s == SCL_OK; c++) {
         const charmm_chunk *ch = &nl->chunks[c];
         if (ch->count == 0)
             continue;
         const charmm_stream_arg streams[] = {
-            {"nbr", ch->nbr},     {"numnbr", nl->numnbr},    {"slot_of", cpu->slot_of},
-            {"icell", nl->icell}, {"ilist", nl->ilist_dev},  {"pos", io->pos},
-            {"hlist", cpu->half}, {"half_num", cpu->half_num}, {"half_nsf", cpu->half_nsf}};
+            {"nbr", ch->nbr},        {"numnbr", nl->numnbr},  {"slot_of", cpu->slot_of},
+            {"icell", nl->icell},    {"hlist", cpu->outer},   {"half_num", cpu->outer_num},
+            {"half_nsf", cpu->outer_nsf}};
         const charmm_int_arg ints[] = {{"first", ch->first},
                                        {"count", ch->count},
-                                       {"prune", prune},
                                        {"capacity", nl->capacity},
                                        {"sentinel", nl->natoms}};
-        s = charmm_bind(cpu->filter, streams, 9, ints, 5);
+        s = charmm_bind(cpu->filter, streams, 7, ints, 4);
         global = (size_t)ch->count;
         if (s == SCL_OK)
             s = scl_kernel_launch(cpu->filter, 1, &global, &local,
@@ -340,6 +332,68 @@ static scl_status make_half_lists(charmm_forces *fk, charmm_nlist *nl, const cha
         cpu->half_rebuilds = nl->rebuilds;
         cpu->half_capacity = nl->capacity;
     }
+    return s;
+}
+
+/* The inner half lists: the outer ones pruned at the engine's prune cutoff
+ * (charmm_nlist_prune) for this step's positions. */
+static scl_status make_inner(charmm_forces *fk, charmm_nlist *nl, const charmm_step_io *io,
+                             scl_event *events, int nevents)
+{
+    charmm_cpu *cpu = fk->cpu;
+    scl_context *ctx = fk->ctx;
+    size_t nloc = (size_t)(nl->nlocal > 0 ? nl->nlocal : 1);
+    scl_status s = charmm_stream_reserve(ctx, &cpu->half, "charmm half lists", SCL_INT,
+                                         nloc * (size_t)nl->capacity, 0);
+    if (s == SCL_OK)
+        s = charmm_stream_reserve(ctx, &cpu->half_num, "charmm half list counts", SCL_INT, nloc,
+                                  0);
+    if (s == SCL_OK)
+        s = charmm_stream_reserve(ctx, &cpu->half_nsf, "charmm half list specials", SCL_INT,
+                                  nloc, 0);
+    double cut = sqrt(fk->coeffs->cut_forcesq) + nl->inner_skin;
+    const charmm_stream_arg streams[] = {
+        {"outer", cpu->outer},   {"outer_num", cpu->outer_num}, {"outer_nsf", cpu->outer_nsf},
+        {"ilist", nl->ilist_dev}, {"pos", io->pos},             {"hlist", cpu->half},
+        {"half_num", cpu->half_num}, {"half_nsf", cpu->half_nsf}};
+    const charmm_int_arg ints[] = {
+        {"nlocal", nl->nlocal}, {"capacity", nl->capacity}, {"sentinel", nl->natoms}};
+    if (s == SCL_OK)
+        s = charmm_bind(cpu->prune, streams, 8, ints, 3);
+    if (s == SCL_OK)
+        s = scl_kernel_set_real(cpu->prune, "unit", nl->unit);
+    if (s == SCL_OK)
+        s = scl_kernel_set_real(cpu->prune, "cutsq", cut * cut);
+    size_t local = 64, global = (size_t)nl->nlocal;
+    if (s == SCL_OK && global > 0) {
+        s = scl_kernel_launch(cpu->prune, 1, &global, &local, next_event(cpu, events, nevents));
+        if (s == SCL_OK)
+            count_launch(cpu, events, nevents);
+    }
+    cpu->inner = s == SCL_OK;
+    return s;
+}
+
+/* The half lists of this step. A new atom set gets new outer lists, which
+ * keep every pair until the engine prunes: the inner lists are pruned from
+ * the outer ones (two passes, where one from the full lists cost more than
+ * a force step and ran every few MD steps) only on the step whose positions
+ * the engine keeps as its pruning positions: its displacement checks hold
+ * the lists valid relative to those. */
+static scl_status make_half_lists(charmm_forces *fk, charmm_nlist *nl, const charmm_step_io *io,
+                                  scl_event *events, int nevents)
+{
+    charmm_cpu *cpu = fk->cpu;
+    int prune = nl->prune && cpu->prune_pending;
+    cpu->prune_pending = 0;
+    scl_status s = SCL_OK;
+    if (!cpu->half_valid || cpu->half_rebuilds != nl->rebuilds ||
+        cpu->half_capacity != nl->capacity) {
+        cpu->inner = 0;
+        s = make_outer(fk, nl, events, nevents);
+    }
+    if (s == SCL_OK && prune)
+        s = make_inner(fk, nl, io, events, nevents);
     return s;
 }
 
@@ -478,9 +532,10 @@ static scl_status cpu_enqueue(charmm_forces *fk, charmm_nlist *nl, const charmm_
     if (s != SCL_OK)
         return s;
     if (half) {
-        const charmm_stream_arg streams[] = {{"nbr", cpu->half},
-                                             {"numnbr", cpu->half_num},
-                                             {"nspecial_front", cpu->half_nsf}};
+        const charmm_stream_arg streams[] = {
+            {"nbr", cpu->inner ? cpu->half : cpu->outer},
+            {"numnbr", cpu->inner ? cpu->half_num : cpu->outer_num},
+            {"nspecial_front", cpu->inner ? cpu->half_nsf : cpu->outer_nsf}};
         const charmm_int_arg ints[] = {
             {"sorted", 1}, {"list_first", 0}, {"gstride", CHARMM_PAD}, {"astride", nl->capacity}};
         s = charmm_bind(k, streams, 3, ints, 4);
@@ -548,9 +603,11 @@ scl_status charmm_cpu_half_lists(charmm_forces *fk, const charmm_nlist *nl, int 
     if (!*counts || !*rows || !*slot_of)
         s = scl_fail(fk->ctx, SCL_ERR_MEMORY, name, "out of host memory");
     if (s == SCL_OK && nloc > 0)
-        s = scl_stream_read_range(cpu->half_num, 0, nloc, *counts, 1, NULL);
+        s = scl_stream_read_range(cpu->inner ? cpu->half_num : cpu->outer_num, 0, nloc, *counts,
+                                  1, NULL);
     if (s == SCL_OK && nloc > 0)
-        s = scl_stream_read_range(cpu->half, 0, nloc * cap, *rows, 1, NULL);
+        s = scl_stream_read_range(cpu->inner ? cpu->half : cpu->outer, 0, nloc * cap, *rows, 1,
+                                  NULL);
     if (s == SCL_OK)
         s = scl_stream_read_range(cpu->slot_of, 0, na, *slot_of, 1, NULL);
     if (s != SCL_OK) {
