@@ -148,20 +148,26 @@ __kernel void fdtd_e(__global real *ex, __global real *ey, __global real *ez,
 #define CPML_Z 0
 #endif
 
+#if CPML_X || CPML_Y || CPML_Z
+/* static: with C99 inline semantics a plain 'inline' function has no
+ * definition of its own, and a build that does not inline it (-O0, or a
+ * compiler that keeps a call) fails to link */
+
 /* slab plane of index ia (0 .. n), or -1 between the slabs */
-inline int cpml_plane(int ia, int lo, int hi, int n)
+static inline int cpml_plane(int ia, int lo, int hi, int n)
 {
     return ia <= lo ? ia : ia >= n - hi ? ia - (n - hi) + lo + 1 : -1;
 }
 
 /* One pair at index ia of a profile (kinv, b, c, each of s entries from
  * cp[k]): the new psi into *p, and the term the target adds times sign coef. */
-inline real cpml_term(__global const real *cp, int k, int ia, int s, real d, real psi, real *p)
+static inline real cpml_term(__global const real *cp, int k, int ia, int s, real d, real psi, real *p)
 {
     real q = cp[k + s + ia] * psi + cp[k + 2 * s + ia] * d;
     *p = q;
     return (cp[k + ia] - (real)1) * d + q;
 }
+#endif
 
 /* One whole step in one pass (PEC box, no periodic axis): reads the six
  * components of step n once and writes the six of step n+1 into the other

@@ -8,9 +8,13 @@
 #   CPML 10 at 512^3 and 1024x1024x512 (the tuner picks the launch shape and
 #     how the CPML runs: inline with the edge walks in their own launch, inline
 #     in one kernel, or as slab passes after it);
-#   CPML 10 at 512^3 with the slab passes forced (--plan cpml=0: the previous
-#     design, in the same run);
-#   no CPML at 512^3 (what the CPML costs);
+#   the step time the tuner measured for each CPML variant (cpml=1 edge walks
+#     apart, 2 one kernel, 0 slab passes: the previous design), or the error
+#     that kept it from running, and each kernel's work-group limit (it falls
+#     as registers rise: 1024 at <= 64 per work-item, 512 at <= 128);
+#   CPML 10 at 512^3 with cpml=1 (profiled: the interior and the edge kernel
+#     apart) and cpml=2 forced: the rate, or the error;
+#   no CPML at 512^3 (what the CPML costs; skipped past 72 s);
 # the CUDA peer (separate H/E kernels, no CPML, 72 B/cell) at 512^3 and the
 # device copy bandwidth. Gcells/s = cell updates per second from wall time
 # over 50 steps after a warm-up and the tuner's runs. Table last; logs in
@@ -60,29 +64,54 @@ if [ "$peer_ok" = 1 ]; then
     copy=$(grep -o 'copy_bandwidth: [0-9]*' "$dest/peer.txt" | head -1 | awk '{print $2}')
 fi
 
-# bench TAG LABEL PML [--plan ...]: one streamcl fdtd --bench run, one row
+# bench TAG LABEL PML [options]: one streamcl fdtd --bench run, one row (the
+# error line when it fails), then a row per CPML variant the tuner tried
 bench() {
     local tag=$1 label=$2 pml=$3
     shift 3
     local nx ny nz f
     IFS=x read -r nx ny nz <<< "$tag"
-    f="$dest/cl_${tag}_pml${pml}${1:+_forced}.txt"
+    f="$dest/cl_${tag}_pml${pml}$(printf '%s' "$*" | tr -c 'a-z0-9' _).txt"
     local cmd="streamcl fdtd --bench $nx $ny $nz --steps 50 --pml $pml --kernel fused $*"
-    echo "== $cmd"
+    echo "== $cmd (at $(( $(date +%s) - t0 )) s)"
     timeout 100 "$STREAMCL" fdtd --bench "$nx" "$ny" "$nz" --steps 50 --pml "$pml" --kernel fused \
         --device "$device" "$@" 2>&1 | tee "$f"
-    local r g frac="?"
+    local r g frac="?" err
     r=$(rate "$f")
     g=$(gbs "$f")
     [ -n "$g" ] && [ -n "$copy" ] && frac=$(awk -v g="$g" -v c="$copy" 'BEGIN { printf "%.2f", g / c }')
-    row "$label $tag" "**${r:-fail}** Gcells/s (${g:-?} GB/s at 48 B/cell, $frac of copy; $(shape "$f"))" "$cmd"
+    if [ -n "$r" ]; then
+        row "$label $tag" "**$r** Gcells/s (${g:-?} GB/s at 48 B/cell, $frac of copy; $(shape "$f"))" "$cmd"
+    else
+        err=$(grep -m1 'streamcl fdtd:' "$f" | cut -c1-400 | tr '|' '/')
+        row "$label $tag" "**fail**: ${err:-no output (timeout?)}" "$cmd"
+    fi
+    # "fdtd: tuned cpml=1 (inline, edge walks apart): 2.9 ms/step = 46 Gcells/s, ..." or "...: not run: why"
+    local line
+    while IFS= read -r line; do
+        row "tuner, $tag CPML $pml: ${line%%): *})" "${line#*): }" "(same run)"
+    done < <(grep '^fdtd: tuned cpml=' "$f" | sed 's/^fdtd: tuned //' | tr '|' '/')
+    # --profile: device ms per step of each fused build
+    local k ms
+    for k in fdtd_fused fdtd_fused_cpml; do
+        ms=$(awk -v k="$k" '$1 == k && $2 == "kernel" && $3 > 0 { printf "%.3f", 1e3 * $4 / $3 }' "$f")
+        [ -n "$ms" ] && row "$label $tag: $k (profile)" "$ms ms/step (device)" "$cmd"
+    done
 }
 
 for tag in $sizes; do
     bench "$tag" "streamcl fused FP32, CPML 10," 10
 done
-bench "$first" "streamcl fused FP32, CPML 10 as slab passes (previous design)," 10 --plan cpml=0
-bench "$first" "streamcl fused FP32, no CPML," 0
+# each inline variant forced (the plans are cached by the first run: no new tuning)
+bench "$first" "streamcl fused FP32, CPML 10, inline with the edge walks apart," 10 --plan cpml=1 --profile
+bench "$first" "streamcl fused FP32, CPML 10, inline in one kernel," 10 --plan cpml=2
+# what the CPML costs (56.3-56.5 Gcells/s in the last two runs): only while
+# the whole run stays within ~90 s
+if [ $(( $(date +%s) - t0 )) -lt 72 ]; then
+    bench "$first" "streamcl fused FP32, no CPML," 0
+else
+    row "streamcl fused FP32, no CPML, $first" "not run (time: $(( $(date +%s) - t0 )) s so far)" "-"
+fi
 if [ "$peer_ok" = 1 ]; then
     IFS=x read -r nx ny nz <<< "$first"
     p=$(grep "peer_yee $nx $ny $nz:" "$dest/peer.txt" | grep -o '[0-9.]* Gcells/s')
@@ -94,7 +123,9 @@ else
 fi
 
 echo
-echo "## fdtd on $(date -u '+%F %H:%M') UTC, $dev, commit $(git rev-parse --short HEAD 2>/dev/null || echo ?), $(( $(date +%s) - t0 )) s with the build"
+# the tree that ran, also where the copy's git metadata is stale
+tree=$(cat cl/fdtd.cl src/fdtd/solver.c bench/fdtd/gpu.sh | sha1sum | cut -c1-10)
+echo "## fdtd on $(date -u '+%F %H:%M') UTC, $dev, commit $(git rev-parse --short HEAD 2>/dev/null || echo ?), fdtd sources $tree, $(( $(date +%s) - t0 )) s with the build"
 echo "| figure | value | command |"
 echo "|---|---|---|"
 printf '%s\n' "${rows[@]}" | tee "$dest/table.md"

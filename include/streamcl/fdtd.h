@@ -220,6 +220,15 @@ void scl_fdtd_work_group(const scl_fdtd *f, int *lx, int *ly, int *kz);
  * all; 0 by slab kernels after the main ones (always for the separate
  * kernels); -1 no CPML. */
 int scl_fdtd_cpml_inline(const scl_fdtd *f);
+/* What the tuner found for CPML variant cpml (0-2, as above): returns the
+ * best step's device seconds (shape: its lx, ly, kz), 0 if none of its
+ * shapes ran (why: the error, e.g. a build or launch failure, or the last
+ * refusal), -1 if not tried (no fused CPML, tuning off, cpml forced).
+ * refused: shapes refused (work-group over the limit); limit: the kernel's
+ * work-group limit on the device (CPML build for 1 and 2, the build without
+ * the CPML code for 0; it falls as registers rise). */
+double scl_fdtd_cpml_variant(const scl_fdtd *f, int cpml, int shape[3], int *refused,
+                             size_t *limit, const char **why);
 
 /* ------------------------------------------------------------------ outputs */
 

@@ -326,6 +326,20 @@ int cmd_fdtd(int argc, char **argv)
     }
     if (bench && engine_run(&e, 2, NULL) != 0) /* warm-up: builds, first launches */
         goto done;
+    for (int v = 0; e.dev && v < 3; v++) { /* what the tuner measured per CPML variant */
+        static const char *what[3] = {"slab passes", "inline, edge walks apart", "inline, one kernel"};
+        int sh[3], refused;
+        size_t limit;
+        const char *why;
+        double t = scl_fdtd_cpml_variant(e.dev, v, sh, &refused, &limit, &why);
+        if (t > 0)
+            printf("fdtd: tuned cpml=%d (%s): %.4f ms/step = %.2f Gcells/s, work-group %dx%d, %d planes/work-item; "
+                   "%d shapes refused, kernel work-group limit %zu\n",
+                   v, what[v], 1e3 * t, (double)n[0] * n[1] * n[2] * 1e-9 / t, sh[0], sh[1], sh[2], refused, limit);
+        else if (t == 0)
+            printf("fdtd: tuned cpml=%d (%s): not run: %s (kernel work-group limit %zu)\n", v, what[v],
+                   why, limit);
+    }
     if (a.profile && e.ctx)
         scl_profile_reset(e.ctx); /* the table covers the timed steps only */
     cli_progress p;

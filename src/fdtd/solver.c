@@ -48,6 +48,12 @@ struct scl_fdtd {
     long rec_cap, steps;
     scl_plan *plan;
     int shape[3]; /* launch: work-group lx x ly, kz planes per work-item */
+    /* what the tuner found per CPML variant (one plan each): the best step
+     * (seconds, 0: none ran, -1: not tried) and its shape, the shapes
+     * refused and the last reason for a refusal or the variant's failure */
+    double var_s[3];
+    int var_shape[3][3], var_refused[3], recording;
+    char var_why[3][320];
 };
 
 static scl_status fail(scl_fdtd *f, scl_status s, const char *what)
@@ -151,6 +157,8 @@ static scl_status make_fused(scl_fdtd *f, const char *options, int q, int cpml, 
     if (s != SCL_OK)
         return s;
     scl_kernel *k = *out_k;
+    if (cpml) /* profiled apart from the build without the CPML code */
+        scl_kernel_set_label(k, "fdtd_fused_cpml");
     for (int c = 0; c < 3 && s == SCL_OK; c++) {
         s = scl_kernel_set_stream(k, fe[c], out[c]);
         if (s == SCL_OK) s = scl_kernel_set_stream(k, fh[c], out[3 + c]);
@@ -494,6 +502,10 @@ static scl_status plan_prepare(void *user, const int *values, void **variant)
         (without && scl_kernel_check_local(f->kfs[0], 3, local) != SCL_OK) ||
         ((!f->fused || f->folded == 0) && f->ke[0] &&
          scl_kernel_check_local(f->ke[0], 3, local) != SCL_OK)) {
+        if (f->recording && values[3] >= 0 && values[3] < 3) {
+            f->var_refused[values[3]]++;
+            snprintf(f->var_why[values[3]], sizeof f->var_why[0], "%s", scl_last_error(f->ctx));
+        }
         scl_clear_error(f->ctx);
         return SCL_ERR_UNSUPPORTED;
     }
@@ -690,6 +702,70 @@ static scl_status make_folded_state(scl_fdtd *f)
     return s;
 }
 
+/* The plan. Fused with CPML and tuning: one plan per CPML variant (forced),
+ * each tuned over the launch shape, the fastest kept, so that each variant's
+ * best step, or why none of its shapes ran, can be reported; a variant that
+ * fails on the device leaves the others. Otherwise one plan. */
+static scl_status plan_variants(scl_fdtd *f, const scl_plan_desc *desc, const scl_fdtd_options *opt)
+{
+    const char *user = opt ? opt->force : NULL;
+    int no_tune = opt ? opt->no_tune : 0;
+    for (int v = 0; v < 3; v++)
+        f->var_s[v] = -1;
+    if (!f->fused || !f->any_cpml || no_tune || (user && strstr(user, "cpml"))) {
+        scl_tune_options to = {no_tune, 0, user};
+        return scl_plan_create(f->ctx, desc, &to, &f->plan);
+    }
+    static const int order[3] = {1, 2, 0}; /* the default first */
+    for (int n = 0; n < 3; n++) {
+        int v = order[n];
+        char force[320];
+        snprintf(force, sizeof force, "%s%scpml=%d", user ? user : "", user && *user ? "," : "", v);
+        scl_tune_options to = {0, 0, force};
+        scl_plan *plan = NULL;
+        f->recording = 1;
+        scl_status s = scl_plan_create(f->ctx, desc, &to, &plan);
+        f->recording = 0;
+        if (s != SCL_OK) {
+            /* no legal shape, or a build/launch error on this device */
+            char why[sizeof f->var_why[0]];
+            if (f->var_refused[v] > 0) /* the tuner's message hides the refusals' */
+                snprintf(why, sizeof why, "%d shapes refused, the last: %.200s", f->var_refused[v],
+                         f->var_why[v]);
+            else
+                snprintf(why, sizeof why, "%s", scl_last_error(f->ctx));
+            memcpy(f->var_why[v], why, sizeof why);
+            f->var_s[v] = 0;
+            scl_clear_error(f->ctx);
+            continue;
+        }
+        if (scl_plan_seconds(plan) <= 0) {
+            /* nothing timed (every shape parameter forced, or the context's
+             * tuning off): no comparison, the default variant as before */
+            scl_plan_free(f->plan);
+            f->plan = plan;
+            for (int w = 0; w < 3; w++)
+                f->var_s[w] = -1;
+            return SCL_OK;
+        }
+        f->var_s[v] = scl_plan_seconds(plan);
+        f->var_shape[v][0] = scl_plan_value(plan, "lx", 0);
+        f->var_shape[v][1] = scl_plan_value(plan, "ly", 0);
+        f->var_shape[v][2] = scl_plan_value(plan, "kz", 0);
+        if (!f->plan || scl_plan_seconds(plan) < scl_plan_seconds(f->plan)) {
+            scl_plan_free(f->plan);
+            f->plan = plan;
+        } else {
+            scl_plan_free(plan);
+        }
+    }
+    if (f->plan)
+        return SCL_OK;
+    return scl_fail(f->ctx, SCL_ERR_UNSUPPORTED, "scl_fdtd_create",
+                    "no CPML variant of the fused step runs on %s: cpml=1: %s; cpml=2: %s; cpml=0: %s",
+                    scl_device(f->ctx)->name, f->var_why[1], f->var_why[2], f->var_why[0]);
+}
+
 static scl_status create(scl_fdtd *f, const scl_fdtd_options *opt)
 {
     const scl_fdtd_model *m = f->m;
@@ -781,8 +857,7 @@ static scl_status create(scl_fdtd *f, const scl_fdtd_options *opt)
              f->fused ? "fused" : "separate", m->pml[0], m->pml[1], m->pml[2], m->pml[3],
              m->pml[4], m->pml[5]);
     scl_plan_desc desc = {"fdtd.step", shape, params, 4, plan_prepare, plan_run, NULL, f, NULL};
-    scl_tune_options to = {opt ? opt->no_tune : 0, 0, opt ? opt->force : NULL};
-    if ((s = scl_plan_create(f->ctx, &desc, &to, &f->plan)) != SCL_OK)
+    if ((s = plan_variants(f, &desc, opt)) != SCL_OK)
         return s;
     f->shape[0] = scl_plan_value(f->plan, "lx", 64);
     f->shape[1] = scl_plan_value(f->plan, "ly", 1);
@@ -961,4 +1036,17 @@ void scl_fdtd_work_group(const scl_fdtd *f, int *lx, int *ly, int *kz)
 int scl_fdtd_cpml_inline(const scl_fdtd *f)
 {
     return f->any_cpml ? (f->fused ? f->folded : 0) : -1;
+}
+
+double scl_fdtd_cpml_variant(const scl_fdtd *f, int cpml, int shape[3], int *refused,
+                             size_t *limit, const char **why)
+{
+    int v = cpml >= 0 && cpml < 3 ? cpml : -1;
+    scl_kernel *k = v < 0 ? NULL : v == 0 ? f->kfs[0] : f->kf[0];
+    for (int a = 0; a < 3; a++)
+        shape[a] = v < 0 ? 0 : f->var_shape[v][a];
+    *refused = v < 0 ? 0 : f->var_refused[v];
+    *limit = k ? scl_kernel_max_work_group(k) : 0;
+    *why = v < 0 ? "" : f->var_why[v];
+    return v < 0 ? -1 : f->var_s[v];
 }

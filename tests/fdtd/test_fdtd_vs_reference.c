@@ -191,6 +191,82 @@ static void compare(scl_context *ctx, int periodic, int all_faces)
     scl_fdtd_model_free(&m);
 }
 
+/* A plan made without comparing the CPML variants: none reported, cpml kept. */
+static void not_compared(scl_context *ctx, const scl_fdtd_model *m, const char *force, int cpml)
+{
+    scl_fdtd_options o = {.kernel = SCL_FDTD_FUSED, .force = force};
+    scl_fdtd *f = NULL;
+    CHECK_OK(ctx, scl_fdtd_create(ctx, m, &o, &f));
+    for (int v = 0; v < 3 && f; v++) {
+        int sh[3], refused;
+        size_t limit;
+        const char *why;
+        CHECK(scl_fdtd_cpml_variant(f, v, sh, &refused, &limit, &why) == -1, "%s: variant %d reported",
+              force, v);
+    }
+    CHECK(f && scl_fdtd_cpml_inline(f) == cpml, "%s: cpml=%d not kept", force, cpml);
+    scl_fdtd_free(f);
+}
+
+/* Tuning per CPML variant: each variant's best step is reported (kz the
+ * one shape parameter left free), the plan keeps the fastest, the
+ * fields are back at rest after the timed steps; a shape refused in every
+ * variant fails with the refusals named; a forced cpml makes one plan. */
+static void tuned_variants(scl_context *ctx)
+{
+    scl_fdtd_model m;
+    random_model(&m, 0, 1);
+    long pts = scl_grid3d_points(&m.grid);
+    scl_fdtd_options o = {.kernel = SCL_FDTD_FUSED, .force = "lx=32,ly=2"};
+    scl_fdtd *f = NULL;
+    CHECK_OK(ctx, scl_fdtd_create(ctx, &m, &o, &f));
+    if (f) {
+        double best = INFINITY;
+        int fastest = -1;
+        for (int v = 0; v < 3; v++) {
+            int sh[3], refused;
+            size_t limit;
+            const char *why;
+            double t = scl_fdtd_cpml_variant(f, v, sh, &refused, &limit, &why);
+            CHECK(t > 0 && isfinite(t) && sh[0] == 32 && sh[1] == 2 && sh[2] >= 1 && refused == 0 &&
+                      limit >= 64,
+                  "variant %d: %.3e s, shape %dx%dx%d, %d refused, limit %zu (%s)", v, t, sh[0],
+                  sh[1], sh[2], refused, limit, why);
+            if (t > 0 && t < best) {
+                best = t;
+                fastest = v;
+            }
+        }
+        CHECK(scl_fdtd_cpml_inline(f) == fastest, "plan kept cpml=%d, fastest %d",
+              scl_fdtd_cpml_inline(f), fastest);
+        double *a = malloc(pts * sizeof(double)), worst = 0;
+        for (int c = 0; c < 6; c++) {
+            CHECK_OK(ctx, scl_fdtd_get(f, c, a));
+            for (long i = 0; i < pts; i++)
+                worst = fmax(worst, isfinite(a[i]) ? fabs(a[i]) : INFINITY);
+        }
+        CHECK(worst == 0, "fields after tuning: max %.3e (not at rest)", worst);
+        printf("tuned per CPML variant: kept cpml=%d, fields at rest\n", fastest);
+        free(a);
+        scl_fdtd_free(f);
+    }
+    /* 256 x 64 = 16384 work-items: over every variant's limit on PoCL and GPUs */
+    o.force = "lx=256,ly=64,kz=4";
+    f = NULL;
+    scl_status s = scl_fdtd_create(ctx, &m, &o, &f);
+    const char *msg = scl_last_error(ctx);
+    CHECK(s == SCL_ERR_UNSUPPORTED && strstr(msg, "cpml=1: 1 shapes refused") &&
+              strstr(msg, "cpml=2: 1 shapes refused") && strstr(msg, "cpml=0: 1 shapes refused"),
+          "oversized work-group: status %d, '%s'", (int)s, msg);
+    scl_fdtd_free(f);
+    scl_clear_error(ctx);
+    /* every shape parameter forced: nothing timed, the default variant;
+     * cpml forced: one plan */
+    not_compared(ctx, &m, "lx=32,ly=2,kz=4", 1);
+    not_compared(ctx, &m, "lx=32,ly=2,kz=4,cpml=2", 2);
+    scl_fdtd_model_free(&m);
+}
+
 int main(void)
 {
     rng = test_seed();
@@ -200,6 +276,7 @@ int main(void)
     compare(ctx, 1, 0);
     compare(ctx, 0, 1);
     compare(ctx, 0, 2);
+    tuned_variants(ctx);
     scl_context_free(ctx);
     return test_summary("fdtd_vs_reference");
 }
