@@ -293,6 +293,75 @@ __kernel void seis_stress(__global const real *restrict vx, __global const real 
     }
 }
 
+/* The interior kernels: one cell per work-item, no CPML and no free-surface
+ * code, the update of the plain peer (bench/seismic/peer_vs.cu). The
+ * general kernels above carry the CPML and surface branches in every
+ * work-item: 110 / 128 registers for sm_90 at order 2 (clang -> PTX ->
+ * ptxas) against 32 here, so a quarter of the warps per SM to hide DRAM
+ * latency. The separate scheme runs these over the cells outside the CPML
+ * slabs and the surface rows, the general kernels over the boxes around. */
+__kernel void seis_velocity_in(__global const real *vx, __global const real *vy,
+                               __global const real *vz, __global real *ox, __global real *oy,
+                               __global real *oz, __global const real *restrict sxx,
+                               __global const real *restrict syy,
+                               __global const real *restrict szz,
+                               __global const real *restrict sxy,
+                               __global const real *restrict sxz,
+                               __global const real *restrict syz,
+                               __global const real *restrict rho, int sy, int sz, int origin,
+                               int xs, int x0, int y0, int z0, int x1, int y1, int z1, real c1,
+                               real c2, real dt)
+{
+    const int i = xs + (int)get_global_id(0), j = y0 + (int)get_global_id(1);
+    const int k = z0 + (int)get_global_id(2);
+    if (i < x0 || i >= x1 || j >= y1 || k >= z1)
+        return;
+    const int c = origin + i + j * sy + k * sz;
+    const real r = rho[c], two_dt = 2 * dt;
+    const real nvx = vx[c] + two_dt / (r + rho[c + 1]) *
+                                 (DP(sxx, c, 1) + DM(sxy, c, sy) + DM(sxz, c, sz));
+    const real nvy = vy[c] + two_dt / (r + rho[c + sy]) *
+                                 (DM(sxy, c, 1) + DP(syy, c, sy) + DM(syz, c, sz));
+    const real nvz = vz[c] + two_dt / (r + rho[c + sz]) *
+                                 (DM(sxz, c, 1) + DM(syz, c, sy) + DP(szz, c, sz));
+    ox[c] = nvx;
+    oy[c] = nvy;
+    oz[c] = nvz;
+}
+
+__kernel void seis_stress_in(__global const real *restrict vx, __global const real *restrict vy,
+                             __global const real *restrict vz, __global const real *sxx,
+                             __global const real *syy, __global const real *szz,
+                             __global const real *sxy, __global const real *sxz,
+                             __global const real *syz, __global real *qxx, __global real *qyy,
+                             __global real *qzz, __global real *qxy, __global real *qxz,
+                             __global real *qyz, __global const real *restrict lam,
+                             __global const real *restrict mu, int sy, int sz, int origin,
+                             int xs, int x0, int y0, int z0, int x1, int y1, int z1, real c1,
+                             real c2, real dt)
+{
+    const int i = xs + (int)get_global_id(0), j = y0 + (int)get_global_id(1);
+    const int k = z0 + (int)get_global_id(2);
+    if (i < x0 || i >= x1 || j >= y1 || k >= z1)
+        return;
+    const int c = origin + i + j * sy + k * sz;
+    const real exx = DM(vx, c, 1), eyy = DM(vy, c, sy), ezz = DM(vz, c, sz);
+    const real l = lam[c], m = mu[c], l2m = l + 2 * m;
+    const real mx = mu[c + 1], my = mu[c + sy], mz = mu[c + sz];
+    const real nxx = sxx[c] + dt * (l2m * exx + l * (eyy + ezz));
+    const real nyy = syy[c] + dt * (l2m * eyy + l * (exx + ezz));
+    const real nzz = szz[c] + dt * (l2m * ezz + l * (exx + eyy));
+    const real nxy = sxy[c] + dt * harm4(m, mx, my, mu[c + 1 + sy]) * (DP(vx, c, sy) + DP(vy, c, 1));
+    const real nxz = sxz[c] + dt * harm4(m, mx, mz, mu[c + 1 + sz]) * (DP(vx, c, sz) + DP(vz, c, 1));
+    const real nyz = syz[c] + dt * harm4(m, my, mz, mu[c + sy + sz]) * (DP(vy, c, sz) + DP(vz, c, sy));
+    qxx[c] = nxx;
+    qyy[c] = nyy;
+    qzz[c] = nzz;
+    qxy[c] = nxy;
+    qxz[c] = nxz;
+    qyz[c] = nyz;
+}
+
 /* New velocity at a cell from the old fields (the interior update of
  * seis_velocity: no CPML there). */
 inline real vel_x(__global const real *vx, __global const real *sxx, __global const real *sxy,

@@ -5,7 +5,11 @@
  * Two schemes (three kernels), each tuned per device and shape over the
  * work-group and the z walk kz; the fastest runs:
  *   separate  velocity then stress kernel over the whole grid, in place
- *             (one buffer set; 120 B per cell update in fp32)
+ *             (one buffer set; 120 B per cell update in fp32): the cells
+ *             outside the CPML slabs and surface rows by the interior
+ *             kernels (one cell per work-item, no boundary code: a quarter
+ *             of the general kernels' registers), the boxes around them by
+ *             the general ones
  *   fused     the interior box (no CPML, no surface rows, no force source)
  *             in one kernel from buffer set p into set 1-p (84 B per cell),
  *             the boundary boxes around it by the two kernels between the
@@ -33,12 +37,15 @@ struct scl_seis {
     scl_stream *rec_index, *traces;
     /* kernels per binding: 0 in place on set 0, 1 set 0 -> 1, 2 set 1 -> 0 */
     scl_kernel *vel[3], *str[3], *fused[3], *lds[3], *inj_s[3], *rec[3], *inj_v;
+    scl_kernel *vel_in, *str_in; /* interior kernels, in place on set 0 */
     char options[96];
     int ninj_v, ninj_s;
     int can_fuse;         /* an interior box exists and no force source */
     int inner[6];         /* interior box x0 y0 z0 x1 y1 z1 */
     int outer[6][6];      /* boundary boxes around it */
     int nouter;
+    int sep_inner[6];     /* the separate scheme's interior box (no slab, no surface row) */
+    int sep_outer[6][6];  /* and the boxes around it */
     int cur;              /* buffer set holding the state */
     scl_plan *plan;
     double scheme_s[3];   /* tuned step seconds per scheme (0: not timed) */
@@ -144,6 +151,36 @@ static scl_status make_inject(scl_seis *sv, int var, int first, int end, scl_ker
     return st;
 }
 
+/* The interior kernels (in place on set 0). */
+static scl_status make_interior(scl_seis *sv)
+{
+    const seis_setup *s = &sv->s;
+    scl_stream *const *f = sv->f[0];
+    scl_status st = scl_kernel_create(sv->ctx, "seismic", "seis_velocity_in", sv->options, &sv->vel_in);
+    if (st == SCL_OK)
+        st = scl_kernel_create(sv->ctx, "seismic", "seis_stress_in", sv->options, &sv->str_in);
+    scl_kernel *ks[2] = {sv->vel_in, sv->str_in};
+    for (int q = 0; q < 2 && st == SCL_OK; q++) {
+        scl_kernel *k = ks[q];
+        for (int a = 0; a < F_COUNT && st == SCL_OK; a++) {
+            st = scl_kernel_set_stream(k, field_arg[a], f[a]);
+            /* velocity writes vx..vz, stress sxx..syz */
+            if (st == SCL_OK && (a < 3) == (q == 0))
+                st = scl_kernel_set_stream(k, out_arg[a], f[a]);
+        }
+        if (st == SCL_OK && q == 0) st = scl_kernel_set_stream(k, "rho", sv->mat[M_RHO]);
+        if (st == SCL_OK && q == 1) st = scl_kernel_set_stream(k, "lam", sv->mat[M_LAM]);
+        if (st == SCL_OK && q == 1) st = scl_kernel_set_stream(k, "mu", sv->mat[M_MU]);
+        if (st == SCL_OK) st = scl_kernel_set_int(k, "sy", (int)s->g.sy);
+        if (st == SCL_OK) st = scl_kernel_set_int(k, "sz", (int)s->g.sz);
+        if (st == SCL_OK) st = scl_kernel_set_int(k, "origin", (int)s->g.origin);
+        if (st == SCL_OK) st = scl_kernel_set_real(k, "c1", s->c1);
+        if (st == SCL_OK) st = scl_kernel_set_real(k, "c2", s->c2);
+        if (st == SCL_OK) st = scl_kernel_set_real(k, "dt", s->dt);
+    }
+    return st;
+}
+
 /* Every kernel of one binding. */
 static scl_status make_binding(scl_seis *sv, int var)
 {
@@ -206,8 +243,10 @@ static scl_status make_binding(scl_seis *sv, int var)
  * kz planes per work-item (values: lx, ly, kz). The launch's x starts at
  * xs <= x0 such that cell xs sits on an aligned element: with rows padded
  * to SEIS_ALIGN elements, every work-group's row then starts on a cache
- * line (work-items left of x0 return at once). */
-static scl_status launch_box(const scl_seis *sv, scl_kernel *k, const int *b, const int *values)
+ * line (work-items left of x0 return at once). walk 0: a kernel of one
+ * cell per work-item (no kz). */
+static scl_status launch_box(const scl_seis *sv, scl_kernel *k, const int *b, const int *values,
+                             int walk)
 {
     if (b[3] <= b[0] || b[4] <= b[1] || b[5] <= b[2])
         return SCL_OK;
@@ -215,9 +254,9 @@ static scl_status launch_box(const scl_seis *sv, scl_kernel *k, const int *b, co
     scl_status st = SCL_OK;
     for (int q = 0; q < 6 && st == SCL_OK; q++)
         st = scl_kernel_set_int(k, names[q], b[q]);
-    const int xs = b[0] - (int)((sv->s.g.origin + b[0]) % SEIS_ALIGN), kz = values[2];
+    const int xs = b[0] - (int)((sv->s.g.origin + b[0]) % SEIS_ALIGN), kz = walk ? values[2] : 1;
     if (st == SCL_OK) st = scl_kernel_set_int(k, "xs", xs);
-    if (st == SCL_OK) st = scl_kernel_set_int(k, "kz", kz);
+    if (st == SCL_OK && walk) st = scl_kernel_set_int(k, "kz", kz);
     const size_t global[3] = {(size_t)(b[3] - xs), (size_t)(b[4] - b[1]),
                               (size_t)((b[5] - b[2] + kz - 1) / kz)};
     const size_t local[3] = {(size_t)values[0], (size_t)values[1], 1};
@@ -239,15 +278,19 @@ static scl_status step_run(void *user, void *variant, const int *values)
     (void)variant;
     scl_seis *sv = user;
     const seis_setup *s = &sv->s;
-    const int n = (int)sv->done, all[6] = {0, 0, 0, s->g.nx, s->g.ny, s->g.nz};
+    const int n = (int)sv->done;
     scl_status st;
     int var = 0;
     if (!values[3]) {
-        st = launch_box(sv, sv->vel[0], all, values);
+        st = launch_box(sv, sv->vel_in, sv->sep_inner, values, 0);
+        for (int q = 0; q < 6 && st == SCL_OK; q++)
+            st = launch_box(sv, sv->vel[0], sv->sep_outer[q], values, 1);
         if (st == SCL_OK && !sv->tuning)
             st = launch_small(sv->inj_v, sv->ninj_v, n);
         if (st == SCL_OK)
-            st = launch_box(sv, sv->str[0], all, values);
+            st = launch_box(sv, sv->str_in, sv->sep_inner, values, 0);
+        for (int q = 0; q < 6 && st == SCL_OK; q++)
+            st = launch_box(sv, sv->str[0], sv->sep_outer[q], values, 1);
     } else {
         var = sv->cur == 0 ? 1 : 2;
         scl_kernel *k = values[3] == 2 ? sv->lds[var] : sv->fused[var];
@@ -259,11 +302,11 @@ static scl_status step_run(void *user, void *variant, const int *values)
             st = SCL_OK;
         }
         if (st == SCL_OK)
-            st = launch_box(sv, k, sv->inner, values);
+            st = launch_box(sv, k, sv->inner, values, 1);
         for (int q = 0; q < sv->nouter && st == SCL_OK; q++)
-            st = launch_box(sv, sv->vel[var], sv->outer[q], values);
+            st = launch_box(sv, sv->vel[var], sv->outer[q], values, 1);
         for (int q = 0; q < sv->nouter && st == SCL_OK; q++)
-            st = launch_box(sv, sv->str[var], sv->outer[q], values);
+            st = launch_box(sv, sv->str[var], sv->outer[q], values, 1);
         sv->cur = set_out(var);
     }
     if (st == SCL_OK && !sv->tuning)
@@ -288,11 +331,46 @@ static scl_status step_prepare(void *user, const int *values, void **variant)
         st = scl_kernel_check_local(sv->str[var], 3, local);
     if (st == SCL_OK && values[3])
         st = scl_kernel_check_local(values[3] == 2 ? sv->lds[1] : sv->fused[1], 3, local);
+    if (st == SCL_OK && !values[3])
+        st = scl_kernel_check_local(sv->vel_in, 3, local);
+    if (st == SCL_OK && !values[3])
+        st = scl_kernel_check_local(sv->str_in, 3, local);
     if (st != SCL_OK) {
         scl_clear_error(sv->ctx);
         return SCL_ERR_UNSUPPORTED;
     }
     return SCL_OK;
+}
+
+/* Boxes that tile the grid n[3] around box b (b clamped into it): z slabs
+ * over the whole plane, y slabs between them, x slabs inside. */
+static void around_box(int *b, const int *n, int out[6][6])
+{
+    for (int a = 0; a < 3; a++) {
+        b[a] = b[a] < 0 ? 0 : b[a] > n[a] ? n[a] : b[a];
+        b[3 + a] = b[3 + a] < b[a] ? b[a] : b[3 + a] > n[a] ? n[a] : b[3 + a];
+    }
+    const int boxes[6][6] = {{0, 0, 0, n[0], n[1], b[2]},          {0, 0, b[5], n[0], n[1], n[2]},
+                             {0, 0, b[2], n[0], b[1], b[5]},       {0, b[4], b[2], n[0], n[1], b[5]},
+                             {0, b[1], b[2], b[0], b[4], b[5]},    {b[3], b[1], b[2], n[0], b[4], b[5]}};
+    memcpy(out, boxes, sizeof boxes);
+}
+
+/* The separate scheme's interior: cells with no CPML memory variable and
+ * no surface row (the stress kernel's k < 3 special cases); their stencils
+ * may reach into the slabs (they only read fields there). */
+static void separate_boxes(scl_seis *sv)
+{
+    const seis_setup *s = &sv->s;
+    const int n[3] = {s->g.nx, s->g.ny, s->g.nz};
+    int *b = sv->sep_inner;
+    for (int a = 0; a < 3; a++) {
+        b[a] = s->pml;
+        b[3 + a] = n[a] - s->pml;
+    }
+    if (s->free_surface)
+        b[2] = 3;
+    around_box(b, n, sv->sep_outer);
 }
 
 /* The interior box where the fused kernel's recomputed velocities stay
@@ -310,11 +388,8 @@ static void fuse_boxes(scl_seis *sv)
     if (s->free_surface)
         b[2] = 3 > reach ? 3 : reach;
     sv->can_fuse = b[3] > b[0] && b[4] > b[1] && b[5] > b[2] && sv->ninj_v == 0;
-    /* z slabs over the whole plane, y slabs between them, x slabs inside */
-    const int boxes[6][6] = {{0, 0, 0, n[0], n[1], b[2]},          {0, 0, b[5], n[0], n[1], n[2]},
-                             {0, 0, b[2], n[0], b[1], b[5]},       {0, b[4], b[2], n[0], n[1], b[5]},
-                             {0, b[1], b[2], b[0], b[4], b[5]},    {b[3], b[1], b[2], n[0], b[4], b[5]}};
-    memcpy(sv->outer, boxes, sizeof boxes);
+    if (sv->can_fuse)
+        around_box(b, n, sv->outer);
     sv->nouter = 6;
 }
 
@@ -413,7 +488,10 @@ static scl_status create_device(scl_seis *sv, const scl_seis_options *opt)
 
     snprintf(sv->options, sizeof sv->options, "-DORDER=%d -DSCL_SEIS_FP64=%d", s->order, sv->fp64);
     fuse_boxes(sv);
+    separate_boxes(sv);
     st = make_binding(sv, 0);
+    if (st == SCL_OK)
+        st = make_interior(sv);
     /* the fused scheme's second buffer set (freed again if the plan does not use it) */
     for (int f = 0; f < F_COUNT && st == SCL_OK && sv->can_fuse; f++)
         st = zero_stream(sv, field_label[f], n, &sv->f[1][f]);
@@ -534,8 +612,8 @@ void scl_seis_free(scl_seis *sv)
         return;
     scl_plan_free(sv->plan);
     drop_second_set(sv);
-    scl_kernel *ks[5] = {sv->vel[0], sv->str[0], sv->inj_v, sv->inj_s[0], sv->rec[0]};
-    for (int q = 0; q < 5; q++)
+    scl_kernel *ks[7] = {sv->vel[0], sv->str[0], sv->inj_v, sv->inj_s[0], sv->rec[0], sv->vel_in, sv->str_in};
+    for (int q = 0; q < 7; q++)
         scl_kernel_free(ks[q]);
     scl_stream *ss[] = {sv->inj_field, sv->inj_index, sv->inj_source, sv->inj_coeff,
                         sv->wavelet,   sv->rec_index, sv->traces};

@@ -4,7 +4,8 @@
  * then without the force source through the fused scheme (interior in one
  * kernel, two buffer sets; neighbours' velocities recomputed, fused=1, or
  * shared in local memory, fused=2): receiver traces and every field after
- * the run.
+ * the run (CPML 4, free surface; the separate scheme also with rigid walls
+ * and with CPML on every face).
  * Each scheme runs with the default plan and with work-groups that do not
  * divide the grid and z walks (kz planes per work-item) of 1 and of sizes
  * that do not divide the boxes. FP64: relative max difference <= 1e-10 (same operations,
@@ -13,7 +14,7 @@
 #include "seis_test.h"
 
 static void compare(scl_context *ctx, int order, int fp64, const char *plan, long steps,
-                    uint64_t *rng)
+                    int pml, int free_surface, uint64_t *rng)
 {
     const char *fu = strstr(plan, "fused=");
     const int fused = fu ? fu[6] - '0' : 0;
@@ -37,7 +38,7 @@ static void compare(scl_context *ctx, int order, int fp64, const char *plan, lon
         {.kind = SCL_SEIS_MOMENT, .i = 2 * nx / 3, .j = ny / 2, .k = nz / 3,
          .m = {0.2, -0.4, 0.3, 1, -0.7, 0.5}, .wavelet = {SCL_WAVE_RICKER, 1e7, 20, 0.01, 1}}};
     scl_seis_receiver rec[4] = {{0, 0, 0}, {nx - 1, ny - 1, nz - 1}, {nx / 2, 2, 1}, {5, ny / 2, 6}};
-    scl_seis_config c = {.order = order, .pml = 4, .free_surface = 1, .fp64 = fp64,
+    scl_seis_config c = {.order = order, .pml = pml, .free_surface = free_surface, .fp64 = fp64,
                          .sources = fused ? src + 1 : src, .nsources = fused ? 2 : 3,
                          .receivers = rec, .nreceivers = 4};
     c.dt = 0.95 * scl_seis_dt_max(&m, order);
@@ -67,8 +68,8 @@ static void compare(scl_context *ctx, int order, int fp64, const char *plan, lon
     }
     CHECK(peak > 0 && diff <= tol * peak, "order %d %s traces: max difference %.3e of peak %.3e",
           order, fp64 ? "fp64" : "fp32", diff, peak);
-    printf("order %d %s %s %dx%dx%d %ld steps: traces max diff / peak %.3e\n", order,
-           fp64 ? "fp64" : "fp32", plan, nx, ny, nz, c.steps, diff / peak);
+    printf("order %d %s %s pml %d surface %d %dx%dx%d %ld steps: traces max diff / peak %.3e\n", order,
+           fp64 ? "fp64" : "fp32", plan, pml, free_surface, nx, ny, nz, c.steps, diff / peak);
     double *a = malloc(cells * sizeof(double)), *b = malloc(cells * sizeof(double));
     for (int f = 0; f < 9; f++) {
         CHECK_OK(ctx, scl_seis_read_field(s, f, a));
@@ -98,9 +99,9 @@ int main(void)
     static const char *plans[] = {"fused=0", "fused=1", "fused=2,lx=16,ly=4,kz=3"};
     for (int p = 0; p < 3; p++)
         for (int order = 2; order <= 4; order += 2) {
-            compare(ctx, order, 0, plans[p], 70, &rng);
+            compare(ctx, order, 0, plans[p], 70, 4, 1, &rng);
             if (scl_device(ctx)->fp64)
-                compare(ctx, order, 1, plans[p], 70, &rng);
+                compare(ctx, order, 1, plans[p], 70, 4, 1, &rng);
             else
                 printf("no fp64 on %s: fp64 comparison skipped\n", scl_device(ctx)->name);
         }
@@ -115,7 +116,12 @@ int main(void)
                {"fused=1,lx=16,ly=4,kz=1", 4}, {"fused=1,lx=16,ly=4,kz=5", 2},
                {"fused=2,lx=16,ly=4,kz=1", 2}, {"fused=2,lx=16,ly=4,kz=4", 4}};
     for (size_t q = 0; q < sizeof odd / sizeof odd[0]; q++)
-        compare(ctx, odd[q].order, 0, odd[q].plan, 40, &rng);
+        compare(ctx, odd[q].order, 0, odd[q].plan, 40, 4, 1, &rng);
+    /* the separate scheme's interior kernels over the whole grid (rigid
+     * walls: no CPML, no surface, so no boundary box) and with slabs on
+     * every face but no surface rows */
+    compare(ctx, 2, 0, "fused=0,lx=16,ly=4,kz=3", 40, 0, 0, &rng);
+    compare(ctx, 4, 0, "fused=0,lx=16,ly=2,kz=1", 40, 3, 0, &rng);
     scl_context_free(ctx);
     return test_summary("seismic_vs_reference");
 }
