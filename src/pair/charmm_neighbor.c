@@ -339,8 +339,9 @@ scl_status charmm_nlist_inner_slots(charmm_nlist *nl, long *slots)
     if (!counts)
         return scl_fail(nl->ctx, SCL_ERR_MEMORY, "scl_charmm_stats_get", "out of host memory");
     scl_status s = scl_stream_read_range(nl->numnbr_in, 0, (size_t)nl->nlocal, counts, 1, NULL);
+    /* in long: a list the current kernel kind does not use may hold INT_MAX */
     for (int i = 0; i < nl->nlocal && s == SCL_OK; i++)
-        *slots += (counts[i] + CHARMM_PAD - 1) / CHARMM_PAD * CHARMM_PAD;
+        *slots += ((long)counts[i] + CHARMM_PAD - 1) / CHARMM_PAD * CHARMM_PAD;
     free(counts);
     return s;
 }

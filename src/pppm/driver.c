@@ -24,8 +24,8 @@ void scl_pppm_stats_get(const scl_pppm *p, scl_pppm_stats *s)
 void scl_pppm_free(scl_pppm *p)
 {
     if (!p) return;
-    /* queued reads still write into our host buffers */
-    if (p->pending) scl_finish(p->ctx);
+    /* queued reads write into our host buffers, queued writes read from them */
+    scl_finish(p->ctx);
     pppm_solver_free(p);
     if (p->f_ready) scl_event_release(p->f_ready);
     if (p->interp_ev) scl_event_release(p->interp_ev);
