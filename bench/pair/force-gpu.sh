@@ -58,5 +58,14 @@ for k in charmm cluster; do
     echo "| $k | ${f0:-failed} | ${f1:-failed} | $(ratio "$f0" "$f1") | $(get $k list_build_dev_ms) ($(get $k cluster_build_dev_ms)) | $(get $k force_err) | $(get $k tpa)/$(get $k wg) |"
 done
 echo "| tuner's choice: $(get tuned-tally kernel) | | $(get tuned-tally force_ms) | | $(get tuned-tally list_build_dev_ms) | | $(get tuned-tally tpa)/$(get tuned-tally wg) |"
+# what the cluster launches walk (pair-bench reads the lists back): its cost is
+# warp steps x cost per step; the charmm kind's steps are its inner-list slots / 32
+ws=$(get cluster warp_steps); fc=$(get cluster force_ms)
+per=$(python3 -c "print(f'{float(\"$fc\")*1e6/float(\"$ws\"):.3f}')" 2>/dev/null || echo "?")
+echo
+sc=$(get charmm inner_slots); fo=$(get charmm force_ms); na=$(get charmm atoms)
+pc=$(python3 -c "print(f'{float(\"$fo\")*1e6*32/(float(\"$sc\")*float(\"$na\")):.3f}')" 2>/dev/null || echo "?")
+echo "charmm kernel: $sc inner-list slots/atom: ~$pc ns per 32 slots (a warp step)"
+echo "cluster kernel: $(get cluster walked_slots) pair slots/atom walked (pruned lists), $(get cluster cut_pairs) within the cutoff; $ws warp steps with a kept pair: $per ns each; launches on the unpruned lists: $(get cluster launches_full)"
 echo
 echo "Goals (issue 11, H200): force <= 0.10 ms/step, tally <= 1.15x force-only, list build <= 1.0 ms. Command: bash bench/pair/force-gpu.sh"

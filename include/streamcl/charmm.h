@@ -196,6 +196,20 @@ typedef struct {
 } scl_charmm_stats;
 scl_status scl_charmm_stats_get(scl_charmm *eng, scl_charmm_stats *stats);
 
+/* What the "cluster" kind's force launches walk (benchmarks: reads the
+ * lists back and counts on the host, no step may be in flight; all 0 with
+ * another kind). The lists are those the next launch binds: the inner
+ * (pruned) lists once pruned. Pair slots = 64 entries. */
+typedef struct {
+    long entries;        /* cluster pairs (8 x 8 atoms) of the lists the launches bind */
+    long mask_pairs;     /* atom pairs their masks keep */
+    long cut_pairs;      /* of those, within the force cutoff at the last positions */
+    long warp_steps;     /* steps of 32 work-items (32/tpa i x tpa j atoms) with a kept pair */
+    long warp_steps_all; /* all such steps of the entries (2 per entry from tpa 4 up) */
+    long launches_inner, launches_full; /* force launches on the inner / unpruned lists */
+} scl_charmm_cluster_stats;
+scl_status scl_charmm_cluster_stats_get(scl_charmm *eng, scl_charmm_cluster_stats *stats);
+
 /* Build the neighbor list of the atoms of the last set_atoms on the host,
  * brute force, and compare with the device list (tests). *mismatches counts
  * (i, j, kind) entries present in one list but not the other. */

@@ -320,6 +320,10 @@ int cmd_pair_bench(int argc, char **argv)
     t_loop = cli_now() - t_loop;
     if (s == SCL_OK)
         s = scl_charmm_stats_get(eng, &st1);
+    /* what the cluster kind's launches walk (lists read back and counted) */
+    scl_charmm_cluster_stats cs = {0};
+    if (s == SCL_OK)
+        s = scl_charmm_cluster_stats_get(eng, &cs);
     /* energies from one more (untimed) step that tallies, on the same atoms */
     double *f_tally = calloc(3 * (size_t)sys.natoms, sizeof *f_tally);
     if (s == SCL_OK && !f_tally)
@@ -361,9 +365,22 @@ int cmd_pair_bench(int argc, char **argv)
            n_sa ? t_sa_wall / (double)n_sa * ms : 0.0, n_sa);
     printf("pairs/s (list pairs / force-kernel time): %.3e\n", (double)st1.neighbors * n / t_force);
     if (st1.cluster_pairs > 0)
-        printf("cluster pairs: %ld (8 x 8 atom pairs each: %.1f per atom; %.3e pair slots/s)\n",
-               st1.cluster_pairs, 64.0 * (double)st1.cluster_pairs / sys.natoms,
-               64.0 * (double)st1.cluster_pairs * n / t_force);
+        printf("cluster pairs: %ld built (8 x 8 atom pairs each: %.1f per atom before pruning)\n",
+               st1.cluster_pairs, 64.0 * (double)st1.cluster_pairs / sys.natoms);
+    if (cs.entries > 0) {
+        double na = sys.natoms;
+        printf("cluster pairs walked by the force launches: %ld (pair slots per atom %.1f walked, "
+               "%.1f unpruned; %.3e walked slots/s); pairs kept by the masks %.1f per atom, within "
+               "the cutoff %.1f per atom (%.0f%% of the walked slots); warp steps with a kept pair "
+               "%ld of %ld (%.0f%% of their lanes busy); force launches on the inner lists %ld, "
+               "on the unpruned lists %ld\n",
+               cs.entries, 64.0 * (double)cs.entries / na, 64.0 * (double)st1.cluster_pairs / na,
+               64.0 * (double)cs.entries * n / t_force, (double)cs.mask_pairs / na,
+               (double)cs.cut_pairs / na, 100.0 * (double)cs.cut_pairs / (64.0 * (double)cs.entries),
+               cs.warp_steps, cs.warp_steps_all,
+               cs.warp_steps ? 100.0 * (double)cs.mask_pairs / (32.0 * (double)cs.warp_steps) : 0.0,
+               cs.launches_inner, cs.launches_full);
+    }
     printf("dynamic pruning: %ld prunes in %ld steps, inner list %.1f slots per atom (full list "
            "%.1f pairs)\n",
            st1.prunes - st0.prunes, a.steps, (double)st1.inner_neighbors / sys.natoms,
@@ -436,7 +453,8 @@ int cmd_pair_bench(int argc, char **argv)
            "ecoul_err=%.2e evdwl_err=%.2e tpa=%d chunks=%d wg=%d prunes=%ld compute_host_ms=%.4f "
            "list_build_dev_ms=%.4f cluster_build_dev_ms=%.4f set_atoms_host_ms=%.4f kernel=%s "
            "lists=%d blocks=%d "
-           "colours=%d launches=%d cluster_pairs=%ld\n",
+           "colours=%d launches=%d cluster_pairs=%ld walked_slots=%.1f cut_pairs=%.1f "
+           "warp_steps=%ld launches_full=%ld inner_slots=%.1f\n",
            sys.natoms, a.precision, a.tally, t_force / n * ms, (t_up + t_force + t_down) / n * ms,
            t_nbr / n * ms, t_up / n * ms, t_down / n * ms, t_red / n * ms, t_ref * ms, ferr,
            e_coul_err, e_vdwl_err, st1.threads_per_atom, st1.chunks, st1.work_group,
@@ -444,7 +462,9 @@ int cmd_pair_bench(int argc, char **argv)
            a.profile && rebuilds > 0 ? (t_bin + t_build + t_cl) / (double)builds * ms : NAN,
            a.profile && rebuilds > 0 ? t_cl / (double)builds * ms : NAN,
            n_sa ? t_sa_host / (double)n_sa * ms : 0.0, st1.kernel, st1.lists, st1.blocks,
-           st1.colours, st1.launches, st1.cluster_pairs);
+           st1.colours, st1.launches, st1.cluster_pairs, 64.0 * (double)cs.entries / sys.natoms,
+           (double)cs.cut_pairs / sys.natoms, cs.warp_steps, cs.launches_full,
+           (double)st1.inner_neighbors / sys.natoms);
     if (a.profile)
         scl_profile_report(ctx, stdout);
     rc = 0;

@@ -4,6 +4,7 @@
 #include "pair/charmm_cluster.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +39,7 @@ struct charmm_cluster {
     int pruned; /* the inner lists hold for the lists of this build */
     long built_rebuilds; /* nl->rebuilds of the lists held; -1: none */
     long entries;        /* cluster pairs of the last build (stats, read on demand: -1) */
+    long launches_inner, launches_full; /* force launches on the inner / unpruned lists */
 };
 
 void charmm_cluster_free(charmm_cluster *cl)
@@ -483,6 +485,8 @@ static scl_status cluster_enqueue(charmm_forces *fk, charmm_nlist *nl, const cha
         events[0] = NULL;
     if (s == SCL_OK && nl->nlocal > 0)
         s = scl_kernel_launch(k, 1, &global, &wg, events ? &events[0] : NULL);
+    if (s == SCL_OK && nl->nlocal > 0)
+        *(cl->pruned ? &cl->launches_inner : &cl->launches_full) += 1;
     return s;
 }
 
@@ -538,6 +542,99 @@ void charmm_cluster_describe(const charmm_forces *fk, long *entries, int *iclust
         cl->entries = sum;
     }
     *entries = cl->entries;
+}
+
+/* Squared distance of packed positions a and b (binned indices). */
+static double packed_r2(const charmm_nlist *nl, const void *pos, int a, int b)
+{
+    double d[3];
+    for (int c = 0; c < 3; c++) {
+        if (nl->pos_double) {
+            const double *p = pos;
+            d[c] = p[4 * (size_t)a + (size_t)c] - p[4 * (size_t)b + (size_t)c];
+        } else { /* modulo 2^32 as the kernels' as_int((uint)a - (uint)b) */
+            const int *p = pos;
+            uint32_t u = (uint32_t)p[4 * (size_t)a + (size_t)c] - (uint32_t)p[4 * (size_t)b + (size_t)c];
+            int64_t v = u >= 0x80000000u ? (int64_t)u - 0x100000000LL : (int64_t)u;
+            d[c] = (double)v * nl->unit;
+        }
+    }
+    return d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+}
+
+static void census_rows(const charmm_forces *fk, const charmm_nlist *nl, const void *pos,
+                        const int *nj, const int *cj, const int *cmask, const int *atom_i,
+                        const int *atom_j, const int *ilist, charmm_cluster_census *c)
+{
+    const charmm_cluster *cl = fk->cluster;
+    int tpa = fk->tpa > 0 ? fk->tpa : 1;
+    int ig = 32 / tpa < CLUSTER ? 32 / tpa : CLUSTER; /* i atoms of a warp step */
+    double cutsq = nl->coeffs->cut_forcesq;
+    for (int ic = 0; ic < cl->set[0].bound; ic++) {
+        int n = nj[ic] < cl->capacity ? nj[ic] : cl->capacity;
+        c->entries += n;
+        for (int p = 0; p < n; p++) {
+            size_t e = (size_t)ic * (size_t)cl->capacity + (size_t)p;
+            int jc = cj[e];
+            for (int i0 = 0; i0 < CLUSTER; i0 += ig)
+                for (int k0 = 0; k0 < CLUSTER; k0 += tpa) {
+                    int any = 0;
+                    for (int i = i0; i < i0 + ig; i++)
+                        for (int k = k0; k < k0 + tpa && k < CLUSTER; k++) {
+                            uint32_t word = (uint32_t)cmask[2 * e + (i < 4 ? 0 : 1)];
+                            if (!((word >> (CLUSTER * (i % 4) + k)) & 1u))
+                                continue;
+                            any = 1;
+                            c->mask_pairs++;
+                            int ai = atom_i[CLUSTER * ic + i], bj = atom_j[CLUSTER * jc + k];
+                            if (ai >= 0 && bj >= 0 && packed_r2(nl, pos, ilist[ai], bj) < cutsq)
+                                c->cut_pairs++;
+                        }
+                    c->warp_steps += any;
+                    c->warp_steps_all++;
+                }
+        }
+    }
+}
+
+scl_status charmm_cluster_count(const charmm_forces *fk, const charmm_nlist *nl, scl_stream *pos,
+                                charmm_cluster_census *c)
+{
+    memset(c, 0, sizeof *c);
+    const charmm_cluster *cl = fk->cluster;
+    if (!cl)
+        return SCL_OK;
+    c->launches_inner = cl->launches_inner;
+    c->launches_full = cl->launches_full;
+    if (cl->built_rebuilds < 0 || !pos || nl->nlocal <= 0)
+        return SCL_OK;
+    size_t nic = (size_t)cl->set[0].bound, rows = nic * (size_t)cl->capacity;
+    size_t nja = CLUSTER * (size_t)cl->set[1].bound, na = (size_t)nl->natoms + 1;
+    int *nj = malloc(nic * sizeof *nj), *cj = malloc(rows * sizeof *cj);
+    int *cmask = malloc(2 * rows * sizeof *cmask), *atom_i = malloc(CLUSTER * nic * sizeof *atom_i);
+    int *atom_j = malloc(nja * sizeof *atom_j), *ilist = malloc((size_t)nl->nlocal * sizeof *ilist);
+    void *p = malloc(na * 4 * (nl->pos_double ? sizeof(double) : sizeof(int)));
+    scl_status s = nj && cj && cmask && atom_i && atom_j && ilist && p
+                       ? SCL_OK
+                       : scl_fail(fk->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    if (s == SCL_OK)
+        s = scl_stream_read_range(cl->pruned ? cl->nj_in : cl->nj, 0, nic, nj, 1, NULL);
+    if (s == SCL_OK)
+        s = scl_stream_read_range(cl->pruned ? cl->cj_in : cl->cj, 0, rows, cj, 1, NULL);
+    if (s == SCL_OK)
+        s = scl_stream_read_range(cl->pruned ? cl->cmask_in : cl->cmask, 0, rows, cmask, 1, NULL);
+    if (s == SCL_OK)
+        s = scl_stream_read_range(cl->set[0].atom, 0, CLUSTER * nic, atom_i, 1, NULL);
+    if (s == SCL_OK)
+        s = scl_stream_read_range(cl->set[1].atom, 0, nja, atom_j, 1, NULL);
+    if (s == SCL_OK)
+        s = scl_stream_read_range(nl->ilist_dev, 0, (size_t)nl->nlocal, ilist, 1, NULL);
+    if (s == SCL_OK)
+        s = scl_stream_read_range(pos, 0, na, p, 1, NULL);
+    if (s == SCL_OK)
+        census_rows(fk, nl, p, nj, cj, cmask, atom_i, atom_j, ilist, c);
+    free(nj), free(cj), free(cmask), free(atom_i), free(atom_j), free(ilist), free(p);
+    return s;
 }
 
 const charmm_force_kind charmm_cluster_kind = {"cluster",       cluster_candidates,

@@ -21,4 +21,15 @@ void charmm_cluster_free(charmm_cluster *cl);
  * 0 before the first). */
 void charmm_cluster_describe(const charmm_forces *fk, long *entries, int *iclusters);
 
+/* What the force launches walk (stats, read back on demand; all 0 before
+ * the first build): entries of the lists the next launch binds (the inner
+ * lists once pruned), the atom pairs their masks keep, of those the pairs
+ * within the force cutoff at positions pos (packed as the engine's), and
+ * the warp steps with a kept pair (32 work-items: 32 / tpa i atoms x tpa j
+ * atoms of an entry per step); launches: force launches on the inner lists
+ * and on the unpruned lists since the kind was created. */
+typedef scl_charmm_cluster_stats charmm_cluster_census;
+scl_status charmm_cluster_count(const charmm_forces *fk, const charmm_nlist *nl, scl_stream *pos,
+                                charmm_cluster_census *c);
+
 #endif

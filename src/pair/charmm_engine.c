@@ -731,6 +731,19 @@ scl_status scl_charmm_stats_get(scl_charmm *eng, scl_charmm_stats *stats)
     return s;
 }
 
+scl_status scl_charmm_cluster_stats_get(scl_charmm *eng, scl_charmm_cluster_stats *stats)
+{
+    static const char *fn = "scl_charmm_cluster_stats_get";
+    if (!eng || !stats)
+        return eng ? scl_fail(eng->ctx, SCL_ERR_ARGUMENT, fn, "stats is NULL") : SCL_ERR_ARGUMENT;
+    memset(stats, 0, sizeof *stats);
+    if (eng->pending)
+        return scl_fail(eng->ctx, SCL_ERR_ARGUMENT, fn, "a step is in flight");
+    if (eng->forces.kind != &charmm_cluster_kind)
+        return SCL_OK;
+    return charmm_cluster_count(&eng->forces, &eng->nlist, eng->pos, stats);
+}
+
 scl_status scl_charmm_check_neighbors(scl_charmm *eng, long *mismatches)
 {
     static const char *fn = "scl_charmm_check_neighbors";

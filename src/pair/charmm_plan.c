@@ -109,7 +109,9 @@ static scl_status plan_kind(scl_charmm *eng, const charmm_force_kind *kind, plan
     if (s != SCL_OK)
         return s;
     int m = nl->min_chunks > 0 ? nl->min_chunks : 1;
-    params[n] = (scl_tune_param){"chunks", 3, {m, 2 * m, 4 * m}};
+    /* the cluster kind launches once over its own lists: chunks change nothing there */
+    params[n] = kind == &charmm_cluster_kind ? (scl_tune_param){"chunks", 1, {m}}
+                                             : (scl_tune_param){"chunks", 3, {m, 2 * m, 4 * m}};
     u->eng = eng;
     u->kind = kind;
     u->nkind_params = n;
