@@ -506,6 +506,27 @@ __kernel void seis_fused(__global const real *restrict vx, __global const real *
  * take part in the barriers (and compute the tile's columns that active
  * cells need). lv: 3 (lx+2R)(ly+2R) reals. */
 #define RR (ORDER / 2)
+/* LDS_EARLY 1: a cell's own stress-phase loads are issued before the
+ * velocity phase (in flight across it and the barrier, but 14 more
+ * registers live: 70 against 56 at order 2 for sm_90); 0: after the
+ * barrier. The tuner times both. */
+#ifndef LDS_EARLY
+#define LDS_EARLY 1
+#endif
+typedef struct {
+    sym6 o;
+    real l, mz, mzx, mzy, mxy;
+} own_in;
+inline own_in own_loads(__global const real *restrict sxx, __global const real *restrict syy,
+                        __global const real *restrict szz, __global const real *restrict sxy,
+                        __global const real *restrict sxz, __global const real *restrict syz,
+                        __global const real *restrict lam, __global const real *restrict mu,
+                        int c, int sy, int sz)
+{
+    const own_in w = {{sxx[c], syy[c], szz[c], sxy[c], sxz[c], syz[c]},
+                      lam[c], mu[c + sz], mu[c + 1 + sz], mu[c + sy + sz], mu[c + 1 + sy]};
+    return w;
+}
 #define TILE(comp, dx, dy) lv[(comp) * tn + (ty + RR + (dy)) * tw + tx + RR + (dx)]
 #define VX(c) vel_x(vx, sxx, sxy, sxz, rho, c, sy, sz, c1, c2, two_dt)
 #define VY(c) vel_y(vy, sxy, syy, syz, rho, c, sy, sz, c1, c2, two_dt)
@@ -554,23 +575,11 @@ __kernel void seis_fused_lds(__global const real *restrict vx, __global const re
     }
     const int nhalo = 2 * RR * (lx + ly), t = tx + lx * ty;
     for (int k = k0; k < k1; k++, c += sz) {
-        /* the stress phase's own loads first, in flight across the
-         * velocity phase and the barrier */
-        sym6 o = {0, 0, 0, 0, 0, 0};
-        real l = 0, mz = 0, mzx = 0, mzy = 0, mxy = 0;
-        if (own) {
-            o.xx = sxx[c];
-            o.yy = syy[c];
-            o.zz = szz[c];
-            o.xy = sxy[c];
-            o.xz = sxz[c];
-            o.yz = syz[c];
-            l = lam[c];
-            mz = mu[c + sz];
-            mzx = mu[c + 1 + sz];
-            mzy = mu[c + sy + sz];
-            mxy = mu[c + 1 + sy];
-        }
+#if LDS_EARLY
+        own_in w = {{0, 0, 0, 0, 0, 0}, 0, 0, 0, 0, 0};
+        if (own)
+            w = own_loads(sxx, syy, szz, sxy, sxz, syz, lam, mu, c, sy, sz);
+#endif
         if (mine) {
             WIN_NEXT(wvx, VX, c, sz, LO_DP);
             WIN_NEXT(wvy, VY, c, sz, LO_DP);
@@ -601,6 +610,9 @@ __kernel void seis_fused_lds(__global const real *restrict vx, __global const re
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         if (own) {
+#if !LDS_EARLY
+            const own_in w = own_loads(sxx, syy, szz, sxy, sxz, syz, lam, mu, c, sy, sz);
+#endif
             const real ux = TILE(0, 0, 0), uy = TILE(1, 0, 0), uz = TILE(2, 0, 0);
 #if ORDER == 4
             const real exx = c1 * (ux - TILE(0, -1, 0)) + c2 * (TILE(0, 1, 0) - TILE(0, -2, 0));
@@ -616,11 +628,11 @@ __kernel void seis_fused_lds(__global const real *restrict vx, __global const re
 #endif
             const real ezz = WIN_D(wvz), vxz = WIN_D(wvx), vyz = WIN_D(wvy);
             const sym6 e = {exx, eyy, ezz, vxy + vyx, vxz + vzx, vyz + vzy};
-            fused_put(ox, oy, oz, qxx, qyy, qzz, qxy, qxz, qyz, c, ux, uy, uz, o, e, l, m, mx, my,
-                      mxy, mz, mzx, mzy, dt);
-            m = mz;
-            mx = mzx;
-            my = mzy;
+            fused_put(ox, oy, oz, qxx, qyy, qzz, qxy, qxz, qyz, c, ux, uy, uz, w.o, e, w.l, m, mx,
+                      my, w.mxy, w.mz, w.mzx, w.mzy, dt);
+            m = w.mz;
+            mx = w.mzx;
+            my = w.mzy;
         }
         if (mine) {
             WIN_SHIFT(wvx);

@@ -156,6 +156,10 @@ double scl_seis_bytes_per_cell(const scl_seis *s);
  * work-item recomputes its neighbours' new velocities; 2: a work-group
  * shares them in local memory. */
 int scl_seis_fused(const scl_seis *s);
+/* For fused = 2: 1 if each cell's own stress-phase loads are issued before
+ * the velocity phase (in flight across the barrier), 0 if after it (fewer
+ * registers); tuned. */
+int scl_seis_lds_early(const scl_seis *s);
 /* Device seconds of one step of the tuned plan of each scheme (0 separate,
  * 1 fused, 2 fused local), the fastest of which runs; 0 where not timed
  * (tuning off, the scheme fixed by the plan string, or not possible). */

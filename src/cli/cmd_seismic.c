@@ -374,7 +374,8 @@ static int simulate(const seis_args *a, scl_seis_run *run)
         int lx, ly, kz;
         scl_seis_work_group(e.dev, &lx, &ly, &kz);
         printf("device: %s, work-group %dx%d, kz %d, %s, %.0f bytes per cell update (set-up %.2f s)\n",
-               scl_device(ctx)->name, lx, ly, kz, scl_seis_fused(e.dev) == 2   ? "fused local"
+               scl_device(ctx)->name, lx, ly, kz, scl_seis_fused(e.dev) == 2
+                   ? (scl_seis_lds_early(e.dev) ? "fused local" : "fused local late loads")
                : scl_seis_fused(e.dev) ? "fused"
                                        : "separate kernels",
                scl_seis_bytes_per_cell(e.dev), cli_now() - t0);

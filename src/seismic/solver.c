@@ -16,7 +16,8 @@
  *             same sets; p flips every step. Needs a second buffer set.
  *             fused = 1: neighbours' new velocities recomputed by each
  *             work-item (seis_fused); 2: shared in local memory
- *             (seis_fused_lds). */
+ *             (seis_fused_lds; its stress loads issued before the
+ *             velocity phase or after the barrier: early = 1 / 0). */
 #include "core/internal.h"
 #include "seismic/internal.h"
 
@@ -36,9 +37,9 @@ struct scl_seis {
     scl_stream *inj_field, *inj_index, *inj_source, *inj_coeff, *wavelet;
     scl_stream *rec_index, *traces;
     /* kernels per binding: 0 in place on set 0, 1 set 0 -> 1, 2 set 1 -> 0 */
-    scl_kernel *vel[3], *str[3], *fused[3], *lds[3], *inj_s[3], *rec[3], *inj_v;
+    scl_kernel *vel[3], *str[3], *fused[3], *lds[3], *lds_late[3], *inj_s[3], *rec[3], *inj_v;
     scl_kernel *vel_in, *str_in; /* interior kernels, in place on set 0 */
-    char options[96];
+    char options[96], late_options[128];
     int ninj_v, ninj_s;
     int can_fuse;         /* an interior box exists and no force source */
     int inner[6];         /* interior box x0 y0 z0 x1 y1 z1 */
@@ -181,6 +182,31 @@ static scl_status make_interior(scl_seis *sv)
     return st;
 }
 
+/* A fused kernel of binding var (1 or 2), built with options. */
+static scl_status make_fused(scl_seis *sv, int var, const char *name, const char *options,
+                             scl_kernel **pk)
+{
+    const seis_setup *s = &sv->s;
+    scl_stream *const *in = sv->f[set_in(var)], *const *out = sv->f[set_out(var)];
+    scl_status st = scl_kernel_create(sv->ctx, "seismic", name, options, pk);
+    scl_kernel *u = *pk;
+    for (int f = 0; f < F_COUNT && st == SCL_OK; f++) {
+        st = scl_kernel_set_stream(u, field_arg[f], in[f]);
+        if (st == SCL_OK)
+            st = scl_kernel_set_stream(u, out_arg[f], out[f]);
+    }
+    if (st == SCL_OK) st = scl_kernel_set_stream(u, "rho", sv->mat[M_RHO]);
+    if (st == SCL_OK) st = scl_kernel_set_stream(u, "lam", sv->mat[M_LAM]);
+    if (st == SCL_OK) st = scl_kernel_set_stream(u, "mu", sv->mat[M_MU]);
+    if (st == SCL_OK) st = scl_kernel_set_int(u, "sy", (int)s->g.sy);
+    if (st == SCL_OK) st = scl_kernel_set_int(u, "sz", (int)s->g.sz);
+    if (st == SCL_OK) st = scl_kernel_set_int(u, "origin", (int)s->g.origin);
+    if (st == SCL_OK) st = scl_kernel_set_real(u, "c1", s->c1);
+    if (st == SCL_OK) st = scl_kernel_set_real(u, "c2", s->c2);
+    if (st == SCL_OK) st = scl_kernel_set_real(u, "dt", s->dt);
+    return st;
+}
+
 /* Every kernel of one binding. */
 static scl_status make_binding(scl_seis *sv, int var)
 {
@@ -207,25 +233,10 @@ static scl_status make_binding(scl_seis *sv, int var)
     }
     if (st == SCL_OK) st = scl_kernel_set_stream(t, "lam", sv->mat[M_LAM]);
     if (st == SCL_OK) st = scl_kernel_set_stream(t, "mu", sv->mat[M_MU]);
-    for (int kind = 0; kind < 2 && st == SCL_OK && var > 0; kind++) {
-        scl_kernel **pk = kind ? &sv->lds[var] : &sv->fused[var];
-        st = scl_kernel_create(ctx, "seismic", kind ? "seis_fused_lds" : "seis_fused", sv->options, pk);
-        scl_kernel *u = *pk;
-        for (int f = 0; f < F_COUNT && st == SCL_OK; f++) {
-            st = scl_kernel_set_stream(u, field_arg[f], in[f]);
-            if (st == SCL_OK)
-                st = scl_kernel_set_stream(u, out_arg[f], out[f]);
-        }
-        if (st == SCL_OK) st = scl_kernel_set_stream(u, "rho", sv->mat[M_RHO]);
-        if (st == SCL_OK) st = scl_kernel_set_stream(u, "lam", sv->mat[M_LAM]);
-        if (st == SCL_OK) st = scl_kernel_set_stream(u, "mu", sv->mat[M_MU]);
-        if (st == SCL_OK) st = scl_kernel_set_int(u, "sy", (int)s->g.sy);
-        if (st == SCL_OK) st = scl_kernel_set_int(u, "sz", (int)s->g.sz);
-        if (st == SCL_OK) st = scl_kernel_set_int(u, "origin", (int)s->g.origin);
-        if (st == SCL_OK) st = scl_kernel_set_real(u, "c1", s->c1);
-        if (st == SCL_OK) st = scl_kernel_set_real(u, "c2", s->c2);
-        if (st == SCL_OK) st = scl_kernel_set_real(u, "dt", s->dt);
-    }
+    if (st == SCL_OK && var > 0)
+        st = make_fused(sv, var, "seis_fused", sv->options, &sv->fused[var]);
+    if (st == SCL_OK && var > 0)
+        st = make_fused(sv, var, "seis_fused_lds", sv->options, &sv->lds[var]);
     /* the stress injections follow the velocity ones in the table */
     if (st == SCL_OK) st = make_inject(sv, var, sv->ninj_v, sv->ninj_v + sv->ninj_s, &sv->inj_s[var]);
     if (st == SCL_OK && var == 0) st = make_inject(sv, 0, 0, sv->ninj_v, &sv->inj_v);
@@ -293,7 +304,7 @@ static scl_status step_run(void *user, void *variant, const int *values)
             st = launch_box(sv, sv->str[0], sv->sep_outer[q], values, 1);
     } else {
         var = sv->cur == 0 ? 1 : 2;
-        scl_kernel *k = values[3] == 2 ? sv->lds[var] : sv->fused[var];
+        scl_kernel *k = values[3] != 2 ? sv->fused[var] : values[4] ? sv->lds[var] : sv->lds_late[var];
         if (values[3] == 2) { /* the velocity tile: 3 components, halo R */
             const int r = s->order / 2;
             st = scl_kernel_set_local(k, "lv", 3 * (size_t)(values[0] + 2 * r) *
@@ -324,13 +335,22 @@ static scl_status step_prepare(void *user, const int *values, void **variant)
         return SCL_ERR_UNSUPPORTED;
     if (values[2] < 1 || values[3] < 0 || values[3] > 2)
         return SCL_ERR_UNSUPPORTED;
+    if (!values[4] && values[3] != 2) /* early: only fused local has the choice */
+        return SCL_ERR_UNSUPPORTED;
     const size_t local[3] = {(size_t)values[0], (size_t)values[1], 1};
     const int var = values[3] ? 1 : 0;
-    scl_status st = scl_kernel_check_local(sv->vel[var], 3, local);
+    scl_status st = SCL_OK;
+    /* the late-load build only once some candidate asks for it */
+    for (int b = 1; b < 3 && !values[4] && !sv->lds_late[b] && st == SCL_OK; b++)
+        st = make_fused(sv, b, "seis_fused_lds", sv->late_options, &sv->lds_late[b]);
+    if (st != SCL_OK)
+        return st;
+    st = scl_kernel_check_local(sv->vel[var], 3, local);
     if (st == SCL_OK)
         st = scl_kernel_check_local(sv->str[var], 3, local);
     if (st == SCL_OK && values[3])
-        st = scl_kernel_check_local(values[3] == 2 ? sv->lds[1] : sv->fused[1], 3, local);
+        st = scl_kernel_check_local(values[3] != 2 ? sv->fused[1] : values[4] ? sv->lds[1] : sv->lds_late[1],
+                                    3, local);
     if (st == SCL_OK && !values[3])
         st = scl_kernel_check_local(sv->vel_in, 3, local);
     if (st == SCL_OK && !values[3])
@@ -396,10 +416,12 @@ static void fuse_boxes(scl_seis *sv)
 static void drop_second_set(scl_seis *sv)
 {
     for (int var = 1; var < 3; var++) {
-        scl_kernel *ks[6] = {sv->vel[var], sv->str[var], sv->fused[var], sv->lds[var], sv->inj_s[var], sv->rec[var]};
-        for (int q = 0; q < 6; q++)
+        scl_kernel *ks[7] = {sv->vel[var], sv->str[var],   sv->fused[var], sv->lds[var],
+                             sv->lds_late[var], sv->inj_s[var], sv->rec[var]};
+        for (int q = 0; q < 7; q++)
             scl_kernel_free(ks[q]);
-        sv->vel[var] = sv->str[var] = sv->fused[var] = sv->lds[var] = sv->inj_s[var] = sv->rec[var] = NULL;
+        sv->vel[var] = sv->str[var] = sv->fused[var] = sv->lds[var] = sv->lds_late[var] = NULL;
+        sv->inj_s[var] = sv->rec[var] = NULL;
     }
     for (int f = 0; f < F_COUNT; f++) {
         scl_stream_free(sv->f[1][f]);
@@ -487,6 +509,7 @@ static scl_status create_device(scl_seis *sv, const scl_seis_options *opt)
         return st;
 
     snprintf(sv->options, sizeof sv->options, "-DORDER=%d -DSCL_SEIS_FP64=%d", s->order, sv->fp64);
+    snprintf(sv->late_options, sizeof sv->late_options, "%s -DLDS_EARLY=0", sv->options);
     fuse_boxes(sv);
     separate_boxes(sv);
     st = make_binding(sv, 0);
@@ -506,19 +529,21 @@ static scl_status create_device(scl_seis *sv, const scl_seis_options *opt)
     /* PoCL compiles a kernel per work-group shape: fewer shapes on CPUs.
      * kz: planes walked per work-item (1 is one cell per work-item); a
      * deep walk keeps fewer work-items in flight, so it is tuned. */
-    const scl_tune_param gpu_params[4] = {{"lx", 3, {32, 64, 128}},
+    const scl_tune_param gpu_params[5] = {{"lx", 3, {32, 64, 128}},
                                           {"ly", 3, {4, 2, 8}},
                                           {"kz", 4, {8, 1, 4, 16}},
-                                          {"fused", 3, {fuse_first, !fuse_first, 2}}};
-    const scl_tune_param cpu_params[4] = {{"lx", 3, {64, 16, 256}},
+                                          {"fused", 3, {fuse_first, !fuse_first, 2}},
+                                          {"early", 2, {1, 0}}};
+    const scl_tune_param cpu_params[5] = {{"lx", 3, {64, 16, 256}},
                                           {"ly", 2, {1, 4}},
                                           {"kz", 2, {1, 8}}, /* PoCL: 1 vectorises best */
-                                          {"fused", 2, {fuse_first, !fuse_first}}};
+                                          {"fused", 2, {fuse_first, !fuse_first}},
+                                          {"early", 1, {1}}};
     const scl_tune_param *params = gpu ? gpu_params : cpu_params;
     char shape[96];
     snprintf(shape, sizeof shape, "%dx%dx%d order %d %s pml %d", s->g.nx, s->g.ny, s->g.nz,
              s->order, sv->fp64 ? "fp64" : "fp32", s->pml);
-    const scl_plan_desc desc = {"seismic.step", shape, params, 4, step_prepare, step_run, NULL, sv, NULL};
+    const scl_plan_desc desc = {"seismic.step", shape, params, 5, step_prepare, step_run, NULL, sv, NULL};
     /* one plan per scheme (fused forced), each tuned over the work-group and
      * kz; the fastest is kept and the step times of all are reported. A
      * plan that fixes the scheme, or no fused box, makes one plan. */
@@ -692,6 +717,11 @@ double scl_seis_scheme_seconds(const scl_seis *sv, int scheme)
 int scl_seis_fused(const scl_seis *sv)
 {
     return scl_plan_value(sv->plan, "fused", 0);
+}
+
+int scl_seis_lds_early(const scl_seis *sv)
+{
+    return scl_plan_value(sv->plan, "early", 1);
 }
 
 void scl_seis_work_group(const scl_seis *sv, int *lx, int *ly, int *kz)

@@ -3,7 +3,7 @@
  * three source kinds, at 2nd and 4th order, through the separate kernels;
  * then without the force source through the fused scheme (interior in one
  * kernel, two buffer sets; neighbours' velocities recomputed, fused=1, or
- * shared in local memory, fused=2): receiver traces and every field after
+ * shared in local memory, fused=2, its stress loads early or late): receiver traces and every field after
  * the run (CPML 4, free surface; the separate scheme also with rigid walls
  * and with CPML on every face).
  * Each scheme runs with the default plan and with work-groups that do not
@@ -114,7 +114,9 @@ int main(void)
         int order;
     } odd[] = {{"fused=0,lx=16,ly=4,kz=1", 2}, {"fused=0,lx=16,ly=4,kz=7", 4},
                {"fused=1,lx=16,ly=4,kz=1", 4}, {"fused=1,lx=16,ly=4,kz=5", 2},
-               {"fused=2,lx=16,ly=4,kz=1", 2}, {"fused=2,lx=16,ly=4,kz=4", 4}};
+               {"fused=2,lx=16,ly=4,kz=1", 2}, {"fused=2,lx=16,ly=4,kz=4", 4},
+               /* fused local with its stress loads after the barrier */
+               {"fused=2,lx=16,ly=4,kz=3,early=0", 2}, {"fused=2,lx=16,ly=4,kz=1,early=0", 4}};
     for (size_t q = 0; q < sizeof odd / sizeof odd[0]; q++)
         compare(ctx, odd[q].order, 0, odd[q].plan, 40, 4, 1, &rng);
     /* the separate scheme's interior kernels over the whole grid (rigid
