@@ -157,12 +157,14 @@ static inline double rel_error(double v, double ref) { return fabs(v - ref) / fa
  * computed with float pair math (single, mixed with float tallies): each term
  * is rounded (~6e-8 relative) and the double sum adds those errors, so the
  * error scales with e_abs, not with the total. Where the total does not cancel
- * (|ref| >= e_abs/100) this is the error relative to the energy itself; where
- * it cancels further only a bound relative to e_abs/100 can be stated (seen:
- * <= 8e-9 of e_abs, water E_coul in single precision). */
+ * (|ref| >= e_abs/10) this is the error relative to the energy itself; where
+ * it cancels further only a bound relative to e_abs/10 can be stated, so that
+ * a 1e-5 limit never asks more than 1e-6 of e_abs (issue 11's bound for mixed;
+ * water E_vdwl -17 from |pair| terms of 958 failed a 1e-5 limit relative to
+ * e_abs/100 in 2 of 45 random boxes, at ~2e-7 of e_abs). */
 static inline double float_energy_error(double v, double ref, double e_abs)
 {
-    return fabs(v - ref) / fmax(fabs(ref), 1e-2 * e_abs);
+    return fabs(v - ref) / fmax(fabs(ref), 1e-1 * e_abs);
 }
 
 #endif

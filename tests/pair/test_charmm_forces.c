@@ -20,8 +20,8 @@
  * magnitudes of the damped pair energies); for E_vdwl the sum of |LJ pair
  * energies| (a water box can have E_vdwl ~4 from pair terms of ~1e3). For
  * those precisions the limit 1e-5 is relative to the energy itself where it
- * does not cancel (|E| >= E_abs/100: the chains' E_coul 726 from 130,856 would
- * otherwise let a 1.8e-3 error pass), and relative to E_abs/100 only where it
+ * does not cancel (|E| >= E_abs/10: a 1.8e-3 error of the chains' E_coul, 726
+ * from 130,856, still fails), and relative to E_abs/10 only where it
  * cancels further (float_energy_error); mixed must also hold issue 11's bound,
  * 1e-6 of the sum of magnitudes (water E_vdwl 35 from 1009: 6e-8 of the
  * magnitude, 1.8e-6 of E_vdwl). Mixed-dt and double keep the plain relative
