@@ -293,6 +293,30 @@ __kernel void seis_stress(__global const real *restrict vx, __global const real 
     }
 }
 
+/* New velocity at a cell from the old fields (the interior update of
+ * seis_velocity: no CPML there). */
+inline real vel_x(__global const real *vx, __global const real *sxx, __global const real *sxy,
+                  __global const real *sxz, __global const real *rho, int c, int sy, int sz,
+                  real c1, real c2, real two_dt)
+{
+    return vx[c] + two_dt / (rho[c] + rho[c + 1]) *
+                       (DP(sxx, c, 1) + DM(sxy, c, sy) + DM(sxz, c, sz));
+}
+inline real vel_y(__global const real *vy, __global const real *sxy, __global const real *syy,
+                  __global const real *syz, __global const real *rho, int c, int sy, int sz,
+                  real c1, real c2, real two_dt)
+{
+    return vy[c] + two_dt / (rho[c] + rho[c + sy]) *
+                       (DM(sxy, c, 1) + DP(syy, c, sy) + DM(syz, c, sz));
+}
+inline real vel_z(__global const real *vz, __global const real *sxz, __global const real *syz,
+                  __global const real *szz, __global const real *rho, int c, int sy, int sz,
+                  real c1, real c2, real two_dt)
+{
+    return vz[c] + two_dt / (rho[c] + rho[c + sz]) *
+                       (DM(sxz, c, 1) + DM(syz, c, sy) + DP(szz, c, sz));
+}
+
 /* The interior kernels: one cell per work-item, no CPML and no free-surface
  * code, the update of the plain peer (bench/seismic/peer_vs.cu). The
  * general kernels above carry the CPML and surface branches in every
@@ -317,13 +341,10 @@ __kernel void seis_velocity_in(__global const real *vx, __global const real *vy,
     if (i < x0 || i >= x1 || j >= y1 || k >= z1)
         return;
     const int c = origin + i + j * sy + k * sz;
-    const real r = rho[c], two_dt = 2 * dt;
-    const real nvx = vx[c] + two_dt / (r + rho[c + 1]) *
-                                 (DP(sxx, c, 1) + DM(sxy, c, sy) + DM(sxz, c, sz));
-    const real nvy = vy[c] + two_dt / (r + rho[c + sy]) *
-                                 (DM(sxy, c, 1) + DP(syy, c, sy) + DM(syz, c, sz));
-    const real nvz = vz[c] + two_dt / (r + rho[c + sz]) *
-                                 (DM(sxz, c, 1) + DM(syz, c, sy) + DP(szz, c, sz));
+    const real two_dt = 2 * dt;
+    const real nvx = vel_x(vx, sxx, sxy, sxz, rho, c, sy, sz, c1, c2, two_dt);
+    const real nvy = vel_y(vy, sxy, syy, syz, rho, c, sy, sz, c1, c2, two_dt);
+    const real nvz = vel_z(vz, sxz, syz, szz, rho, c, sy, sz, c1, c2, two_dt);
     ox[c] = nvx;
     oy[c] = nvy;
     oz[c] = nvz;
@@ -360,30 +381,6 @@ __kernel void seis_stress_in(__global const real *restrict vx, __global const re
     qxy[c] = nxy;
     qxz[c] = nxz;
     qyz[c] = nyz;
-}
-
-/* New velocity at a cell from the old fields (the interior update of
- * seis_velocity: no CPML there). */
-inline real vel_x(__global const real *vx, __global const real *sxx, __global const real *sxy,
-                  __global const real *sxz, __global const real *rho, int c, int sy, int sz,
-                  real c1, real c2, real two_dt)
-{
-    return vx[c] + two_dt / (rho[c] + rho[c + 1]) *
-                       (DP(sxx, c, 1) + DM(sxy, c, sy) + DM(sxz, c, sz));
-}
-inline real vel_y(__global const real *vy, __global const real *sxy, __global const real *syy,
-                  __global const real *syz, __global const real *rho, int c, int sy, int sz,
-                  real c1, real c2, real two_dt)
-{
-    return vy[c] + two_dt / (rho[c] + rho[c + sy]) *
-                       (DM(sxy, c, 1) + DP(syy, c, sy) + DM(syz, c, sz));
-}
-inline real vel_z(__global const real *vz, __global const real *sxz, __global const real *syz,
-                  __global const real *szz, __global const real *rho, int c, int sy, int sz,
-                  real c1, real c2, real two_dt)
-{
-    return vz[c] + two_dt / (rho[c] + rho[c + sz]) *
-                       (DM(sxz, c, 1) + DM(syz, c, sy) + DP(szz, c, sz));
 }
 
 /* Six stress components (or strain rates: xx, yy, zz and the shear sums
