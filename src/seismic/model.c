@@ -141,6 +141,11 @@ scl_status scl_seis_read_layered(const char *path, scl_seis_model *m, char *err,
                                      v[2]);
             break;
         }
+        if (v[1] < 1e-6 || v[3] < 1e-6) { /* stored as float: 1e-55 would become 0 */
+            st = scl_linereader_fail(&lr, err, errlen, "vp %g and rho %g must be at least 1e-6",
+                                     v[1], v[3]);
+            break;
+        }
         if (v[2] >= sqrt(3.0) / 2 * v[1]) {
             st = scl_linereader_fail(&lr, err, errlen,
                                      "vs %g >= (sqrt(3)/2) vp = %g gives a negative bulk modulus",

@@ -120,6 +120,10 @@ static scl_status parse_line(parse_state *ps, scl_seis_run *run, char **tok, int
                 return scl_linereader_fail(lr, err, errlen,
                                            "vp %g and density %g must be positive, vs %g >= 0",
                                            ps->hom[0], ps->hom[2], ps->hom[1]);
+            if (ps->hom[0] < 1e-6 || ps->hom[2] < 1e-6) /* stored as float */
+                return scl_linereader_fail(lr, err, errlen,
+                                           "vp %g and density %g must be at least 1e-6",
+                                           ps->hom[0], ps->hom[2]);
             if (ps->hom[1] >= sqrt(3.0) / 2 * ps->hom[0])
                 return scl_linereader_fail(lr, err, errlen,
                                            "vs %g >= (sqrt(3)/2) vp = %g gives a negative bulk "
