@@ -15,6 +15,7 @@
 #include "math_const.h"
 #include "memory.h"
 #include "modify.h"
+#include "neighbor.h"
 #include "update.h"
 #include "utils.h"
 
@@ -36,6 +37,8 @@ static_assert(std::is_same<FFT_SCALAR, double>::value,
 // the grid communication flags of pppm.cpp (file-local enums there)
 enum { REVERSE_RHO_OCL = 0 };
 enum { FORWARD_IK_OCL = 0, FORWARD_IK_PERATOM_OCL = 2 };
+// pppm.cpp's OFFSET (file-local there): keeps the grid index casts away from 0
+static const int PPPM_OFFSET = 16384;
 
 const char *const PPPMOCL::STYLE = "pppm/ocl";
 
@@ -45,9 +48,9 @@ KSpace *PPPMOCL::creator(LAMMPS *lmp)
 }
 
 PPPMOCL::PPPMOCL(LAMMPS *lmp) :
-    PPPM(lmp), fp64(0), fft_device(1), multirank_device(0), kspace_dirty(true), pending_solve(false),
+    PPPM(lmp), fp64(0), fft_device(1), ranks_keyword(RANKS_AUTO), ranks_mode(RANKS_DEVICE), kspace_dirty(true), pending_solve(false),
     pending_energy(false), pending_virial(false), pending_volume(0), pending_qscale(0), prestarted(-1), ctx(nullptr), engine(nullptr), engine_params(), pending(false),
-    pending_nlocal(0), stats_base(), wait_time(0), host_time(0)
+    pending_nlocal(0), pending_gathered(0), stats_base(), wait_time(0), host_time(0)
 {
   group_group_enable = 0;   // compute group/group then says kspace is unsupported
   read_env();
@@ -76,13 +79,13 @@ void PPPMOCL::read_env()
 }
 
 /* kspace_style pppm/ocl accuracy [device SPEC] [precision single|mixed|double] [fft device|host]
-   [ranks host|device] */
+   [ranks auto|gather|device|host] */
 void PPPMOCL::settings(int narg, char **arg)
 {
   if (narg < 1)
     error->all(FLERR, "Illegal kspace_style pppm/ocl command: expected accuracy "
                       "[device SPEC] [precision single|mixed|double] [fft device|host] "
-                      "[ranks host|device]");
+                      "[ranks auto|gather|device|host]");
   PPPM::settings(1, arg);
   read_env();
   parse_keywords(narg - 1, arg + 1);
@@ -101,9 +104,12 @@ void PPPMOCL::parse_keywords(int narg, char **arg)
     if (key == "device") {
       device_spec = v;
     } else if (key == "ranks") {
-      if (!strcmp(v, "device")) multirank_device = 1;
-      else if (!strcmp(v, "host")) multirank_device = 0;
-      else error->all(FLERR, strf("kspace_style pppm/ocl: ranks '%s' is invalid: use host or device", v));
+      if (!strcmp(v, "device")) ranks_keyword = RANKS_DEVICE;
+      else if (!strcmp(v, "host")) ranks_keyword = RANKS_HOST;
+      else if (!strcmp(v, "gather")) ranks_keyword = RANKS_GATHER;
+      else if (!strcmp(v, "auto")) ranks_keyword = RANKS_AUTO;
+      else error->all(FLERR, strf("kspace_style pppm/ocl: ranks '%s' is invalid: use auto, gather, "
+                                  "device or host", v));
     } else if (key == "fft") {
       if (!strcmp(v, "device")) fft_device = 1;
       else if (!strcmp(v, "host")) fft_device = 0;
@@ -148,46 +154,28 @@ void PPPMOCL::init()
     error->all(FLERR, "kspace_style pppm/ocl does not support run_style respa: use run_style verlet");
 
   PPPM::init();
+  ranks_mode = resolve_ranks_mode();
   if (host_only()) {
     if (comm->me == 0)
       utils::logmesg(lmp, strf("kspace_style pppm/ocl: %d ranks: LAMMPS's host PPPM computes "
-                               "kspace (ranks host; 'ranks device' keeps the particle-mesh work "
-                               "on the device)\n", comm->nprocs));
+                               "kspace (ranks host; 'ranks gather' runs it on rank 0's device, "
+                               "'ranks device' keeps the particle-mesh work on each rank's)\n",
+                               comm->nprocs));
     return;
   }
-
-  if (ctx && ctx_device_spec != device_spec) {
-    if (engine) scl_pppm_free(engine);
-    engine = nullptr;
-    scl_context_free(ctx);
-    ctx = nullptr;
+  if (gathered() && comm->me == 0)
+    utils::logmesg(lmp, strf("kspace_style pppm/ocl: %d ranks: their atoms are gathered to rank "
+                             "0, whose device computes the whole kspace step (ranks gather)\n",
+                             comm->nprocs));
+  if (gathered() && 3.0 * (double) atom->natoms > 2147483647.0)
+    error->all(FLERR, strf("kspace_style pppm/ocl: ranks gather handles at most 715827882 atoms "
+                           "(%ld here): use ranks host or ranks device", (long) atom->natoms));
+  if (has_engine()) {
+    create_context();
+    if (fp64 && !scl_device(ctx)->fp64)
+      error->one(FLERR, strf("kspace_style pppm/ocl: precision double needs fp64, which %s lacks: "
+                             "use precision mixed", scl_device(ctx)->name));
   }
-  if (!ctx) {
-    // the STREAMCL_* context options (binary cache, tuning) as the pair style reads them
-    scl_env_options env;
-    memset(&env, 0, sizeof env);
-    env.context.device = device_spec.empty() ? nullptr : device_spec.c_str();
-    env.context.profiling = 1;
-    scl_env_options_read(&env);
-    char err[1024] = "";
-    scl_status st = scl_context_create(&env.context, &ctx, err, sizeof err);
-    int ok = st == SCL_OK, nfail = 0, one = !ok;
-    MPI_Allreduce(&one, &nfail, 1, MPI_INT, MPI_SUM, world);
-    if (nfail) {
-      std::string msg = strf("kspace_style pppm/ocl: no OpenCL device for '%s' (%s): %s -- check "
-                             "the 'device' keyword / STREAMCL_DEVICE (cpu, gpu, P:D or a name; "
-                             "'streamcl devices' lists them)",
-                             device_spec.empty() ? "default" : device_spec.c_str(),
-                             scl_status_name(st), err);
-      if (nfail == comm->nprocs) error->all(FLERR, msg);
-      if (!ok) error->one(FLERR, msg);
-      MPI_Barrier(world);   // the others wait for the failing rank's abort
-    }
-    ctx_device_spec = device_spec;
-  }
-  if (fp64 && !scl_device(ctx)->fp64)
-    error->all(FLERR, strf("kspace_style pppm/ocl: precision double needs fp64, which %s lacks: "
-                           "use precision mixed", scl_device(ctx)->name));
 
   // the fix that adds the forces in pre_reverse (shared with the ocl pair style)
   if (modify->find_fix(FixStreamclCollect::ID) < 0) {
@@ -197,10 +185,64 @@ void PPPMOCL::init()
   wait_time = host_time = 0.0;
 }
 
+/* ranks auto: gather on one node whose rank 0 has a GPU, else LAMMPS's host
+   PPPM (on CPU devices LAMMPS's own code is faster). Collective. */
+PPPMOCL::RanksMode PPPMOCL::resolve_ranks_mode()
+{
+  if (comm->nprocs == 1) return RANKS_DEVICE;
+  if (ranks_keyword == RANKS_GATHER && !fft_device)
+    error->all(FLERR, "kspace_style pppm/ocl: ranks gather needs the device FFTs: drop 'fft host' "
+                      "or use ranks device");
+  if (ranks_keyword != RANKS_AUTO) return ranks_keyword;
+  if (!fft_device) return RANKS_HOST;
+  MPI_Comm node;
+  MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, comm->me, MPI_INFO_NULL, &node);
+  int node_size = 0;
+  MPI_Comm_size(node, &node_size);
+  MPI_Comm_free(&node);
+  if (node_size != comm->nprocs) return RANKS_HOST;   // the same on every rank
+  int gpu = 0;
+  if (comm->me == 0) {
+    create_context();
+    gpu = scl_device(ctx)->is_gpu;
+  }
+  MPI_Bcast(&gpu, 1, MPI_INT, 0, world);
+  return gpu ? RANKS_GATHER : RANKS_HOST;
+}
+
+/* This rank's OpenCL context (the STREAMCL_* options as the pair style reads
+   them); kept while the device spec stays. Called by the ranks that drive an
+   engine; failures stop the run through error->one. */
+void PPPMOCL::create_context()
+{
+  if (ctx && ctx_device_spec != device_spec) {
+    if (engine) scl_pppm_free(engine);
+    engine = nullptr;
+    scl_context_free(ctx);
+    ctx = nullptr;
+  }
+  if (ctx) return;
+  scl_env_options env;
+  memset(&env, 0, sizeof env);
+  env.context.device = device_spec.empty() ? nullptr : device_spec.c_str();
+  env.context.profiling = 1;
+  scl_env_options_read(&env);
+  char err[1024] = "";
+  scl_status st = scl_context_create(&env.context, &ctx, err, sizeof err);
+  if (st != SCL_OK)
+    error->one(FLERR, strf("kspace_style pppm/ocl: no OpenCL device for '%s' (%s): %s -- check "
+                           "the 'device' keyword / STREAMCL_DEVICE (cpu, gpu, P:D or a name; "
+                           "'streamcl devices' lists them)",
+                           device_spec.empty() ? "default" : device_spec.c_str(),
+                           scl_status_name(st), err));
+  ctx_device_spec = device_spec;
+}
+
 void PPPMOCL::setup()
 {
   PPPM::setup();
   kspace_dirty = true;   // greensfn, fkx.. changed (box change, new grid)
+  if (gathered()) gather_kspace();
 }
 
 void PPPMOCL::compute_group_group(int, int, int)
@@ -217,6 +259,7 @@ void PPPMOCL::ensure_engine()
   p.order = order;
   p.lo[0] = nxlo_out; p.lo[1] = nylo_out; p.lo[2] = nzlo_out;
   p.hi[0] = nxhi_out; p.hi[1] = nyhi_out; p.hi[2] = nzhi_out;
+  if (gathered()) gather_extent(p.lo, p.hi);
   for (int d = 0; d < 3; d++) p.boxlo[d] = boxlo[d];
   p.delinv[0] = delxinv; p.delinv[1] = delyinv; p.delinv[2] = delzinv;
   p.delvolinv = delvolinv;
@@ -238,6 +281,138 @@ void PPPMOCL::ensure_engine()
   engine_params = p;
 }
 
+/* ranks gather: the brick one rank would own, PPPM::set_grid_local's
+   formulas over the whole box (every rank's atoms are within its sub-box +
+   skin/2, so within the box + skin/2). */
+void PPPMOCL::gather_extent(int lo[3], int hi[3]) const
+{
+  const double *prd = domain->prd, *blo = domain->boxlo, *bhi = domain->boxhi;
+  const int n[3] = {nx_pppm, ny_pppm, nz_pppm};
+  const double dist = 0.5 * neighbor->skin + qdist;
+  for (int d = 0; d < 3; d++) {
+    const int nlo = static_cast<int>((blo[d] - dist - blo[d]) * n[d] / prd[d] + shift) - PPPM_OFFSET;
+    const int nhi = static_cast<int>((bhi[d] + dist - blo[d]) * n[d] / prd[d] + shift) - PPPM_OFFSET;
+    lo[d] = nlo + nlower;
+    hi[d] = nhi + nupper + (stagger_flag ? 1 : 0);
+  }
+}
+
+/* ranks gather, at every setup (box change): rank 0 assembles the whole
+   Green's function from the ranks' FFT bricks (PPPM::setup computed each
+   rank's part) and the wave numbers of the whole grid; then sets up its
+   device solver. Collective. */
+void PPPMOCL::gather_kspace()
+{
+  const int nproc = comm->nprocs;
+  const int mine[6] = {nxlo_fft, nxhi_fft, nylo_fft, nyhi_fft, nzlo_fft, nzhi_fft};
+  std::vector<int> bricks(comm->me == 0 ? 6 * nproc : 6);
+  MPI_Gather(mine, 6, MPI_INT, bricks.data(), 6, MPI_INT, 0, world);
+  const int count = (nxhi_fft - nxlo_fft + 1) * (nyhi_fft - nylo_fft + 1) *
+      (nzhi_fft - nzlo_fft + 1);
+  std::vector<int> counts(comm->me == 0 ? nproc : 1), displs(comm->me == 0 ? nproc : 1);
+  std::vector<double> parts;
+  if (comm->me == 0) {
+    int total = 0;
+    for (int r = 0; r < nproc; r++) {
+      const int *b = &bricks[6 * r];
+      counts[r] = (b[1] - b[0] + 1) * (b[3] - b[2] + 1) * (b[5] - b[4] + 1);
+      displs[r] = total;
+      total += counts[r];
+    }
+    parts.resize(total > 0 ? total : 1);
+  }
+  MPI_Gatherv(greensfn, count, MPI_DOUBLE, parts.data(), counts.data(), displs.data(),
+              MPI_DOUBLE, 0, world);
+  int ok = 1;
+  if (comm->me == 0) {
+    const size_t nx = nx_pppm, ny = ny_pppm, nz = nz_pppm;
+    gf_full.assign(nx * ny * nz, 0.0);
+    for (int r = 0; r < nproc; r++) {
+      const int *b = &bricks[6 * r];
+      const double *g = &parts[displs[r]];
+      for (int m = b[4]; m <= b[5]; m++)      // PPPM's order: z, y, x fastest
+        for (int l = b[2]; l <= b[3]; l++)
+          for (int k = b[0]; k <= b[1]; k++) gf_full[(m * ny + l) * nx + k] = *g++;
+    }
+    // the wave numbers of PPPM::setup, over the whole grid
+    const double unit[3] = {MY_2PI / domain->xprd, MY_2PI / domain->yprd, MY_2PI / domain->zprd};
+    const int n[3] = {nx_pppm, ny_pppm, nz_pppm};
+    fk_full.resize(nx + ny + nz);
+    double *fk = fk_full.data();
+    for (int d = 0; d < 3; d++)
+      for (int i = 0; i < n[d]; i++) *fk++ = unit[d] * (i - n[d] * (2 * i / n[d]));
+    ensure_engine();
+    scl_pppm_kspace k;
+    k.nx = nx_pppm;
+    k.ny = ny_pppm;
+    k.nz = nz_pppm;
+    k.greensfn = gf_full.data();
+    k.fkx = fk_full.data();
+    k.fky = k.fkx + nx;
+    k.fkz = k.fky + ny;
+    k.g_ewald = g_ewald;
+    scl_status st = scl_pppm_solver_set(engine, &k);
+    if (st == SCL_ERR_UNSUPPORTED) {
+      error->warning(FLERR, strf("kspace_style pppm/ocl: %s -- ranks gather needs the device "
+                                 "FFTs: LAMMPS's host PPPM computes kspace", scl_last_error(ctx)));
+      ok = 0;
+    } else if (st != SCL_OK) {
+      fail(FLERR, "setting up the device FFT step (ranks gather)", st);
+    }
+    kspace_dirty = false;
+  }
+  MPI_Bcast(&ok, 1, MPI_INT, 0, world);
+  if (!ok) ranks_mode = RANKS_HOST;   // the same on every rank
+}
+
+/* ranks gather: every rank's x and q to rank 0, which queues the whole step.
+   Collective. */
+void PPPMOCL::gather_atoms_and_start(bool tally)
+{
+  const int nproc = comm->nprocs, nlocal = atom->nlocal;
+  const bool root = comm->me == 0;
+  if (root) gather_counts.resize(2 * nproc), gather_displs.resize(2 * nproc);
+  MPI_Gather(&nlocal, 1, MPI_INT, gather_counts.data(), 1, MPI_INT, 0, world);
+  int total = 0;
+  if (root) {
+    for (int r = 0; r < nproc; r++) {   // atoms in [0, nproc), coordinates in [nproc, 2 nproc)
+      gather_displs[r] = total;
+      gather_counts[nproc + r] = 3 * gather_counts[r];
+      gather_displs[nproc + r] = 3 * total;
+      total += gather_counts[r];
+    }
+    gather_x.resize(3 * (size_t) MAX(total, 1));
+    gather_q.resize(MAX(total, 1));
+  }
+  const double *x = nlocal ? atom->x[0] : nullptr;
+  MPI_Gatherv(x, 3 * nlocal, MPI_DOUBLE, gather_x.data(), gather_counts.data() + nproc,
+              gather_displs.data() + nproc, MPI_DOUBLE, 0, world);
+  MPI_Gatherv(atom->q, nlocal, MPI_DOUBLE, gather_q.data(), gather_counts.data(),
+              gather_displs.data(), MPI_DOUBLE, 0, world);
+  if (root) {
+    scl_status st = scl_pppm_solve_start(engine, total, gather_x.data(), gather_q.data(), tally);
+    if (st != SCL_OK) fail(FLERR, "starting the device step (ranks gather)", st);
+    pending_gathered = total;
+  }
+}
+
+/* ranks gather: rank 0's forces back to their ranks (added to f), and the
+   sums of energy and virial to every rank. Collective. */
+void PPPMOCL::scatter_forces(double e, const double v[6], double *eout, double vout[6])
+{
+  const int nproc = comm->nprocs, nlocal = atom->nlocal;
+  scatter_f.resize(3 * (size_t) MAX(nlocal, 1));
+  MPI_Scatterv(gather_f.data(), comm->me == 0 ? gather_counts.data() + nproc : nullptr,
+               comm->me == 0 ? gather_displs.data() + nproc : nullptr, MPI_DOUBLE,
+               scatter_f.data(), 3 * nlocal, MPI_DOUBLE, 0, world);
+  double *f = nlocal ? atom->f[0] : nullptr;
+  for (int k = 0; k < 3 * nlocal; k++) f[k] += scatter_f[k];
+  double ev[7] = {e, v[0], v[1], v[2], v[3], v[4], v[5]};
+  if (pending_energy || pending_virial) MPI_Bcast(ev, 7, MPI_DOUBLE, 0, world);
+  *eout = ev[0];
+  for (int k = 0; k < 6; k++) vout[k] = ev[1 + k];
+}
+
 /* PPPM::compute with particle_map + make_rho and fieldforce on the device */
 void PPPMOCL::compute(int eflag, int vflag)
 {
@@ -256,10 +431,18 @@ void PPPMOCL::compute(int eflag, int vflag)
   }
   if (pending) {
     // a step computed without reaching pre_reverse: stale, drain it apart
-    std::vector<double> scratch(3 * (size_t) MAX(pending_nlocal, 1));
-    pending = false;
-    scl_status st = scl_pppm_fieldforce_finish(engine, scratch.data());
-    if (st != SCL_OK) fail(FLERR, "draining a stale step", st);
+    // (ranks gather: rank 0 holds the whole step)
+    pending = pending_solve = false;
+    if (has_engine()) {
+      std::vector<double> scratch(3 * (size_t) MAX(gathered() ? pending_gathered : pending_nlocal, 1));
+      scl_status st = scl_pppm_fieldforce_finish(engine, scratch.data());
+      if (st != SCL_OK) fail(FLERR, "draining a stale step", st);
+    }
+  }
+  if (gathered() && evflag_atom) {
+    // per-atom energy/virial: this step is LAMMPS's host PPPM
+    PPPM::compute(eflag, vflag);
+    return;
   }
   if (evflag_atom && !peratom_allocate_flag) allocate_peratom();
   if (!charges_present()) return;
@@ -270,8 +453,8 @@ void PPPMOCL::compute(int eflag, int vflag)
     nmax = atom->nmax;
     memory->create(part2grid, nmax, 3, "pppm:part2grid");
   }
-  ensure_engine();
-  if (fft_device && comm->nprocs == 1 && !evflag_atom && compute_device_step()) {
+  if (has_engine()) ensure_engine();
+  if (whole_device() && !evflag_atom && compute_device_step()) {
     host_time += MPI_Wtime() - t0;
     return;
   }
@@ -346,21 +529,37 @@ void PPPMOCL::prestart(int vflag)
 {
   prestarted = -1;
   const bigint step = update->ntimestep;
-  if (!fft_device || comm->nprocs != 1 || !compute_flag || pending || modify->n_pre_force != 1 ||
+  if (!whole_device() || !compute_flag || pending || modify->n_pre_force != 1 ||
       update->eflag_atom == step || (vflag & (VIRIAL_ATOM | VIRIAL_CENTROID)))
     return;
   ev_init(update->eflag_global == step ? ENERGY_GLOBAL : 0, vflag);
   if (!charges_present()) return;
   const double t0 = MPI_Wtime();
   boxlo = domain->boxlo;
-  ensure_engine();
+  if (has_engine()) ensure_engine();
   if (compute_device_step()) prestarted = step;
   host_time += MPI_Wtime() - t0;
 }
 
-/* one rank: the whole step queued on the device; energy and virial are
-   finished in collect() (thermo output reads them after pre_reverse) */
+/* one rank (or ranks gather, collective): the whole step queued on the
+   device; energy and virial are finished in collect() (thermo output reads
+   them after pre_reverse) */
 bool PPPMOCL::compute_device_step()
+{
+  const bool tally = eflag_global || vflag_global;
+  if (gathered()) gather_atoms_and_start(tally);
+  else if (!start_own_step(tally)) return false;
+  pending = pending_solve = true;
+  pending_nlocal = atom->nlocal;
+  pending_energy = eflag_global;
+  pending_virial = vflag_global;
+  pending_volume = volume;
+  pending_qscale = qqrd2e * scale;
+  return true;
+}
+
+/* one rank: this rank's atoms, with this rank's Green's function */
+bool PPPMOCL::start_own_step(bool tally)
 {
   scl_status st;
   if (kspace_dirty) {
@@ -384,15 +583,8 @@ bool PPPMOCL::compute_device_step()
     kspace_dirty = false;
   }
   const int nlocal = atom->nlocal;
-  st = scl_pppm_solve_start(engine, nlocal, nlocal ? atom->x[0] : nullptr, atom->q,
-                            eflag_global || vflag_global);
+  st = scl_pppm_solve_start(engine, nlocal, nlocal ? atom->x[0] : nullptr, atom->q, tally);
   if (st != SCL_OK) fail(FLERR, "starting the device step", st);
-  pending = pending_solve = true;
-  pending_nlocal = nlocal;
-  pending_energy = eflag_global;
-  pending_virial = vflag_global;
-  pending_volume = volume;
-  pending_qscale = qqrd2e * scale;
   return true;
 }
 
@@ -414,10 +606,20 @@ void PPPMOCL::collect()
   }
   pending_solve = false;
   double e = 0.0, v[6] = {0, 0, 0, 0, 0, 0};
-  scl_status st = scl_pppm_solve_finish(engine, f, &e, v);
+  scl_status st = SCL_OK;
+  if (gathered()) {
+    if (comm->me == 0) {
+      gather_f.assign(3 * (size_t) MAX(pending_gathered, 1), 0.0);
+      st = scl_pppm_solve_finish(engine, gather_f.data(), &e, v);
+      if (st != SCL_OK) fail(FLERR, "collecting the kspace step (ranks gather)", st);
+    }
+    scatter_forces(e, v, &e, v);
+  } else {
+    st = scl_pppm_solve_finish(engine, f, &e, v);
+  }
   wait_time += MPI_Wtime() - t0;
   if (st != SCL_OK) fail(FLERR, "collecting the kspace step", st);
-  // PPPM::compute's scaling of the sums (one rank: no reduction)
+  // PPPM::compute's scaling of the sums (one rank, or rank 0's sums broadcast)
   const double qscale = pending_qscale, vol = pending_volume;
   if (pending_energy) {
     energy = e * 0.5 * vol;
@@ -433,13 +635,29 @@ void PPPMOCL::collect()
 
 bool PPPMOCL::host_only() const
 {
-  return comm->nprocs > 1 && !multirank_device;
+  return comm->nprocs > 1 && ranks_mode == RANKS_HOST;
+}
+
+bool PPPMOCL::gathered() const
+{
+  return comm->nprocs > 1 && ranks_mode == RANKS_GATHER;
+}
+
+bool PPPMOCL::whole_device() const
+{
+  return fft_device && (comm->nprocs == 1 || gathered());
+}
+
+bool PPPMOCL::has_engine() const
+{
+  return !host_only() && (!gathered() || comm->me == 0);
 }
 
 void PPPMOCL::begin_run_stats()
 {
   if (host_only()) return;
-  scl_pppm_stats_get(engine, &stats_base);
+  memset(&stats_base, 0, sizeof stats_base);
+  if (engine) scl_pppm_stats_get(engine, &stats_base);
   wait_time = host_time = 0.0;
 }
 
@@ -447,7 +665,8 @@ void PPPMOCL::report_run()
 {
   if (host_only()) return;
   scl_pppm_stats s;
-  scl_pppm_stats_get(engine, &s);
+  memset(&s, 0, sizeof s);
+  if (engine) scl_pppm_stats_get(engine, &s);
   const scl_pppm_stats &b = stats_base;
   double local[7] = {s.t_upload - b.t_upload, s.t_assign - b.t_assign,
                      s.t_download - b.t_download, s.t_interp - b.t_interp, host_time, wait_time,
@@ -463,6 +682,8 @@ void PPPMOCL::report_run()
   m += strf("Device: %s (%s), %d rank(s), precision %s, order %d, grid %dx%dx%d\n",
             d ? d->name : "?", d ? d->platform : "?", comm->nprocs, fp64 ? "double" : "mixed",
             order, nx_pppm, ny_pppm, nz_pppm);
+  if (gathered())
+    m += strf("Ranks gather: the atoms of all %d ranks on rank 0's device\n", comm->nprocs);
   m += strf("Steps: %ld whole on the device (VkFFT), %ld with host FFTs\n",
             s.device_steps - b.device_steps, s.steps - b.steps);
   m += strf("Charge assignment: %.4f s\n", tmax[1]);

@@ -12,10 +12,18 @@
  * pre_reverse (after bonds, before reverse communication), as it does for
  * pair_style lj/charmm/coul/long/ocl. Steps that want per-atom energy/virial
  * take the host-FFT path, with the per-atom interpolation on the host.
- * With several ranks the default (ranks host) is LAMMPS's own host PPPM: on an
- * H200 with rhodo (bench/RESULTS.md ## pppm) the per-rank device assignment plus
- * the host FFTs cost more than the CPU path at 4-16 ranks; "ranks device" keeps
- * the particle-mesh work on the device there too.
+ * With several ranks the keyword ranks chooses:
+ *   gather  every rank sends its atoms' x and q to rank 0, whose device runs
+ *           the whole step as on one rank; the forces are scattered back
+ *           (Greens function pieces gathered at each setup). One device does
+ *           the kspace of all ranks: meant for the ranks of one node sharing
+ *           GPUs, where the grid is small and the host FFTs plus grid
+ *           communication cost more than moving the atoms.
+ *   device  each rank assigns and interpolates its atoms on its device;
+ *           LAMMPS's grid communication, FFTs and Poisson run on the host.
+ *   host    LAMMPS's own host PPPM.
+ * Default (auto): gather when all ranks are on one node and rank 0's device
+ * is a GPU; host otherwise (a CPU device's PPPM is slower than LAMMPS's).
  * Refused with an error: triclinic boxes, kspace_modify slab, kspace_modify
  * diff ad, compute group/group, run_style respa.
  */
@@ -59,9 +67,18 @@ class PPPMOCL : public PPPM {
  private:
   std::string device_spec;
   int fp64;                      // precision double
-  int fft_device;                // keyword fft: 1 device (one rank), 0 host
-  int multirank_device;          // keyword ranks: 1 device work on every rank, 0 host pppm
-  bool host_only() const;        // several ranks with "ranks host": LAMMPS's own PPPM
+  int fft_device;                // keyword fft: 1 device (one rank or gather), 0 host
+  enum RanksMode { RANKS_AUTO, RANKS_HOST, RANKS_DEVICE, RANKS_GATHER };
+  RanksMode ranks_keyword;       // keyword ranks as given
+  RanksMode ranks_mode;          // as resolved by init() (never AUTO)
+  bool host_only() const;        // several ranks, ranks host: LAMMPS's own PPPM
+  bool gathered() const;         // several ranks, ranks gather: rank 0's device
+  bool whole_device() const;     // the whole step on a device (one rank or gather)
+  bool has_engine() const;       // this rank drives a device engine
+  // gather mode: rank 0's whole-grid Green's function and wave numbers
+  std::vector<double> gf_full, fk_full;
+  std::vector<int> gather_counts, gather_displs;   // rank 0: atoms per rank (x3 for x, f)
+  std::vector<double> gather_x, gather_q, gather_f, scatter_f;
   bool kspace_dirty;             // setup() ran: Green's function etc. to upload
   bool pending_solve;            // the pending step is a whole device step
   bool pending_energy, pending_virial;
@@ -73,14 +90,22 @@ class PPPMOCL : public PPPM {
   scl_pppm_params engine_params;
   bool pending;
   int pending_nlocal;
+  int pending_gathered;          // ranks gather, rank 0: atoms of the pending step
   scl_pppm_stats stats_base;
   double wait_time, host_time;   // host seconds in collect() / in compute()
 
   void read_env();
+  RanksMode resolve_ranks_mode();
+  void create_context();
+  void gather_kspace();            // collective: rank 0's gf_full, fk_full
+  void gather_extent(int lo[3], int hi[3]) const;
+  void gather_atoms_and_start(bool tally);   // collective
+  void scatter_forces(double e, const double v[6], double *eout, double vout[6]);
   void parse_keywords(int narg, char **arg);
   void ensure_engine();
   bool charges_present();
   bool compute_device_step();   // false: no device FFTs, use the host path
+  bool start_own_step(bool tally);
   [[noreturn]] void fail(const char *file, int line, const std::string &what, scl_status st);
 };
 

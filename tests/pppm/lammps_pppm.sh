@@ -2,7 +2,8 @@
 # LAMMPS tests of kspace_style pppm/ocl against LAMMPS's CPU pppm with the
 # same grid, order and g_ewald (same accuracy on the same system). Modes:
 #   box      a random charged box (made once, written as a data file): orders 2-7,
-#            mixed and double, device FFTs (odd orders) and host FFTs (even), 2 ranks;
+#            mixed and double, device FFTs (odd orders) and host FFTs (even), 2 and 3
+#            ranks (ranks device, gather, host);
 #            kspace-only forces (pair_modify compute no), E_long, pressure tensor
 #   peptide  LAMMPS's examples/peptide: kspace forces (run with kspace minus run
 #            with kspace_modify compute no), E_long, pressure; then 20 MD steps
@@ -93,7 +94,14 @@ IN
   # two ranks (host FFTs, each rank's brick on the device)
   lmp_run "$LMP_OCL" 2 in.box double5r2 -var ks pppm/ocl -var kw "precision double ranks device" \
     -var order 5 && check_static double5r2 cpu5 1e-10
-  # two ranks by default: LAMMPS's host PPPM, said in the log
+  # ranks gather: 2 and 3 ranks' atoms on rank 0's device (whole step, VkFFT)
+  lmp_run "$LMP_OCL" 2 in.box double5g2 -var ks pppm/ocl -var kw "precision double ranks gather" \
+    -var order 5 &&
+    { grep -q "gathered to rank 0" log.double5g2 || fail "ranks gather did not say so in the log";
+      check_static double5g2 cpu5 1e-10; }
+  lmp_run "$LMP_OCL" 3 in.box mixed3g3 -var ks pppm/ocl -var kw "precision mixed ranks gather" \
+    -var order 3 && check_static mixed3g3 cpu3 1e-5
+  # two ranks by default on a CPU device: LAMMPS's host PPPM, said in the log
   lmp_run "$LMP_OCL" 2 in.box host5r2 -var ks pppm/ocl -var kw "" -var order 5 &&
     { grep -q "LAMMPS's host PPPM computes kspace" log.host5r2 ||
         fail "2 ranks without 'ranks device' did not say it uses the host PPPM";
@@ -127,6 +135,7 @@ IN
   lmp_run "$LMP_OCL" 1 in.static mixed -var ks pppm/ocl -var kw "precision mixed" && check_static mixed cpu 1e-5
   lmp_run "$LMP_OCL" 1 in.static double -var ks pppm/ocl -var kw "precision double" && check_static double cpu 1e-10
   lmp_run "$LMP_OCL" 2 in.static double2 -var ks pppm/ocl -var kw "precision double ranks device" && check_static double2 cpu 1e-10
+  lmp_run "$LMP_OCL" 3 in.static double3g -var ks pppm/ocl -var kw "precision double ranks gather" && check_static double3g cpu 1e-10
   # dynamics: the example's force field, shake, 20 steps; forces collected in pre_reverse
   sed -e 's/^run.*/thermo 10\nthermo_style custom step pe ke etotal evdwl ecoul elong press\nthermo_modify format float %22.15g\nrun 20/' \
       -e 's/^thermo_style.*multi//' -e 's/^thermo\t.*//' "$src/in.peptide" > in.md
@@ -134,7 +143,12 @@ IN
   lmp_run "$LMP_OCL" 1 in.md md_ocl1 -sf ocl
   grep -q "Device Time Info (pppm/ocl" log.md_ocl1 || fail "no pppm/ocl Device Time Info"
   lmp_run "$LMP_OCL" 2 in.md md_ocl2 -sf ocl
-  for t in md_ocl1 md_ocl2; do
+  # ranks gather in dynamics (shake, forces collected in pre_reverse, energies every 10 steps)
+  sed 's/^kspace_style.*/kspace_style pppm\/ocl 0.0001 ranks gather/' in.md > in.md_gather
+  grep -q "ranks gather" in.md_gather || fail "in.md_gather: no kspace_style line replaced"
+  lmp_run "$LMP_OCL" 2 in.md_gather md_ocl2g -sf ocl
+  grep -q "Ranks gather: the atoms of all 2 ranks" log.md_ocl2g || fail "md_ocl2g: no gather Device Time Info"
+  for t in md_ocl1 md_ocl2 md_ocl2g; do
     python3 "$CMP_LOG" --floor 1000 log.$t log.md_cpu 1e-5 0:PotEng,E_long,Press 20:PotEng,E_long,KinEng ||
       fail "$t vs CPU"
   done
@@ -179,6 +193,7 @@ IN
   bad keyword "Unknown kspace_style pppm/ocl keyword 'colour'" "" "kspace_style pppm/ocl 1e-4 colour blue" ""
   bad novalue "needs a value" "" "kspace_style pppm/ocl 1e-4 device" ""
   bad fft "fft 'gpu' is invalid" "" "kspace_style pppm/ocl 1e-4 fft gpu" ""
+  bad ranks "ranks 'all' is invalid" "" "kspace_style pppm/ocl 1e-4 ranks all" ""
   bad device "no OpenCL device" "" "kspace_style pppm/ocl 1e-4 device no-such-device-xyz" ""
   bad respa "does not support run_style respa" "" "$K" "run_style respa 2 2 pair 1 kspace 2"
   bad groupgroup "group/group" "group a id 1:10" "$K" "compute gg a group/group all kspace yes
