@@ -102,6 +102,12 @@ typedef float part_t;
 #define ADD(total, part, v) (total) += TO_ACC(v)
 #endif
 
+#if POS_FIXED && !PAIR_DOUBLE
+#define DELTA_UNITS 1
+#else
+#define DELTA_UNITS 0
+#endif /* see pair_delta */
+
 #define INDEX_MASK 0x3fffffff
 #define KIND_SHIFT 30
 #define PAD 8
@@ -116,10 +122,14 @@ inline real erfc_and_exp(real x2, real x, real *expm2)
 /* erfc(x) = exp(-x^2) R(x), R(x) = t P(t), t = 1/(1 + 0.6 x): a fit with
  * relative error 1.6e-8 on [0, 6] (3e-7 when evaluated in float), instead of
  * the A&S 7.1.26 polynomial (2e-4 relative near a typical cutoff). exp(-x^2)
- * is shared with the force term. */
-inline float erfc_and_exp(float x2, float x, float *expm2)
+ * is shared with the force term: *expm2 = 2^-(x2 log2 e) from x2l = x^2
+ * log2(e). native_recip and native_exp2 (one instruction each on NVIDIA
+ * GPUs, ~1-2 ulp) instead of the correctly rounded division (~9 with its
+ * range check) and exp (~8): their errors stay below the float rounding of
+ * x^2 that the argument already carries. */
+inline float erfc_and_exp(float x2l, float x, float *expm2)
 {
-    const float t = 1.0f / (1.0f + 0.6f * x);
+    const float t = native_recip(1.0f + 0.6f * x);
     float p = 4.213160289e-02f;
     p = p * t - 1.900762772e-01f;
     p = p * t + 2.622898906e-01f;
@@ -130,7 +140,7 @@ inline float erfc_and_exp(float x2, float x, float *expm2)
     p = p * t + 2.946330792e-01f;
     p = p * t + 3.365671787e-01f;
     p = p * t + 3.386078640e-01f;
-    *expm2 = exp(-x2);
+    *expm2 = native_exp2(-x2l);
     return *expm2 * (t * p);
 }
 
@@ -215,11 +225,39 @@ inline real fixed_delta(int a, int b, real unit)
     scratch[6 * wg + lid] = v0, scratch[7 * wg + lid] = v1, scratch[8 * wg + lid] = v2,        \
     scratch[9 * wg + lid] = v3, scratch[10 * wg + lid] = v4, scratch[11 * wg + lid] = v5
 #endif
+/* After the last FLUSH_ALL: the sums of unit-deltas into Angstrom
+ * (DELTA_UNITS): forces times unit, virial times unit^2 (exact). */
+#if !DELTA_UNITS
+#define SCALE_SUMS() (void)0
+#elif !TALLY
+#define SCALE_SUMS() fx *= unit, fy *= unit, fz *= unit
+#elif LOCAL_TALLY
+#define SCALE_SUMS()                                                                           \
+    fx *= unit, fy *= unit, fz *= unit;                                                        \
+    for (int k = 2; k < 8; k++)                                                                \
+    tal[k * wg + lid] *= unit * unit
+#else
+#define SCALE_SUMS()                                                                           \
+    fx *= unit, fy *= unit, fz *= unit, v0 *= unit * unit, v1 *= unit * unit,                  \
+        v2 *= unit * unit, v3 *= unit * unit, v4 *= unit * unit, v5 *= unit * unit
+#endif
+#if PARTIALS
 #define FLUSH_ALL() fx += pfx, fy += pfy, fz += pfz, pfx = pfy = pfz = 0, FLUSH_TALLY()
+#define FLUSH_EVERY FSUM
+#else /* ADD went to the totals */
+#define FLUSH_ALL() (void)0
+#define FLUSH_EVERY 0x40000000
+#endif
 
 /* x_i - x_j (x, y, z) and q_j (w) from the packed positions pi, pj of
  * atoms i and j (mixed with double pair math adds the residuals lo_i and
- * pos_lo[j]); with pj = pi, w is q_i. */
+ * pos_lo[j]); with pj = pi, w is q_i.
+ * DELTA_UNITS (fixed-point positions, float pair math): x, y, z in units
+ * of `unit`, not Angstrom. unit is a power of two, so scaling by it is
+ * exact: r^2 is (dx^2 + dy^2 + dz^2) unit^2 with the same bits as from
+ * Angstrom deltas, and the force and virial sums of unit-deltas times
+ * unit (unit^2) at the end (SCALE_SUMS) are the same bits too; two
+ * multiplications per pair fewer. */
 inline real4 pair_delta(const pos4 pi, const pos4 pj, const float4 lo_i,
                         __global const float4 *restrict pos_lo, const int j, const real unit)
 {
@@ -229,10 +267,10 @@ inline real4 pair_delta(const pos4 pi, const pos4 pj, const float4 lo_i,
                    fixed_delta(pi.y, pj.y, unit) + ((real)lo_i.y - (real)lo_j.y),
                    fixed_delta(pi.z, pj.z, unit) + ((real)lo_i.z - (real)lo_j.z),
                    (real)as_float(pj.w) + (real)lo_j.w);
-#elif POS_FIXED
-    (void)lo_i, (void)pos_lo, (void)j;
-    return (real4)(fixed_delta(pi.x, pj.x, unit), fixed_delta(pi.y, pj.y, unit),
-                   fixed_delta(pi.z, pj.z, unit), as_float(pj.w));
+#elif POS_FIXED /* in units (DELTA_UNITS) */
+    (void)lo_i, (void)pos_lo, (void)j, (void)unit;
+    return (real4)((float)as_int((uint)pi.x - (uint)pj.x), (float)as_int((uint)pi.y - (uint)pj.y),
+                   (float)as_int((uint)pi.z - (uint)pj.z), as_float(pj.w));
 #else
     (void)lo_i, (void)pos_lo, (void)j, (void)unit;
     return (real4)(pi.x - pj.x, pi.y - pj.y, pi.z - pj.z, pj.w);
@@ -265,7 +303,17 @@ inline real pair_terms(const real r2, const int in_coul, const int kind, const r
                        real *ecoul_out, real *philj_out)
 {
     const real g2 = g_ewald * g_ewald;
+#if PAIR_DOUBLE
     const real r2inv = (real)1 / r2;
+    const real x2e = g2 * r2; /* erfc_and_exp's argument */
+#else
+    /* native_recip with one Newton step: ~0.5 ulp like the division (the
+     * LJ terms take r2inv to the 7th power) in 3 instructions instead of
+     * ~9 with the division's range check (r2 >= min_r2 > 0 here) */
+    const real r2inv_0 = native_recip(r2);
+    const real r2inv = fma(r2inv_0, fma(-r2, r2inv_0, 1.0f), r2inv_0);
+    const real x2e = g2 * M_LOG2E_F * r2;
+#endif
     real forcecoul = 0, ecoul = 0, forcelj = 0, philj = 0;
     if (in_coul) {
 #if PAIR_DOUBLE
@@ -275,7 +323,7 @@ inline real pair_terms(const real r2, const int in_coul, const int kind, const r
 #endif
         const real r = r2 * rinv, grij = g_ewald * r;
         real expm2;
-        const real erfc_g = erfc_and_exp(g2 * r2, grij, &expm2);
+        const real erfc_g = erfc_and_exp(x2e, grij, &expm2);
         const real prefactor = qqrd2e * qi * qj * rinv;
         const real keep = kind ? pick(special_coul, kind) : (real)1;
 #if !PAIR_DOUBLE
@@ -381,7 +429,8 @@ inline int inside_cut(const real r2, const pos4 pi, const pos4 pj, const real cu
 #define CHECK_FORCE() (void)0
 #endif
 #define PAIR_STEP()                                                                            \
-    const real r2 = dx * dx + dy * dy + dz * dz;                                               \
+    const real r2 = DELTA_UNITS ? (dx * dx + dy * dy + dz * dz) * (unit * unit)               \
+                                : dx * dx + dy * dy + dz * dz;                                 \
     CUTOFF_TESTS();                                                                            \
     if (r2 < min_r2) {                                                                         \
         report(error, 1, ii, j);                                                               \
@@ -491,7 +540,6 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
     const size_t stride = (size_t)count * PAD;
     const int npad = active ? (numnbr[ii] + PAD - 1) / PAD * PAD : 0;
     TALLY_ACCUMULATORS();
-    int since = 0;
     /* Sorted (pruned) lists hold their special pairs first: phase 0 runs the
      * general code over those, phase 1 the rest with kind 0 known at compile
      * time (no special factors, no erf series branch). With ~4% special
@@ -500,28 +548,43 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
      * run everything in phase 0. */
     const int nsp = !active ? 0 : sorted ? min(nspecial_front[ii], npad) : npad;
     int s = lane;
+    /* the lane's list entries: blocks of PAD slots, block b of atom a at
+     * b * stride + a * PAD. With TPA >= PAD a lane stays at slot lane % PAD
+     * of every (TPA / PAD)-th block: a pointer step per pair instead of
+     * 64-bit index arithmetic (~12 instructions on sm_90) */
+#if TPA >= PAD
+    __global const int *restrict next = nbr + (size_t)(lane / PAD) * stride + (size_t)a * PAD + lane % PAD;
+    const size_t next_step = (size_t)(TPA / PAD) * stride;
+#define NBR_ENTRY() (*next)
+#define NBR_STEP() (s += TPA, next += next_step)
+#else
+#define NBR_ENTRY() nbr[(size_t)((uint)s / PAD) * stride + (size_t)a * PAD + (uint)s % PAD]
+#define NBR_STEP() (s += TPA)
+#endif
 #pragma unroll
-    for (int phase = 0; phase < 2; phase++)
-    for (; s < (phase == 0 ? nsp : npad); s += TPA) {
-#if PARTIALS
-        if (++since == FSUM) { /* first, before any continue below */
+    for (int phase = 0; phase < 2; phase++) {
+        const int end = phase == 0 ? nsp : npad;
+        /* FSUM pairs into the float partials, then one move into the totals
+         * (FLUSH_ALL) outside the inner loop: no per-pair counter or
+         * predicated flush */
+        while (s < end) {
+            for (int f = 0; f < FLUSH_EVERY && s < end; f++, NBR_STEP()) {
+                const int packed = NBR_ENTRY();
+                const int j = packed & INDEX_MASK;
+                const int kind = phase == 0 ? (packed >> KIND_SHIFT) & 3 : 0;
+                const pos4 pj = pos[j];
+                const real4 d = pair_delta(pi, pj, lo_i, pos_lo, j, unit);
+                const real dx = d.x, dy = d.y, dz = d.z, qj = d.w;
+                PAIR_STEP();
+            }
             FLUSH_ALL();
-            since = 0;
         }
-#endif
-        const int packed = nbr[(size_t)(s / PAD) * stride + (size_t)a * PAD + s % PAD];
-        const int j = packed & INDEX_MASK;
-        const int kind = phase == 0 ? (packed >> KIND_SHIFT) & 3 : 0;
-        const pos4 pj = pos[j];
-        const real4 d = pair_delta(pi, pj, lo_i, pos_lo, j, unit);
-        const real dx = d.x, dy = d.y, dz = d.z, qj = d.w;
-        PAIR_STEP();
     }
-#if PARTIALS
-    FLUSH_ALL();
-#endif
-    (void)since, (void)pfx, (void)pfy, (void)pfz;
+#undef NBR_ENTRY
+#undef NBR_STEP
+    (void)pfx, (void)pfy, (void)pfz;
 
+    SCALE_SUMS();
     TALLIES_TO_LOCAL();
     finish_atom(scratch, lid, wg, lane, active, order, i, fx, fy, fz, per_atom, force,
                 partials, eatom, vatom, group_base + get_group_id(0));
@@ -616,6 +679,7 @@ __kernel void charmm_cluster_force(__global const pos4 *restrict pos,
     FLUSH_ALL();
 #endif
     (void)since, (void)pfx, (void)pfy, (void)pfz;
+    SCALE_SUMS();
     TALLIES_TO_LOCAL();
     finish_atom(scratch, lid, wg, lane, active, order, i, fx, fy, fz, per_atom, force,
                 partials, eatom, vatom, get_group_id(0));
