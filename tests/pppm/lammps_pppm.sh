@@ -101,6 +101,32 @@ IN
       check_static double5g2 cpu5 1e-10; }
   lmp_run "$LMP_OCL" 3 in.box mixed3g3 -var ks pppm/ocl -var kw "precision mixed ranks gather" \
     -var order 3 && check_static mixed3g3 cpu3 1e-5
+  # ranks gather with per-atom kspace energy every 5 steps (those steps are LAMMPS's
+  # host PPPM, the others rank 0's device) in 20 NVE steps, 3 ranks vs CPU on 2
+  cat > in.peratom <<'IN'
+units real
+atom_style full
+read_data data.box
+pair_style lj/charmm/coul/long 8.0 10.0
+pair_coeff 1 1 0.1 3.0
+pair_coeff 2 2 0.2 3.3
+pair_modify compute no
+kspace_style ${ks} 1e-5 ${kw}
+velocity all create 300 4928
+fix 1 all nve
+compute pa all pe/atom kspace
+compute s all reduce sum c_pa
+thermo_style custom step pe elong c_s press
+thermo_modify format float %22.15g
+thermo 5
+run 20
+IN
+  lmp_run "$LMP_CPU" 2 in.peratom pa_cpu -var ks pppm -var kw "" &&
+    lmp_run "$LMP_OCL" 3 in.peratom pa_gather -var ks pppm/ocl -var kw "precision double ranks gather" &&
+    { python3 "$CMP_LOG" --floor 100 log.pa_gather log.pa_cpu 1e-10 0:PotEng,c_s,Press \
+        10:PotEng,c_s,Press 20:PotEng,c_s,Press || fail "pa_gather vs CPU";
+      grep -q "Steps: 16 whole on the device" log.pa_gather ||
+        fail "pa_gather: expected 16 device steps (the 5 per-atom steps on the host)"; }
   # two ranks by default on a CPU device: LAMMPS's host PPPM, said in the log
   lmp_run "$LMP_OCL" 2 in.box host5r2 -var ks pppm/ocl -var kw "" -var order 5 &&
     { grep -q "LAMMPS's host PPPM computes kspace" log.host5r2 ||
