@@ -155,6 +155,13 @@ void PPPMOCL::init()
 
   PPPM::init();
   ranks_mode = resolve_ranks_mode();
+  if (!has_engine() && ctx) {
+    // (rank 0 looked at its device to resolve ranks auto; or an earlier run's)
+    if (engine) scl_pppm_free(engine);
+    engine = nullptr;
+    scl_context_free(ctx);
+    ctx = nullptr;
+  }
   if (host_only()) {
     if (comm->me == 0)
       utils::logmesg(lmp, strf("kspace_style pppm/ocl: %d ranks: LAMMPS's host PPPM computes "
