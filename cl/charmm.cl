@@ -182,45 +182,58 @@ inline real fixed_delta(int a, int b, real unit)
 
 /* The accumulators of a force kernel (after `lid` and `wg`): forces fx..
  * and their float partials pfx.., and with TALLY energies and virial.
- * Mixed with float partial sums (PARTIALS) keeps the 8 double tally sums of
- * each work-item in local memory (tal = scratch + 4 wg, [k wg + lid]),
- * flushed there every FSUM pairs: in registers they took 30 more (86-90
- * against 56 for the force-only kernels: clang -> PTX -> ptxas -v, sm_90),
- * which cut the warps an SM holds from 36 to 21. Otherwise the tallies are
+ * Mixed tallying kernels with float partial sums (PARTIALS; LOCAL_SUMS)
+ * keep all double sums of a work-item in local memory, one record of
+ * LOCAL_REC doubles each (rec = scratch + 4 wg + LOCAL_REC lid: tallies
+ * 0..7, forces 8..10), flushed there every FSUM pairs: in registers the 8
+ * tally sums took 30 more registers (86-90 against 56 force-only: clang ->
+ * PTX -> ptxas -v, sm_90), 21 instead of 36 warps per SM; the earlier
+ * [k wg + lid] layout kept one address register per tally (76-78). One
+ * base address, the forces there too, and an odd record (11 doubles: the
+ * 16 lanes of a half-warp hit distinct banks) leave the float partials as
+ * the only per-pair sums in registers; volatile keeps the flush one
+ * load-add-store at a time (else the compiler loads all 11 doubles at
+ * once: 22 registers at that point). Proxy count (clang 14 -> PTX ->
+ * ptxas sm_90): tallying kernel 94 -> 67 registers, force-only 61. Otherwise the tallies are
  * registers (single: 8 floats; double: integer sums per pair), copied to
- * that place of scratch at the end (TALLIES_TO_LOCAL) for finish_atom. */
+ * scratch + 4 wg at [k wg + lid] at the end (SUMS_TO_LOCAL) for
+ * finish_atom. TAL_AT(k, w): tally k of work-item w there. */
 #if TALLY && PARTIALS
-#define LOCAL_TALLY 1
+#define LOCAL_SUMS 1
+#define LOCAL_REC 11
+#define TAL_AT(tal, k, w) (tal)[(w) * LOCAL_REC + (k)]
 #else
-#define LOCAL_TALLY 0
+#define LOCAL_SUMS 0
+#define TAL_AT(tal, k, w) (tal)[(k) * wg + (w)]
 #endif
 #define FORCE_ACCUMULATORS() acc fx = 0, fy = 0, fz = 0; float pfx = 0, pfy = 0, pfz = 0
 #define TALLY_PARTIALS() float pev = 0, pec = 0, pv0 = 0, pv1 = 0, pv2 = 0, pv3 = 0, pv4 = 0, pv5 = 0
 #if !TALLY
 #define TALLY_ACCUMULATORS() FORCE_ACCUMULATORS()
-#define FLUSH_TALLY() (void)0
-#define TALLIES_TO_LOCAL() (void)0
-#elif LOCAL_TALLY
+#define FLUSH_SUMS() fx += pfx, fy += pfy, fz += pfz
+#define SUMS_TO_LOCAL() (void)0
+#elif LOCAL_SUMS
 #define TALLY_ACCUMULATORS()                                                                   \
     FORCE_ACCUMULATORS();                                                                      \
     TALLY_PARTIALS();                                                                          \
-    __local acc *tal = scratch + 4 * wg;                                                       \
-    for (int k = 0; k < 8; k++)                                                                \
-    tal[k * wg + lid] = 0
-#define FLUSH_TALLY()                                                                          \
-    tal[lid] += pev, tal[wg + lid] += pec, tal[2 * wg + lid] += pv0, tal[3 * wg + lid] += pv1, \
-        tal[4 * wg + lid] += pv2, tal[5 * wg + lid] += pv3, tal[6 * wg + lid] += pv4,          \
-        tal[7 * wg + lid] += pv5, pev = pec = pv0 = pv1 = pv2 = pv3 = pv4 = pv5 = 0
-#define TALLIES_TO_LOCAL() (void)0
+    volatile __local acc *rec = scratch + 4 * wg + LOCAL_REC * lid;                            \
+    for (int k = 0; k < LOCAL_REC; k++)                                                        \
+    rec[k] = 0
+#define FLUSH_SUMS()                                                                           \
+    rec[0] += pev, rec[1] += pec, rec[2] += pv0, rec[3] += pv1, rec[4] += pv2, rec[5] += pv3,  \
+        rec[6] += pv4, rec[7] += pv5, rec[8] += pfx, rec[9] += pfy, rec[10] += pfz,            \
+        pev = pec = pv0 = pv1 = pv2 = pv3 = pv4 = pv5 = 0
+#define SUMS_TO_LOCAL() fx = rec[8], fy = rec[9], fz = rec[10]
 #else
 #define TALLY_ACCUMULATORS()                                                                   \
     FORCE_ACCUMULATORS();                                                                      \
     TALLY_PARTIALS();                                                                          \
     acc e_vdwl = 0, e_coul = 0, v0 = 0, v1 = 0, v2 = 0, v3 = 0, v4 = 0, v5 = 0
-#define FLUSH_TALLY()                                                                          \
-    e_vdwl += pev, e_coul += pec, v0 += pv0, v1 += pv1, v2 += pv2, v3 += pv3, v4 += pv4,       \
-        v5 += pv5, pev = pec = pv0 = pv1 = pv2 = pv3 = pv4 = pv5 = 0
-#define TALLIES_TO_LOCAL()                                                                     \
+#define FLUSH_SUMS()                                                                           \
+    fx += pfx, fy += pfy, fz += pfz, e_vdwl += pev, e_coul += pec, v0 += pv0, v1 += pv1,       \
+        v2 += pv2, v3 += pv3, v4 += pv4, v5 += pv5, pev = pec = pv0 = pv1 = pv2 = pv3 = pv4 =  \
+                                                        pv5 = 0
+#define SUMS_TO_LOCAL()                                                                        \
     scratch[4 * wg + lid] = e_vdwl, scratch[5 * wg + lid] = e_coul,                            \
     scratch[6 * wg + lid] = v0, scratch[7 * wg + lid] = v1, scratch[8 * wg + lid] = v2,        \
     scratch[9 * wg + lid] = v3, scratch[10 * wg + lid] = v4, scratch[11 * wg + lid] = v5
@@ -231,22 +244,33 @@ inline real fixed_delta(int a, int b, real unit)
 #define SCALE_SUMS() (void)0
 #elif !TALLY
 #define SCALE_SUMS() fx *= unit, fy *= unit, fz *= unit
-#elif LOCAL_TALLY
+#elif LOCAL_SUMS
 #define SCALE_SUMS()                                                                           \
     fx *= unit, fy *= unit, fz *= unit;                                                        \
     for (int k = 2; k < 8; k++)                                                                \
-    tal[k * wg + lid] *= unit * unit
+    rec[k] *= unit * unit
 #else
 #define SCALE_SUMS()                                                                           \
     fx *= unit, fy *= unit, fz *= unit, v0 *= unit * unit, v1 *= unit * unit,                  \
         v2 *= unit * unit, v3 *= unit * unit, v4 *= unit * unit, v5 *= unit * unit
 #endif
 #if PARTIALS
-#define FLUSH_ALL() fx += pfx, fy += pfy, fz += pfz, pfx = pfy = pfz = 0, FLUSH_TALLY()
+#define FLUSH_ALL() FLUSH_SUMS(), pfx = pfy = pfz = 0
 #define FLUSH_EVERY FSUM
 #else /* ADD went to the totals */
 #define FLUSH_ALL() (void)0
 #define FLUSH_EVERY 0x40000000
+#endif
+/* The end of the pair loop, after the last FLUSH_ALL: fx.. and the
+ * tallies in place for finish_atom. */
+#if LOCAL_SUMS
+#define FINISH_SUMS()                                                                          \
+    SUMS_TO_LOCAL();                                                                           \
+    SCALE_SUMS()
+#else
+#define FINISH_SUMS()                                                                          \
+    SCALE_SUMS();                                                                              \
+    SUMS_TO_LOCAL()
 #endif
 
 /* x_i - x_j (x, y, z) and q_j (w) from the packed positions pi, pj of
@@ -280,12 +304,24 @@ inline real4 pair_delta(const pos4 pi, const pos4 pj, const float4 lo_i,
 /* A pair's force (and with TALLY energy and virial) into the accumulators
  * of the force kernels (fx.., e_vdwl.., v0..v5, their float partials) */
 #if TALLY
+#if PAIR_DOUBLE /* (the bits of the cpu kind's sums) */
 #define ADD_PAIR(dx, dy, dz, fpair, ecoul, philj)                                              \
     ADD(fx, pfx, (dx) * (fpair)), ADD(fy, pfy, (dy) * (fpair)), ADD(fz, pfz, (dz) * (fpair)),  \
         ADD(e_vdwl, pev, philj), ADD(e_coul, pec, ecoul),                                      \
         ADD(v0, pv0, (dx) * (dx) * (fpair)), ADD(v1, pv1, (dy) * (dy) * (fpair)),              \
         ADD(v2, pv2, (dz) * (dz) * (fpair)), ADD(v3, pv3, (dx) * (dy) * (fpair)),              \
         ADD(v4, pv4, (dx) * (dz) * (fpair)), ADD(v5, pv5, (dy) * (dz) * (fpair))
+#else /* the virial from the force components: one FMA per product; the
+       * force sums as in the force-only kernel (fused multiply-add: the same
+       * bits on tallying and plain steps) */
+#define ADD_PAIR(dx, dy, dz, fpair, ecoul, philj)                                              \
+    const real fdx = (dx) * (fpair), fdy = (dy) * (fpair), fdz = (dz) * (fpair);               \
+    ADD(fx, pfx, (dx) * (fpair)), ADD(fy, pfy, (dy) * (fpair)), ADD(fz, pfz, (dz) * (fpair)),  \
+        ADD(e_vdwl, pev, philj), ADD(e_coul, pec, ecoul), ADD(v0, pv0, (dx) * fdx),            \
+        ADD(v1, pv1, (dy) * fdy),                                                              \
+        ADD(v2, pv2, (dz) * fdz), ADD(v3, pv3, (dy) * fdx), ADD(v4, pv4, (dz) * fdx),          \
+        ADD(v5, pv5, (dz) * fdy)
+#endif
 #else
 #define ADD_PAIR(dx, dy, dz, fpair, ecoul, philj)                                              \
     ADD(fx, pfx, (dx) * (fpair)), ADD(fy, pfy, (dy) * (fpair)), ADD(fz, pfz, (dz) * (fpair)),  \
@@ -474,12 +510,12 @@ inline void finish_atom(__local acc *scratch, const int lid, const int wg, const
         force[4 * o + 3] = 0;
     }
 #if TALLY
-    __local acc *tal = scratch + 4 * wg; /* the tallies (TALLIES_TO_LOCAL), seen after the barrier above */
+    __local acc *tal = scratch + 4 * wg; /* the tallies (FINISH_SUMS), seen after the barrier above */
     if (per_atom && lane == 0 && active) {
         acc sum[8] = {0, 0, 0, 0, 0, 0, 0, 0};
         for (int l = 0; l < TPA; l++)
             for (int k = 0; k < 8; k++)
-                sum[k] += tal[k * wg + lid + l];
+                sum[k] += TAL_AT(tal, k, lid + l);
         const int o = order[i];
         eatom[o] = acc_out(sum[0] + sum[1]);
         for (int k = 0; k < 6; k++)
@@ -489,17 +525,17 @@ inline void finish_atom(__local acc *scratch, const int lid, const int wg, const
         barrier(CLK_LOCAL_MEM_FENCE);
         if (lid < step)
             for (int k = 0; k < 8; k++)
-                tal[k * wg + lid] += tal[k * wg + lid + step];
+                TAL_AT(tal, k, lid) += TAL_AT(tal, k, lid + step);
     }
     if (lid == 0)
         for (int k = 0; k < 8; k++) {
             const size_t at = (8 * (size_t)group + k) * PART_WIDTH;
 #if PREC == 2 /* carry the fraction's whole units over: both parts stay small */
-            const acc v = tal[k * wg];
+            const acc v = TAL_AT(tal, k, 0);
             partials[at] = v.x + (v.y >> 32);
             partials[at + 1] = v.y & 0xffffffffL;
 #else
-            partials[at] = tal[k * wg];
+            partials[at] = TAL_AT(tal, k, 0);
 #endif
         }
 #endif
@@ -584,8 +620,7 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
 #undef NBR_STEP
     (void)pfx, (void)pfy, (void)pfz;
 
-    SCALE_SUMS();
-    TALLIES_TO_LOCAL();
+    FINISH_SUMS();
     finish_atom(scratch, lid, wg, lane, active, order, i, fx, fy, fz, per_atom, force,
                 partials, eatom, vatom, group_base + get_group_id(0));
 }
@@ -679,8 +714,7 @@ __kernel void charmm_cluster_force(__global const pos4 *restrict pos,
     FLUSH_ALL();
 #endif
     (void)since, (void)pfx, (void)pfy, (void)pfz;
-    SCALE_SUMS();
-    TALLIES_TO_LOCAL();
+    FINISH_SUMS();
     finish_atom(scratch, lid, wg, lane, active, order, i, fx, fy, fz, per_atom, force,
                 partials, eatom, vatom, get_group_id(0));
 }

@@ -128,15 +128,17 @@ static int tpa_index(int tpa)
     return tpa == 1 ? 0 : tpa == 2 ? 1 : tpa == 4 ? 2 : tpa == 8 ? 3 : tpa == 16 ? 4 : 5;
 }
 
-size_t charmm_forces_scratch_bytes(const charmm_forces *fk, size_t wg)
-{
-    size_t acc = fk->params->precision == SCL_PREC_DOUBLE ? 16 : scl_type_size(fk->out_type);
-    return 12 * wg * acc; /* 4 per work-item for the forces, 8 for the tallies */
-}
-
 int charmm_forces_has_fsum(const charmm_forces *fk)
 {
     return fk->params->precision == SCL_PREC_MIXED && fk->out_type == SCL_DOUBLE;
+}
+
+size_t charmm_forces_scratch_bytes(const charmm_forces *fk, size_t wg)
+{
+    size_t acc = fk->params->precision == SCL_PREC_DOUBLE ? 16 : scl_type_size(fk->out_type);
+    /* 4 per work-item for the forces, then 8 for the tallies, or with float
+     * partial sums a record of 11 (cl/charmm.cl LOCAL_SUMS) */
+    return (charmm_forces_has_fsum(fk) ? 15 : 12) * wg * acc;
 }
 
 scl_status charmm_forces_check_scratch(charmm_forces *fk, scl_kernel *k, int wg)
