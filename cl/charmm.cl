@@ -379,7 +379,7 @@ inline real pair_terms(const real r2, const int in_coul, const int kind, const r
             }
         }
     }
-    if (r2 < cut_ljsq) {
+    if (SAME_CUTS || r2 < cut_ljsq) {
         const real4 c = ljc[lj_row + type[j]];
         const real r6inv = r2inv * r2inv * r2inv;
         forcelj = r6inv * (c.x * r6inv - c.y);
@@ -413,8 +413,9 @@ inline ulong fixed_r2(const pos4 a, const pos4 b)
 #endif
 
 #if POS_FIXED && !PAIR_DOUBLE
-/* Whether a pair at float r2 (fixed-point positions pi, pj) is inside the
- * force cutoff, and in *in_coul whether inside the Coulomb one. The
+/* Cutoff tests of a pair at float r2 (fixed-point positions pi, pj:
+ * CUTOFF_TESTS below), whether inside the force cutoff and whether inside
+ * the Coulomb one. The
  * unshifted Coulomb force jumps by ~5e-3 kcal/mol/A at the cutoff: float r2
  * (rounding ~1.5e-5 A^2 at 10 A) put ~0.6 pairs per step of a 32k-atom
  * system on the other side of it than the double reference, which alone
@@ -428,36 +429,42 @@ inline ulong fixed_r2(const pos4 a, const pos4 b)
  * the float compares decide and the 64-bit products are skipped. */
 #define CUT_BAND_HI 1.000001f
 #define CUT_BAND_LO 0.999999f
-inline int inside_cut(const real r2, const pos4 pi, const pos4 pj, const real cut_hi,
-                      const real band_lo, const real cut_coulsq, const ulong cut_force_units,
-                      const ulong cut_coul_units, int *in_coul)
-{
-    if (r2 >= cut_hi)
-        return 0;
-    *in_coul = r2 < cut_coulsq;
-    if (r2 > band_lo) { /* rare */
-        const ulong r2_units = fixed_r2(pi, pj);
-        *in_coul = r2_units < cut_coul_units;
-        return r2_units < cut_force_units;
-    }
-    return 1;
-}
 #endif
 
 /* The rest of a force kernel's step over pair (i, j) once pj, dx, dy, dz,
  * qj and kind are known: cutoff tests (skip: continue), the too-close
- * check, the pair terms and their sums (charmm_force's names). */
+ * check, the pair terms and their sums (charmm_force's names).
+ * SAME_CUTS (host: Coulomb and LJ cutoffs equal, as in rhodo): every pair
+ * inside the force cutoff is inside both, no per-pair tests of either.
+ * With fixed-point positions the too-close check shares the rare branch
+ * of the band below the cutoff (see above). */
+#ifndef SAME_CUTS
+#define SAME_CUTS 0
+#endif
 #if POS_FIXED && !PAIR_DOUBLE
 #define CUTOFF_TESTS()                                                                         \
-    int in_coul;                                                                               \
-    if (!inside_cut(r2, pi, pj, cut_hi, band_lo, cut_coulsq, cut_force_units, cut_coul_units,  \
-                    &in_coul))                                                                 \
-        continue
+    if (r2 >= cut_hi)                                                                          \
+        continue;                                                                              \
+    int in_coul = SAME_CUTS || r2 < cut_coulsq;                                                \
+    if (r2 > band_lo || r2 < min_r2) { /* rare */                                              \
+        if (r2 < min_r2) {                                                                     \
+            report(error, 1, ii, j);                                                           \
+            continue;                                                                          \
+        }                                                                                      \
+        const ulong r2_units = fixed_r2(pi, pj);                                               \
+        if (r2_units >= cut_force_units)                                                       \
+            continue;                                                                          \
+        in_coul = SAME_CUTS || r2_units < cut_coul_units;                                      \
+    }
 #else
 #define CUTOFF_TESTS()                                                                         \
     if (r2 >= cut_forcesq)                                                                     \
         continue;                                                                              \
-    const int in_coul = r2 < cut_coulsq
+    const int in_coul = SAME_CUTS || r2 < cut_coulsq;                                          \
+    if (r2 < min_r2) {                                                                         \
+        report(error, 1, ii, j);                                                               \
+        continue;                                                                              \
+    }
 #endif
 #if PREC == 2
 #define CHECK_FORCE() if (!(fabs(fpair) * sqrt(r2) < FORCE_LIMIT)) report(error, 2, ii, j)
@@ -468,10 +475,6 @@ inline int inside_cut(const real r2, const pos4 pi, const pos4 pj, const real cu
     const real r2 = DELTA_UNITS ? (dx * dx + dy * dy + dz * dz) * (unit * unit)               \
                                 : dx * dx + dy * dy + dz * dz;                                 \
     CUTOFF_TESTS();                                                                            \
-    if (r2 < min_r2) {                                                                         \
-        report(error, 1, ii, j);                                                               \
-        continue;                                                                              \
-    }                                                                                          \
     real ecoul, philj;                                                                         \
     const real fpair = pair_terms(r2, in_coul, kind, qi, qj, ljc, ti * ntypes, type, j,        \
                                   g_ewald, qqrd2e, cut_ljsq, cut_lj_innersq, inv_denom_lj,     \
@@ -633,7 +636,7 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
  * The lanes of the 8 i atoms read the same j atoms at the same time: one
  * position gather serves 8 pairs (charmm_force gathers one per pair), and
  * there is no per-pair list index to load. Cutoff tests as charmm_force
- * (inside_cut). Outputs, partials (one per
+ * (CUTOFF_TESTS). Outputs, partials (one per
  * work-group) and precisions as charmm_force. */
 __kernel void charmm_cluster_force(__global const pos4 *restrict pos,
                                    __global const float4 *restrict pos_lo,

@@ -153,10 +153,13 @@ scl_status charmm_forces_kernel(charmm_forces *fk, const char *name, int tpa, in
 {
     if (*slot)
         return SCL_OK;
-    char opts[128];
-    snprintf(opts, sizeof opts, "-DPREC=%d -DTPA=%d -DTALLY=%d -DTALLY_DOUBLE=%d -DFSUM=%d",
+    char opts[160];
+    /* SAME_CUTS: no per-pair Coulomb/LJ cutoff tests when both cutoffs are
+     * the force cutoff (cl/charmm.cl) */
+    snprintf(opts, sizeof opts,
+             "-DPREC=%d -DTPA=%d -DTALLY=%d -DTALLY_DOUBLE=%d -DFSUM=%d -DSAME_CUTS=%d",
              (int)fk->params->precision, tpa, tally, fk->params->mixed_tally_double != 0,
-             fsum > 1 ? 8 : 1);
+             fsum > 1 ? 8 : 1, fk->coeffs->cut_coulsq == fk->coeffs->cut_ljsq);
     scl_status s = scl_kernel_create(fk->ctx, "charmm", name, opts, slot);
     if (s == SCL_OK)
         scl_kernel_set_label(*slot, label);
