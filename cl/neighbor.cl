@@ -1,20 +1,29 @@
 /* Full neighbor lists on the device from a cell grid (cl/charmm_bin.cl, or
  * the host binning on devices without fp64).
  *
- * One work-item per local atom scans the cells within `reach` cells of its own
- * (cells are at least cutoff/reach wide; reach 2 scans 1.7x less volume than
- * 27 cells of the full cutoff), keeps every
- * other atom closer than the list cutoff (force cutoff + skin) and tags it
- * with its special kind (1-2, 1-3, 1-4 partner by global tag) in the two high
- * bits. The list is padded to a multiple of 8 slots with the sentinel atom
- * (far away, so it never passes a cutoff) and stored in blocks of 8 slots per
- * atom: slot s of chunk atom a lives at (s/8)*count*8 + a*8 + s%8, so the 8
- * slots a group of lanes reads together are contiguous. An atom with more
- * neighbors than the capacity stores none past it and reports its count in
- * *overflow; the host regrows and rebuilds: the list is never truncated.
+ * LANES work-items per local atom scan the cells within `reach` cells of its
+ * own (cells are at least cutoff/reach wide; reach 2 scans 1.7x less volume
+ * than 27 cells of the full cutoff), keep every other atom closer than the
+ * list cutoff (force cutoff + skin) and tag it with its special kind (1-2,
+ * 1-3, 1-4 partner by global tag) in the two high bits. The candidates are
+ * numbered in scan order; lane l takes those with number % LANES == l and
+ * keeps its k-th pair in slot k * LANES + l: one pass, no atomics, and an
+ * order fixed by LANES alone (not by the launch shape). The lanes' counts
+ * differ by a few, so an atom's list is LANES * (largest lane count) slots,
+ * padded to a multiple of 8, with the sentinel atom (far away: it never
+ * passes a cutoff) in the holes and the padding; numnbr holds that slot
+ * count, npairs the pairs. Slots are stored in blocks of 8 per atom: slot s
+ * of chunk atom a lives at (s/8)*count*8 + a*8 + s%8, so the 8 slots a group
+ * of lanes reads together are contiguous (with LANES 8, lane l's pairs are
+ * column l of the atom's blocks, which the prune's lane l reads). An atom
+ * with more than capacity/LANES pairs in some lane stores none past that and
+ * reports the slots it needs in *overflow; the host regrows and rebuilds:
+ * the list is never truncated.
  *
  * Options: SCL_POS_DOUBLE=0|1: positions are double4, or int4 fixed point
- * (`unit` Angstrom per step, differences modulo 2^32: see charmm.cl). */
+ * (`unit` Angstrom per step, differences modulo 2^32: see charmm.cl);
+ * LANES: 1, 2, 4 or 8 (charmm_nlist.lanes), work-items per atom of the build
+ * and the prune. */
 
 #if SCL_POS_DOUBLE
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -31,9 +40,10 @@ typedef int4 pos4;
 
 #define KIND_SHIFT 30
 #define PAD 8
-#ifndef LANES /* work-items per atom in the list prune (charmm_nlist.prune_lanes) */
+#ifndef LANES /* work-items per atom of the build and the prune (charmm_nlist.lanes) */
 #define LANES 8
 #endif
+#define SLOT(s) ((size_t)((s) / PAD) * stride + (size_t)a * PAD + (s) % PAD)
 
 /* Special kind of partner tag for local atom o (caller's index; 0: not
  * special). */
@@ -48,10 +58,10 @@ inline int special_kind(__global const int *nspecial, __global const long *speci
     return 0;
 }
 
-/* One work-item per atom. (A version with 8 work-items per atom sharing the
- * rows, counting then writing at prefix offsets, measured 1.66 ms per build
- * at 32k atoms on the H200 against 1.23 ms for this one: the second pass over
- * the candidates cost more than the extra parallelism gained.) */
+/* LANES work-items per atom (see the top); work-groups hold whole atoms and
+ * every work-item reaches the barrier. (One work-item per atom, 32k atoms:
+ * ~7 warps per SM, latency-bound at 1.28 ms per build on the H200; 8 lanes
+ * counting in one pass and writing at prefix offsets in a second: 1.66 ms.) */
 __kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
                              __global const int *ilist, __global const int *icell,
                              __global const int *cell_start, const int nx, const int ny,
@@ -60,102 +70,129 @@ __kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
                              __global const int *order, __global const int *nspecial,
                              __global const long *special, const int maxspecial, const int first,
                              const int count, const int capacity, const int sentinel,
-                             __global int *nbr, __global int *numnbr,
-                             volatile __global int *overflow)
+                             __global int *nbr, __global int *numnbr, __global int *npairs,
+                             volatile __global int *overflow, __local int *lane_count)
 {
-    const int a = get_global_id(0);
-    if (a >= count)
-        return;
-    const int ii = first + a;
-    const int i = ilist[ii];
-    const pos4 pi = pos[i];
-    const int c = icell[ii];
-    const int cx = c % nx, cy = (c / nx) % ny, cz = c / (nx * ny);
+    const int gid = get_global_id(0), lid = get_local_id(0);
+    const int a = gid / LANES, lane = gid % LANES;
+    const int active = a < count;
+    const int ii = first + (active ? a : 0);
     const size_t stride = (size_t)count * PAD;
-    /* bonded partners have nearby tags: most neighbors fail this range test.
-     * The specials are the caller's arrays, by the caller's index o. */
-    const int o = order[i];
-    long2 range = (long2)(1, 0); /* empty */
-    if (maxspecial > 0)
-        for (int k = 0; k < nspecial[3 * o + 2]; k++) {
-            const long t = special[(size_t)o * (size_t)maxspecial + k];
-            range.x = k == 0 || t < range.x ? t : range.x;
-            range.y = k == 0 || t > range.y ? t : range.y;
-        }
-    /* Rows of cells (z, y) are clipped to the cutoff sphere around the atom:
-     * rows farther than the cutoff in y-z are skipped, and the x range of
-     * the others shrinks to the sphere's chord. Of the 5x5x5 half-width
-     * cells, about a third of the candidates were in the corners. The clip
-     * is conservative (1e-3 A to spare for float cell boundaries); every
-     * candidate still passes the exact distance test below. */
+    const int lane_cap = capacity / LANES;
+    int n = 0; /* this lane's pairs */
+    if (active) {
+        const int i = ilist[ii];
+        const pos4 pi = pos[i];
+        const int c = icell[ii];
+        const int cx = c % nx, cy = (c / nx) % ny, cz = c / (nx * ny);
+        /* bonded partners have nearby tags: most neighbors fail this range
+         * test. The specials are the caller's arrays, by the caller's index o. */
+        const int o = order[i];
+        long2 range = (long2)(1, 0); /* empty */
+        if (maxspecial > 0)
+            for (int k = 0; k < nspecial[3 * o + 2]; k++) {
+                const long t = special[(size_t)o * (size_t)maxspecial + k];
+                range.x = k == 0 || t < range.x ? t : range.x;
+                range.y = k == 0 || t > range.y ? t : range.y;
+            }
+        /* Rows of cells (z, y) are clipped to the cutoff sphere around the
+         * atom: rows farther than the cutoff in y-z are skipped, and the x
+         * range of the others shrinks to the sphere's chord. Of the 5x5x5
+         * half-width cells, about a third of the candidates were in the
+         * corners. The clip is conservative (1e-3 A to spare for float cell
+         * boundaries); every candidate still passes the exact distance test. */
 #if SCL_POS_DOUBLE
-    const real xi = pi.x, yi = pi.y, zi = pi.z;
+        const real xi = pi.x, yi = pi.y, zi = pi.z;
 #else
-    const real xi = (real)pi.x * unit, yi = (real)pi.y * unit, zi = (real)pi.z * unit;
+        const real xi = (real)pi.x * unit, yi = (real)pi.y * unit, zi = (real)pi.z * unit;
 #endif
-    const real reach_cut = sqrt(cutsq) + (real)1e-3, reach_cutsq = reach_cut * reach_cut;
-    int n = 0;
-    for (int z = max(cz - reach, 0); z <= min(cz + reach, nz - 1); z++) {
-        const real zlo = grid_lo.z + (real)z * grid_width.z;
-        const real dz = max(max(zlo - zi, zi - (zlo + grid_width.z)), (real)0);
-        for (int y = max(cy - reach, 0); y <= min(cy + reach, ny - 1); y++) {
-            const real ylo = grid_lo.y + (real)y * grid_width.y;
-            const real dy = max(max(ylo - yi, yi - (ylo + grid_width.y)), (real)0);
-            const real left = reach_cutsq - dy * dy - dz * dz;
-            if (left <= 0)
-                continue;
-            const real chord = sqrt(left); /* half the chord */
-            const int x0 = max(max(cx - reach, 0),
-                               (int)floor((xi - chord - grid_lo.x) / grid_width.x));
-            const int x1 = min(min(cx + reach, nx - 1),
-                               (int)floor((xi + chord - grid_lo.x) / grid_width.x));
-            if (x1 < x0)
-                continue;
-            const int row = (z * ny + y) * nx;
-            /* the cells of a row are contiguous in the sorted order */
-            const int s0 = cell_start[row + x0];
-            const int s1 = cell_start[row + x1 + 1];
-            for (int j = s0; j < s1; j++) {
-                if (j == i)
+        const real reach_cut = sqrt(cutsq) + (real)1e-3, reach_cutsq = reach_cut * reach_cut;
+        int scanned = 0; /* candidates numbered so far */
+        for (int z = max(cz - reach, 0); z <= min(cz + reach, nz - 1); z++) {
+            const real zlo = grid_lo.z + (real)z * grid_width.z;
+            const real dz = max(max(zlo - zi, zi - (zlo + grid_width.z)), (real)0);
+            for (int y = max(cy - reach, 0); y <= min(cy + reach, ny - 1); y++) {
+                const real ylo = grid_lo.y + (real)y * grid_width.y;
+                const real dy = max(max(ylo - yi, yi - (ylo + grid_width.y)), (real)0);
+                const real left = reach_cutsq - dy * dy - dz * dz;
+                if (left <= 0)
                     continue;
-                const pos4 pj = pos[j];
-                const real dx = DELTA(pi.x, pj.x), dy = DELTA(pi.y, pj.y), dz = DELTA(pi.z, pj.z);
-                if (dx * dx + dy * dy + dz * dz < cutsq) {
-                    if (n < capacity) {
-                        const long tj = tag[j];
-                        int kind = tj >= range.x && tj <= range.y
-                                       ? special_kind(nspecial, special, maxspecial, o, tj)
-                                       : 0;
-                        /* a far periodic image of the partner is not the
-                         * partner (LAMMPS's minimum_image_check) */
-                        if (kind && (fabs(dx) > half_box.x || fabs(dy) > half_box.y ||
-                                     fabs(dz) > half_box.z))
-                            kind = 0;
-                        nbr[(size_t)(n / PAD) * stride + (size_t)a * PAD + n % PAD] =
-                            j | (kind << KIND_SHIFT);
+                const real chord = sqrt(left); /* half the chord */
+                const int x0 = max(max(cx - reach, 0),
+                                   (int)floor((xi - chord - grid_lo.x) / grid_width.x));
+                const int x1 = min(min(cx + reach, nx - 1),
+                                   (int)floor((xi + chord - grid_lo.x) / grid_width.x));
+                if (x1 < x0)
+                    continue;
+                const int row = (z * ny + y) * nx;
+                /* the cells of a row are contiguous in the sorted order */
+                const int s0 = cell_start[row + x0];
+                const int s1 = cell_start[row + x1 + 1];
+                /* candidate s0 + q has number scanned + q */
+                for (int j = s0 + ((lane - scanned) & (LANES - 1)); j < s1; j += LANES) {
+                    if (j == i)
+                        continue;
+                    const pos4 pj = pos[j];
+                    const real dx = DELTA(pi.x, pj.x), dy = DELTA(pi.y, pj.y),
+                               dz = DELTA(pi.z, pj.z);
+                    if (dx * dx + dy * dy + dz * dz < cutsq) {
+                        if (n < lane_cap) {
+                            const long tj = tag[j];
+                            int kind = tj >= range.x && tj <= range.y
+                                           ? special_kind(nspecial, special, maxspecial, o, tj)
+                                           : 0;
+                            /* a far periodic image of the partner is not the
+                             * partner (LAMMPS's minimum_image_check) */
+                            if (kind && (fabs(dx) > half_box.x || fabs(dy) > half_box.y ||
+                                         fabs(dz) > half_box.z))
+                                kind = 0;
+                            nbr[SLOT(n * LANES + lane)] = j | (kind << KIND_SHIFT);
+                        }
+                        n++;
                     }
-                    n++;
                 }
+                scanned += s1 - s0;
             }
         }
     }
-    if (n > capacity) {
-        atomic_max(overflow, n);
-        numnbr[ii] = 0;
+    lane_count[lid] = n;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (!active)
+        return;
+    int rows = 0, pairs = 0; /* the atom's largest lane count, its pairs */
+    for (int l = 0; l < LANES; l++) {
+        const int v = lane_count[lid - lane + l];
+        rows = max(rows, v);
+        pairs += v;
+    }
+    if (rows > lane_cap) {
+        if (lane == 0) {
+            atomic_max(overflow, rows * LANES);
+            numnbr[ii] = 0;
+            npairs[ii] = 0;
+        }
         return;
     }
-    for (int s = n; s < ((n + PAD - 1) / PAD) * PAD; s++)
-        nbr[(size_t)(s / PAD) * stride + (size_t)a * PAD + s % PAD] = sentinel;
-    numnbr[ii] = n;
+    for (int k = n; k < rows; k++) /* this lane's holes */
+        nbr[SLOT(k * LANES + lane)] = sentinel;
+    const int slots = rows * LANES, padded = (slots + PAD - 1) / PAD * PAD;
+    if (lane == 0) {
+        for (int s = slots; s < padded; s++)
+            nbr[SLOT(s)] = sentinel;
+        numnbr[ii] = padded;
+        npairs[ii] = pairs;
+    }
 }
 
 /* Dynamic pruning: copy the pairs of the full list (nbr, numnbr) closer than
  * sqrt(cutsq) at the current positions into the inner list (same blocked
  * layout, padded with the sentinel, special pairs first and counted in
  * nspecial_front). LANES work-items per atom take the slots s with
- * s % LANES == lane; each counts its special and other kept pairs, offsets
- * come from the counts in local memory (specials of all lanes first), then
- * each writes: a fixed order, no atomics. The force kernels then skip the
+ * s % LANES == lane (the build's lane of that number: its pairs, then holes
+ * holding the sentinel, which never passes the cutoff); each counts its
+ * special and other kept pairs, offsets come from the counts in local memory
+ * (specials of all lanes first), then each writes: a fixed order, no
+ * atomics. The force kernels then skip the
  * outer shell of the skin until an atom has moved half the inner skin (the
  * host checks). */
 inline int prune_pass(__global const pos4 *pos, const pos4 pi, __global const int *nbr,

@@ -43,6 +43,8 @@ run charmm       --kernel charmm
 run charmm-tally --kernel charmm --no-reference --tally
 run cluster      --kernel cluster
 run cluster-tally --kernel cluster --no-reference --tally
+# the list build as before issue 11's lanes (one work-item per atom), for the comparison
+run charmm-lanes1 --kernel charmm --no-reference --list-lanes 1
 # the cpu kind with full lists only (its coloured half lists take ~0.6 s a step on a GPU)
 STREAMCL_FORCE=list=1 run tuned-tally --no-reference --tally
 
@@ -51,13 +53,14 @@ ratio() { python3 -c "print(f'{float(\"$2\")/float(\"$1\"):.3f}')" 2>/dev/null |
 echo
 echo "total $(( $(date +%s) - T0 )) s"
 echo
-echo "| rhodo 32k mixed, ${DEV:-?}, $(date -u +%F) | force ms/step, force-only | force ms/step, energy+virial every step | tally / force-only | list build device ms/rebuild (of it cluster lists) | force RMS err vs double reference | tpa/wg |"
-echo "|---|---|---|---|---|---|---|"
+echo "| rhodo 32k mixed, ${DEV:-?}, $(date -u +%F) | force ms/step, force-only | force ms/step, energy+virial every step | tally / force-only | list build device ms/rebuild (of it cluster lists) | of it binning / atom-list build kernel | prune ms per prune | force RMS err vs double reference | tpa/wg |"
+echo "|---|---|---|---|---|---|---|---|---|"
 for k in charmm cluster; do
     f0=$(get $k force_ms); f1=$(get $k-tally force_ms)
-    echo "| $k | ${f0:-failed} | ${f1:-failed} | $(ratio "$f0" "$f1") | $(get $k list_build_dev_ms) ($(get $k cluster_build_dev_ms)) | $(get $k force_err) | $(get $k tpa)/$(get $k wg) |"
+    echo "| $k | ${f0:-failed} | ${f1:-failed} | $(ratio "$f0" "$f1") | $(get $k list_build_dev_ms) ($(get $k cluster_build_dev_ms)) | $(get $k bin_dev_ms) / $(get $k nbr_build_dev_ms) | $(get $k prune_dev_ms) | $(get $k force_err) | $(get $k tpa)/$(get $k wg) |"
 done
-echo "| tuner's choice: $(get tuned-tally kernel) | | $(get tuned-tally force_ms) | | $(get tuned-tally list_build_dev_ms) | | $(get tuned-tally tpa)/$(get tuned-tally wg) |"
+echo "| charmm, list build with 1 work-item per atom (--list-lanes 1) | $(get charmm-lanes1 force_ms) | | | $(get charmm-lanes1 list_build_dev_ms) | $(get charmm-lanes1 bin_dev_ms) / $(get charmm-lanes1 nbr_build_dev_ms) | $(get charmm-lanes1 prune_dev_ms) | | $(get charmm-lanes1 tpa)/$(get charmm-lanes1 wg) |"
+echo "| tuner's choice: $(get tuned-tally kernel) | | $(get tuned-tally force_ms) | | $(get tuned-tally list_build_dev_ms) | $(get tuned-tally bin_dev_ms) / $(get tuned-tally nbr_build_dev_ms) | $(get tuned-tally prune_dev_ms) | | $(get tuned-tally tpa)/$(get tuned-tally wg) |"
 # what the cluster launches walk (pair-bench reads the lists back): its cost is
 # warp steps x cost per step; the charmm kind's steps are its inner-list slots / 32
 ws=$(get cluster warp_steps); fc=$(get cluster force_ms)

@@ -121,6 +121,11 @@ typedef struct {
     /* "cpu" kind: 1 = full lists, 2 = half lists (each pair once, blocks
      * coloured so that no two of one launch write the same atom), 0 = tuned. */
     int lists;
+    /* Work-items per local atom of the device list build and prune: 1, 2, 4
+     * or 8; 0 = automatic (8 on GPUs, 1 on CPUs). It changes the order of
+     * the pairs in the lists (and so float rounding in the sums), nothing
+     * else. */
+    int list_lanes;
 } scl_charmm_params;
 
 /* Default parameters: mixed precision, tuning on, special factors all 1. */

@@ -17,7 +17,7 @@ typedef struct {
     long atoms, steps, rebuild, nx, ny, nz, tpa, chunks, wg;
     double g_ewald, displace, inner_skin;
     const char *data, *device, *precision, *kernel;
-    long lists;
+    long lists, list_lanes;
     int tune, reference, profile, host_pack, tally;
 } bench_args;
 
@@ -38,6 +38,8 @@ static void usage(FILE *out)
             "                    of atoms, SIMD over neighbors) or cluster (cluster pairs of\n"
             "                    8 x 8 atoms, GPUs) (default: tuned)\n"
             "  --lists N         cpu kind: 1 full lists, 2 half lists (default: tuned)\n"
+            "  --list-lanes N    work-items per atom of the list build and prune: 1, 2, 4, 8\n"
+            "                    (default: 8 on GPUs, 1 on CPUs)\n"
             "  --no-tune         use defaults/cached plans instead of timing candidates\n"
             "  --no-reference    skip the double reference (error and CPU baseline)\n"
             "  --inner-skin S    dynamic pruning buffer in Angstrom (default skin/4; -1: off)\n"
@@ -116,6 +118,13 @@ static int parse_args(int argc, char **argv, bench_args *a)
             r = cli_parse_double("pair-bench", o, v, &a->displace);
         } else if (!strcmp(o, "--tpa")) {
             r = cli_parse_long("pair-bench", o, v, 1, 32, &a->tpa);
+        } else if (!strcmp(o, "--list-lanes")) {
+            r = cli_parse_long("pair-bench", o, v, 1, 8, &a->list_lanes);
+            if (r == 0 && (a->list_lanes & (a->list_lanes - 1)) != 0) {
+                fprintf(stderr, "streamcl pair-bench: bad value for --list-lanes: '%s' (1, 2, 4 "
+                                "or 8)\n", v);
+                r = -1;
+            }
         } else if (!strcmp(o, "--chunks")) {
             r = cli_parse_long("pair-bench", o, v, 1, 4096, &a->chunks);
         } else if (!strcmp(o, "--wg")) {
@@ -242,6 +251,7 @@ int cmd_pair_bench(int argc, char **argv)
     p.tune = a.tune;
     p.inner_skin = a.inner_skin;
     p.host_pack = a.host_pack;
+    p.list_lanes = (int)a.list_lanes;
     p.kernel = a.kernel;
     p.lists = (int)a.lists;
     double ghost_cut = p.cut_lj + p.skin;
@@ -439,11 +449,12 @@ int cmd_pair_bench(int argc, char **argv)
         free(fref);
     }
     /* device time of a list rebuild (binning + build kernels), with --profile */
-    double t_bin = 0, t_build = 0, t_cl = 0;
-    long c_bin = 0, c_build = 0;
+    double t_bin = 0, t_build = 0, t_cl = 0, t_prune = 0;
+    long c_bin = 0, c_build = 0, c_prune = 0;
     if (a.profile) {
         scl_profile_total(ctx, "charmm binning", &t_bin, &c_bin);
         scl_profile_total(ctx, "charmm neighbor build", &t_build, &c_build);
+        scl_profile_total(ctx, "charmm list prune", &t_prune, &c_prune);
         long c_cl = 0; /* the cluster kind's lists (rebuilt from the same bins) */
         scl_profile_total(ctx, "charmm cluster build", &t_cl, &c_cl);
     }
@@ -451,7 +462,8 @@ int cmd_pair_bench(int argc, char **argv)
     printf("RESULT atoms=%d precision=%s tally=%d force_ms=%.4f device_ms=%.4f neighbor_ms=%.4f "
            "upload_ms=%.4f download_ms=%.4f reduce_ms=%.4f reference_ms=%.4f force_err=%.2e "
            "ecoul_err=%.2e evdwl_err=%.2e tpa=%d chunks=%d wg=%d prunes=%ld compute_host_ms=%.4f "
-           "list_build_dev_ms=%.4f cluster_build_dev_ms=%.4f set_atoms_host_ms=%.4f kernel=%s "
+           "list_build_dev_ms=%.4f cluster_build_dev_ms=%.4f bin_dev_ms=%.4f "
+           "nbr_build_dev_ms=%.4f prune_dev_ms=%.4f set_atoms_host_ms=%.4f kernel=%s "
            "lists=%d blocks=%d "
            "colours=%d launches=%d cluster_pairs=%ld walked_slots=%.1f cut_pairs=%.1f "
            "warp_steps=%ld launches_full=%ld inner_slots=%.1f\n",
@@ -461,6 +473,9 @@ int cmd_pair_bench(int argc, char **argv)
            st1.prunes - st0.prunes, n_compute ? t_compute / (double)n_compute * ms : 0.0,
            a.profile && rebuilds > 0 ? (t_bin + t_build + t_cl) / (double)builds * ms : NAN,
            a.profile && rebuilds > 0 ? t_cl / (double)builds * ms : NAN,
+           a.profile && rebuilds > 0 ? t_bin / (double)builds * ms : NAN,
+           a.profile && rebuilds > 0 ? t_build / (double)builds * ms : NAN,
+           a.profile && c_prune > 0 ? t_prune / (double)c_prune * ms : NAN,
            n_sa ? t_sa_host / (double)n_sa * ms : 0.0, st1.kernel, st1.lists, st1.blocks,
            st1.colours, st1.launches, st1.cluster_pairs, 64.0 * (double)cs.entries / sys.natoms,
            (double)cs.cut_pairs / sys.natoms, cs.warp_steps, cs.launches_full,

@@ -100,6 +100,7 @@ static scl_status reserve_binned(charmm_nlist *nl, int ncells)
     RESERVE(icell, "charmm atom cells", SCL_INT, nli);
     RESERVE(cell_start, "charmm cell starts", SCL_INT, (size_t)ncells + 1);
     RESERVE(numnbr, "charmm neighbor counts", SCL_INT, nli);
+    RESERVE(npairs, "charmm neighbor pair counts", SCL_INT, nli);
     RESERVE(numnbr_in, "charmm inner neighbor counts", SCL_INT, nl->inner_skin > 0.0 ? nli : 1);
     RESERVE(nspecial_front, "charmm inner special counts", SCL_INT,
             nl->inner_skin > 0.0 ? nli : 1);

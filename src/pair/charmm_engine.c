@@ -58,6 +58,10 @@ scl_status scl_charmm_create(scl_context *ctx, const scl_charmm_params *p, scl_c
         strcmp(eng->kernel_name, "cpu") && strcmp(eng->kernel_name, "cluster"))
         s = scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "kernel '%s' is not charmm, cpu or cluster",
                      p->kernel);
+    if (s == SCL_OK && (p->list_lanes < 0 || p->list_lanes > 8 ||
+                        (p->list_lanes & (p->list_lanes - 1)) != 0))
+        s = scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "list_lanes %d is not 0 (automatic), 1, 2, 4 or 8",
+                     p->list_lanes);
     if (s == SCL_OK && (p->lists < 0 || p->lists > 2))
         s = scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "lists %d is not 0 (tuned), 1 (full) or 2 (half)",
                      p->lists);

@@ -25,11 +25,10 @@ scl_status charmm_nlist_init(charmm_nlist *nl, scl_context *ctx, const charmm_co
         nl->inner_skin = 0.0; /* no shorter than the full list */
     nl->device_bins = scl_device(ctx)->fp64 && !p->host_pack;
     /* a CPU work-item is a loop iteration: lanes there only add the
-     * barrier and the local-memory offsets */
-    nl->prune_lanes = scl_device(ctx)->is_gpu ? CHARMM_PRUNE_LANES : 1;
+     * barrier, the local-memory offsets and (build) the holes */
+    nl->lanes = p->list_lanes > 0 ? p->list_lanes : scl_device(ctx)->is_gpu ? CHARMM_LIST_LANES : 1;
     char opts[64];
-    snprintf(opts, sizeof opts, "-DSCL_POS_DOUBLE=%d -DLANES=%d", nl->pos_double,
-             nl->prune_lanes);
+    snprintf(opts, sizeof opts, "-DSCL_POS_DOUBLE=%d -DLANES=%d", nl->pos_double, nl->lanes);
     scl_status s = scl_kernel_create(ctx, "neighbor", "neighbor_build", opts, &nl->build);
     if (s == SCL_OK)
         s = scl_kernel_create(ctx, "neighbor", "neighbor_prune", opts, &nl->prune_k);
@@ -84,7 +83,7 @@ void charmm_nlist_free(charmm_nlist *nl)
                          nl->special,    nl->pos_build,   nl->type,          nl->tag,
                          nl->order_dev,  nl->ilist_dev,   nl->icell,         nl->cell_start,
                          nl->numnbr,     nl->numnbr_in,   nl->nspecial_front, nl->overflow,
-                         nl->shared_nbr, nl->pos_prune_dev, nl->cell_of,     nl->rank,
+                         nl->npairs,     nl->shared_nbr, nl->pos_prune_dev, nl->cell_of,     nl->rank,
                          nl->cell_count, nl->local_count, nl->local_start,   nl->box,
                          nl->check,      nl->lo_unused};
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
@@ -132,7 +131,7 @@ static size_t fixed_device_bytes(const charmm_nlist *nl)
                                nl->special,    nl->pos_build,   nl->type,          nl->tag,
                                nl->order_dev,  nl->ilist_dev,   nl->icell,         nl->cell_start,
                                nl->numnbr,     nl->numnbr_in,   nl->nspecial_front, nl->overflow,
-                               nl->pos_prune_dev, nl->cell_of,  nl->rank,          nl->cell_count,
+                               nl->npairs,     nl->pos_prune_dev, nl->cell_of,  nl->rank,          nl->cell_count,
                                nl->local_count, nl->local_start, nl->box,          nl->check};
     size_t sum = nl->extra_bytes;
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
@@ -190,7 +189,7 @@ scl_status charmm_nlist_build(charmm_nlist *nl, const charmm_chunk *ch, scl_stre
         {"icell", nl->icell},         {"cell_start", nl->cell_start},
         {"order", nl->order_dev},     {"nspecial", nl->nspecial},
         {"special", nl->special},     {"nbr", nbr},               {"numnbr", nl->numnbr},
-        {"overflow", nl->overflow}};
+        {"npairs", nl->npairs},       {"overflow", nl->overflow}};
     const charmm_int_arg ints[] = {
         {"nx", nl->grid[0]},        {"ny", nl->grid[1]},           {"nz", nl->grid[2]},
         {"reach", CHARMM_CELL_REACH}, {"maxspecial", nl->maxspecial}, {"first", ch->first},
@@ -214,9 +213,13 @@ scl_status charmm_nlist_build(charmm_nlist *nl, const charmm_chunk *ch, scl_stre
         half[d] = nl->half_box[d] > 0.0 ? nl->half_box[d] : 1e30;
     if (s == SCL_OK)
         s = charmm_set_real4(k, "half_box", nl->pos_double, half);
-    size_t local = 64, global = (size_t)ch->count;
-    if (local > scl_kernel_max_work_group(k))
-        local = scl_kernel_max_work_group(k);
+    /* whole atoms per work-group (lanes, one count each in local memory) */
+    size_t local = 64;
+    while (local > scl_kernel_max_work_group(k) && local > (size_t)nl->lanes)
+        local /= 2;
+    size_t global = ((size_t)ch->count * (size_t)nl->lanes + local - 1) / local * local;
+    if (s == SCL_OK)
+        s = scl_kernel_set_local(k, "lane_count", local * sizeof(int));
     return s == SCL_OK ? scl_kernel_launch(k, 1, &global, &local, ev) : s;
 }
 
@@ -239,9 +242,9 @@ scl_status charmm_nlist_prune(charmm_nlist *nl, scl_stream *pos, const void *pos
     scl_status s = scl_kernel_set_real(k, "cutsq", cut * cut);
     if (s == SCL_OK)
         s = scl_kernel_set_real(k, "unit", nl->unit);
-    /* CHARMM_PRUNE_LANES work-items per atom, two counts each in local memory */
+    /* nl->lanes work-items per atom, two counts each in local memory */
     size_t local = 64;
-    while (local > scl_kernel_max_work_group(k) && local > (size_t)nl->prune_lanes)
+    while (local > scl_kernel_max_work_group(k) && local > (size_t)nl->lanes)
         local /= 2;
     if (s == SCL_OK)
         s = scl_kernel_set_local(k, "lane_count", 2 * local * sizeof(int));
@@ -257,7 +260,7 @@ scl_status charmm_nlist_prune(charmm_nlist *nl, scl_stream *pos, const void *pos
             {"first", ch->first}, {"count", ch->count}, {"sentinel", nl->natoms}};
         s = charmm_bind(k, streams, sizeof streams / sizeof streams[0], ints,
                         sizeof ints / sizeof ints[0]);
-        size_t global = ((size_t)ch->count * (size_t)nl->prune_lanes + local - 1) / local * local;
+        size_t global = ((size_t)ch->count * (size_t)nl->lanes + local - 1) / local * local;
         if (s == SCL_OK)
             s = scl_kernel_launch(k, 1, &global, &local, NULL);
     }
@@ -519,7 +522,7 @@ scl_status charmm_nlist_count(charmm_nlist *nl, long *pairs)
         int *counts = malloc((size_t)nl->nlocal * sizeof *counts);
         if (!counts)
             return scl_fail(nl->ctx, SCL_ERR_MEMORY, "charmm neighbor count", "out of host memory");
-        scl_status s = scl_stream_read_range(nl->numnbr, 0, (size_t)nl->nlocal, counts, 1, NULL);
+        scl_status s = scl_stream_read_range(nl->npairs, 0, (size_t)nl->nlocal, counts, 1, NULL);
         long total = 0;
         for (int i = 0; i < nl->nlocal && s == SCL_OK; i++)
             total += counts[i];

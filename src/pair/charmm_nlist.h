@@ -56,7 +56,9 @@ typedef struct {
     scl_stream *x_raw, *type_raw, *tag_raw, *nspecial, *special;
     /* binned */
     scl_stream *pos_build, *type, *tag, *order_dev, *ilist_dev, *icell, *cell_start;
-    scl_stream *numnbr, *numnbr_in, *nspecial_front, *overflow, *shared_nbr;
+    /* numnbr: slots of an atom's full list (holes and padding included,
+     * a multiple of 8), npairs: its pairs (cl/neighbor.cl) */
+    scl_stream *numnbr, *npairs, *numnbr_in, *nspecial_front, *overflow, *shared_nbr;
     /* device binning's work arrays */
     scl_stream *cell_of, *rank, *cell_count, *local_count, *local_start, *box, *check;
     scl_stream *lo_unused; /* binds the pack kernel's residuals when it packs list positions */
@@ -82,7 +84,7 @@ typedef struct {
     double half_box[3]; /* special partners beyond it are images (0: not periodic) */
     double inner_skin; /* > 0: pruning wanted */
     int prune;         /* on for the current layout (both lists fit) */
-    int prune_lanes;   /* work-items per atom of the prune: 8 on GPUs, 1 on CPUs */
+    int lanes;         /* work-items per atom of the build and the prune (params.list_lanes) */
     int prune_valid;   /* the inner lists hold for the positions they were pruned at */
     void *pos_prune;   /* host copy of those positions (host packing) */
     size_t pos_prune_bytes;

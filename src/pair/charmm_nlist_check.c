@@ -109,13 +109,16 @@ scl_status charmm_nlist_check(charmm_nlist *nl, long *mismatches, const char *fn
     if (s == SCL_OK)
         s = raw_read(nl, &r, fn);
     int *counts = malloc((size_t)(nloc + 1) * sizeof *counts);
+    int *pairs = malloc((size_t)(nloc + 1) * sizeof *pairs);
     int *slots = NULL;
     list_entry *dev = malloc((size_t)(cap + 1) * sizeof *dev);
     list_entry *host = malloc((size_t)(nl->natoms + 1) * sizeof *host);
-    if (s == SCL_OK && (!counts || !dev || !host))
+    if (s == SCL_OK && (!counts || !pairs || !dev || !host))
         s = scl_fail(nl->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
     if (s == SCL_OK && nloc > 0)
         s = scl_stream_read_range(nl->numnbr, 0, (size_t)nloc, counts, 1, NULL);
+    if (s == SCL_OK && nloc > 0)
+        s = scl_stream_read_range(nl->npairs, 0, (size_t)nloc, pairs, 1, NULL);
     for (int c = 0; c < nl->nchunks && s == SCL_OK; c++) {
         const charmm_chunk *ch = &nl->chunks[c];
         if (ch->count == 0)
@@ -132,28 +135,29 @@ scl_status charmm_nlist_check(charmm_nlist *nl, long *mismatches, const char *fn
             s = scl_stream_read_range(buf, 0, nslots, slots, 1, NULL);
         size_t stride = (size_t)ch->count * CHARMM_PAD;
         for (int a = 0; a < ch->count && s == SCL_OK; a++) {
-            int ii = ch->first + a, n = counts[ii];
-            int npad = (n + CHARMM_PAD - 1) / CHARMM_PAD * CHARMM_PAD;
-            if (n < 0 || npad > cap) {
+            /* n slots (a multiple of 8), the sentinel in the holes between
+             * the lanes' pairs and in the padding: no other entry */
+            int ii = ch->first + a, n = counts[ii], m = 0;
+            if (n < 0 || n % CHARMM_PAD != 0 || n > cap) {
                 (*mismatches)++;
                 continue;
             }
-            for (int k = 0; k < npad; k++) {
+            for (int k = 0; k < n; k++) {
                 int v = slots[(size_t)(k / CHARMM_PAD) * stride + (size_t)a * CHARMM_PAD +
                               k % CHARMM_PAD];
                 int j = v & CHARMM_INDEX_MASK;
-                if (k >= n) { /* padding must be the sentinel, nothing else */
-                    *mismatches += v != nl->natoms;
+                if (v == nl->natoms)
                     continue;
-                }
-                dev[k] = (list_entry){j < nl->natoms ? nl->order[j] : nl->natoms + 1,
-                                      (int)((unsigned)v >> CHARMM_KIND_SHIFT)};
+                dev[m++] = (list_entry){j < nl->natoms ? nl->order[j] : nl->natoms + 1,
+                                        (int)((unsigned)v >> CHARMM_KIND_SHIFT)};
             }
-            *mismatches += compare_atom(nl, &r, nl->order[nl->ilist[ii]], dev, n, host);
+            *mismatches += m != pairs[ii];
+            *mismatches += compare_atom(nl, &r, nl->order[nl->ilist[ii]], dev, m, host);
         }
     }
     raw_free(&r);
     free(counts);
+    free(pairs);
     free(slots);
     free(dev);
     free(host);

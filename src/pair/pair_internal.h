@@ -16,8 +16,9 @@
 #define CHARMM_PAD 8
 /* Device list build: cells are cutoff/REACH wide, scanned REACH cells out. */
 #define CHARMM_CELL_REACH 2
-/* Work-items per atom in the device list prune (LANES in cl/neighbor.cl). */
-#define CHARMM_PRUNE_LANES 8
+/* Work-items per atom of the device list build and prune on GPUs (LANES in
+ * cl/neighbor.cl; CPUs: 1). */
+#define CHARMM_LIST_LANES 8
 /* Closer than this (Angstrom) two atoms are reported as overlapping: forces
  * there are not physical and (much closer) overflow float arithmetic. Closer
  * pairs than 0.05 A are computed as LAMMPS's CPU style computes them: a

@@ -2,8 +2,8 @@
  * energies, virial and per-atom tallies are bitwise identical for every
  * threads-per-atom value, work-group size, one chunk vs many, and resident vs
  * streamed (rebuilt per chunk) neighbor lists, a chunk count the tuner chose
- * by timing real steps, and with dynamic pruning on
- * vs off over steps that move the atoms past the inner skin (re-pruning).
+ * by timing real steps, lanes per atom of the list build, and with dynamic
+ * pruning on vs off over steps that move the atoms past the inner skin (re-pruning).
  * Mixed precision agrees to float rounding across the same variations.
  * With argument "cluster": the cluster-pair kernel's lanes per atom and
  * work-groups against the "charmm" kind (tpa 1): the same pair math and
@@ -14,6 +14,7 @@ typedef struct {
     int tpa, chunks, wg;
     size_t budget;
     const char *what;
+    int lanes; /* list_lanes (0: this device's default) */
 } variant;
 
 typedef struct {
@@ -34,6 +35,7 @@ static int run(scl_context *ctx, scl_charmm_params p, const test_atoms *a, const
     p.tune = v->chunks == 0; /* chunks 0: the tuner times the chunk counts (real steps) */
     p.work_group = v->wg;
     p.max_device_bytes = v->budget;
+    p.list_lanes = v->lanes;
     scl_status s = test_engine_step(ctx, &p, a, o->f, &o->r, o->e, o->v, &o->st);
     CHECK(s == SCL_OK, "%s: %s", v->what, scl_last_error(ctx));
     return s == SCL_OK;
@@ -69,7 +71,7 @@ static void fsum_agrees(const test_atoms *a, const char *kernel)
         scl_context_free(ctx8), scl_context_free(ctx1);
         return;
     }
-    variant v = {4, 1, 64, 0, "fsum"};
+    variant v = {4, 1, 64, 0, "fsum", 0};
     outcome o[2];
     scl_charmm_params p = test_params(&a->sys, SCL_PREC_MIXED);
     p.kernel = kernel;
@@ -112,6 +114,7 @@ static void pruning_identical(scl_context *ctx, const test_atoms *a, const char 
             scl_charmm_params p = test_params(&a->sys, (scl_precision)prec);
             p.inner_skin = e == 0 ? -1.0 : 0.3;
             p.kernel = kinds[e];
+            p.list_lanes = e == 0 ? 8 : 0; /* full lists with the holes between lanes */
             CHECK_OK(ctx, scl_charmm_create(ctx, &p, &eng[e]));
             CHECK_OK(ctx, scl_charmm_set_atoms(eng[e], a->nlocal, a->nghost, x, a->type, a->tag,
                                                a->sys.nspecial, a->sys.special,
@@ -159,16 +162,17 @@ int main(int argc, char **argv)
     /* a budget that holds everything but the lists of all atoms at once */
     size_t stream_budget = 200 * n * 4 + (size_t)(a.nlocal + a.nghost) * 200 + (1u << 20);
     const variant variants[] = {
-        {1, 1, 64, 0, "tpa 1, 1 chunk"},     {2, 1, 64, 0, "tpa 2"},
-        {4, 1, 128, 0, "tpa 4, wg 128"},     {8, 1, 32, 0, "tpa 8, wg 32"},
-        {16, 1, 64, 0, "tpa 16"},            {32, 2, 64, 0, "tpa 32, 2 chunks"},
-        {1, 3, 64, 0, "3 chunks"},           {4, 7, 64, 0, "tpa 4, 7 chunks"},
-        {1, 0, 64, 0, "tuned chunks"},      {2, 2, 64, stream_budget, "streamed lists"},
+        {1, 1, 64, 0, "tpa 1, 1 chunk", 0},     {2, 1, 64, 0, "tpa 2", 0},
+        {4, 1, 128, 0, "tpa 4, wg 128", 0},     {8, 1, 32, 0, "tpa 8, wg 32", 0},
+        {16, 1, 64, 0, "tpa 16", 0},            {32, 2, 64, 0, "tpa 32, 2 chunks", 0},
+        {1, 3, 64, 0, "3 chunks", 0},           {4, 7, 64, 0, "tpa 4, 7 chunks", 0},
+        {1, 0, 64, 0, "tuned chunks", 0},       {4, 3, 64, 0, "8 list lanes", 8},
+        {2, 1, 64, 0, "2 list lanes", 2},       {2, 2, 64, stream_budget, "streamed lists", 8},
     };
     const variant cluster_variants[] = {
-        {1, 1, 64, 0, "charmm kind, tpa 1"}, {1, 1, 64, 0, "cluster tpa 1"},
-        {2, 1, 64, 0, "cluster tpa 2"},      {4, 1, 128, 0, "cluster tpa 4, wg 128"},
-        {8, 1, 64, 0, "cluster tpa 8"},      {2, 1, 256, 0, "cluster tpa 2, wg 256"},
+        {1, 1, 64, 0, "charmm kind, tpa 1", 0}, {1, 1, 64, 0, "cluster tpa 1", 0},
+        {2, 1, 64, 0, "cluster tpa 2", 0},      {4, 1, 128, 0, "cluster tpa 4, wg 128", 0},
+        {8, 1, 64, 0, "cluster tpa 8", 0},      {2, 1, 256, 0, "cluster tpa 2, wg 256", 0},
     };
     const variant *vs = cluster ? cluster_variants : variants;
     int nv = cluster ? (int)(sizeof cluster_variants / sizeof cluster_variants[0])

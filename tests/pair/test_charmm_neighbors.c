@@ -101,6 +101,19 @@ int main(void)
     p.neighbor_capacity = 8; /* far too small: must regrow, never truncate */
     list_matches(ctx, "water, capacity 8", &a, p, 1);
     regrown_forces(ctx, &a, p);
+    /* the GPUs' lanes per atom (holes between the lanes' pairs), here too */
+    for (int lanes = 2; lanes <= 8; lanes *= 4) {
+        char what[64];
+        p = test_params(&a.sys, SCL_PREC_MIXED);
+        p.list_lanes = lanes;
+        p.chunks = lanes == 8 ? 2 : 1;
+        snprintf(what, sizeof what, "water, mixed, %d lanes per atom", lanes);
+        list_matches(ctx, what, &a, p, 0);
+        p.neighbor_capacity = 8;
+        snprintf(what, sizeof what, "water, %d lanes, capacity 8", lanes);
+        list_matches(ctx, what, &a, p, 1);
+        regrown_forces(ctx, &a, p);
+    }
     padding_is_inert(ctx, &rng);
 
     test_atoms_free(&a);
