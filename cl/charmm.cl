@@ -94,6 +94,9 @@ typedef float part_t;
 #ifndef FSUM
 #define FSUM 1
 #endif
+#ifndef PIPE
+#define PIPE 0
+#endif
 #if PREC == 1 && SCL_FP64 && !PAIR_DOUBLE && FSUM > 1
 #define PARTIALS 1
 #define ADD(total, part, v) (part) += (v)
@@ -333,7 +336,7 @@ inline real4 pair_delta(const pos4 pi, const pos4 pj, const float4 lo_i,
  * and *philj_out. kind: 0, or the special kind (1-2, 1-3, 1-4 partner). */
 inline real pair_terms(const real r2, const int in_coul, const int kind, const real qi,
                        const real qj, __global const real4 *restrict ljc, const int lj_row,
-                       __global const int *restrict type, const int j, const real g_ewald,
+                       const int tj, const real g_ewald,
                        const real qqrd2e, const real cut_ljsq, const real cut_lj_innersq,
                        const real inv_denom_lj, const real4 special_lj, const real4 special_coul,
                        real *ecoul_out, real *philj_out)
@@ -380,7 +383,7 @@ inline real pair_terms(const real r2, const int in_coul, const int kind, const r
         }
     }
     if (SAME_CUTS || r2 < cut_ljsq) {
-        const real4 c = ljc[lj_row + type[j]];
+        const real4 c = ljc[lj_row + tj];
         const real r6inv = r2inv * r2inv * r2inv;
         forcelj = r6inv * (c.x * r6inv - c.y);
         philj = r6inv * (c.z * r6inv - c.w);
@@ -471,12 +474,12 @@ inline ulong fixed_r2(const pos4 a, const pos4 b)
 #else
 #define CHECK_FORCE() (void)0
 #endif
-#define PAIR_STEP()                                                                            \
+#define PAIR_STEP(tj)                                                                          \
     const real r2 = DELTA_UNITS ? (dx * dx + dy * dy + dz * dz) * (unit * unit)               \
                                 : dx * dx + dy * dy + dz * dz;                                 \
     CUTOFF_TESTS();                                                                            \
     real ecoul, philj;                                                                         \
-    const real fpair = pair_terms(r2, in_coul, kind, qi, qj, ljc, ti * ntypes, type, j,        \
+    const real fpair = pair_terms(r2, in_coul, kind, qi, qj, ljc, ti * ntypes, tj,             \
                                   g_ewald, qqrd2e, cut_ljsq, cut_lj_innersq, inv_denom_lj,     \
                                   special_lj, special_coul, &ecoul, &philj);                   \
     CHECK_FORCE();                                                                             \
@@ -594,18 +597,25 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
 #if TPA >= PAD
     __global const int *restrict next = nbr + (size_t)(lane / PAD) * stride + (size_t)a * PAD + lane % PAD;
     const size_t next_step = (size_t)(TPA / PAD) * stride;
-#define NBR_ENTRY() (*next)
-#define NBR_STEP() (s += TPA, next += next_step)
+#define NBR_FETCH(slot) (*next) /* (next is at slot) */
+#define NBR_ADVANCE() (next += next_step)
 #else
-#define NBR_ENTRY() nbr[(size_t)((uint)s / PAD) * stride + (size_t)a * PAD + (uint)s % PAD]
-#define NBR_STEP() (s += TPA)
+#define NBR_FETCH(slot) nbr[(size_t)((uint)(slot) / PAD) * stride + (size_t)a * PAD + (uint)(slot) % PAD]
+#define NBR_ADVANCE() (void)0
+#endif
+#define NBR_ENTRY() NBR_FETCH(s)
+#define NBR_STEP() (s += TPA, NBR_ADVANCE())
+    /* FSUM pairs into the float partials, then one move into the totals
+     * (FLUSH_ALL) outside the inner loop: no per-pair counter or
+     * predicated flush */
+#if PIPE
+#define LAST_PHASE 0
+#else
+#define LAST_PHASE 1
 #endif
 #pragma unroll
-    for (int phase = 0; phase < 2; phase++) {
+    for (int phase = 0; phase <= LAST_PHASE; phase++) {
         const int end = phase == 0 ? nsp : npad;
-        /* FSUM pairs into the float partials, then one move into the totals
-         * (FLUSH_ALL) outside the inner loop: no per-pair counter or
-         * predicated flush */
         while (s < end) {
             for (int f = 0; f < FLUSH_EVERY && s < end; f++, NBR_STEP()) {
                 const int packed = NBR_ENTRY();
@@ -614,11 +624,57 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
                 const pos4 pj = pos[j];
                 const real4 d = pair_delta(pi, pj, lo_i, pos_lo, j, unit);
                 const real dx = d.x, dy = d.y, dz = d.z, qj = d.w;
-                PAIR_STEP();
+                PAIR_STEP(type[j]);
             }
             FLUSH_ALL();
         }
     }
+#undef LAST_PHASE
+#if PIPE
+    /* PIPE: phase 1 software-pipelined. A lane's loop is a chain of
+     * dependent loads (list entry from DRAM or L2, then position and type
+     * of j, then the LJ row): here the entry two slots ahead and the
+     * position and type of the next slot are loaded one iteration before
+     * they are used, so their latencies overlap a pair's math instead of
+     * adding to it (~5 more registers; proxy sm_90 count: 62 against 58
+     * force-only, 64 either way tallying). The list pointer (NBR_FETCH,
+     * NBR_ADVANCE) runs two slots ahead of s. A plan value: the tuner
+     * times both. */
+    {
+        int e_cur = 0, e_next = 0, t_cur = 0;
+        pos4 p_cur = pi;
+        if (s < npad) {
+            e_cur = NBR_FETCH(s);
+            p_cur = pos[e_cur & INDEX_MASK];
+            t_cur = type[e_cur & INDEX_MASK];
+        }
+        NBR_ADVANCE();
+        if (s + TPA < npad)
+            e_next = NBR_FETCH(s + TPA);
+        NBR_ADVANCE();
+        while (s < npad) {
+            for (int f = 0; f < FLUSH_EVERY && s < npad; f++) {
+                const int packed = e_cur, tj = t_cur;
+                const pos4 pj = p_cur;
+                const int j = packed & INDEX_MASK, kind = 0;
+                if (s + TPA < npad) {
+                    p_cur = pos[e_next & INDEX_MASK];
+                    t_cur = type[e_next & INDEX_MASK];
+                }
+                e_cur = e_next;
+                if (s + 2 * TPA < npad)
+                    e_next = NBR_FETCH(s + 2 * TPA);
+                NBR_STEP();
+                const real4 d = pair_delta(pi, pj, lo_i, pos_lo, j, unit);
+                const real dx = d.x, dy = d.y, dz = d.z, qj = d.w;
+                PAIR_STEP(tj);
+            }
+            FLUSH_ALL();
+        }
+    }
+#endif
+#undef NBR_FETCH
+#undef NBR_ADVANCE
 #undef NBR_ENTRY
 #undef NBR_STEP
     (void)pfx, (void)pfy, (void)pfz;
@@ -711,7 +767,7 @@ __kernel void charmm_cluster_force(__global const pos4 *restrict pos,
         const pos4 pj = pos[j];
         const real4 d = pair_delta(pi, pj, lo_i, pos_lo, j, unit);
         const real dx = d.x, dy = d.y, dz = d.z, qj = d.w;
-        PAIR_STEP();
+        PAIR_STEP(type[j]);
     }
 #if PARTIALS
     FLUSH_ALL();

@@ -77,7 +77,8 @@ void charmm_forces_free(charmm_forces *fk)
     for (int t = 0; t < CHARMM_TPA_VARIANTS; t++)
         for (int v = 0; v < 2; v++)
             for (int f = 0; f < 2; f++)
-                scl_kernel_free(fk->kernel[t][v][f]);
+                for (int q = 0; q < 2; q++)
+                    scl_kernel_free(fk->kernel[t][v][f][q]);
     charmm_cpu_free(fk->cpu);
     charmm_cluster_free(fk->cluster);
     scl_stream_free(fk->ljc);
@@ -148,8 +149,9 @@ scl_status charmm_forces_check_scratch(charmm_forces *fk, scl_kernel *k, int wg)
     return s == SCL_OK ? scl_kernel_check_local(k, 1, &local) : s;
 }
 
-scl_status charmm_forces_kernel(charmm_forces *fk, const char *name, int tpa, int tally,
-                                int fsum, const char *label, scl_kernel **slot)
+/* charmm_forces_kernel with PIPE (charmm_force's software-pipelined loop) */
+static scl_status build_kernel(charmm_forces *fk, const char *name, int tpa, int tally, int fsum,
+                               int pipe, const char *label, scl_kernel **slot)
 {
     if (*slot)
         return SCL_OK;
@@ -157,22 +159,29 @@ scl_status charmm_forces_kernel(charmm_forces *fk, const char *name, int tpa, in
     /* SAME_CUTS: no per-pair Coulomb/LJ cutoff tests when both cutoffs are
      * the force cutoff (cl/charmm.cl) */
     snprintf(opts, sizeof opts,
-             "-DPREC=%d -DTPA=%d -DTALLY=%d -DTALLY_DOUBLE=%d -DFSUM=%d -DSAME_CUTS=%d",
+             "-DPREC=%d -DTPA=%d -DTALLY=%d -DTALLY_DOUBLE=%d -DFSUM=%d -DSAME_CUTS=%d -DPIPE=%d",
              (int)fk->params->precision, tpa, tally, fk->params->mixed_tally_double != 0,
-             fsum > 1 ? 8 : 1, fk->coeffs->cut_coulsq == fk->coeffs->cut_ljsq);
+             fsum > 1 ? 8 : 1, fk->coeffs->cut_coulsq == fk->coeffs->cut_ljsq, pipe != 0);
     scl_status s = scl_kernel_create(fk->ctx, "charmm", name, opts, slot);
     if (s == SCL_OK)
         scl_kernel_set_label(*slot, label);
     return s;
 }
 
-
-/* Kernel for (tpa, tally, fsum), built on first use. */
-static scl_status lanes_kernel(charmm_forces *fk, int tpa, int tally, int fsum, scl_kernel **out)
+scl_status charmm_forces_kernel(charmm_forces *fk, const char *name, int tpa, int tally,
+                                int fsum, const char *label, scl_kernel **slot)
 {
-    scl_kernel **k = &fk->kernel[tpa_index(tpa)][tally][fsum > 1];
-    scl_status s = charmm_forces_kernel(fk, "charmm_force", tpa, tally, fsum,
-                                        tally ? "charmm force+energy" : "charmm force", k);
+    return build_kernel(fk, name, tpa, tally, fsum, 0, label, slot);
+}
+
+
+/* Kernel for (tpa, tally, fsum, pipe), built on first use. */
+static scl_status lanes_kernel(charmm_forces *fk, int tpa, int tally, int fsum, int pipe,
+                               scl_kernel **out)
+{
+    scl_kernel **k = &fk->kernel[tpa_index(tpa)][tally][fsum > 1][pipe != 0];
+    scl_status s = build_kernel(fk, "charmm_force", tpa, tally, fsum, pipe,
+                                tally ? "charmm force+energy" : "charmm force", k);
     *out = *k;
     return s;
 }
@@ -194,18 +203,27 @@ static int lanes_candidates(const charmm_forces *fk, scl_tune_param *params)
                     : (scl_tune_param){"tpa", 4, {1, 2, 4, 8}};
     params[1] = gpu ? (scl_tune_param){"wg", 3, {128, 64, 256}}
                     : (scl_tune_param){"wg", 3, {64, 128, 256}};
-    if (!charmm_forces_has_fsum(fk))
-        return 2;
-    /* float partial sums over 8 pairs, or a double add per pair: GPUs run
-     * FP64 and conversions at a fraction of the FP32 rate, CPUs do not */
-    params[2] = gpu ? (scl_tune_param){"fsum", 2, {8, 1}} : (scl_tune_param){"fsum", 2, {1, 8}};
-    return 3;
+    /* the software-pipelined loop (loads one iteration ahead) or not: it
+     * holds ~5 more registers */
+    int n = 2;
+    if (charmm_forces_has_fsum(fk))
+        /* float partial sums over 8 pairs, or a double add per pair: GPUs run
+         * FP64 and conversions at a fraction of the FP32 rate, CPUs do not */
+        params[n++] =
+            gpu ? (scl_tune_param){"fsum", 2, {8, 1}} : (scl_tune_param){"fsum", 2, {1, 8}};
+    params[n++] = (scl_tune_param){"pipe", 2, {1, 0}};
+    return n;
 }
 
 /* Legal when both variants (force-only and tallying) launch with wg. */
 static scl_status lanes_prepare(charmm_forces *fk, const int *values)
 {
-    int tpa = values[0], wg = values[1], fsum = charmm_forces_has_fsum(fk) ? values[2] : 1;
+    int has_fsum = charmm_forces_has_fsum(fk);
+    int tpa = values[0], wg = values[1], fsum = has_fsum ? values[2] : 1;
+    int pipe = values[has_fsum ? 3 : 2];
+    if (pipe != 0 && pipe != 1)
+        return scl_fail(fk->ctx, SCL_ERR_ARGUMENT, "scl_charmm_compute",
+                        "pipe %d (plan or forced) is not 0 or 1", pipe);
     if (fsum != 1 && fsum != 8)
         return scl_fail(fk->ctx, SCL_ERR_ARGUMENT, "scl_charmm_compute",
                         "fsum %d (plan or forced) is not 1 or 8", fsum);
@@ -217,7 +235,7 @@ static scl_status lanes_prepare(charmm_forces *fk, const int *values)
                         "work-group %d must be a power of two >= threads per atom %d", wg, tpa);
     for (int tally = 0; tally < 2; tally++) {
         scl_kernel *k;
-        scl_status s = lanes_kernel(fk, tpa, tally, fsum, &k);
+        scl_status s = lanes_kernel(fk, tpa, tally, fsum, pipe, &k);
         if (s == SCL_OK)
             s = charmm_forces_check_scratch(fk, k, wg);
         if (s != SCL_OK)
@@ -226,6 +244,7 @@ static scl_status lanes_prepare(charmm_forces *fk, const int *values)
     fk->tpa = tpa;
     fk->wg = wg;
     fk->fsum = fsum;
+    fk->pipe = pipe;
     return SCL_OK;
 }
 
@@ -242,7 +261,7 @@ static scl_status lanes_enqueue(charmm_forces *fk, charmm_nlist *nl, const charm
                                 scl_event *events)
 {
     scl_kernel *k;
-    scl_status s = lanes_kernel(fk, fk->tpa, io->tally, fk->fsum, &k);
+    scl_status s = lanes_kernel(fk, fk->tpa, io->tally, fk->fsum, fk->pipe, &k);
     if (s != SCL_OK)
         return s;
     size_t wg = (size_t)fk->wg;
