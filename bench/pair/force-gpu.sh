@@ -41,6 +41,9 @@ run() { # name, args...
 }
 run charmm       --kernel charmm
 run charmm-tally --kernel charmm --no-reference --tally
+# the charmm kind without its software-pipelined loop (plan value pipe=0)
+STREAMCL_FORCE=pipe=0 run charmm-pipe0 --kernel charmm --no-reference
+STREAMCL_FORCE=pipe=0 run charmm-pipe0-tally --kernel charmm --no-reference --tally
 run cluster      --kernel cluster
 run cluster-tally --kernel cluster --no-reference --tally
 # the list build as before issue 11's lanes (one work-item per atom), for the comparison
@@ -55,7 +58,7 @@ echo "total $(( $(date +%s) - T0 )) s"
 echo
 echo "| rhodo 32k mixed, ${DEV:-?}, $(date -u +%F) | force ms/step, force-only | force ms/step, energy+virial every step | tally / force-only | list build device ms/rebuild (of it cluster lists) | of it binning / atom-list build kernel | prune ms per prune | force RMS err vs double reference | tpa/wg |"
 echo "|---|---|---|---|---|---|---|---|---|"
-for k in charmm cluster; do
+for k in charmm charmm-pipe0 cluster; do
     f0=$(get $k force_ms); f1=$(get $k-tally force_ms)
     echo "| $k | ${f0:-failed} | ${f1:-failed} | $(ratio "$f0" "$f1") | $(get $k list_build_dev_ms) ($(get $k cluster_build_dev_ms)) | $(get $k bin_dev_ms) / $(get $k nbr_build_dev_ms) | $(get $k prune_dev_ms) | $(get $k force_err) | $(get $k tpa)/$(get $k wg) |"
 done
