@@ -189,33 +189,21 @@ __kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
  * layout, padded with the sentinel, special pairs first and counted in
  * nspecial_front). LANES work-items per atom take the slots s with
  * s % LANES == lane (the build's lane of that number: its pairs, then holes
- * holding the sentinel, which never passes the cutoff); each counts its
- * special and other kept pairs, offsets come from the counts in local memory
- * (specials of all lanes first), then each writes: a fixed order, no
- * atomics. The force kernels then skip the
- * outer shell of the skin until an atom has moved half the inner skin (the
- * host checks). */
-inline int prune_pass(__global const pos4 *pos, const pos4 pi, __global const int *nbr,
-                      const int n, const size_t stride, const int a, const int lane,
-                      const real cutsq, const real unit, const int special, const int write,
-                      int offset, __global int *nbr_in)
+ * holding the sentinel, which never passes the cutoff). One sweep tests the
+ * distances, counts the lane's kept special and other pairs and remembers
+ * which were kept (bits, for its first KEEP_BITS slots); offsets come from
+ * the counts in local memory (specials of all lanes first); a second sweep
+ * writes, from the bits without gathering positions again: a fixed order,
+ * no atomics. The force kernels then skip the outer shell of the skin until
+ * an atom has moved half the inner skin (the host checks). */
+#define KEEP_BITS 128
+
+inline int pair_within(__global const pos4 *pos, const pos4 pi, const int packed, const real cutsq,
+                       const real unit)
 {
-    int m = 0;
-    for (int s = lane; s < n; s += LANES) {
-        const int packed = nbr[(size_t)(s / PAD) * stride + (size_t)a * PAD + s % PAD];
-        if ((((packed >> KIND_SHIFT) & 3) != 0) != special)
-            continue;
-        const pos4 pj = pos[packed & 0x3fffffff];
-        const real dx = DELTA(pi.x, pj.x), dy = DELTA(pi.y, pj.y), dz = DELTA(pi.z, pj.z);
-        if (dx * dx + dy * dy + dz * dz < cutsq) {
-            if (write) {
-                const int slot = offset + m;
-                nbr_in[(size_t)(slot / PAD) * stride + (size_t)a * PAD + slot % PAD] = packed;
-            }
-            m++;
-        }
-    }
-    return m;
+    const pos4 pj = pos[packed & 0x3fffffff];
+    const real dx = DELTA(pi.x, pj.x), dy = DELTA(pi.y, pj.y), dz = DELTA(pi.z, pj.z);
+    return dx * dx + dy * dy + dz * dz < cutsq;
 }
 
 __kernel void neighbor_prune(__global const pos4 *pos, __global const int *ilist,
@@ -231,10 +219,24 @@ __kernel void neighbor_prune(__global const pos4 *pos, __global const int *ilist
     const pos4 pi = pos[ilist[ii]];
     const size_t stride = (size_t)count * PAD;
     const int n = active ? numnbr[ii] : 0;
+    int kept_special = 0, kept_other = 0;
+    ulong keep0 = 0, keep1 = 0; /* k-th slot of the lane kept, k < KEEP_BITS */
+    for (int s = lane, k = 0; s < n; s += LANES, k++) {
+        const int packed = nbr[SLOT(s)];
+        if (pair_within(pos, pi, packed, cutsq, unit)) {
+            if ((packed >> KIND_SHIFT) & 3)
+                kept_special++;
+            else
+                kept_other++;
+            if (k < 64)
+                keep0 |= (ulong)1 << k;
+            else if (k < KEEP_BITS)
+                keep1 |= (ulong)1 << (k - 64);
+        }
+    }
     /* lane_count[lid]: special pairs kept, lane_count[wg + lid]: the others */
-    lane_count[lid] = prune_pass(pos, pi, nbr, n, stride, a, lane, cutsq, unit, 1, 0, 0, nbr_in);
-    lane_count[wg + lid] =
-        prune_pass(pos, pi, nbr, n, stride, a, lane, cutsq, unit, 0, 0, 0, nbr_in);
+    lane_count[lid] = kept_special;
+    lane_count[wg + lid] = kept_other;
     barrier(CLK_LOCAL_MEM_FENCE);
     int specials = 0, others = 0, off_special = 0, off_other = 0;
     for (int l = 0; l < LANES; l++) {
@@ -246,12 +248,21 @@ __kernel void neighbor_prune(__global const pos4 *pos, __global const int *ilist
     }
     if (!active)
         return;
-    prune_pass(pos, pi, nbr, n, stride, a, lane, cutsq, unit, 1, 1, off_special, nbr_in);
-    prune_pass(pos, pi, nbr, n, stride, a, lane, cutsq, unit, 0, 1, specials + off_other, nbr_in);
+    int at_special = off_special, at_other = specials + off_other;
+    for (int s = lane, k = 0; s < n; s += LANES, k++) {
+        const int packed = nbr[SLOT(s)];
+        const int kept = k < 64           ? (int)(keep0 >> k) & 1
+                         : k < KEEP_BITS ? (int)(keep1 >> (k - 64)) & 1
+                                         : pair_within(pos, pi, packed, cutsq, unit);
+        if (kept) {
+            const int slot = (packed >> KIND_SHIFT) & 3 ? at_special++ : at_other++;
+            nbr_in[SLOT(slot)] = packed;
+        }
+    }
     if (lane == 0) {
         const int m = specials + others;
         for (int s = m; s < ((m + PAD - 1) / PAD) * PAD; s++)
-            nbr_in[(size_t)(s / PAD) * stride + (size_t)a * PAD + s % PAD] = sentinel;
+            nbr_in[SLOT(s)] = sentinel;
         numnbr_in[ii] = m;
         nspecial_front[ii] = specials;
     }
