@@ -2,11 +2,12 @@
  * host uploads the caller's arrays as they are (x, type, tag) and these
  * kernels produce what cl/neighbor.cl reads, bit for bit what the host
  * binning of src/pair/cell_grid.c computes:
- *   bin_bounds   bounding box of x and the input checks (one work-group)
+ *   bin_bounds   bounding box of x per work-group (the host takes the
+ *                extremes of those) and the input checks
  *   bin_count    cell of each atom, atoms (and local atoms) per cell
  *   bin_scan     cell starts and local-atom starts (one work-group)
- *   bin_scatter  binned order (within a cell in arrival order)
- *   bin_sort     within each cell by caller's index: the host's stable
+ *   bin_scatter  each cell's atoms in arrival order
+ *   bin_rank     within each cell by caller's index: the host's stable
  *                counting sort, so local atoms come first in every cell
  *   bin_gather   binned types and tags, local slots (ilist) and their cells
  * Cells: floor((x - lo) / width) in double, clamped, as cell_grid_coords. */
@@ -15,7 +16,9 @@
 
 /* check[0]: smallest index with a non-finite coordinate, [1]: smallest with a
  * type outside [0, ntypes), [2]: smallest local atom whose special counts
- * decrease or pass maxspecial; INT_MAX (the fill before) when none. */
+ * decrease or pass maxspecial; INT_MAX (the fill before) when none.
+ * Work-group g writes the lo and hi of its atoms (a grid-stride loop) to
+ * box[6 g ...]: no single work-group walks all atoms. */
 __kernel void bin_bounds(__global const double *x, const int n, __global const int *type,
                          const int ntypes, __global const int *nspecial, const int has_special,
                          const int nlocal, const int maxspecial, __global double *box, __global int *check,
@@ -23,7 +26,7 @@ __kernel void bin_bounds(__global const double *x, const int n, __global const i
 {
     const int lid = get_local_id(0), wg = get_local_size(0);
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (int i = lid; i < n; i += wg) {
+    for (int i = get_global_id(0); i < n; i += get_global_size(0)) {
         int finite = 1;
         for (int d = 0; d < 3; d++) {
             const double v = x[3 * i + d];
@@ -58,7 +61,7 @@ __kernel void bin_bounds(__global const double *x, const int n, __global const i
     }
     if (lid == 0)
         for (int k = 0; k < 6; k++)
-            box[k] = scratch[k * wg];
+            box[6 * get_group_id(0) + k] = scratch[k * wg];
 }
 
 inline int cell_coord(double v, double lo, double width, int n)
@@ -135,23 +138,20 @@ __kernel void bin_scatter(const int n, __global const int *cell_of, __global con
         order[cell_start[cell_of[i]] + rank[i]] = i;
 }
 
-/* One work-item per cell: insertion sort by caller's index (cells hold tens
- * of atoms). */
-__kernel void bin_sort(const int ncells, __global const int *cell_start, __global int *order)
+/* One work-item per atom i: its place in its cell is the number of the
+ * cell's atoms (in arrival) with a smaller caller's index. (An insertion
+ * sort per cell took as long as the fullest cell: ~0.1 ms on the H200.) */
+__kernel void bin_rank(const int n, __global const int *cell_of, __global const int *cell_start,
+                       __global const int *arrival, __global int *order)
 {
-    const int c = get_global_id(0);
-    if (c >= ncells)
+    const int i = get_global_id(0);
+    if (i >= n)
         return;
-    const int s0 = cell_start[c], s1 = cell_start[c + 1];
-    for (int a = s0 + 1; a < s1; a++) {
-        const int v = order[a];
-        int b = a - 1;
-        while (b >= s0 && order[b] > v) {
-            order[b + 1] = order[b];
-            b--;
-        }
-        order[b + 1] = v;
-    }
+    const int s0 = cell_start[cell_of[i]], s1 = cell_start[cell_of[i] + 1];
+    int r = 0;
+    for (int s = s0; s < s1; s++)
+        r += arrival[s] < i;
+    order[s0 + r] = i;
 }
 
 /* Binned types and tags (has_tag 0: the index is the tag), and for local
@@ -174,7 +174,7 @@ __kernel void bin_gather(const int n, const int nlocal, __global const int *orde
     const int o = order[b];
     type_binned[b] = type[o];
     tag_binned[b] = has_tag ? tag[o] : (long)o;
-    if (o < nlocal) { /* local atoms come first in their cell (bin_sort) */
+    if (o < nlocal) { /* local atoms come first in their cell (bin_rank) */
         const int c = cell_of[o];
         const int ii = local_start[c] + (b - cell_start[c]);
         ilist[ii] = b;

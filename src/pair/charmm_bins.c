@@ -159,7 +159,15 @@ static scl_status device_bins(charmm_nlist *nl, cell_grid *g, const double *x, c
 {
     scl_context *ctx = nl->ctx;
     int n = nl->natoms, nloc = nl->nlocal;
-    scl_status s = charmm_stream_reserve(ctx, &nl->box, "charmm bounding box", SCL_DOUBLE, 6, 0);
+    /* bounds: work-groups of 256 with ~8 atoms a work-item, at most 256 */
+    size_t wg = 256;
+    if (wg > scl_kernel_max_work_group(nl->bounds))
+        wg = scl_kernel_max_work_group(nl->bounds);
+    size_t groups = ((size_t)n + 8 * wg - 1) / (8 * wg);
+    groups = groups < 1 ? 1 : groups > 256 ? 256 : groups;
+    size_t bglobal = groups * wg;
+    scl_status s = charmm_stream_reserve(ctx, &nl->box, "charmm bounding box", SCL_DOUBLE,
+                                         6 * groups, 0);
     if (s == SCL_OK)
         s = charmm_stream_reserve(ctx, &nl->check, "charmm binning checks", SCL_INT, 8, 0);
     int big = INT_MAX, zero = 0;
@@ -167,9 +175,6 @@ static scl_status device_bins(charmm_nlist *nl, cell_grid *g, const double *x, c
         s = scl_stream_fill_range(nl->check, 0, 4, &big, NULL);
     if (s == SCL_OK)
         s = scl_stream_fill_range(nl->check, 4, 4, &zero, NULL);
-    size_t wg = 256;
-    if (s == SCL_OK && wg > scl_kernel_max_work_group(nl->bounds))
-        wg = scl_kernel_max_work_group(nl->bounds);
     const charmm_stream_arg bstreams[] = {{"x", nl->x_raw},       {"type", nl->type_raw},
                                           {"nspecial", nl->nspecial}, {"box", nl->box},
                                           {"check", nl->check}};
@@ -184,15 +189,20 @@ static scl_status device_bins(charmm_nlist *nl, cell_grid *g, const double *x, c
     if (s == SCL_OK)
         s = scl_kernel_set_local(nl->bounds, "scratch", 6 * wg * sizeof(double));
     if (s == SCL_OK)
-        s = scl_kernel_launch(nl->bounds, 1, &wg, &wg, NULL);
-    double box[6];
+        s = scl_kernel_launch(nl->bounds, 1, &bglobal, &wg, NULL);
+    double box[6 * 256];
     int check[3];
     if (s == SCL_OK)
         s = scl_stream_read_range(nl->check, 0, 3, check, 0, NULL);
     if (s == SCL_OK)
-        s = scl_stream_read_range(nl->box, 0, 6, box, 1, NULL);
+        s = scl_stream_read_range(nl->box, 0, 6 * groups, box, 1, NULL);
     if (s != SCL_OK)
         return s;
+    for (size_t b = 1; b < groups; b++) /* the work-groups' extremes (exact, any order) */
+        for (int d = 0; d < 3; d++) {
+            box[d] = box[6 * b + d] < box[d] ? box[6 * b + d] : box[d];
+            box[3 + d] = box[6 * b + 3 + d] > box[3 + d] ? box[6 * b + 3 + d] : box[3 + d];
+        }
     if (check[0] != INT_MAX || check[1] != INT_MAX || check[2] != INT_MAX) {
         /* the host checks again for their messages (error path only) */
         char err[512] = "bad input";
@@ -214,6 +224,7 @@ static scl_status device_bins(charmm_nlist *nl, cell_grid *g, const double *x, c
     s = charmm_stream_reserve(ctx, &nl->field, label, SCL_INT, count, 0)
     RESERVE(cell_of, "charmm binning cells", na);
     RESERVE(rank, "charmm binning ranks", na);
+    RESERVE(arrival, "charmm binning arrival order", na);
     RESERVE(cell_count, "charmm binning counts", nc);
     RESERVE(local_count, "charmm binning local counts", nc);
     RESERVE(local_start, "charmm binning local starts", nc + 1);
@@ -252,7 +263,7 @@ static scl_status device_bins(charmm_nlist *nl, cell_grid *g, const double *x, c
                                           {"cell_start", nl->cell_start},
                                           {"local_start", nl->local_start}};
     const charmm_int_arg sints[] = {{"ncells", g->ncells}, {"cluster_size", 0}};
-    size_t swg = 256;
+    size_t swg = 1024; /* one work-group walks the cells: a wide one */
     if (swg > scl_kernel_max_work_group(nl->scan))
         swg = scl_kernel_max_work_group(nl->scan);
     if (s == SCL_OK)
@@ -267,19 +278,20 @@ static scl_status device_bins(charmm_nlist *nl, cell_grid *g, const double *x, c
     const charmm_stream_arg pstreams[] = {{"cell_of", nl->cell_of},
                                           {"rank", nl->rank},
                                           {"cell_start", nl->cell_start},
-                                          {"order", nl->order_dev}};
+                                          {"order", nl->arrival}};
     const charmm_int_arg pints[] = {{"n", n}};
     if (s == SCL_OK)
         s = charmm_bind(nl->scatter, pstreams, 4, pints, 1);
     if (s == SCL_OK)
         s = scl_kernel_launch(nl->scatter, 1, &global, &local, NULL);
-    const charmm_stream_arg ostreams[] = {{"cell_start", nl->cell_start}, {"order", nl->order_dev}};
-    const charmm_int_arg oints[] = {{"ncells", g->ncells}};
-    size_t cglobal = nc;
+    const charmm_stream_arg ostreams[] = {{"cell_of", nl->cell_of},
+                                          {"cell_start", nl->cell_start},
+                                          {"arrival", nl->arrival},
+                                          {"order", nl->order_dev}};
     if (s == SCL_OK)
-        s = charmm_bind(nl->sort, ostreams, 2, oints, 1);
+        s = charmm_bind(nl->sort, ostreams, 4, pints, 1);
     if (s == SCL_OK)
-        s = scl_kernel_launch(nl->sort, 1, &cglobal, &local, NULL);
+        s = scl_kernel_launch(nl->sort, 1, &global, &local, NULL);
     /* binned arrays */
     const charmm_stream_arg gstreams[] = {
         {"order", nl->order_dev},     {"cell_of", nl->cell_of}, {"cell_start", nl->cell_start},

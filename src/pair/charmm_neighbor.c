@@ -42,7 +42,7 @@ scl_status charmm_nlist_init(charmm_nlist *nl, scl_context *ctx, const charmm_co
             scl_kernel **k;
         } bins[] = {{"bin_bounds", &nl->bounds},   {"bin_count", &nl->count},
                     {"bin_scan", &nl->scan},       {"bin_scatter", &nl->scatter},
-                    {"bin_sort", &nl->sort},       {"bin_gather", &nl->gather}};
+                    {"bin_rank", &nl->sort},       {"bin_gather", &nl->gather}};
         for (size_t k = 0; k < sizeof bins / sizeof bins[0] && s == SCL_OK; k++) {
             s = scl_kernel_create(ctx, "charmm_bin", bins[k].name, NULL, bins[k].k);
             if (s == SCL_OK)
@@ -85,7 +85,7 @@ void charmm_nlist_free(charmm_nlist *nl)
                          nl->numnbr,     nl->numnbr_in,   nl->nspecial_front, nl->overflow,
                          nl->npairs,     nl->shared_nbr, nl->pos_prune_dev, nl->cell_of,     nl->rank,
                          nl->cell_count, nl->local_count, nl->local_start,   nl->box,
-                         nl->check,      nl->lo_unused};
+                         nl->check,      nl->lo_unused,   nl->arrival};
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
         scl_stream_free(all[k]);
     scl_kernel *kernels[] = {nl->build,   nl->prune_k, nl->bounds, nl->count, nl->scan,
@@ -132,7 +132,8 @@ static size_t fixed_device_bytes(const charmm_nlist *nl)
                                nl->order_dev,  nl->ilist_dev,   nl->icell,         nl->cell_start,
                                nl->numnbr,     nl->numnbr_in,   nl->nspecial_front, nl->overflow,
                                nl->npairs,     nl->pos_prune_dev, nl->cell_of,  nl->rank,          nl->cell_count,
-                               nl->local_count, nl->local_start, nl->box,          nl->check};
+                               nl->local_count, nl->local_start, nl->box,          nl->check,
+                               nl->arrival};
     size_t sum = nl->extra_bytes;
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
         sum += stream_bytes(all[k]);

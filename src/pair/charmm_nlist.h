@@ -34,7 +34,8 @@ typedef struct {
     size_t device_budget;        /* bytes the whole engine may allocate */
     size_t extra_bytes;          /* device bytes the engine holds outside this object */
     scl_kernel *build, *prune_k;
-    scl_kernel *bounds, *count, *scan, *scatter, *sort, *gather, *pack; /* device binning */
+    scl_kernel *bounds, *count, *scan, *scatter, *sort, *gather, *pack; /* device binning
+                                                                        * (sort: bin_rank) */
 
     /* the atom set of the last set_atoms, in binned (cell-sorted) order */
     int nlocal, nghost, natoms, maxspecial, have_atoms;
@@ -60,7 +61,7 @@ typedef struct {
      * a multiple of 8), npairs: its pairs (cl/neighbor.cl) */
     scl_stream *numnbr, *npairs, *numnbr_in, *nspecial_front, *overflow, *shared_nbr;
     /* device binning's work arrays */
-    scl_stream *cell_of, *rank, *cell_count, *local_count, *local_start, *box, *check;
+    scl_stream *cell_of, *rank, *arrival, *cell_count, *local_count, *local_start, *box, *check;
     scl_stream *lo_unused; /* binds the pack kernel's residuals when it packs list positions */
 
     /* lists */
