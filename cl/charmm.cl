@@ -657,10 +657,9 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
                 const int packed = e_cur, tj = t_cur;
                 const pos4 pj = p_cur;
                 const int j = packed & INDEX_MASK, kind = 0;
-                if (s + TPA < npad) {
-                    p_cur = pos[e_next & INDEX_MASK];
-                    t_cur = type[e_next & INDEX_MASK];
-                }
+                /* (past the end e_next is still a valid index: no guard) */
+                p_cur = pos[e_next & INDEX_MASK];
+                t_cur = type[e_next & INDEX_MASK];
                 e_cur = e_next;
                 if (s + 2 * TPA < npad)
                     e_next = NBR_FETCH(s + 2 * TPA);
