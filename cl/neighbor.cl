@@ -31,11 +31,15 @@ typedef double real;
 typedef double4 real4;
 typedef double4 pos4;
 #define DELTA(a, b) ((a) - (b))
+#define UNITS(v) (v) /* positions are in Angstrom */
 #else
 typedef float real;
 typedef float4 real4;
 typedef int4 pos4;
-#define DELTA(a, b) ((real)as_int((uint)(a) - (uint)(b)) * unit)
+/* Differences in fixed-point steps: unit is a power of two, so comparing
+ * d^2 in steps against cutsq / unit^2 rounds exactly as in Angstrom */
+#define DELTA(a, b) ((real)as_int((uint)(a) - (uint)(b)))
+#define UNITS(v) ((v) / (unit * unit))
 #endif
 
 #define KIND_SHIFT 30
@@ -43,7 +47,24 @@ typedef int4 pos4;
 #ifndef LANES /* work-items per atom of the build and the prune (charmm_nlist.lanes) */
 #define LANES 8
 #endif
-#define SLOT(s) ((size_t)((s) / PAD) * stride + (size_t)a * PAD + (s) % PAD)
+/* index of slot s (>= 0) of chunk atom a; 32-bit factors, one wide multiply */
+#define SLOT(s) ((size_t)((uint)(s) / PAD) * (size_t)(uint)stride + (size_t)((uint)a * PAD + (uint)(s) % PAD))
+
+/* The index of a lane's next slot (s -> s + LANES) from that of s, whose
+ * place in its block is *at_pad: an add instead of SLOT's arithmetic. */
+inline size_t slot_next(size_t at, int *at_pad, const size_t stride)
+{
+#if LANES == PAD
+    (void)at_pad;
+    return at + stride;
+#else
+    *at_pad += LANES;
+    if (*at_pad < PAD)
+        return at + LANES;
+    *at_pad -= PAD;
+    return at + stride - (PAD - LANES);
+#endif
+}
 
 /* Special kind of partner tag for local atom o (caller's index; 0: not
  * special). */
@@ -56,6 +77,16 @@ inline int special_kind(__global const int *nspecial, __global const long *speci
         if (sp[k] == tag)
             return k < n12 ? 1 : k < n13 ? 2 : 3;
     return 0;
+}
+
+/* The low 32 bits of tag[j]. */
+inline uint tag_lo32(__global const long *tag, int j)
+{
+#ifdef __ENDIAN_LITTLE__
+    return ((__global const uint *)tag)[2 * (size_t)j];
+#else
+    return (uint)tag[j];
+#endif
 }
 
 /* LANES work-items per atom (see the top); work-groups hold whole atoms and
@@ -80,21 +111,28 @@ __kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
     const size_t stride = (size_t)count * PAD;
     const int lane_cap = capacity / LANES;
     int n = 0; /* this lane's pairs */
+    size_t out = SLOT(lane); /* where its next pair goes */
+    int out_pad = lane % PAD;
     if (active) {
         const int i = ilist[ii];
         const pos4 pi = pos[i];
         const int c = icell[ii];
         const int cx = c % nx, cy = (c / nx) % ny, cz = c / (nx * ny);
         /* bonded partners have nearby tags: most neighbors fail this range
-         * test. The specials are the caller's arrays, by the caller's index o. */
+         * test, on the low 32 bits of the tags (two registers, a 4-byte
+         * load): tags in [lo, hi] pass (lo + 2^32 k too, which special_kind
+         * then rejects); no specials: only tags equal to i's in those bits.
+         * The specials are the caller's arrays, by the caller's index o. */
         const int o = order[i];
-        long2 range = (long2)(1, 0); /* empty */
+        long lo = 0, hi = -1;
         if (maxspecial > 0)
             for (int k = 0; k < nspecial[3 * o + 2]; k++) {
                 const long t = special[(size_t)o * (size_t)maxspecial + k];
-                range.x = k == 0 || t < range.x ? t : range.x;
-                range.y = k == 0 || t > range.y ? t : range.y;
+                lo = k == 0 || t < lo ? t : lo;
+                hi = k == 0 || t > hi ? t : hi;
             }
+        const uint range_lo = hi < lo ? tag_lo32(tag, i) : (uint)lo;
+        const uint range_span = hi < lo ? 0u : hi - lo >= 0xffffffffL ? 0xffffffffu : (uint)(hi - lo);
         /* Rows of cells (z, y) are clipped to the cutoff sphere around the
          * atom: rows farther than the cutoff in y-z are skipped, and the x
          * range of the others shrinks to the sphere's chord. Of the 5x5x5
@@ -107,6 +145,7 @@ __kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
         const real xi = (real)pi.x * unit, yi = (real)pi.y * unit, zi = (real)pi.z * unit;
 #endif
         const real reach_cut = sqrt(cutsq) + (real)1e-3, reach_cutsq = reach_cut * reach_cut;
+        const real cutsq_steps = UNITS(cutsq);
         int scanned = 0; /* candidates numbered so far */
         for (int z = max(cz - reach, 0); z <= min(cz + reach, nz - 1); z++) {
             const real zlo = grid_lo.z + (real)z * grid_width.z;
@@ -135,18 +174,19 @@ __kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
                     const pos4 pj = pos[j];
                     const real dx = DELTA(pi.x, pj.x), dy = DELTA(pi.y, pj.y),
                                dz = DELTA(pi.z, pj.z);
-                    if (dx * dx + dy * dy + dz * dz < cutsq) {
-                        if (n < lane_cap) {
-                            const long tj = tag[j];
-                            int kind = tj >= range.x && tj <= range.y
-                                           ? special_kind(nspecial, special, maxspecial, o, tj)
+                    if (dx * dx + dy * dy + dz * dz < cutsq_steps) {
+                        if (n < lane_cap) { /* slot n * LANES + lane */
+                            int kind = tag_lo32(tag, j) - range_lo <= range_span
+                                           ? special_kind(nspecial, special, maxspecial, o, tag[j])
                                            : 0;
                             /* a far periodic image of the partner is not the
                              * partner (LAMMPS's minimum_image_check) */
-                            if (kind && (fabs(dx) > half_box.x || fabs(dy) > half_box.y ||
-                                         fabs(dz) > half_box.z))
+                            if (kind && (fabs(dx) * unit > half_box.x ||
+                                         fabs(dy) * unit > half_box.y ||
+                                         fabs(dz) * unit > half_box.z))
                                 kind = 0;
-                            nbr[SLOT(n * LANES + lane)] = j | (kind << KIND_SHIFT);
+                            nbr[out] = j | (kind << KIND_SHIFT);
+                            out = slot_next(out, &out_pad, stride);
                         }
                         n++;
                     }
@@ -173,8 +213,10 @@ __kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
         }
         return;
     }
-    for (int k = n; k < rows; k++) /* this lane's holes */
-        nbr[SLOT(k * LANES + lane)] = sentinel;
+    for (int k = n; k < rows; k++) { /* this lane's holes */
+        nbr[out] = sentinel;
+        out = slot_next(out, &out_pad, stride);
+    }
     const int slots = rows * LANES, padded = (slots + PAD - 1) / PAD * PAD;
     if (lane == 0) {
         for (int s = slots; s < padded; s++)
@@ -198,12 +240,12 @@ __kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
  * an atom has moved half the inner skin (the host checks). */
 #define KEEP_BITS 128
 
-inline int pair_within(__global const pos4 *pos, const pos4 pi, const int packed, const real cutsq,
-                       const real unit)
+inline int pair_within(__global const pos4 *pos, const pos4 pi, const int packed,
+                       const real cutsq_steps)
 {
     const pos4 pj = pos[packed & 0x3fffffff];
     const real dx = DELTA(pi.x, pj.x), dy = DELTA(pi.y, pj.y), dz = DELTA(pi.z, pj.z);
-    return dx * dx + dy * dy + dz * dz < cutsq;
+    return dx * dx + dy * dy + dz * dz < cutsq_steps;
 }
 
 __kernel void neighbor_prune(__global const pos4 *pos, __global const int *ilist,
@@ -219,11 +261,14 @@ __kernel void neighbor_prune(__global const pos4 *pos, __global const int *ilist
     const pos4 pi = pos[ilist[ii]];
     const size_t stride = (size_t)count * PAD;
     const int n = active ? numnbr[ii] : 0;
+    const real cutsq_steps = UNITS(cutsq);
     int kept_special = 0, kept_other = 0;
     ulong keep0 = 0, keep1 = 0; /* k-th slot of the lane kept, k < KEEP_BITS */
-    for (int s = lane, k = 0; s < n; s += LANES, k++) {
-        const int packed = nbr[SLOT(s)];
-        if (pair_within(pos, pi, packed, cutsq, unit)) {
+    size_t at = SLOT(lane);
+    int at_pad = lane % PAD;
+    for (int s = lane, k = 0; s < n; s += LANES, k++, at = slot_next(at, &at_pad, stride)) {
+        const int packed = nbr[at];
+        if (pair_within(pos, pi, packed, cutsq_steps)) {
             if ((packed >> KIND_SHIFT) & 3)
                 kept_special++;
             else
@@ -249,11 +294,13 @@ __kernel void neighbor_prune(__global const pos4 *pos, __global const int *ilist
     if (!active)
         return;
     int at_special = off_special, at_other = specials + off_other;
-    for (int s = lane, k = 0; s < n; s += LANES, k++) {
-        const int packed = nbr[SLOT(s)];
+    at = SLOT(lane);
+    at_pad = lane % PAD;
+    for (int s = lane, k = 0; s < n; s += LANES, k++, at = slot_next(at, &at_pad, stride)) {
+        const int packed = nbr[at];
         const int kept = k < 64           ? (int)(keep0 >> k) & 1
                          : k < KEEP_BITS ? (int)(keep1 >> (k - 64)) & 1
-                                         : pair_within(pos, pi, packed, cutsq, unit);
+                                         : pair_within(pos, pi, packed, cutsq_steps);
         if (kept) {
             const int slot = (packed >> KIND_SHIFT) & 3 ? at_special++ : at_other++;
             nbr_in[SLOT(slot)] = packed;

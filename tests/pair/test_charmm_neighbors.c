@@ -114,6 +114,27 @@ int main(void)
         list_matches(ctx, what, &a, p, 1);
         regrown_forces(ctx, &a, p);
     }
+    /* tags past 2^32 (the build's range test looks at their low 32 bits):
+     * every tag and special partner moved by 3 * 2^32 + 5 */
+    {
+        const int64_t shift = 3 * ((int64_t)1 << 32) + 5;
+        int nall = a.nlocal + a.nghost, nsp = a.nlocal * a.sys.maxspecial;
+        for (int k = 0; k < nall; k++)
+            a.tag[k] += shift;
+        for (int k = 0; k < nsp; k++)
+            a.sys.special[k] += shift;
+        for (int lanes = 1; lanes <= 8; lanes *= 8) {
+            p = test_params(&a.sys, SCL_PREC_MIXED);
+            p.list_lanes = lanes;
+            list_matches(ctx, lanes == 1 ? "water, tags past 2^32, 1 lane"
+                                         : "water, tags past 2^32, 8 lanes",
+                         &a, p, 0);
+        }
+        for (int k = 0; k < nall; k++)
+            a.tag[k] -= shift;
+        for (int k = 0; k < nsp; k++)
+            a.sys.special[k] -= shift;
+    }
     padding_is_inert(ctx, &rng);
 
     test_atoms_free(&a);
