@@ -48,6 +48,7 @@ run cluster      --kernel cluster
 run cluster-tally --kernel cluster --no-reference --tally
 # the list build as before issue 11's lanes (one work-item per atom), for the comparison
 run charmm-lanes1 --kernel charmm --no-reference --list-lanes 1
+run charmm-lanes4 --kernel charmm --no-reference --list-lanes 4
 # the cpu kind with full lists only (its coloured half lists take ~0.6 s a step on a GPU)
 STREAMCL_FORCE=list=1 run tuned-tally --no-reference --tally
 
@@ -62,7 +63,10 @@ for k in charmm charmm-pipe0 cluster; do
     f0=$(get $k force_ms); f1=$(get $k-tally force_ms)
     echo "| $k | ${f0:-failed} | ${f1:-failed} | $(ratio "$f0" "$f1") | $(get $k list_build_dev_ms) ($(get $k cluster_build_dev_ms)) | $(get $k bin_dev_ms) / $(get $k nbr_build_dev_ms) | $(get $k prune_dev_ms) | $(get $k force_err) | $(get $k tpa)/$(get $k wg) |"
 done
-echo "| charmm, list build with 1 work-item per atom (--list-lanes 1) | $(get charmm-lanes1 force_ms) | | | $(get charmm-lanes1 list_build_dev_ms) | $(get charmm-lanes1 bin_dev_ms) / $(get charmm-lanes1 nbr_build_dev_ms) | $(get charmm-lanes1 prune_dev_ms) | | $(get charmm-lanes1 tpa)/$(get charmm-lanes1 wg) |"
+for l in 1 4; do
+    k=charmm-lanes$l
+    echo "| charmm, list build and prune with $l work-item(s) per atom (--list-lanes $l; default 8) | $(get $k force_ms) | | | $(get $k list_build_dev_ms) | $(get $k bin_dev_ms) / $(get $k nbr_build_dev_ms) | $(get $k prune_dev_ms) | | $(get $k tpa)/$(get $k wg) |"
+done
 echo "| tuner's choice: $(get tuned-tally kernel) | | $(get tuned-tally force_ms) | | $(get tuned-tally list_build_dev_ms) | $(get tuned-tally bin_dev_ms) / $(get tuned-tally nbr_build_dev_ms) | $(get tuned-tally prune_dev_ms) | | $(get tuned-tally tpa)/$(get tuned-tally wg) |"
 # what the cluster launches walk (pair-bench reads the lists back): its cost is
 # warp steps x cost per step; the charmm kind's steps are its inner-list slots / 32
