@@ -15,12 +15,14 @@
 #pragma OPENCL FP_CONTRACT OFF
 
 /* check[0]: smallest index with a non-finite coordinate, [1]: smallest with a
- * type outside [0, ntypes), [2]: smallest local atom whose special counts
- * decrease or pass maxspecial; INT_MAX (the fill before) when none.
+ * type outside [type_base, type_base + ntypes), [2]: smallest local atom
+ * whose special counts decrease or pass maxspecial; INT_MAX (the fill
+ * before) when none. Types are the caller's, type_base-based (LAMMPS: 1).
  * Work-group g writes the lo and hi of its atoms (a grid-stride loop) to
  * box[6 g ...]: no single work-group walks all atoms. */
 __kernel void bin_bounds(__global const double *x, const int n, __global const int *type,
-                         const int ntypes, __global const int *nspecial, const int has_special,
+                         const int type_base, const int ntypes, __global const int *nspecial,
+                         const int has_special,
                          const int nlocal, const int maxspecial, __global double *box, __global int *check,
                          __local double *scratch)
 {
@@ -36,7 +38,7 @@ __kernel void bin_bounds(__global const double *x, const int n, __global const i
         }
         if (!finite)
             atomic_min(&check[0], i);
-        if (type[i] < 0 || type[i] >= ntypes)
+        if (type[i] < type_base || type[i] - type_base >= ntypes)
             atomic_min(&check[1], i);
         if (has_special && i < nlocal) {
             const int a = nspecial[3 * i], b = nspecial[3 * i + 1], c = nspecial[3 * i + 2];
@@ -154,13 +156,14 @@ __kernel void bin_rank(const int n, __global const int *cell_of, __global const 
     order[s0 + r] = i;
 }
 
-/* Binned types and tags (has_tag 0: the index is the tag), and for local
+/* Binned 0-based types and tags (has_tag 0: the index is the tag), and for local
  * atoms their slot ii in binned order (ilist, icell). Work-item n writes the
  * sentinel's type and tag. */
 __kernel void bin_gather(const int n, const int nlocal, __global const int *order,
                          __global const int *cell_of, __global const int *cell_start,
                          __global const int *local_start, __global const int *type,
-                         __global const long *tag, const int has_tag, __global int *type_binned,
+                         const int type_base, __global const long *tag, const int has_tag,
+                         __global int *type_binned,
                          __global long *tag_binned, __global int *ilist, __global int *icell)
 {
     const int b = get_global_id(0);
@@ -172,7 +175,7 @@ __kernel void bin_gather(const int n, const int nlocal, __global const int *orde
         return;
     }
     const int o = order[b];
-    type_binned[b] = type[o];
+    type_binned[b] = type[o] - type_base; /* checked by bin_bounds */
     tag_binned[b] = has_tag ? tag[o] : (long)o;
     if (o < nlocal) { /* local atoms come first in their cell (bin_rank) */
         const int c = cell_of[o];

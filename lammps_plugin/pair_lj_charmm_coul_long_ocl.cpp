@@ -18,6 +18,8 @@
 #include "utils.h"
 
 #include <mpi.h>
+#include <sched.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdarg>
@@ -64,7 +66,8 @@ Pair *PairLJCharmmCoulLongOCL::creator(LAMMPS *lmp)
 PairLJCharmmCoulLongOCL::PairLJCharmmCoulLongOCL(LAMMPS *lmp) :
     PairLJCharmmCoulLong(lmp), precision(SCL_PREC_MIXED), tpa(0), chunks(0), tune(1), gpus(0),
     ctx(nullptr), gpus_used(0), engine(nullptr), engine_stale(true), pending(false), last_nlocal(-1),
-    last_nghost(-1), stats_base(), stats_base_taken(false), wait_time(0), compute_time(0)
+    last_nghost(-1), host_threads(1), stats_base(), stats_base_taken(false), wait_time(0),
+    compute_time(0)
 {
   respa_enable = 0;
   // full lists on the device: the f.r virial over ghosts would be wrong, the
@@ -256,6 +259,25 @@ void PairLJCharmmCoulLongOCL::init_style()
   wait_time = compute_time = 0.0;
 }
 
+/* Threads of the engine's host copies and force sums for this rank:
+   STREAMCL_HOST_THREADS or OMP_NUM_THREADS when set, else the cores this rank
+   may run on (its affinity mask), shared with the other ranks of the node
+   when the mask is the whole node (ranks not bound to cores). The library
+   itself reads no environment and uses 1 thread on CPU devices by default. */
+int PairLJCharmmCoulLongOCL::rank_host_threads(int local_ranks)
+{
+  int n = 0;
+  const char *e = getenv("STREAMCL_HOST_THREADS");
+  if (!e || !*e) e = getenv("OMP_NUM_THREADS");
+  if (e && *e && parse_int(e, n) && n >= 1) return n;
+  cpu_set_t mask;
+  const long online = sysconf(_SC_NPROCESSORS_ONLN);
+  if (sched_getaffinity(0, sizeof mask, &mask) != 0) return 1;
+  n = CPU_COUNT(&mask);
+  if (online > 0 && n >= online && local_ranks > 1) n /= local_ranks;
+  return n >= 1 ? n : 1;
+}
+
 /* The device of this rank: with no device keyword (or "gpu"), the node's
    GPUs shared round robin by node-local rank (keyword gpus / STREAMCL_GPUS:
    how many; default all); without GPUs, the library's default device. Any
@@ -266,9 +288,11 @@ std::string PairLJCharmmCoulLongOCL::resolve_device()
   const bool any_gpu = device_spec.empty() || device_spec == "gpu";
   MPI_Comm node;
   MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, comm->me, MPI_INFO_NULL, &node);
-  int local_rank = 0;
+  int local_rank = 0, local_ranks = 1;
   MPI_Comm_rank(node, &local_rank);
+  MPI_Comm_size(node, &local_ranks);
   MPI_Comm_free(&node);
+  host_threads = rank_host_threads(local_ranks);
   if (!any_gpu) return device_spec;
   char spec[64] = "", err[1024] = "";
   int used = 0;
@@ -344,13 +368,16 @@ void PairLJCharmmCoulLongOCL::ensure_engine()
   p.chunks = chunks;
   p.tune = tune;
   p.kernel = kernel.empty() ? nullptr : kernel.c_str();
+  // x and q stay unchanged from compute() to collect() in pre_reverse
+  p.inputs_stable = 1;
+  p.host_threads = host_threads;
 
   const scl_charmm_params &o = engine_params;
   bool same = engine && eps == eps_mixed && sig == sigma_mixed && o.ntypes == p.ntypes &&
       o.cut_lj_inner == p.cut_lj_inner && o.cut_lj == p.cut_lj && o.cut_coul == p.cut_coul &&
       o.qqrd2e == p.qqrd2e && o.g_ewald == p.g_ewald && o.skin == p.skin &&
       o.precision == p.precision && o.threads_per_atom == p.threads_per_atom &&
-      o.chunks == p.chunks && o.tune == p.tune &&
+      o.chunks == p.chunks && o.tune == p.tune && o.host_threads == p.host_threads &&
       engine_kernel == kernel &&
       !memcmp(o.special_lj, p.special_lj, sizeof p.special_lj) &&
       !memcmp(o.special_coul, p.special_coul, sizeof p.special_coul);
@@ -375,22 +402,22 @@ void PairLJCharmmCoulLongOCL::ensure_engine()
 
 void PairLJCharmmCoulLongOCL::set_atoms()
 {
-  const int nlocal = atom->nlocal, nall = atom->nlocal + atom->nghost;
-  type0.resize(nall);
-  tag64.resize(nall);
-  for (int i = 0; i < nall; i++) {
-    type0[i] = atom->type[i] - 1;
-    tag64[i] = atom->tag[i];
-  }
-  const int *nspecial = nullptr;
-  int maxspecial = 0;
-  if (atom->molecular == Atom::MOLECULAR && atom->nspecial && atom->maxspecial > 0) {
-    maxspecial = atom->maxspecial;
-    nspecial = atom->nspecial[0];
-    special64.assign((size_t) nlocal * maxspecial, 0);
-    for (int i = 0; i < nlocal; i++)
-      for (int k = 0; k < atom->nspecial[i][2]; k++)
-        special64[(size_t) i * maxspecial + k] = atom->special[i][k];
+  // LAMMPS's arrays as they are: 1-based types, tagint tags, nmax x maxspecial
+  // specials (the engine reads the local atoms' rows and converts on the device)
+  scl_charmm_atoms a;
+  memset(&a, 0, sizeof a);
+  a.nlocal = atom->nlocal;
+  a.nghost = atom->nghost;
+  a.x = atom->x[0];
+  a.type = atom->type;
+  a.type_base = 1;
+  a.tag_bytes = (int) sizeof(tagint);
+  a.tag = atom->tag;
+  if (atom->molecular == Atom::MOLECULAR && atom->nspecial && atom->special &&
+      atom->maxspecial > 0) {
+    a.nspecial = atom->nspecial[0];
+    a.special = atom->special[0];
+    a.maxspecial = atom->maxspecial;
   }
   // special partners farther than half the box are periodic images (LAMMPS's rule)
   const double half[3] = {domain->xperiodic ? domain->xprd_half : 0.0,
@@ -398,11 +425,9 @@ void PairLJCharmmCoulLongOCL::set_atoms()
                           domain->zperiodic ? domain->zprd_half : 0.0};
   scl_status st = scl_charmm_set_box(engine, half);
   if (st != SCL_OK) fail(FLERR, "setting the box", st);
-  st = scl_charmm_set_atoms(engine, nlocal, atom->nghost, atom->x[0], type0.data(),
-                                       tag64.data(), nspecial,
-                                       maxspecial ? special64.data() : nullptr, maxspecial);
+  st = scl_charmm_set_atoms_from(engine, &a);
   if (st != SCL_OK) fail(FLERR, "building the neighbor list", st);
-  last_nlocal = nlocal;
+  last_nlocal = a.nlocal;
   last_nghost = atom->nghost;
 }
 

@@ -60,8 +60,7 @@ class PairLJCharmmCoulLongOCL : public PairLJCharmmCoulLong {
   bool engine_stale;       // init_style ran since the engine was made
   bool pending;            // compute() enqueued a step not yet collected
   int last_nlocal, last_nghost;
-  std::vector<int64_t> tag64, special64;
-  std::vector<int> type0;
+  int host_threads;        // threads of the engine's host copies (its share of the node's cores)
   scl_charmm_stats stats_base;
   bool stats_base_taken;
   double wait_time;        // host seconds blocked in scl_charmm_finish this run
@@ -69,6 +68,7 @@ class PairLJCharmmCoulLongOCL : public PairLJCharmmCoulLong {
 
   void read_env();
   std::string resolve_device();
+  int rank_host_threads(int local_ranks);
   void create_context();
   void ensure_engine();
   void set_atoms();

@@ -10,28 +10,8 @@
 # barostat needs), then the tuner's own choice between all kinds. The last
 # lines are a Markdown table. Results go to $OUT/pair-force/ when $OUT is set.
 set -u
-T0=$(date +%s)
-if [ -f .gpu/device/setup.sh ]; then . .gpu/device/setup.sh; fi
 B=build-gpu-pairk
-cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DSTREAMCL_MODULES=pair -DSTREAMCL_TESTS=OFF \
-    > $B.log 2>&1 && make -C $B -j16 streamcl_cli >> $B.log 2>&1 || { tail -40 $B.log; exit 1; }
-STREAMCL=$PWD/$B/streamcl
-RES=${OUT:+$OUT/pair-force}
-RES=${RES:-$B/results}
-mkdir -p "$RES"
-DATA=$B/lammps-trim/lammps/bench/data.rhodo
-if [ ! -f "$DATA" ]; then
-    mkdir -p $B/lammps-trim
-    tar -xJf .gpu/lammps-trim.tar.xz -C $B/lammps-trim 2>/dev/null
-    [ -f "$DATA" ] || DATA=$(find $B/lammps-trim -name data.rhodo | head -1)
-fi
-if [ ! -f "$DATA" ]; then
-    echo "bench/pair/force-gpu.sh: data.rhodo not found (.gpu/lammps-trim.tar.xz missing or without bench/)" >&2
-    exit 1
-fi
-export XDG_CACHE_HOME=$PWD/$B/cache OMP_NUM_THREADS=${OMP_NUM_THREADS:-16}
-DEV=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
-echo "build $(( $(date +%s) - T0 )) s; device ${DEV:-?}"
+. bench/pair/rhodo-setup.sh pair-force
 COMMON="--data $DATA --steps ${STEPS:-100} --rebuild 10 --precision mixed --profile ${PAIR_BENCH_ARGS:-}"
 run() { # name, args...
     local name=$1; shift

@@ -20,7 +20,8 @@
  *       scl_charmm_finish()      -> waits, adds forces, reduces energy/virial in double
  *
  * Units are the caller's (LAMMPS real units: kcal/mol, Angstrom, e).
- * Types are 0-based here (LAMMPS type t is t-1).
+ * Types are 0-based in scl_charmm_set_atoms (LAMMPS type t is t-1);
+ * scl_charmm_set_atoms_from takes LAMMPS's arrays as they are.
  *
  * Errors: atoms closer than 0.01 Angstrom are reported by finish as
  * SCL_ERR_INPUT ("atoms i and j overlap"), as are non-finite coordinates or
@@ -33,7 +34,10 @@
  *
  * Changes since the first contract: the params fields neighbor_capacity,
  * max_device_bytes (0 = automatic), mixed_tally_double, inner_skin (0 =
- * automatic) and host_pack, all set by scl_charmm_params_default (additive);
+ * automatic), host_pack, host_threads and inputs_stable, all set by
+ * scl_charmm_params_default (additive); scl_charmm_set_atoms_from (the
+ * caller's arrays as they are: 32-bit tags, 1-based types) beside
+ * scl_charmm_set_atoms;
  * mixed_tally_double now defaults to 0 (tallying steps use the float pair
  * math of force-only steps), and double precision no longer refuses forces
  * beyond 2^30.
@@ -126,6 +130,28 @@ typedef struct {
      * the pairs in the lists (and so float rounding in the sums), nothing
      * else. */
     int list_lanes;
+    /* Host threads of the engine's own host work: copies of the caller's
+     * arrays into pinned staging (compute, set_atoms) and adding the forces
+     * (finish). 0 = 1 on CPU devices (whose own threads run the kernels on
+     * the same cores) and OpenMP's default elsewhere; ranks sharing a node
+     * pass their share of its cores (the library reads no environment).
+     * Small arrays use fewer threads (one per 256 KB copied, 8192 atoms
+     * added). */
+    int host_threads;
+    /* The x and q given to scl_charmm_compute:
+     *   0 (default): the caller may change them once compute returns; they
+     *     are copied into pinned staging inside compute;
+     *   1: the caller keeps them unchanged until scl_charmm_finish returns
+     *     (LAMMPS does, between pair compute and pre_reverse): where the
+     *     device reads host memory cheaply (host_unified, CPU devices) they
+     *     go up straight from the caller's memory with no copy; discrete
+     *     GPUs still copy them to pinned staging (their drivers stage
+     *     pageable memory on the calling thread, slower than our copy);
+     *   2: as 1, uploaded from the caller's memory on every device
+     *     (benchmarks: compare with 1).
+     * set_atoms's arrays (which the caller keeps anyway) go up by the same
+     * rule. */
+    int inputs_stable;
 } scl_charmm_params;
 
 /* Default parameters: mixed precision, tuning on, special factors all 1. */
@@ -156,6 +182,40 @@ void scl_charmm_free(scl_charmm *eng);
 scl_status scl_charmm_set_atoms(scl_charmm *eng, int nlocal, int nghost, const double *x,
                                 const int *type, const int64_t *tag, const int *nspecial,
                                 const int64_t *special, int maxspecial);
+
+/* The atom arrays as the caller holds them, for scl_charmm_set_atoms_from:
+ * LAMMPS's own arrays go in as they are (atom->x[0], atom->type,
+ * atom->tag, atom->nspecial[0], atom->special[0]); the engine copies them
+ * into pinned staging (or uploads them directly, see inputs_stable) and
+ * converts types and tags on the device, with no per-atom host loop.
+ * Checks: x finite, types in type_base .. type_base + ntypes - 1, special
+ * counts cumulative within maxspecial (reported by set_atoms), tags and
+ * the special tags within the counts >= 0 (reported by the next
+ * scl_charmm_finish, before any force is added: the check runs behind the
+ * list build). */
+typedef struct {
+    int nlocal, nghost;
+    const double *x;      /* 3*(nlocal+nghost) positions */
+    const int *type;      /* nlocal+nghost types */
+    int type_base;        /* the first type: 0, or 1 (LAMMPS) */
+    /* Tags and special tags are tag_bytes wide: 4 (int32_t, LAMMPS's tagint
+     * in its default smallbig build) or 8 (int64_t, -DLAMMPS_BIGBIG). */
+    int tag_bytes;
+    const void *tag;      /* nlocal+nghost global ids (NULL: the index is the id) */
+    /* Rows of 3 cumulative counts [n12, n12+n13, n12+n13+n14] per local atom
+     * (NULL: no specials), and rows of maxspecial special tags per local atom
+     * (LAMMPS: contiguous nmax x maxspecial; only the first nlocal rows and
+     * in them the first n12+n13+n14 entries are read). */
+    const int *nspecial;
+    const void *special;
+    int maxspecial;
+} scl_charmm_atoms;
+
+/* scl_charmm_set_atoms for arrays described by atoms (same contract: keep
+ * them unchanged until the next scl_charmm_finish returns). Bitwise the same
+ * lists, forces and energies as scl_charmm_set_atoms with the arrays
+ * converted (0-based int types, int64_t tags). */
+scl_status scl_charmm_set_atoms_from(scl_charmm *eng, const scl_charmm_atoms *atoms);
 
 /* Half the lengths of the periodic box (0: that dimension is not periodic),
  * for the set_atoms calls that follow. A special partner (by tag) farther

@@ -17,8 +17,8 @@ typedef struct {
     long atoms, steps, rebuild, nx, ny, nz, tpa, chunks, wg;
     double g_ewald, displace, inner_skin;
     const char *data, *device, *precision, *kernel;
-    long lists, list_lanes;
-    int tune, reference, profile, host_pack, tally;
+    long lists, list_lanes, host_threads, inputs_stable;
+    int tune, reference, profile, host_pack, tally, old_api;
 } bench_args;
 
 static void usage(FILE *out)
@@ -46,6 +46,15 @@ static void usage(FILE *out)
             "  --profile         print the per-kernel/transfer device time table\n"
             "  --tally           every timed step tallies energy and virial (as under a barostat)\n"
             "  --host-pack       pack positions and bin atoms on the host (device does by default)\n"
+            "  --old-api         hand the atoms over as scl_charmm_set_atoms takes them (0-based\n"
+            "                    types, 64-bit tags); default: as LAMMPS holds them, through\n"
+            "                    scl_charmm_set_atoms_from (1-based types, 32-bit tags, special\n"
+            "                    rows of an nmax > nlocal array)\n"
+            "  --host-threads N  threads of the engine's host copies and finish (default 0:\n"
+            "                    OpenMP's default)\n"
+            "  --inputs-stable N 0: compute copies x and q; 1: the caller keeps them until\n"
+            "                    finish (copied on discrete GPUs only); 2: never copied\n"
+            "                    (default 1, as the LAMMPS plugin)\n"
             "  --device SPEC     OpenCL device (default: $STREAMCL_DEVICE, GPU, CPU)\n"
             "Cutoffs 8/10 Angstrom, skin 2, special_bonds charmm (0 0 0), as bench/in.rhodo.\n");
 }
@@ -85,6 +94,9 @@ static int parse_args(int argc, char **argv, bench_args *a)
             continue;
         } else if (!strcmp(o, "--no-reference")) {
             a->reference = 0;
+            continue;
+        } else if (!strcmp(o, "--old-api")) {
+            a->old_api = 1;
             continue;
         } else if (!v) {
             fprintf(stderr, "streamcl pair-bench: unknown or incomplete option '%s'\n", o);
@@ -140,6 +152,10 @@ static int parse_args(int argc, char **argv, bench_args *a)
             }
         } else if (!strcmp(o, "--lists")) {
             r = cli_parse_long("pair-bench", o, v, 1, 2, &a->lists);
+        } else if (!strcmp(o, "--host-threads")) {
+            r = cli_parse_long("pair-bench", o, v, 0, 1024, &a->host_threads);
+        } else if (!strcmp(o, "--inputs-stable")) {
+            r = cli_parse_long("pair-bench", o, v, 0, 2, &a->inputs_stable);
         } else {
             fprintf(stderr, "streamcl pair-bench: unknown option '%s'\n", o);
             usage(stderr);
@@ -175,6 +191,64 @@ static void awg_free(atoms_with_ghosts *w)
 {
     free(w->x), free(w->q), free(w->type), free(w->tag);
     memset(w, 0, sizeof *w);
+}
+
+/* The atoms as LAMMPS holds them (what the plugin hands over): 1-based
+ * types, 32-bit tags, nspecial and special with rows for nmax > nlocal
+ * atoms, stale values past each row's counts. */
+typedef struct {
+    int *type1;
+    int32_t *tag32, *nspecial, *special32;
+    int nmax;
+} lammps_arrays;
+
+static void lammps_free(lammps_arrays *l)
+{
+    free(l->type1), free(l->tag32), free(l->nspecial), free(l->special32);
+    memset(l, 0, sizeof *l);
+}
+
+static int lammps_form(const charmm_system *sys, const atoms_with_ghosts *w, lammps_arrays *l)
+{
+    size_t n = (size_t)w->nlocal + (size_t)w->nghost, ms = (size_t)sys->maxspecial;
+    lammps_free(l);
+    l->nmax = w->nlocal + w->nlocal / 8 + 16;
+    l->type1 = malloc((n + 1) * sizeof *l->type1);
+    l->tag32 = malloc((n + 1) * sizeof *l->tag32);
+    l->nspecial = malloc(3 * (size_t)l->nmax * sizeof *l->nspecial);
+    l->special32 = malloc(((size_t)l->nmax * ms + 1) * sizeof *l->special32);
+    if (!l->type1 || !l->tag32 || !l->nspecial || !l->special32)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        l->type1[i] = w->type[i] + 1;
+        l->tag32[i] = (int32_t)w->tag[i]; /* the data reader keeps tags below 2^31 */
+    }
+    for (size_t i = 0; i < (size_t)l->nmax; i++)
+        for (int k = 0; k < 3; k++)
+            l->nspecial[3 * i + k] = i < (size_t)w->nlocal && sys->nspecial ? sys->nspecial[3 * i + k] : 0;
+    for (size_t i = 0; i < (size_t)l->nmax * ms; i++) /* stale past the counts */
+        l->special32[i] = i < (size_t)w->nlocal * ms && sys->special ? (int32_t)sys->special[i]
+                                                                    : (int32_t)(i % 977) - 3;
+    return 0;
+}
+
+static scl_status set_atoms(scl_charmm *eng, const bench_args *a, const charmm_system *sys,
+                            const atoms_with_ghosts *w, const lammps_arrays *l)
+{
+    if (a->old_api)
+        return scl_charmm_set_atoms(eng, w->nlocal, w->nghost, w->x, w->type, w->tag,
+                                    sys->nspecial, sys->special, sys->maxspecial);
+    const scl_charmm_atoms at = {.nlocal = w->nlocal,
+                                 .nghost = w->nghost,
+                                 .x = w->x,
+                                 .type = l->type1,
+                                 .type_base = 1,
+                                 .tag_bytes = 4,
+                                 .tag = l->tag32,
+                                 .nspecial = sys->nspecial ? l->nspecial : NULL,
+                                 .special = l->special32,
+                                 .maxspecial = sys->maxspecial};
+    return scl_charmm_set_atoms_from(eng, &at);
 }
 
 static int make_ghosts(const charmm_system *sys, double cutoff, atoms_with_ghosts *w)
@@ -226,7 +300,7 @@ int cmd_pair_bench(int argc, char **argv)
 {
     bench_args a = {.atoms = 32000, .steps = 50, .rebuild = 10, .nx = 1, .ny = 1, .nz = 1,
                     .g_ewald = 0.2709, .displace = 0.002, .precision = "mixed", .tune = 1,
-                    .reference = 1};
+                    .reference = 1, .inputs_stable = 1};
     int pr = parse_args(argc, argv, &a);
     if (pr != 0)
         return pr == 1 ? 0 : pr;
@@ -254,6 +328,8 @@ int cmd_pair_bench(int argc, char **argv)
     p.list_lanes = (int)a.list_lanes;
     p.kernel = a.kernel;
     p.lists = (int)a.lists;
+    p.host_threads = (int)a.host_threads;
+    p.inputs_stable = (int)a.inputs_stable;
     double ghost_cut = p.cut_lj + p.skin;
 
     scl_context *ctx = cli_context(a.device, a.profile);
@@ -266,15 +342,17 @@ int cmd_pair_bench(int argc, char **argv)
            sys.natoms, a.data ? a.data : "water box", a.steps, a.rebuild, a.precision, dev->name);
     scl_charmm *eng = NULL;
     atoms_with_ghosts w = {0};
+    lammps_arrays lmp = {0};
     double *f = malloc(3 * (size_t)sys.natoms * sizeof *f);
     int rc = 1;
     scl_status s = f ? scl_charmm_create(ctx, &p, &eng) : SCL_ERR_MEMORY;
     if (s == SCL_OK && make_ghosts(&sys, ghost_cut, &w) != 0)
         goto done;
+    if (s == SCL_OK && !a.old_api && lammps_form(&sys, &w, &lmp) != 0)
+        s = SCL_ERR_MEMORY;
     double t_first = cli_now();
     if (s == SCL_OK)
-        s = scl_charmm_set_atoms(eng, w.nlocal, w.nghost, w.x, w.type, w.tag, sys.nspecial,
-                                 sys.special, sys.maxspecial);
+        s = set_atoms(eng, &a, &sys, &w, &lmp);
     /* the first step tunes the plan (or loads it): not timed */
     if (s == SCL_OK)
         s = scl_charmm_compute(eng, w.x, w.q, 0, 0, 0, 0);
@@ -291,6 +369,9 @@ int cmd_pair_bench(int argc, char **argv)
     cli_progress prog;
     cli_progress_start(&prog, "steps", a.steps);
     double t_loop = cli_now(), t_host_prep = 0, t_compute = 0, t_compute_tally = 0;
+    double t_compute_all = 0;
+    /* medians too: on a shared host a preempted call moves the mean */
+    double *compute_times = malloc((size_t)a.steps * sizeof *compute_times);
     long n_compute = 0;
     scl_charmm_result res = {0};
     for (long step = 1; step <= a.steps && s == SCL_OK; step++) {
@@ -302,24 +383,28 @@ int cmd_pair_bench(int argc, char **argv)
         if (rebuild) {
             if (make_ghosts(&sys, ghost_cut, &w) != 0)
                 goto done;
+            if (!a.old_api && lammps_form(&sys, &w, &lmp) != 0)
+                s = SCL_ERR_MEMORY;
         } else {
             for (int i = 0; i < w.nlocal + w.nghost; i++)
                 for (int d = 0; d < 3; d++)
                     w.x[3 * i + d] += displacement(w.tag[i], step, d, a.displace);
         }
         t_host_prep += cli_now() - t0;
-        if (rebuild) {
+        if (rebuild && s == SCL_OK) {
             double ts = cli_now();
-            s = scl_charmm_set_atoms(eng, w.nlocal, w.nghost, w.x, w.type, w.tag, sys.nspecial,
-                                     sys.special, sys.maxspecial);
+            s = set_atoms(eng, &a, &sys, &w, &lmp);
             t_sa_wall += cli_now() - ts;
         }
         memset(f, 0, 3 * (size_t)sys.natoms * sizeof *f);
         double tc = cli_now();
         if (s == SCL_OK)
             s = scl_charmm_compute(eng, w.x, w.q, a.tally, a.tally, 0, 0);
+        t_compute_all += cli_now() - tc;
         if (!rebuild) { /* host wall time inside compute (pack, checks, launches) */
             t_compute += cli_now() - tc;
+            if (compute_times)
+                compute_times[n_compute] = cli_now() - tc;
             n_compute++;
         }
         if (s == SCL_OK)
@@ -366,13 +451,22 @@ int cmd_pair_bench(int argc, char **argv)
            t_nbr / n * ms, rebuilds, rebuilds ? t_nbr / rebuilds * ms : 0.0, t_up / n * ms,
            t_force / n * ms, t_down / n * ms, t_red / n * ms, (t_up + t_force + t_down) / n * ms,
            (t_loop - t_host_prep) / n * ms);
-    printf("host time in scl_charmm_compute (ms): %.4f per step without rebuild (%ld steps), "
-           "%.4f on the tallying step\n",
-           n_compute ? t_compute / (double)n_compute * ms : 0.0, n_compute, t_compute_tally * ms);
+    double compute_med = compute_times ? cli_median(compute_times, n_compute) : NAN;
+    free(compute_times);
+    printf("host time in scl_charmm_compute (ms): %.4f per step without rebuild (%ld steps; "
+           "median %.4f), %.4f on the tallying step\n",
+           n_compute ? t_compute / (double)n_compute * ms : 0.0, n_compute, compute_med * ms,
+           t_compute_tally * ms);
     printf("set_atoms host ms %.3f per call (thread CPU %.3f; wall %.3f incl. list build; %ld "
            "calls)\n",
            n_sa ? t_sa_host / (double)n_sa * ms : 0.0, n_sa ? t_sa_cpu / (double)n_sa * ms : 0.0,
            n_sa ? t_sa_wall / (double)n_sa * ms : 0.0, n_sa);
+    /* what the LAMMPS plugin reports as "Host per step": set_atoms + compute
+     * (rebuild steps included) + the finish's own work, waits excluded */
+    double host_step = (t_sa_wall + t_compute_all + t_red) / n;
+    printf("host per step (ms): %.4f (set_atoms %.4f + compute %.4f + finish %.4f, averaged "
+           "over all steps)\n",
+           host_step * ms, t_sa_wall / n * ms, t_compute_all / n * ms, t_red / n * ms);
     printf("pairs/s (list pairs / force-kernel time): %.3e\n", (double)st1.neighbors * n / t_force);
     if (st1.cluster_pairs > 0)
         printf("cluster pairs: %ld built (8 x 8 atom pairs each: %.1f per atom before pruning)\n",
@@ -466,7 +560,8 @@ int cmd_pair_bench(int argc, char **argv)
            "nbr_build_dev_ms=%.4f prune_dev_ms=%.4f set_atoms_host_ms=%.4f kernel=%s "
            "lists=%d blocks=%d "
            "colours=%d launches=%d cluster_pairs=%ld walked_slots=%.1f cut_pairs=%.1f "
-           "warp_steps=%ld launches_full=%ld inner_slots=%.1f\n",
+           "warp_steps=%ld launches_full=%ld inner_slots=%.1f host_step_ms=%.4f set_atoms_wall_ms=%.4f "
+           "api=%s compute_host_med_ms=%.4f finish_host_ms=%.4f\n",
            sys.natoms, a.precision, a.tally, t_force / n * ms, (t_up + t_force + t_down) / n * ms,
            t_nbr / n * ms, t_up / n * ms, t_down / n * ms, t_red / n * ms, t_ref * ms, ferr,
            e_coul_err, e_vdwl_err, st1.threads_per_atom, st1.chunks, st1.work_group,
@@ -479,7 +574,9 @@ int cmd_pair_bench(int argc, char **argv)
            n_sa ? t_sa_host / (double)n_sa * ms : 0.0, st1.kernel, st1.lists, st1.blocks,
            st1.colours, st1.launches, st1.cluster_pairs, 64.0 * (double)cs.entries / sys.natoms,
            (double)cs.cut_pairs / sys.natoms, cs.warp_steps, cs.launches_full,
-           (double)st1.inner_neighbors / sys.natoms);
+           (double)st1.inner_neighbors / sys.natoms, host_step * ms,
+           n_sa ? t_sa_wall / (double)n_sa * ms : 0.0, a.old_api ? "old" : "lammps",
+           compute_med * ms, t_red / n * ms);
     if (a.profile)
         scl_profile_report(ctx, stdout);
     rc = 0;
@@ -488,6 +585,7 @@ done:
         fprintf(stderr, "streamcl pair-bench: %s\n", scl_last_error(ctx));
     scl_charmm_free(eng);
     awg_free(&w);
+    lammps_free(&lmp);
     free(f);
     charmm_system_free(&sys);
     scl_context_free(ctx);

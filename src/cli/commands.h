@@ -26,6 +26,8 @@ void cli_progress_update(cli_progress *p, long done);
 void cli_progress_end(cli_progress *p);
 
 /* Wall-clock seconds (monotonic). */
+/* Median of v[0..n) (sorts v in place); 0 when n is 0. */
+double cli_median(double *v, long n);
 double cli_now(void);
 
 /* Create a context from --device (or $STREAMCL_DEVICE); prints the error and

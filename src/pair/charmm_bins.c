@@ -41,44 +41,197 @@ static int estimate_capacity(const charmm_nlist *nl, const cell_grid *g)
     return ((int)want + CHARMM_PAD - 1) / CHARMM_PAD * CHARMM_PAD;
 }
 
-/* The caller's arrays as they are (the build reads the specials by caller's
- * index; the list check reads them back), without waiting: the caller keeps
- * them unchanged until the next finish (scl_charmm_set_atoms). first: x,
- * types and special counts (what the bounds kernel reads); else tags and
- * special tags (what only the later kernels read). */
-static scl_status upload_raw(charmm_nlist *nl, int first, const double *x, const int *type,
-                             const int64_t *tag, const int *nspecial, const int64_t *special)
+/* The device streams of the caller's arrays (both binning paths): x,
+ * 0-based (host binning) or the caller's (device binning) types, special
+ * counts, 64-bit tags and special tags; with device binning also the
+ * caller's tags and special tags as given (tag_bytes wide). */
+static scl_status reserve_raw(charmm_nlist *nl, const scl_charmm_atoms *a)
 {
+    scl_context *ctx = nl->ctx;
     size_t n = (size_t)nl->natoms, nloc = (size_t)nl->nlocal;
     size_t ms = (size_t)(nl->maxspecial > 0 ? nl->maxspecial : 1);
-    if (!first) {
-        scl_status s = SCL_OK;
-        if (n > 0 && tag)
-            s = scl_stream_write_range(nl->tag_raw, 0, n, tag, 0, NULL);
-        if (s == SCL_OK && nloc > 0 && nspecial && nl->maxspecial > 0)
-            s = scl_stream_write_range(nl->special, 0, nloc * ms, special, 0, NULL);
-        return s;
-    }
-    scl_context *ctx = nl->ctx;
+    int has_sp = a->nspecial != NULL;
     scl_status s = charmm_stream_reserve(ctx, &nl->x_raw, "charmm caller positions (list)",
                                          SCL_DOUBLE, 3 * n + 3, 0);
     if (s == SCL_OK)
         s = charmm_stream_reserve(ctx, &nl->type_raw, "charmm caller types", SCL_INT, n, 0);
     if (s == SCL_OK)
         s = charmm_stream_reserve(ctx, &nl->tag_raw, "charmm caller tags", SCL_LONG,
-                                  tag ? n : 1, 0);
+                                  a->tag ? n : 1, 0);
     if (s == SCL_OK)
         s = charmm_stream_reserve(ctx, &nl->nspecial, "charmm special counts", SCL_INT,
-                                  nspecial ? 3 * nloc : 1, 0);
+                                  has_sp ? 3 * nloc : 1, 0);
     if (s == SCL_OK)
         s = charmm_stream_reserve(ctx, &nl->special, "charmm special tags", SCL_LONG,
-                                  nspecial ? nloc * ms : 1, 0);
-    if (s == SCL_OK && n > 0)
-        s = scl_stream_write_range(nl->x_raw, 0, 3 * n, x, 0, NULL);
+                                  has_sp ? nloc * ms : 1, 0);
+    if (!nl->device_bins)
+        return s;
+    scl_type tt = a->tag_bytes == 4 ? SCL_INT : SCL_LONG;
+    if (s == SCL_OK)
+        s = charmm_stream_reserve(ctx, &nl->tag_in, "charmm caller tags (as given)", tt,
+                                  a->tag ? n : 1, 0);
+    if (s == SCL_OK)
+        s = charmm_stream_reserve(ctx, &nl->special_in, "charmm special tags (as given)", tt,
+                                  has_sp ? nloc * ms : 1, 0);
+    if (s == SCL_OK)
+        s = charmm_stream_reserve(ctx, &nl->tag_check, "charmm tag check", SCL_INT, 1, 0);
+    return s;
+}
+
+/* Host binning: the caller's arrays in the engine's own form (0-based int
+ * types, 64-bit tags and special tags), converted on the host where they
+ * are not already (this path serves devices without fp64 and host_pack). */
+static scl_status host_form(charmm_nlist *nl, const scl_charmm_atoms *a, const int **type,
+                            const int64_t **tag, const int64_t **special, const char *fn)
+{
+    size_t n = (size_t)nl->natoms, nsp = (size_t)nl->nlocal * (size_t)nl->maxspecial;
+    *type = a->type;
+    *tag = a->tag;
+    *special = a->special;
+    if (a->type_base != 0) {
+        int *t = charmm_nlist_buf(nl, RB_IN_TYPE, n * sizeof *t);
+        if (!t)
+            return scl_fail(nl->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+        for (size_t i = 0; i < n; i++)
+            t[i] = a->type[i] - a->type_base; /* checked before */
+        *type = t;
+    }
+    if (a->tag_bytes == 8)
+        return SCL_OK;
+    int64_t *tg = a->tag ? charmm_nlist_buf(nl, RB_IN_TAG, n * sizeof *tg) : NULL;
+    int64_t *sp = nsp ? charmm_nlist_buf(nl, RB_IN_SPECIAL, nsp * sizeof *sp) : NULL;
+    if ((a->tag && !tg) || (nsp && !sp))
+        return scl_fail(nl->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    for (size_t i = 0; tg && i < n; i++)
+        tg[i] = charmm_tag_at(a->tag, 4, i);
+    for (size_t k = 0; sp && k < nsp; k++)
+        sp[k] = charmm_tag_at(a->special, 4, k);
+    *tag = tg;
+    *special = nsp ? sp : NULL;
+    return SCL_OK;
+}
+
+/* Host binning: upload the caller's arrays in the engine's form, without
+ * waiting (the caller keeps them unchanged until the next finish; the
+ * converted copies live in the kept rebuild buffers). */
+static scl_status upload_host_form(charmm_nlist *nl, const scl_charmm_atoms *a, const int *type,
+                                   const int64_t *tag, const int64_t *special)
+{
+    size_t n = (size_t)nl->natoms, nloc = (size_t)nl->nlocal, ms = (size_t)nl->maxspecial;
+    scl_status s = SCL_OK;
+    if (n > 0)
+        s = scl_stream_write_range(nl->x_raw, 0, 3 * n, a->x, 0, NULL);
     if (s == SCL_OK && n > 0)
         s = scl_stream_write_range(nl->type_raw, 0, n, type, 0, NULL);
-    if (s == SCL_OK && nloc > 0 && nspecial)
-        s = scl_stream_write_range(nl->nspecial, 0, 3 * nloc, nspecial, 0, NULL);
+    if (s == SCL_OK && n > 0 && tag)
+        s = scl_stream_write_range(nl->tag_raw, 0, n, tag, 0, NULL);
+    if (s == SCL_OK && nloc > 0 && a->nspecial)
+        s = scl_stream_write_range(nl->nspecial, 0, 3 * nloc, a->nspecial, 0, NULL);
+    if (s == SCL_OK && nloc > 0 && a->nspecial && ms > 0)
+        s = scl_stream_write_range(nl->special, 0, nloc * ms, special, 0, NULL);
+    return s;
+}
+
+/* Device binning: where the caller's arrays go up from. */
+enum { IN_X, IN_TYPE, IN_NSPECIAL, IN_TAG, IN_SPECIAL, IN_COUNT };
+
+static size_t align64(size_t b) { return (b + 63) & ~(size_t)63; }
+
+/* Device binning: the sources of the uploads of the caller's arrays: its own
+ * memory where the device reads it cheaply (charmm_direct_upload), else a
+ * copy in pinned staging made on host_threads threads (on discrete GPUs a
+ * write from pageable memory is staged by the driver on the calling thread,
+ * at a fraction of the copy bandwidth). Only the rows of the local atoms of
+ * nspecial and special are read. */
+static scl_status stage_inputs(charmm_nlist *nl, const scl_charmm_atoms *a,
+                               const void *src[IN_COUNT])
+{
+    size_t n = (size_t)nl->natoms, nloc = (size_t)nl->nlocal, tb = (size_t)a->tag_bytes;
+    size_t ms = (size_t)nl->maxspecial;
+    size_t bytes[IN_COUNT] = {3 * n * sizeof(double), n * sizeof(int), 0, 0, 0};
+    bytes[IN_NSPECIAL] = a->nspecial ? 3 * nloc * sizeof(int) : 0;
+    bytes[IN_TAG] = a->tag ? n * tb : 0;
+    bytes[IN_SPECIAL] = a->nspecial ? nloc * ms * tb : 0;
+    const void *from[IN_COUNT] = {a->x, a->type, a->nspecial, a->tag, a->special};
+    for (int k = 0; k < IN_COUNT; k++)
+        src[k] = from[k];
+    if (nl->direct_upload)
+        return SCL_OK;
+    size_t off[IN_COUNT], total = 0;
+    for (int k = 0; k < IN_COUNT; k++) {
+        off[k] = total;
+        total += align64(bytes[k]);
+    }
+    void *base;
+    scl_status s = charmm_stage_reserve(nl->ctx, &nl->stage, total, &base);
+    if (s != SCL_OK)
+        return s;
+    charmm_copy c[IN_COUNT];
+    int m = 0;
+    for (int k = 0; k < IN_COUNT; k++) {
+        src[k] = (char *)base + off[k];
+        if (bytes[k])
+            c[m++] = (charmm_copy){(char *)base + off[k], from[k], bytes[k]};
+    }
+    charmm_copy_parallel(c, m, nl->host_threads);
+    return SCL_OK;
+}
+
+/* Device binning, the first uploads: what the bounds kernel reads. */
+static scl_status upload_first(charmm_nlist *nl, const void *src[IN_COUNT], int has_special)
+{
+    size_t n = (size_t)nl->natoms, nloc = (size_t)nl->nlocal;
+    scl_status s = SCL_OK;
+    if (n > 0)
+        s = scl_stream_write_range(nl->x_raw, 0, 3 * n, src[IN_X], 0, NULL);
+    if (s == SCL_OK && n > 0)
+        s = scl_stream_write_range(nl->type_raw, 0, n, src[IN_TYPE], 0, NULL);
+    if (s == SCL_OK && nloc > 0 && has_special)
+        s = scl_stream_write_range(nl->nspecial, 0, 3 * nloc, src[IN_NSPECIAL], 0, NULL);
+    return s;
+}
+
+/* Device binning, behind the bounds: the tags and special tags as given,
+ * widened and checked by cl/charmm_atoms.cl; the check comes back without
+ * waiting (charmm_nlist_tags_settle). */
+static scl_status upload_tags(charmm_nlist *nl, const scl_charmm_atoms *a,
+                              const void *src[IN_COUNT])
+{
+    size_t n = (size_t)nl->natoms, nloc = (size_t)nl->nlocal, ms = (size_t)nl->maxspecial;
+    int wide = a->tag_bytes == 8;
+    scl_kernel **k = &nl->tags_k[wide];
+    scl_status s = SCL_OK;
+    if (!*k) {
+        s = scl_kernel_create(nl->ctx, "charmm_atoms", "atoms_tags",
+                              wide ? "-DTAG_BYTES=8" : "-DTAG_BYTES=4", k);
+        if (s == SCL_OK)
+            scl_kernel_set_label(*k, "charmm binning");
+    }
+    if (s == SCL_OK && n > 0 && a->tag)
+        s = scl_stream_write_range(nl->tag_in, 0, n, src[IN_TAG], 0, NULL);
+    if (s == SCL_OK && nloc > 0 && ms > 0)
+        s = scl_stream_write_range(nl->special_in, 0, nloc * ms, src[IN_SPECIAL], 0, NULL);
+    int big = INT_MAX;
+    if (s == SCL_OK)
+        s = scl_stream_fill_range(nl->tag_check, 0, 1, &big, NULL);
+    const charmm_stream_arg streams[] = {{"tag_in", nl->tag_in},         {"tag_out", nl->tag_raw},
+                                         {"nspecial", nl->nspecial},     {"special_in", nl->special_in},
+                                         {"special_out", nl->special},   {"bad", nl->tag_check}};
+    const charmm_int_arg ints[] = {{"n", nl->natoms},
+                                   {"has_tag", a->tag != NULL},
+                                   {"nlocal", nl->nlocal},
+                                   {"maxspecial", nl->maxspecial}};
+    if (s == SCL_OK)
+        s = charmm_bind(*k, streams, sizeof streams / sizeof streams[0], ints,
+                        sizeof ints / sizeof ints[0]);
+    size_t local = 64, global = (n + local - 1) / local * local;
+    if (s == SCL_OK && n > 0)
+        s = scl_kernel_launch(*k, 1, &global, &local, NULL);
+    if (s == SCL_OK) {
+        s = scl_stream_read_range(nl->tag_check, 0, 1, &nl->tag_check_host, 0,
+                                  &nl->tag_check_ev);
+        nl->tag_check_pending = s == SCL_OK;
+    }
     return s;
 }
 
@@ -153,10 +306,15 @@ static scl_status host_bins(charmm_nlist *nl, cell_grid *g, const double *x, con
 /* Device binning (cl/charmm_bin.cl). The bounding box and the input checks
  * come back first (the grid's size decides the allocations); the rest is
  * queued. */
-static scl_status device_bins(charmm_nlist *nl, cell_grid *g, const double *x, const int *type,
-                              const int64_t *tag, const int *nspecial, const int64_t *special,
+static scl_status device_bins(charmm_nlist *nl, cell_grid *g, const scl_charmm_atoms *a,
                               const char *fn)
 {
+    const void *src[IN_COUNT];
+    scl_status s = stage_inputs(nl, a, src);
+    if (s == SCL_OK)
+        s = upload_first(nl, src, a->nspecial != NULL);
+    if (s != SCL_OK)
+        return s;
     scl_context *ctx = nl->ctx;
     int n = nl->natoms, nloc = nl->nlocal;
     /* bounds: work-groups of 256 with ~8 atoms a work-item, at most 256 */
@@ -166,8 +324,7 @@ static scl_status device_bins(charmm_nlist *nl, cell_grid *g, const double *x, c
     size_t groups = ((size_t)n + 8 * wg - 1) / (8 * wg);
     groups = groups < 1 ? 1 : groups > 256 ? 256 : groups;
     size_t bglobal = groups * wg;
-    scl_status s = charmm_stream_reserve(ctx, &nl->box, "charmm bounding box", SCL_DOUBLE,
-                                         6 * groups, 0);
+    s = charmm_stream_reserve(ctx, &nl->box, "charmm bounding box", SCL_DOUBLE, 6 * groups, 0);
     if (s == SCL_OK)
         s = charmm_stream_reserve(ctx, &nl->check, "charmm binning checks", SCL_INT, 8, 0);
     int big = INT_MAX, zero = 0;
@@ -179,8 +336,9 @@ static scl_status device_bins(charmm_nlist *nl, cell_grid *g, const double *x, c
                                           {"nspecial", nl->nspecial}, {"box", nl->box},
                                           {"check", nl->check}};
     const charmm_int_arg bints[] = {{"n", n},
+                                    {"type_base", a->type_base},
                                     {"ntypes", nl->coeffs->ntypes},
-                                    {"has_special", nspecial != NULL},
+                                    {"has_special", a->nspecial != NULL},
                                     {"nlocal", nloc},
                                     {"maxspecial", nl->maxspecial}};
     if (s == SCL_OK)
@@ -206,12 +364,10 @@ static scl_status device_bins(charmm_nlist *nl, cell_grid *g, const double *x, c
     if (check[0] != INT_MAX || check[1] != INT_MAX || check[2] != INT_MAX) {
         /* the host checks again for their messages (error path only) */
         char err[512] = "bad input";
-        s = charmm_check_atoms(n, x, type, nl->coeffs->ntypes, err, sizeof err);
-        if (s == SCL_OK)
-            s = charmm_check_specials(nloc, nspecial, special, nl->maxspecial, err, sizeof err);
+        s = charmm_check_atom_arrays(a, nl->coeffs->ntypes, err, sizeof err);
         return scl_fail(ctx, s == SCL_OK ? SCL_ERR_INPUT : s, fn, "%s", err);
     }
-    s = upload_raw(nl, 0, x, type, tag, nspecial, special); /* behind the bounds */
+    s = upload_tags(nl, a, src); /* behind the bounds: its counts are checked */
     if (s != SCL_OK)
         return s;
     double lo[3] = {box[0], box[1], box[2]}, hi[3] = {box[3], box[4], box[5]};
@@ -298,7 +454,10 @@ static scl_status device_bins(charmm_nlist *nl, cell_grid *g, const double *x, c
         {"local_start", nl->local_start}, {"type", nl->type_raw}, {"tag", nl->tag_raw},
         {"type_binned", nl->type},    {"tag_binned", nl->tag},  {"ilist", nl->ilist_dev},
         {"icell", nl->icell}};
-    const charmm_int_arg gints[] = {{"n", n}, {"nlocal", nloc}, {"has_tag", tag != NULL}};
+    const charmm_int_arg gints[] = {{"n", n},
+                                    {"nlocal", nloc},
+                                    {"type_base", a->type_base},
+                                    {"has_tag", a->tag != NULL}};
     size_t aglobal = na;
     if (s == SCL_OK)
         s = charmm_bind(nl->gather, gstreams, sizeof gstreams / sizeof gstreams[0], gints,
@@ -349,26 +508,26 @@ static scl_status pack_build_positions(charmm_nlist *nl, const double *x, const 
     return s;
 }
 
-scl_status charmm_nlist_set_atoms(charmm_nlist *nl, int nlocal, int nghost, const double *x,
-                                  const int *type, const int64_t *tag, const int *nspecial,
-                                  const int64_t *special, int maxspecial, int nchunks,
+scl_status charmm_nlist_set_atoms(charmm_nlist *nl, const scl_charmm_atoms *a, int nchunks,
                                   const char *fn)
 {
     scl_context *ctx = nl->ctx;
-    int natoms = nlocal + nghost;
-    if (natoms > 0 && (!x || !type))
+    int nlocal = a->nlocal, nghost = a->nghost, natoms = nlocal + nghost;
+    if (natoms > 0 && (!a->x || !a->type))
         return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "positions or types are NULL");
-    if (nspecial && !special && maxspecial > 0)
+    if (a->nspecial && !a->special && a->maxspecial > 0)
         return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "nspecial given but special is NULL");
-    /* the last build's check first: its buffers are about to be reused */
+    if (a->tag_bytes != 4 && a->tag_bytes != 8)
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "tag_bytes %d is not 4 or 8", a->tag_bytes);
+    /* the last build's checks first: its buffers are about to be reused */
+    charmm_nlist_tags_drain(nl);
+    nl->tag_bad = 0;
     int rebuilt;
     scl_status s = charmm_nlist_settle(nl, &rebuilt, fn);
     if (s != SCL_OK)
         return s;
     char err[512];
-    s = nl->device_bins ? SCL_OK
-                                   : charmm_check_specials(nlocal, nspecial, special, maxspecial,
-                                                           err, sizeof err);
+    s = nl->device_bins ? SCL_OK : charmm_check_atom_arrays(a, nl->coeffs->ntypes, err, sizeof err);
     if (s != SCL_OK)
         return scl_fail(ctx, s, fn, "%s", err);
     double t0 = wall_now(), c0 = thread_cpu_now();
@@ -376,17 +535,25 @@ scl_status charmm_nlist_set_atoms(charmm_nlist *nl, int nlocal, int nghost, cons
     nl->nlocal = nlocal;
     nl->nghost = nghost;
     nl->natoms = natoms;
-    nl->maxspecial = nspecial ? maxspecial : 0;
-    nl->has_tag = tag != NULL;
+    nl->maxspecial = a->nspecial ? a->maxspecial : 0;
+    nl->has_tag = a->tag != NULL;
+    nl->atoms = *a;
     cell_grid g;
-    s = upload_raw(nl, 1, x, type, tag, nspecial, special);
-    if (s == SCL_OK)
-        s = nl->device_bins ? device_bins(nl, &g, x, type, tag, nspecial, special, fn)
-                            : host_bins(nl, &g, x, type, tag, fn);
-    if (s == SCL_OK && !nl->device_bins)
-        s = upload_raw(nl, 0, x, type, tag, nspecial, special);
+    s = reserve_raw(nl, a);
+    if (s == SCL_OK && nl->device_bins) {
+        s = device_bins(nl, &g, a, fn);
+    } else if (s == SCL_OK) {
+        const int *type;
+        const int64_t *tag, *special;
+        s = host_form(nl, a, &type, &tag, &special, fn);
+        if (s == SCL_OK)
+            s = host_bins(nl, &g, a->x, type, tag, fn);
+        if (s == SCL_OK)
+            s = upload_host_form(nl, a, type, tag, special);
+    }
     if (s != SCL_OK) {
         scl_finish(ctx); /* the caller's arrays may be in flight */
+        charmm_nlist_tags_drain(nl);
         charmm_nlist_forget(nl);
         return s;
     }
@@ -429,7 +596,7 @@ scl_status charmm_nlist_set_atoms(charmm_nlist *nl, int nlocal, int nghost, cons
                                        NULL);
     }
     if (s == SCL_OK)
-        s = pack_build_positions(nl, x, fn);
+        s = pack_build_positions(nl, a->x, fn);
     nl->t_host += wall_now() - t0;
     nl->t_cpu += thread_cpu_now() - c0;
     /* the build's overflow read waits for everything queued above */
@@ -437,6 +604,7 @@ scl_status charmm_nlist_set_atoms(charmm_nlist *nl, int nlocal, int nghost, cons
         s = charmm_nlist_chunks(nl, nchunks < 1 ? 1 : nchunks, 0, fn);
     if (s != SCL_OK) {
         scl_finish(ctx);
+        charmm_nlist_tags_drain(nl);
         charmm_nlist_forget(nl);
         return s;
     }
@@ -474,4 +642,37 @@ int charmm_nlist_caller_of_slot(charmm_nlist *nl, int ii)
     if (ii < 0 || ii >= nl->nlocal || charmm_nlist_host_maps(nl) != SCL_OK)
         return -1;
     return nl->order[nl->ilist[ii]];
+}
+
+void charmm_nlist_tags_drain(charmm_nlist *nl)
+{
+    if (!nl->tag_check_pending)
+        return;
+    scl_event_wait(nl->ctx, nl->tag_check_ev);
+    scl_event_release(nl->tag_check_ev);
+    nl->tag_check_pending = 0;
+}
+
+scl_status charmm_nlist_tags_settle(charmm_nlist *nl, const char *fn)
+{
+    if (nl->tag_check_pending) {
+        scl_status s = scl_event_wait(nl->ctx, nl->tag_check_ev);
+        scl_event_release(nl->tag_check_ev);
+        nl->tag_check_pending = 0;
+        if (s != SCL_OK)
+            return s;
+        nl->tag_bad = nl->tag_check_host != INT_MAX;
+        /* the caller's arrays are unchanged until this finish returns: the
+         * host check names the value (error path only), kept for the
+         * steps that follow on the same atoms */
+        if (nl->tag_bad &&
+            charmm_check_atom_arrays(&nl->atoms, nl->coeffs->ntypes, nl->tag_msg,
+                                     sizeof nl->tag_msg) == SCL_OK)
+            snprintf(nl->tag_msg, sizeof nl->tag_msg, "atom %d has a negative tag or special tag",
+                     nl->tag_check_host);
+    }
+    if (!nl->tag_bad || !nl->have_atoms)
+        return SCL_OK;
+    return scl_fail(nl->ctx, SCL_ERR_INPUT, fn, "%s (the atoms of the last set_atoms)",
+                    nl->tag_msg);
 }

@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #define FIXED_UNIT (1.0 / 4294967296.0) /* 2^-32, see cl/charmm.cl */
 
@@ -91,6 +94,12 @@ scl_status scl_charmm_create(scl_context *ctx, const scl_charmm_params *p, scl_c
     /* positions are packed on the device where it has fp64 (the caller's
      * doubles go up as they are); else, or with params.host_pack, on the host */
     eng->dev_pack = dev->fp64 && !p->host_pack;
+    eng->direct_inputs = charmm_direct_upload(dev, p->inputs_stable);
+    eng->host_threads = charmm_host_threads(dev, p->host_threads);
+    if (s == SCL_OK && (p->host_threads < 0 || p->inputs_stable < 0 || p->inputs_stable > 2))
+        s = scl_fail(ctx, SCL_ERR_ARGUMENT, fn,
+                     "host_threads %d (>= 0) or inputs_stable %d (0, 1 or 2) invalid",
+                     p->host_threads, p->inputs_stable);
     if (s == SCL_OK && eng->dev_pack) {
         char opts[64];
         snprintf(opts, sizeof opts, "-DPOS_DOUBLE=%d", p->precision == SCL_PREC_DOUBLE);
@@ -149,10 +158,7 @@ void scl_charmm_free(scl_charmm *eng)
         scl_stream_free(all[k]);
     scl_kernel_free(eng->pack);
     for (int k = 0; k < STAGE_COUNT; k++)
-        if (eng->stage[k]) {
-            scl_stream_unmap(eng->stage[k], eng->stage_ptr[k]);
-            scl_stream_free(eng->stage[k]);
-        }
+        charmm_stage_free(&eng->stage[k]);
     free(eng->partials_host);
     free(eng->eatom_host);
     free(eng->vatom_host);
@@ -177,30 +183,7 @@ static int host_reserve(void **buf, size_t *have, size_t bytes)
  * mapped; transfers to and from the device streams use the mapped pointer. */
 static scl_status stage_reserve(scl_charmm *eng, int slot, size_t bytes, void **ptr)
 {
-    if (eng->stage[slot] && eng->stage_bytes[slot] >= bytes) {
-        *ptr = eng->stage_ptr[slot];
-        return SCL_OK;
-    }
-    if (eng->stage[slot]) {
-        scl_stream_unmap(eng->stage[slot], eng->stage_ptr[slot]);
-        scl_stream_free(eng->stage[slot]);
-        eng->stage[slot] = NULL;
-        eng->stage_ptr[slot] = *ptr = NULL;
-        eng->stage_bytes[slot] = 0;
-    }
-    size_t want = bytes + bytes / 16 + 64; /* ghost counts drift between rebuilds */
-    scl_status s = scl_stream_create(eng->ctx, "charmm host staging", SCL_UCHAR, want, 1, 1,
-                                     SCL_STREAM_HOST_MAPPED, &eng->stage[slot]);
-    if (s == SCL_OK)
-        s = scl_stream_map(eng->stage[slot], SCL_MAP_READ | SCL_MAP_WRITE, &eng->stage_ptr[slot]);
-    if (s != SCL_OK) {
-        scl_stream_free(eng->stage[slot]);
-        eng->stage[slot] = NULL;
-        return s;
-    }
-    eng->stage_bytes[slot] = want;
-    *ptr = eng->stage_ptr[slot];
-    return SCL_OK;
+    return charmm_stage_reserve(eng->ctx, &eng->stage[slot], bytes, ptr);
 }
 
 /* The engine's per-step device streams for natoms/nlocal atoms. */
@@ -236,17 +219,35 @@ scl_status scl_charmm_set_atoms(scl_charmm *eng, int nlocal, int nghost, const d
                                 const int *type, const int64_t *tag, const int *nspecial,
                                 const int64_t *special, int maxspecial)
 {
+    const scl_charmm_atoms a = {.nlocal = nlocal,
+                                .nghost = nghost,
+                                .x = x,
+                                .type = type,
+                                .type_base = 0,
+                                .tag_bytes = 8,
+                                .tag = tag,
+                                .nspecial = nspecial,
+                                .special = special,
+                                .maxspecial = maxspecial};
+    return scl_charmm_set_atoms_from(eng, &a);
+}
+
+scl_status scl_charmm_set_atoms_from(scl_charmm *eng, const scl_charmm_atoms *a)
+{
     static const char *fn = "scl_charmm_set_atoms";
     if (!eng)
         return SCL_ERR_ARGUMENT;
     scl_context *ctx = eng->ctx;
+    if (!a)
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "atoms is NULL");
     if (eng->pending)
         return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "a step is in flight: call finish first");
+    int nlocal = a->nlocal, nghost = a->nghost;
     if (nlocal < 0 || nghost < 0 || (long)nlocal + nghost >= CHARMM_INDEX_MASK ||
-        (nspecial && maxspecial < 0))
+        (a->nspecial && a->maxspecial < 0))
         return scl_fail(ctx, SCL_ERR_ARGUMENT, fn,
                         "invalid counts nlocal %d, nghost %d, maxspecial %d", nlocal, nghost,
-                        maxspecial);
+                        a->maxspecial);
     double t0 = wall_now();
     scl_status s = reserve_streams(eng, nlocal + nghost, nlocal);
     eng->nlist.extra_bytes = charmm_engine_device_bytes(eng);
@@ -254,8 +255,7 @@ scl_status scl_charmm_set_atoms(scl_charmm *eng, int nlocal, int nghost, const d
     int nchunks = eng->plan ? eng->nlist.nchunks
                             : eng->params.chunks > 0 ? eng->params.chunks : 1;
     if (s == SCL_OK)
-        s = charmm_nlist_set_atoms(&eng->nlist, nlocal, nghost, x, type, tag, nspecial, special,
-                                   maxspecial, nchunks, fn);
+        s = charmm_nlist_set_atoms(&eng->nlist, a, nchunks, fn);
     eng->have_prev = 0; /* pos holds another atom set */
     eng->disp_known = 0;
     if (s == SCL_OK)
@@ -329,16 +329,21 @@ static scl_status device_pack(scl_charmm *eng, const double *x, const double *q,
 {
     charmm_nlist *nl = &eng->nlist;
     size_t n = (size_t)nl->natoms;
-    void *xs, *qs;
-    scl_status s = stage_reserve(eng, STAGE_X, 3 * n * sizeof(double) + 8, &xs);
-    if (s == SCL_OK)
-        s = stage_reserve(eng, STAGE_Q, n * sizeof(double) + 8, &qs);
-    if (s != SCL_OK)
-        return s;
-    /* plain sequential copies: the caller may change x and q once compute returns */
+    const void *xs = x, *qs = q;
+    scl_status s = SCL_OK;
+    if (!eng->direct_inputs) { /* the caller may change x and q once compute returns */
+        void *xp, *qp;
+        s = stage_reserve(eng, STAGE_X, 3 * n * sizeof(double) + 8, &xp);
+        if (s == SCL_OK)
+            s = stage_reserve(eng, STAGE_Q, n * sizeof(double) + 8, &qp);
+        if (s != SCL_OK)
+            return s;
+        const charmm_copy c[2] = {{xp, x, 3 * n * sizeof(double)}, {qp, q, n * sizeof(double)}};
+        charmm_copy_parallel(c, 2, eng->host_threads);
+        xs = xp, qs = qp;
+    }
+    eng->packed_x = xs, eng->packed_q = qs;
     if (n > 0) {
-        memcpy(xs, x, 3 * n * sizeof(double));
-        memcpy(qs, q, n * sizeof(double));
         s = scl_stream_write_range(eng->x_dev, 0, 3 * n, xs, 0, &eng->ev_upload[0]);
         if (s == SCL_OK)
             s = scl_stream_write_range(eng->q_dev, 0, n, qs, 0, &eng->ev_upload[1]);
@@ -395,7 +400,7 @@ scl_status charmm_engine_lists_ready(scl_charmm *eng)
     if (!nl->prune || nl->prune_valid)
         return SCL_OK;
     eng->pruned_now = 1;
-    const void *pos_host = eng->dev_pack ? NULL : eng->stage_ptr[STAGE_POS];
+    const void *pos_host = eng->dev_pack ? NULL : eng->stage[STAGE_POS].ptr;
     const charmm_forces *fk = &eng->forces;
     return fk->kind && fk->kind->prune ? fk->kind->prune(&eng->forces, nl, eng->pos, pos_host)
                                        : charmm_nlist_prune(nl, eng->pos, pos_host);
@@ -496,7 +501,7 @@ scl_status scl_charmm_compute(scl_charmm *eng, const double *x, const double *q,
     if (!eng->dev_pack) {
         s = host_pack(eng, x, q, residuals, fn);
         if (s == SCL_OK)
-            charmm_nlist_prune_check(nl, eng->stage_ptr[STAGE_POS]);
+            charmm_nlist_prune_check(nl, eng->stage[STAGE_POS].ptr);
     }
     if (s == SCL_OK)
         s = clear_errors(eng);
@@ -548,18 +553,28 @@ static double out_value(const charmm_forces *fk, const void *buf, size_t k)
 /* f += the device forces, which are in the caller's order already. */
 static void add_forces(const scl_charmm *eng, double *f)
 {
-    const long n3 = 3L * eng->nlist.nlocal;
-    const void *src = eng->stage_ptr[STAGE_FORCE];
+    const long n = eng->nlist.nlocal;
+    const void *src = eng->stage[STAGE_FORCE].ptr;
+    /* one thread per 8192 atoms, at most host_threads (0: OpenMP's default) */
+    int threads = (int)(n / 8192) > 0 ? (int)(n / 8192) : 1;
+    if (eng->host_threads > 0 && threads > eng->host_threads)
+        threads = eng->host_threads;
+#ifdef _OPENMP
+    if (eng->host_threads <= 0 && threads > omp_get_max_threads())
+        threads = omp_get_max_threads();
+#endif
     if (eng->forces.out_type == SCL_DOUBLE) {
         const double *v = src;
-#pragma omp parallel for schedule(static) if (n3 > 24576)
-        for (long k = 0; k < n3; k++)
-            f[k] += v[k / 3 * 4 + k % 3];
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
+        for (long i = 0; i < n; i++)
+            for (int d = 0; d < 3; d++)
+                f[3 * i + d] += v[4 * i + d];
     } else {
         const float *v = src;
-#pragma omp parallel for schedule(static) if (n3 > 24576)
-        for (long k = 0; k < n3; k++)
-            f[k] += (double)v[k / 3 * 4 + k % 3];
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
+        for (long i = 0; i < n; i++)
+            for (int d = 0; d < 3; d++)
+                f[3 * i + d] += (double)v[4 * i + d];
     }
 }
 
@@ -635,7 +650,7 @@ scl_status scl_charmm_finish(scl_charmm *eng, double *f, scl_charmm_result *resu
         return s;
     if (eng->error_host[4] > 0) { /* from the pack kernel: the coordinates as uploaded */
         long o = 2147483647L - eng->error_host[4];
-        const double *xs = eng->stage_ptr[STAGE_X], *qs = eng->stage_ptr[STAGE_Q];
+        const double *xs = eng->packed_x, *qs = eng->packed_q;
         eng->disp_known = 0;
         eng->have_prev = 0; /* the bad atom's slot was not written */
         return scl_fail(ctx, SCL_ERR_INPUT, fn,
@@ -644,6 +659,8 @@ scl_status scl_charmm_finish(scl_charmm *eng, double *f, scl_charmm_result *resu
                         o, charmm_pack_limit(nl), xs[3 * o], xs[3 * o + 1], xs[3 * o + 2], qs[o]);
     }
     int rebuilt = 0;
+    if ((s = charmm_nlist_tags_settle(nl, fn)) != SCL_OK)
+        return s;
     if ((s = charmm_nlist_settle(nl, &rebuilt, fn)) != SCL_OK)
         return s;
     if ((rebuilt || (eng->dev_pack && eng->error_host[7])) && (s = redo_step(eng, fn)) != SCL_OK)

@@ -23,9 +23,11 @@ struct scl_charmm {
     /* host staging of the per-step transfers: host-mapped (pinned on
      * discrete GPUs, where copies from pageable memory are several times
      * slower), kept mapped */
-    scl_stream *stage[STAGE_COUNT];
-    void *stage_ptr[STAGE_COUNT];
-    size_t stage_bytes[STAGE_COUNT];
+    charmm_stage stage[STAGE_COUNT];
+    int direct_inputs;       /* compute's x and q go up from the caller's memory
+                              * (params.inputs_stable, charmm_direct_upload) */
+    const double *packed_x, *packed_q; /* what the pack kernel of the step read */
+    int host_threads;        /* charmm_host_threads: 0 = OpenMP's default */
     void *partials_host, *eatom_host, *vatom_host;
     size_t host_bytes[3];
     int error_host[8]; /* [0..3] force kernels, [4..7] pack kernel (cl/charmm_pack.cl) */

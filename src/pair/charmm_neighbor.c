@@ -24,6 +24,8 @@ scl_status charmm_nlist_init(charmm_nlist *nl, scl_context *ctx, const charmm_co
     if (nl->inner_skin >= p->skin)
         nl->inner_skin = 0.0; /* no shorter than the full list */
     nl->device_bins = scl_device(ctx)->fp64 && !p->host_pack;
+    nl->direct_upload = charmm_direct_upload(scl_device(ctx), p->inputs_stable);
+    nl->host_threads = charmm_host_threads(scl_device(ctx), p->host_threads);
     /* a CPU work-item is a loop iteration: lanes there only add the
      * barrier, the local-memory offsets and (build) the holes */
     nl->lanes = p->list_lanes > 0 ? p->list_lanes : scl_device(ctx)->is_gpu ? CHARMM_LIST_LANES : 1;
@@ -70,7 +72,14 @@ void charmm_nlist_free(charmm_nlist *nl)
         scl_event_wait(nl->ctx, nl->overflow_ev);
         scl_event_release(nl->overflow_ev);
     }
+    charmm_nlist_tags_drain(nl);
     charmm_nlist_forget(nl);
+    charmm_stage_free(&nl->stage);
+    scl_stream *given[] = {nl->tag_in, nl->special_in, nl->tag_check};
+    for (size_t k = 0; k < sizeof given / sizeof given[0]; k++)
+        scl_stream_free(given[k]);
+    scl_kernel_free(nl->tags_k[0]);
+    scl_kernel_free(nl->tags_k[1]);
     for (int k = 0; k < CHARMM_REBUILD_BUFS; k++)
         free(nl->rebuild_buf[k]);
     for (int c = 0; c < nl->nchunks; c++) {
@@ -133,7 +142,8 @@ static size_t fixed_device_bytes(const charmm_nlist *nl)
                                nl->numnbr,     nl->numnbr_in,   nl->nspecial_front, nl->overflow,
                                nl->npairs,     nl->pos_prune_dev, nl->cell_of,  nl->rank,          nl->cell_count,
                                nl->local_count, nl->local_start, nl->box,          nl->check,
-                               nl->arrival};
+                               nl->arrival,
+                               nl->tag_in,     nl->special_in,  nl->tag_check};
     size_t sum = nl->extra_bytes;
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
         sum += stream_bytes(all[k]);

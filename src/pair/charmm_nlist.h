@@ -53,8 +53,22 @@ typedef struct {
     int grid[3];
     double grid_lo[3], grid_width[3];
 
-    /* device arrays of the atom set: the caller's (raw, caller's order) */
+    /* device arrays of the atom set: the caller's (raw, caller's order;
+     * types as given, tags and special tags 64-bit) */
     scl_stream *x_raw, *type_raw, *tag_raw, *nspecial, *special;
+    /* device binning: the caller's tags and special tags as given (4 or 8
+     * bytes), widened into tag_raw and special by cl/charmm_atoms.cl, which
+     * flags negative ones in tag_check (read back without waiting) */
+    scl_stream *tag_in, *special_in, *tag_check;
+    scl_kernel *tags_k[2]; /* 32-bit, 64-bit input (created when first used) */
+    int tag_check_host, tag_check_pending, tag_bad;
+    scl_event tag_check_ev;
+    scl_charmm_atoms atoms; /* the arrays of the last set_atoms (error messages) */
+    char tag_msg[256];      /* what tag_bad reports */
+    /* where the caller's arrays go up from: pinned staging (copied on
+     * host_threads threads), or its own memory (direct_upload) */
+    charmm_stage stage;
+    int direct_upload, host_threads;
     /* binned */
     scl_stream *pos_build, *type, *tag, *order_dev, *ilist_dev, *icell, *cell_start;
     /* numnbr: slots of an atom's full list (holes and padding included,
@@ -102,10 +116,13 @@ void charmm_nlist_free(charmm_nlist *nl);
 
 /* Bin the atoms, pick the fixed-point frame, upload what the build needs and
  * build the lists in nchunks chunks (regrowing on overflow). */
-scl_status charmm_nlist_set_atoms(charmm_nlist *nl, int nlocal, int nghost, const double *x,
-                                  const int *type, const int64_t *tag, const int *nspecial,
-                                  const int64_t *special, int maxspecial, int nchunks,
+scl_status charmm_nlist_set_atoms(charmm_nlist *nl, const scl_charmm_atoms *a, int nchunks,
                                   const char *fn);
+/* The tag check of the last set_atoms (device binning): waits for it; an
+ * error naming the bad tag while the atom set is the one it flagged. */
+scl_status charmm_nlist_tags_settle(charmm_nlist *nl, const char *fn);
+/* Wait for a tag check in flight and drop its result. */
+void charmm_nlist_tags_drain(charmm_nlist *nl);
 /* Wait for the overflow count of the last build; when some atom had more
  * neighbors than the capacity, regrow and rebuild (*rebuilt = 1: lists used
  * since were incomplete). */
@@ -166,7 +183,10 @@ scl_status charmm_nlist_check(charmm_nlist *nl, long *mismatches, const char *fn
 
 /* Kept host buffers of set_atoms (RB_*): at least bytes, contents not
  * preserved; NULL when out of memory. */
-enum { RB_TYPE, RB_TAG, RB_ICELL, RB_ORDER, RB_CELL_OF, RB_CELL_START, RB_FILL, RB_ILIST, RB_POS };
+enum {
+    RB_TYPE, RB_TAG, RB_ICELL, RB_ORDER, RB_CELL_OF, RB_CELL_START, RB_FILL, RB_ILIST, RB_POS,
+    RB_IN_TYPE, RB_IN_TAG, RB_IN_SPECIAL /* host binning: the caller's arrays converted */
+};
 void *charmm_nlist_buf(charmm_nlist *nl, int k, size_t bytes);
 /* Drop the atom set (its host maps live in the kept buffers). */
 void charmm_nlist_forget(charmm_nlist *nl);

@@ -115,42 +115,82 @@ void charmm_coeffs_free(charmm_coeffs *c)
     }
 }
 
-scl_status charmm_check_atoms(int natoms, const double *x, const int *type, int ntypes,
-                              char *err, size_t errlen)
+/* Coordinates, types and tags of all atoms. */
+static scl_status check_atoms_part(const scl_charmm_atoms *a, int ntypes, char *err,
+                                   size_t errlen)
 {
-    if (natoms > 0 && (!x || !type))
+    int n = a->nlocal + a->nghost;
+    if (n > 0 && (!a->x || !a->type))
         return scl_format_error(err, errlen, "positions or types are NULL"), SCL_ERR_ARGUMENT;
-    for (int i = 0; i < natoms; i++) {
-        if (!isfinite(x[3 * i]) || !isfinite(x[3 * i + 1]) || !isfinite(x[3 * i + 2]))
+    for (int i = 0; i < n; i++) {
+        const double *xi = a->x + 3 * (size_t)i;
+        if (!isfinite(xi[0]) || !isfinite(xi[1]) || !isfinite(xi[2]))
             return scl_format_error(err, errlen, "atom %d has a non-finite coordinate (%g, %g, %g)",
-                                    i, x[3 * i], x[3 * i + 1], x[3 * i + 2]),
+                                    i, xi[0], xi[1], xi[2]),
                    SCL_ERR_INPUT;
-        if (type[i] < 0 || type[i] >= ntypes)
-            return scl_format_error(err, errlen, "atom %d has type %d outside 0..%d", i, type[i],
-                                    ntypes - 1),
+        if (a->type[i] < a->type_base || a->type[i] - a->type_base >= ntypes)
+            return scl_format_error(err, errlen, "atom %d has type %d outside %d..%d", i,
+                                    a->type[i], a->type_base, a->type_base + ntypes - 1),
+                   SCL_ERR_INPUT;
+        int64_t t = a->tag ? charmm_tag_at(a->tag, a->tag_bytes, (size_t)i) : 0;
+        if (t < 0)
+            return scl_format_error(err, errlen, "atom %d has tag %lld: tags must be >= 0", i,
+                                    (long long)t),
                    SCL_ERR_INPUT;
     }
     return SCL_OK;
 }
 
-scl_status charmm_check_specials(int nlocal, const int *nspecial, const int64_t *special,
-                                 int maxspecial, char *err, size_t errlen)
+/* Special counts and tags of the local atoms. */
+static scl_status check_specials_part(const scl_charmm_atoms *a, char *err, size_t errlen)
 {
-    if (!nspecial)
+    if (!a->nspecial)
         return SCL_OK;
-    if (!special && maxspecial > 0)
+    if (!a->special && a->maxspecial > 0)
         return scl_format_error(err, errlen, "nspecial given but special is NULL"),
                SCL_ERR_ARGUMENT;
-    for (int i = 0; i < nlocal; i++) {
-        const int *ns = nspecial + 3 * i;
-        if (ns[0] < 0 || ns[1] < ns[0] || ns[2] < ns[1] || ns[2] > maxspecial)
+    for (int i = 0; i < a->nlocal; i++) {
+        const int *ns = a->nspecial + 3 * (size_t)i;
+        if (ns[0] < 0 || ns[1] < ns[0] || ns[2] < ns[1] || ns[2] > a->maxspecial)
             return scl_format_error(err, errlen,
                                     "atom %d: special counts %d %d %d are not cumulative within "
                                     "maxspecial %d",
-                                    i, ns[0], ns[1], ns[2], maxspecial),
+                                    i, ns[0], ns[1], ns[2], a->maxspecial),
                    SCL_ERR_INPUT;
+        for (int k = 0; k < ns[2]; k++) {
+            int64_t t = charmm_tag_at(a->special, a->tag_bytes,
+                                      (size_t)i * (size_t)a->maxspecial + (size_t)k);
+            if (t < 0)
+                return scl_format_error(err, errlen,
+                                        "atom %d: special partner %d has tag %lld: tags must be "
+                                        ">= 0",
+                                        i, k, (long long)t),
+                       SCL_ERR_INPUT;
+        }
     }
     return SCL_OK;
+}
+
+scl_status charmm_check_atom_arrays(const scl_charmm_atoms *a, int ntypes, char *err,
+                                    size_t errlen)
+{
+    scl_status s = check_atoms_part(a, ntypes, err, errlen);
+    return s == SCL_OK ? check_specials_part(a, err, errlen) : s;
+}
+
+scl_status charmm_check_atoms(int natoms, const double *x, const int *type, int ntypes,
+                              char *err, size_t errlen)
+{
+    const scl_charmm_atoms a = {.nlocal = natoms, .x = x, .type = type};
+    return check_atoms_part(&a, ntypes, err, errlen);
+}
+
+scl_status charmm_check_specials(int nlocal, const int *nspecial, const int64_t *special,
+                                 int maxspecial, char *err, size_t errlen)
+{
+    const scl_charmm_atoms a = {.nlocal = nlocal, .tag_bytes = 8, .nspecial = nspecial,
+                                .special = special, .maxspecial = maxspecial};
+    return check_specials_part(&a, err, errlen);
 }
 
 double charmm_pair_double(const charmm_coeffs *c, double r2, double qi, double qj, int ti,

@@ -86,6 +86,48 @@ scl_status charmm_check_atoms(int natoms, const double *x, const int *type, int 
 scl_status charmm_check_specials(int nlocal, const int *nspecial, const int64_t *special,
                                  int maxspecial, char *err, size_t errlen);
 
+/* The whole input check of scl_charmm_set_atoms_from's arrays (host paths
+ * and error messages): finite x, types in range, special counts, tags and
+ * special tags >= 0. */
+scl_status charmm_check_atom_arrays(const scl_charmm_atoms *a, int ntypes, char *err,
+                                    size_t errlen);
+/* Element i of a tag array of tag_bytes (4 or 8) wide elements. */
+static inline int64_t charmm_tag_at(const void *tags, int tag_bytes, size_t i)
+{
+    return tag_bytes == 4 ? (int64_t)((const int32_t *)tags)[i] : ((const int64_t *)tags)[i];
+}
+
+/* ---- host side of the transfers (charmm_host.c) ---- */
+
+/* A host-mapped (pinned on discrete GPUs) staging buffer, kept mapped:
+ * transfers from it neither block nor go through the driver's own staging. */
+typedef struct {
+    scl_stream *stream;
+    void *ptr;
+    size_t bytes;
+} charmm_stage;
+/* At least bytes (grown with headroom, contents not kept). */
+scl_status charmm_stage_reserve(scl_context *ctx, charmm_stage *st, size_t bytes, void **ptr);
+void charmm_stage_free(charmm_stage *st);
+
+/* One segment of a batch of host copies. */
+typedef struct {
+    void *dst;
+    const void *src;
+    size_t bytes;
+} charmm_copy;
+/* Copy the segments (at most 8), in blocks over up to threads OpenMP threads
+ * (0: OpenMP's default), one thread per ~256 KB: small batches stay on the
+ * calling thread. */
+void charmm_copy_parallel(const charmm_copy *c, int n, int threads);
+/* The host threads of the engine's own host work: params.host_threads, or
+ * when 0, 1 on CPU devices (the device's threads have the cores) and
+ * OpenMP's default (0) elsewhere. */
+int charmm_host_threads(const scl_device_info *dev, int host_threads);
+/* Whether the caller's arrays go up straight from its memory (params
+ * inputs_stable; stable: the caller promised to keep them unchanged). */
+int charmm_direct_upload(const scl_device_info *dev, int inputs_stable);
+
 /* Energy and force of one pair (double, LAMMPS formulas). Returns fpair
  * (force on i is del*fpair); evdwl/ecoul receive the pair energies. */
 double charmm_pair_double(const charmm_coeffs *c, double r2, double qi, double qj, int ti,
