@@ -370,7 +370,9 @@ void PairLJCharmmCoulLongOCL::ensure_engine()
   p.kernel = kernel.empty() ? nullptr : kernel.c_str();
   // x and q stay unchanged from compute() to collect() in pre_reverse
   p.inputs_stable = 1;
-  p.host_threads = host_threads;
+  // a CPU device's own threads have the cores: the library's default (1)
+  const scl_device_info *dev = scl_device(ctx);
+  p.host_threads = dev && dev->is_gpu ? host_threads : 0;
 
   const scl_charmm_params &o = engine_params;
   bool same = engine && eps == eps_mixed && sig == sigma_mixed && o.ntypes == p.ntypes &&
