@@ -208,9 +208,11 @@ static int lanes_candidates(const charmm_forces *fk, scl_tune_param *params)
     int n = 2;
     if (charmm_forces_has_fsum(fk))
         /* float partial sums over 8 pairs, or a double add per pair: GPUs run
-         * FP64 and conversions at a fraction of the FP32 rate, CPUs do not */
+         * FP64 and conversions at a fraction of the FP32 rate, CPUs do not
+         * (on GPUs 8 only: the H200 took 8 in every tuning, and pipe doubled
+         * the candidates) */
         params[n++] =
-            gpu ? (scl_tune_param){"fsum", 2, {8, 1}} : (scl_tune_param){"fsum", 2, {1, 8}};
+            gpu ? (scl_tune_param){"fsum", 1, {8}} : (scl_tune_param){"fsum", 2, {1, 8}};
     params[n++] = (scl_tune_param){"pipe", 2, {1, 0}};
     return n;
 }
