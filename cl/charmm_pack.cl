@@ -55,7 +55,8 @@ inline double disp2(pos4 a, pos4 b, double unit2)
 }
 
 __kernel void charmm_pack(__global const double *restrict x, __global const double *restrict q,
-                          const int has_q, __global const int *restrict order, const int n,
+                          const int q_first, const int has_q, __global const int *restrict order,
+                          const int n,
                           const double ox,
                           const double oy, const double oz, const double unit,
                           const double inv_unit, const double limit, __global pos4 *pos,
@@ -79,7 +80,7 @@ __kernel void charmm_pack(__global const double *restrict x, __global const doub
     }
     const int o = order[b];
     const double v0 = x[3 * o] - ox, v1 = x[3 * o + 1] - oy, v2 = x[3 * o + 2] - oz;
-    const double v3 = has_q ? q[o] : 0.0; /* (no charges: list positions) */
+    const double v3 = has_q ? q[q_first + o] : 0.0; /* (no charges: list positions) */
     if (!(fabs(v0) < limit && fabs(v1) < limit && fabs(v2) < limit) || !isfinite(v3)) {
         atomic_max(&stat[4], 2147483647 - o);
         return;

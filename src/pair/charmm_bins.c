@@ -488,8 +488,8 @@ static scl_status pack_build_positions(charmm_nlist *nl, const double *x, const 
         {"x", nl->x_raw},       {"q", nl->x_raw},       {"order", nl->order_dev},
         {"pos", nl->pos_build}, {"lo", nl->lo_unused},  {"pos_prune", nl->pos_build},
         {"stat", nl->check}};
-    const charmm_int_arg ints[] = {{"has_q", 0}, {"n", nl->natoms}, {"residuals", 0},
-                                   {"check", 0}, {"have_prev", 0}};
+    const charmm_int_arg ints[] = {{"has_q", 0},     {"q_first", 0}, {"n", nl->natoms},
+                                   {"residuals", 0}, {"check", 0},   {"have_prev", 0}};
     if (s == SCL_OK)
         s = charmm_bind(k, streams, sizeof streams / sizeof streams[0], ints,
                         sizeof ints / sizeof ints[0]);

@@ -28,8 +28,8 @@ static size_t stream_bytes(const scl_stream *s) { return s ? scl_stream_bytes(s)
 size_t charmm_engine_device_bytes(const scl_charmm *eng)
 {
     const scl_stream *all[] = {eng->pos,      eng->pos_lo,     eng->force,  eng->partials,
-                               eng->eatom,    eng->vatom,      eng->error,  eng->x_dev,
-                               eng->q_dev,    eng->forces.ljc, eng->forces.ljc_double};
+                               eng->eatom,    eng->vatom,      eng->error,  eng->xq_dev,
+                               eng->forces.ljc, eng->forces.ljc_double};
     size_t sum = 0;
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
         sum += stream_bytes(all[k]);
@@ -153,7 +153,7 @@ void scl_charmm_free(scl_charmm *eng)
     charmm_nlist_free(&eng->nlist);
     charmm_forces_free(&eng->forces);
     scl_stream *all[] = {eng->pos,   eng->pos_lo, eng->force, eng->partials, eng->eatom,
-                         eng->vatom, eng->error,  eng->x_dev, eng->q_dev};
+                         eng->vatom, eng->error,  eng->xq_dev};
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
         scl_stream_free(all[k]);
     scl_kernel_free(eng->pack);
@@ -208,10 +208,8 @@ static scl_status reserve_streams(scl_charmm *eng, int natoms, int nlocal)
     if (s == SCL_OK)
         s = charmm_stream_reserve(ctx, &eng->vatom, "charmm per-atom virial", fk->out_type, 1, 0);
     if (s == SCL_OK && eng->dev_pack) /* inputs of the pack kernel (cl/charmm_pack.cl) */
-        s = charmm_stream_reserve(ctx, &eng->x_dev, "charmm caller positions", SCL_DOUBLE,
-                                  3 * na, 0);
-    if (s == SCL_OK && eng->dev_pack)
-        s = charmm_stream_reserve(ctx, &eng->q_dev, "charmm caller charges", SCL_DOUBLE, na, 0);
+        s = charmm_stream_reserve(ctx, &eng->xq_dev, "charmm caller positions and charges",
+                                  SCL_DOUBLE, 4 * na, 0);
     return s;
 }
 
@@ -329,24 +327,26 @@ static scl_status device_pack(scl_charmm *eng, const double *x, const double *q,
 {
     charmm_nlist *nl = &eng->nlist;
     size_t n = (size_t)nl->natoms;
-    const void *xs = x, *qs = q;
+    const double *xs = x, *qs = q;
     scl_status s = SCL_OK;
     if (!eng->direct_inputs) { /* the caller may change x and q once compute returns */
-        void *xp, *qp;
-        s = stage_reserve(eng, STAGE_X, 3 * n * sizeof(double) + 8, &xp);
-        if (s == SCL_OK)
-            s = stage_reserve(eng, STAGE_Q, n * sizeof(double) + 8, &qp);
+        void *xq;
+        s = stage_reserve(eng, STAGE_XQ, 4 * n * sizeof(double) + 8, &xq);
         if (s != SCL_OK)
             return s;
-        const charmm_copy c[2] = {{xp, x, 3 * n * sizeof(double)}, {qp, q, n * sizeof(double)}};
+        xs = xq, qs = (const double *)xq + 3 * n;
+        const charmm_copy c[2] = {{xq, x, 3 * n * sizeof(double)},
+                                  {(double *)xq + 3 * n, q, n * sizeof(double)}};
         charmm_copy_parallel(c, 2, eng->host_threads);
-        xs = xp, qs = qp;
     }
     eng->packed_x = xs, eng->packed_q = qs;
-    if (n > 0) {
-        s = scl_stream_write_range(eng->x_dev, 0, 3 * n, xs, 0, &eng->ev_upload[0]);
+    /* x then q in one stream: one write from the staging */
+    if (n > 0 && !eng->direct_inputs)
+        s = scl_stream_write_range(eng->xq_dev, 0, 4 * n, xs, 0, &eng->ev_upload[0]);
+    if (n > 0 && eng->direct_inputs) {
+        s = scl_stream_write_range(eng->xq_dev, 0, 3 * n, xs, 0, &eng->ev_upload[0]);
         if (s == SCL_OK)
-            s = scl_stream_write_range(eng->q_dev, 0, n, qs, 0, &eng->ev_upload[1]);
+            s = scl_stream_write_range(eng->xq_dev, 3 * n, n, qs, 0, &eng->ev_upload[1]);
     }
     if (s != SCL_OK)
         return s;
@@ -355,11 +355,12 @@ static scl_status device_pack(scl_charmm *eng, const double *x, const double *q,
     eng->check_now = check;
     scl_kernel *k = eng->pack;
     const charmm_stream_arg streams[] = {
-        {"x", eng->x_dev},     {"q", eng->q_dev},     {"order", nl->order_dev},
+        {"x", eng->xq_dev},    {"q", eng->xq_dev},    {"order", nl->order_dev},
         {"pos", eng->pos},     {"lo", eng->pos_lo},   {"stat", eng->error},
         {"pos_prune", nl->pos_prune_dev ? nl->pos_prune_dev : eng->pos}};
     const charmm_int_arg ints[] = {{"n", nl->natoms},
                                    {"has_q", 1},
+                                   {"q_first", 3 * nl->natoms},
                                    {"residuals", residuals},
                                    {"check", check},
                                    {"have_prev", eng->have_prev}};

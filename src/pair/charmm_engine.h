@@ -8,7 +8,7 @@
 
 #include "pair/charmm_forces.h"
 
-enum { STAGE_POS, STAGE_LO, STAGE_FORCE, STAGE_X, STAGE_Q, STAGE_COUNT };
+enum { STAGE_POS, STAGE_LO, STAGE_FORCE, STAGE_XQ, STAGE_COUNT };
 
 struct scl_charmm {
     scl_context *ctx;
@@ -33,7 +33,8 @@ struct scl_charmm {
     int error_host[8]; /* [0..3] force kernels, [4..7] pack kernel (cl/charmm_pack.cl) */
 
     /* device streams of a step (the atom set's are the neighbor list's) */
-    scl_stream *pos, *pos_lo, *force, *partials, *eatom, *vatom, *error, *x_dev, *q_dev;
+    scl_stream *pos, *pos_lo, *force, *partials, *eatom, *vatom, *error;
+    scl_stream *xq_dev; /* device packing's input: x (3 per atom), then q */
     charmm_step_io io;
 
     /* device packing (fp64 devices, unless params.host_pack): the caller's x
