@@ -239,7 +239,7 @@ __kernel void charmm_half_filter(__global const int *restrict nbr,
     int nsf = 0, nother = 0;
     for (int s = 0; s < n; s++) {
         const int packed = nbr[(size_t)(s / PAD) * stride + (size_t)a * PAD + s % PAD];
-        if (packed == sentinel) /* a hole between the build's lanes, or padding */
+        if (packed == sentinel) /* a free slot between the build's lanes, or padding */
             continue;
         const int j = packed & INDEX_MASK;
         const int js = slot_of[j];

@@ -9,16 +9,18 @@
  * numbered in scan order; lane l takes those with number % LANES == l and
  * keeps its k-th pair in slot k * LANES + l: one pass, no atomics, and an
  * order fixed by LANES alone (not by the launch shape). The lanes' counts
- * differ by a few, so an atom's list is LANES * (largest lane count) slots,
- * padded to a multiple of 8, with the sentinel atom (far away: it never
- * passes a cutoff) in the holes and the padding; numnbr holds that slot
- * count, npairs the pairs. Slots are stored in blocks of 8 per atom: slot s
- * of chunk atom a lives at (s/8)*count*8 + a*8 + s%8, so the 8 slots a group
- * of lanes reads together are contiguous (with LANES 8, lane l's pairs are
- * column l of the atom's blocks, which the prune's lane l reads). An atom
- * with more than capacity/LANES pairs in some lane stores none past that and
- * reports the slots it needs in *overflow; the host regrows and rebuilds:
- * the list is never truncated.
+ * differ by a few: the lanes past ceil(pairs / LANES) rows move their last
+ * pairs into the others' free slots, so an atom's list is its pairs rounded
+ * up to a multiple of LANES and of 8, with the sentinel atom (far away: it
+ * never passes a cutoff) in the slots left (fewer than LANES, possibly
+ * between pairs) and the padding; numnbr holds that slot count, npairs the
+ * pairs. Slots are stored in blocks of 8 per atom: slot s of chunk atom a
+ * lives at (s/8)*count*8 + a*8 + s%8, so the 8 slots a group of lanes reads
+ * together are contiguous (with LANES 8, lane l's pairs are column l of the
+ * atom's blocks, which the prune's lane l reads). An atom with more than
+ * capacity/LANES pairs in some lane stores none past that and reports the
+ * slots it needs in *overflow; the host regrows and rebuilds: the list is
+ * never truncated.
  *
  * Options: SCL_POS_DOUBLE=0|1: positions are double4, or int4 fixed point
  * (`unit` Angstrom per step, differences modulo 2^32: see charmm.cl);
@@ -199,28 +201,50 @@ __kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
     barrier(CLK_LOCAL_MEM_FENCE);
     if (!active)
         return;
-    int rows = 0, pairs = 0; /* the atom's largest lane count, its pairs */
+    const __local int *counts = lane_count + (lid - lane); /* the atom's lanes' */
+    int most = 0, pairs = 0;
     for (int l = 0; l < LANES; l++) {
-        const int v = lane_count[lid - lane + l];
-        rows = max(rows, v);
-        pairs += v;
+        most = max(most, counts[l]);
+        pairs += counts[l];
     }
-    if (rows > lane_cap) {
+    if (most > lane_cap) {
         if (lane == 0) {
-            atomic_max(overflow, rows * LANES);
+            atomic_max(overflow, most * LANES);
             numnbr[ii] = 0;
             npairs[ii] = 0;
         }
         return;
     }
-    for (int k = n; k < rows; k++) { /* this lane's holes */
-        nbr[out] = sentinel;
-        out = slot_next(out, &out_pad, stride);
+    /* Even the lanes out: rows = ceil(pairs / LANES); the pairs of lanes
+     * past it (numbered lane by lane) move to the free slots of the others
+     * below it (numbered lane by lane, row by row); the free slots left (fewer
+     * than LANES, in the last row) get the sentinel. Every lane computes the
+     * same numbering from the counts: a fixed order, and no slot written
+     * twice. The list is then as long as one lane's would be, rounded to 8. */
+    const int rows = (pairs + LANES - 1) / LANES;
+    int extra_before = 0, free_before = 0, moved = 0;
+    for (int l = 0; l < LANES; l++) {
+        const int extra = max(counts[l] - rows, 0), unused = max(rows - counts[l], 0);
+        extra_before += l < lane ? extra : 0;
+        free_before += l < lane ? unused : 0;
+        moved += extra;
     }
-    const int slots = rows * LANES, padded = (slots + PAD - 1) / PAD * PAD;
+    for (int k = rows; k < n; k++) { /* this lane's pairs past the rows */
+        const int m = extra_before + k - rows; /* the m-th free slot */
+        int l = 0, before = 0;
+        while (before + max(rows - counts[l], 0) <= m)
+            before += max(rows - counts[l++], 0);
+        nbr[SLOT((counts[l] + m - before) * LANES + l)] = nbr[SLOT(k * LANES + lane)];
+    }
+    for (int k = n; k < rows; k++) /* this lane's free slots no pair moved to */
+        if (free_before + k - n >= moved)
+            nbr[SLOT(k * LANES + lane)] = sentinel;
+    /* the padding to 8 slots, each lane in its own slots (it has read its
+     * pairs there already) */
+    const int padded = (rows * LANES + PAD - 1) / PAD * PAD;
+    for (int k = rows; k < padded / LANES; k++)
+        nbr[SLOT(k * LANES + lane)] = sentinel;
     if (lane == 0) {
-        for (int s = slots; s < padded; s++)
-            nbr[SLOT(s)] = sentinel;
         numnbr[ii] = padded;
         npairs[ii] = pairs;
     }
@@ -230,13 +254,13 @@ __kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
  * sqrt(cutsq) at the current positions into the inner list (same blocked
  * layout, padded with the sentinel, special pairs first and counted in
  * nspecial_front). LANES work-items per atom take the slots s with
- * s % LANES == lane (the build's lane of that number: its pairs, then holes
- * holding the sentinel, which never passes the cutoff). One sweep tests the
- * distances, counts the lane's kept special and other pairs and remembers
- * which were kept (bits, for its first KEEP_BITS slots); offsets come from
- * the counts in local memory (specials of all lanes first); a second sweep
- * writes, from the bits without gathering positions again: a fixed order,
- * no atomics. The force kernels then skip the outer shell of the skin until
+ * s % LANES == lane (the build's lane of that number: mostly its pairs; the
+ * sentinel, in the few free slots, never passes the cutoff). One sweep
+ * tests the distances, counts the lane's kept special and other pairs and
+ * remembers which were kept (bits, for its first KEEP_BITS slots); offsets
+ * come from the counts in local memory (specials of all lanes first); a
+ * second sweep writes, from the bits without gathering positions again: a
+ * fixed order, no atomics. The force kernels then skip the outer shell of the skin until
  * an atom has moved half the inner skin (the host checks). */
 #define KEEP_BITS 128
 

@@ -71,8 +71,9 @@ typedef struct {
     int direct_upload, host_threads;
     /* binned */
     scl_stream *pos_build, *type, *tag, *order_dev, *ilist_dev, *icell, *cell_start;
-    /* numnbr: slots of an atom's full list (holes and padding included,
-     * a multiple of 8), npairs: its pairs (cl/neighbor.cl) */
+    /* numnbr: slots of an atom's full list (a few free slots between the
+     * lanes' pairs and the padding included: its pairs rounded up to 8),
+     * npairs: its pairs (cl/neighbor.cl) */
     scl_stream *numnbr, *npairs, *numnbr_in, *nspecial_front, *overflow, *shared_nbr;
     /* device binning's work arrays */
     scl_stream *cell_of, *rank, *arrival, *cell_count, *local_count, *local_start, *box, *check;

@@ -135,8 +135,8 @@ scl_status charmm_nlist_check(charmm_nlist *nl, long *mismatches, const char *fn
             s = scl_stream_read_range(buf, 0, nslots, slots, 1, NULL);
         size_t stride = (size_t)ch->count * CHARMM_PAD;
         for (int a = 0; a < ch->count && s == SCL_OK; a++) {
-            /* n slots (a multiple of 8), the sentinel in the holes between
-             * the lanes' pairs and in the padding: no other entry */
+            /* n slots (a multiple of 8), the sentinel in the few free slots
+             * between the lanes' pairs and in the padding: no other entry */
             int ii = ch->first + a, n = counts[ii], m = 0;
             if (n < 0 || n % CHARMM_PAD != 0 || n > cap) {
                 (*mismatches)++;
@@ -151,7 +151,8 @@ scl_status charmm_nlist_check(charmm_nlist *nl, long *mismatches, const char *fn
                 dev[m++] = (list_entry){j < nl->natoms ? nl->order[j] : nl->natoms + 1,
                                         (int)((unsigned)v >> CHARMM_KIND_SHIFT)};
             }
-            *mismatches += m != pairs[ii];
+            /* the lanes evened out: as long as one lane's list would be */
+            *mismatches += m != pairs[ii] || n != (m + CHARMM_PAD - 1) / CHARMM_PAD * CHARMM_PAD;
             *mismatches += compare_atom(nl, &r, nl->order[nl->ilist[ii]], dev, m, host);
         }
     }

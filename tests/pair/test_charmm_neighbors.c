@@ -102,7 +102,7 @@ int main(void)
     list_matches(ctx, "water, capacity 8", &a, p, 1);
     regrown_forces(ctx, &a, p);
     /* the GPUs' lanes per atom (holes between the lanes' pairs), here too */
-    for (int lanes = 2; lanes <= 8; lanes *= 4) {
+    for (int lanes = 2; lanes <= 8; lanes *= 2) {
         char what[64];
         p = test_params(&a.sys, SCL_PREC_MIXED);
         p.list_lanes = lanes;
