@@ -260,8 +260,8 @@ __kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
  * remembers which were kept (bits, for its first KEEP_BITS slots); offsets
  * come from the counts in local memory (specials of all lanes first); a
  * second sweep writes, from the bits without gathering positions again: a
- * fixed order, no atomics. The force kernels then skip the outer shell of the skin until
- * an atom has moved half the inner skin (the host checks). */
+ * fixed order, no atomics. The force kernels then skip the outer shell of
+ * the skin until an atom has moved half the inner skin (the host checks). */
 #define KEEP_BITS 128
 
 inline int pair_within(__global const pos4 *pos, const pos4 pi, const int packed,
