@@ -630,7 +630,7 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
         }
     }
 #undef LAST_PHASE
-#if PIPE
+#if PIPE == 1
     /* PIPE: phase 1 software-pipelined. A lane's loop is a chain of
      * dependent loads (list entry from DRAM or L2, then position and type
      * of j, then the LJ row): here the entry two slots ahead and the
@@ -670,6 +670,50 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
             }
             FLUSH_ALL();
         }
+    }
+#endif
+#if PIPE == 2
+    /* PIPE 2: the pipelined loop of PIPE 1 unrolled twice, the two register
+     * sets (x: slot s, y: slot s + TPA) taking turns, so that nothing is
+     * copied between iterations (PIPE 1 spends ~6 moves per pair on that).
+     * PIPE_HALF(use, load): the pair of set `use` (its position, type and
+     * entry), the position and type of the next slot into set `load` from
+     * its entry, and the entry two slots ahead into `use`; do-while(0), so
+     * that the cutoff's `continue` ends only this half. */
+    {
+        int ex = 0, ey = 0, tx = 0, ty = 0;
+        pos4 px = pi, py = pi;
+        if (s < npad) {
+            ex = NBR_FETCH(s);
+            px = pos[ex & INDEX_MASK];
+            tx = type[ex & INDEX_MASK];
+        }
+        NBR_ADVANCE();
+        if (s + TPA < npad)
+            ey = NBR_FETCH(s + TPA);
+        NBR_ADVANCE();
+#define PIPE_HALF(pu, tu, eu, pl, tl, el)                                                      \
+    do {                                                                                       \
+        const pos4 pj = pu;                                                                    \
+        const int tj = tu, j = (eu) & INDEX_MASK, kind = 0;                                    \
+        pl = pos[(el) & INDEX_MASK];                                                           \
+        tl = type[(el) & INDEX_MASK];                                                          \
+        if (s + 2 * TPA < npad)                                                                \
+            eu = NBR_FETCH(s + 2 * TPA);                                                       \
+        NBR_STEP();                                                                            \
+        const real4 d = pair_delta(pi, pj, lo_i, pos_lo, j, unit);                             \
+        const real dx = d.x, dy = d.y, dz = d.z, qj = d.w;                                     \
+        PAIR_STEP(tj);                                                                         \
+    } while (0)
+        while (s < npad) {
+            for (int f = 0; f < FLUSH_EVERY && s < npad; f += 2) {
+                PIPE_HALF(px, tx, ex, py, ty, ey);
+                if (s < npad)
+                    PIPE_HALF(py, ty, ey, px, tx, ex);
+            }
+            FLUSH_ALL();
+        }
+#undef PIPE_HALF
     }
 #endif
 #undef NBR_FETCH

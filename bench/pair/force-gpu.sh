@@ -21,9 +21,12 @@ run() { # name, args...
 }
 run charmm       --kernel charmm
 run charmm-tally --kernel charmm --no-reference --tally
-# the charmm kind without its software-pipelined loop (plan value pipe=0)
+# the charmm kind without its software-pipelined loop (plan value pipe=0),
+# and force-only with each pipelined loop (1; 2: unrolled twice)
 STREAMCL_FORCE=pipe=0 run charmm-pipe0 --kernel charmm --no-reference
 STREAMCL_FORCE=pipe=0 run charmm-pipe0-tally --kernel charmm --no-reference --tally
+STREAMCL_FORCE=pipe=1 run charmm-pipe1 --kernel charmm --no-reference
+STREAMCL_FORCE=pipe=2 run charmm-pipe2 --kernel charmm --no-reference
 run cluster      --kernel cluster
 run cluster-tally --kernel cluster --no-reference --tally
 # the list build as before issue 11's lanes (one work-item per atom), for the comparison
@@ -47,6 +50,7 @@ for l in 1 4; do
     k=charmm-lanes$l
     echo "| charmm, list build and prune with $l work-item(s) per atom (--list-lanes $l; default 8) | $(get $k force_ms) | | | $(get $k list_build_dev_ms) | $(get $k bin_dev_ms) / $(get $k nbr_build_dev_ms) | $(get $k prune_dev_ms) | | $(get $k tpa)/$(get $k wg) |"
 done
+echo "| charmm force-only with pipe=1 / pipe=2 forced | $(get charmm-pipe1 force_ms) / $(get charmm-pipe2 force_ms) | | | | | | | $(get charmm-pipe1 tpa)/$(get charmm-pipe1 wg), $(get charmm-pipe2 tpa)/$(get charmm-pipe2 wg) |"
 echo "| tuner's choice: $(get tuned-tally kernel) | | $(get tuned-tally force_ms) | | $(get tuned-tally list_build_dev_ms) | $(get tuned-tally bin_dev_ms) / $(get tuned-tally nbr_build_dev_ms) | $(get tuned-tally prune_dev_ms) | | $(get tuned-tally tpa)/$(get tuned-tally wg) |"
 # what the cluster launches walk (pair-bench reads the lists back): its cost is
 # warp steps x cost per step; the charmm kind's steps are its inner-list slots / 32

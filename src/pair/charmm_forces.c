@@ -77,7 +77,7 @@ void charmm_forces_free(charmm_forces *fk)
     for (int t = 0; t < CHARMM_TPA_VARIANTS; t++)
         for (int v = 0; v < 2; v++)
             for (int f = 0; f < 2; f++)
-                for (int q = 0; q < 2; q++)
+                for (int q = 0; q < 3; q++)
                     scl_kernel_free(fk->kernel[t][v][f][q]);
     charmm_cpu_free(fk->cpu);
     charmm_cluster_free(fk->cluster);
@@ -149,7 +149,8 @@ scl_status charmm_forces_check_scratch(charmm_forces *fk, scl_kernel *k, int wg)
     return s == SCL_OK ? scl_kernel_check_local(k, 1, &local) : s;
 }
 
-/* charmm_forces_kernel with PIPE (charmm_force's software-pipelined loop) */
+/* charmm_forces_kernel with PIPE (charmm_force's software-pipelined loop:
+ * 1, or 2 unrolled twice; 0 none) */
 static scl_status build_kernel(charmm_forces *fk, const char *name, int tpa, int tally, int fsum,
                                int pipe, const char *label, scl_kernel **slot)
 {
@@ -161,7 +162,7 @@ static scl_status build_kernel(charmm_forces *fk, const char *name, int tpa, int
     snprintf(opts, sizeof opts,
              "-DPREC=%d -DTPA=%d -DTALLY=%d -DTALLY_DOUBLE=%d -DFSUM=%d -DSAME_CUTS=%d -DPIPE=%d",
              (int)fk->params->precision, tpa, tally, fk->params->mixed_tally_double != 0,
-             fsum > 1 ? 8 : 1, fk->coeffs->cut_coulsq == fk->coeffs->cut_ljsq, pipe != 0);
+             fsum > 1 ? 8 : 1, fk->coeffs->cut_coulsq == fk->coeffs->cut_ljsq, pipe);
     scl_status s = scl_kernel_create(fk->ctx, "charmm", name, opts, slot);
     if (s == SCL_OK)
         scl_kernel_set_label(*slot, label);
@@ -179,7 +180,7 @@ scl_status charmm_forces_kernel(charmm_forces *fk, const char *name, int tpa, in
 static scl_status lanes_kernel(charmm_forces *fk, int tpa, int tally, int fsum, int pipe,
                                scl_kernel **out)
 {
-    scl_kernel **k = &fk->kernel[tpa_index(tpa)][tally][fsum > 1][pipe != 0];
+    scl_kernel **k = &fk->kernel[tpa_index(tpa)][tally][fsum > 1][pipe];
     scl_status s = build_kernel(fk, "charmm_force", tpa, tally, fsum, pipe,
                                 tally ? "charmm force+energy" : "charmm force", k);
     *out = *k;
@@ -203,8 +204,8 @@ static int lanes_candidates(const charmm_forces *fk, scl_tune_param *params)
                     : (scl_tune_param){"tpa", 4, {1, 2, 4, 8}};
     params[1] = gpu ? (scl_tune_param){"wg", 3, {128, 64, 256}}
                     : (scl_tune_param){"wg", 3, {64, 128, 256}};
-    /* the software-pipelined loop (loads one iteration ahead) or not: it
-     * holds ~5 more registers */
+    /* the software-pipelined loop (loads one iteration ahead; 2: unrolled
+     * twice) or not: it holds ~5 more registers */
     int n = 2;
     if (charmm_forces_has_fsum(fk))
         /* float partial sums over 8 pairs, or a double add per pair: GPUs run
@@ -213,7 +214,7 @@ static int lanes_candidates(const charmm_forces *fk, scl_tune_param *params)
          * the candidates) */
         params[n++] =
             gpu ? (scl_tune_param){"fsum", 1, {8}} : (scl_tune_param){"fsum", 2, {1, 8}};
-    params[n++] = (scl_tune_param){"pipe", 2, {1, 0}};
+    params[n++] = (scl_tune_param){"pipe", 3, {1, 2, 0}};
     return n;
 }
 
@@ -223,9 +224,9 @@ static scl_status lanes_prepare(charmm_forces *fk, const int *values)
     int has_fsum = charmm_forces_has_fsum(fk);
     int tpa = values[0], wg = values[1], fsum = has_fsum ? values[2] : 1;
     int pipe = values[has_fsum ? 3 : 2];
-    if (pipe != 0 && pipe != 1)
+    if (pipe < 0 || pipe > 2)
         return scl_fail(fk->ctx, SCL_ERR_ARGUMENT, "scl_charmm_compute",
-                        "pipe %d (plan or forced) is not 0 or 1", pipe);
+                        "pipe %d (plan or forced) is not 0, 1 or 2", pipe);
     if (fsum != 1 && fsum != 8)
         return scl_fail(fk->ctx, SCL_ERR_ARGUMENT, "scl_charmm_compute",
                         "fsum %d (plan or forced) is not 1 or 8", fsum);
