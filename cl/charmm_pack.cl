@@ -21,7 +21,11 @@
  * and its maximum kept in stat[5]; with have_prev, the maximum one-step
  * squared displacement (vs the previous content of pos) in stat[6]. Both
  * maxima are non-negative floats rounded up, compared as int bits (monotone
- * for non-negative floats). stat is cleared by a fill before this kernel. */
+ * for non-negative floats). The stat[4..7] above are stat[base + 4 ..
+ * base + 7] with base = stat_base (0 or 4: the engine alternates them over
+ * steps); zeroed before this kernel: by a fill, or with clear set by the
+ * kernel of the step before, which zeroes the other four and stat[0..3]
+ * (the force kernels' flags, written after it): no fill a step. */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 
@@ -63,9 +67,15 @@ __kernel void charmm_pack(__global const double *restrict x, __global const doub
                           __global float4 *restrict lo, const int residuals,
                           __global const pos4 *restrict pos_prune, const int check,
                           const int have_prev, const double allowed2, const double unit2,
-                          __global int *stat)
+                          __global int *restrict stat_all, const int stat_base, const int clear)
 {
     const int b = (int)get_global_id(0);
+    __global int *stat = stat_all + stat_base;
+    if (clear && b == 0)
+        for (int k = 0; k < 4; k++) {
+            stat_all[k] = 0;
+            stat_all[4 + (4 - stat_base) + k] = 0;
+        }
     if (b > n)
         return;
     if (b == n) { /* the sentinel */

@@ -487,9 +487,10 @@ static scl_status pack_build_positions(charmm_nlist *nl, const double *x, const 
     const charmm_stream_arg streams[] = {
         {"x", nl->x_raw},       {"q", nl->x_raw},       {"order", nl->order_dev},
         {"pos", nl->pos_build}, {"lo", nl->lo_unused},  {"pos_prune", nl->pos_build},
-        {"stat", nl->check}};
+        {"stat_all", nl->check}};
     const charmm_int_arg ints[] = {{"has_q", 0},     {"q_first", 0}, {"n", nl->natoms},
-                                   {"residuals", 0}, {"check", 0},   {"have_prev", 0}};
+                                   {"residuals", 0}, {"check", 0},   {"have_prev", 0},
+                                   {"stat_base", 0}, {"clear", 0}};
     if (s == SCL_OK)
         s = charmm_bind(k, streams, sizeof streams / sizeof streams[0], ints,
                         sizeof ints / sizeof ints[0]);

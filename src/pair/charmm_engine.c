@@ -87,10 +87,11 @@ scl_status scl_charmm_create(scl_context *ctx, const scl_charmm_params *p, scl_c
     if (s == SCL_OK)
         s = charmm_forces_init(&eng->forces, ctx, &eng->params, &eng->coeffs);
     if (s == SCL_OK)
-        s = scl_stream_create(ctx, "charmm error flag", SCL_INT, 8, 1, 1, 0, &eng->error);
-    int zero8[8] = {0};
+        s = scl_stream_create(ctx, "charmm error flag", SCL_INT, 12, 1, 1, 0, &eng->error);
+    int zero12[12] = {0};
     if (s == SCL_OK)
-        s = scl_stream_write(eng->error, zero8, 1, NULL);
+        s = scl_stream_write(eng->error, zero12, 1, NULL);
+    eng->stat_clean = 1;
     /* positions are packed on the device where it has fp64 (the caller's
      * doubles go up as they are); else, or with params.host_pack, on the host */
     eng->dev_pack = dev->fp64 && !p->host_pack;
@@ -353,17 +354,21 @@ static scl_status device_pack(scl_charmm *eng, const double *x, const double *q,
     double allowed = 0.5 * (nl->inner_skin - 1e-3);
     int check = nl->prune && nl->prune_valid && nl->pos_prune_dev != NULL;
     eng->check_now = check;
+    eng->stat_base = 4 - eng->stat_base; /* the flags the last step's kernel zeroed */
+    eng->stat_clean = 0;
     scl_kernel *k = eng->pack;
     const charmm_stream_arg streams[] = {
         {"x", eng->xq_dev},    {"q", eng->xq_dev},    {"order", nl->order_dev},
-        {"pos", eng->pos},     {"lo", eng->pos_lo},   {"stat", eng->error},
+        {"pos", eng->pos},     {"lo", eng->pos_lo},   {"stat_all", eng->error},
         {"pos_prune", nl->pos_prune_dev ? nl->pos_prune_dev : eng->pos}};
     const charmm_int_arg ints[] = {{"n", nl->natoms},
                                    {"has_q", 1},
                                    {"q_first", 3 * nl->natoms},
                                    {"residuals", residuals},
                                    {"check", check},
-                                   {"have_prev", eng->have_prev}};
+                                   {"have_prev", eng->have_prev},
+                                   {"stat_base", eng->stat_base},
+                                   {"clear", 1}};
     const struct {
         const char *name;
         double v;
@@ -384,6 +389,8 @@ static scl_status device_pack(scl_charmm *eng, const double *x, const double *q,
         s = scl_kernel_launch(k, 1, &global, &local, &eng->ev_upload[2]);
     if (s == SCL_OK)
         eng->have_prev = 1;
+    /* it zeroed the other pack flags (and the force flags) for the next step */
+    eng->stat_clean = s == SCL_OK;
     return s;
 }
 
@@ -392,7 +399,16 @@ static scl_status device_pack(scl_charmm *eng, const double *x, const double *q,
 static scl_status clear_errors(scl_charmm *eng)
 {
     int zero = 0;
-    return scl_stream_fill_range(eng->error, 0, 8, &zero, NULL);
+    eng->stat_clean = 1;
+    return scl_stream_fill_range(eng->error, 0, 12, &zero, NULL);
+}
+
+/* The step's flags as error_host (force kernels', then its pack kernel's). */
+static void take_errors(scl_charmm *eng)
+{
+    memcpy(eng->error_host, eng->error_raw, 4 * sizeof eng->error_host[0]);
+    memcpy(eng->error_host + 4, eng->error_raw + 4 + eng->stat_base,
+           4 * sizeof eng->error_host[0]);
 }
 
 scl_status charmm_engine_lists_ready(scl_charmm *eng)
@@ -474,7 +490,7 @@ static scl_status enqueue_step(scl_charmm *eng, const char *fn)
         s = scl_stream_read_range(eng->vatom, 0, 6 * nloc, eng->vatom_host, 0,
                                   &eng->ev_read[eng->nev_read++]);
     if (s == SCL_OK)
-        s = scl_stream_read(eng->error, eng->error_host, 0, &eng->ev_read[eng->nev_read++]);
+        s = scl_stream_read(eng->error, eng->error_raw, 0, &eng->ev_read[eng->nev_read++]);
     return s;
 }
 
@@ -504,7 +520,9 @@ scl_status scl_charmm_compute(scl_charmm *eng, const double *x, const double *q,
         if (s == SCL_OK)
             charmm_nlist_prune_check(nl, eng->stage[STAGE_POS].ptr);
     }
-    if (s == SCL_OK)
+    /* the pack kernel zeroes the flags of the step after it: a fill only
+     * where none runs, or the last one did not */
+    if (s == SCL_OK && (!eng->dev_pack || !eng->stat_clean))
         s = clear_errors(eng);
     if (s == SCL_OK && eng->dev_pack) {
         prune_decide(eng);
@@ -629,6 +647,7 @@ static scl_status redo_step(scl_charmm *eng, const char *fn)
         return s;
     if (w != SCL_OK)
         return w;
+    take_errors(eng);
     eng->pruned_now = 1;
     memcpy(keep, eng->error_host, 4 * sizeof keep[0]);
     memcpy(eng->error_host, keep, sizeof keep);
@@ -649,6 +668,7 @@ scl_status scl_charmm_finish(scl_charmm *eng, double *f, scl_charmm_result *resu
     scl_status s = scl_finish(ctx);
     if (s != SCL_OK)
         return s;
+    take_errors(eng);
     if (eng->error_host[4] > 0) { /* from the pack kernel: the coordinates as uploaded */
         long o = 2147483647L - eng->error_host[4];
         const double *xs = eng->packed_x, *qs = eng->packed_q;

@@ -31,6 +31,12 @@ struct scl_charmm {
     void *partials_host, *eatom_host, *vatom_host;
     size_t host_bytes[3];
     int error_host[8]; /* [0..3] force kernels, [4..7] pack kernel (cl/charmm_pack.cl) */
+    /* the error stream: [0..3] force kernels, [4..7] and [8..11] the pack
+     * kernel's of alternate steps (stat_base 0, 4), each step's pack kernel
+     * zeroing the next step's (no fill a step) */
+    int error_raw[12];
+    int stat_base;  /* the pack flags of the step in flight are at 4 + stat_base */
+    int stat_clean; /* the flags the next step's pack kernel uses are zero */
 
     /* device streams of a step (the atom set's are the neighbor list's) */
     scl_stream *pos, *pos_lo, *force, *partials, *eatom, *vatom, *error;
