@@ -395,9 +395,11 @@ inline real pair_terms(const real r2, const int in_coul, const int kind, const r
             forcelj = forcelj * switch1 + philj * switch2;
             philj *= switch1;
         }
-        const real factor_lj = pick(special_lj, kind);
-        forcelj *= factor_lj;
-        philj *= factor_lj;
+        if (!(LJ0_ONE && kind == 0)) { /* (kind 0 at compile time: no multiplies) */
+            const real factor_lj = pick(special_lj, kind);
+            forcelj *= factor_lj;
+            philj *= factor_lj;
+        }
     }
     *ecoul_out = ecoul;
     *philj_out = philj;
@@ -443,6 +445,11 @@ inline ulong fixed_r2(const pos4 a, const pos4 b)
  * of the band below the cutoff (see above). */
 #ifndef SAME_CUTS
 #define SAME_CUTS 0
+#endif
+/* LJ0_ONE (host: special_lj[0] is 1, as LAMMPS always has it): plain pairs
+ * skip the factor */
+#ifndef LJ0_ONE
+#define LJ0_ONE 0
 #endif
 #if POS_FIXED && !PAIR_DOUBLE
 #define CUTOFF_TESTS()                                                                         \

@@ -158,11 +158,14 @@ static scl_status build_kernel(charmm_forces *fk, const char *name, int tpa, int
         return SCL_OK;
     char opts[160];
     /* SAME_CUTS: no per-pair Coulomb/LJ cutoff tests when both cutoffs are
-     * the force cutoff (cl/charmm.cl) */
+     * the force cutoff; LJ0_ONE: no LJ factor for plain pairs when it is 1
+     * (cl/charmm.cl) */
     snprintf(opts, sizeof opts,
-             "-DPREC=%d -DTPA=%d -DTALLY=%d -DTALLY_DOUBLE=%d -DFSUM=%d -DSAME_CUTS=%d -DPIPE=%d",
+             "-DPREC=%d -DTPA=%d -DTALLY=%d -DTALLY_DOUBLE=%d -DFSUM=%d -DSAME_CUTS=%d -DPIPE=%d "
+             "-DLJ0_ONE=%d",
              (int)fk->params->precision, tpa, tally, fk->params->mixed_tally_double != 0,
-             fsum > 1 ? 8 : 1, fk->coeffs->cut_coulsq == fk->coeffs->cut_ljsq, pipe);
+             fsum > 1 ? 8 : 1, fk->coeffs->cut_coulsq == fk->coeffs->cut_ljsq, pipe,
+             fk->coeffs->special_lj[0] == 1.0);
     scl_status s = scl_kernel_create(fk->ctx, "charmm", name, opts, slot);
     if (s == SCL_OK)
         scl_kernel_set_label(*slot, label);
