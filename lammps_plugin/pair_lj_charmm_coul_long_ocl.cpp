@@ -260,21 +260,23 @@ void PairLJCharmmCoulLongOCL::init_style()
 }
 
 /* Threads of the engine's host copies and force sums for this rank:
-   STREAMCL_HOST_THREADS or OMP_NUM_THREADS when set, else the cores this rank
-   may run on (its affinity mask), shared with the other ranks of the node
-   when the mask is the whole node (ranks not bound to cores). The library
+   STREAMCL_HOST_THREADS when set, else the cores this rank may run on (its
+   affinity mask), shared with the other ranks of the node when the mask is
+   the whole node (ranks not bound to cores), at most OMP_NUM_THREADS (a value
+   exported for every rank must not oversubscribe the node). The library
    itself reads no environment and uses 1 thread on CPU devices by default. */
 int PairLJCharmmCoulLongOCL::rank_host_threads(int local_ranks)
 {
-  int n = 0;
+  int n = 0, omp = 0;
   const char *e = getenv("STREAMCL_HOST_THREADS");
-  if (!e || !*e) e = getenv("OMP_NUM_THREADS");
   if (e && *e && parse_int(e, n) && n >= 1) return n;
   cpu_set_t mask;
   const long online = sysconf(_SC_NPROCESSORS_ONLN);
   if (sched_getaffinity(0, sizeof mask, &mask) != 0) return 1;
   n = CPU_COUNT(&mask);
   if (online > 0 && n >= online && local_ranks > 1) n /= local_ranks;
+  e = getenv("OMP_NUM_THREADS");
+  if (e && *e && parse_int(e, omp) && omp >= 1 && omp < n) n = omp;
   return n >= 1 ? n : 1;
 }
 
