@@ -358,7 +358,10 @@ inline real pair_terms(const real r2, const int in_coul, const int kind, const r
 #if PAIR_DOUBLE
         const real rinv = (real)1 / sqrt(r2);
 #else
-        const real rinv = rsqrt(r2); /* one instruction for sqrt and 1/r */
+        /* one instruction for sqrt and 1/r: native_rsqrt is the same MUFU.RSQ
+         * as rsqrt on NVIDIA GPUs without rsqrt's denormal scaling (4
+         * instructions; r2 >= min_r2 here) */
+        const real rinv = native_rsqrt(r2);
 #endif
         const real r = r2 * rinv, grij = g_ewald * r;
         real expm2;
