@@ -5,22 +5,20 @@
  * own (cells are at least cutoff/reach wide; reach 2 scans 1.7x less volume
  * than 27 cells of the full cutoff), keep every other atom closer than the
  * list cutoff (force cutoff + skin) and tag it with its special kind (1-2,
- * 1-3, 1-4 partner by global tag) in the two high bits. The candidates are
- * numbered in scan order; lane l takes those with number % LANES == l and
- * keeps its k-th pair in slot k * LANES + l: one pass, no atomics, and an
- * order fixed by LANES alone (not by the launch shape). The lanes' counts
- * differ by a few: the lanes past ceil(pairs / LANES) rows move their last
- * pairs into the others' free slots, so an atom's list is its pairs rounded
- * up to a multiple of LANES and of 8, with the sentinel atom (far away: it
- * never passes a cutoff) in the slots left (fewer than LANES, possibly
- * between pairs) and the padding; numnbr holds that slot count, npairs the
- * pairs. Slots are stored in blocks of 8 per atom: slot s of chunk atom a
- * lives at (s/8)*count*8 + a*8 + s%8, so the 8 slots a group of lanes reads
- * together are contiguous (with LANES 8, lane l's pairs are column l of the
- * atom's blocks, which the prune's lane l reads). An atom with more than
- * capacity/LANES pairs in some lane stores none past that and reports the
- * slots it needs in *overflow; the host regrows and rebuilds: the list is
- * never truncated.
+ * 1-3, 1-4 partner by global tag) in the two high bits. The rows of cells
+ * are scanned in chunks of CHUNK candidates: lane l tests candidates l,
+ * l + LANES, ... of the chunk and keeps its pairs in local memory; after a
+ * barrier each lane writes them at its offset (the lanes before it in the
+ * chunk, the chunks before): one pass, no atomics, an order fixed by LANES
+ * alone (not by the launch shape), and close to increasing j (the force
+ * kernels' neighboring slots gather from nearby positions). The list is
+ * padded to a multiple of 8 slots with the sentinel atom (far away: it never
+ * passes a cutoff); numnbr holds the padded count, npairs the pairs. Slots
+ * are stored in blocks of 8 per atom: slot s of chunk atom a lives at
+ * (s/8)*count*8 + a*8 + s%8, so the 8 slots a group of lanes reads together
+ * are contiguous. An atom with more neighbors than the capacity stores none
+ * past it and reports its count in *overflow; the host regrows and
+ * rebuilds: the list is never truncated.
  *
  * Options: SCL_POS_DOUBLE=0|1: positions are double4, or int4 fixed point
  * (`unit` Angstrom per step, differences modulo 2^32: see charmm.cl);
@@ -52,20 +50,14 @@ typedef int4 pos4;
 /* index of slot s (>= 0) of chunk atom a; 32-bit factors, one wide multiply */
 #define SLOT(s) ((size_t)((uint)(s) / PAD) * (size_t)(uint)stride + (size_t)((uint)a * PAD + (uint)(s) % PAD))
 
-/* The index of a lane's next slot (s -> s + LANES) from that of s, whose
- * place in its block is *at_pad: an add instead of SLOT's arithmetic. */
+/* The index of slot s + 1 from that of s, whose place in its block is
+ * *at_pad: an add instead of SLOT's arithmetic. */
 inline size_t slot_next(size_t at, int *at_pad, const size_t stride)
 {
-#if LANES == PAD
-    (void)at_pad;
-    return at + stride;
-#else
-    *at_pad += LANES;
-    if (*at_pad < PAD)
-        return at + LANES;
-    *at_pad -= PAD;
-    return at + stride - (PAD - LANES);
-#endif
+    if (++*at_pad < PAD)
+        return at + 1;
+    *at_pad = 0;
+    return at + stride - (PAD - 1);
 }
 
 /* Special kind of partner tag for local atom o (caller's index; 0: not
@@ -91,10 +83,17 @@ inline uint tag_lo32(__global const long *tag, int j)
 #endif
 }
 
-/* LANES work-items per atom (see the top); work-groups hold whole atoms and
- * every work-item reaches the barrier. (One work-item per atom, 32k atoms:
- * ~7 warps per SM, latency-bound at 1.28 ms per build on the H200; 8 lanes
- * counting in one pass and writing at prefix offsets in a second: 1.66 ms.) */
+/* LANES work-items per atom (see the top); work-groups hold whole atoms,
+ * and every work-item runs the same rows and chunks (their counts are the
+ * work-group's: the barriers are uniform). Per work-item HITS slots of
+ * scratch in local memory: a chunk gives a lane at most HITS candidates.
+ * (One work-item per atom, 32k atoms: ~7 warps per SM, latency-bound at 1.28
+ * ms per build on the H200; 8 lanes counting in one pass and writing at
+ * prefix offsets in a second: 1.66 ms; 8 lanes keeping every 8th candidate
+ * in their own column of slots: 0.46 ms, but the lists in that order, lane
+ * by lane, made the force kernel's gathers 15% slower than in scan order.) */
+#define CHUNK 128 /* candidates of a row per chunk */
+#define HITS (CHUNK / LANES)
 __kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
                              __global const int *ilist, __global const int *icell,
                              __global const int *cell_start, const int nx, const int ny,
@@ -104,159 +103,145 @@ __kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
                              __global const long *special, const int maxspecial, const int first,
                              const int count, const int capacity, const int sentinel,
                              __global int *nbr, __global int *numnbr, __global int *npairs,
-                             volatile __global int *overflow, __local int *lane_count)
+                             volatile __global int *overflow, __local int *lane_count,
+                             __local int *row_length, __local int *scratch)
 {
-    const int gid = get_global_id(0), lid = get_local_id(0);
-    const int a = gid / LANES, lane = gid % LANES;
+    const int gid = get_global_id(0), lid = get_local_id(0), wg = get_local_size(0);
+    const int a = gid / LANES, lane = gid % LANES, atoms = wg / LANES;
     const int active = a < count;
     const int ii = first + (active ? a : 0);
     const size_t stride = (size_t)count * PAD;
-    const int lane_cap = capacity / LANES;
-    int n = 0; /* this lane's pairs */
-    size_t out = SLOT(lane); /* where its next pair goes */
-    int out_pad = lane % PAD;
-    if (active) {
-        const int i = ilist[ii];
-        const pos4 pi = pos[i];
-        const int c = icell[ii];
-        const int cx = c % nx, cy = (c / nx) % ny, cz = c / (nx * ny);
-        /* bonded partners have nearby tags: most neighbors fail this range
-         * test, on the low 32 bits of the tags (two registers, a 4-byte
-         * load): tags in [lo, hi] pass (lo + 2^32 k too, which special_kind
-         * then rejects); no specials: only tags equal to i's in those bits.
-         * The specials are the caller's arrays, by the caller's index o. */
-        const int o = order[i];
-        long lo = 0, hi = -1;
-        if (maxspecial > 0)
-            for (int k = 0; k < nspecial[3 * o + 2]; k++) {
-                const long t = special[(size_t)o * (size_t)maxspecial + k];
-                lo = k == 0 || t < lo ? t : lo;
-                hi = k == 0 || t > hi ? t : hi;
-            }
-        const uint range_lo = hi < lo ? tag_lo32(tag, i) : (uint)lo;
-        const uint range_span = hi < lo ? 0u : hi - lo >= 0xffffffffL ? 0xffffffffu : (uint)(hi - lo);
-        /* Rows of cells (z, y) are clipped to the cutoff sphere around the
-         * atom: rows farther than the cutoff in y-z are skipped, and the x
-         * range of the others shrinks to the sphere's chord. Of the 5x5x5
-         * half-width cells, about a third of the candidates were in the
-         * corners. The clip is conservative (1e-3 A to spare for float cell
-         * boundaries); every candidate still passes the exact distance test. */
+    __local int *mine = scratch + lid * HITS;
+    const int i = active ? ilist[ii] : -1;
+    const pos4 pi = pos[active ? i : 0];
+    const int c = active ? icell[ii] : 0;
+    const int cx = c % nx, cy = (c / nx) % ny, cz = c / (nx * ny);
+    /* bonded partners have nearby tags: most neighbors fail this range test,
+     * on the low 32 bits of the tags (two registers, a 4-byte load): tags in
+     * [lo, hi] pass (lo + 2^32 k too, which special_kind then rejects); no
+     * specials: only tags equal to i's in those bits. The specials are the
+     * caller's arrays, by the caller's index o. */
+    const int o = active ? order[i] : 0;
+    long lo = 0, hi = -1;
+    if (active && maxspecial > 0)
+        for (int k = 0; k < nspecial[3 * o + 2]; k++) {
+            const long t = special[(size_t)o * (size_t)maxspecial + k];
+            lo = k == 0 || t < lo ? t : lo;
+            hi = k == 0 || t > hi ? t : hi;
+        }
+    const uint range_lo = hi < lo ? (active ? tag_lo32(tag, i) : 0u) : (uint)lo;
+    const uint range_span = hi < lo ? 0u : hi - lo >= 0xffffffffL ? 0xffffffffu : (uint)(hi - lo);
 #if SCL_POS_DOUBLE
-        const real xi = pi.x, yi = pi.y, zi = pi.z;
+    const real xi = pi.x, yi = pi.y, zi = pi.z;
 #else
-        const real xi = (real)pi.x * unit, yi = (real)pi.y * unit, zi = (real)pi.z * unit;
+    const real xi = (real)pi.x * unit, yi = (real)pi.y * unit, zi = (real)pi.z * unit;
 #endif
-        const real reach_cut = sqrt(cutsq) + (real)1e-3, reach_cutsq = reach_cut * reach_cut;
-        const real cutsq_steps = UNITS(cutsq);
-        int scanned = 0; /* candidates numbered so far */
-        for (int z = max(cz - reach, 0); z <= min(cz + reach, nz - 1); z++) {
+    const real reach_cut = sqrt(cutsq) + (real)1e-3, reach_cutsq = reach_cut * reach_cut;
+    const real cutsq_steps = UNITS(cutsq);
+    const int side = 2 * reach + 1;
+    int total = 0, parity = 0; /* the atom's pairs so far (every lane counts them all) */
+    /* Rows of cells (z, y) around the atom's cell, clipped to the cutoff
+     * sphere: rows farther than the cutoff in y-z are empty, and the x range
+     * of the others shrinks to the sphere's chord (of the 5x5x5 half-width
+     * cells, about a third of the candidates were in the corners). The clip
+     * is conservative (1e-3 A to spare for float cell boundaries); every
+     * candidate still passes the exact distance test. The cells of a row are
+     * contiguous in the sorted order, and rows come in that order: the list
+     * is in increasing j (binned index) row by row, lane by lane within a
+     * chunk of a row. */
+    for (int r = 0; r < side * side; r++) {
+        const int z = cz + r / side - reach, y = cy + r % side - reach;
+        int s0 = 0, s1 = 0;
+        if (active && z >= 0 && z < nz && y >= 0 && y < ny) {
             const real zlo = grid_lo.z + (real)z * grid_width.z;
+            const real ylo = grid_lo.y + (real)y * grid_width.y;
             const real dz = max(max(zlo - zi, zi - (zlo + grid_width.z)), (real)0);
-            for (int y = max(cy - reach, 0); y <= min(cy + reach, ny - 1); y++) {
-                const real ylo = grid_lo.y + (real)y * grid_width.y;
-                const real dy = max(max(ylo - yi, yi - (ylo + grid_width.y)), (real)0);
-                const real left = reach_cutsq - dy * dy - dz * dz;
-                if (left <= 0)
-                    continue;
+            const real dy = max(max(ylo - yi, yi - (ylo + grid_width.y)), (real)0);
+            const real left = reach_cutsq - dy * dy - dz * dz;
+            if (left > 0) {
                 const real chord = sqrt(left); /* half the chord */
                 const int x0 = max(max(cx - reach, 0),
                                    (int)floor((xi - chord - grid_lo.x) / grid_width.x));
                 const int x1 = min(min(cx + reach, nx - 1),
                                    (int)floor((xi + chord - grid_lo.x) / grid_width.x));
-                if (x1 < x0)
-                    continue;
-                const int row = (z * ny + y) * nx;
-                /* the cells of a row are contiguous in the sorted order */
-                const int s0 = cell_start[row + x0];
-                const int s1 = cell_start[row + x1 + 1];
-                /* candidate s0 + q has number scanned + q */
-                for (int j = s0 + ((lane - scanned) & (LANES - 1)); j < s1; j += LANES) {
-                    if (j == i)
-                        continue;
-                    const pos4 pj = pos[j];
-                    const real dx = DELTA(pi.x, pj.x), dy = DELTA(pi.y, pj.y),
-                               dz = DELTA(pi.z, pj.z);
-                    if (dx * dx + dy * dy + dz * dz < cutsq_steps) {
-                        if (n < lane_cap) { /* slot n * LANES + lane */
-                            int kind = tag_lo32(tag, j) - range_lo <= range_span
-                                           ? special_kind(nspecial, special, maxspecial, o, tag[j])
-                                           : 0;
-                            /* a far periodic image of the partner is not the
-                             * partner (LAMMPS's minimum_image_check) */
-                            if (kind && (fabs(dx) * unit > half_box.x ||
-                                         fabs(dy) * unit > half_box.y ||
-                                         fabs(dz) * unit > half_box.z))
-                                kind = 0;
-                            nbr[out] = j | (kind << KIND_SHIFT);
-                            out = slot_next(out, &out_pad, stride);
-                        }
-                        n++;
-                    }
+                if (x1 >= x0) {
+                    const int row = (z * ny + y) * nx;
+                    s0 = cell_start[row + x0];
+                    s1 = cell_start[row + x1 + 1];
                 }
-                scanned += s1 - s0;
             }
         }
+        /* the longest row of the work-group's atoms: its chunk count */
+        if (lane == 0)
+            row_length[(r & 1) * atoms + lid / LANES] = s1 - s0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        int longest = 0;
+        for (int k = 0; k < atoms; k++)
+            longest = max(longest, row_length[(r & 1) * atoms + k]);
+        for (int c0 = 0; c0 < longest; c0 += CHUNK) {
+            int h = 0; /* this lane's pairs in the chunk */
+            const int end = min(s1, s0 + c0 + CHUNK);
+            for (int j = s0 + c0 + lane; j < end; j += LANES) {
+                if (j == i)
+                    continue;
+                const pos4 pj = pos[j];
+                const real dx = DELTA(pi.x, pj.x), dy = DELTA(pi.y, pj.y), dz = DELTA(pi.z, pj.z);
+                if (dx * dx + dy * dy + dz * dz < cutsq_steps) {
+                    int kind = tag_lo32(tag, j) - range_lo <= range_span
+                                   ? special_kind(nspecial, special, maxspecial, o, tag[j])
+                                   : 0;
+                    /* a far periodic image of the partner is not the partner
+                     * (LAMMPS's minimum_image_check) */
+                    if (kind && (fabs(dx) * unit > half_box.x || fabs(dy) * unit > half_box.y ||
+                                 fabs(dz) * unit > half_box.z))
+                        kind = 0;
+                    mine[h++] = j | (kind << KIND_SHIFT);
+                }
+            }
+            /* counts double-buffered: one barrier a chunk */
+            lane_count[parity * wg + lid] = h;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            int before = 0, all = 0;
+            for (int l = 0; l < LANES; l++) {
+                const int v = lane_count[parity * wg + lid - lane + l];
+                before += l < lane ? v : 0;
+                all += v;
+            }
+            parity ^= 1;
+            for (int q = 0; q < h; q++) {
+                const int slot = total + before + q;
+                if (slot < capacity)
+                    nbr[SLOT(slot)] = mine[q];
+            }
+            total += all;
+        }
     }
-    lane_count[lid] = n;
-    barrier(CLK_LOCAL_MEM_FENCE);
     if (!active)
         return;
-    const __local int *counts = lane_count + (lid - lane); /* the atom's lanes' */
-    int most = 0, pairs = 0;
-    for (int l = 0; l < LANES; l++) {
-        most = max(most, counts[l]);
-        pairs += counts[l];
-    }
-    if (most > lane_cap) {
+    if (total > capacity) { /* nothing stored past the capacity */
         if (lane == 0) {
-            atomic_max(overflow, most * LANES);
+            atomic_max(overflow, total);
             numnbr[ii] = 0;
             npairs[ii] = 0;
         }
         return;
     }
-    /* Even the lanes out: rows = ceil(pairs / LANES); the pairs of lanes
-     * past it (numbered lane by lane) move to the free slots of the others
-     * below it (numbered lane by lane, row by row); the free slots left (fewer
-     * than LANES, in the last row) get the sentinel. Every lane computes the
-     * same numbering from the counts: a fixed order, and no slot written
-     * twice. The list is then as long as one lane's would be, rounded to 8. */
-    const int rows = (pairs + LANES - 1) / LANES;
-    int extra_before = 0, free_before = 0, moved = 0;
-    for (int l = 0; l < LANES; l++) {
-        const int extra = max(counts[l] - rows, 0), unused = max(rows - counts[l], 0);
-        extra_before += l < lane ? extra : 0;
-        free_before += l < lane ? unused : 0;
-        moved += extra;
-    }
-    for (int k = rows; k < n; k++) { /* this lane's pairs past the rows */
-        const int m = extra_before + k - rows; /* the m-th free slot */
-        int l = 0, before = 0;
-        while (before + max(rows - counts[l], 0) <= m)
-            before += max(rows - counts[l++], 0);
-        nbr[SLOT((counts[l] + m - before) * LANES + l)] = nbr[SLOT(k * LANES + lane)];
-    }
-    for (int k = n; k < rows; k++) /* this lane's free slots no pair moved to */
-        if (free_before + k - n >= moved)
-            nbr[SLOT(k * LANES + lane)] = sentinel;
-    /* the padding to 8 slots, each lane in its own slots (it has read its
-     * pairs there already) */
-    const int padded = (rows * LANES + PAD - 1) / PAD * PAD;
-    for (int k = rows; k < padded / LANES; k++)
-        nbr[SLOT(k * LANES + lane)] = sentinel;
+    const int padded = (total + PAD - 1) / PAD * PAD;
+    for (int s = total + lane; s < padded; s += LANES)
+        nbr[SLOT(s)] = sentinel;
     if (lane == 0) {
         numnbr[ii] = padded;
-        npairs[ii] = pairs;
+        npairs[ii] = total;
     }
 }
 
 /* Dynamic pruning: copy the pairs of the full list (nbr, numnbr) closer than
  * sqrt(cutsq) at the current positions into the inner list (same blocked
  * layout, padded with the sentinel, special pairs first and counted in
- * nspecial_front). LANES work-items per atom take the slots s with
- * s % LANES == lane (the build's lane of that number: mostly its pairs; the
- * sentinel, in the few free slots, never passes the cutoff). One sweep
- * tests the distances, counts the lane's kept special and other pairs and
+ * nspecial_front), in the order of the full list (increasing j row by
+ * row: the force kernels' gathers of neighboring slots stay close). LANES
+ * work-items per atom take consecutive ranges of its slots. One sweep tests
+ * the distances, counts the lane's kept special and other pairs and
  * remembers which were kept (bits, for its first KEEP_BITS slots); offsets
  * come from the counts in local memory (specials of all lanes first); a
  * second sweep writes, from the bits without gathering positions again: a
@@ -288,9 +273,10 @@ __kernel void neighbor_prune(__global const pos4 *pos, __global const int *ilist
     const real cutsq_steps = UNITS(cutsq);
     int kept_special = 0, kept_other = 0;
     ulong keep0 = 0, keep1 = 0; /* k-th slot of the lane kept, k < KEEP_BITS */
-    size_t at = SLOT(lane);
-    int at_pad = lane % PAD;
-    for (int s = lane, k = 0; s < n; s += LANES, k++, at = slot_next(at, &at_pad, stride)) {
+    const int per = (n + LANES - 1) / LANES, s_first = lane * per, s_end = min(n, s_first + per);
+    size_t at = SLOT(s_first);
+    int at_pad = s_first % PAD;
+    for (int s = s_first, k = 0; s < s_end; s++, k++, at = slot_next(at, &at_pad, stride)) {
         const int packed = nbr[at];
         if (pair_within(pos, pi, packed, cutsq_steps)) {
             if ((packed >> KIND_SHIFT) & 3)
@@ -318,9 +304,9 @@ __kernel void neighbor_prune(__global const pos4 *pos, __global const int *ilist
     if (!active)
         return;
     int at_special = off_special, at_other = specials + off_other;
-    at = SLOT(lane);
-    at_pad = lane % PAD;
-    for (int s = lane, k = 0; s < n; s += LANES, k++, at = slot_next(at, &at_pad, stride)) {
+    at = SLOT(s_first);
+    at_pad = s_first % PAD;
+    for (int s = s_first, k = 0; s < s_end; s++, k++, at = slot_next(at, &at_pad, stride)) {
         const int packed = nbr[at];
         const int kept = k < 64           ? (int)(keep0 >> k) & 1
                          : k < KEEP_BITS ? (int)(keep1 >> (k - 64)) & 1

@@ -19,6 +19,8 @@
 /* Work-items per atom of the device list build and prune on GPUs (LANES in
  * cl/neighbor.cl; CPUs: 1). */
 #define CHARMM_LIST_LANES 8
+/* Candidates of a row of cells per chunk of the list build (CHUNK there). */
+#define CHARMM_BUILD_CHUNK 128
 /* Closer than this (Angstrom) two atoms are reported as overlapping: forces
  * there are not physical and (much closer) overflow float arithmetic. Closer
  * pairs than 0.05 A are computed as LAMMPS's CPU style computes them: a
