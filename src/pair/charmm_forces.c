@@ -78,7 +78,8 @@ void charmm_forces_free(charmm_forces *fk)
         for (int v = 0; v < 2; v++)
             for (int f = 0; f < 2; f++)
                 for (int q = 0; q < 3; q++)
-                    scl_kernel_free(fk->kernel[t][v][f][q]);
+                    for (int c = 0; c < 2; c++)
+                        scl_kernel_free(fk->kernel[t][v][f][q][c]);
     charmm_cpu_free(fk->cpu);
     charmm_cluster_free(fk->cluster);
     scl_stream_free(fk->ljc);
@@ -150,13 +151,14 @@ scl_status charmm_forces_check_scratch(charmm_forces *fk, scl_kernel *k, int wg)
 }
 
 /* charmm_forces_kernel with PIPE (charmm_force's software-pipelined loop:
- * 1, or 2 unrolled twice; 0 none) */
+ * 1, or 2 unrolled twice; 0 none) and a register cap cap > 0 (NVIDIA's
+ * -cl-nv-maxrregcount) */
 static scl_status build_kernel(charmm_forces *fk, const char *name, int tpa, int tally, int fsum,
-                               int pipe, const char *label, scl_kernel **slot)
+                               int pipe, int cap, const char *label, scl_kernel **slot)
 {
     if (*slot)
         return SCL_OK;
-    char opts[160];
+    char opts[200];
     /* SAME_CUTS: no per-pair Coulomb/LJ cutoff tests when both cutoffs are
      * the force cutoff; LJ0_ONE: no LJ factor for plain pairs when it is 1
      * (cl/charmm.cl) */
@@ -166,7 +168,14 @@ static scl_status build_kernel(charmm_forces *fk, const char *name, int tpa, int
              (int)fk->params->precision, tpa, tally, fk->params->mixed_tally_double != 0,
              fsum > 1 ? 8 : 1, fk->coeffs->cut_coulsq == fk->coeffs->cut_ljsq, pipe,
              fk->coeffs->special_lj[0] == 1.0);
+    size_t len = strlen(opts);
+    if (cap > 0)
+        snprintf(opts + len, sizeof opts - len, " -cl-nv-maxrregcount=%d", cap);
     scl_status s = scl_kernel_create(fk->ctx, "charmm", name, opts, slot);
+    if (s != SCL_OK && cap > 0) { /* a driver without the option: uncapped */
+        opts[len] = '\0';
+        s = scl_kernel_create(fk->ctx, "charmm", name, opts, slot);
+    }
     if (s == SCL_OK)
         scl_kernel_set_label(*slot, label);
     return s;
@@ -175,19 +184,28 @@ static scl_status build_kernel(charmm_forces *fk, const char *name, int tpa, int
 scl_status charmm_forces_kernel(charmm_forces *fk, const char *name, int tpa, int tally,
                                 int fsum, const char *label, scl_kernel **slot)
 {
-    return build_kernel(fk, name, tpa, tally, fsum, 0, label, slot);
+    return build_kernel(fk, name, tpa, tally, fsum, 0, 0, label, slot);
 }
 
 
-/* Kernel for (tpa, tally, fsum, pipe), built on first use. */
+/* Kernel for (tpa, tally, fsum, pipe, tcap), built on first use; tcap caps
+ * the registers of the tallying kernel only. */
 static scl_status lanes_kernel(charmm_forces *fk, int tpa, int tally, int fsum, int pipe,
-                               scl_kernel **out)
+                               int tcap, scl_kernel **out)
 {
-    scl_kernel **k = &fk->kernel[tpa_index(tpa)][tally][fsum > 1][pipe];
-    scl_status s = build_kernel(fk, "charmm_force", tpa, tally, fsum, pipe,
+    int cap = tally ? tcap : 0;
+    scl_kernel **k = &fk->kernel[tpa_index(tpa)][tally][fsum > 1][pipe][cap > 0];
+    scl_status s = build_kernel(fk, "charmm_force", tpa, tally, fsum, pipe, cap,
                                 tally ? "charmm force+energy" : "charmm force", k);
     *out = *k;
     return s;
+}
+
+/* Whether -cl-nv-maxrregcount is understood (NVIDIA's OpenCL on a GPU). */
+static int nvidia_gpu(const charmm_forces *fk)
+{
+    const scl_device_info *d = scl_device(fk->ctx);
+    return d->is_gpu && (strstr(d->vendor, "NVIDIA") || strstr(d->platform, "NVIDIA"));
 }
 
 static int lanes_candidates(const charmm_forces *fk, scl_tune_param *params)
@@ -218,6 +236,10 @@ static int lanes_candidates(const charmm_forces *fk, scl_tune_param *params)
         params[n++] =
             gpu ? (scl_tune_param){"fsum", 1, {8}} : (scl_tune_param){"fsum", 2, {1, 8}};
     params[n++] = (scl_tune_param){"pipe", 3, {1, 2, 0}};
+    /* tcap: the tallying kernel capped at 64 registers on NVIDIA GPUs, where
+     * more cost a quarter of the warps of 256-wide work-groups (the tuner
+     * times force-only steps: one value, forced 0 to compare) */
+    params[n++] = (scl_tune_param){"tcap", 1, {nvidia_gpu(fk) ? 64 : 0}};
     return n;
 }
 
@@ -226,10 +248,13 @@ static scl_status lanes_prepare(charmm_forces *fk, const int *values)
 {
     int has_fsum = charmm_forces_has_fsum(fk);
     int tpa = values[0], wg = values[1], fsum = has_fsum ? values[2] : 1;
-    int pipe = values[has_fsum ? 3 : 2];
+    int pipe = values[has_fsum ? 3 : 2], tcap = values[has_fsum ? 4 : 3];
     if (pipe < 0 || pipe > 2)
         return scl_fail(fk->ctx, SCL_ERR_ARGUMENT, "scl_charmm_compute",
                         "pipe %d (plan or forced) is not 0, 1 or 2", pipe);
+    if (tcap != 0 && (tcap < 32 || tcap > 255 || !nvidia_gpu(fk)))
+        return scl_fail(fk->ctx, SCL_ERR_ARGUMENT, "scl_charmm_compute",
+                        "tcap %d (plan or forced) is not 0 or, on NVIDIA GPUs, 32..255", tcap);
     if (fsum != 1 && fsum != 8)
         return scl_fail(fk->ctx, SCL_ERR_ARGUMENT, "scl_charmm_compute",
                         "fsum %d (plan or forced) is not 1 or 8", fsum);
@@ -241,7 +266,7 @@ static scl_status lanes_prepare(charmm_forces *fk, const int *values)
                         "work-group %d must be a power of two >= threads per atom %d", wg, tpa);
     for (int tally = 0; tally < 2; tally++) {
         scl_kernel *k;
-        scl_status s = lanes_kernel(fk, tpa, tally, fsum, pipe, &k);
+        scl_status s = lanes_kernel(fk, tpa, tally, fsum, pipe, tcap, &k);
         if (s == SCL_OK)
             s = charmm_forces_check_scratch(fk, k, wg);
         if (s != SCL_OK)
@@ -251,6 +276,7 @@ static scl_status lanes_prepare(charmm_forces *fk, const int *values)
     fk->wg = wg;
     fk->fsum = fsum;
     fk->pipe = pipe;
+    fk->tcap = tcap;
     return SCL_OK;
 }
 
@@ -267,7 +293,7 @@ static scl_status lanes_enqueue(charmm_forces *fk, charmm_nlist *nl, const charm
                                 scl_event *events)
 {
     scl_kernel *k;
-    scl_status s = lanes_kernel(fk, fk->tpa, io->tally, fk->fsum, fk->pipe, &k);
+    scl_status s = lanes_kernel(fk, fk->tpa, io->tally, fk->fsum, fk->pipe, fk->tcap, &k);
     if (s != SCL_OK)
         return s;
     size_t wg = (size_t)fk->wg;

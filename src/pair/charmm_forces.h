@@ -71,9 +71,9 @@ struct charmm_forces {
     /* the plan in use */
     const charmm_force_kind *kind;
     int values[SCL_PLAN_MAX_PARAMS];
-    int tpa, wg, fsum, pipe; /* of the "charmm" kind */
-    /* [log2 tpa][tally][fsum > 1][pipe 0..2], built on first use */
-    scl_kernel *kernel[CHARMM_TPA_VARIANTS][2][2][3];
+    int tpa, wg, fsum, pipe, tcap; /* of the "charmm" kind */
+    /* [log2 tpa][tally][fsum > 1][pipe 0..2][tcap > 0], built on first use */
+    scl_kernel *kernel[CHARMM_TPA_VARIANTS][2][2][3][2];
     struct charmm_cpu *cpu; /* the "cpu" kind's state (charmm_cpu.c) */
     struct charmm_cluster *cluster; /* the "cluster" kind's (charmm_cluster.c) */
 };
