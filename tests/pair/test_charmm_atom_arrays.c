@@ -272,9 +272,7 @@ int main(void)
         }
         for (int host = 0; host < 2; host++) {
             scl_charmm_params p = test_params(&a.sys, (scl_precision)prec);
-            p.threads_per_atom = 2;
-            p.chunks = 2;
-            p.work_group = 64;
+            p.chunks = 2; /* the plan's other values: defaults (tune 0), valid everywhere */
             p.host_pack = host;
             outcome base = {0};
             scl_status s = run(ctx, &p, &a, NULL, &base);
@@ -312,9 +310,6 @@ int main(void)
           "big water box");
     if (!test_failed) {
         scl_charmm_params p = test_params(&big.sys, SCL_PREC_MIXED);
-        p.threads_per_atom = 4;
-        p.chunks = 1;
-        p.work_group = 64;
         outcome base = {0};
         scl_status s = run(ctx, &p, &big, NULL, &base);
         CHECK(s == SCL_OK, "scl_charmm_set_atoms run (big): %s", scl_last_error(ctx));
