@@ -405,12 +405,14 @@ static scl_status cluster_prepare(charmm_forces *fk, const int *values)
     if (fsum != 1 && fsum != 8)
         return scl_fail(fk->ctx, SCL_ERR_ARGUMENT, fn, "fsum %d (plan or forced) is not 1 or 8",
                         fsum);
+    /* unsupported, not wrong: values forced for the engine (tpa 16, wg 32)
+     * may suit the other kinds, and the planner then skips this one */
     if (tpa != 1 && tpa != 2 && tpa != 4 && tpa != 8)
-        return scl_fail(fk->ctx, SCL_ERR_ARGUMENT, fn,
+        return scl_fail(fk->ctx, SCL_ERR_UNSUPPORTED, fn,
                         "lanes per atom %d (plan or forced) is not 1, 2, 4 or 8 for the cluster "
                         "kernel", tpa);
     if (wg < CLUSTER * tpa || wg > 256 || (wg & (wg - 1)))
-        return scl_fail(fk->ctx, SCL_ERR_ARGUMENT, fn,
+        return scl_fail(fk->ctx, SCL_ERR_UNSUPPORTED, fn,
                         "work-group %d must be a power of two in %d..256 (8 x lanes per atom)",
                         wg, CLUSTER * tpa);
     if (!fk->cluster) {

@@ -157,6 +157,12 @@ scl_status charmm_plan(scl_charmm *eng)
         if (want && *want && strcmp(want, charmm_force_kinds[k]->name))
             continue;
         s = plan_kind(eng, charmm_force_kinds[k], &u[k], &plan);
+        if (s == SCL_ERR_UNSUPPORTED && !(want && *want)) {
+            /* no legal variant of this kind (say, forced values it cannot
+             * take): the others may run */
+            scl_clear_error(eng->ctx);
+            s = SCL_OK;
+        }
         if (s != SCL_OK || !plan)
             continue;
         double t = scl_plan_seconds(plan), tb = best ? scl_plan_seconds(best) : 0.0;

@@ -210,7 +210,10 @@ int main(int argc, char **argv)
                 double eerr = rel_error(o.r.ecoul, base.r.ecoul);
                 printf("mixed  %-18s forces differ by %.2e, E_coul by %.2e\n", vs[k].what,
                        ferr, eerr);
-                CHECK(within(ferr, 1e-6) && within(eerr, 1e-9), "mixed, %s: %g %g",
+                /* 1e-7: each shape groups other pairs into the float
+                 * partial sums of fsum 8 (the GPUs' plan): 3-7e-9 on the
+                 * H200, against ~1e-12 with a double add per pair */
+                CHECK(within(ferr, 1e-6) && within(eerr, 1e-7), "mixed, %s: %g %g",
                       vs[k].what, ferr, eerr);
             }
             outcome_free(&o);
