@@ -50,16 +50,6 @@ typedef int4 pos4;
 /* index of slot s (>= 0) of chunk atom a; 32-bit factors, one wide multiply */
 #define SLOT(s) ((size_t)((uint)(s) / PAD) * (size_t)(uint)stride + (size_t)((uint)a * PAD + (uint)(s) % PAD))
 
-/* The index of slot s + 1 from that of s, whose place in its block is
- * *at_pad: an add instead of SLOT's arithmetic. */
-inline size_t slot_next(size_t at, int *at_pad, const size_t stride)
-{
-    if (++*at_pad < PAD)
-        return at + 1;
-    *at_pad = 0;
-    return at + stride - (PAD - 1);
-}
-
 /* Special kind of partner tag for local atom o (caller's index; 0: not
  * special). */
 inline int special_kind(__global const int *nspecial, __global const long *special,
@@ -238,30 +228,38 @@ __kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
 /* Dynamic pruning: copy the pairs of the full list (nbr, numnbr) closer than
  * sqrt(cutsq) at the current positions into the inner list (same blocked
  * layout, padded with the sentinel, special pairs first and counted in
- * nspecial_front), in the order of the full list (increasing j row by
- * row: the force kernels' gathers of neighboring slots stay close). LANES
- * work-items per atom take consecutive ranges of its slots. One sweep tests
- * the distances, counts the lane's kept special and other pairs and
- * remembers which were kept (bits, for its first KEEP_BITS slots); offsets
- * come from the counts in local memory (specials of all lanes first); a
- * second sweep writes, from the bits without gathering positions again: a
- * fixed order, no atomics. The force kernels then skip the outer shell of
- * the skin until an atom has moved half the inner skin (the host checks). */
-#define KEEP_BITS 128
+ * nspecial_front), in the order of the full list (increasing j row by row:
+ * the force kernels' gathers of neighboring slots stay close). LANES
+ * work-items per atom take the slots s with s % LANES == lane (the lanes of
+ * a warp read neighboring slots together). The first sweep tests the
+ * distances and marks each slot in local memory (a byte: 1 special pair
+ * kept, 2 other kept, 0 not), for the atom's first KEEP_ROWS blocks of 8
+ * slots; a lane's slot then goes to the number of kept slots before it of
+ * its kind (specials before all others), which the second sweep counts from
+ * the marks block by block (popcounts of 8 marks), without gathering
+ * positions again: a fixed order, no atomics. Blocks past KEEP_ROWS (atoms
+ * with more than 8 KEEP_ROWS slots) are tested again, all 8 slots, in the
+ * second sweep. The force kernels then skip the outer shell of the skin
+ * until an atom has moved half the inner skin (the host checks). */
+#define KEEP_ROWS 128
+#define MARKS_SPECIAL 0x0101010101010101UL
+#define MARKS_OTHER 0x0202020202020202UL
 
-inline int pair_within(__global const pos4 *pos, const pos4 pi, const int packed,
-                       const real cutsq_steps)
+/* 1 (special) or 2 (other) when the pair is within the cutoff, else 0 */
+inline int pair_mark(__global const pos4 *pos, const pos4 pi, const int packed,
+                     const real cutsq_steps)
 {
     const pos4 pj = pos[packed & 0x3fffffff];
     const real dx = DELTA(pi.x, pj.x), dy = DELTA(pi.y, pj.y), dz = DELTA(pi.z, pj.z);
-    return dx * dx + dy * dy + dz * dz < cutsq_steps;
+    return dx * dx + dy * dy + dz * dz < cutsq_steps ? ((packed >> KIND_SHIFT) & 3 ? 1 : 2) : 0;
 }
 
 __kernel void neighbor_prune(__global const pos4 *pos, __global const int *ilist,
                              __global const int *nbr, __global const int *numnbr,
                              const real cutsq, const real unit, const int first, const int count,
                              const int sentinel, __global int *nbr_in, __global int *numnbr_in,
-                             __global int *nspecial_front, __local int *lane_count)
+                             __global int *nspecial_front, __local int *lane_count,
+                             __local ulong *marks)
 {
     const int gid = get_global_id(0), lid = get_local_id(0), wg = get_local_size(0);
     const int a = gid / LANES, lane = gid % LANES;
@@ -269,57 +267,57 @@ __kernel void neighbor_prune(__global const pos4 *pos, __global const int *ilist
     const int ii = first + (active ? a : 0);
     const pos4 pi = pos[ilist[ii]];
     const size_t stride = (size_t)count * PAD;
-    const int n = active ? numnbr[ii] : 0;
+    const int n = active ? numnbr[ii] : 0, n8 = (n + PAD - 1) / PAD * PAD;
     const real cutsq_steps = UNITS(cutsq);
+    __local ulong *mine = marks + (lid / LANES) * KEEP_ROWS; /* the atom's marks */
+    __local uchar *mine_bytes = (__local uchar *)mine;
     int kept_special = 0, kept_other = 0;
-    ulong keep0 = 0, keep1 = 0; /* k-th slot of the lane kept, k < KEEP_BITS */
-    const int per = (n + LANES - 1) / LANES, s_first = lane * per, s_end = min(n, s_first + per);
-    size_t at = SLOT(s_first);
-    int at_pad = s_first % PAD;
-    for (int s = s_first, k = 0; s < s_end; s++, k++, at = slot_next(at, &at_pad, stride)) {
-        const int packed = nbr[at];
-        if (pair_within(pos, pi, packed, cutsq_steps)) {
-            if ((packed >> KIND_SHIFT) & 3)
-                kept_special++;
-            else
-                kept_other++;
-            if (k < 64)
-                keep0 |= (ulong)1 << k;
-            else if (k < KEEP_BITS)
-                keep1 |= (ulong)1 << (k - 64);
-        }
+    for (int s = lane; s < n8; s += LANES) {
+        const int mark = s < n ? pair_mark(pos, pi, nbr[SLOT(s)], cutsq_steps) : 0;
+        kept_special += mark == 1;
+        kept_other += mark == 2;
+        if (s < PAD * KEEP_ROWS)
+            mine_bytes[s] = (uchar)mark;
     }
     /* lane_count[lid]: special pairs kept, lane_count[wg + lid]: the others */
     lane_count[lid] = kept_special;
     lane_count[wg + lid] = kept_other;
     barrier(CLK_LOCAL_MEM_FENCE);
-    int specials = 0, others = 0, off_special = 0, off_other = 0;
+    int specials = 0, others = 0;
     for (int l = 0; l < LANES; l++) {
-        const int vs = lane_count[lid - lane + l], vo = lane_count[wg + lid - lane + l];
-        off_special += l < lane ? vs : 0;
-        off_other += l < lane ? vo : 0;
-        specials += vs;
-        others += vo;
+        specials += lane_count[lid - lane + l];
+        others += lane_count[wg + lid - lane + l];
     }
     if (!active)
         return;
-    int at_special = off_special, at_other = specials + off_other;
-    at = SLOT(s_first);
-    at_pad = s_first % PAD;
-    for (int s = s_first, k = 0; s < s_end; s++, k++, at = slot_next(at, &at_pad, stride)) {
-        const int packed = nbr[at];
-        const int kept = k < 64           ? (int)(keep0 >> k) & 1
-                         : k < KEEP_BITS ? (int)(keep1 >> (k - 64)) & 1
-                                         : pair_within(pos, pi, packed, cutsq_steps);
-        if (kept) {
-            const int slot = (packed >> KIND_SHIFT) & 3 ? at_special++ : at_other++;
-            nbr_in[SLOT(slot)] = packed;
+    int before_special = 0, before_other = 0; /* kept in the blocks before */
+    for (int k = 0; k < n8 / PAD; k++) {
+        ulong v = 0;
+        if (k < KEEP_ROWS) {
+            v = mine[k];
+        } else { /* not marked: test the block's 8 slots here */
+            for (int p = 0; p < PAD; p++)
+                v |= (ulong)(8 * k + p < n ? pair_mark(pos, pi, nbr[SLOT(8 * k + p)], cutsq_steps)
+                                           : 0)
+                     << (8 * p);
         }
+        for (int p = lane; p < PAD; p += LANES) { /* this lane's slots of the block */
+            const int mark = (int)(v >> (8 * p)) & 3;
+            if (mark) {
+                const ulong below = ((ulong)1 << (8 * p)) - 1;
+                const int slot = mark == 1 ? before_special + popcount(v & below & MARKS_SPECIAL)
+                                           : specials + before_other +
+                                                 popcount(v & below & MARKS_OTHER);
+                nbr_in[SLOT(slot)] = nbr[SLOT(8 * k + p)];
+            }
+        }
+        before_special += popcount(v & MARKS_SPECIAL);
+        before_other += popcount(v & MARKS_OTHER);
     }
+    const int m = specials + others;
+    for (int s = m + lane; s < (m + PAD - 1) / PAD * PAD; s += LANES)
+        nbr_in[SLOT(s)] = sentinel;
     if (lane == 0) {
-        const int m = specials + others;
-        for (int s = m; s < ((m + PAD - 1) / PAD) * PAD; s++)
-            nbr_in[SLOT(s)] = sentinel;
         numnbr_in[ii] = m;
         nspecial_front[ii] = specials;
     }

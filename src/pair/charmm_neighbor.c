@@ -260,12 +260,16 @@ scl_status charmm_nlist_prune(charmm_nlist *nl, scl_stream *pos, const void *pos
     scl_status s = scl_kernel_set_real(k, "cutsq", cut * cut);
     if (s == SCL_OK)
         s = scl_kernel_set_real(k, "unit", nl->unit);
-    /* nl->lanes work-items per atom, two counts each in local memory */
-    size_t local = 64;
+    /* nl->lanes work-items per atom, two counts each in local memory, and
+     * the marks of 8 * CHARMM_PRUNE_ROWS slots per atom (16 KB at most) */
+    size_t local = nl->lanes >= 4 ? 64 : 16 * (size_t)nl->lanes;
     while (local > scl_kernel_max_work_group(k) && local > (size_t)nl->lanes)
         local /= 2;
     if (s == SCL_OK)
         s = scl_kernel_set_local(k, "lane_count", 2 * local * sizeof(int));
+    if (s == SCL_OK)
+        s = scl_kernel_set_local(k, "marks",
+                                 local / (size_t)nl->lanes * CHARMM_PRUNE_ROWS * CHARMM_PAD);
     for (int c = 0; c < nl->nchunks && s == SCL_OK; c++) {
         const charmm_chunk *ch = &nl->chunks[c];
         if (ch->count == 0)

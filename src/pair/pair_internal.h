@@ -21,6 +21,9 @@
 #define CHARMM_LIST_LANES 8
 /* Candidates of a row of cells per chunk of the list build (CHUNK there). */
 #define CHARMM_BUILD_CHUNK 128
+/* Blocks of 8 slots per atom whose prune marks stay in local memory
+ * (KEEP_ROWS there). */
+#define CHARMM_PRUNE_ROWS 128
 /* Closer than this (Angstrom) two atoms are reported as overlapping: forces
  * there are not physical and (much closer) overflow float arithmetic. Closer
  * pairs than 0.05 A are computed as LAMMPS's CPU style computes them: a

@@ -98,8 +98,10 @@ static void fsum_agrees(const test_atoms *a, const char *kernel)
 /* Pruned lists (inner skin 0.3 A: re-pruned every few of these steps) give
  * the same bits as the full lists in double, and the same forces to float
  * rounding in mixed, over 8 steps of up to 0.05 A per coordinate. Full lists
- * with kernel kind kinds[0], pruned with kinds[1] (NULL: the tuner's). */
-static void pruning_identical(scl_context *ctx, const test_atoms *a, const char *const kinds[2])
+ * with kernel kind kinds[0], pruned with kinds[1] (NULL: the tuner's), list
+ * build and prune lanes lanes[0] and lanes[1] (0: the device's). */
+static void pruning_identical(scl_context *ctx, const test_atoms *a, const char *const kinds[2],
+                              const int lanes[2])
 {
     size_t n = (size_t)a->nlocal, nall = (size_t)(a->nlocal + a->nghost);
     double *x = malloc(3 * nall * sizeof *x), *f[2];
@@ -114,7 +116,7 @@ static void pruning_identical(scl_context *ctx, const test_atoms *a, const char 
             scl_charmm_params p = test_params(&a->sys, (scl_precision)prec);
             p.inner_skin = e == 0 ? -1.0 : 0.3;
             p.kernel = kinds[e];
-            p.list_lanes = e == 0 ? 8 : 0; /* full lists with the holes between lanes */
+            p.list_lanes = lanes[e];
             CHECK_OK(ctx, scl_charmm_create(ctx, &p, &eng[e]));
             CHECK_OK(ctx, scl_charmm_set_atoms(eng[e], a->nlocal, a->nghost, x, a->type, a->tag,
                                                a->sys.nspecial, a->sys.special,
@@ -136,8 +138,10 @@ static void pruning_identical(scl_context *ctx, const test_atoms *a, const char 
                          (!tally || !memcmp(&r[0], &r[1], sizeof r[0]));
             worst = fmax(worst, rms_relative(f[1], f[0], 3 * n));
         }
-        printf("%s pruned vs full lists over 8 moving steps: %s (forces differ by %.2e)\n",
-               prec == SCL_PREC_DOUBLE ? "double" : "mixed ",
+        printf("%s pruned (%s, %d lanes) vs full lists (%s, %d lanes) over 8 moving steps: %s "
+               "(forces differ by %.2e)\n",
+               prec == SCL_PREC_DOUBLE ? "double" : "mixed ", kinds[1] ? kinds[1] : "tuned",
+               lanes[1], kinds[0] ? kinds[0] : "tuned", lanes[0],
                identical ? "identical" : "not identical", worst);
         if (prec == SCL_PREC_DOUBLE)
             CHECK(identical, "double: pruned lists change the bits");
@@ -221,7 +225,12 @@ int main(int argc, char **argv)
         outcome_free(&base);
     }
     static const char *const tuned[2] = {NULL, NULL}, *const kinds[2] = {"charmm", "cluster"};
-    pruning_identical(ctx, &a, cluster ? kinds : tuned);
+    static const int lanes_full8[2] = {8, 0}, lanes8[2] = {8, 8};
+    pruning_identical(ctx, &a, cluster ? kinds : tuned, lanes_full8);
+    if (!cluster) { /* the GPUs' build and prune (8 lanes) under the charmm kind */
+        static const char *const charmm[2] = {"charmm", "charmm"};
+        pruning_identical(ctx, &a, charmm, lanes8);
+    }
     fsum_agrees(&a, cluster ? "cluster" : "charmm");
     test_atoms_free(&a);
     scl_context_free(ctx);

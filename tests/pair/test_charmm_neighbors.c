@@ -112,6 +112,17 @@ int main(void)
         p.neighbor_capacity = 8;
         snprintf(what, sizeof what, "water, %d lanes, capacity 8", lanes);
         list_matches(ctx, what, &a, p, 1);
+        p.kernel = "charmm"; /* the build and prune of GPUs under their force kind */
+        regrown_forces(ctx, &a, p);
+    }
+    /* long lists (skin 6: ~1800 slots an atom): the prune marks only the
+     * first 128 blocks of 8 slots in local memory and tests the rest again */
+    for (int lanes = 1; lanes <= 8; lanes *= 8) {
+        p = test_params(&a.sys, SCL_PREC_MIXED);
+        p.kernel = "charmm";
+        p.list_lanes = lanes;
+        p.skin = 6.0;
+        printf("skin 6, charmm kind, %d lane(s): ", lanes);
         regrown_forces(ctx, &a, p);
     }
     /* tags past 2^32 (the build's range test looks at their low 32 bits):
