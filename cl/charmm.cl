@@ -97,6 +97,13 @@ typedef float part_t;
 #ifndef PIPE
 #define PIPE 0
 #endif
+#ifndef SAME_CUTS /* (host: Coulomb cutoff = LJ cutoff; see CUTOFF_TESTS) */
+#define SAME_CUTS 0
+#endif
+#ifndef LJ0_ONE /* (host: special_lj[0] is 1; see pair_terms) */
+#define LJ0_ONE 0
+#endif
+#define TALLY_DUE() 1
 #if PREC == 1 && SCL_FP64 && !PAIR_DOUBLE && FSUM > 1
 #define PARTIALS 1
 #define ADD(total, part, v) (part) += (v)
@@ -222,11 +229,17 @@ inline real fixed_delta(int a, int b, real unit)
     volatile __local acc *rec = scratch + 4 * wg + LOCAL_REC * lid;                            \
     for (int k = 0; k < LOCAL_REC; k++)                                                        \
     rec[k] = 0
-#define FLUSH_SUMS()                                                                           \
+/* the tallies when TALLY_DUE() (charmm_force: every 32 pairs of the lane,
+ * whose float partials then hold up to 32 pair terms, the lane's pair count
+ * from its slot s, no counter; else every flush), the forces every flush */
+#define FLUSH_TALLIES()                                                                        \
     rec[0] += pev, rec[1] += pec, rec[2] += pv0, rec[3] += pv1, rec[4] += pv2, rec[5] += pv3,  \
-        rec[6] += pv4, rec[7] += pv5, rec[8] += pfx, rec[9] += pfy, rec[10] += pfz,            \
-        pev = pec = pv0 = pv1 = pv2 = pv3 = pv4 = pv5 = 0
-#define SUMS_TO_LOCAL() fx = rec[8], fy = rec[9], fz = rec[10]
+        rec[6] += pv4, rec[7] += pv5, pev = pec = pv0 = pv1 = pv2 = pv3 = pv4 = pv5 = 0
+#define FLUSH_SUMS()                                                                           \
+    rec[8] += pfx, rec[9] += pfy, rec[10] += pfz;                                              \
+    if (TALLY_DUE())                                                                           \
+    FLUSH_TALLIES()
+#define SUMS_TO_LOCAL() FLUSH_TALLIES(), fx = rec[8], fy = rec[9], fz = rec[10]
 #else
 #define TALLY_ACCUMULATORS()                                                                   \
     FORCE_ACCUMULATORS();                                                                      \
@@ -258,7 +271,11 @@ inline real fixed_delta(int a, int b, real unit)
         v2 *= unit * unit, v3 *= unit * unit, v4 *= unit * unit, v5 *= unit * unit
 #endif
 #if PARTIALS
-#define FLUSH_ALL() FLUSH_SUMS(), pfx = pfy = pfz = 0
+#define FLUSH_ALL()                                                                            \
+    do {                                                                                       \
+        FLUSH_SUMS();                                                                          \
+        pfx = pfy = pfz = 0;                                                                   \
+    } while (0)
 #define FLUSH_EVERY FSUM
 #else /* ADD went to the totals */
 #define FLUSH_ALL() (void)0
@@ -446,14 +463,8 @@ inline ulong fixed_r2(const pos4 a, const pos4 b)
  * inside the force cutoff is inside both, no per-pair tests of either.
  * With fixed-point positions the too-close check shares the rare branch
  * of the band below the cutoff (see above). */
-#ifndef SAME_CUTS
-#define SAME_CUTS 0
-#endif
 /* LJ0_ONE (host: special_lj[0] is 1, as LAMMPS always has it): plain pairs
- * skip the factor */
-#ifndef LJ0_ONE
-#define LJ0_ONE 0
-#endif
+ * skip the factor. */
 #if POS_FIXED && !PAIR_DOUBLE
 #define CUTOFF_TESTS()                                                                         \
     if (r2 >= cut_hi)                                                                          \
@@ -619,7 +630,10 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
 #define NBR_STEP() (s += TPA, NBR_ADVANCE())
     /* FSUM pairs into the float partials, then one move into the totals
      * (FLUSH_ALL) outside the inner loop: no per-pair counter or
-     * predicated flush */
+     * predicated flush; the tallies every 32 pairs (s / TPA: the lane's
+     * pairs so far) */
+#undef TALLY_DUE
+#define TALLY_DUE() ((((uint)s / TPA) & 31) < FSUM)
 #if PIPE
 #define LAST_PHASE 0
 #else
@@ -728,6 +742,8 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
 #undef PIPE_HALF
     }
 #endif
+#undef TALLY_DUE
+#define TALLY_DUE() 1
 #undef NBR_FETCH
 #undef NBR_ADVANCE
 #undef NBR_ENTRY
