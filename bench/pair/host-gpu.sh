@@ -8,10 +8,10 @@
 # .gpu/lammps-trim.tar.xz), mixed precision, 100 steps, rebuild every 10,
 # with the atoms handed over as LAMMPS holds them (scl_charmm_set_atoms_from:
 # 32-bit tags, 1-based types) or through the old entry point (--old-api),
-# x and q copied into pinned staging on 1..16 threads (inputs_stable 0/1)
-# or uploaded from the caller's pageable memory (inputs_stable 2, the
-# driver stages them). The last lines are a Markdown table. Results go to
-# $OUT/pair-host/ when $OUT is set.
+# x and q copied into pinned staging on 1 or 4 threads (inputs_stable 0)
+# or uploaded from the caller's pageable memory (inputs_stable 1, the
+# plugin's setting), the finish on 1, 4 or 16 threads. The last lines are a
+# Markdown table. Results go to $OUT/pair-host/ when $OUT is set.
 set -u
 B=build-gpu-host
 . bench/pair/rhodo-setup.sh pair-host
@@ -22,15 +22,17 @@ run() { # name, args...
     timeout 120 "$STREAMCL" pair-bench $COMMON "$@" > "$RES/$name.txt" 2>&1
     grep -E '^(host time|set_atoms host|host per step|per step)' "$RES/$name.txt"
 }
-# the first run tunes the plan (cached for the others)
-run old-1thread   --old-api --inputs-stable 0 --host-threads 1
-run new-1thread   --inputs-stable 1 --host-threads 1
-run new-4threads  --inputs-stable 1 --host-threads 4
-run new-8threads  --inputs-stable 1 --host-threads 8
-run new-16threads --inputs-stable 1 --host-threads 16
-run new-pageable  --inputs-stable 2 --host-threads 8
-run old-8threads  --old-api --inputs-stable 1 --host-threads 8
-run new-8threads-tally --inputs-stable 1 --host-threads 8 --tally
+# the first run tunes the plan (cached for the others). "direct": x, q and the
+# atom arrays go up from the caller's (pageable) memory, the plugin's way;
+# "staged": copied into pinned staging on N threads first
+run old-staged-1thread --old-api --inputs-stable 0 --host-threads 1
+run new-staged-1thread --inputs-stable 0 --host-threads 1
+run new-staged-4threads --inputs-stable 0 --host-threads 4
+run new-direct        --inputs-stable 1
+run new-direct-finish1 --inputs-stable 1 --host-threads 1
+run new-direct-finish4 --inputs-stable 1 --host-threads 4
+run old-direct        --old-api --inputs-stable 1
+run new-direct-tally  --inputs-stable 1 --tally
 
 get() { grep '^RESULT' "$RES/$1.txt" 2>/dev/null | tr ' ' '\n' | grep "^$2=" | cut -d= -f2; }
 echo
@@ -38,7 +40,7 @@ echo "total $(( $(date +%s) - T0 )) s"
 echo
 echo "| rhodo 32k mixed, ${DEV:-?}, $(date -u +%F) | api | compute host ms/step (median; mean, no rebuild) | set_atoms host ms/rebuild | finish host ms/step | host ms/step, all 100 steps (goal <= 0.15) |"
 echo "|---|---|---|---|---|---|"
-for v in old-1thread new-1thread new-4threads new-8threads new-16threads new-pageable old-8threads new-8threads-tally; do
+for v in old-staged-1thread new-staged-1thread new-staged-4threads new-direct new-direct-finish1 new-direct-finish4 old-direct new-direct-tally; do
     echo "| $v | $(get $v api) | $(get $v compute_host_med_ms) ($(get $v compute_host_ms)) | $(get $v set_atoms_wall_ms) | $(get $v finish_host_ms) | $(get $v host_step_ms) |"
 done
 echo

@@ -51,9 +51,9 @@ static void usage(FILE *out)
             "                    scl_charmm_set_atoms_from (1-based types, 32-bit tags, special\n"
             "                    rows of an nmax > nlocal array)\n"
             "  --host-threads N  threads of the engine's host copies and finish (default 0:\n"
-            "                    OpenMP's default)\n"
-            "  --inputs-stable N 0: compute copies x and q; 1: the caller keeps them until\n"
-            "                    finish (copied on discrete GPUs only); 2: never copied\n"
+            "                    1 for copies, OpenMP's default for the finish on GPUs)\n"
+            "  --inputs-stable N 0: compute copies x and q into pinned staging; 1: the\n"
+            "                    caller keeps them until finish, they go up as they are\n"
             "                    (default 1, as the LAMMPS plugin)\n"
             "  --device SPEC     OpenCL device (default: $STREAMCL_DEVICE, GPU, CPU)\n"
             "Cutoffs 8/10 Angstrom, skin 2, special_bonds charmm (0 0 0), as bench/in.rhodo.\n");

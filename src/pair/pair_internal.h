@@ -122,12 +122,11 @@ typedef struct {
     size_t bytes;
 } charmm_copy;
 /* Copy the segments (at most 8), in blocks over up to threads OpenMP threads
- * (0: OpenMP's default), one thread per ~256 KB: small batches stay on the
- * calling thread. */
+ * (0: 1), one thread per ~256 KB: small batches stay on the calling thread. */
 void charmm_copy_parallel(const charmm_copy *c, int n, int threads);
 /* The host threads of the engine's own host work: params.host_threads, or
  * when 0, 1 on CPU devices (the device's threads have the cores) and
- * OpenMP's default (0) elsewhere. */
+ * OpenMP's default (0) elsewhere (copies take 0 as 1). */
 int charmm_host_threads(const scl_device_info *dev, int host_threads);
 /* Whether the caller's arrays go up straight from its memory (params
  * inputs_stable; stable: the caller promised to keep them unchanged). */
