@@ -550,23 +550,32 @@ inline void finish_atom(__local acc *scratch, const int lid, const int wg, const
         for (int k = 0; k < 6; k++)
             vatom[6 * o + k] = acc_out(sum[2 + k]);
     }
-    for (int step = wg / 2; step > 0; step >>= 1) {
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (lid < step)
-            for (int k = 0; k < 8; k++)
-                TAL_AT(tal, k, lid) += TAL_AT(tal, k, lid + step);
+    /* the work-group's sums: work-item (k, m) adds tally k of work-items m,
+     * m + wg / 8, .. into its own slot m, then work-item k adds the wg / 8
+     * slots: 2 barriers instead of the tree's log2(wg) (8 at wg 256), and
+     * all lanes busy in the first pass. (k, m) is read by its owner only. */
+    const int slices = wg >= 8 ? wg / 8 : wg;
+    barrier(CLK_LOCAL_MEM_FENCE); /* (the per-atom sums above read them) */
+    if (wg >= 8) {
+        const int k = lid & 7, m = lid >> 3;
+        acc v = 0;
+        for (int w = m; w < wg; w += slices)
+            v += TAL_AT(tal, k, w);
+        TAL_AT(tal, k, m) = v;
     }
-    if (lid == 0)
-        for (int k = 0; k < 8; k++) {
-            const size_t at = (8 * (size_t)group + k) * PART_WIDTH;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = lid; k < 8; k += wg) {
+        acc v = 0;
+        for (int m = 0; m < slices; m++)
+            v += TAL_AT(tal, k, m);
+        const size_t at = (8 * (size_t)group + k) * PART_WIDTH;
 #if PREC == 2 /* carry the fraction's whole units over: both parts stay small */
-            const acc v = TAL_AT(tal, k, 0);
-            partials[at] = v.x + (v.y >> 32);
-            partials[at + 1] = v.y & 0xffffffffL;
+        partials[at] = v.x + (v.y >> 32);
+        partials[at + 1] = v.y & 0xffffffffL;
 #else
-            partials[at] = TAL_AT(tal, k, 0);
+        partials[at] = v;
 #endif
-        }
+    }
 #endif
 }
 
