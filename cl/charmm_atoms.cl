@@ -4,8 +4,9 @@
  * the way: *bad becomes the smallest index of an atom whose tag, or (local
  * atoms) one of whose special tags within its counts, is negative. Entries
  * of a special row past its counts are written as 0 (LAMMPS leaves stale
- * values there; no kernel reads them). The counts were checked before
- * (bin_bounds). One work-item per atom. */
+ * values there; no kernel reads them). The counts are clamped to
+ * [0, maxspecial] here: this kernel is queued before the host has bin_bounds'
+ * verdict on them (set_atoms fails then). One work-item per atom. */
 
 #ifndef TAG_BYTES
 #define TAG_BYTES 8
@@ -31,7 +32,8 @@ __kernel void atoms_tags(const int n, const int has_tag, __global const tag_in_t
         wrong = t < 0;
     }
     if (i < nlocal && maxspecial > 0) {
-        const int count = nspecial[3 * i + 2];
+        const int c = nspecial[3 * i + 2];
+        const int count = c < 0 ? 0 : c > maxspecial ? maxspecial : c;
         const size_t row = (size_t)i * (size_t)maxspecial;
         for (int k = 0; k < maxspecial; k++) {
             const long t = k < count ? (long)special_in[row + k] : 0;

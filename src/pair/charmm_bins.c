@@ -191,9 +191,10 @@ static scl_status upload_first(charmm_nlist *nl, const void *src[IN_COUNT], int 
     return s;
 }
 
-/* Device binning, behind the bounds: the tags and special tags as given,
- * widened and checked by cl/charmm_atoms.cl; the check comes back without
- * waiting (charmm_nlist_tags_settle). */
+/* Device binning, beside the bounds: the tags and special tags as given,
+ * widened and checked by cl/charmm_atoms.cl (its counts clamped: bin_bounds
+ * checks them); the check comes back without waiting
+ * (charmm_nlist_tags_settle). */
 static scl_status upload_tags(charmm_nlist *nl, const scl_charmm_atoms *a,
                               const void *src[IN_COUNT])
 {
@@ -350,12 +351,26 @@ static scl_status device_bins(charmm_nlist *nl, cell_grid *g, const scl_charmm_a
         s = scl_kernel_launch(nl->bounds, 1, &bglobal, &wg, NULL);
     double box[6 * 256];
     int check[3];
+    scl_event box_ev = NULL;
     if (s == SCL_OK)
         s = scl_stream_read_range(nl->check, 0, 3, check, 0, NULL);
     if (s == SCL_OK)
-        s = scl_stream_read_range(nl->box, 0, 6 * groups, box, 1, NULL);
-    if (s != SCL_OK)
+        s = scl_stream_read_range(nl->box, 0, 6 * groups, box, 0, &box_ev);
+    /* the tags and specials go up while the device finds the box: the
+     * driver's host side of their writes overlaps the wait for it */
+    if (s == SCL_OK)
+        s = upload_tags(nl, a, src);
+    if (s == SCL_OK)
+        s = scl_flush(ctx);
+    if (box_ev) {
+        scl_status w = scl_event_wait(ctx, box_ev);
+        scl_event_release(box_ev);
+        s = s == SCL_OK ? w : s;
+    }
+    if (s != SCL_OK) {
+        scl_finish(ctx); /* check and box are targets of reads in flight */
         return s;
+    }
     for (size_t b = 1; b < groups; b++) /* the work-groups' extremes (exact, any order) */
         for (int d = 0; d < 3; d++) {
             box[d] = box[6 * b + d] < box[d] ? box[6 * b + d] : box[d];
@@ -367,9 +382,6 @@ static scl_status device_bins(charmm_nlist *nl, cell_grid *g, const scl_charmm_a
         s = charmm_check_atom_arrays(a, nl->coeffs->ntypes, err, sizeof err);
         return scl_fail(ctx, s == SCL_OK ? SCL_ERR_INPUT : s, fn, "%s", err);
     }
-    s = upload_tags(nl, a, src); /* behind the bounds: its counts are checked */
-    if (s != SCL_OK)
-        return s;
     double lo[3] = {box[0], box[1], box[2]}, hi[3] = {box[3], box[4], box[5]};
     if (n == 0)
         memset(lo, 0, sizeof lo), memset(hi, 0, sizeof hi);
