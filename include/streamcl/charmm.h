@@ -11,8 +11,10 @@
  * Per step:
  *   on steps where the atom set changed (LAMMPS re-neighboring):
  *       scl_charmm_set_atoms()   -> bins, builds the neighbor list on the device
+ *       (or scl_charmm_set_atoms_from: the same from LAMMPS's arrays as they are)
  *   every step:
- *       scl_charmm_compute()     -> copies x,q to pinned staging, uploads them,
+ *       scl_charmm_compute()     -> uploads x,q (from pinned staging, or as they
+ *                                   are: params.inputs_stable),
  *                                   enqueues the packing (device, fp64 devices;
  *                                   else host), force kernels and read-back;
  *                                   returns at once
