@@ -6,12 +6,15 @@
  * than 27 cells of the full cutoff), keep every other atom closer than the
  * list cutoff (force cutoff + skin) and tag it with its special kind (1-2,
  * 1-3, 1-4 partner by global tag) in the two high bits. The rows of cells
- * are scanned in chunks of CHUNK candidates: lane l tests candidates l,
- * l + LANES, ... of the chunk and keeps its pairs in local memory; after a
- * barrier each lane writes them at its offset (the lanes before it in the
- * chunk, the chunks before): one pass, no atomics, an order fixed by LANES
- * alone (not by the launch shape), and close to increasing j (the force
- * kernels' neighboring slots gather from nearby positions). The list is
+ * are scanned in chunks of CHUNK candidates, 8 sub-chunks of 2 LANES: lane
+ * l tests candidates 2l and 2l + 1 of each sub-chunk (the lanes of an atom
+ * read 256 neighboring bytes together) and keeps its pairs in local memory;
+ * after a barrier each lane writes them at their rank (the pairs of the
+ * chunks before, of the sub-chunks before, of the lanes before it in the
+ * sub-chunk): one pass, no atomics, and the pairs in increasing j, the scan
+ * order (rows in z, y order, the cells of a row contiguous), whatever LANES
+ * and the launch shape: the force kernels' neighboring slots gather from
+ * neighboring positions (lane by lane, every 8th pair, cost them 11-15%). The list is
  * padded to a multiple of 8 slots with the sentinel atom (far away: it never
  * passes a cutoff); numnbr holds the padded count, npairs the pairs. Slots
  * are stored in blocks of 8 per atom: slot s of chunk atom a lives at
@@ -77,13 +80,15 @@ inline uint tag_lo32(__global const long *tag, int j)
  * and every work-item runs the same rows and chunks (their counts are the
  * work-group's: the barriers are uniform). Per work-item HITS slots of
  * scratch in local memory: a chunk gives a lane at most HITS candidates.
- * (One work-item per atom, 32k atoms: ~7 warps per SM, latency-bound at 1.28
- * ms per build on the H200; 8 lanes counting in one pass and writing at
- * prefix offsets in a second: 1.66 ms; 8 lanes keeping every 8th candidate
- * in their own column of slots: 0.46 ms, but the lists in that order, lane
- * by lane, made the force kernel's gathers 15% slower than in scan order.) */
-#define CHUNK 128 /* candidates of a row per chunk */
-#define HITS (CHUNK / LANES)
+ * (H200, rhodo 32k: one work-item per atom, ~7 warps per SM, latency-bound
+ * at 1.28 ms per build; 8 lanes counting in one pass and writing at prefix
+ * offsets in a second: 1.66 ms; 8 lanes keeping every 8th candidate in
+ * their own column of slots: 0.46 ms, and the same in chunks of 128
+ * candidates written lane by lane: 0.46 ms, but both orders made the force
+ * kernel's gathers 11-15% slower than increasing j.) */
+#define SUBCHUNKS 8              /* of a chunk (bytes of a ulong) */
+#define CHUNK (2 * LANES * SUBCHUNKS) /* candidates of a row per chunk */
+#define HITS (2 * SUBCHUNKS)     /* candidates of a lane per chunk */
 __kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
                              __global const int *ilist, __global const int *icell,
                              __global const int *cell_start, const int nx, const int ny,
@@ -93,7 +98,7 @@ __kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
                              __global const long *special, const int maxspecial, const int first,
                              const int count, const int capacity, const int sentinel,
                              __global int *nbr, __global int *numnbr, __global int *npairs,
-                             volatile __global int *overflow, __local int *lane_count,
+                             volatile __global int *overflow, __local ulong *lane_count,
                              __local int *row_length, __local int *scratch)
 {
     const int gid = get_global_id(0), lid = get_local_id(0), wg = get_local_size(0);
@@ -169,41 +174,56 @@ __kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
         for (int k = 0; k < atoms; k++)
             longest = max(longest, row_length[(r & 1) * atoms + k]);
         for (int c0 = 0; c0 < longest; c0 += CHUNK) {
-            int h = 0; /* this lane's pairs in the chunk */
+            /* sub-chunk m of 2 LANES candidates: lane l tests its 2l-th and
+             * (2l+1)-th, and counts its pairs there in byte m of counts */
+            int h = 0;
+            ulong counts = 0;
             const int end = min(s1, s0 + c0 + CHUNK);
-            for (int j = s0 + c0 + lane; j < end; j += LANES) {
-                if (j == i)
-                    continue;
-                const pos4 pj = pos[j];
-                const real dx = DELTA(pi.x, pj.x), dy = DELTA(pi.y, pj.y), dz = DELTA(pi.z, pj.z);
-                if (dx * dx + dy * dy + dz * dz < cutsq_steps) {
-                    int kind = tag_lo32(tag, j) - range_lo <= range_span
-                                   ? special_kind(nspecial, special, maxspecial, o, tag[j])
-                                   : 0;
-                    /* a far periodic image of the partner is not the partner
-                     * (LAMMPS's minimum_image_check) */
-                    if (kind && (fabs(dx) * unit > half_box.x || fabs(dy) * unit > half_box.y ||
-                                 fabs(dz) * unit > half_box.z))
-                        kind = 0;
-                    mine[h++] = j | (kind << KIND_SHIFT);
+#pragma unroll 1
+            for (int m = 0; m < SUBCHUNKS; m++)
+#pragma unroll 1
+                for (int q = 0; q < 2; q++) {
+                    const int j = s0 + c0 + 2 * (m * LANES + lane) + q;
+                    if (j >= end || j == i)
+                        continue;
+                    const pos4 pj = pos[j];
+                    const real dx = DELTA(pi.x, pj.x), dy = DELTA(pi.y, pj.y),
+                               dz = DELTA(pi.z, pj.z);
+                    if (dx * dx + dy * dy + dz * dz < cutsq_steps) {
+                        int kind = tag_lo32(tag, j) - range_lo <= range_span
+                                       ? special_kind(nspecial, special, maxspecial, o, tag[j])
+                                       : 0;
+                        /* a far periodic image of the partner is not the
+                         * partner (LAMMPS's minimum_image_check) */
+                        if (kind && (fabs(dx) * unit > half_box.x ||
+                                     fabs(dy) * unit > half_box.y ||
+                                     fabs(dz) * unit > half_box.z))
+                            kind = 0;
+                        mine[h++] = j | (kind << KIND_SHIFT);
+                        counts += (ulong)1 << (8 * m);
+                    }
                 }
-            }
-            /* counts double-buffered: one barrier a chunk */
-            lane_count[parity * wg + lid] = h;
+            /* counts double-buffered: one barrier a chunk. Bytewise sums
+             * (at most 2 LANES a byte, 16 LANES in all: no carries) */
+            lane_count[parity * wg + lid] = counts;
             barrier(CLK_LOCAL_MEM_FENCE);
-            int before = 0, all = 0;
+            ulong before = 0, all = 0;
             for (int l = 0; l < LANES; l++) {
-                const int v = lane_count[parity * wg + lid - lane + l];
+                const ulong v = lane_count[parity * wg + lid - lane + l];
                 before += l < lane ? v : 0;
                 all += v;
             }
             parity ^= 1;
-            for (int q = 0; q < h; q++) {
-                const int slot = total + before + q;
-                if (slot < capacity)
-                    nbr[SLOT(slot)] = mine[q];
+            /* byte m: the pairs of the sub-chunks before m */
+            const ulong earlier = all * 0x0101010101010100UL;
+            for (int m = 0, k = 0; m < SUBCHUNKS; m++) {
+                const int base = total + (int)((earlier >> (8 * m)) & 0xff) +
+                                 (int)((before >> (8 * m)) & 0xff);
+                for (int c = (int)((counts >> (8 * m)) & 0xff), q = 0; q < c; q++, k++)
+                    if (base + q < capacity)
+                        nbr[SLOT(base + q)] = mine[k];
             }
-            total += all;
+            total += (int)((all * 0x0101010101010101UL) >> 56);
         }
     }
     if (!active)

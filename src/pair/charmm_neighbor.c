@@ -224,20 +224,19 @@ scl_status charmm_nlist_build(charmm_nlist *nl, const charmm_chunk *ch, scl_stre
         half[d] = nl->half_box[d] > 0.0 ? nl->half_box[d] : 1e30;
     if (s == SCL_OK)
         s = charmm_set_real4(k, "half_box", nl->pos_double, half);
-    /* whole atoms per work-group; local memory (cl/neighbor.cl): two counts
-     * and 128 / lanes scratch slots per work-item (16 KB at most), two row
-     * lengths per atom */
-    size_t local = nl->lanes >= 2 ? 64 : 32;
+    /* whole atoms per work-group; local memory (cl/neighbor.cl): two
+     * packed counts and CHARMM_BUILD_HITS scratch slots per work-item, two
+     * row lengths per atom */
+    size_t local = 64;
     while (local > scl_kernel_max_work_group(k) && local > (size_t)nl->lanes)
         local /= 2;
     size_t global = ((size_t)ch->count * (size_t)nl->lanes + local - 1) / local * local;
     if (s == SCL_OK)
-        s = scl_kernel_set_local(k, "lane_count", 2 * local * sizeof(int));
+        s = scl_kernel_set_local(k, "lane_count", 2 * local * sizeof(uint64_t));
     if (s == SCL_OK)
         s = scl_kernel_set_local(k, "row_length", 2 * (local / (size_t)nl->lanes) * sizeof(int));
     if (s == SCL_OK)
-        s = scl_kernel_set_local(k, "scratch",
-                                 local * (size_t)(CHARMM_BUILD_CHUNK / nl->lanes) * sizeof(int));
+        s = scl_kernel_set_local(k, "scratch", local * CHARMM_BUILD_HITS * sizeof(int));
     return s == SCL_OK ? scl_kernel_launch(k, 1, &global, &local, ev) : s;
 }
 

@@ -19,8 +19,8 @@
 /* Work-items per atom of the device list build and prune on GPUs (LANES in
  * cl/neighbor.cl; CPUs: 1). */
 #define CHARMM_LIST_LANES 8
-/* Candidates of a row of cells per chunk of the list build (CHUNK there). */
-#define CHARMM_BUILD_CHUNK 128
+/* Candidates of a lane per chunk of the list build (HITS there). */
+#define CHARMM_BUILD_HITS 16
 /* Blocks of 8 slots per atom whose prune marks stay in local memory
  * (KEEP_ROWS there). */
 #define CHARMM_PRUNE_ROWS 128

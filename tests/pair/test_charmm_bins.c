@@ -2,7 +2,8 @@
  * replaces (cell_grid.c, params.host_pack) and against brute force: the
  * binned order, cell starts, local slots and their cells, binned types and
  * tags are bitwise those of the host; every atom lies in the cell it is
- * binned into; the lists of both agree with a brute-force list. Random water
+ * binned into; the lists of both agree with a brute-force list, and are the
+ * same slot for slot whatever the lanes per atom of the build. Random water
  * boxes of awkward sizes, in mixed and double precision. */
 #include "charmm_test_util.h"
 #include "pair/charmm_engine.h"
@@ -90,6 +91,49 @@ static void bins_match(scl_context *ctx, const test_atoms *a, scl_precision prec
     scl_charmm_free(eng[0]), scl_charmm_free(eng[1]);
 }
 
+/* The lists are in the scan order (increasing j) whatever the lanes per
+ * atom of the build: slot for slot the same with 1, 2, 4 and 8 lanes. */
+static void order_independent_of_lanes(scl_context *ctx, const test_atoms *a)
+{
+    int *ref = NULL, *ref_num = NULL;
+    size_t nslots = 0;
+    for (int lanes = 1; lanes <= 8; lanes *= 2) {
+        scl_charmm_params p = test_params(&a->sys, SCL_PREC_MIXED);
+        p.list_lanes = lanes;
+        p.chunks = 1;
+        p.tune = 0;
+        scl_charmm *eng = NULL;
+        CHECK_OK(ctx, scl_charmm_create(ctx, &p, &eng));
+        if (!eng)
+            break;
+        CHECK_OK(ctx, scl_charmm_set_atoms(eng, a->nlocal, a->nghost, a->x, a->type, a->tag,
+                                           a->sys.nspecial, a->sys.special, a->sys.maxspecial));
+        const charmm_nlist *nl = &eng->nlist;
+        size_t n = (size_t)nl->nlocal * (size_t)nl->capacity;
+        int *num = read_ints(ctx, nl->numnbr, (size_t)nl->nlocal);
+        int *slots = read_ints(ctx, nl->chunks[0].nbr, n);
+        if (lanes == 1) {
+            ref = slots, ref_num = num, nslots = n;
+        } else {
+            long differ = 0;
+            size_t stride = (size_t)nl->nlocal * CHARMM_PAD;
+            for (int i = 0; i < nl->nlocal; i++) {
+                differ += num[i] != ref_num[i];
+                for (int k = 0; k < num[i] && num[i] == ref_num[i]; k++) {
+                    size_t at = (size_t)(k / CHARMM_PAD) * stride + (size_t)i * CHARMM_PAD +
+                                (size_t)(k % CHARMM_PAD);
+                    differ += at < nslots && slots[at] != ref[at];
+                }
+            }
+            printf("list order with %d lanes vs 1: %ld slots differ\n", lanes, differ);
+            CHECK(differ == 0, "%d lanes: %ld slots differ from 1 lane's", lanes, differ);
+            free(slots), free(num);
+        }
+        scl_charmm_free(eng);
+    }
+    free(ref), free(ref_num);
+}
+
 int main(void)
 {
     uint64_t rng = test_seed();
@@ -106,6 +150,8 @@ int main(void)
         CHECK(test_add_ghosts(&a, 12.0) == 0, "ghosts");
         printf("water box: %d local + %d ghost atoms\n", a.nlocal, a.nghost);
         bins_match(ctx, &a, round == 0 ? SCL_PREC_MIXED : SCL_PREC_DOUBLE);
+        if (round == 0)
+            order_independent_of_lanes(ctx, &a);
         test_atoms_free(&a);
     }
     scl_context_free(ctx);
