@@ -179,9 +179,7 @@ __kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
             int h = 0;
             ulong counts = 0;
             const int end = min(s1, s0 + c0 + CHUNK);
-#pragma unroll 1
             for (int m = 0; m < SUBCHUNKS; m++)
-#pragma unroll 1
                 for (int q = 0; q < 2; q++) {
                     const int j = s0 + c0 + 2 * (m * LANES + lane) + q;
                     if (j >= end || j == i)
