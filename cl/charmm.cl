@@ -194,8 +194,9 @@ inline real fixed_delta(int a, int b, real unit)
  * and their float partials pfx.., and with TALLY energies and virial.
  * Mixed tallying kernels with float partial sums (PARTIALS; LOCAL_SUMS)
  * keep all double sums of a work-item in local memory, one record of
- * LOCAL_REC doubles each (rec = scratch + 4 wg + LOCAL_REC lid: tallies
- * 0..7, forces 8..10), flushed there every FSUM pairs: in registers the 8
+ * LOCAL_REC doubles each (rec = scratch + LOCAL_REC lid: tallies 0..7,
+ * forces 8..10, which finish_atom reads there: 11 wg doubles of scratch,
+ * within the 12 wg of the other modes), flushed there every FSUM pairs: in registers the 8
  * tally sums took 30 more registers (86-90 against 56 force-only: clang ->
  * PTX -> ptxas -v, sm_90), 21 instead of 36 warps per SM; the earlier
  * [k wg + lid] layout kept one address register per tally (76-78). One
@@ -212,9 +213,13 @@ inline real fixed_delta(int a, int b, real unit)
 #define LOCAL_SUMS 1
 #define LOCAL_REC 11
 #define TAL_AT(tal, k, w) (tal)[(w) * LOCAL_REC + (k)]
+#define TALLY_BASE 0 /* the records from scratch[0]: no force area (FORCE_AT) */
+#define FORCE_AT(w, c) scratch[(w) * LOCAL_REC + 8 + (c)]
 #else
 #define LOCAL_SUMS 0
 #define TAL_AT(tal, k, w) (tal)[(k) * wg + (w)]
+#define TALLY_BASE (4 * wg)
+#define FORCE_AT(w, c) scratch[4 * (w) + (c)]
 #endif
 #define FORCE_ACCUMULATORS() acc fx = 0, fy = 0, fz = 0; float pfx = 0, pfy = 0, pfz = 0
 #define TALLY_PARTIALS() float pev = 0, pec = 0, pv0 = 0, pv1 = 0, pv2 = 0, pv3 = 0, pv4 = 0, pv5 = 0
@@ -226,7 +231,7 @@ inline real fixed_delta(int a, int b, real unit)
 #define TALLY_ACCUMULATORS()                                                                   \
     FORCE_ACCUMULATORS();                                                                      \
     TALLY_PARTIALS();                                                                          \
-    volatile __local acc *rec = scratch + 4 * wg + LOCAL_REC * lid;                            \
+    volatile __local acc *rec = scratch + LOCAL_REC * lid;                                     \
     for (int k = 0; k < LOCAL_REC; k++)                                                        \
     rec[k] = 0
 /* the tallies when TALLY_DUE() (charmm_force: every 32 pairs of the lane,
@@ -239,7 +244,7 @@ inline real fixed_delta(int a, int b, real unit)
     rec[8] += pfx, rec[9] += pfy, rec[10] += pfz;                                              \
     if (TALLY_DUE())                                                                           \
     FLUSH_TALLIES()
-#define SUMS_TO_LOCAL() FLUSH_TALLIES(), fx = rec[8], fy = rec[9], fz = rec[10]
+#define SUMS_TO_LOCAL() FLUSH_TALLIES() /* (finish_atom reads the forces there: FORCE_AT) */
 #else
 #define TALLY_ACCUMULATORS()                                                                   \
     FORCE_ACCUMULATORS();                                                                      \
@@ -262,9 +267,10 @@ inline real fixed_delta(int a, int b, real unit)
 #define SCALE_SUMS() fx *= unit, fy *= unit, fz *= unit
 #elif LOCAL_SUMS
 #define SCALE_SUMS()                                                                           \
-    fx *= unit, fy *= unit, fz *= unit;                                                        \
     for (int k = 2; k < 8; k++)                                                                \
-    rec[k] *= unit * unit
+    rec[k] *= unit * unit;                                                                     \
+    for (int k = 8; k < 11; k++)                                                               \
+    rec[k] *= unit
 #else
 #define SCALE_SUMS()                                                                           \
     fx *= unit, fy *= unit, fz *= unit, v0 *= unit * unit, v1 *= unit * unit,                  \
@@ -522,10 +528,13 @@ inline void finish_atom(__local acc *scratch, const int lid, const int wg, const
      * three, 6 TPA dependent instructions of one lane per atom: ~17% of a
      * TPA 32 warp's issue at rhodo's 16 pairs per lane). Same order, same
      * bits. */
+#if LOCAL_SUMS /* (already in the records: FORCE_AT) */
+    (void)fx, (void)fy, (void)fz;
+#else
     scratch[4 * lid] = fx;
     scratch[4 * lid + 1] = fy;
     scratch[4 * lid + 2] = fz;
-    scratch[4 * lid + 3] = 0;
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
     if (active) {
         const int first = lid - lane;
@@ -533,13 +542,13 @@ inline void finish_atom(__local acc *scratch, const int lid, const int wg, const
         const int o = lane < 4 ? order[i] : 0;
         for (int c = lane; c < 4; c += TPA) {
             acc sum = 0;
-            for (int l = 0; l < TPA; l++)
-                sum += scratch[4 * (first + l) + c];
+            for (int l = 0; l < TPA && c < 3; l++)
+                sum += FORCE_AT(first + l, c);
             force[4 * o + c] = acc_out(sum);
         }
     }
 #if TALLY
-    __local acc *tal = scratch + 4 * wg; /* the tallies (FINISH_SUMS), seen after the barrier above */
+    __local acc *tal = scratch + TALLY_BASE; /* the tallies (FINISH_SUMS), seen after the barrier above */
     if (per_atom && lane == 0 && active) {
         acc sum[8] = {0, 0, 0, 0, 0, 0, 0, 0};
         for (int l = 0; l < TPA; l++)

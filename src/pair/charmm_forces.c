@@ -140,7 +140,7 @@ size_t charmm_forces_scratch_bytes(const charmm_forces *fk, size_t wg)
     size_t acc = fk->params->precision == SCL_PREC_DOUBLE ? 16 : scl_type_size(fk->out_type);
     /* 4 per work-item for the forces, then 8 for the tallies, or with float
      * partial sums a record of 11 (cl/charmm.cl LOCAL_SUMS) */
-    return (charmm_forces_has_fsum(fk) ? 15 : 12) * wg * acc;
+    return 12 * wg * acc;
 }
 
 scl_status charmm_forces_check_scratch(charmm_forces *fk, scl_kernel *k, int wg)
