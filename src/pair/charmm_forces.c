@@ -236,10 +236,11 @@ static int lanes_candidates(const charmm_forces *fk, scl_tune_param *params)
         params[n++] =
             gpu ? (scl_tune_param){"fsum", 1, {8}} : (scl_tune_param){"fsum", 2, {1, 8}};
     params[n++] = (scl_tune_param){"pipe", 3, {1, 2, 0}};
-    /* tcap: the tallying kernel capped at 64 registers on NVIDIA GPUs, where
-     * more cost a quarter of the warps of 256-wide work-groups (the tuner
-     * times force-only steps: one value, forced 0 to compare) */
-    params[n++] = (scl_tune_param){"tcap", 1, {nvidia_gpu(fk) ? 64 : 0}};
+    /* tcap: a register cap for the tallying kernel (NVIDIA GPUs, forced
+     * only): the H200 measured no gain from 64 (run15: tally 0.1130 ms with
+     * it, 0.1121 without), so uncapped by default; the tuner times
+     * force-only steps, so it cannot pick this itself */
+    params[n++] = (scl_tune_param){"tcap", 1, {0}};
     return n;
 }
 
