@@ -205,7 +205,9 @@ inline real fixed_delta(int a, int b, real unit)
  * the only per-pair sums in registers; volatile keeps the flush one
  * load-add-store at a time (else the compiler loads all 11 doubles at
  * once: 22 registers at that point). Proxy count (clang 14 -> PTX ->
- * ptxas sm_90): tallying kernel 94 -> 67 registers, force-only 61. Otherwise the tallies are
+ * ptxas sm_90): tallying kernel 94 -> 64-72 registers (by pipe), force-only
+ * 58-62 (pipe 0, 1); the H200's tally / force-only went 1.30 -> 1.145.
+ * Otherwise the tallies are
  * registers (single: 8 floats; double: integer sums per pair), copied to
  * scratch + 4 wg at [k wg + lid] at the end (SUMS_TO_LOCAL) for
  * finish_atom. TAL_AT(k, w): tally k of work-item w there. */
@@ -674,28 +676,33 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
         }
     }
 #undef LAST_PHASE
+/* The start of a pipelined loop: the entry e0 of slot s with its position
+ * p0 and type t0, the entry e1 of slot s + TPA; the list pointer then at
+ * s + 2 TPA. */
+#define PIPE_START(e0, p0, t0, e1)                                                             \
+    if (s < npad) {                                                                            \
+        e0 = NBR_FETCH(s);                                                                     \
+        p0 = pos[(e0) & INDEX_MASK];                                                           \
+        t0 = type[(e0) & INDEX_MASK];                                                          \
+    }                                                                                          \
+    NBR_ADVANCE();                                                                             \
+    if (s + TPA < npad)                                                                        \
+        e1 = NBR_FETCH(s + TPA);                                                               \
+    NBR_ADVANCE()
 #if PIPE == 1
     /* PIPE: phase 1 software-pipelined. A lane's loop is a chain of
      * dependent loads (list entry from DRAM or L2, then position and type
      * of j, then the LJ row): here the entry two slots ahead and the
      * position and type of the next slot are loaded one iteration before
      * they are used, so their latencies overlap a pair's math instead of
-     * adding to it (~5 more registers; proxy sm_90 count: 62 against 58
-     * force-only, 64 either way tallying). The list pointer (NBR_FETCH,
-     * NBR_ADVANCE) runs two slots ahead of s. A plan value: the tuner
-     * times both. */
+     * adding to it (~4 more registers). The list pointer (NBR_FETCH,
+     * NBR_ADVANCE) runs two slots ahead of s. A plan value: the tuner times
+     * pipe 0, 1 and 2 (H200, rhodo 32k mixed: 0.135 / 0.097 / 0.103 ms,
+     * -28% at the same instruction count: the loop was latency-bound). */
     {
         int e_cur = 0, e_next = 0, t_cur = 0;
         pos4 p_cur = pi;
-        if (s < npad) {
-            e_cur = NBR_FETCH(s);
-            p_cur = pos[e_cur & INDEX_MASK];
-            t_cur = type[e_cur & INDEX_MASK];
-        }
-        NBR_ADVANCE();
-        if (s + TPA < npad)
-            e_next = NBR_FETCH(s + TPA);
-        NBR_ADVANCE();
+        PIPE_START(e_cur, p_cur, t_cur, e_next);
         while (s < npad) {
             for (int f = 0; f < FLUSH_EVERY && s < npad; f++) {
                 const int packed = e_cur, tj = t_cur;
@@ -727,15 +734,7 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
     {
         int ex = 0, ey = 0, tx = 0, ty = 0;
         pos4 px = pi, py = pi;
-        if (s < npad) {
-            ex = NBR_FETCH(s);
-            px = pos[ex & INDEX_MASK];
-            tx = type[ex & INDEX_MASK];
-        }
-        NBR_ADVANCE();
-        if (s + TPA < npad)
-            ey = NBR_FETCH(s + TPA);
-        NBR_ADVANCE();
+        PIPE_START(ex, px, tx, ey);
 #define PIPE_HALF(pu, tu, eu, pl, tl, el)                                                      \
     do {                                                                                       \
         const pos4 pj = pu;                                                                    \
@@ -760,6 +759,7 @@ __kernel void charmm_force(__global const pos4 *restrict pos,
 #undef PIPE_HALF
     }
 #endif
+#undef PIPE_START
 #undef TALLY_DUE
 #define TALLY_DUE() 1
 #undef NBR_FETCH
