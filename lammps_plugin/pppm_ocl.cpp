@@ -272,6 +272,8 @@ void PPPMOCL::ensure_engine()
   p.delvolinv = delvolinv;
   p.qscale = qqrd2e * scale;
   p.fp64 = fp64;
+  // LAMMPS keeps x and q (and the gathered copies are ours) until collect()
+  p.inputs_stable = 1;
   const scl_pppm_params &o = engine_params;
   const bool same = engine && o.order == p.order && o.fp64 == p.fp64 &&
       !memcmp(o.lo, p.lo, sizeof p.lo) && !memcmp(o.hi, p.hi, sizeof p.hi);

@@ -48,6 +48,10 @@ typedef struct {
     double delvolinv;       /* 1 / volume of a grid cell */
     double qscale;          /* force = qscale * q * E (LAMMPS: qqrd2e * scale) */
     int fp64;               /* 0: mixed precision, 1: double precision */
+    int inputs_stable;      /* 1: the x and q given to make_rho / solve_start stay
+                               unchanged until the step's finish call, so they
+                               go up without the call waiting for the copy;
+                               0: the call returns once they are copied */
 } scl_pppm_params;
 
 typedef struct scl_pppm scl_pppm;
@@ -107,7 +111,8 @@ typedef struct {
 /* SCL_ERR_UNSUPPORTED when the library was built without VkFFT. */
 scl_status scl_pppm_solver_set(scl_pppm *p, const scl_pppm_kspace *k);
 /* Queue a whole step for n atoms. tally: also sum energy and virial. x and q
- * are copied before the call returns. */
+ * are copied before the call returns, or read until scl_pppm_solve_finish
+ * with params.inputs_stable. */
 scl_status scl_pppm_solve_start(scl_pppm *p, int n, const double *x, const double *q, int tally);
 /* Wait, add forces (f[3i+d] += ...). With tally, *energy = sum over k of
  * s2 G |rho_k|^2 and virial[6] the same weighted by LAMMPS's vg, i.e. the

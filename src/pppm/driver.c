@@ -27,6 +27,7 @@ void scl_pppm_free(scl_pppm *p)
     /* queued reads write into our host buffers, queued writes read from them */
     scl_finish(p->ctx);
     pppm_solver_free(p);
+    pppm_account_uploads(p);
     if (p->f_ready) scl_event_release(p->f_ready);
     if (p->interp_ev) scl_event_release(p->interp_ev);
     scl_kernel_free(p->assign);
@@ -241,12 +242,22 @@ scl_status pppm_upload_atoms(scl_pppm *p, int n, const double *x, const double *
         xs = xf;
         qs = qf;
     }
-    scl_event ex = NULL, eq = NULL;
-    st = scl_stream_write_range(p->x, 0, 3 * (size_t)n, xs, 1, &ex);
-    if (!st) st = scl_stream_write_range(p->q, 0, (size_t)n, qs, 1, &eq);
-    pppm_add_seconds(p, ex, &p->stats.t_upload);
-    pppm_add_seconds(p, eq, &p->stats.t_upload);
+    /* the caller's arrays (or our float copies of them) are read by the
+     * device until the step's finish when the caller keeps them */
+    const int wait = !p->p.inputs_stable;
+    pppm_account_uploads(p);
+    st = scl_stream_write_range(p->x, 0, 3 * (size_t)n, xs, wait, &p->upload_ev[0]);
+    if (!st) st = scl_stream_write_range(p->q, 0, (size_t)n, qs, wait, &p->upload_ev[1]);
+    if (wait) pppm_account_uploads(p);
     return st;
+}
+
+void pppm_account_uploads(scl_pppm *p)
+{
+    for (int k = 0; k < 2; k++) {
+        pppm_add_seconds(p, p->upload_ev[k], &p->stats.t_upload);
+        p->upload_ev[k] = NULL;
+    }
 }
 
 scl_status scl_pppm_make_rho(scl_pppm *p, int n, const double *x, const double *q,
@@ -279,6 +290,7 @@ scl_status scl_pppm_make_rho(scl_pppm *p, int n, const double *x, const double *
         (st = scl_stream_read(p->bad, &nbad, 1, NULL)))
         return st;
     pppm_add_seconds(p, er, &p->stats.t_download);
+    pppm_account_uploads(p);
     if (nbad)
         return scl_fail(p->ctx, SCL_ERR_INPUT, "scl_pppm_make_rho", "%d of %d atoms are out of range "
                          "(their stencil leaves the brick, or coordinates are not finite)", nbad, n);

@@ -45,6 +45,7 @@ struct scl_pppm {
     int bad_host;
     scl_event partials_ready, bad_ready;
     scl_event step_ev[4];       /* assign, to_complex, poisson, interp (profiling) */
+    scl_event upload_ev[2];     /* x and q writes not waited for (inputs_stable) */
 };
 
 /* driver.c, shared with solve.c */
@@ -54,6 +55,8 @@ scl_status pppm_reserve_atoms(scl_pppm *p, int n);
  * fixed-point scale to pass to the assignment kernel */
 scl_status pppm_upload_atoms(scl_pppm *p, int n, const double *x, const double *q, double *scale);
 void pppm_add_seconds(scl_pppm *p, scl_event ev, double *acc);
+/* the upload time of the last pppm_upload_atoms once its writes are done */
+void pppm_account_uploads(scl_pppm *p);
 scl_status pppm_add_forces(const scl_pppm *p, double *f);
 void pppm_solver_free(scl_pppm *p);
 

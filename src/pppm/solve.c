@@ -213,6 +213,7 @@ scl_status scl_pppm_solve_finish(scl_pppm *p, double *f, double *energy, double 
         if (evs[i] && !st) st = scl_event_wait(p->ctx, evs[i]);
     }
     pppm_add_seconds(p, p->f_ready, &p->stats.t_download);
+    pppm_account_uploads(p);
     double *acc[4] = {&p->stats.t_assign, &p->stats.t_solve, &p->stats.t_solve, &p->stats.t_interp};
     for (int i = 0; i < 4; i++) {
         pppm_add_seconds(p, p->step_ev[i], acc[i]);

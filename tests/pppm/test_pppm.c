@@ -318,6 +318,13 @@ static void test_solve(scl_context *ctx, int order, int fp64, uint64_t *rng)
         CHECK_OK(ctx, scl_pppm_solve_start(p, n, x, q, 0));
         CHECK_OK(ctx, scl_pppm_solve_finish(p, f2, NULL, NULL));
         CHECK(!memcmp(f, f2, 3 * (size_t)n * sizeof(double)), "solve without tally: other forces");
+        /* inputs kept by the caller until finish: uploaded without waiting, same forces */
+        bp.inputs_stable = 1;
+        CHECK_OK(ctx, scl_pppm_set_geometry(p, &bp));
+        memset(f2, 0, 3 * (size_t)n * sizeof(double));
+        CHECK_OK(ctx, scl_pppm_solve_start(p, n, x, q, 0));
+        CHECK_OK(ctx, scl_pppm_solve_finish(p, f2, NULL, NULL));
+        CHECK(!memcmp(f, f2, 3 * (size_t)n * sizeof(double)), "solve, inputs_stable: other forces");
         /* an atom far outside the box */
         x[0] = bp.boxlo[0] + 3.5 * prd[0];
         CHECK_OK(ctx, scl_pppm_solve_start(p, n, x, q, 0));
