@@ -370,8 +370,13 @@ void PairLJCharmmCoulLongOCL::ensure_engine()
   p.chunks = chunks;
   p.tune = tune;
   p.kernel = kernel.empty() ? nullptr : kernel.c_str();
-  // x and q stay unchanged from compute() to collect() in pre_reverse
+  // x and q stay unchanged from compute() to collect() in pre_reverse;
+  // STREAMCL_INPUTS_STABLE=0 copies them anyway (diagnosis)
   p.inputs_stable = 1;
+  const char *stable = getenv("STREAMCL_INPUTS_STABLE");
+  int stable_v = 1;
+  if (stable && *stable && parse_int(stable, stable_v) && stable_v >= 0 && stable_v <= 2)
+    p.inputs_stable = stable_v;
   // a CPU device's own threads have the cores: the library's default (1)
   const scl_device_info *dev = scl_device(ctx);
   p.host_threads = dev && dev->is_gpu ? host_threads : 0;
