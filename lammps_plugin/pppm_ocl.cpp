@@ -272,8 +272,11 @@ void PPPMOCL::ensure_engine()
   p.delvolinv = delvolinv;
   p.qscale = qqrd2e * scale;
   p.fp64 = fp64;
-  // LAMMPS keeps x and q (and the gathered copies are ours) until collect()
+  // LAMMPS keeps x and q (and the gathered copies are ours) until collect();
+  // STREAMCL_PPPM_INPUTS_STABLE=0|1 chooses (diagnosis)
   p.inputs_stable = 1;
+  const char *stable = getenv("STREAMCL_PPPM_INPUTS_STABLE");
+  if (stable && (!strcmp(stable, "0") || !strcmp(stable, "1"))) p.inputs_stable = stable[0] - '0';
   const scl_pppm_params &o = engine_params;
   const bool same = engine && o.order == p.order && o.fp64 == p.fp64 &&
       !memcmp(o.lo, p.lo, sizeof p.lo) && !memcmp(o.hi, p.hi, sizeof p.hi);
