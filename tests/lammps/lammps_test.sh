@@ -193,7 +193,7 @@ minimize)
   prec=${2:-double}
   d="$WORK/minimize-$prec"; rm -rf "$d"; mkdir -p "$d"
   U=$LAMMPS_SOURCE_DIR/unittest/force-styles/tests
-  [ -f "$U/in.fourmol" ] || { echo "FAIL: no $U/in.fourmol"; exit 1; }
+  [ -f "$U/in.fourmol" ] || { echo "SKIP: no $U/in.fourmol (a trimmed LAMMPS tree)"; exit 77; }
   for style in cpu ocl; do
     ps="lj/charmm/coul/long 7.0 8.0"
     [ $style = ocl ] && ps="lj/charmm/coul/long/ocl 7.0 8.0 precision $prec"

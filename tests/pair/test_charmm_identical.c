@@ -23,6 +23,8 @@ typedef struct {
     scl_charmm_stats st;
 } outcome;
 
+static int unsupported; /* variants the device refused as unsupported shapes */
+
 static int run(scl_context *ctx, scl_charmm_params p, const test_atoms *a, const variant *v,
                outcome *o)
 {
@@ -37,6 +39,13 @@ static int run(scl_context *ctx, scl_charmm_params p, const test_atoms *a, const
     p.max_device_bytes = v->budget;
     p.list_lanes = v->lanes;
     scl_status s = test_engine_step(ctx, &p, a, o->f, &o->r, o->e, o->v, &o->st);
+    if (s == SCL_ERR_UNSUPPORTED) {
+        /* a forced shape this device cannot take (e.g. the double-precision
+         * cluster scratch at wg 256 is 16 bytes past NVIDIA's 48 KB) */
+        printf("%s: not supported on this device (%s)\n", v->what, scl_last_error(ctx));
+        unsupported++;
+        return 0;
+    }
     CHECK(s == SCL_OK, "%s: %s", v->what, scl_last_error(ctx));
     return s == SCL_OK;
 }
@@ -232,6 +241,8 @@ int main(int argc, char **argv)
         pruning_identical(ctx, &a, charmm, lanes8);
     }
     fsum_agrees(&a, cluster ? "cluster" : "charmm");
+    /* a shape or two may not fit a device; most must run */
+    CHECK(unsupported <= 2, "%d forced launch shapes unsupported on this device", unsupported);
     test_atoms_free(&a);
     scl_context_free(ctx);
     return test_summary("test_charmm_identical");
