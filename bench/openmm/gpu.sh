@@ -14,7 +14,7 @@
 #   switch (its fastest path; not LAMMPS's functional form), then CUDA alike
 #   when the openmm_cuda wheel is there.
 # Logs and the summary go to $OUT/openmm/ (OUT defaults to ./out).
-# Env: STEPS (100), REPEAT (3), VARIANTS (default "nh:custom langevin:custom nh:native"),
+# Env: STEPS (100), REPEAT (3), WARMUP (100 steps), VARIANTS (default "nh:custom langevin:custom nh:native"),
 #      PLATFORMS (default "OpenCL CUDA"). About 2-3 minutes.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -83,7 +83,7 @@ for plat in ${PLATFORMS:-OpenCL CUDA}; do
     log=$OUTDIR/$plat-$integ-$lj.log
     stamp "$plat $integ $lj"
     timeout "${RUN_TIMEOUT:-150}" $PY -u bench/openmm/rhodo_openmm.py --platform "$plat" \
-      --precision mixed --steps "${STEPS:-100}" --repeat "${REPEAT:-3}" \
+      --precision mixed --steps "${STEPS:-100}" --repeat "${REPEAT:-3}" --warmup "${WARMUP:-100}" \
       --integrator "$integ" --lj "$lj" "$DATA" > "$log" 2>&1
     rc=$?
     grep -E '^(OpenMM|system|warm-up|run |after|RESULT)' "$log"

@@ -566,6 +566,36 @@ def make_integrator(args):
     return integ
 
 
+def start_state(m, ctx, sysm, integ):
+    """LAMMPS's positions and velocities, as its step 0 has them. LAMMPS's
+    velocities are at t (velocity Verlet); OpenMM's NoseHooverIntegrator and
+    LangevinMiddleIntegrator keep them half a step back, so they get
+    v(-dt/2) = v(0) - (dt/2) F/m: without it the first step gives the
+    hydrogens an extra half kick (T jumps to ~330 K, PE drops ~1700 kcal/mol)."""
+    ctx.setPositions(positions_nm(m))
+    ctx.applyConstraints(SHAKE_TOL)
+    f = ctx.getState(getForces=True).getForces()
+    half = 0.5 * integ.getStepSize().value_in_unit(mm.unit.picosecond)
+    unit = mm.unit.kilojoule_per_mole / mm.unit.nanometer
+    vel = []
+    for i, v in enumerate(velocities_nm_ps(m)):
+        k = half / sysm.getParticleMass(i).value_in_unit(mm.unit.dalton)
+        fi = f[i].value_in_unit(unit)
+        vel.append(mm.Vec3(v[0] - k * fi[0], v[1] - k * fi[1], v[2] - k * fi[2]))
+    ctx.setVelocities(vel)
+    ctx.applyVelocityConstraints(SHAKE_TOL)
+
+
+def thermo(ctx, sysm, m):
+    """(T in K, PE in kcal/mol, box z in A), T with LAMMPS's degrees of freedom."""
+    st = ctx.getState(getEnergy=True)
+    ke = st.getKineticEnergy().value_in_unit(mm.unit.kilojoule_per_mole)
+    ndf = 3 * m.natoms - sysm.getNumConstraints() - 3
+    return (2 * ke / (ndf * 0.00831446261815324),
+            st.getPotentialEnergy().value_in_unit(mm.unit.kilojoule_per_mole) / KCAL,
+            st.getPeriodicBoxVectors()[2][2].value_in_unit(mm.unit.nanometer) * 10)
+
+
 def timing(m, args):
     t_build = time.time()
     sysm = build_system(m, shake=True, lj=args.lj, grid=args.pme_grid)
@@ -584,10 +614,7 @@ def timing(m, args):
         props['Threads'] = str(args.threads)
     integ = make_integrator(args)
     ctx = mm.Context(sysm, integ, plat, props)
-    ctx.setPositions(positions_nm(m))
-    ctx.setVelocities(velocities_nm_ps(m))
-    ctx.applyConstraints(SHAKE_TOL)
-    ctx.applyVelocityConstraints(SHAKE_TOL)
+    start_state(m, ctx, sysm, integ)
     t_build = time.time() - t_build
     info = {name: plat.getPropertyValue(ctx, name) for name in plat.getPropertyNames()
             if name in ('DeviceName', 'OpenCLPlatformName', 'Precision', 'DeviceIndex',
@@ -598,6 +625,15 @@ def timing(m, args):
           'context ready in %.1f s' % (m.natoms, sysm.getNumConstraints(), m.clusters,
                                        args.integrator, 'off' if args.no_barostat else 'MC z/25',
                                        args.lj, t_build))
+
+    if args.dynamics:
+        # OpenMM's KE is of the half-step velocities: compare T loosely, PE closely.
+        print('step %10s %14s %10s' % ('T', 'PE kcal/mol', 'Lz A'))
+        print('%4d %10.3f %14.3f %10.5f' % ((0,) + thermo(ctx, sysm, m)))
+        for n in range(1, args.dynamics + 1):
+            integ.step(1)
+            print('%4d %10.3f %14.3f %10.5f' % ((n,) + thermo(ctx, sysm, m)))
+        return 0
 
     def sync():
         ctx.getState(getVelocities=True)   # a download: waits for the queue
@@ -614,14 +650,8 @@ def timing(m, args):
         times.append(time.perf_counter() - t0)
         print('run %d: %d steps %.4f s' % (r + 1, args.steps, times[-1]))
     med = statistics.median(times)
-    st = ctx.getState(getEnergy=True)
-    box = st.getPeriodicBoxVectors()
-    ke = st.getKineticEnergy().value_in_unit(mm.unit.kilojoule_per_mole)
-    ndf = 3 * m.natoms - sysm.getNumConstraints() - 3
-    temp = 2 * ke / (ndf * 0.00831446261815324)
-    print('after: PE %.1f kcal/mol, T %.1f K, box z %.4f A'
-          % (st.getPotentialEnergy().value_in_unit(mm.unit.kilojoule_per_mole) / KCAL,
-             temp, box[2][2].value_in_unit(mm.unit.nanometer) * 10))
+    temp, pe, lz = thermo(ctx, sysm, m)
+    print('after: PE %.1f kcal/mol, T %.1f K, box z %.4f A' % (pe, temp, lz))
     per100 = med * 100.0 / args.steps
     print('RESULT platform=%s precision=%s integrator=%s lj=%s: median %.4f s per %d steps '
           '(%.4f s per 100 steps; runs %s), %.1f ns/day'
@@ -649,6 +679,8 @@ def main(argv=None):
     p.add_argument('--integrator', default='nh', choices=('nh', 'langevin'))
     p.add_argument('--lj', default='custom', choices=('custom', 'native'))
     p.add_argument('--no-barostat', action='store_true')
+    p.add_argument('--dynamics', type=int, default=0, metavar='N',
+                   help='instead of timing, print T, PE, Lz for each of N steps')
     p.add_argument('--pme-grid', type=int, nargs=3, default=list(PPPM_GRID), metavar='N',
                    help='PME grid (default LAMMPS pppm 1e-4: %d %d %d)' % PPPM_GRID)
     args = p.parse_args(argv)
