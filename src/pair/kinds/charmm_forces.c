@@ -1,8 +1,8 @@
-/* Force kernels of the charmm engine: coefficient tables and the "charmm"
- * kind (cl/charmm.cl: full lists, TPA lanes per atom, work-group partials). */
-#include "pair/charmm_forces.h"
-#include "pair/charmm_cluster.h"
-#include "pair/charmm_cpu.h"
+/* What every force kind shares (charmm_forces.h): the coefficient tables,
+ * the pair-math arguments and the build of a kernel of charmm_pair.clh. It
+ * knows no kind: the kinds (charmm_lanes.c, charmm_cpu.c, charmm_cluster.c)
+ * call in here, and charmm_kinds.c lists them. */
+#include "pair/kinds/charmm_forces.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -74,14 +74,6 @@ scl_status charmm_forces_init(charmm_forces *fk, scl_context *ctx, const scl_cha
 
 void charmm_forces_free(charmm_forces *fk)
 {
-    for (int t = 0; t < CHARMM_TPA_VARIANTS; t++)
-        for (int v = 0; v < 2; v++)
-            for (int f = 0; f < 2; f++)
-                for (int q = 0; q < 3; q++)
-                    for (int c = 0; c < 2; c++)
-                        scl_kernel_free(fk->kernel[t][v][f][q][c]);
-    charmm_cpu_free(fk->cpu);
-    charmm_cluster_free(fk->cluster);
     scl_stream_free(fk->ljc);
     scl_stream_free(fk->ljc_double);
     memset(fk, 0, sizeof *fk);
@@ -91,22 +83,17 @@ scl_status charmm_forces_bind_pair_math(const charmm_forces *fk, const charmm_nl
                                         scl_kernel *k, int dbl)
 {
     const charmm_coeffs *c = fk->coeffs;
-    const struct {
-        const char *name;
-        double v;
-    } reals[] = {{"cut_forcesq", c->cut_forcesq}, {"cut_coulsq", c->cut_coulsq},
+    const scl_arg_real reals[] = {{"cut_forcesq", c->cut_forcesq}, {"cut_coulsq", c->cut_coulsq},
                  {"cut_ljsq", c->cut_ljsq},       {"cut_lj_innersq", c->cut_lj_innersq},
                  {"inv_denom_lj", c->inv_denom_lj}, {"qqrd2e", c->qqrd2e},
                  {"g_ewald", c->g_ewald},         {"min_r2", CHARMM_MIN_R * CHARMM_MIN_R},
                  {"unit", nl->unit}};
-    scl_status s = SCL_OK;
-    for (size_t a = 0; a < sizeof reals / sizeof reals[0] && s == SCL_OK; a++)
-        s = scl_kernel_set_real(k, reals[a].name, reals[a].v);
+    scl_status s = scl_kernel_bind_reals(k, reals, sizeof reals / sizeof reals[0]);
     if (s == SCL_OK)
         s = charmm_set_real4(k, "special_lj", dbl, c->special_lj);
     if (s == SCL_OK)
         s = charmm_set_real4(k, "special_coul", dbl, c->special_coul);
-    /* exact cutoff tests on fixed-point distances (see cl/charmm.cl); the
+    /* exact cutoff tests on fixed-point distances (see src/pair/kinds/charmm_pair.clh); the
      * unit is a power of two, so the quotients are exact */
     long long cut_units[2] = {0, 0};
     if (!nl->pos_double) {
@@ -123,13 +110,6 @@ scl_status charmm_forces_bind_pair_math(const charmm_forces *fk, const charmm_nl
     return s;
 }
 
-/* ------------------------------------------------ the "charmm" kind */
-
-static int tpa_index(int tpa)
-{
-    return tpa == 1 ? 0 : tpa == 2 ? 1 : tpa == 4 ? 2 : tpa == 8 ? 3 : tpa == 16 ? 4 : 5;
-}
-
 int charmm_forces_has_fsum(const charmm_forces *fk)
 {
     return fk->params->precision == SCL_PREC_MIXED && fk->out_type == SCL_DOUBLE;
@@ -139,7 +119,7 @@ size_t charmm_forces_scratch_bytes(const charmm_forces *fk, size_t wg)
 {
     size_t acc = fk->params->precision == SCL_PREC_DOUBLE ? 16 : scl_type_size(fk->out_type);
     /* 4 per work-item for the forces, then 8 for the tallies, or with float
-     * partial sums a record of 11 (cl/charmm.cl LOCAL_SUMS) */
+     * partial sums a record of 11 (src/pair/kinds/charmm_pair.clh LOCAL_SUMS) */
     return 12 * wg * acc;
 }
 
@@ -150,214 +130,32 @@ scl_status charmm_forces_check_scratch(charmm_forces *fk, scl_kernel *k, int wg)
     return s == SCL_OK ? scl_kernel_check_local(k, 1, &local) : s;
 }
 
-/* charmm_forces_kernel with PIPE (charmm_force's software-pipelined loop:
- * 1, or 2 unrolled twice; 0 none) and a register cap cap > 0 (NVIDIA's
- * -cl-nv-maxrregcount) */
-static scl_status build_kernel(charmm_forces *fk, const char *name, int tpa, int tally, int fsum,
-                               int pipe, int cap, const char *label, scl_kernel **slot)
+scl_status charmm_forces_kernel(charmm_forces *fk, const char *program, const char *name,
+                                const charmm_kernel_shape *shape, const char *label,
+                                scl_kernel **slot)
 {
     if (*slot)
         return SCL_OK;
     char opts[200];
     /* SAME_CUTS: no per-pair Coulomb/LJ cutoff tests when both cutoffs are
      * the force cutoff; LJ0_ONE: no LJ factor for plain pairs when it is 1
-     * (cl/charmm.cl) */
+     * (src/pair/kinds/charmm_pair.clh) */
     snprintf(opts, sizeof opts,
              "-DPREC=%d -DTPA=%d -DTALLY=%d -DTALLY_DOUBLE=%d -DFSUM=%d -DSAME_CUTS=%d -DPIPE=%d "
              "-DLJ0_ONE=%d",
-             (int)fk->params->precision, tpa, tally, fk->params->mixed_tally_double != 0,
-             fsum > 1 ? 8 : 1, fk->coeffs->cut_coulsq == fk->coeffs->cut_ljsq, pipe,
+             (int)fk->params->precision, shape->tpa, shape->tally,
+             fk->params->mixed_tally_double != 0, shape->fsum > 1 ? 8 : 1,
+             fk->coeffs->cut_coulsq == fk->coeffs->cut_ljsq, shape->pipe,
              fk->coeffs->special_lj[0] == 1.0);
     size_t len = strlen(opts);
-    if (cap > 0)
-        snprintf(opts + len, sizeof opts - len, " -cl-nv-maxrregcount=%d", cap);
-    scl_status s = scl_kernel_create(fk->ctx, "charmm", name, opts, slot);
-    if (s != SCL_OK && cap > 0) { /* a driver without the option: uncapped */
+    if (shape->cap > 0)
+        snprintf(opts + len, sizeof opts - len, " -cl-nv-maxrregcount=%d", shape->cap);
+    scl_status s = scl_kernel_create(fk->ctx, program, name, opts, slot);
+    if (s != SCL_OK && shape->cap > 0) { /* a driver without the option: uncapped */
         opts[len] = '\0';
-        s = scl_kernel_create(fk->ctx, "charmm", name, opts, slot);
+        s = scl_kernel_create(fk->ctx, program, name, opts, slot);
     }
     if (s == SCL_OK)
         scl_kernel_set_label(*slot, label);
     return s;
 }
-
-scl_status charmm_forces_kernel(charmm_forces *fk, const char *name, int tpa, int tally,
-                                int fsum, const char *label, scl_kernel **slot)
-{
-    return build_kernel(fk, name, tpa, tally, fsum, 0, 0, label, slot);
-}
-
-
-/* Kernel for (tpa, tally, fsum, pipe, tcap), built on first use; tcap caps
- * the registers of the tallying kernel only. */
-static scl_status lanes_kernel(charmm_forces *fk, int tpa, int tally, int fsum, int pipe,
-                               int tcap, scl_kernel **out)
-{
-    int cap = tally ? tcap : 0;
-    scl_kernel **k = &fk->kernel[tpa_index(tpa)][tally][fsum > 1][pipe][cap > 0];
-    scl_status s = build_kernel(fk, "charmm_force", tpa, tally, fsum, pipe, cap,
-                                tally ? "charmm force+energy" : "charmm force", k);
-    *out = *k;
-    return s;
-}
-
-/* Whether -cl-nv-maxrregcount is understood (NVIDIA's OpenCL on a GPU). */
-static int nvidia_gpu(const charmm_forces *fk)
-{
-    const scl_device_info *d = scl_device(fk->ctx);
-    return d->is_gpu && (strstr(d->vendor, "NVIDIA") || strstr(d->platform, "NVIDIA"));
-}
-
-static int lanes_candidates(const charmm_forces *fk, scl_tune_param *params)
-{
-    /* GPUs want several lanes per atom to fill warps with short lists (and at
-     * 32k atoms, 8 lanes per atom are barely one wave on an H200: 16 lanes
-     * were 18% faster there, 0.176 -> 0.144 ms); a CPU work-item is a loop
-     * iteration, so one lane per atom first there */
-    int gpu = scl_device(fk->ctx)->is_gpu;
-    /* on CPU cores only when asked for: the "cpu" kind's forces took 3.3x
-     * less time on PoCL (rhodo pair-bench, bench/RESULTS.md ## pair), and
-     * timing these candidates there takes minutes */
-    const char *want = fk->params->kernel;
-    if (!gpu && !(want && !strcmp(want, "charmm")))
-        return 0;
-    params[0] = gpu ? (scl_tune_param){"tpa", 4, {8, 16, 32, 4}}
-                    : (scl_tune_param){"tpa", 4, {1, 2, 4, 8}};
-    params[1] = gpu ? (scl_tune_param){"wg", 3, {128, 64, 256}}
-                    : (scl_tune_param){"wg", 3, {64, 128, 256}};
-    /* the software-pipelined loop (loads one iteration ahead; 2: unrolled
-     * twice) or not: it holds ~5 more registers */
-    int n = 2;
-    if (charmm_forces_has_fsum(fk))
-        /* float partial sums over 8 pairs, or a double add per pair: GPUs run
-         * FP64 and conversions at a fraction of the FP32 rate, CPUs do not
-         * (on GPUs 8 only: the H200 took 8 in every tuning, and pipe doubled
-         * the candidates) */
-        params[n++] =
-            gpu ? (scl_tune_param){"fsum", 1, {8}} : (scl_tune_param){"fsum", 2, {1, 8}};
-    params[n++] = (scl_tune_param){"pipe", 3, {1, 2, 0}};
-    /* tcap: a register cap for the tallying kernel (NVIDIA GPUs, forced
-     * only): the H200 measured no gain from 64 (run15: tally 0.1130 ms with
-     * it, 0.1121 without), so uncapped by default; the tuner times
-     * force-only steps, so it cannot pick this itself */
-    params[n++] = (scl_tune_param){"tcap", 1, {0}};
-    return n;
-}
-
-/* Legal when both variants (force-only and tallying) launch with wg. */
-static scl_status lanes_prepare(charmm_forces *fk, const int *values)
-{
-    int has_fsum = charmm_forces_has_fsum(fk);
-    int tpa = values[0], wg = values[1], fsum = has_fsum ? values[2] : 1;
-    int pipe = values[has_fsum ? 3 : 2], tcap = values[has_fsum ? 4 : 3];
-    if (pipe < 0 || pipe > 2)
-        return scl_fail(fk->ctx, SCL_ERR_ARGUMENT, "scl_charmm_compute",
-                        "pipe %d (plan or forced) is not 0, 1 or 2", pipe);
-    if (tcap != 0 && (tcap < 32 || tcap > 255 || !nvidia_gpu(fk)))
-        return scl_fail(fk->ctx, SCL_ERR_ARGUMENT, "scl_charmm_compute",
-                        "tcap %d (plan or forced) is not 0 or, on NVIDIA GPUs, 32..255", tcap);
-    if (fsum != 1 && fsum != 8)
-        return scl_fail(fk->ctx, SCL_ERR_ARGUMENT, "scl_charmm_compute",
-                        "fsum %d (plan or forced) is not 1 or 8", fsum);
-    if (tpa != 1 && tpa != 2 && tpa != 4 && tpa != 8 && tpa != 16 && tpa != 32)
-        return scl_fail(fk->ctx, SCL_ERR_ARGUMENT, "scl_charmm_compute",
-                        "threads per atom %d (plan or forced) is not 1, 2, 4, 8, 16 or 32", tpa);
-    if (wg < 1 || (wg & (wg - 1)) || wg < tpa)
-        return scl_fail(fk->ctx, SCL_ERR_ARGUMENT, "scl_charmm_compute",
-                        "work-group %d must be a power of two >= threads per atom %d", wg, tpa);
-    for (int tally = 0; tally < 2; tally++) {
-        scl_kernel *k;
-        scl_status s = lanes_kernel(fk, tpa, tally, fsum, pipe, tcap, &k);
-        if (s == SCL_OK)
-            s = charmm_forces_check_scratch(fk, k, wg);
-        if (s != SCL_OK)
-            return s;
-    }
-    fk->tpa = tpa;
-    fk->wg = wg;
-    fk->fsum = fsum;
-    fk->pipe = pipe;
-    fk->tcap = tcap;
-    return SCL_OK;
-}
-
-static int lanes_groups(const charmm_forces *fk, const charmm_nlist *nl)
-{
-    int groups = 0;
-    size_t wg = (size_t)fk->wg;
-    for (int c = 0; c < nl->nchunks; c++)
-        groups += (int)(((size_t)nl->chunks[c].count * (size_t)fk->tpa + wg - 1) / wg);
-    return groups;
-}
-
-static scl_status lanes_enqueue(charmm_forces *fk, charmm_nlist *nl, const charmm_step_io *io,
-                                scl_event *events)
-{
-    scl_kernel *k;
-    scl_status s = lanes_kernel(fk, fk->tpa, io->tally, fk->fsum, fk->pipe, fk->tcap, &k);
-    if (s != SCL_OK)
-        return s;
-    size_t wg = (size_t)fk->wg;
-    int groups = 0;
-    for (int c = 0; c < nl->nchunks; c++) {
-        nl->chunks[c].group_base = groups;
-        groups += (int)(((size_t)nl->chunks[c].count * (size_t)fk->tpa + wg - 1) / wg);
-    }
-    int dbl = charmm_forces_pair_double(fk, io->tally);
-    /* unused outputs get any stream of their type */
-    scl_stream *const bind[][2] = {{io->pos, NULL},       {io->pos_lo, NULL},
-                                   {nl->type, NULL},      {nl->ilist_dev, NULL},
-                                   {nl->order_dev, NULL}, {dbl ? fk->ljc_double : fk->ljc, NULL},
-                                   {io->force, NULL},     {io->error, NULL}};
-    static const char *const bind_names[] = {"pos",   "pos_lo", "type",  "ilist",
-                                             "order", "ljc",    "force", "error"};
-    for (size_t a = 0; a < sizeof bind_names / sizeof bind_names[0] && s == SCL_OK; a++)
-        s = scl_kernel_set_stream(k, bind_names[a], bind[a][0]);
-    if (s == SCL_OK) /* (the engine keeps one, even before the first tallying step) */
-        s = scl_kernel_set_stream(k, "partials", io->partials);
-    if (s == SCL_OK)
-        s = scl_kernel_set_stream(k, "eatom", io->per_atom ? io->eatom : io->force);
-    if (s == SCL_OK)
-        s = scl_kernel_set_stream(k, "vatom", io->per_atom ? io->vatom : io->force);
-    if (s == SCL_OK)
-        s = charmm_forces_bind_pair_math(fk, nl, k, dbl);
-    if (s == SCL_OK)
-        s = scl_kernel_set_int(k, "per_atom", io->per_atom);
-    if (s == SCL_OK)
-        s = scl_kernel_set_local(k, "scratch", charmm_forces_scratch_bytes(fk, wg));
-    for (int ci = 0; ci < nl->nchunks && s == SCL_OK; ci++) {
-        charmm_chunk *ch = &nl->chunks[ci];
-        if (events)
-            events[ci] = NULL;
-        if (ch->count == 0)
-            continue;
-        scl_stream *nbr, *num, *nsf;
-        int sorted;
-        s = charmm_nlist_for_chunk(nl, ci, &nbr, &num, &nsf, &sorted);
-        if (s == SCL_OK)
-            s = scl_kernel_set_stream(k, "nbr", nbr);
-        if (s == SCL_OK)
-            s = scl_kernel_set_stream(k, "numnbr", num);
-        if (s == SCL_OK)
-            s = scl_kernel_set_stream(k, "nspecial_front", nsf);
-        if (s == SCL_OK)
-            s = scl_kernel_set_int(k, "sorted", sorted);
-        if (s == SCL_OK)
-            s = scl_kernel_set_int(k, "first", ch->first);
-        if (s == SCL_OK)
-            s = scl_kernel_set_int(k, "count", ch->count);
-        if (s == SCL_OK)
-            s = scl_kernel_set_int(k, "group_base", ch->group_base);
-        size_t global = (size_t)ch->count * (size_t)fk->tpa;
-        if (s == SCL_OK)
-            s = scl_kernel_launch(k, 1, &global, &wg, events ? &events[ci] : NULL);
-    }
-    return s;
-}
-
-static const charmm_force_kind lanes_kind = {"charmm", lanes_candidates, lanes_prepare,
-                                             lanes_enqueue, lanes_groups, NULL};
-
-const charmm_force_kind *const charmm_force_kinds[] = {&lanes_kind, &charmm_cpu_kind,
-                                                       &charmm_cluster_kind};
-const int charmm_force_nkinds = (int)(sizeof charmm_force_kinds / sizeof charmm_force_kinds[0]);
