@@ -9,7 +9,7 @@
  * one kernel for all, or the older slab passes: the kernel, then the slab
  * corrections and E redone there); receiver samples read back per chunk of
  * steps. */
-#include "streamcl/fdtd.h"
+#include "fdtd/fdtd_internal.h"
 #include "core/internal.h"
 
 #include <math.h>
@@ -17,9 +17,6 @@
 #include <string.h>
 
 #define CHUNK 1024 /* steps whose source values and receiver samples travel together */
-
-scl_status scl_fdtd_cpml_axes(const scl_fdtd_model *m, scl_cpml_axis ax[3], int T[3], char *err,
-                              size_t errlen);
 
 struct scl_fdtd {
     scl_context *ctx;
