@@ -129,6 +129,16 @@ scl_status scl_finish(scl_context *ctx);
  * left to run while the host does something else needs it on some drivers). */
 scl_status scl_flush(scl_context *ctx);
 
+/* ------------------------------------------------------------------ precision */
+
+/* The one precision switch of every solver module (its options' field
+ * `precision`); each module's header says what it means there. */
+typedef enum {
+    SCL_PREC_SINGLE, /* float math and sums */
+    SCL_PREC_MIXED,  /* float math, double (or compensated) sums */
+    SCL_PREC_DOUBLE  /* double math (the device needs fp64) */
+} scl_precision;
+
 /* ------------------------------------------------------------------ element types */
 
 typedef enum {
@@ -226,6 +236,30 @@ scl_status scl_kernel_set_value(scl_kernel *k, const char *arg, scl_type t, cons
 scl_status scl_kernel_set_stream(scl_kernel *k, const char *arg, scl_stream *s);
 /* A __local pointer parameter: bytes of local memory per work-group. */
 scl_status scl_kernel_set_local(scl_kernel *k, const char *arg, size_t bytes);
+
+/* Many arguments bound from tables, for kernels of many arguments (one
+ * table a kind, instead of a chain of setters):
+ *   const scl_arg_stream streams[] = {{"pos", pos}, {"force", force}};
+ *   const scl_arg_int ints[] = {{"n", n}, {"first", first}};
+ *   s = scl_kernel_bind(k, streams, 2, ints, 2);
+ * Streams first, then ints, each as its setter above; stops at the first
+ * error (which names the argument). Either table may be NULL with count 0. */
+typedef struct {
+    const char *name;
+    scl_stream *stream;
+} scl_arg_stream;
+typedef struct {
+    const char *name;
+    int value;
+} scl_arg_int;
+typedef struct {
+    const char *name;
+    double value;
+} scl_arg_real;
+scl_status scl_kernel_bind(scl_kernel *k, const scl_arg_stream *streams, size_t nstreams,
+                           const scl_arg_int *ints, size_t nints);
+/* Reals (float or double, as declared: scl_kernel_set_real) from a table. */
+scl_status scl_kernel_bind_reals(scl_kernel *k, const scl_arg_real *reals, size_t n);
 
 /* Work-group facts of this kernel on this device. */
 size_t scl_kernel_max_work_group(const scl_kernel *k);      /* CL_KERNEL_WORK_GROUP_SIZE */
@@ -345,6 +379,10 @@ typedef struct {
     int no_tune;
     int repeats;
     const char *force;  /* every name must be a parameter of the plan */
+    /* The same as typed values (a solver's own parameters: no text on the
+     * way); with force, a name may not take two values. */
+    const scl_arg_int *forced;
+    int nforced;
 } scl_tune_options;
 
 typedef struct scl_plan scl_plan;

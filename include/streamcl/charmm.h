@@ -64,18 +64,18 @@ extern "C" {
  * origin in the box (steps of ~3e-8 A for a 100 A box): pair distances are
  * exact integer differences rounded once to float, and the cutoff tests are
  * exact on them. */
-typedef enum {
-    SCL_PREC_SINGLE, /* float math, float accumulation */
-    SCL_PREC_MIXED,  /* float pair math, double accumulation (float without fp64)
-                      * of forces, energies and virial alike (per pair, or of float
-                      * partial sums over 8 pairs where the tuner finds that faster:
-                      * plan value fsum): a step that tallies costs about what a
-                      * force-only step does (see mixed_tally_double for double
-                      * pair math on those steps) */
-    SCL_PREC_DOUBLE  /* double math (device needs fp64); sums as integers (whole
-                      * part + fraction in 2^-32 units, 64 bits each): bitwise
-                      * identical for any launch plan, no practical range limit */
-} scl_precision;
+/* The precision of the engine is the library's scl_precision (streamcl.h);
+ * here it means:
+ *   SCL_PREC_SINGLE  float math, float accumulation
+ *   SCL_PREC_MIXED   float pair math, double accumulation (float without fp64)
+ *                    of forces, energies and virial alike (per pair, or of
+ *                    float partial sums over 8 pairs where the tuner finds
+ *                    that faster: plan value fsum): a step that tallies costs
+ *                    about what a force-only step does (see
+ *                    mixed_tally_double for double pair math on those steps)
+ *   SCL_PREC_DOUBLE  double math (device needs fp64); sums as integers (whole
+ *                    part + fraction in 2^-32 units, 64 bits each): bitwise
+ *                    identical for any launch plan, no practical range limit */
 
 typedef struct {
     int ntypes;             /* number of atom types, >= 1 */
@@ -258,6 +258,10 @@ typedef struct {
     int lists;                 /* "cpu" kind: 1 full, 2 half lists */
     int blocks, colours, launches; /* "cpu" kind: blocks of atoms, colours (half lists), launches per step */
     long cluster_pairs;            /* "cluster" kind: cluster pairs (8 x 8 atoms) of its lists */
+    /* host part of set_atoms, summed (binning, binned arrays, upload
+     * enqueues; not the list build): wall seconds, and CPU seconds of the
+     * calling thread (insensitive to other load on the host) */
+    double t_set_atoms_host, t_set_atoms_cpu;
 } scl_charmm_stats;
 scl_status scl_charmm_stats_get(scl_charmm *eng, scl_charmm_stats *stats);
 

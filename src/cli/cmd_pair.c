@@ -4,7 +4,7 @@
  * and the force/energy error against the double reference, whose time on the
  * host's cores is the CPU baseline. */
 #include "commands.h"
-#include "pair/charmm_system.h"
+#include "streamcl/charmm_system.h"
 #include "streamcl/charmm.h"
 
 #include <math.h>
@@ -208,7 +208,7 @@ static void lammps_free(lammps_arrays *l)
     memset(l, 0, sizeof *l);
 }
 
-static int lammps_form(const charmm_system *sys, const atoms_with_ghosts *w, lammps_arrays *l)
+static int lammps_form(const scl_charmm_system *sys, const atoms_with_ghosts *w, lammps_arrays *l)
 {
     size_t n = (size_t)w->nlocal + (size_t)w->nghost, ms = (size_t)sys->maxspecial;
     lammps_free(l);
@@ -232,7 +232,7 @@ static int lammps_form(const charmm_system *sys, const atoms_with_ghosts *w, lam
     return 0;
 }
 
-static scl_status set_atoms(scl_charmm *eng, const bench_args *a, const charmm_system *sys,
+static scl_status set_atoms(scl_charmm *eng, const bench_args *a, const scl_charmm_system *sys,
                             const atoms_with_ghosts *w, const lammps_arrays *l)
 {
     if (a->old_api)
@@ -251,7 +251,7 @@ static scl_status set_atoms(scl_charmm *eng, const bench_args *a, const charmm_s
     return scl_charmm_set_atoms_from(eng, &at);
 }
 
-static int make_ghosts(const charmm_system *sys, double cutoff, atoms_with_ghosts *w)
+static int make_ghosts(const scl_charmm_system *sys, double cutoff, atoms_with_ghosts *w)
 {
     char err[256];
     awg_free(w);
@@ -265,16 +265,16 @@ static int make_ghosts(const charmm_system *sys, double cutoff, atoms_with_ghost
     return 0;
 }
 
-static int load_system(const bench_args *a, charmm_system *sys)
+static int load_system(const bench_args *a, scl_charmm_system *sys)
 {
-    charmm_system base;
+    scl_charmm_system base;
     if (a->data) {
         char err[512];
-        if (charmm_read_data(a->data, &base, err, sizeof err) != 0) {
+        if (scl_charmm_read_data(a->data, &base, err, sizeof err) != 0) {
             fprintf(stderr, "streamcl pair-bench: %s\n", err);
             return -1;
         }
-    } else if (charmm_water_box((int)((a->atoms + 2) / 3), 12345, &base) != 0) {
+    } else if (scl_charmm_water_box((int)((a->atoms + 2) / 3), 12345, &base) != 0) {
         fprintf(stderr, "streamcl pair-bench: out of memory building the water box\n");
         return -1;
     }
@@ -282,8 +282,8 @@ static int load_system(const bench_args *a, charmm_system *sys)
         *sys = base;
         return 0;
     }
-    int rc = charmm_system_replicate(&base, (int)a->nx, (int)a->ny, (int)a->nz, sys);
-    charmm_system_free(&base);
+    int rc = scl_charmm_system_replicate(&base, (int)a->nx, (int)a->ny, (int)a->nz, sys);
+    scl_charmm_system_free(&base);
     if (rc != 0)
         fprintf(stderr, "streamcl pair-bench: cannot replicate (out of memory or > 2^30 atoms)\n");
     return rc;
@@ -304,7 +304,7 @@ int cmd_pair_bench(int argc, char **argv)
     int pr = parse_args(argc, argv, &a);
     if (pr != 0)
         return pr == 1 ? 0 : pr;
-    charmm_system sys;
+    scl_charmm_system sys;
     if (load_system(&a, &sys) != 0)
         return 1;
     scl_charmm_params p;
@@ -334,7 +334,7 @@ int cmd_pair_bench(int argc, char **argv)
 
     scl_context *ctx = cli_context(a.device, a.profile);
     if (!ctx) {
-        charmm_system_free(&sys);
+        scl_charmm_system_free(&sys);
         return 1;
     }
     const scl_device_info *dev = scl_device(ctx);
@@ -364,8 +364,7 @@ int cmd_pair_bench(int argc, char **argv)
     scl_charmm_stats st0, st1;
     if (s == SCL_OK)
         s = scl_charmm_stats_get(eng, &st0);
-    double t_sa_cpu0 = 0, t_sa_cpu = 0, t_sa_wall = 0;
-    double t_sa_host0 = charmm_set_atoms_host_seconds(eng, &t_sa_cpu0);
+    double t_sa_wall = 0;
     cli_progress prog;
     cli_progress_start(&prog, "steps", a.steps);
     double t_loop = cli_now(), t_host_prep = 0, t_compute = 0, t_compute_tally = 0;
@@ -439,8 +438,8 @@ int cmd_pair_bench(int argc, char **argv)
     double t_force = st1.t_force - st0.t_force, t_down = st1.t_download - st0.t_download;
     double t_red = st1.t_host_reduce - st0.t_host_reduce;
     long rebuilds = st1.rebuilds - st0.rebuilds;
-    double t_sa_host = charmm_set_atoms_host_seconds(eng, &t_sa_cpu) - t_sa_host0;
-    t_sa_cpu -= t_sa_cpu0;
+    double t_sa_host = st1.t_set_atoms_host - st0.t_set_atoms_host;
+    double t_sa_cpu = st1.t_set_atoms_cpu - st0.t_set_atoms_cpu;
     long n_sa = a.steps / a.rebuild;
     printf("plan: threads/atom %d, chunks %d, work-group %d; list %ld pairs (%.1f per atom), "
            "capacity %ld; setup+tune %.2f s\n",
@@ -587,7 +586,7 @@ done:
     awg_free(&w);
     lammps_free(&lmp);
     free(f);
-    charmm_system_free(&sys);
+    scl_charmm_system_free(&sys);
     scl_context_free(ctx);
     return rc;
 }

@@ -343,6 +343,25 @@ scl_status scl_kernel_set_local(scl_kernel *k, const char *arg, size_t bytes)
     return set_raw(k, fn, i, bytes, NULL);
 }
 
+scl_status scl_kernel_bind(scl_kernel *k, const scl_arg_stream *streams, size_t nstreams,
+                           const scl_arg_int *ints, size_t nints)
+{
+    scl_status s = SCL_OK;
+    for (size_t a = 0; a < nstreams && s == SCL_OK; a++)
+        s = scl_kernel_set_stream(k, streams[a].name, streams[a].stream);
+    for (size_t a = 0; a < nints && s == SCL_OK; a++)
+        s = scl_kernel_set_int(k, ints[a].name, ints[a].value);
+    return s;
+}
+
+scl_status scl_kernel_bind_reals(scl_kernel *k, const scl_arg_real *reals, size_t n)
+{
+    scl_status s = SCL_OK;
+    for (size_t a = 0; a < n && s == SCL_OK; a++)
+        s = scl_kernel_set_real(k, reals[a].name, reals[a].value);
+    return s;
+}
+
 size_t scl_kernel_max_work_group(const scl_kernel *k)
 {
     size_t v = 0;

@@ -64,6 +64,31 @@ static scl_status parse_force(scl_plan *plan, const char *spec, int *forced, int
     return SCL_OK;
 }
 
+/* Apply typed forced values (scl_tune_options.forced) as parse_force's
+ * strict items. */
+static scl_status apply_forced(scl_plan *plan, const scl_arg_int *values, int n, int *forced,
+                               int *is_forced)
+{
+    for (int v = 0; v < n; v++) {
+        int found = 0;
+        for (int i = 0; i < plan->desc.nparams; i++)
+            if (!strcmp(plan->params[i].name, values[v].name)) {
+                if (is_forced[i] == 2 && forced[i] != values[v].value)
+                    return scl_fail(plan->ctx, SCL_ERR_ARGUMENT, "scl_plan_create",
+                                    "parameter '%s' forced twice (%d and %d)", values[v].name,
+                                    forced[i], values[v].value);
+                forced[i] = values[v].value;
+                is_forced[i] = 2;
+                found = 1;
+            }
+        if (!found)
+            return scl_fail(plan->ctx, SCL_ERR_ARGUMENT, "scl_plan_create",
+                            "forced parameter '%s' is not a parameter of %s", values[v].name,
+                            plan->desc.name);
+    }
+    return SCL_OK;
+}
+
 static char *plan_key_text(const scl_plan *plan, const int *forced, const int *is_forced)
 {
     const scl_context *ctx = plan->ctx;
@@ -285,6 +310,8 @@ scl_status scl_plan_create(scl_context *ctx, const scl_plan_desc *desc,
     s = parse_force(plan, ctx->force, forced, is_forced, 0);
     if (s == SCL_OK && opt && opt->force)
         s = parse_force(plan, opt->force, forced, is_forced, 1);
+    if (s == SCL_OK && opt && opt->nforced > 0)
+        s = apply_forced(plan, opt->forced, opt->nforced, forced, is_forced);
     int nfree = 0;
     for (int i = 0; i < np; i++) {
         if (is_forced[i])

@@ -2,7 +2,7 @@
  * tensor in row chunks, integral-direct J/K. Launch shape and Boys variant
  * are plan parameters, timed on a slice of the rows. */
 #include "eri_internal.h"
-#include "core/internal.h"
+#include "core/fail.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* The plain C reference of the Yee update (serial or OpenMP), in double (the
  * test oracle) or float (the CPU baseline). */
-#include "streamcl/fdtd.h"
+#include "fdtd/fdtd_internal.h"
 #include "core/internal.h"
 
 #include <stdlib.h>
@@ -47,9 +47,7 @@ void scl_fdtd_host_free(scl_fdtd_host *h)
     free(h);
 }
 
-/* The CPML profile of every axis with PML cells (shared by the OpenCL solver). */
-scl_status scl_fdtd_cpml_axes(const scl_fdtd_model *m, scl_cpml_axis ax[3], int T[3], char *err,
-                              size_t errlen);
+/* The CPML profile of every axis with PML cells (fdtd_internal.h). */
 scl_status scl_fdtd_cpml_axes(const scl_fdtd_model *m, scl_cpml_axis ax[3], int T[3], char *err,
                               size_t errlen)
 {

@@ -1,6 +1,6 @@
 /* CPML profile coefficients (Roden & Gedney 2000, CFS grading). */
 #include "streamcl/grid3d.h"
-#include "core/internal.h"
+#include "core/fail.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* Grid dimensions, padded indexing, sub-domains, node location, slices. */
 #include "streamcl/grid3d.h"
-#include "core/internal.h"
+#include "core/fail.h"
 
 #include <limits.h>
 #include <math.h>

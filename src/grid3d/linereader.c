@@ -1,7 +1,7 @@
 /* Run-file reading: lines with their numbers, for "PATH:LINE: why" messages,
  * and strict token parsing. */
 #include "streamcl/grid3d.h"
-#include "core/internal.h"
+#include "core/fail.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,6 +1,6 @@
 /* Storage of point-receiver time series. */
 #include "streamcl/grid3d.h"
-#include "core/internal.h"
+#include "core/fail.h"
 
 #include <stdlib.h>
 #include <string.h>

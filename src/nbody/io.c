@@ -1,7 +1,7 @@
 /* Body files: one body per line "x y z vx vy vz m" (blanks or commas), '#'
  * comments, an optional header line of names, "# n = N" declaring the count.
  * Errors name the file and line. */
-#include "core/internal.h"
+#include "core/fail.h"
 #include "core/text_input.h"
 #include "streamcl/nbody.h"
 

@@ -191,7 +191,7 @@ static int grow(void **p, long *cap, long used, long max, size_t size)
 }
 
 /* One header line: a box, a triclinic tilt (refused), or "N keyword...". */
-static int header_line(data_reader *r, data_state *st, charmm_system *sys, char *p, int have_box[3])
+static int header_line(data_reader *r, data_state *st, scl_charmm_system *sys, char *p, int have_box[3])
 {
     char *w[MAX_WORDS];
     int n = split_words(p, w);
@@ -230,7 +230,7 @@ static int header_line(data_reader *r, data_state *st, charmm_system *sys, char 
     return 0;
 }
 
-static int read_header(data_reader *r, data_state *st, charmm_system *sys, char **section)
+static int read_header(data_reader *r, data_state *st, scl_charmm_system *sys, char **section)
 {
     int have_box[3] = {0, 0, 0}, bad = 0;
     char *p;
@@ -272,7 +272,7 @@ static int pair_coeffs_line(data_reader *r, data_state *st, char **w, int n)
     return 0;
 }
 
-static int pairij_coeffs_line(data_reader *r, data_state *st, charmm_system *sys, char **w, int n)
+static int pairij_coeffs_line(data_reader *r, data_state *st, scl_charmm_system *sys, char **w, int n)
 {
     long long a, b;
     double e, s, e14, s14;
@@ -341,7 +341,7 @@ static int bonds_line(data_reader *r, data_state *st, char **w, int n)
 }
 
 /* Section body: the lines up to the next section keyword. */
-static int read_section(data_reader *r, data_state *st, charmm_system *sys, const char *name,
+static int read_section(data_reader *r, data_state *st, scl_charmm_system *sys, const char *name,
                         char **next)
 {
     char *p;
@@ -418,7 +418,7 @@ static int map_bonds(data_reader *r, data_state *st, int *bond_atoms)
 }
 
 /* Lines and per-type tables once the header is known. */
-static int alloc_types(data_reader *r, data_state *st, charmm_system *sys)
+static int alloc_types(data_reader *r, data_state *st, scl_charmm_system *sys)
 {
     size_t t = (size_t)st->ntypes;
     sys->ntypes = st->ntypes;
@@ -437,7 +437,7 @@ static int alloc_types(data_reader *r, data_state *st, charmm_system *sys)
 
 /* Header counts vs what the sections held, coefficients for every pair of
  * types, then the system's arrays and special lists. */
-static int finish(data_reader *r, data_state *st, charmm_system *sys)
+static int finish(data_reader *r, data_state *st, scl_charmm_system *sys)
 {
     if (st->natom_read != st->natoms)
         return fail_at(r, st->natoms_line, "the header says %ld atoms, Atoms has %ld lines",
@@ -488,7 +488,7 @@ static int finish(data_reader *r, data_state *st, charmm_system *sys)
     return rc;
 }
 
-int charmm_read_data(const char *path, charmm_system *sys, char *err, size_t errlen)
+int scl_charmm_read_data(const char *path, scl_charmm_system *sys, char *err, size_t errlen)
 {
     memset(sys, 0, sizeof *sys);
     data_reader r = {.path = path, .err = err, .errlen = errlen};
@@ -514,6 +514,6 @@ int charmm_read_data(const char *path, charmm_system *sys, char *err, size_t err
     free(st.bonds);
     fclose(r.f);
     if (rc != 0)
-        charmm_system_free(sys);
+        scl_charmm_system_free(sys);
     return rc;
 }

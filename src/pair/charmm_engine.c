@@ -3,8 +3,9 @@
  * the plan), and the host finish (forces added in the caller's order,
  * energy/virial partials reduced in double). */
 #include "pair/charmm_engine.h"
-#include "pair/charmm_cluster.h"
-#include "pair/charmm_cpu.h"
+#include "pair/kinds/charmm_cluster.h"
+#include "pair/kinds/charmm_cpu.h"
+#include "pair/kinds/charmm_kinds.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -14,7 +15,7 @@
 #include <omp.h>
 #endif
 
-#define FIXED_UNIT (1.0 / 4294967296.0) /* 2^-32, see cl/charmm.cl */
+#define FIXED_UNIT (1.0 / 4294967296.0) /* 2^-32, see src/pair/kinds/charmm_pair.clh */
 
 static double wall_now(void)
 {
@@ -34,6 +35,44 @@ size_t charmm_engine_device_bytes(const scl_charmm *eng)
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
         sum += stream_bytes(all[k]);
     return sum;
+}
+
+/* The parameters scl_charmm_create checks itself (the coefficients are
+ * charmm_coeffs_init's), in the order their messages take precedence. */
+static scl_status check_params(scl_context *ctx, const scl_charmm_params *p, const char *fn)
+{
+    const scl_device_info *dev = scl_device(ctx);
+    scl_status s = SCL_OK;
+    if (p->kernel && *p->kernel && !charmm_kinds_find(p->kernel)) {
+        char names[64];
+        s = scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "kernel '%s' is not %s", p->kernel,
+                     charmm_kinds_names(names, sizeof names));
+    }
+    if (s == SCL_OK && (p->list_lanes < 0 || p->list_lanes > 8 ||
+                        (p->list_lanes & (p->list_lanes - 1)) != 0))
+        s = scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "list_lanes %d is not 0 (automatic), 1, 2, 4 or 8",
+                     p->list_lanes);
+    if (s == SCL_OK && (p->lists < 0 || p->lists > 2))
+        s = scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "lists %d is not 0 (tuned), 1 (full) or 2 (half)",
+                     p->lists);
+    if (p->precision == SCL_PREC_DOUBLE && !dev->fp64)
+        s = scl_fail(ctx, SCL_ERR_UNSUPPORTED, fn,
+                     "double precision needs fp64, which %s does not have", dev->name);
+    int tpa = p->threads_per_atom;
+    if (s == SCL_OK && tpa != 0 && tpa != 1 && tpa != 2 && tpa != 4 && tpa != 8 && tpa != 16 &&
+        tpa != 32)
+        s = scl_fail(ctx, SCL_ERR_ARGUMENT, fn,
+                     "threads_per_atom %d is not 1, 2, 4, 8, 16 or 32", tpa);
+    if (s == SCL_OK && (p->chunks < 0 || p->work_group < 0 || p->neighbor_capacity < 0 ||
+                        (p->work_group & (p->work_group - 1)) != 0))
+        s = scl_fail(ctx, SCL_ERR_ARGUMENT, fn,
+                     "chunks %d, work_group %d (a power of two) or neighbor_capacity %d invalid",
+                     p->chunks, p->work_group, p->neighbor_capacity);
+    if (s == SCL_OK && (p->host_threads < 0 || p->inputs_stable < 0 || p->inputs_stable > 2))
+        s = scl_fail(ctx, SCL_ERR_ARGUMENT, fn,
+                     "host_threads %d (>= 0) or inputs_stable %d (0, 1 or 2) invalid",
+                     p->host_threads, p->inputs_stable);
+    return s;
 }
 
 scl_status scl_charmm_create(scl_context *ctx, const scl_charmm_params *p, scl_charmm **out)
@@ -57,30 +96,7 @@ scl_status scl_charmm_create(scl_context *ctx, const scl_charmm_params *p, scl_c
     snprintf(eng->kernel_name, sizeof eng->kernel_name, "%s", p->kernel ? p->kernel : "");
     eng->params.kernel = eng->kernel_name;
     const scl_device_info *dev = scl_device(ctx);
-    if (s == SCL_OK && *eng->kernel_name && strcmp(eng->kernel_name, "charmm") &&
-        strcmp(eng->kernel_name, "cpu") && strcmp(eng->kernel_name, "cluster"))
-        s = scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "kernel '%s' is not charmm, cpu or cluster",
-                     p->kernel);
-    if (s == SCL_OK && (p->list_lanes < 0 || p->list_lanes > 8 ||
-                        (p->list_lanes & (p->list_lanes - 1)) != 0))
-        s = scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "list_lanes %d is not 0 (automatic), 1, 2, 4 or 8",
-                     p->list_lanes);
-    if (s == SCL_OK && (p->lists < 0 || p->lists > 2))
-        s = scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "lists %d is not 0 (tuned), 1 (full) or 2 (half)",
-                     p->lists);
-    if (p->precision == SCL_PREC_DOUBLE && !dev->fp64)
-        s = scl_fail(ctx, SCL_ERR_UNSUPPORTED, fn,
-                     "double precision needs fp64, which %s does not have", dev->name);
-    int tpa = p->threads_per_atom;
-    if (s == SCL_OK && tpa != 0 && tpa != 1 && tpa != 2 && tpa != 4 && tpa != 8 && tpa != 16 &&
-        tpa != 32)
-        s = scl_fail(ctx, SCL_ERR_ARGUMENT, fn,
-                     "threads_per_atom %d is not 1, 2, 4, 8, 16 or 32", tpa);
-    if (s == SCL_OK && (p->chunks < 0 || p->work_group < 0 || p->neighbor_capacity < 0 ||
-                        (p->work_group & (p->work_group - 1)) != 0))
-        s = scl_fail(ctx, SCL_ERR_ARGUMENT, fn,
-                     "chunks %d, work_group %d (a power of two) or neighbor_capacity %d invalid",
-                     p->chunks, p->work_group, p->neighbor_capacity);
+    s = check_params(ctx, p, fn);
     size_t budget = p->max_device_bytes ? p->max_device_bytes : dev->global_mem / 4 * 3;
     if (s == SCL_OK)
         s = charmm_nlist_init(&eng->nlist, ctx, &eng->coeffs, &eng->params, budget);
@@ -97,10 +113,6 @@ scl_status scl_charmm_create(scl_context *ctx, const scl_charmm_params *p, scl_c
     eng->dev_pack = dev->fp64 && !p->host_pack;
     eng->direct_inputs = charmm_direct_upload(dev, p->inputs_stable);
     eng->host_threads = charmm_host_threads(dev, p->host_threads);
-    if (s == SCL_OK && (p->host_threads < 0 || p->inputs_stable < 0 || p->inputs_stable > 2))
-        s = scl_fail(ctx, SCL_ERR_ARGUMENT, fn,
-                     "host_threads %d (>= 0) or inputs_stable %d (0, 1 or 2) invalid",
-                     p->host_threads, p->inputs_stable);
     if (s == SCL_OK && eng->dev_pack) {
         char opts[64];
         snprintf(opts, sizeof opts, "-DPOS_DOUBLE=%d", p->precision == SCL_PREC_DOUBLE);
@@ -152,6 +164,7 @@ void scl_charmm_free(scl_charmm *eng)
     scl_plan_free(eng->plan);
     free(eng->plan_users);
     charmm_nlist_free(&eng->nlist);
+    charmm_kinds_release(&eng->forces);
     charmm_forces_free(&eng->forces);
     scl_stream *all[] = {eng->pos,   eng->pos_lo, eng->force, eng->partials, eng->eatom,
                          eng->vatom, eng->error,  eng->xq_dev};
@@ -208,7 +221,7 @@ static scl_status reserve_streams(scl_charmm *eng, int natoms, int nlocal)
         s = charmm_stream_reserve(ctx, &eng->eatom, "charmm per-atom energy", fk->out_type, 1, 0);
     if (s == SCL_OK)
         s = charmm_stream_reserve(ctx, &eng->vatom, "charmm per-atom virial", fk->out_type, 1, 0);
-    if (s == SCL_OK && eng->dev_pack) /* inputs of the pack kernel (cl/charmm_pack.cl) */
+    if (s == SCL_OK && eng->dev_pack) /* inputs of the pack kernel (src/pair/list/charmm_pack.cl) */
         s = charmm_stream_reserve(ctx, &eng->xq_dev, "charmm caller positions and charges",
                                   SCL_DOUBLE, 4 * na, 0);
     return s;
@@ -357,11 +370,11 @@ static scl_status device_pack(scl_charmm *eng, const double *x, const double *q,
     eng->stat_base = 4 - eng->stat_base; /* the flags the last step's kernel zeroed */
     eng->stat_clean = 0;
     scl_kernel *k = eng->pack;
-    const charmm_stream_arg streams[] = {
+    const scl_arg_stream streams[] = {
         {"x", eng->xq_dev},    {"q", eng->xq_dev},    {"order", nl->order_dev},
         {"pos", eng->pos},     {"lo", eng->pos_lo},   {"stat_all", eng->error},
         {"pos_prune", nl->pos_prune_dev ? nl->pos_prune_dev : eng->pos}};
-    const charmm_int_arg ints[] = {{"n", nl->natoms},
+    const scl_arg_int ints[] = {{"n", nl->natoms},
                                    {"has_q", 1},
                                    {"q_first", 3 * nl->natoms},
                                    {"residuals", residuals},
@@ -380,7 +393,7 @@ static scl_status device_pack(scl_charmm *eng, const double *x, const double *q,
                  {"limit", charmm_pack_limit(nl)},
                  {"allowed2", allowed * allowed},
                  {"unit2", nl->pos_double ? 1.0 : nl->unit * nl->unit}};
-    s = charmm_bind(k, streams, sizeof streams / sizeof streams[0], ints,
+    s = scl_kernel_bind(k, streams, sizeof streams / sizeof streams[0], ints,
                     sizeof ints / sizeof ints[0]);
     for (size_t a = 0; a < sizeof reals / sizeof reals[0] && s == SCL_OK; a++)
         s = scl_kernel_set_double(k, reals[a].name, reals[a].v);
@@ -409,18 +422,6 @@ static void take_errors(scl_charmm *eng)
     memcpy(eng->error_host, eng->error_raw, 4 * sizeof eng->error_host[0]);
     memcpy(eng->error_host + 4, eng->error_raw + 4 + eng->stat_base,
            4 * sizeof eng->error_host[0]);
-}
-
-scl_status charmm_engine_lists_ready(scl_charmm *eng)
-{
-    charmm_nlist *nl = &eng->nlist;
-    if (!nl->prune || nl->prune_valid)
-        return SCL_OK;
-    eng->pruned_now = 1;
-    const void *pos_host = eng->dev_pack ? NULL : eng->stage[STAGE_POS].ptr;
-    const charmm_forces *fk = &eng->forces;
-    return fk->kind && fk->kind->prune ? fk->kind->prune(&eng->forces, nl, eng->pos, pos_host)
-                                       : charmm_nlist_prune(nl, eng->pos, pos_host);
 }
 
 /* The step's streams as the force kinds see them (the tuner's steps too). */
@@ -757,6 +758,8 @@ scl_status scl_charmm_stats_get(scl_charmm *eng, scl_charmm_stats *stats)
     stats->prunes = nl->prunes;
     stats->rebuilds = nl->rebuilds;
     stats->inner_neighbors = 0;
+    stats->t_set_atoms_host = nl->t_host;
+    stats->t_set_atoms_cpu = nl->t_cpu;
     snprintf(stats->kernel, sizeof stats->kernel, "%s",
              eng->forces.kind ? eng->forces.kind->name : "");
     charmm_cpu_describe(&eng->forces, &stats->lists, &stats->launches, &stats->colours,
@@ -800,11 +803,4 @@ scl_status scl_charmm_check_neighbors(scl_charmm *eng, long *mismatches)
     int rebuilt;
     scl_status s = charmm_nlist_settle(&eng->nlist, &rebuilt, fn);
     return s == SCL_OK ? charmm_nlist_check(&eng->nlist, mismatches, fn) : s;
-}
-
-double charmm_set_atoms_host_seconds(const struct scl_charmm *eng, double *cpu)
-{
-    if (cpu)
-        *cpu = eng ? eng->nlist.t_cpu : 0.0;
-    return eng ? eng->nlist.t_host : 0.0;
 }

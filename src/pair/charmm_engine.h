@@ -6,7 +6,7 @@
 #ifndef SCL_PAIR_CHARMM_ENGINE_H
 #define SCL_PAIR_CHARMM_ENGINE_H
 
-#include "pair/charmm_forces.h"
+#include "pair/kinds/charmm_forces.h"
 
 enum { STAGE_POS, STAGE_LO, STAGE_FORCE, STAGE_XQ, STAGE_COUNT };
 
@@ -30,7 +30,7 @@ struct scl_charmm {
     int host_threads;        /* charmm_host_threads: 0 = OpenMP's default */
     void *partials_host, *eatom_host, *vatom_host;
     size_t host_bytes[3];
-    int error_host[8]; /* [0..3] force kernels, [4..7] pack kernel (cl/charmm_pack.cl) */
+    int error_host[8]; /* [0..3] force kernels, [4..7] pack kernel (src/pair/list/charmm_pack.cl) */
     /* the error stream: [0..3] force kernels, [4..7] and [8..11] the pack
      * kernel's of alternate steps (stat_base 0, 4), each step's pack kernel
      * zeroing the next step's (no fill a step) */
@@ -44,7 +44,7 @@ struct scl_charmm {
     charmm_step_io io;
 
     /* device packing (fp64 devices, unless params.host_pack): the caller's x
-     * and q go up as they are and cl/charmm_pack.cl packs them */
+     * and q go up as they are and src/pair/list/charmm_pack.cl packs them */
     int dev_pack;
     scl_kernel *pack;
     int have_prev;     /* pos holds the previous step of this atom set */
@@ -67,15 +67,13 @@ struct scl_charmm {
  * neighbor list's budget counts them). */
 size_t charmm_engine_device_bytes(const scl_charmm *eng);
 
-/* Prune the inner lists where they are stale (a new atom set or chunk
- * layout, or atoms moved), at the step's packed positions: before any force
- * launch, the tuner's included. */
-scl_status charmm_engine_lists_ready(scl_charmm *eng);
-
 /* charmm_plan.c: choose the force kind, its launch values and the chunk
- * count (the tuner), and lay the chunks out for them. */
+ * count (the tuner), and lay the chunks out for them. The plan calls
+ * nothing of charmm_engine.c: the engine calls the plan. */
 scl_status charmm_plan(scl_charmm *eng);
-/* Queue the force launches of the step described by eng->io. */
+/* Queue the force launches of the step described by eng->io, the prune of
+ * the inner lists first where they are stale (a new atom set or chunk
+ * layout, or atoms moved), at the step's packed positions. */
 scl_status charmm_plan_forces(scl_charmm *eng);
 
 #endif

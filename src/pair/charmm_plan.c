@@ -3,8 +3,8 @@
  * the real atoms of the first step, cached per device and problem shape).
  * Values the caller fixed in the parameters are forced. With several kinds
  * that run on the device, each is planned and the fastest kept. */
-#include "pair/charmm_cluster.h"
 #include "pair/charmm_engine.h"
+#include "pair/kinds/charmm_kinds.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +60,20 @@ static scl_status plan_prepare(void *user, const int *values, void **variant)
     return SCL_OK;
 }
 
+/* Prune the inner lists where they are stale, at the step's packed
+ * positions: before any force launch, the tuner's included. */
+static scl_status lists_ready(scl_charmm *eng)
+{
+    charmm_nlist *nl = &eng->nlist;
+    if (!nl->prune || nl->prune_valid)
+        return SCL_OK;
+    eng->pruned_now = 1;
+    const void *pos_host = eng->dev_pack ? NULL : eng->stage[STAGE_POS].ptr;
+    const charmm_forces *fk = &eng->forces;
+    return fk->kind && fk->kind->prune ? fk->kind->prune(&eng->forces, nl, eng->pos, pos_host)
+                                       : charmm_nlist_prune(nl, eng->pos, pos_host);
+}
+
 /* One step of the variant: the force launches of eng->io (force-only while
  * tuning; the engine's step otherwise, whose events it records). */
 static scl_status plan_run(void *user, void *variant, const int *values)
@@ -70,7 +84,7 @@ static scl_status plan_run(void *user, void *variant, const int *values)
     plan_variant *v = variant;
     scl_status s = apply(u, v->values, 0);
     if (s == SCL_OK)
-        s = charmm_engine_lists_ready(eng);
+        s = lists_ready(eng);
     if (s != SCL_OK)
         return s;
     return u->kind->enqueue(&eng->forces, &eng->nlist, &eng->io,
@@ -109,28 +123,25 @@ static scl_status plan_kind(scl_charmm *eng, const charmm_force_kind *kind, plan
     if (s != SCL_OK)
         return s;
     int m = nl->min_chunks > 0 ? nl->min_chunks : 1;
-    /* the cluster kind launches once over its own lists: chunks change nothing there */
-    params[n] = kind == &charmm_cluster_kind ? (scl_tune_param){"chunks", 1, {m}}
+    /* a kind with lists of its own launches once over them: chunks change nothing there */
+    params[n] = kind->own_lists ? (scl_tune_param){"chunks", 1, {m}}
                                              : (scl_tune_param){"chunks", 3, {m, 2 * m, 4 * m}};
     u->eng = eng;
     u->kind = kind;
     u->nkind_params = n;
-    char force[96] = "";
-    size_t len = 0;
+    /* the caller's fixed values, typed as the plan takes them */
+    scl_arg_int forced[SCL_PLAN_MAX_PARAMS];
+    int nforced = 0;
     for (int a = 0; a < n; a++) {
         int want = !strcmp(params[a].name, "tpa") ? p->threads_per_atom
                    : !strcmp(params[a].name, "wg") ? p->work_group
                    : !strcmp(params[a].name, "list") ? p->lists
                                                    : 0;
         if (want)
-            len += (size_t)snprintf(force + len, sizeof force - len, "%s=%d,", params[a].name,
-                                    want);
+            forced[nforced++] = (scl_arg_int){params[a].name, want};
     }
     if (p->chunks)
-        len += (size_t)snprintf(force + len, sizeof force - len, "chunks=%d,",
-                                p->chunks > m ? p->chunks : m);
-    if (len > 0)
-        force[len - 1] = '\0';
+        forced[nforced++] = (scl_arg_int){"chunks", p->chunks > m ? p->chunks : m};
     char name[64], shape[96];
     long avg = nl->nlocal > 0 ? pairs / nl->nlocal : 0;
     snprintf(name, sizeof name, "charmm_force.%s", kind->name);
@@ -139,7 +150,8 @@ static scl_status plan_kind(scl_charmm *eng, const charmm_force_kind *kind, plan
     scl_plan_desc desc = {name, shape, params, n + 1, plan_prepare, plan_run, plan_release, u, NULL};
     /* median of 7: candidates 10% apart swapped places run to run with 3
      * (0.144 vs 0.156 ms plans on the H200 at 32k atoms) */
-    scl_tune_options opt = {.no_tune = !p->tune, .repeats = 7, .force = len > 0 ? force : NULL};
+    scl_tune_options opt = {
+        .no_tune = !p->tune, .repeats = 7, .forced = forced, .nforced = nforced};
     return scl_plan_create(eng->ctx, &desc, &opt, out);
 }
 
@@ -173,11 +185,14 @@ scl_status charmm_plan(scl_charmm *eng)
             scl_plan_free(plan);
         }
     }
-    if (s == SCL_OK && !best)
+    if (s == SCL_OK && !best) {
+        char names[64];
         s = scl_fail(eng->ctx, SCL_ERR_UNSUPPORTED, "scl_charmm_compute",
-                     "no force kernel%s%s runs on %s (kinds: charmm, cpu, cluster)",
+                     "no force kernel%s%s runs on %s (kinds: %s)",
                      eng->params.kernel && *eng->params.kernel ? " of kind " : "",
-                     eng->params.kernel ? eng->params.kernel : "", scl_device(eng->ctx)->name);
+                     eng->params.kernel ? eng->params.kernel : "", scl_device(eng->ctx)->name,
+                     charmm_kinds_names(names, sizeof names));
+    }
     if (s == SCL_OK) { /* the chosen values, whatever was prepared last */
         plan_user *bu = &u[best_k];
         int values[SCL_PLAN_MAX_PARAMS] = {0};
@@ -196,8 +211,8 @@ scl_status charmm_plan(scl_charmm *eng)
     }
     eng->plan = best;
     eng->plan_users = u;
-    /* the cluster kind reads its own lists: later rebuilds skip the atom lists */
-    eng->nlist.lists_off = u[best_k].kind == &charmm_cluster_kind;
+    /* a kind with lists of its own: later rebuilds skip the atom lists */
+    eng->nlist.lists_off = u[best_k].kind->own_lists;
     return SCL_OK;
 }
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void charmm_system_free(charmm_system *sys)
+void scl_charmm_system_free(scl_charmm_system *sys)
 {
     if (!sys)
         return;
@@ -22,7 +22,7 @@ void charmm_system_free(charmm_system *sys)
     memset(sys, 0, sizeof *sys);
 }
 
-static int system_alloc(charmm_system *sys, int natoms, int ntypes)
+static int system_alloc(scl_charmm_system *sys, int natoms, int ntypes)
 {
     size_t n = (size_t)(natoms > 0 ? natoms : 1), t = (size_t)ntypes * (size_t)ntypes;
     sys->natoms = natoms;
@@ -46,7 +46,7 @@ static int contains(const int64_t *list, int n, int64_t v)
     return 0;
 }
 
-int charmm_specials_from_bonds(charmm_system *sys, long nbonds, const int *bond_atoms)
+int charmm_specials_from_bonds(scl_charmm_system *sys, long nbonds, const int *bond_atoms)
 {
     int n = sys->natoms;
     int *start = calloc((size_t)n + 1, sizeof *start);
@@ -147,11 +147,11 @@ static void random_unit(uint64_t *s, double u[3])
     u[2] = z;
 }
 
-int charmm_water_box(int nmol, uint64_t seed, charmm_system *sys)
+int scl_charmm_water_box(int nmol, uint64_t seed, scl_charmm_system *sys)
 {
     memset(sys, 0, sizeof *sys);
     if (nmol < 1 || system_alloc(sys, 3 * nmol, 2) != 0) {
-        charmm_system_free(sys);
+        scl_charmm_system_free(sys);
         return -1;
     }
     uint64_t s = seed ? seed : 88172645463325252ULL;
@@ -171,7 +171,7 @@ int charmm_water_box(int nmol, uint64_t seed, charmm_system *sys)
     const double r_oh = 0.9572, half_angle = 0.5 * 104.52 * 3.14159265358979 / 180.0;
     int *bonds = malloc(4 * (size_t)nmol * sizeof *bonds);
     if (!bonds) {
-        charmm_system_free(sys);
+        scl_charmm_system_free(sys);
         return -1;
     }
     for (int m = 0; m < nmol; m++) {
@@ -208,17 +208,17 @@ int charmm_water_box(int nmol, uint64_t seed, charmm_system *sys)
     int rc = charmm_specials_from_bonds(sys, 2L * nmol, bonds);
     free(bonds);
     if (rc != 0)
-        charmm_system_free(sys);
+        scl_charmm_system_free(sys);
     return rc;
 }
 
-int charmm_system_replicate(const charmm_system *in, int nx, int ny, int nz, charmm_system *out)
+int scl_charmm_system_replicate(const scl_charmm_system *in, int nx, int ny, int nz, scl_charmm_system *out)
 {
     memset(out, 0, sizeof *out);
     long copies = (long)nx * ny * nz;
     if (copies < 1 || (long)in->natoms * copies > 0x3fffffff ||
         system_alloc(out, (int)(in->natoms * copies), in->ntypes) != 0) {
-        charmm_system_free(out);
+        scl_charmm_system_free(out);
         return -1;
     }
     size_t t = (size_t)in->ntypes * (size_t)in->ntypes, ms = (size_t)in->maxspecial;
@@ -235,7 +235,7 @@ int charmm_system_replicate(const charmm_system *in, int nx, int ny, int nz, cha
     out->nspecial = malloc(3 * (size_t)out->natoms * sizeof *out->nspecial);
     out->special = malloc(((size_t)out->natoms * ms + 1) * sizeof *out->special);
     if (!out->nspecial || !out->special) {
-        charmm_system_free(out);
+        scl_charmm_system_free(out);
         return -1;
     }
     int64_t maxtag = 0;

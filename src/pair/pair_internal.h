@@ -1,5 +1,6 @@
 /* Internal definitions of the pair module: coefficient tables, cell grids,
- * special-pair lookup, and argument binding helpers. */
+ * special-pair lookup, and the real4 argument helper (tables of arguments
+ * are bound by the core: scl_kernel_bind). */
 #ifndef SCL_PAIR_INTERNAL_H
 #define SCL_PAIR_INTERNAL_H
 
@@ -17,7 +18,7 @@
 /* Device list build: cells are cutoff/REACH wide, scanned REACH cells out. */
 #define CHARMM_CELL_REACH 2
 /* Work-items per atom of the device list build and prune on GPUs (LANES in
- * cl/neighbor.cl; CPUs: 1). */
+ * src/pair/list/neighbor.cl; CPUs: 1). */
 #define CHARMM_LIST_LANES 8
 /* Candidates of a lane per chunk of the list build (HITS there). */
 #define CHARMM_BUILD_HITS 16
@@ -31,27 +32,6 @@
  * system to 0.045 A (lammps_minimize_* tests); at 0.01 A an LJ force of
  * lj1 ~ 1e7 is ~1e35 in float, below its 3.4e38. */
 #define CHARMM_MIN_R 0.01
-
-/* Named kernel arguments bound in one call (streams, then ints). */
-typedef struct {
-    const char *name;
-    scl_stream *stream;
-} charmm_stream_arg;
-typedef struct {
-    const char *name;
-    int value;
-} charmm_int_arg;
-
-static inline scl_status charmm_bind(scl_kernel *k, const charmm_stream_arg *streams,
-                                     size_t nstreams, const charmm_int_arg *ints, size_t nints)
-{
-    scl_status s = SCL_OK;
-    for (size_t a = 0; a < nstreams && s == SCL_OK; a++)
-        s = scl_kernel_set_stream(k, streams[a].name, streams[a].stream);
-    for (size_t a = 0; a < nints && s == SCL_OK; a++)
-        s = scl_kernel_set_int(k, ints[a].name, ints[a].value);
-    return s;
-}
 
 /* A real4 argument: double4 when dbl, else float4. */
 static inline scl_status charmm_set_real4(scl_kernel *k, const char *arg, int dbl,

@@ -15,8 +15,8 @@
  * system instead: charmm_half_threads.cmake runs it under 1 and 2 PoCL
  * threads and requires the same hashes. */
 #include "charmm_test_util.h"
-#include "pair/charmm_colour.h"
-#include "pair/charmm_cpu.h"
+#include "pair/kinds/charmm_colour.h"
+#include "pair/kinds/charmm_cpu.h"
 #include "pair/charmm_engine.h"
 
 #define CELL_REACH 2

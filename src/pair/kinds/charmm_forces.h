@@ -1,17 +1,20 @@
-/* The force kernels object of the charmm engine: coefficient tables, the
- * kernel variants of each force-kernel kind, and the launch of a step over
- * a neighbor list object.
+/* The force kernels object of the charmm engine: what every force kind
+ * shares (coefficient tables, the pair-math arguments, the build of a kernel
+ * of charmm_pair.clh) and the interface a kind implements.
  *
- * A kind is one way to compute the forces (cl/charmm.cl: full lists,
- * several lanes per atom, for GPUs; others may follow, e.g. a CPU-shaped
- * kernel). The tuner picks the kind and its launch values per device
- * (charmm_plan.c): each kind names its candidates, says which combinations
- * are legal (prepare) and queues a step (enqueue). Add a kind by appending
- * it to charmm_force_kinds[] in charmm_forces.c. */
+ * A kind is one way to compute the forces, in its own file with its kernels
+ * beside it: charmm_lanes.c + charmm.cl (full lists, TPA lanes per atom:
+ * GPUs), charmm_cpu.c + charmm_cpu.cl (a block of atoms per work-item:
+ * CPUs), charmm_cluster.c + charmm_cluster*.cl (cluster-pair lists). The
+ * tuner picks the kind and its launch values per device (../charmm_plan.c):
+ * each kind names its candidates, says which combinations are legal
+ * (prepare) and queues a step (enqueue). Add a kind by writing its file and
+ * appending it to the table of charmm_kinds.c, the one place that lists the
+ * kinds. Kinds read the neighbor list (../list/), which knows no kind. */
 #ifndef SCL_PAIR_CHARMM_FORCES_H
 #define SCL_PAIR_CHARMM_FORCES_H
 
-#include "pair/charmm_nlist.h"
+#include "pair/list/charmm_nlist.h"
 
 #define CHARMM_TPA_VARIANTS 6 /* threads per atom 1, 2, 4, 8, 16, 32 */
 /* Launch events a kind may record beyond one per chunk (charmm_cpu.c: one
@@ -54,10 +57,13 @@ typedef struct {
      * prunes its own lists. */
     scl_status (*prune)(charmm_forces *fk, charmm_nlist *nl, scl_stream *pos,
                         const void *pos_host);
+    /* Optional: free the kind's kernels and state held in fk. */
+    void (*release)(charmm_forces *fk);
+    /* The kind builds lists of its own from the atom set: it launches once
+     * over them (the plan's chunk count changes nothing) and later rebuilds
+     * skip the neighbor list object's lists (charmm_nlist.lists_off). */
+    int own_lists;
 } charmm_force_kind;
-
-extern const charmm_force_kind *const charmm_force_kinds[];
-extern const int charmm_force_nkinds;
 
 struct charmm_forces {
     scl_context *ctx;
@@ -86,19 +92,27 @@ void charmm_forces_free(charmm_forces *fk);
  * mixed_tally_double on fp64 devices, and double precision). */
 int charmm_forces_pair_double(const charmm_forces *fk, int tally);
 
-/* Bytes of a force kernel's local scratch for work-group wg (cl/charmm.cl
+/* Bytes of a force kernel's local scratch for work-group wg (charmm_pair.clh
  * finish_atom and the tally accumulators). */
 size_t charmm_forces_scratch_bytes(const charmm_forces *fk, size_t wg);
-/* Float partial sums per FSUM pairs (cl/charmm.cl): mixed with double
+/* Float partial sums per FSUM pairs (charmm_pair.clh): mixed with double
  * accumulators only. */
 int charmm_forces_has_fsum(const charmm_forces *fk);
-/* Whether kernel k (of cl/charmm.cl) launches with work-group wg and its
+/* Whether kernel k (of src/pair/kinds/charmm_pair.clh) launches with work-group wg and its
  * scratch (SCL_ERR_UNSUPPORTED, say, past the device's local memory). */
 scl_status charmm_forces_check_scratch(charmm_forces *fk, scl_kernel *k, int wg);
-/* Kernel `name` of cl/charmm.cl for (tpa, tally, fsum) into *slot, built
- * when *slot is NULL. */
-scl_status charmm_forces_kernel(charmm_forces *fk, const char *name, int tpa, int tally,
-                                int fsum, const char *label, scl_kernel **slot);
+/* The compile-time shape of a force kernel of charmm_pair.clh: TPA, TALLY,
+ * FSUM (> 1: 8), PIPE (charmm_force's software-pipelined loop: 1, or 2
+ * unrolled twice; 0 none) and a register cap cap > 0 (NVIDIA's
+ * -cl-nv-maxrregcount; dropped where the driver refuses it). */
+typedef struct {
+    int tpa, tally, fsum, pipe, cap;
+} charmm_kernel_shape;
+/* Kernel `name` of kernel file `program` (one that includes
+ * charmm_pair.clh) built for shape into *slot, when *slot is NULL. */
+scl_status charmm_forces_kernel(charmm_forces *fk, const char *program, const char *name,
+                                const charmm_kernel_shape *shape, const char *label,
+                                scl_kernel **slot);
 
 /* Bind the pair-math arguments every force kernel declares: cutoffs and
  * coefficients (real: double when dbl), special factors, the fixed-point

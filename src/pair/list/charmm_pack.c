@@ -1,6 +1,6 @@
 /* Host packing of positions into the frame of a neighbor list object (the
- * path of devices without fp64, and the oracle of cl/charmm_pack.cl). */
-#include "pair/charmm_nlist.h"
+ * path of devices without fp64, and the oracle of src/pair/list/charmm_pack.cl). */
+#include "pair/list/charmm_nlist.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,135 +1,12 @@
-/* The neighbor list object (charmm_nlist.h): host binning (cell sort),
- * upload of what the device list build needs, chunk layout within the
- * device memory, the list build with overflow regrowth, and pruning. */
-#include "pair/charmm_nlist.h"
+/* The lists of the neighbor list object (charmm_nlist.h): chunk layout
+ * within the device memory, the list build with overflow regrowth, and
+ * pruning. Atom sets come from charmm_bins.c, which calls in here; this
+ * file calls only the object's lifecycle (charmm_nlist.c). */
+#include "pair/list/charmm_nlist.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-scl_status charmm_nlist_init(charmm_nlist *nl, scl_context *ctx, const charmm_coeffs *coeffs,
-                             const scl_charmm_params *p, size_t device_budget)
-{
-    memset(nl, 0, sizeof *nl);
-    nl->ctx = ctx;
-    nl->coeffs = coeffs;
-    nl->pos_double = p->precision == SCL_PREC_DOUBLE;
-    nl->neighbor_capacity = p->neighbor_capacity;
-    nl->device_budget = device_budget;
-    /* pruning pays off once the inner list is clearly shorter: a quarter of
-     * the skin keeps ~3/4 of the shell out (12 -> 10.5 A: 2/3 of the slots)
-     * and holds for tens of MD steps */
-    nl->inner_skin = p->inner_skin < 0.0 ? 0.0 : p->inner_skin > 0.0 ? p->inner_skin
-                                                                      : 0.25 * p->skin;
-    if (nl->inner_skin >= p->skin)
-        nl->inner_skin = 0.0; /* no shorter than the full list */
-    nl->device_bins = scl_device(ctx)->fp64 && !p->host_pack;
-    nl->direct_upload = charmm_direct_upload(scl_device(ctx), p->inputs_stable);
-    nl->host_threads = charmm_host_threads(scl_device(ctx), p->host_threads);
-    /* a CPU work-item is a loop iteration: lanes there only add the
-     * barrier, the local-memory offsets and (build) the holes */
-    nl->lanes = p->list_lanes > 0 ? p->list_lanes : scl_device(ctx)->is_gpu ? CHARMM_LIST_LANES : 1;
-    char opts[64];
-    snprintf(opts, sizeof opts, "-DSCL_POS_DOUBLE=%d -DLANES=%d", nl->pos_double, nl->lanes);
-    scl_status s = scl_kernel_create(ctx, "neighbor", "neighbor_build", opts, &nl->build);
-    if (s == SCL_OK)
-        s = scl_kernel_create(ctx, "neighbor", "neighbor_prune", opts, &nl->prune_k);
-    if (s == SCL_OK) {
-        scl_kernel_set_label(nl->build, "charmm neighbor build");
-        scl_kernel_set_label(nl->prune_k, "charmm list prune");
-    }
-    if (s == SCL_OK && nl->device_bins) {
-        struct {
-            const char *name;
-            scl_kernel **k;
-        } bins[] = {{"bin_bounds", &nl->bounds},   {"bin_count", &nl->count},
-                    {"bin_scan", &nl->scan},       {"bin_scatter", &nl->scatter},
-                    {"bin_rank", &nl->sort},       {"bin_gather", &nl->gather}};
-        for (size_t k = 0; k < sizeof bins / sizeof bins[0] && s == SCL_OK; k++) {
-            s = scl_kernel_create(ctx, "charmm_bin", bins[k].name, NULL, bins[k].k);
-            if (s == SCL_OK)
-                scl_kernel_set_label(*bins[k].k, "charmm binning");
-        }
-        snprintf(opts, sizeof opts, "-DPOS_DOUBLE=%d", nl->pos_double);
-        if (s == SCL_OK)
-            s = scl_kernel_create(ctx, "charmm_pack", "charmm_pack", opts, &nl->pack);
-        if (s == SCL_OK)
-            scl_kernel_set_label(nl->pack, "charmm binning");
-    }
-    return s;
-}
-
-void charmm_nlist_forget(charmm_nlist *nl)
-{
-    /* order and ilist live in the kept rebuild buffers */
-    nl->order = nl->ilist = NULL;
-    nl->have_atoms = 0;
-}
-
-void charmm_nlist_free(charmm_nlist *nl)
-{
-    if (nl->overflow_pending) {
-        scl_event_wait(nl->ctx, nl->overflow_ev);
-        scl_event_release(nl->overflow_ev);
-    }
-    charmm_nlist_tags_drain(nl);
-    charmm_nlist_forget(nl);
-    charmm_stage_free(&nl->stage);
-    scl_stream *given[] = {nl->tag_in, nl->special_in, nl->tag_check};
-    for (size_t k = 0; k < sizeof given / sizeof given[0]; k++)
-        scl_stream_free(given[k]);
-    scl_kernel_free(nl->tags_k[0]);
-    scl_kernel_free(nl->tags_k[1]);
-    for (int k = 0; k < CHARMM_REBUILD_BUFS; k++)
-        free(nl->rebuild_buf[k]);
-    for (int c = 0; c < nl->nchunks; c++) {
-        scl_stream_free(nl->chunks[c].nbr);
-        scl_stream_free(nl->chunks[c].nbr_in);
-    }
-    free(nl->chunks);
-    free(nl->pos_prune);
-    scl_stream *all[] = {nl->x_raw,      nl->type_raw,    nl->tag_raw,       nl->nspecial,
-                         nl->special,    nl->pos_build,   nl->type,          nl->tag,
-                         nl->order_dev,  nl->ilist_dev,   nl->icell,         nl->cell_start,
-                         nl->numnbr,     nl->numnbr_in,   nl->nspecial_front, nl->overflow,
-                         nl->npairs,     nl->shared_nbr, nl->pos_prune_dev, nl->cell_of,     nl->rank,
-                         nl->cell_count, nl->local_count, nl->local_start,   nl->box,
-                         nl->check,      nl->lo_unused,   nl->arrival};
-    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
-        scl_stream_free(all[k]);
-    scl_kernel *kernels[] = {nl->build,   nl->prune_k, nl->bounds, nl->count, nl->scan,
-                             nl->scatter, nl->sort,    nl->gather, nl->pack};
-    for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++)
-        scl_kernel_free(kernels[k]);
-    memset(nl, 0, sizeof *nl);
-}
-
-void *charmm_nlist_buf(charmm_nlist *nl, int k, size_t bytes)
-{
-    if (bytes == 0)
-        bytes = 1;
-    if (nl->rebuild_bytes[k] < bytes) {
-        free(nl->rebuild_buf[k]);
-        size_t want = bytes + bytes / 8; /* ghost counts drift between rebuilds */
-        nl->rebuild_buf[k] = malloc(want);
-        nl->rebuild_bytes[k] = nl->rebuild_buf[k] ? want : 0;
-    }
-    return nl->rebuild_buf[k];
-}
-
-scl_status charmm_stream_reserve(scl_context *ctx, scl_stream **s, const char *label,
-                                 scl_type type, size_t count, unsigned flags)
-{
-    if (count == 0)
-        count = 1;
-    if (*s && scl_stream_count(*s) >= count && scl_stream_type(*s) == type)
-        return SCL_OK;
-    scl_stream_free(*s);
-    *s = NULL;
-    /* headroom so that the slowly changing ghost count does not reallocate every rebuild */
-    size_t want = count + count / 16 + 16;
-    return scl_stream_create(ctx, label, type, want, 1, 1, flags, s);
-}
 
 static size_t stream_bytes(const scl_stream *s) { return s ? scl_stream_bytes(s) : 0; }
 
@@ -195,17 +72,17 @@ scl_status charmm_nlist_build(charmm_nlist *nl, const charmm_chunk *ch, scl_stre
                               scl_event *ev)
 {
     scl_kernel *k = nl->build;
-    const charmm_stream_arg streams[] = {
+    const scl_arg_stream streams[] = {
         {"pos", nl->pos_build},       {"tag", nl->tag},           {"ilist", nl->ilist_dev},
         {"icell", nl->icell},         {"cell_start", nl->cell_start},
         {"order", nl->order_dev},     {"nspecial", nl->nspecial},
         {"special", nl->special},     {"nbr", nbr},               {"numnbr", nl->numnbr},
         {"npairs", nl->npairs},       {"overflow", nl->overflow}};
-    const charmm_int_arg ints[] = {
+    const scl_arg_int ints[] = {
         {"nx", nl->grid[0]},        {"ny", nl->grid[1]},           {"nz", nl->grid[2]},
         {"reach", CHARMM_CELL_REACH}, {"maxspecial", nl->maxspecial}, {"first", ch->first},
         {"count", ch->count},       {"capacity", nl->capacity},    {"sentinel", nl->natoms}};
-    scl_status s = charmm_bind(k, streams, sizeof streams / sizeof streams[0], ints,
+    scl_status s = scl_kernel_bind(k, streams, sizeof streams / sizeof streams[0], ints,
                                sizeof ints / sizeof ints[0]);
     if (s == SCL_OK)
         s = scl_kernel_set_real(k, "cutsq", nl->coeffs->cut_neigh * nl->coeffs->cut_neigh);
@@ -224,7 +101,7 @@ scl_status charmm_nlist_build(charmm_nlist *nl, const charmm_chunk *ch, scl_stre
         half[d] = nl->half_box[d] > 0.0 ? nl->half_box[d] : 1e30;
     if (s == SCL_OK)
         s = charmm_set_real4(k, "half_box", nl->pos_double, half);
-    /* whole atoms per work-group; local memory (cl/neighbor.cl): two
+    /* whole atoms per work-group; local memory (src/pair/list/neighbor.cl): two
      * packed counts and CHARMM_BUILD_HITS scratch slots per work-item, two
      * row lengths per atom */
     size_t local = 64;
@@ -273,13 +150,13 @@ scl_status charmm_nlist_prune(charmm_nlist *nl, scl_stream *pos, const void *pos
         const charmm_chunk *ch = &nl->chunks[c];
         if (ch->count == 0)
             continue;
-        const charmm_stream_arg streams[] = {
+        const scl_arg_stream streams[] = {
             {"pos", pos},          {"ilist", nl->ilist_dev},     {"nbr", ch->nbr},
             {"numnbr", nl->numnbr}, {"nbr_in", ch->nbr_in},      {"numnbr_in", nl->numnbr_in},
             {"nspecial_front", nl->nspecial_front}};
-        const charmm_int_arg ints[] = {
+        const scl_arg_int ints[] = {
             {"first", ch->first}, {"count", ch->count}, {"sentinel", nl->natoms}};
-        s = charmm_bind(k, streams, sizeof streams / sizeof streams[0], ints,
+        s = scl_kernel_bind(k, streams, sizeof streams / sizeof streams[0], ints,
                         sizeof ints / sizeof ints[0]);
         size_t global = ((size_t)ch->count * (size_t)nl->lanes + local - 1) / local * local;
         if (s == SCL_OK)
@@ -380,6 +257,104 @@ static size_t max_chunk_atoms(const charmm_nlist *nl, size_t per_atom)
     return max_alloc / per_atom;
 }
 
+/* Lay out the chunks over the local atoms for the current capacity: whether
+ * the lists stream (do not all fit) and are pruned, the chunk count (at
+ * least nchunks, at least what fits), and each chunk's list buffers (kept
+ * from the last layout where large enough). */
+static scl_status layout_chunks(charmm_nlist *nl, int nchunks, const char *fn)
+{
+    scl_context *ctx = nl->ctx;
+    scl_status s = SCL_OK;
+    int nlocal = nl->nlocal;
+    scl_stream **keep = NULL;
+    int nkeep = 0;
+    release_chunks(nl, &keep, &nkeep);
+    size_t per_atom = (size_t)nl->capacity * sizeof(int);
+    size_t fixed = fixed_device_bytes(nl);
+    size_t chunk_max = max_chunk_atoms(nl, per_atom);
+    if (fixed >= nl->device_budget || chunk_max < 64) {
+        free_kept(keep, nkeep);
+        return scl_fail(ctx, SCL_ERR_TOO_LARGE, fn,
+                        "%d local + %d ghost atoms with %d list slots each do not fit %zu "
+                        "bytes of device memory even in chunks of 64 atoms (%zu bytes "
+                        "are needed outside the lists)",
+                        nl->nlocal, nl->nghost, nl->capacity, nl->device_budget, fixed);
+    }
+    size_t list_bytes = (size_t)nlocal * per_atom;
+    nl->min_chunks = (int)((size_t)nlocal / chunk_max + ((size_t)nlocal % chunk_max != 0));
+    if (nl->min_chunks < 1)
+        nl->min_chunks = 1;
+    int n = nchunks > nl->min_chunks ? nchunks : nl->min_chunks;
+    if (n > nlocal)
+        n = nlocal > 0 ? nlocal : 1;
+    nl->streaming = fixed + list_bytes > nl->device_budget;
+    /* pruning needs the inner lists beside the full ones */
+    nl->prune = nl->inner_skin > 0.0 && fixed + 2 * list_bytes <= nl->device_budget;
+    nl->prune_valid = 0;
+    if (nl->streaming) { /* one shared buffer: chunks small enough for what is left */
+        size_t left_atoms = (nl->device_budget - fixed) / per_atom;
+        if (left_atoms < (size_t)chunk_max)
+            chunk_max = left_atoms;
+        if (chunk_max < 64) {
+            free_kept(keep, nkeep);
+            return scl_fail(ctx, SCL_ERR_TOO_LARGE, fn,
+                            "neighbor lists of %d atoms x %d slots do not fit %zu bytes of "
+                            "device memory even one chunk of 64 atoms at a time",
+                            nlocal, nl->capacity, nl->device_budget);
+        }
+        int need = (int)((size_t)nlocal / chunk_max + ((size_t)nlocal % chunk_max != 0));
+        if (n < need)
+            n = need;
+    }
+    if (nl->streaming) { /* memory is tight: nothing kept */
+        free_kept(keep, nkeep);
+        keep = NULL;
+        nkeep = 0;
+    } else {
+        scl_stream_free(nl->shared_nbr);
+        nl->shared_nbr = NULL;
+    }
+    nl->chunks = calloc((size_t)n, sizeof *nl->chunks);
+    if (!nl->chunks) {
+        free_kept(keep, nkeep);
+        return scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    }
+    nl->nchunks = n;
+    int per = (nlocal + n - 1) / n;
+    size_t per_slots = (size_t)(per > 0 ? per : 1) * (size_t)nl->capacity;
+    for (int k = 0; k < nkeep; k++) /* too small for any chunk: free before allocating */
+        if (keep[k] && scl_stream_count(keep[k]) < per_slots) {
+            scl_stream_free(keep[k]);
+            keep[k] = NULL;
+        }
+    for (int c = 0; c < n; c++) {
+        charmm_chunk *ch = &nl->chunks[c];
+        ch->first = c * per < nlocal ? c * per : nlocal;
+        int end = (c + 1) * per < nlocal ? (c + 1) * per : nlocal;
+        ch->count = end - ch->first;
+        if (nl->streaming)
+            continue;
+        s = chunk_buffer(nl, keep, nkeep, per_slots, "charmm neighbor list", &ch->nbr);
+        if (s == SCL_OK && nl->prune)
+            s = chunk_buffer(nl, keep, nkeep, per_slots, "charmm inner neighbor list",
+                             &ch->nbr_in);
+        if (s != SCL_OK) {
+            free_kept(keep, nkeep);
+            return s;
+        }
+    }
+    free_kept(keep, nkeep);
+    if (nl->streaming && (!nl->shared_nbr || scl_stream_count(nl->shared_nbr) < per_slots)) {
+        scl_stream_free(nl->shared_nbr);
+        nl->shared_nbr = NULL;
+        s = scl_stream_create(ctx, "charmm neighbor list (shared)", SCL_INT, per_slots, 1, 1,
+                              0, &nl->shared_nbr);
+        if (s != SCL_OK)
+            return s;
+    }
+    return SCL_OK;
+}
+
 scl_status charmm_nlist_chunks(charmm_nlist *nl, int nchunks, int wait, const char *fn)
 {
     if (nl->overflow_pending) { /* superseded by this build */
@@ -389,94 +364,11 @@ scl_status charmm_nlist_chunks(charmm_nlist *nl, int nchunks, int wait, const ch
     }
     scl_context *ctx = nl->ctx;
     scl_status s = SCL_OK;
-    int nlocal = nl->nlocal;
     for (;;) {
-        scl_stream **keep = NULL;
-        int nkeep = 0;
-        release_chunks(nl, &keep, &nkeep);
-        size_t per_atom = (size_t)nl->capacity * sizeof(int);
-        size_t fixed = fixed_device_bytes(nl);
-        size_t chunk_max = max_chunk_atoms(nl, per_atom);
-        if (fixed >= nl->device_budget || chunk_max < 64) {
-            free_kept(keep, nkeep);
-            return scl_fail(ctx, SCL_ERR_TOO_LARGE, fn,
-                            "%d local + %d ghost atoms with %d list slots each do not fit %zu "
-                            "bytes of device memory even in chunks of 64 atoms (%zu bytes "
-                            "are needed outside the lists)",
-                            nl->nlocal, nl->nghost, nl->capacity, nl->device_budget, fixed);
-        }
-        size_t list_bytes = (size_t)nlocal * per_atom;
-        nl->min_chunks = (int)((size_t)nlocal / chunk_max + ((size_t)nlocal % chunk_max != 0));
-        if (nl->min_chunks < 1)
-            nl->min_chunks = 1;
-        int n = nchunks > nl->min_chunks ? nchunks : nl->min_chunks;
-        if (n > nlocal)
-            n = nlocal > 0 ? nlocal : 1;
-        nl->streaming = fixed + list_bytes > nl->device_budget;
-        /* pruning needs the inner lists beside the full ones */
-        nl->prune = nl->inner_skin > 0.0 && fixed + 2 * list_bytes <= nl->device_budget;
-        nl->prune_valid = 0;
-        if (nl->streaming) { /* one shared buffer: chunks small enough for what is left */
-            size_t left_atoms = (nl->device_budget - fixed) / per_atom;
-            if (left_atoms < (size_t)chunk_max)
-                chunk_max = left_atoms;
-            if (chunk_max < 64) {
-                free_kept(keep, nkeep);
-                return scl_fail(ctx, SCL_ERR_TOO_LARGE, fn,
-                                "neighbor lists of %d atoms x %d slots do not fit %zu bytes of "
-                                "device memory even one chunk of 64 atoms at a time",
-                                nlocal, nl->capacity, nl->device_budget);
-            }
-            int need = (int)((size_t)nlocal / chunk_max + ((size_t)nlocal % chunk_max != 0));
-            if (n < need)
-                n = need;
-        }
-        if (nl->streaming) { /* memory is tight: nothing kept */
-            free_kept(keep, nkeep);
-            keep = NULL;
-            nkeep = 0;
-        } else {
-            scl_stream_free(nl->shared_nbr);
-            nl->shared_nbr = NULL;
-        }
-        nl->chunks = calloc((size_t)n, sizeof *nl->chunks);
-        if (!nl->chunks) {
-            free_kept(keep, nkeep);
-            return scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
-        }
-        nl->nchunks = n;
-        int per = (nlocal + n - 1) / n;
-        size_t per_slots = (size_t)(per > 0 ? per : 1) * (size_t)nl->capacity;
-        for (int k = 0; k < nkeep; k++) /* too small for any chunk: free before allocating */
-            if (keep[k] && scl_stream_count(keep[k]) < per_slots) {
-                scl_stream_free(keep[k]);
-                keep[k] = NULL;
-            }
-        for (int c = 0; c < n; c++) {
-            charmm_chunk *ch = &nl->chunks[c];
-            ch->first = c * per < nlocal ? c * per : nlocal;
-            int end = (c + 1) * per < nlocal ? (c + 1) * per : nlocal;
-            ch->count = end - ch->first;
-            if (nl->streaming)
-                continue;
-            s = chunk_buffer(nl, keep, nkeep, per_slots, "charmm neighbor list", &ch->nbr);
-            if (s == SCL_OK && nl->prune)
-                s = chunk_buffer(nl, keep, nkeep, per_slots, "charmm inner neighbor list",
-                                 &ch->nbr_in);
-            if (s != SCL_OK) {
-                free_kept(keep, nkeep);
-                return s;
-            }
-        }
-        free_kept(keep, nkeep);
-        if (nl->streaming && (!nl->shared_nbr || scl_stream_count(nl->shared_nbr) < per_slots)) {
-            scl_stream_free(nl->shared_nbr);
-            nl->shared_nbr = NULL;
-            s = scl_stream_create(ctx, "charmm neighbor list (shared)", SCL_INT, per_slots, 1, 1,
-                                  0, &nl->shared_nbr);
-            if (s != SCL_OK)
-                return s;
-        }
+        s = layout_chunks(nl, nchunks, fn);
+        if (s != SCL_OK)
+            return s;
+        int n = nl->nchunks;
         if (nl->lists_off)
             break;
         int zero = 0;

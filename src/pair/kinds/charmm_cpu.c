@@ -1,7 +1,8 @@
-/* The "cpu" kind of force kernels (see charmm_cpu.h and cl/charmm_cpu.cl):
+/* The "cpu" kind of force kernels (see charmm_cpu.h and src/pair/kinds/charmm_cpu.cl):
  * blocks, colours and half lists kept up to date with the neighbor list
  * object, then one launch per colour (half lists) or per chunk (full). */
-#include "pair/charmm_cpu.h"
+#include "pair/kinds/charmm_cpu.h"
+#include "pair/kinds/charmm_kinds.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -301,9 +302,9 @@ static scl_status make_outer(charmm_forces *fk, charmm_nlist *nl, scl_event *eve
         s = scl_stream_fill_range(cpu->slot_of, 0, na, &minus1, NULL);
     size_t local = 64, global = (size_t)nl->nlocal;
     if (s == SCL_OK && global > 0) {
-        const charmm_stream_arg streams[] = {{"ilist", nl->ilist_dev}, {"slot_of", cpu->slot_of}};
-        const charmm_int_arg ints[] = {{"nlocal", nl->nlocal}};
-        s = charmm_bind(cpu->slot_map, streams, 2, ints, 1);
+        const scl_arg_stream streams[] = {{"ilist", nl->ilist_dev}, {"slot_of", cpu->slot_of}};
+        const scl_arg_int ints[] = {{"nlocal", nl->nlocal}};
+        s = scl_kernel_bind(cpu->slot_map, streams, 2, ints, 1);
         if (s == SCL_OK)
             s = scl_kernel_launch(cpu->slot_map, 1, &global, &local, NULL);
     }
@@ -311,15 +312,15 @@ static scl_status make_outer(charmm_forces *fk, charmm_nlist *nl, scl_event *eve
         const charmm_chunk *ch = &nl->chunks[c];
         if (ch->count == 0)
             continue;
-        const charmm_stream_arg streams[] = {
+        const scl_arg_stream streams[] = {
             {"nbr", ch->nbr},        {"numnbr", nl->numnbr},  {"slot_of", cpu->slot_of},
             {"icell", nl->icell},    {"hlist", cpu->outer},   {"half_num", cpu->outer_num},
             {"half_nsf", cpu->outer_nsf}};
-        const charmm_int_arg ints[] = {{"first", ch->first},
+        const scl_arg_int ints[] = {{"first", ch->first},
                                        {"count", ch->count},
                                        {"capacity", nl->capacity},
                                        {"sentinel", nl->natoms}};
-        s = charmm_bind(cpu->filter, streams, 7, ints, 4);
+        s = scl_kernel_bind(cpu->filter, streams, 7, ints, 4);
         global = (size_t)ch->count;
         if (s == SCL_OK)
             s = scl_kernel_launch(cpu->filter, 1, &global, &local,
@@ -352,14 +353,14 @@ static scl_status make_inner(charmm_forces *fk, charmm_nlist *nl, const charmm_s
         s = charmm_stream_reserve(ctx, &cpu->half_nsf, "charmm half list specials", SCL_INT,
                                   nloc, 0);
     double cut = sqrt(fk->coeffs->cut_forcesq) + nl->inner_skin;
-    const charmm_stream_arg streams[] = {
+    const scl_arg_stream streams[] = {
         {"outer", cpu->outer},   {"outer_num", cpu->outer_num}, {"outer_nsf", cpu->outer_nsf},
         {"ilist", nl->ilist_dev}, {"pos", io->pos},             {"hlist", cpu->half},
         {"half_num", cpu->half_num}, {"half_nsf", cpu->half_nsf}};
-    const charmm_int_arg ints[] = {
+    const scl_arg_int ints[] = {
         {"nlocal", nl->nlocal}, {"capacity", nl->capacity}, {"sentinel", nl->natoms}};
     if (s == SCL_OK)
-        s = charmm_bind(cpu->prune, streams, 8, ints, 3);
+        s = scl_kernel_bind(cpu->prune, streams, 8, ints, 3);
     if (s == SCL_OK)
         s = scl_kernel_set_real(cpu->prune, "unit", nl->unit);
     if (s == SCL_OK)
@@ -417,7 +418,7 @@ static scl_status bind_common(charmm_forces *fk, charmm_nlist *nl, const charmm_
     int dbl = charmm_forces_pair_double(fk, io->tally);
     /* unused outputs get any stream of their type */
     scl_stream *force = io->force;
-    const charmm_stream_arg streams[] = {
+    const scl_arg_stream streams[] = {
         {"pos", io->pos},
         {"pos_lo", io->pos_lo},
         {"type", nl->type},
@@ -435,8 +436,8 @@ static scl_status bind_common(charmm_forces *fk, charmm_nlist *nl, const charmm_
         {"vacc", cpu->vacc},
         {"partials", io->partials},
         {"error", io->error}};
-    const charmm_int_arg ints[] = {{"per_atom", io->per_atom}, {"spare_first", nl->nlocal}};
-    scl_status s = charmm_bind(k, streams, sizeof streams / sizeof streams[0], ints, 2);
+    const scl_arg_int ints[] = {{"per_atom", io->per_atom}, {"spare_first", nl->nlocal}};
+    scl_status s = scl_kernel_bind(k, streams, sizeof streams / sizeof streams[0], ints, 2);
     if (s == SCL_OK)
         s = charmm_forces_bind_pair_math(fk, nl, k, dbl);
     return s;
@@ -532,18 +533,18 @@ static scl_status cpu_enqueue(charmm_forces *fk, charmm_nlist *nl, const charmm_
     if (s != SCL_OK)
         return s;
     if (half) {
-        const charmm_stream_arg streams[] = {
+        const scl_arg_stream streams[] = {
             {"nbr", cpu->inner ? cpu->half : cpu->outer},
             {"numnbr", cpu->inner ? cpu->half_num : cpu->outer_num},
             {"nspecial_front", cpu->inner ? cpu->half_nsf : cpu->outer_nsf}};
-        const charmm_int_arg ints[] = {
+        const scl_arg_int ints[] = {
             {"sorted", 1}, {"list_first", 0}, {"gstride", CHARMM_PAD}, {"astride", nl->capacity}};
-        s = charmm_bind(k, streams, 3, ints, 4);
+        s = scl_kernel_bind(k, streams, 3, ints, 4);
         for (int c = 0; c < cpu->col.ncolours && s == SCL_OK; c++)
             s = launch(fk, k, cpu->col.colour_start[c],
                        cpu->col.colour_start[c + 1] - cpu->col.colour_start[c], events, nevents);
         if (s == SCL_OK && nl->nlocal > 0) {
-            const charmm_stream_arg fs[] = {{"facc", cpu->facc},
+            const scl_arg_stream fs[] = {{"facc", cpu->facc},
                                             {"eacc", cpu->eacc},
                                             {"vacc", cpu->vacc},
                                             {"ilist", nl->ilist_dev},
@@ -551,9 +552,9 @@ static scl_status cpu_enqueue(charmm_forces *fk, charmm_nlist *nl, const charmm_
                                             {"force", io->force},
                                             {"eatom", io->per_atom ? io->eatom : io->force},
                                             {"vatom", io->per_atom ? io->vatom : io->force}};
-            const charmm_int_arg fi[] = {{"nlocal", nl->nlocal}, {"per_atom", io->per_atom}};
+            const scl_arg_int fi[] = {{"nlocal", nl->nlocal}, {"per_atom", io->per_atom}};
             size_t local = 64, global = (size_t)nl->nlocal;
-            s = charmm_bind(cpu->finish, fs, 8, fi, 2);
+            s = scl_kernel_bind(cpu->finish, fs, 8, fi, 2);
             if (s == SCL_OK)
                 s = scl_kernel_launch(cpu->finish, 1, &global, &local,
                                       next_event(cpu, events, nevents));
@@ -570,12 +571,12 @@ static scl_status cpu_enqueue(charmm_forces *fk, charmm_nlist *nl, const charmm_
         scl_stream *nbr, *num, *nsf;
         int sorted, fresh;
         s = chunk_list(nl, c, &nbr, &num, &nsf, &sorted, &fresh);
-        const charmm_stream_arg streams[] = {
+        const scl_arg_stream streams[] = {
             {"nbr", nbr}, {"numnbr", num}, {"nspecial_front", nsf}};
-        const charmm_int_arg ints[] = {
+        const scl_arg_int ints[] = {
             {"sorted", sorted}, {"list_first", ch->first}, {"gstride", ch->count * CHARMM_PAD}};
         if (s == SCL_OK)
-            s = charmm_bind(k, streams, 3, ints, 3);
+            s = scl_kernel_bind(k, streams, 3, ints, 3);
         if (s == SCL_OK)
             s = launch(fk, k, cpu->col.colour_start[c],
                        cpu->col.colour_start[c + 1] - cpu->col.colour_start[c], events, nevents);
@@ -583,8 +584,21 @@ static scl_status cpu_enqueue(charmm_forces *fk, charmm_nlist *nl, const charmm_
     return s;
 }
 
-const charmm_force_kind charmm_cpu_kind = {"cpu",       cpu_candidates, cpu_prepare,
-                                           cpu_enqueue, cpu_groups,     cpu_prune};
+static void cpu_release(charmm_forces *fk)
+{
+    charmm_cpu_free(fk->cpu);
+    fk->cpu = NULL;
+}
+
+const charmm_force_kind charmm_cpu_kind = {
+    .name = "cpu",
+    .candidates = cpu_candidates,
+    .prepare = cpu_prepare,
+    .enqueue = cpu_enqueue,
+    .groups = cpu_groups,
+    .prune = cpu_prune,
+    .release = cpu_release,
+};
 
 scl_status charmm_cpu_half_lists(charmm_forces *fk, const charmm_nlist *nl, int **counts,
                                  int **rows, int *capacity, int **slot_of,

@@ -1,5 +1,5 @@
 /* lj/charmm/coul/long forces shaped for CPU cores (PoCL): the physics,
- * precisions and accuracy of cl/charmm.cl, computed differently.
+ * precisions and accuracy of src/pair/kinds/charmm_pair.clh, computed differently.
  *
  * One work-item walks a block of local atoms one after the other; each
  * atom's neighbors are taken 8 at a time as float8/double8 vectors (the
@@ -31,7 +31,7 @@
  * point, so full and half lists give identical bits there.
  *
  * Options: PREC 0 single, 1 mixed, 2 double; TALLY 0|1; TALLY_DOUBLE 0|1
- * (mixed: tallying steps do double pair math, see cl/charmm.cl); HALF 0|1. */
+ * (mixed: tallying steps do double pair math, see src/pair/kinds/charmm_pair.clh); HALF 0|1. */
 
 #if PREC == 2 || (PREC == 1 && SCL_FP64)
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -79,7 +79,7 @@ typedef float accs;
 #endif
 
 /* Per-lane sums. Double precision: integer and 2^-32 fraction parts of
- * |v| with v's sign (cl/charmm.cl's representation, made odd-symmetric so
+ * |v| with v's sign (src/pair/kinds/charmm_pair.clh's representation, made odd-symmetric so
  * that the j side of a half-list pair is exactly minus the i side), summed
  * as integers: any order gives the same bits. Else double (mixed) or float
  * sums of the pair terms. */
@@ -128,7 +128,7 @@ inline void acc_add_mem(__global accs *p, size_t k, acc1 v)
 }
 inline acc1 acc_load(__global const accs *p, size_t k) { return (acc1){p[2 * k], p[2 * k + 1]}; }
 inline void part_store(__global part_t *p, size_t at, acc1 v)
-{ /* carry the fraction's whole units over: both parts stay small (cl/charmm.cl) */
+{ /* carry the fraction's whole units over: both parts stay small (src/pair/kinds/charmm_pair.clh) */
     const long lo = v.lo;
     p[at] = v.hi + (lo >> 32);
     p[at + 1] = lo & 0xffffffffL;
@@ -267,7 +267,7 @@ __kernel void charmm_half_filter(__global const int *restrict nbr,
 
 /* The inner half list: the pairs of the outer half list (outer, outer_num,
  * outer_nsf) closer than sqrt(cutsq) at the current positions (the engine's
- * inner-list prune, cl/neighbor.cl, redone every few steps), in the same
+ * inner-list prune, src/pair/list/neighbor.cl, redone every few steps), in the same
  * row layout. Kept pairs stay in order, so the specials stay in front.
  * Branch-free compaction: every pair is written at the next free slot, which
  * advances only for kept ones (the padding's sentinel is far away: never
@@ -314,7 +314,7 @@ __kernel void charmm_half_prune(__global const int *restrict outer,
 /* ------------------------------------------------------------ pair math */
 
 #if !PAIR_DOUBLE
-/* erfc(x) = exp(-x^2) t P(t), t = 1/(1 + 0.6 x): the fit of cl/charmm.cl. */
+/* erfc(x) = exp(-x^2) t P(t), t = 1/(1 + 0.6 x): the fit of src/pair/kinds/charmm_pair.clh. */
 inline float8 erfc_and_exp(float8 x2, float8 x, float8 *expm2)
 {
     const float8 t = 1.0f / (1.0f + 0.6f * x);
@@ -333,7 +333,7 @@ inline float8 erfc_and_exp(float8 x2, float8 x, float8 *expm2)
 }
 
 /* erf(x) and G(x) = erf(x) - EWALD_F x exp(-x^2) by their series, for the
- * excluded pairs at small x (see cl/charmm.cl). */
+ * excluded pairs at small x (see src/pair/kinds/charmm_pair.clh). */
 inline float8 erf_series(float8 x2, float8 x, float8 *g)
 {
     float8 term = x, erf_sum = x, g_sum = 0.0f;
@@ -414,7 +414,7 @@ __attribute__((always_inline)) inline group_out pair_group(__global const pos4 *
 #endif
     const realv r2 = dx * dx + dy * dy + dz * dz;
     /* The cutoff tests are exact on the squared fixed-point distance in
-     * units^2 (cl/charmm.cl), as in the GPU-shaped kernel; the rounded r2
+     * units^2 (src/pair/kinds/charmm_pair.clh), as in the GPU-shaped kernel; the rounded r2
      * decides them except within a relative 1e-5 of a cutoff (its error is
      * ~4e-7), where the 64-bit integer test runs (few groups). */
     maskv in_force = r2 < (realv)cut_forcesq, in_coul_m = r2 < (realv)cut_coulsq;

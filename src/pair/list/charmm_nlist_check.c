@@ -1,7 +1,7 @@
 /* Brute-force check of the device lists (scl_charmm_check_neighbors, tests):
  * every pair within the list cutoff with its special kind, from the caller's
  * arrays as uploaded (read back), against the lists as built. */
-#include "pair/charmm_nlist.h"
+#include "pair/list/charmm_nlist.h"
 
 #include <math.h>
 #include <stdlib.h>

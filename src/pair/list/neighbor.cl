@@ -1,4 +1,4 @@
-/* Full neighbor lists on the device from a cell grid (cl/charmm_bin.cl, or
+/* Full neighbor lists on the device from a cell grid (src/pair/list/charmm_bin.cl, or
  * the host binning on devices without fp64).
  *
  * LANES work-items per local atom scan the cells within `reach` cells of its
@@ -53,18 +53,7 @@ typedef int4 pos4;
 /* index of slot s (>= 0) of chunk atom a; 32-bit factors, one wide multiply */
 #define SLOT(s) ((size_t)((uint)(s) / PAD) * (size_t)(uint)stride + (size_t)((uint)a * PAD + (uint)(s) % PAD))
 
-/* Special kind of partner tag for local atom o (caller's index; 0: not
- * special). */
-inline int special_kind(__global const int *nspecial, __global const long *special,
-                        int maxspecial, int o, long tag)
-{
-    const int n12 = nspecial[3 * o], n13 = nspecial[3 * o + 1], n14 = nspecial[3 * o + 2];
-    __global const long *sp = special + (size_t)o * (size_t)maxspecial;
-    for (int k = 0; k < n14; k++)
-        if (sp[k] == tag)
-            return k < n12 ? 1 : k < n13 ? 2 : 3;
-    return 0;
-}
+#include "charmm_special.clh"
 
 /* The low 32 bits of tag[j]. */
 inline uint tag_lo32(__global const long *tag, int j)

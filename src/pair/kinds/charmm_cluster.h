@@ -1,18 +1,17 @@
 /* The "cluster" kind of force kernels of the charmm engine: cluster-pair
- * lists (cl/charmm_cluster.cl, built on the device from the neighbor list
+ * lists (charmm_cluster.cl, built on the device from the neighbor list
  * object's packed positions at each rebuild) and charmm_cluster_force
- * (cl/charmm.cl): 8 local atoms per i-cluster, 8 atoms per j-cluster, a
+ * (charmm_cluster_force.cl): 8 local atoms per i-cluster, 8 atoms per j-cluster, a
  * 64-bit mask per cluster pair, special pairs in a short list per atom.
  * Plan values: "tpa" (lanes per i atom: 1, 2, 4, 8), "wg" (work-group, a
  * power of two and a multiple of 8 tpa), "fsum" (mixed on fp64 devices).
- * Runs on fp64 devices (the column scan and scatter of cl/charmm_bin.cl);
+ * Runs on fp64 devices (the column scan and scatter of ../list/charmm_bin.cl);
  * on CPU devices only when asked for by name. */
 #ifndef SCL_PAIR_CHARMM_CLUSTER_H
 #define SCL_PAIR_CHARMM_CLUSTER_H
 
-#include "pair/charmm_forces.h"
+#include "pair/kinds/charmm_forces.h"
 
-extern const charmm_force_kind charmm_cluster_kind;
 
 typedef struct charmm_cluster charmm_cluster;
 void charmm_cluster_free(charmm_cluster *cl);

@@ -1,5 +1,5 @@
 /* Cluster-pair lists of the "cluster" force kind (charmm_cluster_force in
- * cl/charmm.cl), built on the device from the neighbor list object's packed
+ * src/pair/kinds/charmm_pair.clh), built on the device from the neighbor list object's packed
  * positions at each rebuild, GROMACS-style:
  *   - the atoms are cut into clusters of 8: columns of a 2D grid in x-y
  *     (about as wide as a cluster is tall), atoms sorted by z within each
@@ -19,12 +19,12 @@
  *     pairs (cluster_prune): on rhodo 147 of 273 entries per i-cluster, and
  *     1039 of 2229 atom pairs per atom in 8 x 4 blocks with a pair in reach.
  * Column counts, starts and the per-column order reuse bin_count-like
- * atomics, bin_scan and bin_scatter (cl/charmm_bin.cl); the z sort ranks each
+ * atomics, bin_scan and bin_scatter (src/pair/list/charmm_bin.cl); the z sort ranks each
  * atom among its column (ties by index), so the result does not depend on
  * the order of the atomics.
  *
  * Options: SCL_POS_DOUBLE=0|1: positions are double4, or int4 fixed point
- * (`unit` Angstrom per step, see cl/charmm.cl). Box arithmetic is float in
+ * (`unit` Angstrom per step, see src/pair/kinds/charmm_pair.clh). Box arithmetic is float in
  * Angstrom relative to the packing origin, with 1e-3 A to spare in the
  * distance tests (every pair is still tested exactly by the force kernel). */
 
@@ -116,18 +116,7 @@ __kernel void cluster_bounds(__global const pos4 *pos, __global const int *map, 
     cl_hi[c] = hi;
 }
 
-/* Special kind of partner tag for local atom o (caller's index; 0: not
- * special), as cl/neighbor.cl. */
-inline int special_kind(__global const int *nspecial, __global const long *special,
-                        int maxspecial, int o, long tag)
-{
-    const int n12 = nspecial[3 * o], n13 = nspecial[3 * o + 1], n14 = nspecial[3 * o + 2];
-    __global const long *sp = special + (size_t)o * (size_t)maxspecial;
-    for (int k = 0; k < n14; k++)
-        if (sp[k] == tag)
-            return k < n12 ? 1 : k < n13 ? 2 : 3;
-    return 0;
-}
+#include "../list/charmm_special.clh"
 
 /* One work-group of 64 per i-cluster; work-item t takes atom pair (i, k) =
  * (t / 8, t % 8) of every j-cluster in reach. The j-clusters of a column
@@ -137,7 +126,7 @@ inline int special_kind(__global const int *nspecial, __global const long *speci
  * host regrows and rebuilds). Specials of i slot 8 ic + i: sp_list[slot *
  * sp_capacity + s] for s < sp_count[slot]; more raise overflow[1] (one
  * image of each partner passes the half-box test, but without a box every
- * image in reach is special, as in cl/neighbor.cl). */
+ * image in reach is special, as in src/pair/list/neighbor.cl). */
 __kernel void cluster_pairs(__global const pos4 *pos, __global const int *ilist,
                             __global const int *order, __global const long *tag,
                             __global const int *nspecial, __global const long *special,

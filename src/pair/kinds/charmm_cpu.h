@@ -1,4 +1,4 @@
-/* The "cpu" kind of force kernels of the charmm engine (cl/charmm_cpu.cl):
+/* The "cpu" kind of force kernels of the charmm engine (charmm_cpu.cl):
  * a block of atoms per work-item, 8 neighbors per SIMD vector, over the
  * neighbor list object's full lists or over half lists derived from them
  * with coloured blocks (charmm_colour.h). Plan values: "list" (1 full,
@@ -6,12 +6,11 @@
 #ifndef SCL_PAIR_CHARMM_CPU_H
 #define SCL_PAIR_CHARMM_CPU_H
 
-#include "pair/charmm_colour.h"
-#include "pair/charmm_forces.h"
+#include "pair/kinds/charmm_colour.h"
+#include "pair/kinds/charmm_forces.h"
 
 enum { CHARMM_CPU_FULL = 1, CHARMM_CPU_HALF = 2 };
 
-extern const charmm_force_kind charmm_cpu_kind;
 
 typedef struct charmm_cpu charmm_cpu;
 void charmm_cpu_free(charmm_cpu *cpu);

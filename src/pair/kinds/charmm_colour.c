@@ -1,5 +1,5 @@
 /* Block colouring of half neighbor lists (see charmm_colour.h). */
-#include "pair/charmm_colour.h"
+#include "pair/kinds/charmm_colour.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* Atom sets of the neighbor list object: binning on the device (fp64
- * devices, cl/charmm_bin.cl: the host only copies the caller's arrays up) or
+ * devices, src/pair/list/charmm_bin.cl: the host only copies the caller's arrays up) or
  * on the host (cell_grid.c, then the binned arrays go up), the fixed-point
  * frame, and the list build. */
-#include "pair/charmm_nlist.h"
+#include "pair/list/charmm_nlist.h"
 
 #include <limits.h>
 #include <math.h>
@@ -192,7 +192,7 @@ static scl_status upload_first(charmm_nlist *nl, const void *src[IN_COUNT], int 
 }
 
 /* Device binning, beside the bounds: the tags and special tags as given,
- * widened and checked by cl/charmm_atoms.cl (its counts clamped: bin_bounds
+ * widened and checked by src/pair/list/charmm_atoms.cl (its counts clamped: bin_bounds
  * checks them); the check comes back without waiting
  * (charmm_nlist_tags_settle). */
 static scl_status upload_tags(charmm_nlist *nl, const scl_charmm_atoms *a,
@@ -215,15 +215,15 @@ static scl_status upload_tags(charmm_nlist *nl, const scl_charmm_atoms *a,
     int big = INT_MAX;
     if (s == SCL_OK)
         s = scl_stream_fill_range(nl->tag_check, 0, 1, &big, NULL);
-    const charmm_stream_arg streams[] = {{"tag_in", nl->tag_in},         {"tag_out", nl->tag_raw},
+    const scl_arg_stream streams[] = {{"tag_in", nl->tag_in},         {"tag_out", nl->tag_raw},
                                          {"nspecial", nl->nspecial},     {"special_in", nl->special_in},
                                          {"special_out", nl->special},   {"bad", nl->tag_check}};
-    const charmm_int_arg ints[] = {{"n", nl->natoms},
+    const scl_arg_int ints[] = {{"n", nl->natoms},
                                    {"has_tag", a->tag != NULL},
                                    {"nlocal", nl->nlocal},
                                    {"maxspecial", nl->maxspecial}};
     if (s == SCL_OK)
-        s = charmm_bind(*k, streams, sizeof streams / sizeof streams[0], ints,
+        s = scl_kernel_bind(*k, streams, sizeof streams / sizeof streams[0], ints,
                         sizeof ints / sizeof ints[0]);
     size_t local = 64, global = (n + local - 1) / local * local;
     if (s == SCL_OK && n > 0)
@@ -304,11 +304,11 @@ static scl_status host_bins(charmm_nlist *nl, cell_grid *g, const double *x, con
     return SCL_OK;
 }
 
-/* Device binning (cl/charmm_bin.cl). The bounding box and the input checks
- * come back first (the grid's size decides the allocations); the rest is
- * queued. */
-static scl_status device_bins(charmm_nlist *nl, cell_grid *g, const scl_charmm_atoms *a,
-                              const char *fn)
+/* Device binning, first half: the caller's arrays go up, the bounding box
+ * (bbox: lo, hi) and the input checks come back (the grid's size decides
+ * the allocations). */
+static scl_status device_box(charmm_nlist *nl, const scl_charmm_atoms *a, double bbox[6],
+                             const char *fn)
 {
     const void *src[IN_COUNT];
     scl_status s = stage_inputs(nl, a, src);
@@ -333,17 +333,17 @@ static scl_status device_bins(charmm_nlist *nl, cell_grid *g, const scl_charmm_a
         s = scl_stream_fill_range(nl->check, 0, 4, &big, NULL);
     if (s == SCL_OK)
         s = scl_stream_fill_range(nl->check, 4, 4, &zero, NULL);
-    const charmm_stream_arg bstreams[] = {{"x", nl->x_raw},       {"type", nl->type_raw},
+    const scl_arg_stream bstreams[] = {{"x", nl->x_raw},       {"type", nl->type_raw},
                                           {"nspecial", nl->nspecial}, {"box", nl->box},
                                           {"check", nl->check}};
-    const charmm_int_arg bints[] = {{"n", n},
+    const scl_arg_int bints[] = {{"n", n},
                                     {"type_base", a->type_base},
                                     {"ntypes", nl->coeffs->ntypes},
                                     {"has_special", a->nspecial != NULL},
                                     {"nlocal", nloc},
                                     {"maxspecial", nl->maxspecial}};
     if (s == SCL_OK)
-        s = charmm_bind(nl->bounds, bstreams, sizeof bstreams / sizeof bstreams[0], bints,
+        s = scl_kernel_bind(nl->bounds, bstreams, sizeof bstreams / sizeof bstreams[0], bints,
                         sizeof bints / sizeof bints[0]);
     if (s == SCL_OK)
         s = scl_kernel_set_local(nl->bounds, "scratch", 6 * wg * sizeof(double));
@@ -382,10 +382,17 @@ static scl_status device_bins(charmm_nlist *nl, cell_grid *g, const scl_charmm_a
         s = charmm_check_atom_arrays(a, nl->coeffs->ntypes, err, sizeof err);
         return scl_fail(ctx, s == SCL_OK ? SCL_ERR_INPUT : s, fn, "%s", err);
     }
-    double lo[3] = {box[0], box[1], box[2]}, hi[3] = {box[3], box[4], box[5]};
-    if (n == 0)
-        memset(lo, 0, sizeof lo), memset(hi, 0, sizeof hi);
-    cell_grid_layout_box(g, n, lo, hi, nl->coeffs->cut_neigh / CHARMM_CELL_REACH);
+    memcpy(bbox, box, 6 * sizeof *bbox);
+    return SCL_OK;
+}
+
+/* Device binning, second half (queued): cells, cell starts, the binned
+ * order and the binned arrays over grid g. */
+static scl_status device_sort(charmm_nlist *nl, const cell_grid *g, const scl_charmm_atoms *a)
+{
+    scl_context *ctx = nl->ctx;
+    int n = nl->natoms, nloc = nl->nlocal, zero = 0;
+    scl_status s = SCL_OK;
     size_t nc = (size_t)g->ncells, na = (size_t)n + 1;
 #define RESERVE(field, label, count)                                                             \
     if (s == SCL_OK)                                                                             \
@@ -405,15 +412,15 @@ static scl_status device_bins(charmm_nlist *nl, cell_grid *g, const scl_charmm_a
         s = scl_stream_fill_range(nl->local_count, 0, nc, &zero, NULL);
     /* cells */
     scl_kernel *k = nl->count;
-    const charmm_stream_arg cstreams[] = {{"x", nl->x_raw},
+    const scl_arg_stream cstreams[] = {{"x", nl->x_raw},
                                           {"cell_of", nl->cell_of},
                                           {"rank", nl->rank},
                                           {"count", nl->cell_count},
                                           {"local_count", nl->local_count}};
-    const charmm_int_arg cints[] = {{"n", n},          {"nlocal", nloc},    {"nx", g->n[0]},
+    const scl_arg_int cints[] = {{"n", n},          {"nlocal", nloc},    {"nx", g->n[0]},
                                     {"ny", g->n[1]},   {"nz", g->n[2]}};
     if (s == SCL_OK)
-        s = charmm_bind(k, cstreams, sizeof cstreams / sizeof cstreams[0], cints,
+        s = scl_kernel_bind(k, cstreams, sizeof cstreams / sizeof cstreams[0], cints,
                         sizeof cints / sizeof cints[0]);
     const char *lo_names[3] = {"lo_x", "lo_y", "lo_z"}, *w_names[3] = {"width_x", "width_y",
                                                                       "width_z"};
@@ -426,16 +433,16 @@ static scl_status device_bins(charmm_nlist *nl, cell_grid *g, const scl_charmm_a
     if (s == SCL_OK)
         s = scl_kernel_launch(k, 1, &global, &local, NULL);
     /* cell starts */
-    const charmm_stream_arg sstreams[] = {{"count", nl->cell_count},
+    const scl_arg_stream sstreams[] = {{"count", nl->cell_count},
                                           {"local_count", nl->local_count},
                                           {"cell_start", nl->cell_start},
                                           {"local_start", nl->local_start}};
-    const charmm_int_arg sints[] = {{"ncells", g->ncells}, {"cluster_size", 0}};
+    const scl_arg_int sints[] = {{"ncells", g->ncells}, {"cluster_size", 0}};
     size_t swg = 1024; /* one work-group walks the cells: a wide one */
     if (swg > scl_kernel_max_work_group(nl->scan))
         swg = scl_kernel_max_work_group(nl->scan);
     if (s == SCL_OK)
-        s = charmm_bind(nl->scan, sstreams, 4, sints, 2);
+        s = scl_kernel_bind(nl->scan, sstreams, 4, sints, 2);
     if (s == SCL_OK)
         s = scl_kernel_set_local(nl->scan, "sa", swg * sizeof(int));
     if (s == SCL_OK)
@@ -443,40 +450,58 @@ static scl_status device_bins(charmm_nlist *nl, cell_grid *g, const scl_charmm_a
     if (s == SCL_OK)
         s = scl_kernel_launch(nl->scan, 1, &swg, &swg, NULL);
     /* order */
-    const charmm_stream_arg pstreams[] = {{"cell_of", nl->cell_of},
+    const scl_arg_stream pstreams[] = {{"cell_of", nl->cell_of},
                                           {"rank", nl->rank},
                                           {"cell_start", nl->cell_start},
                                           {"order", nl->arrival}};
-    const charmm_int_arg pints[] = {{"n", n}};
+    const scl_arg_int pints[] = {{"n", n}};
     if (s == SCL_OK)
-        s = charmm_bind(nl->scatter, pstreams, 4, pints, 1);
+        s = scl_kernel_bind(nl->scatter, pstreams, 4, pints, 1);
     if (s == SCL_OK)
         s = scl_kernel_launch(nl->scatter, 1, &global, &local, NULL);
-    const charmm_stream_arg ostreams[] = {{"cell_of", nl->cell_of},
+    const scl_arg_stream ostreams[] = {{"cell_of", nl->cell_of},
                                           {"cell_start", nl->cell_start},
                                           {"arrival", nl->arrival},
                                           {"order", nl->order_dev}};
     if (s == SCL_OK)
-        s = charmm_bind(nl->sort, ostreams, 4, pints, 1);
+        s = scl_kernel_bind(nl->sort, ostreams, 4, pints, 1);
     if (s == SCL_OK)
         s = scl_kernel_launch(nl->sort, 1, &global, &local, NULL);
     /* binned arrays */
-    const charmm_stream_arg gstreams[] = {
+    const scl_arg_stream gstreams[] = {
         {"order", nl->order_dev},     {"cell_of", nl->cell_of}, {"cell_start", nl->cell_start},
         {"local_start", nl->local_start}, {"type", nl->type_raw}, {"tag", nl->tag_raw},
         {"type_binned", nl->type},    {"tag_binned", nl->tag},  {"ilist", nl->ilist_dev},
         {"icell", nl->icell}};
-    const charmm_int_arg gints[] = {{"n", n},
+    const scl_arg_int gints[] = {{"n", n},
                                     {"nlocal", nloc},
                                     {"type_base", a->type_base},
                                     {"has_tag", a->tag != NULL}};
     size_t aglobal = na;
     if (s == SCL_OK)
-        s = charmm_bind(nl->gather, gstreams, sizeof gstreams / sizeof gstreams[0], gints,
+        s = scl_kernel_bind(nl->gather, gstreams, sizeof gstreams / sizeof gstreams[0], gints,
                         sizeof gints / sizeof gints[0]);
     if (s == SCL_OK)
         s = scl_kernel_launch(nl->gather, 1, &aglobal, &local, NULL);
     return s;
+}
+
+
+/* Device binning (src/pair/list/charmm_bin.cl): the box comes back first,
+ * the rest is queued. */
+static scl_status device_bins(charmm_nlist *nl, cell_grid *g, const scl_charmm_atoms *a,
+                              const char *fn)
+{
+    double box[6];
+    scl_status s = device_box(nl, a, box, fn);
+    if (s != SCL_OK)
+        return s;
+    int n = nl->natoms;
+    double lo[3] = {box[0], box[1], box[2]}, hi[3] = {box[3], box[4], box[5]};
+    if (n == 0)
+        memset(lo, 0, sizeof lo), memset(hi, 0, sizeof hi);
+    cell_grid_layout_box(g, n, lo, hi, nl->coeffs->cut_neigh / CHARMM_CELL_REACH);
+    return device_sort(nl, g, a);
 }
 
 /* The list positions: the pack kernel on the device, else the host packing. */
@@ -496,15 +521,15 @@ static scl_status pack_build_positions(charmm_nlist *nl, const double *x, const 
                                          SCL_FLOAT4, 1, 0);
     /* no charges, residuals, pruning checks or previous step here: those
      * streams are bound to satisfy the signature and never touched */
-    const charmm_stream_arg streams[] = {
+    const scl_arg_stream streams[] = {
         {"x", nl->x_raw},       {"q", nl->x_raw},       {"order", nl->order_dev},
         {"pos", nl->pos_build}, {"lo", nl->lo_unused},  {"pos_prune", nl->pos_build},
         {"stat_all", nl->check}};
-    const charmm_int_arg ints[] = {{"has_q", 0},     {"q_first", 0}, {"n", nl->natoms},
+    const scl_arg_int ints[] = {{"has_q", 0},     {"q_first", 0}, {"n", nl->natoms},
                                    {"residuals", 0}, {"check", 0},   {"have_prev", 0},
                                    {"stat_base", 0}, {"clear", 0}};
     if (s == SCL_OK)
-        s = charmm_bind(k, streams, sizeof streams / sizeof streams[0], ints,
+        s = scl_kernel_bind(k, streams, sizeof streams / sizeof streams[0], ints,
                         sizeof ints / sizeof ints[0]);
     const struct {
         const char *name;
@@ -655,15 +680,6 @@ int charmm_nlist_caller_of_slot(charmm_nlist *nl, int ii)
     if (ii < 0 || ii >= nl->nlocal || charmm_nlist_host_maps(nl) != SCL_OK)
         return -1;
     return nl->order[nl->ilist[ii]];
-}
-
-void charmm_nlist_tags_drain(charmm_nlist *nl)
-{
-    if (!nl->tag_check_pending)
-        return;
-    scl_event_wait(nl->ctx, nl->tag_check_ev);
-    scl_event_release(nl->tag_check_ev);
-    nl->tag_check_pending = 0;
 }
 
 scl_status charmm_nlist_tags_settle(charmm_nlist *nl, const char *fn)

@@ -1,6 +1,6 @@
 /* Binning of the charmm engine's atoms on the device (fp64 devices): the
  * host uploads the caller's arrays as they are (x, type, tag) and these
- * kernels produce what cl/neighbor.cl reads, bit for bit what the host
+ * kernels produce what src/pair/list/neighbor.cl reads, bit for bit what the host
  * binning of src/pair/cell_grid.c computes:
  *   bin_bounds   bounding box of x per work-group (the host takes the
  *                extremes of those) and the input checks
@@ -95,7 +95,7 @@ __kernel void bin_count(__global const double *x, const int n, const int nlocal,
 /* Exclusive prefix sums of both counts (ncells + 1 entries each), one
  * work-group walking the cells in blocks of its size. cluster_size > 0: the
  * second count is not read but ceil(count / cluster_size), the clusters of
- * each column of the cluster-pair lists (cl/charmm_cluster.cl). */
+ * each column of the cluster-pair lists (src/pair/kinds/charmm_cluster.cl). */
 __kernel void bin_scan(__global const int *count, __global const int *local_count,
                        const int ncells, const int cluster_size, __global int *cell_start,
                        __global int *local_start, __local int *sa, __local int *sb)

@@ -1,7 +1,8 @@
 /* The "cluster" kind of force kernels (charmm_cluster.h): cluster-pair lists
  * rebuilt on the device whenever the neighbor list object has a new atom set,
  * then one force launch over all i-clusters. */
-#include "pair/charmm_cluster.h"
+#include "pair/kinds/charmm_cluster.h"
+#include "pair/kinds/charmm_kinds.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -97,8 +98,9 @@ static int tpa_index(int tpa) { return tpa == 1 ? 0 : tpa == 2 ? 1 : tpa == 4 ? 
 static scl_status force_kernel(charmm_forces *fk, int tpa, int tally, int fsum, scl_kernel **out)
 {
     scl_kernel **k = &fk->cluster->force[tpa_index(tpa)][tally][fsum > 1];
+    const charmm_kernel_shape shape = {tpa, tally, fsum, 0, 0};
     scl_status s = charmm_forces_kernel(
-        fk, "charmm_cluster_force", tpa, tally, fsum,
+        fk, "charmm_cluster_force", "charmm_cluster_force", &shape,
         tally ? "charmm force+energy (cluster)" : "charmm force (cluster)", k);
     *out = *k;
     return s;
@@ -180,13 +182,13 @@ static scl_status build_set(charmm_forces *fk, charmm_nlist *nl, int local, cons
     if (s == SCL_OK)
         s = scl_stream_fill_range(cs->atom, 0, CLUSTER * nc, &none, NULL);
     float unit = (float)nl->unit;
-    const charmm_stream_arg col_streams[] = {{"pos", nl->pos_build}, {"map", nl->ilist_dev},
+    const scl_arg_stream col_streams[] = {{"pos", nl->pos_build}, {"map", nl->ilist_dev},
                                              {"col_of", cs->col_of},  {"rank", cs->rank},
                                              {"count", cs->count}};
-    const charmm_int_arg col_ints[] = {
+    const scl_arg_int col_ints[] = {
         {"use_map", local}, {"n", n}, {"ncx", g->ncx}, {"ncy", g->ncy}};
     if (s == SCL_OK)
-        s = charmm_bind(cl->columns, col_streams, 5, col_ints, 4);
+        s = scl_kernel_bind(cl->columns, col_streams, 5, col_ints, 4);
     if (s == SCL_OK)
         s = scl_kernel_set_float(cl->columns, "unit", unit);
     if (s == SCL_OK)
@@ -196,16 +198,16 @@ static scl_status build_set(charmm_forces *fk, charmm_nlist *nl, int local, cons
     if (s == SCL_OK)
         s = launch_1d(cl->columns, nn);
     /* column starts and cluster starts */
-    const charmm_stream_arg scan_streams[] = {{"count", cs->count},
+    const scl_arg_stream scan_streams[] = {{"count", cs->count},
                                               {"local_count", cs->count},
                                               {"cell_start", cs->col_start},
                                               {"local_start", cs->col_cluster}};
-    const charmm_int_arg scan_ints[] = {{"ncells", ncols}, {"cluster_size", CLUSTER}};
+    const scl_arg_int scan_ints[] = {{"ncells", ncols}, {"cluster_size", CLUSTER}};
     size_t swg = 256;
     if (swg > scl_kernel_max_work_group(cl->scan))
         swg = scl_kernel_max_work_group(cl->scan);
     if (s == SCL_OK)
-        s = charmm_bind(cl->scan, scan_streams, 4, scan_ints, 2);
+        s = scl_kernel_bind(cl->scan, scan_streams, 4, scan_ints, 2);
     if (s == SCL_OK)
         s = scl_kernel_set_local(cl->scan, "sa", swg * sizeof(int));
     if (s == SCL_OK)
@@ -213,32 +215,32 @@ static scl_status build_set(charmm_forces *fk, charmm_nlist *nl, int local, cons
     if (s == SCL_OK)
         s = scl_kernel_launch(cl->scan, 1, &swg, &swg, NULL);
     /* entries by column (arrival order), then z order within the column */
-    const charmm_stream_arg sc_streams[] = {{"cell_of", cs->col_of},
+    const scl_arg_stream sc_streams[] = {{"cell_of", cs->col_of},
                                             {"rank", cs->rank},
                                             {"cell_start", cs->col_start},
                                             {"order", cs->entries}};
-    const charmm_int_arg sc_ints[] = {{"n", n}};
+    const scl_arg_int sc_ints[] = {{"n", n}};
     if (s == SCL_OK)
-        s = charmm_bind(cl->scatter, sc_streams, 4, sc_ints, 1);
+        s = scl_kernel_bind(cl->scatter, sc_streams, 4, sc_ints, 1);
     if (s == SCL_OK)
         s = launch_1d(cl->scatter, nn);
-    const charmm_stream_arg so_streams[] = {{"pos", nl->pos_build},       {"map", nl->ilist_dev},
+    const scl_arg_stream so_streams[] = {{"pos", nl->pos_build},       {"map", nl->ilist_dev},
                                             {"col_of", cs->col_of},       {"col_start", cs->col_start},
                                             {"col_cluster", cs->col_cluster},
                                             {"col_entries", cs->entries}, {"cl_atom", cs->atom}};
-    const charmm_int_arg so_ints[] = {{"use_map", local}, {"n", n}};
+    const scl_arg_int so_ints[] = {{"use_map", local}, {"n", n}};
     if (s == SCL_OK)
-        s = charmm_bind(cl->sort, so_streams, 7, so_ints, 2);
+        s = scl_kernel_bind(cl->sort, so_streams, 7, so_ints, 2);
     if (s == SCL_OK)
         s = scl_kernel_set_float(cl->sort, "unit", unit);
     if (s == SCL_OK)
         s = launch_1d(cl->sort, nn);
-    const charmm_stream_arg b_streams[] = {{"pos", nl->pos_build}, {"map", nl->ilist_dev},
+    const scl_arg_stream b_streams[] = {{"pos", nl->pos_build}, {"map", nl->ilist_dev},
                                            {"cl_atom", cs->atom},  {"cl_lo", cs->lo},
                                            {"cl_hi", cs->hi}};
-    const charmm_int_arg b_ints[] = {{"use_map", local}, {"nclusters", (int)nc}};
+    const scl_arg_int b_ints[] = {{"use_map", local}, {"nclusters", (int)nc}};
     if (s == SCL_OK)
-        s = charmm_bind(cl->bounds, b_streams, 5, b_ints, 2);
+        s = scl_kernel_bind(cl->bounds, b_streams, 5, b_ints, 2);
     if (s == SCL_OK)
         s = scl_kernel_set_float(cl->bounds, "unit", unit);
     if (s == SCL_OK)
@@ -302,7 +304,7 @@ static scl_status build_pairs(charmm_forces *fk, charmm_nlist *nl, const column_
         if (s == SCL_OK)
             s = scl_stream_fill_range(cl->overflow, 0, 2, &zero, NULL);
         scl_kernel *k = cl->pairs;
-        const charmm_stream_arg streams[] = {
+        const scl_arg_stream streams[] = {
             {"pos", nl->pos_build},     {"ilist", nl->ilist_dev},   {"order", nl->order_dev},
             {"tag", nl->tag},           {"nspecial", nl->nspecial}, {"special", nl->special},
             {"cl_atom_i", ci->atom},    {"cl_lo_i", ci->lo},        {"cl_hi_i", ci->hi},
@@ -310,11 +312,11 @@ static scl_status build_pairs(charmm_forces *fk, charmm_nlist *nl, const column_
             {"col_cluster", cjs->col_cluster}, {"cj", cl->cj},      {"cmask", cl->cmask},
             {"nj", cl->nj},             {"sp_list", cl->sp_list},   {"sp_count", cl->sp_count},
             {"overflow", cl->overflow}};
-        const charmm_int_arg ints[] = {{"maxspecial", nl->maxspecial}, {"ncx", g->ncx},
+        const scl_arg_int ints[] = {{"maxspecial", nl->maxspecial}, {"ncx", g->ncx},
                                        {"ncy", g->ncy},                {"capacity", cl->capacity},
                                        {"sp_capacity", cl->sp_capacity}};
         if (s == SCL_OK)
-            s = charmm_bind(k, streams, sizeof streams / sizeof streams[0], ints,
+            s = scl_kernel_bind(k, streams, sizeof streams / sizeof streams[0], ints,
                             sizeof ints / sizeof ints[0]);
         if (s == SCL_OK)
             s = set_float4(k, "grid_lo", g->lo[0], g->lo[1]);
@@ -381,7 +383,7 @@ static int cluster_candidates(const charmm_forces *fk, scl_tune_param *params)
 {
     const scl_device_info *dev = scl_device(fk->ctx);
     const char *want = fk->params->kernel;
-    /* the column scan and scatter are cl/charmm_bin.cl's (fp64); on CPU
+    /* the column scan and scatter are src/pair/list/charmm_bin.cl's (fp64); on CPU
      * cores only when asked for by name (the "cpu" kind is shaped for them) */
     if (!dev->fp64 || (!dev->is_gpu && !(want && !strcmp(want, "cluster"))))
         return 0;
@@ -462,7 +464,7 @@ static scl_status cluster_enqueue(charmm_forces *fk, charmm_nlist *nl, const cha
     if (s != SCL_OK)
         return s;
     int dbl = charmm_forces_pair_double(fk, io->tally);
-    const charmm_stream_arg streams[] = {
+    const scl_arg_stream streams[] = {
         {"pos", io->pos},           {"pos_lo", io->pos_lo},     {"type", nl->type},
         {"ilist", nl->ilist_dev},   {"order", nl->order_dev},   {"cl_atom_i", cl->set[0].atom},
         {"cl_atom_j", cl->set[1].atom},
@@ -473,10 +475,10 @@ static scl_status cluster_enqueue(charmm_forces *fk, charmm_nlist *nl, const cha
         {"ljc", dbl ? fk->ljc_double : fk->ljc},                {"force", io->force},
         {"partials", io->partials}, {"eatom", io->per_atom ? io->eatom : io->force},
         {"vatom", io->per_atom ? io->vatom : io->force},        {"error", io->error}};
-    const charmm_int_arg ints[] = {{"capacity", cl->capacity},
+    const scl_arg_int ints[] = {{"capacity", cl->capacity},
                                    {"sp_capacity", cl->sp_capacity},
                                    {"per_atom", io->per_atom}};
-    s = charmm_bind(k, streams, sizeof streams / sizeof streams[0], ints,
+    s = scl_kernel_bind(k, streams, sizeof streams / sizeof streams[0], ints,
                     sizeof ints / sizeof ints[0]);
     if (s == SCL_OK)
         s = charmm_forces_bind_pair_math(fk, nl, k, dbl);
@@ -501,14 +503,14 @@ static scl_status cluster_prune(charmm_forces *fk, charmm_nlist *nl, scl_stream 
     charmm_cluster *cl = fk->cluster;
     scl_status s = lists_ready(fk, nl);
     scl_kernel *k = cl->prune;
-    const charmm_stream_arg streams[] = {
+    const scl_arg_stream streams[] = {
         {"pos", pos},          {"ilist", nl->ilist_dev},  {"cl_atom_i", cl->set[0].atom},
         {"cl_atom_j", cl->set[1].atom}, {"cj", cl->cj},   {"cmask", cl->cmask},
         {"nj", cl->nj},        {"cj_in", cl->cj_in},      {"cmask_in", cl->cmask_in},
         {"nj_in", cl->nj_in}};
-    const charmm_int_arg ints[] = {{"capacity", cl->capacity}};
+    const scl_arg_int ints[] = {{"capacity", cl->capacity}};
     if (s == SCL_OK)
-        s = charmm_bind(k, streams, sizeof streams / sizeof streams[0], ints,
+        s = scl_kernel_bind(k, streams, sizeof streams / sizeof streams[0], ints,
                         sizeof ints / sizeof ints[0]);
     double cut = sqrt(nl->coeffs->cut_forcesq) + nl->inner_skin;
     if (s == SCL_OK)
@@ -639,6 +641,19 @@ scl_status charmm_cluster_count(const charmm_forces *fk, const charmm_nlist *nl,
     return s;
 }
 
-const charmm_force_kind charmm_cluster_kind = {"cluster",       cluster_candidates,
-                                               cluster_prepare, cluster_enqueue,
-                                               cluster_groups,  cluster_prune};
+static void cluster_release(charmm_forces *fk)
+{
+    charmm_cluster_free(fk->cluster);
+    fk->cluster = NULL;
+}
+
+const charmm_force_kind charmm_cluster_kind = {
+    .name = "cluster",
+    .candidates = cluster_candidates,
+    .prepare = cluster_prepare,
+    .enqueue = cluster_enqueue,
+    .groups = cluster_groups,
+    .prune = cluster_prune,
+    .release = cluster_release,
+    .own_lists = 1,
+};

@@ -2,13 +2,13 @@
  * set_atoms (binned order, fixed-point frame), its device arrays, the full
  * lists per chunk with overflow regrowth, and the pruned inner lists.
  *
- * On fp64 devices the whole set_atoms runs on the device (cl/charmm_bin.cl):
+ * On fp64 devices the whole set_atoms runs on the device (src/pair/list/charmm_bin.cl):
  * the host copies the caller's arrays up as they are and keeps no per-atom
  * data; elsewhere the host bins (cell_grid.c) and uploads the binned arrays.
  *
  * It knows nothing of force kernels: they read chunks[c].nbr (or nbr_in when
  * prune is on), numnbr/numnbr_in, nspecial_front, ilist_dev and order_dev, in
- * the blocked layout of cl/neighbor.cl. */
+ * the blocked layout of src/pair/list/neighbor.cl. */
 #ifndef SCL_PAIR_CHARMM_NLIST_H
 #define SCL_PAIR_CHARMM_NLIST_H
 
@@ -57,7 +57,7 @@ typedef struct {
      * types as given, tags and special tags 64-bit) */
     scl_stream *x_raw, *type_raw, *tag_raw, *nspecial, *special;
     /* device binning: the caller's tags and special tags as given (4 or 8
-     * bytes), widened into tag_raw and special by cl/charmm_atoms.cl, which
+     * bytes), widened into tag_raw and special by src/pair/list/charmm_atoms.cl, which
      * flags negative ones in tag_check (read back without waiting) */
     scl_stream *tag_in, *special_in, *tag_check;
     scl_kernel *tags_k[2]; /* 32-bit, 64-bit input (created when first used) */
@@ -73,7 +73,7 @@ typedef struct {
     scl_stream *pos_build, *type, *tag, *order_dev, *ilist_dev, *icell, *cell_start;
     /* numnbr: slots of an atom's full list (a few free slots between the
      * lanes' pairs and the padding included: its pairs rounded up to 8),
-     * npairs: its pairs (cl/neighbor.cl) */
+     * npairs: its pairs (src/pair/list/neighbor.cl) */
     scl_stream *numnbr, *npairs, *numnbr_in, *nspecial_front, *overflow, *shared_nbr;
     /* device binning's work arrays */
     scl_stream *cell_of, *rank, *arrival, *cell_count, *local_count, *local_start, *box, *check;
@@ -136,7 +136,7 @@ scl_status charmm_nlist_settle(charmm_nlist *nl, int *rebuilt, const char *fn);
  * NULL) the float4 (x - fixed x, ..., q - (float)q). Returns -1, or the
  * caller's index of an atom with a non-finite coordinate or charge or
  * farther than charmm_pack_limit() from the origin (nothing else is
- * reported). Bitwise what cl/charmm_pack.cl computes. */
+ * reported). Bitwise what src/pair/list/charmm_pack.cl computes. */
 long charmm_pack_positions(const charmm_nlist *nl, const double *x, const double *q, void *pos,
                            float *lo);
 /* Largest |x - origin| packing accepts (fixed point aliases beyond). */

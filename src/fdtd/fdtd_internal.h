@@ -1,0 +1,12 @@
+/* What the fdtd module's files share beyond include/streamcl/fdtd.h. */
+#ifndef SCL_FDTD_INTERNAL_H
+#define SCL_FDTD_INTERNAL_H
+
+#include "streamcl/fdtd.h"
+
+/* The CPML profile of every axis with PML cells (host.c; the reference and
+ * the OpenCL solver both use it). */
+scl_status scl_fdtd_cpml_axes(const scl_fdtd_model *m, scl_cpml_axis ax[3], int T[3], char *err,
+                              size_t errlen);
+
+#endif
