@@ -18,6 +18,7 @@ struct scl_shake {
     /* clusters, sorted by kind: the host copy keeps the atom indices for
      * adding the downloaded increments */
     int n, cap;
+    int max_atom;                /* largest atom index of the clusters, -1 if none */
     int *kind, *atoms;           /* n, 4n */
     scl_stream *d_kind, *d_atoms, *d_dist, *d_invmass;
     scl_stream *fc, *vpart, *flags;
@@ -104,6 +105,7 @@ scl_status scl_shake_create(scl_context *ctx, const scl_shake_options *opt, scl_
     s->ctx = ctx;
     s->o = o;
     s->wg = wg;
+    s->max_atom = -1;
     char opts[32];
     snprintf(opts, sizeof opts, "-DWG=%d", wg);
     scl_status st;
@@ -165,6 +167,7 @@ scl_status scl_shake_set_clusters(scl_shake *s, int n, const scl_shake_cluster *
         s->cap = cap;
     }
     s->n = n;
+    s->max_atom = -1;
     if (!n) return SCL_OK;
     /* counting sort by kind */
     double *dist = malloc(sizeof(double) * 3 * (size_t)n);
@@ -186,6 +189,8 @@ scl_status scl_shake_set_clusters(scl_shake *s, int n, const scl_shake_cluster *
             im[4 * j + p] = p < na ? c[m].invmass[p] : 0.0;
         }
         for (int q = 0; q < 3; q++) dist[3 * j + q] = c[m].dist[q];
+        for (int p = 0; p < na; p++)
+            if (c[m].atom[p] > s->max_atom) s->max_atom = c[m].atom[p];
     }
     if (!(st = scl_stream_write_range(s->d_kind, 0, n, s->kind, 1, NULL)) &&
         !(st = scl_stream_write_range(s->d_atoms, 0, 4 * (size_t)n, s->atoms, 1, NULL)) &&
@@ -302,11 +307,9 @@ static scl_status run_solve(scl_shake *s, const char *fn, const scl_shake_input 
 
 static scl_status check_indices(scl_shake *s, const char *fn, int natoms)
 {
-    for (int m = 0; m < s->n; m++)
-        for (int p = 0; p < kind_atoms(s->kind[m]); p++)
-            if (s->atoms[4 * m + p] >= natoms)
-                return scl_fail(s->ctx, SCL_ERR_ARGUMENT, fn, "a cluster names atom %d of %d",
-                                s->atoms[4 * m + p], natoms);
+    if (s->max_atom >= natoms)
+        return scl_fail(s->ctx, SCL_ERR_ARGUMENT, fn, "a cluster names atom %d of %d",
+                        s->max_atom, natoms);
     return SCL_OK;
 }
 
