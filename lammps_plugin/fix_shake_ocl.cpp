@@ -24,7 +24,8 @@ Fix *FixShakeOCL::creator(LAMMPS *lmp, int narg, char **arg)
 
 FixShakeOCL::FixShakeOCL(LAMMPS *lmp, int narg, char **arg) :
     FixShake(lmp, narg, arg), ctx(nullptr), engine(nullptr), clusters_dirty(true),
-    natoms_used(0), noted_host_virial(false), host_only(false)
+    natoms_used(0), noted_host_virial(false), host_only(false), wall(0.0), steps_device(0),
+    steps_host(0)
 {
 }
 
@@ -66,6 +67,7 @@ void FixShakeOCL::create_engine()
   if (engine) return;
   scl_env_options env;
   memset(&env, 0, sizeof env);
+  env.context.profiling = 1;   // the device seconds of the run summary
   scl_env_options_read(&env);
   char err[1024] = "";
   if (!ctx) {
@@ -147,8 +149,10 @@ void FixShakeOCL::post_force(int vflag)
       noted_host_virial = true;
     }
     FixShake::post_force(vflag);
+    steps_host++;
     return;
   }
+  const double t0 = MPI_Wtime();
   if (update->ntimestep == next_output) stats();
 
   // xshake = the unconstrained move with the current v, f (FixShake's), and
@@ -188,4 +192,23 @@ void FixShakeOCL::post_force(int vflag)
     if (ss.last_negative > 0) error->warning(FLERR, "Shake determinant < 0.0");
   }
   vflag_post_force = vflag;
+  wall += MPI_Wtime() - t0;
+  steps_device++;
+}
+
+/* the run's summary (rank 0's numbers), then counters from zero */
+void FixShakeOCL::post_run()
+{
+  if (engine && steps_device > 0) {
+    scl_shake_stats ss;
+    scl_shake_stats_get(engine, &ss);
+    note(strf("%ld steps on the device, %.1f us per step in post_force (host wall, incl. the "
+              "unconstrained update and its comm), device seconds: solve %.4f, upload %.4f, "
+              "download %.4f; %ld steps on the host; %d clusters on rank 0",
+              steps_device, 1e6 * wall / steps_device, ss.t_solve, ss.t_upload, ss.t_download,
+              steps_host, scl_shake_cluster_count(engine)).c_str());
+  }
+  if (engine) scl_shake_stats_reset(engine);
+  wall = 0.0;
+  steps_device = steps_host = 0;
 }

@@ -14,6 +14,8 @@
  * without fp64. Minimization is refused by FixShake itself.
  * Device and precision: STREAMCL_DEVICE as the other streamcl styles; the
  * solve is in double in every precision (it matches fix shake to rounding).
+ * After each run the log gets the device path's wall time per step and the
+ * device seconds of solve and transfers.
  */
 #ifndef LMP_FIX_SHAKE_OCL_H
 #define LMP_FIX_SHAKE_OCL_H
@@ -36,6 +38,7 @@ class FixShakeOCL : public FixShake {
   void init() override;
   void pre_neighbor() override;
   void post_force(int vflag) override;
+  void post_run() override;
 
  private:
   scl_context *ctx;
@@ -45,6 +48,8 @@ class FixShakeOCL : public FixShake {
   std::vector<scl_shake_cluster> clusters;
   bool noted_host_virial;
   bool host_only;                           // no usable device (noted in the log)
+  double wall;                              // seconds in the device path of post_force this run
+  long steps_device, steps_host;
 
   void create_engine();
   void upload_clusters();

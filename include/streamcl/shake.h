@@ -120,6 +120,7 @@ typedef struct {
     double t_upload, t_solve, t_download;   /* device seconds (profiling contexts) */
 } scl_shake_stats;
 void scl_shake_stats_get(const scl_shake *s, scl_shake_stats *st);
+void scl_shake_stats_reset(scl_shake *s);
 
 /* ---- plain C reference (double), the test oracle ----
  * Same contract as scl_shake_solve, over clusters in the order given.

@@ -50,6 +50,11 @@ void scl_shake_stats_get(const scl_shake *s, scl_shake_stats *st)
     }
 }
 
+void scl_shake_stats_reset(scl_shake *s)
+{
+    if (s) memset(&s->stats, 0, sizeof s->stats);
+}
+
 static void free_clusters(scl_shake *s)
 {
     scl_stream *st[] = {s->d_kind, s->d_atoms, s->d_dist, s->d_invmass, s->fc, s->vpart};
