@@ -2,8 +2,9 @@
 """shake_compare.py LOG REF TOL DUMP DUMPREF DXMAX SHAKETOL
 fix shake/ocl against fix shake: every thermo value of every step of LOG
 within relative TOL of REF (|a-b| / max(|b|, 1); Press, a small difference
-of large terms, against the sum of the magnitudes of its kinetic, pair and
-kspace parts when the log has them as c_pke, c_ppair, c_pksp), the final positions (write_dump id x y z, sorted
+of large terms, against the sum of the magnitudes of its kinetic, pair,
+kspace and fix (SHAKE) parts when the log has them as c_pke, c_ppair, c_pksp,
+c_pfix), the final positions (write_dump id x y z, sorted
 by id) within DXMAX Angstrom, and SHAKE's own statistics (its "SHAKE stats"
 blocks: per bond/angle type the average length and the spread) in LOG: the
 spread of every bond type <= SHAKETOL Angstrom (the constraints hold), the
@@ -83,7 +84,7 @@ def main():
             a = got.get(step, {}).get(key)
             scale = max(abs(b), 1.0)
             if key == "Press":
-                scale = max(scale, sum(abs(want[step].get(k, 0.0)) for k in ("c_pke", "c_ppair", "c_pksp")))
+                scale = max(scale, sum(abs(want[step].get(k, 0.0)) for k in ("c_pke", "c_ppair", "c_pksp", "c_pfix")))
             d = abs(a - b) / scale if a is not None else math.inf
             if not d <= tol:
                 bad += 1

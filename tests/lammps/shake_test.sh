@@ -13,7 +13,7 @@
 #             and positions within 1e-9 A
 #   sf        lmp_ocl -sf ocl (pair, pppm and shake on the device, mixed
 #             precision): thermo within 1e-5 (the mixed bound of the rhodo
-#             tests; Press against the sum of |kinetic|, |pair| and |kspace|
+#             tests; Press against the sum of |kinetic|, |pair|, |kspace|, |fix|
 #             pressures, of which it is a small difference), positions within 1e-4 A (PoCL at step 20: peptide 1e-6,
 #             rhodo 2e-5; the mixed pair forces, not SHAKE: see explicit)
 #   plugin    `plugin load` into the PLUGIN LAMMPS ($LMP_PLUGIN_HOST), -sf ocl:
@@ -43,7 +43,7 @@ d=$WORK/shake/$SYSTEM-$NP-$HOW
 rm -rf "$d"; mkdir -p "$d"; cd "$d" || exit 1
 ln -s "$src/$data" "$data"
 # the input with a 20-step run, thermo every step, SHAKE stats every 10 steps
-sed -E -e 's/^thermo_style.*/compute pke all pressure thermo_temp ke\ncompute ppair all pressure NULL pair\ncompute pksp all pressure NULL kspace\nthermo_style custom step pe ke etotal temp press ebond eangle evdwl ecoul elong c_pke c_ppair c_pksp\nthermo_modify format float %.15g/' \
+sed -E -e 's/^thermo_style.*/compute pke all pressure thermo_temp ke\ncompute ppair all pressure NULL pair\ncompute pksp all pressure NULL kspace\ncompute pfix all pressure NULL fix\nthermo_style custom step pe ke etotal temp press ebond eangle evdwl ecoul elong c_pke c_ppair c_pksp c_pfix\nthermo_modify format float %.15g/' \
        -e 's/^thermo\s.*/thermo 1/' \
        -e 's/^(fix\s+\S+\s+\S+\s+shake\s+\S+\s+\S+\s+)\S+/\110/' \
        -e 's/^run.*/run 20\nwrite_dump all custom final.dump id x y z modify sort id format float %.16g/' \
