@@ -54,9 +54,12 @@ void FixShakeOCL::init()
       error->all(FLERR, "Shake fix must come before NPT/NPH fix (fix shake/ocl)");
   }
   if (count > 1) error->all(FLERR, "More than one fix shake (fix shake/ocl counts as one)");
-  if (utils::strmatch(update->integrate_style, "^respa"))
+  if (utils::strmatch(update->integrate_style, "^respa")) {
+    // rRESPA calls post_force_respa, FixShake's own: no device work at all
     note("run_style respa: the constraints are solved on the host (LAMMPS's fix shake); "
          "use run_style verlet for the device solve");
+    return;
+  }
   if (!host_only) create_engine();
 }
 

@@ -18,6 +18,9 @@
 #             rhodo 2e-5; the mixed pair forces, not SHAKE: see explicit)
 #   plugin    `plugin load` into the PLUGIN LAMMPS ($LMP_PLUGIN_HOST), -sf ocl:
 #             as sf (skips, 77, without a plugin host)
+#   respa     as explicit under run_style respa (both runs): fix shake/ocl takes
+#             FixShake's host path and says so in the log; equal as explicit
+#   minimize  `minimize` with fix shake/ocl: LAMMPS's error (no reference run)
 # Every run: the constraints hold (SHAKE's spread of each bond type <= 1e-3 A,
 # the averages equal the CPU's to 1e-5), and the log says the device solved.
 # Env: LMP_CPU LMP_OCL LMP_PLUGIN_HOST PLUGIN_SO MPIEXEC LAMMPS_SOURCE_DIR WORK
@@ -50,10 +53,19 @@ sed -E -e 's/^thermo_style.*/compute pke all pressure thermo_temp ke\ncompute pp
        "$src/$in" > in.cpu
 grep -q "^fix.*shake .* 10 " in.cpu || { echo "FAIL: no fix shake line in $in"; exit 1; }
 
+if [ "$HOW" = respa ]; then
+  sed -i -E 's/^run .*/run_style respa 2 2 dihedral 2 pair 2 kspace 2\n&/' in.cpu
+elif [ "$HOW" = minimize ]; then
+  sed -E -e 's/^(fix\s+\S+\s+\S+\s+)shake\s/\1shake\/ocl /' -e 's/^run .*/minimize 1e-4 1e-6 10 100/' in.cpu > in.ocl
+  run "$LMP_OCL" -in in.ocl -log log.ocl -screen none && { echo "FAIL: minimize with fix shake/ocl ran"; exit 1; }
+  grep -q "ERROR.*Fix shake cannot be used with minimization" log.ocl ||
+    { echo "FAIL: no LAMMPS error naming the problem"; tail -5 log.ocl; exit 1; }
+  grep "ERROR" log.ocl; exit 0
+fi
 run "$LMP_CPU" -in in.cpu -log log.cpu -screen none && mv final.dump final.cpu ||
   { echo "FAIL: CPU lmp failed"; tail -20 log.cpu; exit 1; }
 case "$HOW" in
-explicit)
+explicit|respa)
   sed -E 's/^(fix\s+\S+\s+\S+\s+)shake\s/\1shake\/ocl /' in.cpu > in.ocl
   tol=1e-10; dx=1e-9; cmd=("$LMP_OCL" -in in.ocl) ;;
 sf) tol=1e-5; dx=1e-4; cmd=("$LMP_OCL" -sf ocl -in in.cpu) ;;
@@ -65,7 +77,11 @@ esac
 run "${cmd[@]}" -log log.ocl -screen none && mv final.dump final.ocl ||
   { echo "FAIL: $HOW run failed"; tail -20 log.ocl; exit 1; }
 fails=0
-grep -q "^fix shake/ocl: SHAKE clusters solved on the OpenCL device" log.ocl ||
+if [ "$HOW" = respa ]; then
+  grep -q "^fix shake/ocl: run_style respa: the constraints are solved on the host" log.ocl ||
+    { echo "FAIL: the log does not note the host path under respa"; fails=1; }
+fi
+[ "$HOW" = respa ] || grep -q "^fix shake/ocl: SHAKE clusters solved on the OpenCL device" log.ocl ||
   { echo "FAIL: the log does not say fix shake/ocl solved on the device"; fails=1; }
 python3 "$HERE/shake_compare.py" log.ocl log.cpu $tol final.ocl final.cpu $dx 1e-3 || fails=1
 grep -E "^(Modify|Loop time)" log.cpu log.ocl
