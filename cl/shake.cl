@@ -260,7 +260,7 @@ int solve_cluster(int kind, const int *at, const double *d, const double *im,
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void shake_solve(const int ncluster, const int nlocal, __global const int *kind,
                  __global const int *atoms, __global const double *dist,
-                 __global const double *invmass, __global const double *x,
+                 __global const double *mass, __global const double *x,
                  __global const double *xs, const double prdx, const double prdy,
                  const double prdz, const double xy, const double xz, const double yz,
                  const int periodic, const int triclinic, const double dtfsq,
@@ -283,7 +283,7 @@ void shake_solve(const int ncluster, const int nlocal, __global const int *kind,
         double d[3], im[4], f[12];
         for (int k = 0; k < 4; k++) {
             at[k] = atoms[4 * m + k];
-            im[k] = invmass[4 * m + k];
+            im[k] = mass[4 * m + k] > 0.0 ? 1.0 / mass[4 * m + k] : 0.0;   /* fix shake: 1.0/mass */
         }
         for (int k = 0; k < 3; k++) d[k] = dist[3 * m + k];
         const int fl = solve_cluster(kind[m], at, d, im, &b, x, xs, nlocal, dtfsq, tolerance,
@@ -320,5 +320,25 @@ __kernel void shake_scatter(const int ncluster, const int nlocal, __global const
         const int i = atoms[4 * m + p];
         if (i < nlocal)
             for (int k = 0; k < 3; k++) f[3 * i + k] += fc[12 * m + 3 * p + k];
+    }
+}
+
+/* xshake = x + dtv v + dtfsq/m f of the owned atoms of each cluster (LAMMPS's
+ * unconstrained_update, for a step whose x, v, f stay on the device). A
+ * ghost's xshake comes from its owner (LAMMPS's forward communication). */
+__kernel void shake_unconstrained(const int ncluster, const int nlocal, __global const int *kind,
+                                  __global const int *atoms, __global const double *mass,
+                                  __global const double *x, __global const double *v,
+                                  __global const double *f, const double dtv,
+                                  const double dtfsq, __global double *xs)
+{
+    const int m = (int)get_global_id(0);
+    if (m >= ncluster) return;
+    const int na = kind[m] == 1 ? 3 : kind[m];
+    for (int p = 0; p < na; p++) {
+        const int i = atoms[4 * m + p];
+        if (i >= nlocal) continue;
+        const double dtfmsq = dtfsq / mass[4 * m + p];
+        for (int k = 0; k < 3; k++) xs[3 * i + k] = x[3 * i + k] + dtv * v[3 * i + k] + dtfmsq * f[3 * i + k];
     }
 }

@@ -108,7 +108,7 @@ void FixShakeOCL::pre_neighbor()
 }
 
 /* the clusters of FixShake's list as the engine takes them: local indices
-   (atom->map, as FixShake::shake* look them up), lengths, inverse masses */
+   (atom->map, as FixShake::shake* look them up), lengths, masses */
 void FixShakeOCL::upload_clusters()
 {
   clusters.resize(nlist);
@@ -125,7 +125,7 @@ void FixShakeOCL::upload_clusters()
       c.atom[p] = p < na ? atom->map(shake_atom[m][p]) : -1;
       if (p < na) {
         const int j = c.atom[p];
-        c.invmass[p] = rm ? 1.0 / rm[j] : 1.0 / ms[tp[j]];
+        c.mass[p] = rm ? rm[j] : ms[tp[j]];
         if (j + 1 > natoms_used) natoms_used = j + 1;
       }
     }

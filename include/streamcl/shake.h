@@ -67,7 +67,8 @@ typedef struct {
     int kind;           /* SCL_SHAKE_ANGLE or SCL_SHAKE_BOND2..4 (LAMMPS shake_flag) */
     int atom[4];        /* central atom first (LAMMPS shake_atom order); unused: -1 */
     double dist[3];     /* constraint lengths: 0-1, 0-2, 0-3 (angle: 0-1, 0-2, 1-2) */
-    double invmass[4];  /* 1/mass of each atom (unused: 0) */
+    double mass[4];     /* mass of each atom (unused: 0); the solve uses 1/mass as
+                         * fix shake does, the unconstrained update dtfsq/mass */
 } scl_shake_cluster;
 
 typedef struct {
@@ -92,8 +93,8 @@ scl_status scl_shake_create(scl_context *ctx, const scl_shake_options *opt, scl_
 void scl_shake_free(scl_shake *s);
 
 /* Replace the cluster list (LAMMPS: after each re-neighboring). Checked:
- * kinds, atom indices >= 0 for the kind's atoms, lengths and inverse masses
- * finite and positive (SCL_ERR_ARGUMENT naming the first bad cluster). The
+ * kinds, atom indices >= 0 for the kind's atoms, lengths and masses finite
+ * and positive (SCL_ERR_ARGUMENT naming the first bad cluster). The
  * device keeps them sorted by kind (fewer divergent branches on GPUs). */
 scl_status scl_shake_set_clusters(scl_shake *s, int n, const scl_shake_cluster *clusters);
 int scl_shake_cluster_count(const scl_shake *s);
@@ -112,6 +113,14 @@ scl_status scl_shake_solve(scl_shake *s, const scl_shake_input *in, double *f, d
  * the object's per-cluster buffer only. */
 scl_status scl_shake_solve_streams(scl_shake *s, const scl_shake_input *in, scl_stream *x,
                                    scl_stream *xshake, scl_stream *f, double virial[6]);
+
+/* Device-resident form of LAMMPS's unconstrained update: xshake = x + dtv v
+ * + dtfsq/m f for the owned (index < nlocal) atoms of the clusters, on the
+ * device (streams of double, natoms * 3; other atoms' xshake untouched).
+ * Queued: returns at once (a later solve on the same context runs after it). */
+scl_status scl_shake_unconstrained_streams(scl_shake *s, int nlocal, scl_stream *x,
+                                           scl_stream *v, scl_stream *f, double dtv,
+                                           double dtfsq, scl_stream *xshake);
 
 typedef struct {
     long solves;              /* solve calls */

@@ -14,13 +14,13 @@ struct scl_shake {
     scl_context *ctx;
     scl_shake_options o;
     int wg;
-    scl_kernel *solve, *scatter;
+    scl_kernel *solve, *scatter, *unconstrained;
     /* clusters, sorted by kind: the host copy keeps the atom indices for
      * adding the downloaded increments */
     int n, cap;
     int max_atom;                /* largest atom index of the clusters, -1 if none */
     int *kind, *atoms;           /* n, 4n */
-    scl_stream *d_kind, *d_atoms, *d_dist, *d_invmass;
+    scl_stream *d_kind, *d_atoms, *d_dist, *d_mass;
     scl_stream *fc, *vpart, *flags;
     double *fc_host, *vpart_host;
     /* host-array path: staging of x and xshake */
@@ -57,9 +57,9 @@ void scl_shake_stats_reset(scl_shake *s)
 
 static void free_clusters(scl_shake *s)
 {
-    scl_stream *st[] = {s->d_kind, s->d_atoms, s->d_dist, s->d_invmass, s->fc, s->vpart};
+    scl_stream *st[] = {s->d_kind, s->d_atoms, s->d_dist, s->d_mass, s->fc, s->vpart};
     for (size_t i = 0; i < sizeof st / sizeof *st; i++) scl_stream_free(st[i]);
-    s->d_kind = s->d_atoms = s->d_dist = s->d_invmass = s->fc = s->vpart = NULL;
+    s->d_kind = s->d_atoms = s->d_dist = s->d_mass = s->fc = s->vpart = NULL;
     free(s->kind);
     free(s->atoms);
     free(s->fc_host);
@@ -76,6 +76,7 @@ void scl_shake_free(scl_shake *s)
     free_clusters(s);
     scl_kernel_free(s->solve);
     scl_kernel_free(s->scatter);
+    scl_kernel_free(s->unconstrained);
     scl_stream_free(s->flags);
     scl_stream_free(s->x);
     scl_stream_free(s->xs);
@@ -116,6 +117,7 @@ scl_status scl_shake_create(scl_context *ctx, const scl_shake_options *opt, scl_
     scl_status st;
     if ((st = scl_kernel_create(ctx, "shake", "shake_solve", opts, &s->solve)) ||
         (st = scl_kernel_create(ctx, "shake", "shake_scatter", opts, &s->scatter)) ||
+        (st = scl_kernel_create(ctx, "shake", "shake_unconstrained", opts, &s->unconstrained)) ||
         (st = scl_stream_create(ctx, "shake.flags", SCL_INT, 3, 1, 1, 0, &s->flags))) {
         scl_shake_free(s);
         return st;
@@ -138,9 +140,9 @@ scl_status scl_shake_set_clusters(scl_shake *s, int n, const scl_shake_cluster *
         int pair[3][2], nc, na;
         shake_constraints(k, pair, &nc, &na);
         for (int p = 0; p < na; p++)
-            if (c[m].atom[p] < 0 || !(c[m].invmass[p] > 0) || !isfinite(c[m].invmass[p]))
+            if (c[m].atom[p] < 0 || !(c[m].mass[p] > 0) || !isfinite(c[m].mass[p]))
                 return scl_fail(s->ctx, SCL_ERR_ARGUMENT, fn, "cluster %d: atom slot %d has index "
-                                "%d and inverse mass %g", m, p, c[m].atom[p], c[m].invmass[p]);
+                                "%d and mass %g", m, p, c[m].atom[p], c[m].mass[p]);
         for (int q = 0; q < nc; q++)
             if (!(c[m].dist[q] > 0) || !isfinite(c[m].dist[q]))
                 return scl_fail(s->ctx, SCL_ERR_ARGUMENT, fn, "cluster %d: constraint %d has "
@@ -162,7 +164,7 @@ scl_status scl_shake_set_clusters(scl_shake *s, int n, const scl_shake_cluster *
         if ((st = scl_stream_create(s->ctx, "shake.kind", SCL_INT, cap, 1, 1, SCL_STREAM_READ_ONLY, &s->d_kind)) ||
             (st = scl_stream_create(s->ctx, "shake.atoms", SCL_INT, 4 * (size_t)cap, 1, 1, SCL_STREAM_READ_ONLY, &s->d_atoms)) ||
             (st = scl_stream_create(s->ctx, "shake.dist", SCL_DOUBLE, 3 * (size_t)cap, 1, 1, SCL_STREAM_READ_ONLY, &s->d_dist)) ||
-            (st = scl_stream_create(s->ctx, "shake.invmass", SCL_DOUBLE, 4 * (size_t)cap, 1, 1, SCL_STREAM_READ_ONLY, &s->d_invmass)) ||
+            (st = scl_stream_create(s->ctx, "shake.mass", SCL_DOUBLE, 4 * (size_t)cap, 1, 1, SCL_STREAM_READ_ONLY, &s->d_mass)) ||
             (st = scl_stream_create(s->ctx, "shake.fc", SCL_DOUBLE, 12 * (size_t)cap, 1, 1, 0, &s->fc)) ||
             (st = scl_stream_create(s->ctx, "shake.vpart", SCL_DOUBLE, 6 * ng, 1, 1, SCL_STREAM_WRITE_ONLY, &s->vpart))) {
             free_clusters(s);
@@ -191,7 +193,7 @@ scl_status scl_shake_set_clusters(scl_shake *s, int n, const scl_shake_cluster *
         s->kind[j] = c[m].kind;
         for (int p = 0; p < 4; p++) {
             s->atoms[4 * j + p] = p < na ? c[m].atom[p] : -1;
-            im[4 * j + p] = p < na ? c[m].invmass[p] : 0.0;
+            im[4 * j + p] = p < na ? c[m].mass[p] : 0.0;
         }
         for (int q = 0; q < 3; q++) dist[3 * j + q] = c[m].dist[q];
         for (int p = 0; p < na; p++)
@@ -200,7 +202,7 @@ scl_status scl_shake_set_clusters(scl_shake *s, int n, const scl_shake_cluster *
     if (!(st = scl_stream_write_range(s->d_kind, 0, n, s->kind, 1, NULL)) &&
         !(st = scl_stream_write_range(s->d_atoms, 0, 4 * (size_t)n, s->atoms, 1, NULL)) &&
         !(st = scl_stream_write_range(s->d_dist, 0, 3 * (size_t)n, dist, 1, NULL)))
-        st = scl_stream_write_range(s->d_invmass, 0, 4 * (size_t)n, im, 1, NULL);
+        st = scl_stream_write_range(s->d_mass, 0, 4 * (size_t)n, im, 1, NULL);
     free(dist);
     free(im);
     if (st) s->n = 0;
@@ -245,7 +247,7 @@ static scl_status run_solve(scl_shake *s, const char *fn, const scl_shake_input 
         (st = scl_kernel_set_stream(k, "kind", s->d_kind)) ||
         (st = scl_kernel_set_stream(k, "atoms", s->d_atoms)) ||
         (st = scl_kernel_set_stream(k, "dist", s->d_dist)) ||
-        (st = scl_kernel_set_stream(k, "invmass", s->d_invmass)) ||
+        (st = scl_kernel_set_stream(k, "mass", s->d_mass)) ||
         (st = scl_kernel_set_stream(k, "x", x)) || (st = scl_kernel_set_stream(k, "xs", xs)) ||
         (st = scl_kernel_set_double(k, "prdx", b->prd[0])) ||
         (st = scl_kernel_set_double(k, "prdy", b->prd[1])) ||
@@ -384,4 +386,35 @@ scl_status scl_shake_solve_streams(scl_shake *s, const scl_shake_input *in, scl_
     st = run_solve(s, fn, in, x, xshake, f, 0, virial);
     if (st) scl_finish(s->ctx);
     return st;
+}
+
+scl_status scl_shake_unconstrained_streams(scl_shake *s, int nlocal, scl_stream *x,
+                                           scl_stream *v, scl_stream *f, double dtv,
+                                           double dtfsq, scl_stream *xshake)
+{
+    static const char *fn = "scl_shake_unconstrained_streams";
+    if (!s) return SCL_ERR_ARGUMENT;
+    scl_stream *in[4] = {x, v, f, xshake};
+    size_t natoms = (size_t)-1;
+    for (int k = 0; k < 4; k++) {
+        if (!in[k] || scl_stream_type(in[k]) != SCL_DOUBLE)
+            return scl_fail(s->ctx, SCL_ERR_ARGUMENT, fn, "x, v, f and xshake must be streams of double");
+        if (scl_stream_count(in[k]) / 3 < natoms) natoms = scl_stream_count(in[k]) / 3;
+    }
+    if (!isfinite(dtv) || !isfinite(dtfsq))
+        return scl_fail(s->ctx, SCL_ERR_ARGUMENT, fn, "dtv %g, dtfsq %g", dtv, dtfsq);
+    if (!s->n) return SCL_OK;
+    scl_status st = check_indices(s, fn, natoms > 0x7fffffff ? 0x7fffffff : (int)natoms);
+    if (st) return st;
+    scl_kernel *k = s->unconstrained;
+    const size_t global = ((size_t)s->n + s->wg - 1) / s->wg * s->wg, local = s->wg;
+    if ((st = scl_kernel_set_int(k, "ncluster", s->n)) || (st = scl_kernel_set_int(k, "nlocal", nlocal)) ||
+        (st = scl_kernel_set_stream(k, "kind", s->d_kind)) ||
+        (st = scl_kernel_set_stream(k, "atoms", s->d_atoms)) ||
+        (st = scl_kernel_set_stream(k, "mass", s->d_mass)) || (st = scl_kernel_set_stream(k, "x", x)) ||
+        (st = scl_kernel_set_stream(k, "v", v)) || (st = scl_kernel_set_stream(k, "f", f)) ||
+        (st = scl_kernel_set_double(k, "dtv", dtv)) || (st = scl_kernel_set_double(k, "dtfsq", dtfsq)) ||
+        (st = scl_kernel_set_stream(k, "xs", xshake)))
+        return st;
+    return scl_kernel_launch(k, 1, &global, &local, NULL);
 }

@@ -85,9 +85,10 @@ static int solve_one(const scl_shake_options *o, const scl_shake_cluster *cl,
     /* w[c][e]: the coupling; the linear matrix is 2 w[c][e] (s_c . r_e) and
      * constraint c's quadratic term sum over e<=g of
      * (e==g ? 1 : 2) w[c][e] w[c][g] (r_e . r_g) lam_e lam_g */
-    double w[3][3];
+    double w[3][3], im[4];
+    for (int p = 0; p < 4; p++) im[p] = p < na ? 1.0 / cl->mass[p] : 0.0;   /* fix shake: 1.0/mass */
     for (int c = 0; c < nc; c++)
-        for (int e = 0; e < nc; e++) w[c][e] = coupling(pair[c], pair[e], cl->invmass, c == e);
+        for (int e = 0; e < nc; e++) w[c][e] = coupling(pair[c], pair[e], im, c == e);
 
     if (nc == 1) {
         const double a = w[0][0] * w[0][0] * dot(r[0], r[0]);

@@ -73,7 +73,7 @@ static void make_system(system_t *s, int ncl, int triclinic, double move, uint64
         if (m % 5 == 0) x0[m % 3] = 0.2 * test_uniform(rng);
         double pos[4][3];
         memcpy(pos[0], x0, sizeof x0);
-        c->invmass[0] = 1.0 / masses[1 + (m / 4) % 4];
+        c->mass[0] = masses[1 + (m / 4) % 4];
         for (int p = 1; p < na; p++) {
             double u[3];
             unit_vector(rng, u);
@@ -89,7 +89,7 @@ static void make_system(system_t *s, int ncl, int triclinic, double move, uint64
             }
             c->dist[p - 1] = 0.95 + 0.2 * test_uniform(rng);
             for (int k = 0; k < 3; k++) pos[p][k] = x0[k] + c->dist[p - 1] * u[k];
-            c->invmass[p] = 1.0 / masses[(m + p) % 3 == 0 ? 1 : 0];
+            c->mass[p] = masses[(m + p) % 3 == 0 ? 1 : 0];
         }
         if (c->kind == 1) {
             double d12 = 0.0;
@@ -165,8 +165,8 @@ static void test_reference_satisfies(uint64_t *rng, int triclinic)
             const int pi = (c->kind == 1 && q == 2) ? 1 : 0, pj = (c->kind == 1 && q == 2) ? 2 : q + 1;
             double d[3];
             for (int k = 0; k < 3; k++) {
-                const double xi = s.xs[3 * i + k] + s.in.dtfsq * c->invmass[pi] * f[3 * i + k];
-                const double xj = s.xs[3 * j + k] + s.in.dtfsq * c->invmass[pj] * f[3 * j + k];
+                const double xi = s.xs[3 * i + k] + s.in.dtfsq / c->mass[pi] * f[3 * i + k];
+                const double xj = s.xs[3 * j + k] + s.in.dtfsq / c->mass[pj] * f[3 * j + k];
                 d[k] = xi - xj;
             }
             /* nearest image (orthogonal part; the tilts are small against
@@ -258,6 +258,43 @@ static void compare_device(scl_context *ctx, uint64_t *rng, scl_precision prec, 
         CHECK(es <= 1e-12, "%s streams: forces differ by %.3g", what, es);
         CHECK(evs == 0.0, "%s streams: virial differs from the host path by %.3g", what, evs);
     }
+    /* the unconstrained update on the device: LAMMPS's formula, owned atoms only */
+    if (x && xs && f) {
+        double *vh = malloc(nd * sizeof(double)), *fh = malloc(nd * sizeof(double));
+        double *want = malloc(nd * sizeof(double)), *got = malloc(nd * sizeof(double));
+        scl_stream *v = NULL;
+        const double dtv = 2.0, dtfsq = s.in.dtfsq, sentinel = -12345.0;
+        for (size_t i = 0; i < nd; i++) {
+            vh[i] = 0.01 * (test_uniform(rng) - 0.5);
+            fh[i] = 50.0 * (test_uniform(rng) - 0.5);
+            want[i] = sentinel;
+        }
+        for (int m = 0; m < s.n; m++)
+            for (int p = 0; p < (s.c[m].kind == 1 ? 3 : s.c[m].kind); p++) {
+                const int i = s.c[m].atom[p];
+                if (i >= s.in.nlocal) continue;
+                const double dtfmsq = dtfsq / s.c[m].mass[p];
+                for (int k = 0; k < 3; k++)
+                    want[3 * i + k] = s.x[3 * i + k] + dtv * vh[3 * i + k] + dtfmsq * fh[3 * i + k];
+            }
+        CHECK_OK(ctx, scl_stream_create(ctx, "t.v", SCL_DOUBLE, nd, 1, 1, 0, &v));
+        if (v) {
+            CHECK_OK(ctx, scl_stream_write(v, vh, 1, NULL));
+            CHECK_OK(ctx, scl_stream_write(f, fh, 1, NULL));
+            CHECK_OK(ctx, scl_stream_fill(xs, &sentinel));
+            CHECK_OK(ctx, scl_shake_unconstrained_streams(sh, s.in.nlocal, x, v, f, dtv, dtfsq, xs));
+            CHECK_OK(ctx, scl_stream_read(xs, got, 1, NULL));
+            size_t differ = 0;
+            for (size_t i = 0; i < nd; i++) differ += !(got[i] == want[i]);
+            CHECK(differ == 0, "%s: %zu of %zu unconstrained coordinates differ from LAMMPS's formula",
+                  what, differ, nd);
+        }
+        scl_stream_free(v);
+        free(vh);
+        free(fh);
+        free(want);
+        free(got);
+    }
     scl_stream_free(x);
     scl_stream_free(xs);
     scl_stream_free(f);
@@ -286,7 +323,7 @@ static void test_errors(scl_context *ctx)
     c[0].kind = 3;
     c[0].atom[0] = 0; c[0].atom[1] = 1; c[0].atom[2] = 2; c[0].atom[3] = -1;
     c[0].dist[0] = c[0].dist[1] = 1.0;
-    c[0].invmass[0] = c[0].invmass[1] = c[0].invmass[2] = 1.0;
+    c[0].mass[0] = c[0].mass[1] = c[0].mass[2] = 1.0;
     c[1] = c[0];
     c[1].kind = 5;
     CHECK(scl_shake_set_clusters(sh, 2, c) == SCL_ERR_ARGUMENT, "kind 5 accepted");
