@@ -10,7 +10,7 @@
 # folder, default ./out/shake), STREAMCL_DEVICE etc. pass through.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-STEPS=${1:-20}; ROUNDS=${2:-3}; shift 2 2>/dev/null; RANKS=${*:-1}
+STEPS=${1:-20}; ROUNDS=${2:-3}; RANKS=${*:3}; RANKS=${RANKS:-1}
 LMP_OCL=${LMP_OCL:-$ROOT/build/lammps_plugin/lmp_ocl}
 SRC=${LAMMPS_SOURCE_DIR:-/var/cache/streamcl/lammps-src}
 OUTDIR=${OUT:-$ROOT/out}/shake
