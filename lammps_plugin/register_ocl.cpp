@@ -1,5 +1,6 @@
 #include "register_ocl.h"
 
+#include "fix_shake_ocl.h"
 #include "pair_lj_charmm_coul_long_ocl.h"
 #include "pppm_ocl.h"
 
@@ -8,6 +9,7 @@
 #include "force.h"
 #include "input.h"
 #include "lammps.h"
+#include "modify.h"
 
 #include <cstring>
 
@@ -17,6 +19,7 @@ void streamcl_register_pair(LAMMPS *lmp)
 {
   (*lmp->force->pair_map)[PairLJCharmmCoulLongOCL::STYLE] = &PairLJCharmmCoulLongOCL::creator;
   (*lmp->force->kspace_map)[PPPMOCL::STYLE] = &PPPMOCL::creator;
+  (*lmp->modify->fix_map)[FixShakeOCL::STYLE] = &FixShakeOCL::creator;
 }
 
 namespace {

@@ -1,0 +1,217 @@
+#include "fix_shake_ocl.h"
+
+#include "strf.h"
+
+#include "atom.h"
+#include "comm.h"
+#include "domain.h"
+#include "error.h"
+#include "force.h"
+#include "modify.h"
+#include "update.h"
+#include "utils.h"
+
+#include <cstring>
+
+using namespace LAMMPS_NS;
+
+const char *const FixShakeOCL::STYLE = "shake/ocl";
+
+Fix *FixShakeOCL::creator(LAMMPS *lmp, int narg, char **arg)
+{
+  return new FixShakeOCL(lmp, narg, arg);
+}
+
+FixShakeOCL::FixShakeOCL(LAMMPS *lmp, int narg, char **arg) :
+    FixShake(lmp, narg, arg), ctx(nullptr), engine(nullptr), clusters_dirty(true),
+    natoms_used(0), noted_host_virial(false), host_only(false), wall(0.0), steps_device(0),
+    steps_host(0)
+{
+}
+
+FixShakeOCL::~FixShakeOCL()
+{
+  if (engine) scl_shake_free(engine);
+  if (ctx) scl_context_free(ctx);
+}
+
+void FixShakeOCL::note(const char *msg)
+{
+  if (comm->me == 0) utils::logmesg(lmp, strf("fix shake/ocl: %s\n", msg));
+}
+
+void FixShakeOCL::init()
+{
+  FixShake::init();
+  // FixShake::init checks these by the style name "shake"; the same rules
+  // hold for this style
+  int count = 0, npt_at = -1;
+  for (int i = 0; i < modify->nfix; i++) {
+    const char *s = modify->fix[i]->style;
+    if (utils::strmatch(s, "^shake")) count++;
+    if (npt_at < 0 && (utils::strmatch(s, "^npt") || utils::strmatch(s, "^nph"))) npt_at = i;
+    if (npt_at >= 0 && i > npt_at && modify->fix[i] == this)
+      error->all(FLERR, "Shake fix must come before NPT/NPH fix (fix shake/ocl)");
+  }
+  if (count > 1) error->all(FLERR, "More than one fix shake (fix shake/ocl counts as one)");
+  if (utils::strmatch(update->integrate_style, "^respa")) {
+    // rRESPA calls post_force_respa, FixShake's own: no device work at all
+    note("run_style respa: the constraints are solved on the host (LAMMPS's fix shake); "
+         "use run_style verlet for the device solve");
+    return;
+  }
+  if (!host_only) create_engine();
+}
+
+/* the device and the solver; a device that cannot run it leaves the host
+   path (noted) */
+void FixShakeOCL::create_engine()
+{
+  if (engine) return;
+  scl_env_options env;
+  memset(&env, 0, sizeof env);
+  env.context.profiling = 1;   // the device seconds of the run summary
+  scl_env_options_read(&env);
+  char err[1024] = "";
+  if (!ctx) {
+    scl_status st = scl_context_create(&env.context, &ctx, err, sizeof err);
+    if (st != SCL_OK)
+      error->one(FLERR, strf("fix shake/ocl: no OpenCL device for '%s' (%s): %s -- check "
+                             "STREAMCL_DEVICE (cpu, gpu, P:D or a name; 'streamcl devices' "
+                             "lists them), or use fix shake",
+                             env.context.device ? env.context.device : "default",
+                             scl_status_name(st), err));
+  }
+  scl_shake_options o = scl_shake_options_default();
+  o.tolerance = tolerance;
+  o.max_iter = max_iter;
+  const char *prec = getenv("STREAMCL_PRECISION");
+  if (prec && !strcmp(prec, "double")) o.precision = SCL_PREC_DOUBLE;
+  scl_status st = scl_shake_create(ctx, &o, &engine);
+  if (st == SCL_ERR_UNSUPPORTED) {
+    note(strf("%s; the constraints are solved on the host (LAMMPS's fix shake)",
+              scl_last_error(ctx)).c_str());
+    host_only = true;
+    return;
+  }
+  if (st != SCL_OK)
+    error->one(FLERR, strf("fix shake/ocl: %s: %s", scl_status_name(st), scl_last_error(ctx)));
+  const scl_device_info *dev = scl_device(ctx);
+  note(strf("SHAKE clusters solved on the OpenCL device %s (%s)", dev->name, dev->platform)
+           .c_str());
+}
+
+void FixShakeOCL::pre_neighbor()
+{
+  FixShake::pre_neighbor();    // LAMMPS's list of the clusters this rank solves
+  clusters_dirty = true;
+}
+
+/* the clusters of FixShake's list as the engine takes them: local indices
+   (atom->map, as FixShake::shake* look them up), lengths, masses */
+void FixShakeOCL::upload_clusters()
+{
+  clusters.resize(nlist);
+  natoms_used = 0;
+  const double *rm = atom->rmass, *ms = atom->mass;
+  const int *tp = atom->type;
+  for (int i = 0; i < nlist; i++) {
+    const int m = list[i];
+    scl_shake_cluster &c = clusters[i];
+    memset(&c, 0, sizeof c);
+    c.kind = shake_flag[m];
+    const int na = c.kind == 1 ? 3 : c.kind;
+    for (int p = 0; p < 4; p++) {
+      c.atom[p] = p < na ? atom->map(shake_atom[m][p]) : -1;
+      if (p < na) {
+        const int j = c.atom[p];
+        c.mass[p] = rm ? rm[j] : ms[tp[j]];
+        if (j + 1 > natoms_used) natoms_used = j + 1;
+      }
+    }
+    if (c.kind == 1) {
+      c.dist[0] = bond_distance[shake_type[m][0]];
+      c.dist[1] = bond_distance[shake_type[m][1]];
+      c.dist[2] = angle_distance[shake_type[m][2]];
+    } else {
+      for (int q = 0; q < c.kind - 1; q++) c.dist[q] = bond_distance[shake_type[m][q]];
+    }
+  }
+  scl_status st = scl_shake_set_clusters(engine, nlist, clusters.data());
+  if (st != SCL_OK)
+    error->one(FLERR, strf("fix shake/ocl: %s: %s", scl_status_name(st), scl_last_error(ctx)));
+  clusters_dirty = false;
+}
+
+void FixShakeOCL::post_force(int vflag)
+{
+  // per-atom virial: FixShake's loop (its v_tally fills vatom)
+  if (host_only || (vflag & VIRIAL_ATOM) || (vflag & VIRIAL_CENTROID)) {
+    if (!host_only && !noted_host_virial) {
+      note("per-atom virial requested: those steps are solved on the host");
+      noted_host_virial = true;
+    }
+    FixShake::post_force(vflag);
+    steps_host++;
+    return;
+  }
+  const double t0 = MPI_Wtime();
+  if (update->ntimestep == next_output) stats();
+
+  // xshake = the unconstrained move with the current v, f (FixShake's), and
+  // its ghost values from the owners
+  unconstrained_update();
+  if (nprocs > 1) comm->forward_comm_fix(this);
+  v_init(vflag);
+
+  if (clusters_dirty) upload_clusters();
+
+  scl_shake_input in;
+  memset(&in, 0, sizeof in);
+  in.natoms = natoms_used;
+  in.nlocal = atom->nlocal;
+  in.x = natoms_used ? &atom->x[0][0] : nullptr;
+  in.xshake = natoms_used ? &xshake[0][0] : nullptr;
+  in.dtfsq = dtfsq;
+  in.box.periodic[0] = domain->xperiodic;
+  in.box.periodic[1] = domain->yperiodic;
+  in.box.periodic[2] = domain->zperiodic;
+  in.box.triclinic = domain->triclinic;
+  in.box.prd[0] = domain->xprd;
+  in.box.prd[1] = domain->yprd;
+  in.box.prd[2] = domain->zprd;
+  in.box.xy = domain->xy;
+  in.box.xz = domain->xz;
+  in.box.yz = domain->yz;
+  const bool tally = evflag && vflag_global;
+  if (nlist > 0) {
+    scl_status st = scl_shake_solve(engine, &in, &atom->f[0][0], tally ? virial : nullptr);
+    if (st == SCL_ERR_INPUT && strstr(scl_last_error(ctx), "determinant"))
+      error->one(FLERR, strf("Shake determinant = 0.0 (fix shake/ocl: %s)", scl_last_error(ctx)));
+    if (st != SCL_OK)
+      error->one(FLERR, strf("fix shake/ocl: %s: %s", scl_status_name(st), scl_last_error(ctx)));
+    scl_shake_stats ss;
+    scl_shake_stats_get(engine, &ss);
+    if (ss.last_negative > 0) error->warning(FLERR, "Shake determinant < 0.0");
+  }
+  vflag_post_force = vflag;
+  wall += MPI_Wtime() - t0;
+  steps_device++;
+}
+
+/* the run's summary (rank 0's numbers), then counters from zero */
+void FixShakeOCL::post_run()
+{
+  if (engine && steps_device > 0) {
+    scl_shake_stats ss;
+    scl_shake_stats_get(engine, &ss);
+    note(strf("%ld steps on the device, %.1f us per step in post_force (host wall, incl. the "
+              "unconstrained update and its comm), device seconds: solve %.4f, upload %.4f, "
+              "download %.4f; %ld steps on the host; %d clusters on rank 0",
+              steps_device, 1e6 * wall / steps_device, ss.t_solve, ss.t_upload, ss.t_download,
+              steps_host, scl_shake_cluster_count(engine)).c_str());
+  }
+  if (engine) scl_shake_stats_reset(engine);
+  wall = 0.0;
+  steps_device = steps_host = 0;
+}

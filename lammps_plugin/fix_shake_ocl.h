@@ -1,0 +1,61 @@
+/* -*- c++ -*-
+ * fix shake/ocl: LAMMPS's fix shake with the per-step constraint solve (the
+ * loop over clusters of post_force: shake, shake3, shake4, shake3angle) done
+ * by libstreamcl on an OpenCL device, one work-item per cluster.
+ *
+ * Everything else is FixShake's own: the arguments, cluster finding, bond and
+ * angle distances, the unconstrained update and its communication, setup's
+ * coordinate correction, statistics output, restart, dof. The cluster list
+ * goes up on re-neighbor steps only (pre_neighbor); each step uploads x and
+ * xshake (the atoms the clusters touch), downloads the per-cluster force
+ * increments (and, when the virial is wanted, per-work-group virial sums).
+ * On the host instead, with a note in the log: run_style respa (its
+ * post_force_respa is FixShake's), steps that want per-atom virial, a device
+ * without fp64. Minimization is refused by FixShake itself.
+ * Device and precision: STREAMCL_DEVICE as the other streamcl styles; the
+ * solve is in double in every precision (it matches fix shake to rounding).
+ * After each run the log gets the device path's wall time per step and the
+ * device seconds of solve and transfers.
+ */
+#ifndef LMP_FIX_SHAKE_OCL_H
+#define LMP_FIX_SHAKE_OCL_H
+
+#include "fix_shake.h"
+
+#include "streamcl/shake.h"
+
+#include <vector>
+
+namespace LAMMPS_NS {
+
+class FixShakeOCL : public FixShake {
+ public:
+  static const char *const STYLE;    // "shake/ocl"
+  static Fix *creator(LAMMPS *lmp, int narg, char **arg);
+
+  FixShakeOCL(LAMMPS *lmp, int narg, char **arg);
+  ~FixShakeOCL() override;
+  void init() override;
+  void pre_neighbor() override;
+  void post_force(int vflag) override;
+  void post_run() override;
+
+ private:
+  scl_context *ctx;
+  scl_shake *engine;
+  bool clusters_dirty;
+  int natoms_used;                          // 1 + the largest atom index of a cluster
+  std::vector<scl_shake_cluster> clusters;
+  bool noted_host_virial;
+  bool host_only;                           // no usable device (noted in the log)
+  double wall;                              // seconds in the device path of post_force this run
+  long steps_device, steps_host;
+
+  void create_engine();
+  void upload_clusters();
+  void note(const char *msg);
+};
+
+}    // namespace LAMMPS_NS
+
+#endif

@@ -1,0 +1,420 @@
+/* Device driver of the SHAKE constraint forces (see streamcl/shake.h): the
+ * cluster tables (sorted by kind), the per-step uploads, the solve kernel of
+ * cl/shake.cl, per-work-group virial partials finished here in double. */
+#include "shake_internal.h"
+
+#include "core/fail.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct scl_shake {
+    scl_context *ctx;
+    scl_shake_options o;
+    int wg;
+    scl_kernel *solve, *scatter, *unconstrained;
+    /* clusters, sorted by kind: the host copy keeps the atom indices for
+     * adding the downloaded increments */
+    int n, cap;
+    int max_atom;                /* largest atom index of the clusters, -1 if none */
+    int *kind, *atoms;           /* n, 4n */
+    scl_stream *d_kind, *d_atoms, *d_dist, *d_mass;
+    scl_stream *fc, *vpart, *flags;
+    double *fc_host, *vpart_host;
+    /* host-array path: staging of x and xshake */
+    scl_stream *x, *xs;
+    size_t xcap;                 /* doubles */
+    scl_shake_stats stats;
+};
+
+scl_shake_options scl_shake_options_default(void)
+{
+    scl_shake_options o;
+    memset(&o, 0, sizeof o);
+    o.precision = SCL_PREC_MIXED;
+    o.tolerance = 1e-4;
+    o.max_iter = 20;
+    o.work_group = 0;
+    return o;
+}
+
+int scl_shake_cluster_count(const scl_shake *s) { return s ? s->n : 0; }
+
+void scl_shake_stats_get(const scl_shake *s, scl_shake_stats *st)
+{
+    if (st) {
+        if (s) *st = s->stats;
+        else memset(st, 0, sizeof *st);
+    }
+}
+
+void scl_shake_stats_reset(scl_shake *s)
+{
+    if (s) memset(&s->stats, 0, sizeof s->stats);
+}
+
+static void free_clusters(scl_shake *s)
+{
+    scl_stream *st[] = {s->d_kind, s->d_atoms, s->d_dist, s->d_mass, s->fc, s->vpart};
+    for (size_t i = 0; i < sizeof st / sizeof *st; i++) scl_stream_free(st[i]);
+    s->d_kind = s->d_atoms = s->d_dist = s->d_mass = s->fc = s->vpart = NULL;
+    free(s->kind);
+    free(s->atoms);
+    free(s->fc_host);
+    free(s->vpart_host);
+    s->kind = s->atoms = NULL;
+    s->fc_host = s->vpart_host = NULL;
+    s->cap = 0;
+}
+
+void scl_shake_free(scl_shake *s)
+{
+    if (!s) return;
+    scl_finish(s->ctx);
+    free_clusters(s);
+    scl_kernel_free(s->solve);
+    scl_kernel_free(s->scatter);
+    scl_kernel_free(s->unconstrained);
+    scl_stream_free(s->flags);
+    scl_stream_free(s->x);
+    scl_stream_free(s->xs);
+    free(s);
+}
+
+scl_status scl_shake_create(scl_context *ctx, const scl_shake_options *opt, scl_shake **out)
+{
+    static const char *fn = "scl_shake_create";
+    if (!out) return SCL_ERR_ARGUMENT;
+    *out = NULL;
+    if (!ctx) return SCL_ERR_ARGUMENT;
+    scl_shake_options o = opt ? *opt : scl_shake_options_default();
+    if (o.precision == SCL_PREC_SINGLE)
+        return scl_fail(ctx, SCL_ERR_UNSUPPORTED, fn, "precision single is not offered: the "
+                        "cluster solve is in double (use mixed or double)");
+    if (o.precision != SCL_PREC_MIXED && o.precision != SCL_PREC_DOUBLE)
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "precision %d is not a scl_precision",
+                        (int)o.precision);
+    if (!(o.tolerance > 0) || !isfinite(o.tolerance) || o.max_iter < 1)
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "tolerance %g must be positive and max_iter "
+                        "%d at least 1", o.tolerance, o.max_iter);
+    const int wg = o.work_group ? o.work_group : 64;
+    if (wg < 1 || wg > 256 || (wg & (wg - 1)))
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "work_group %d is not a power of two "
+                        "<= 256", o.work_group);
+    if (!scl_device(ctx)->fp64)
+        return scl_fail(ctx, SCL_ERR_UNSUPPORTED, fn, "the SHAKE solve needs fp64, which "
+                        "this device lacks");
+    scl_shake *s = calloc(1, sizeof *s);
+    if (!s) return SCL_ERR_MEMORY;
+    s->ctx = ctx;
+    s->o = o;
+    s->wg = wg;
+    s->max_atom = -1;
+    char opts[32];
+    snprintf(opts, sizeof opts, "-DWG=%d", wg);
+    scl_status st;
+    if ((st = scl_kernel_create(ctx, "shake", "shake_solve", opts, &s->solve)) ||
+        (st = scl_kernel_create(ctx, "shake", "shake_scatter", opts, &s->scatter)) ||
+        (st = scl_kernel_create(ctx, "shake", "shake_unconstrained", opts, &s->unconstrained)) ||
+        (st = scl_stream_create(ctx, "shake.flags", SCL_INT, 3, 1, 1, 0, &s->flags))) {
+        scl_shake_free(s);
+        return st;
+    }
+    *out = s;
+    return SCL_OK;
+}
+
+static int kind_atoms(int kind) { return kind == SCL_SHAKE_ANGLE ? 3 : kind; }
+
+scl_status scl_shake_set_clusters(scl_shake *s, int n, const scl_shake_cluster *c)
+{
+    static const char *fn = "scl_shake_set_clusters";
+    if (!s) return SCL_ERR_ARGUMENT;
+    if (n < 0 || (n > 0 && !c)) return scl_fail(s->ctx, SCL_ERR_ARGUMENT, fn, "n %d, clusters %p", n, (const void *)c);
+    for (int m = 0; m < n; m++) {
+        const int k = c[m].kind;
+        if (k < 1 || k > 4)
+            return scl_fail(s->ctx, SCL_ERR_ARGUMENT, fn, "cluster %d: kind %d is not 1..4", m, k);
+        int pair[3][2], nc, na;
+        shake_constraints(k, pair, &nc, &na);
+        for (int p = 0; p < na; p++)
+            if (c[m].atom[p] < 0 || !(c[m].mass[p] > 0) || !isfinite(c[m].mass[p]))
+                return scl_fail(s->ctx, SCL_ERR_ARGUMENT, fn, "cluster %d: atom slot %d has index "
+                                "%d and mass %g", m, p, c[m].atom[p], c[m].mass[p]);
+        for (int q = 0; q < nc; q++)
+            if (!(c[m].dist[q] > 0) || !isfinite(c[m].dist[q]))
+                return scl_fail(s->ctx, SCL_ERR_ARGUMENT, fn, "cluster %d: constraint %d has "
+                                "length %g", m, q, c[m].dist[q]);
+    }
+    scl_status st = SCL_OK;
+    if (n > s->cap) {
+        free_clusters(s);
+        const int cap = n + n / 8 + 64;
+        const size_t ng = ((size_t)cap + s->wg - 1) / s->wg;
+        s->kind = malloc(sizeof(int) * cap);
+        s->atoms = malloc(sizeof(int) * 4 * (size_t)cap);
+        s->fc_host = malloc(sizeof(double) * 12 * (size_t)cap);
+        s->vpart_host = malloc(sizeof(double) * 6 * ng);
+        if (!s->kind || !s->atoms || !s->fc_host || !s->vpart_host) {
+            free_clusters(s);
+            return SCL_ERR_MEMORY;
+        }
+        if ((st = scl_stream_create(s->ctx, "shake.kind", SCL_INT, cap, 1, 1, SCL_STREAM_READ_ONLY, &s->d_kind)) ||
+            (st = scl_stream_create(s->ctx, "shake.atoms", SCL_INT, 4 * (size_t)cap, 1, 1, SCL_STREAM_READ_ONLY, &s->d_atoms)) ||
+            (st = scl_stream_create(s->ctx, "shake.dist", SCL_DOUBLE, 3 * (size_t)cap, 1, 1, SCL_STREAM_READ_ONLY, &s->d_dist)) ||
+            (st = scl_stream_create(s->ctx, "shake.mass", SCL_DOUBLE, 4 * (size_t)cap, 1, 1, SCL_STREAM_READ_ONLY, &s->d_mass)) ||
+            (st = scl_stream_create(s->ctx, "shake.fc", SCL_DOUBLE, 12 * (size_t)cap, 1, 1, 0, &s->fc)) ||
+            (st = scl_stream_create(s->ctx, "shake.vpart", SCL_DOUBLE, 6 * ng, 1, 1, SCL_STREAM_WRITE_ONLY, &s->vpart))) {
+            free_clusters(s);
+            s->n = 0;
+            return st;
+        }
+        s->cap = cap;
+    }
+    s->n = n;
+    s->max_atom = -1;
+    if (!n) return SCL_OK;
+    /* counting sort by kind */
+    double *dist = malloc(sizeof(double) * 3 * (size_t)n);
+    double *im = malloc(sizeof(double) * 4 * (size_t)n);
+    if (!dist || !im) {
+        free(dist);
+        free(im);
+        return SCL_ERR_MEMORY;
+    }
+    int start[6] = {0};
+    for (int m = 0; m < n; m++) start[c[m].kind + 1]++;
+    for (int k = 1; k < 6; k++) start[k] += start[k - 1];
+    for (int m = 0; m < n; m++) {
+        const int j = start[c[m].kind]++;
+        const int na = kind_atoms(c[m].kind);
+        s->kind[j] = c[m].kind;
+        for (int p = 0; p < 4; p++) {
+            s->atoms[4 * j + p] = p < na ? c[m].atom[p] : -1;
+            im[4 * j + p] = p < na ? c[m].mass[p] : 0.0;
+        }
+        for (int q = 0; q < 3; q++) dist[3 * j + q] = c[m].dist[q];
+        for (int p = 0; p < na; p++)
+            if (c[m].atom[p] > s->max_atom) s->max_atom = c[m].atom[p];
+    }
+    if (!(st = scl_stream_write_range(s->d_kind, 0, n, s->kind, 1, NULL)) &&
+        !(st = scl_stream_write_range(s->d_atoms, 0, 4 * (size_t)n, s->atoms, 1, NULL)) &&
+        !(st = scl_stream_write_range(s->d_dist, 0, 3 * (size_t)n, dist, 1, NULL)))
+        st = scl_stream_write_range(s->d_mass, 0, 4 * (size_t)n, im, 1, NULL);
+    free(dist);
+    free(im);
+    if (st) s->n = 0;
+    return st;
+}
+
+static void add_seconds(scl_shake *s, scl_event ev, double *acc)
+{
+    double t;
+    if (ev && scl_profiling(s->ctx) && scl_event_seconds(s->ctx, ev, &t) == SCL_OK) *acc += t;
+    if (ev) scl_event_release(ev);
+}
+
+static scl_status check_input(scl_shake *s, const char *fn, const scl_shake_input *in)
+{
+    if (!in) return SCL_ERR_ARGUMENT;
+    if (!(in->dtfsq > 0) || !isfinite(in->dtfsq))
+        return scl_fail(s->ctx, SCL_ERR_ARGUMENT, fn, "dtfsq %g is not a finite positive number",
+                        in->dtfsq);
+    for (int k = 0; k < 3; k++)
+        if (in->box.periodic[k] && (!(in->box.prd[k] > 0) || !isfinite(in->box.prd[k])))
+            return scl_fail(s->ctx, SCL_ERR_ARGUMENT, fn, "periodic box length %g in dimension %d",
+                            in->box.prd[k], k);
+    return SCL_OK;
+}
+
+/* queue the solve over the x / xshake streams; with download, also queue
+ * the read of the per-cluster increments. Waits, then reports flags and
+ * finishes the virial. */
+static scl_status run_solve(scl_shake *s, const char *fn, const scl_shake_input *in,
+                            scl_stream *x, scl_stream *xs, scl_stream *f, int download,
+                            double virial[6])
+{
+    scl_kernel *k = s->solve;
+    const scl_shake_box *b = &in->box;
+    const int per = (b->periodic[0] ? 1 : 0) | (b->periodic[1] ? 2 : 0) | (b->periodic[2] ? 4 : 0);
+    static const int flags0[3] = {0, 0x7fffffff, 0};   /* static: the write is not waited for */
+    scl_status st;
+    if ((st = scl_stream_write(s->flags, flags0, 0, NULL)) ||
+        (st = scl_kernel_set_int(k, "ncluster", s->n)) ||
+        (st = scl_kernel_set_int(k, "nlocal", in->nlocal)) ||
+        (st = scl_kernel_set_stream(k, "kind", s->d_kind)) ||
+        (st = scl_kernel_set_stream(k, "atoms", s->d_atoms)) ||
+        (st = scl_kernel_set_stream(k, "dist", s->d_dist)) ||
+        (st = scl_kernel_set_stream(k, "mass", s->d_mass)) ||
+        (st = scl_kernel_set_stream(k, "x", x)) || (st = scl_kernel_set_stream(k, "xs", xs)) ||
+        (st = scl_kernel_set_double(k, "prdx", b->prd[0])) ||
+        (st = scl_kernel_set_double(k, "prdy", b->prd[1])) ||
+        (st = scl_kernel_set_double(k, "prdz", b->prd[2])) ||
+        (st = scl_kernel_set_double(k, "xy", b->xy)) || (st = scl_kernel_set_double(k, "xz", b->xz)) ||
+        (st = scl_kernel_set_double(k, "yz", b->yz)) || (st = scl_kernel_set_int(k, "periodic", per)) ||
+        (st = scl_kernel_set_int(k, "triclinic", b->triclinic ? 1 : 0)) ||
+        (st = scl_kernel_set_double(k, "dtfsq", in->dtfsq)) ||
+        (st = scl_kernel_set_double(k, "tolerance", s->o.tolerance)) ||
+        (st = scl_kernel_set_int(k, "max_iter", s->o.max_iter)) ||
+        (st = scl_kernel_set_int(k, "tally", virial ? 1 : 0)) ||
+        (st = scl_kernel_set_stream(k, "fc", s->fc)) ||
+        (st = scl_kernel_set_stream(k, "vpart", s->vpart)) ||
+        (st = scl_kernel_set_stream(k, "flags", s->flags)))
+        return st;
+    const size_t ng = ((size_t)s->n + s->wg - 1) / s->wg;
+    const size_t global = ng * s->wg, local = s->wg;
+    const int prof = scl_profiling(s->ctx);
+    scl_event ek = NULL, ed = NULL, ev = NULL;
+    if ((st = scl_kernel_launch(k, 1, &global, &local, prof ? &ek : NULL))) return st;
+    if (f) {
+        scl_kernel *sc = s->scatter;
+        if ((st = scl_kernel_set_int(sc, "ncluster", s->n)) ||
+            (st = scl_kernel_set_int(sc, "nlocal", in->nlocal)) ||
+            (st = scl_kernel_set_stream(sc, "kind", s->d_kind)) ||
+            (st = scl_kernel_set_stream(sc, "atoms", s->d_atoms)) ||
+            (st = scl_kernel_set_stream(sc, "fc", s->fc)) ||
+            (st = scl_kernel_set_stream(sc, "f", f)) ||
+            (st = scl_kernel_launch(sc, 1, &global, &local, NULL)))
+            return st;
+    }
+    if (download &&
+        (st = scl_stream_read_range(s->fc, 0, 12 * (size_t)s->n, s->fc_host, 0, prof ? &ed : NULL)))
+        return st;
+    if (virial &&
+        (st = scl_stream_read_range(s->vpart, 0, 6 * ng, s->vpart_host, 0, prof ? &ev : NULL)))
+        return st;
+    int flags[3];
+    if ((st = scl_stream_read(s->flags, flags, 1, NULL))) return st;   /* in order: waits for all */
+    add_seconds(s, ek, &s->stats.t_solve);
+    add_seconds(s, ed, &s->stats.t_download);
+    add_seconds(s, ev, &s->stats.t_download);
+    s->stats.solves++;
+    s->stats.last_negative = flags[2];
+    s->stats.negative_determinants += flags[2];
+    if (flags[0] & 6) {
+        const int m = flags[1];
+        const int *a = s->atoms + 4 * (size_t)m;
+        return scl_fail(s->ctx, SCL_ERR_INPUT, fn, "cluster of kind %d with atoms %d %d %d %d: %s",
+                        s->kind[m], a[0], a[1], a[2], a[3],
+                        (flags[0] & 2) ? "constraint matrix determinant = 0 (LAMMPS: Shake "
+                                         "determinant = 0.0)"
+                                       : "non-finite constraint forces (positions or "
+                                         "unconstrained positions not finite?)");
+    }
+    if (virial) {
+        double sum[6] = {0, 0, 0, 0, 0, 0};
+        for (size_t g = 0; g < ng; g++)
+            for (int t = 0; t < 6; t++) sum[t] += s->vpart_host[6 * g + t];
+        for (int t = 0; t < 6; t++) virial[t] += sum[t];
+    }
+    return SCL_OK;
+}
+
+static scl_status check_indices(scl_shake *s, const char *fn, int natoms)
+{
+    if (s->max_atom >= natoms)
+        return scl_fail(s->ctx, SCL_ERR_ARGUMENT, fn, "a cluster names atom %d of %d",
+                        s->max_atom, natoms);
+    return SCL_OK;
+}
+
+scl_status scl_shake_solve(scl_shake *s, const scl_shake_input *in, double *f, double virial[6])
+{
+    static const char *fn = "scl_shake_solve";
+    if (!s) return SCL_ERR_ARGUMENT;
+    scl_status st = check_input(s, fn, in);
+    if (st) return st;
+    if (!s->n) return SCL_OK;
+    if (in->natoms < 1 || !in->x || !in->xshake || !f)
+        return scl_fail(s->ctx, SCL_ERR_ARGUMENT, fn, "natoms %d, x, xshake and f must be given",
+                        in->natoms);
+    if ((st = check_indices(s, fn, in->natoms))) return st;
+    const size_t nd = 3 * (size_t)in->natoms;
+    if (nd > s->xcap) {
+        scl_stream_free(s->x);
+        scl_stream_free(s->xs);
+        s->x = s->xs = NULL;
+        s->xcap = 0;
+        const size_t cap = nd + nd / 8 + 192;
+        if ((st = scl_stream_create(s->ctx, "shake.x", SCL_DOUBLE, cap, 1, 1, SCL_STREAM_READ_ONLY, &s->x)) ||
+            (st = scl_stream_create(s->ctx, "shake.xshake", SCL_DOUBLE, cap, 1, 1, SCL_STREAM_READ_ONLY, &s->xs)))
+            return st;
+        s->xcap = cap;
+    }
+    const int prof = scl_profiling(s->ctx);
+    scl_event e1 = NULL, e2 = NULL;
+    if ((st = scl_stream_write_range(s->x, 0, nd, in->x, 0, prof ? &e1 : NULL)) ||
+        (st = scl_stream_write_range(s->xs, 0, nd, in->xshake, 0, prof ? &e2 : NULL))) {
+        scl_finish(s->ctx);
+        add_seconds(s, e1, &s->stats.t_upload);
+        return st;
+    }
+    st = run_solve(s, fn, in, s->x, s->xs, NULL, 1, virial);
+    add_seconds(s, e1, &s->stats.t_upload);
+    add_seconds(s, e2, &s->stats.t_upload);
+    if (st) {
+        scl_finish(s->ctx);
+        return st;
+    }
+    for (int m = 0; m < s->n; m++) {
+        const int *a = s->atoms + 4 * (size_t)m;
+        const double *fc = s->fc_host + 12 * (size_t)m;
+        for (int p = 0; p < kind_atoms(s->kind[m]); p++)
+            if (a[p] < in->nlocal)
+                for (int k = 0; k < 3; k++) f[3 * a[p] + k] += fc[3 * p + k];
+    }
+    return SCL_OK;
+}
+
+scl_status scl_shake_solve_streams(scl_shake *s, const scl_shake_input *in, scl_stream *x,
+                                   scl_stream *xshake, scl_stream *f, double virial[6])
+{
+    static const char *fn = "scl_shake_solve_streams";
+    if (!s) return SCL_ERR_ARGUMENT;
+    scl_status st = check_input(s, fn, in);
+    if (st) return st;
+    if (!x || !xshake || scl_stream_type(x) != SCL_DOUBLE || scl_stream_type(xshake) != SCL_DOUBLE ||
+        (f && scl_stream_type(f) != SCL_DOUBLE))
+        return scl_fail(s->ctx, SCL_ERR_ARGUMENT, fn, "x, xshake (and f) must be streams of double");
+    size_t natoms = scl_stream_count(x) / 3;
+    if (scl_stream_count(xshake) / 3 < natoms) natoms = scl_stream_count(xshake) / 3;
+    if (f && scl_stream_count(f) / 3 < natoms) natoms = scl_stream_count(f) / 3;
+    if (!s->n) return SCL_OK;
+    if ((st = check_indices(s, fn, natoms > 0x7fffffff ? 0x7fffffff : (int)natoms))) return st;
+    st = run_solve(s, fn, in, x, xshake, f, 0, virial);
+    if (st) scl_finish(s->ctx);
+    return st;
+}
+
+scl_status scl_shake_unconstrained_streams(scl_shake *s, int nlocal, scl_stream *x,
+                                           scl_stream *v, scl_stream *f, double dtv,
+                                           double dtfsq, scl_stream *xshake)
+{
+    static const char *fn = "scl_shake_unconstrained_streams";
+    if (!s) return SCL_ERR_ARGUMENT;
+    scl_stream *in[4] = {x, v, f, xshake};
+    size_t natoms = (size_t)-1;
+    for (int k = 0; k < 4; k++) {
+        if (!in[k] || scl_stream_type(in[k]) != SCL_DOUBLE)
+            return scl_fail(s->ctx, SCL_ERR_ARGUMENT, fn, "x, v, f and xshake must be streams of double");
+        if (scl_stream_count(in[k]) / 3 < natoms) natoms = scl_stream_count(in[k]) / 3;
+    }
+    if (!isfinite(dtv) || !isfinite(dtfsq))
+        return scl_fail(s->ctx, SCL_ERR_ARGUMENT, fn, "dtv %g, dtfsq %g", dtv, dtfsq);
+    if (!s->n) return SCL_OK;
+    scl_status st = check_indices(s, fn, natoms > 0x7fffffff ? 0x7fffffff : (int)natoms);
+    if (st) return st;
+    scl_kernel *k = s->unconstrained;
+    const size_t global = ((size_t)s->n + s->wg - 1) / s->wg * s->wg, local = s->wg;
+    if ((st = scl_kernel_set_int(k, "ncluster", s->n)) || (st = scl_kernel_set_int(k, "nlocal", nlocal)) ||
+        (st = scl_kernel_set_stream(k, "kind", s->d_kind)) ||
+        (st = scl_kernel_set_stream(k, "atoms", s->d_atoms)) ||
+        (st = scl_kernel_set_stream(k, "mass", s->d_mass)) || (st = scl_kernel_set_stream(k, "x", x)) ||
+        (st = scl_kernel_set_stream(k, "v", v)) || (st = scl_kernel_set_stream(k, "f", f)) ||
+        (st = scl_kernel_set_double(k, "dtv", dtv)) || (st = scl_kernel_set_double(k, "dtfsq", dtfsq)) ||
+        (st = scl_kernel_set_stream(k, "xs", xshake)))
+        return st;
+    return scl_kernel_launch(k, 1, &global, &local, NULL);
+}

@@ -1,0 +1,88 @@
+#!/bin/bash
+# fix shake/ocl against LAMMPS's fix shake (ctest runs it; see CMakeLists.txt).
+#   shake_test.sh SYSTEM NP HOW
+# SYSTEM: peptide (examples/peptide: bond clusters of 2-4 atoms and water
+# angle clusters) or rhodo (bench/in.rhodo: SHAKE by mass and angle 232, npt).
+# 20 steps, thermo every step, final positions by write_dump, SHAKE stats
+# every 10 steps. The reference is the CPU lmp ($LMP_CPU) with NP ranks.
+# HOW:
+#   explicit  lmp_ocl, the input's `fix ... shake` renamed `shake/ocl`, every
+#             other style LAMMPS's CPU one: the constraint solve is all that
+#             differs, and it is in double with LAMMPS's operation order, so
+#             thermo within 1e-10 (relative; the virial's sum order differs)
+#             and positions within 1e-9 A
+#   sf        lmp_ocl -sf ocl (pair, pppm and shake on the device, mixed
+#             precision): thermo within 1e-5 (the mixed bound of the rhodo
+#             tests; Press against the sum of |kinetic|, |pair|, |kspace|, |fix|
+#             pressures, of which it is a small difference), positions within 1e-4 A (PoCL at step 20: peptide 1e-6,
+#             rhodo 2e-5; the mixed pair forces, not SHAKE: see explicit)
+#   plugin    `plugin load` into the PLUGIN LAMMPS ($LMP_PLUGIN_HOST), -sf ocl:
+#             as sf (skips, 77, without a plugin host)
+#   respa     as explicit under run_style respa (both runs): fix shake/ocl takes
+#             FixShake's host path and says so in the log; equal as explicit
+#   minimize  `minimize` with fix shake/ocl: LAMMPS's error (no reference run)
+# Every run: the constraints hold (SHAKE's spread of each bond type <= 1e-3 A,
+# the averages equal the CPU's to 1e-5), and the log says the device solved.
+# Env: LMP_CPU LMP_OCL LMP_PLUGIN_HOST PLUGIN_SO MPIEXEC LAMMPS_SOURCE_DIR WORK
+set -uo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+SYSTEM=${1:?system}; NP=${2:?ranks}; HOW=${3:?how}
+: "${WORK:?}" "${LMP_CPU:=lmp}" "${LAMMPS_SOURCE_DIR:?}"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+# one OpenCL CPU thread per rank on PoCL so ranks do not fight for the cores
+if [ "$NP" -gt 1 ]; then export POCL_MAX_PTHREAD_COUNT=1 POCL_CPU_MAX_CU_COUNT=1; fi
+run() { if [ "$NP" -gt 1 ]; then "${MPIEXEC:-mpirun}" -np "$NP" "$@"; else "$@"; fi; }
+
+case "$SYSTEM" in
+peptide) src=$LAMMPS_SOURCE_DIR/examples/peptide; in=in.peptide; data=data.peptide ;;
+rhodo) src=$LAMMPS_SOURCE_DIR/bench; in=in.rhodo; data=data.rhodo ;;
+*) echo "unknown system $SYSTEM"; exit 2 ;;
+esac
+[ -f "$src/$in" ] && [ -f "$src/$data" ] || { echo "SKIP: $src/$in not in this LAMMPS tree"; exit 77; }
+if [ "$HOW" = plugin ] && [ ! -x "${LMP_PLUGIN_HOST:-}" ]; then
+  echo "SKIP: no PLUGIN LAMMPS (configure with -DLAMMPS_PLUGIN_HOST=.../bin/lmp)"; exit 77
+fi
+d=$WORK/shake/$SYSTEM-$NP-$HOW
+rm -rf "$d"; mkdir -p "$d"; cd "$d" || exit 1
+ln -s "$src/$data" "$data"
+# the input with a 20-step run, thermo every step, SHAKE stats every 10 steps
+sed -E -e 's/^thermo_style.*/compute pke all pressure thermo_temp ke\ncompute ppair all pressure NULL pair\ncompute pksp all pressure NULL kspace\ncompute pfix all pressure NULL fix\nthermo_style custom step pe ke etotal temp press ebond eangle evdwl ecoul elong c_pke c_ppair c_pksp c_pfix\nthermo_modify format float %.15g/' \
+       -e 's/^thermo\s.*/thermo 1/' \
+       -e 's/^(fix\s+\S+\s+\S+\s+shake\s+\S+\s+\S+\s+)\S+/\110/' \
+       -e 's/^run.*/run 20\nwrite_dump all custom final.dump id x y z modify sort id format float %.16g/' \
+       "$src/$in" > in.cpu
+grep -q "^fix.*shake .* 10 " in.cpu || { echo "FAIL: no fix shake line in $in"; exit 1; }
+
+if [ "$HOW" = respa ]; then
+  sed -i -E 's/^run .*/run_style respa 2 2 dihedral 2 pair 2 kspace 2\n&/' in.cpu
+elif [ "$HOW" = minimize ]; then
+  sed -E -e 's/^(fix\s+\S+\s+\S+\s+)shake\s/\1shake\/ocl /' -e 's/^run .*/minimize 1e-4 1e-6 10 100/' in.cpu > in.ocl
+  run "$LMP_OCL" -in in.ocl -log log.ocl -screen none && { echo "FAIL: minimize with fix shake/ocl ran"; exit 1; }
+  grep -q "ERROR.*Fix shake cannot be used with minimization" log.ocl ||
+    { echo "FAIL: no LAMMPS error naming the problem"; tail -5 log.ocl; exit 1; }
+  grep "ERROR" log.ocl; exit 0
+fi
+run "$LMP_CPU" -in in.cpu -log log.cpu -screen none && mv final.dump final.cpu ||
+  { echo "FAIL: CPU lmp failed"; tail -20 log.cpu; exit 1; }
+case "$HOW" in
+explicit|respa)
+  sed -E 's/^(fix\s+\S+\s+\S+\s+)shake\s/\1shake\/ocl /' in.cpu > in.ocl
+  tol=1e-10; dx=1e-9; cmd=("$LMP_OCL" -in in.ocl) ;;
+sf) tol=1e-5; dx=1e-4; cmd=("$LMP_OCL" -sf ocl -in in.cpu) ;;
+plugin)
+  { echo "plugin load $PLUGIN_SO"; cat in.cpu; } > in.ocl
+  tol=1e-5; dx=1e-4; cmd=("$LMP_PLUGIN_HOST" -sf ocl -in in.ocl) ;;
+*) echo "unknown HOW $HOW"; exit 2 ;;
+esac
+run "${cmd[@]}" -log log.ocl -screen none && mv final.dump final.ocl ||
+  { echo "FAIL: $HOW run failed"; tail -20 log.ocl; exit 1; }
+fails=0
+if [ "$HOW" = respa ]; then
+  grep -q "^fix shake/ocl: run_style respa: the constraints are solved on the host" log.ocl ||
+    { echo "FAIL: the log does not note the host path under respa"; fails=1; }
+fi
+[ "$HOW" = respa ] || grep -q "^fix shake/ocl: SHAKE clusters solved on the OpenCL device" log.ocl ||
+  { echo "FAIL: the log does not say fix shake/ocl solved on the device"; fails=1; }
+python3 "$HERE/shake_compare.py" log.ocl log.cpu $tol final.ocl final.cpu $dx 1e-3 || fails=1
+grep -E "^(Modify|Loop time)" log.cpu log.ocl
+exit $fails
