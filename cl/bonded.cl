@@ -8,17 +8,21 @@
  * order of the CSR map built on the host. Energies and virials: per
  * work-group tree sums in double, partials summed on the host.
  *
- * Options: WG (work-group size, a power of two), BONDED_DOUBLE (1: slots and
- * per-atom forces in double; 0: mixed, float slots and output). The term
+ * Options: WG (work-group size, a power of two), BONDED_DOUBLE (1: per-atom
+ * forces returned in double; 0: mixed, returned in float). The term
  * geometry is double in both modes (the device must have fp64): in float,
  * r - r0 of a stiff bond loses ~1e-5 of its value. */
 
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
-#if BONDED_DOUBLE
+/* per-term slots are double in both modes (one rounding less per term, at
+ * a cost the device does not notice); the per-atom sums go back to the host
+ * as out_t: float in mixed (half the download) */
 typedef double slot_t;
+#if BONDED_DOUBLE
+typedef double out_t;
 #else
-typedef float slot_t;
+typedef float out_t;
 #endif
 
 /* values reduced per group: energy + 6 virial (+ for dihedrals the 1-4
@@ -41,9 +45,7 @@ static double3 pos(__global const double *x, int i)
 
 static void put(__global slot_t *sf, int slot, double3 f)
 {
-    sf[3 * slot] = (slot_t)f.x;
-    sf[3 * slot + 1] = (slot_t)f.y;
-    sf[3 * slot + 2] = (slot_t)f.z;
+    vstore3(f, slot, sf);
 }
 
 /* share of a term's energy/virial that this rank counts (LAMMPS ev_tally) */
@@ -337,7 +339,7 @@ __kernel void bonded_improper(TERM_ARGS, __global const int *impropers,
 /* f[a] = sum of atom a's slots (fixed order: the CSR map), for a < ngather */
 __kernel void bonded_gather(const int ngather, __global const int *offsets,
                             __global const int *slots, __global const slot_t *sf,
-                            __global slot_t *f)
+                            __global out_t *f)
 {
     const int a = get_global_id(0);
     if (a >= ngather)
@@ -347,9 +349,9 @@ __kernel void bonded_gather(const int ngather, __global const int *offsets,
         const int s = slots[k];
         sum += (double3)(sf[3 * s], sf[3 * s + 1], sf[3 * s + 2]);
     }
-    f[3 * a] = (slot_t)sum.x;
-    f[3 * a + 1] = (slot_t)sum.y;
-    f[3 * a + 2] = (slot_t)sum.z;
+    f[3 * a] = (out_t)sum.x;
+    f[3 * a + 1] = (out_t)sum.y;
+    f[3 * a + 2] = (out_t)sum.z;
 }
 
 /* Per-atom energies and virials: each term gives each of its gathered atoms

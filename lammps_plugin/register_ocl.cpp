@@ -1,5 +1,7 @@
 #include "register_ocl.h"
 
+#include "bonded_ocl.h"
+
 #include "pair_lj_charmm_coul_long_ocl.h"
 #include "pppm_ocl.h"
 
@@ -17,6 +19,7 @@ void streamcl_register_pair(LAMMPS *lmp)
 {
   (*lmp->force->pair_map)[PairLJCharmmCoulLongOCL::STYLE] = &PairLJCharmmCoulLongOCL::creator;
   (*lmp->force->kspace_map)[PPPMOCL::STYLE] = &PPPMOCL::creator;
+  streamcl_register_bonded(lmp);
 }
 
 namespace {

@@ -27,7 +27,7 @@ typedef struct {
 
 struct scl_bonded {
     scl_context *ctx;
-    int fp64_slots; /* SCL_PREC_DOUBLE */
+    int fp64_slots; /* SCL_PREC_DOUBLE: per-atom forces come back in double */
     int wg;
     scl_kernel *term[NKERNELS], *gather, *per_atom;
 
@@ -420,7 +420,7 @@ scl_status scl_bonded_set_topology(scl_bonded *b, const scl_bonded_topology *t)
         if (s == SCL_OK && n)
             s = scl_stream_write_range(b->list[k].s, 0, n, lists[k], 1, NULL);
     }
-    const scl_type slot_type = b->fp64_slots ? SCL_DOUBLE : SCL_FLOAT;
+    const scl_type out_type = b->fp64_slots ? SCL_DOUBLE : SCL_FLOAT;
     if (s == SCL_OK)
         s = ensure(b, &b->offsets, "bonded.offsets", SCL_INT, (size_t)ngather + 1);
     if (s == SCL_OK)
@@ -430,9 +430,9 @@ scl_status scl_bonded_set_topology(scl_bonded *b, const scl_bonded_topology *t)
     if (s == SCL_OK && slot)
         s = scl_stream_write_range(b->slots.s, 0, (size_t)slot, slots, 1, NULL);
     if (s == SCL_OK)
-        s = ensure(b, &b->sf, "bonded.slot_forces", slot_type, 3 * (size_t)slot);
+        s = ensure(b, &b->sf, "bonded.slot_forces", SCL_DOUBLE, 3 * (size_t)slot);
     if (s == SCL_OK)
-        s = ensure(b, &b->fout, "bonded.forces", slot_type, 3 * (size_t)ngather);
+        s = ensure(b, &b->fout, "bonded.forces", out_type, 3 * (size_t)ngather);
     if (s == SCL_OK)
         s = ensure(b, &b->tev, "bonded.term_tally", SCL_DOUBLE, 8 * (size_t)row);
     if (s == SCL_OK)

@@ -200,7 +200,7 @@ static void compare(scl_context *ctx, const coeffs_t *k, const system_t *s, int 
     const int ng = newton ? n : s->nlocal;
     CHECK(scl_bonded_gather_count(b) == ng, "gather count %d, want %d", scl_bonded_gather_count(b), ng);
 
-    /* forces: per atom, relative to max(|f_ref atom|, rms |f_ref| / 10) */
+    /* forces: per atom, relative to max(|f_ref atom|, rms |f_ref|) */
     double rms = 0;
     for (int i = 0; i < 3 * n; i++)
         rms += f_ref[i] * f_ref[i];
@@ -210,7 +210,7 @@ static void compare(scl_context *ctx, const coeffs_t *k, const system_t *s, int 
     for (int i = 0; i < n; i++) {
         const double *a = f_dev + 3 * i, *r = f_ref + 3 * i;
         const double fr = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
-        const double scale = fr > 0.1 * rms ? fr : 0.1 * rms;
+        const double scale = fr > rms ? fr : rms;
         for (int d = 0; d < 3; d++) {
             const double e = fabs(a[d] - r[d]) / (scale > 0 ? scale : 1);
             if (!(e <= tol))

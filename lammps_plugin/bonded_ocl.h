@@ -1,0 +1,97 @@
+/* -*- c++ -*-
+ * bond_style harmonic/ocl, angle_style charmm/ocl, dihedral_style charmm/ocl
+ * and improper_style harmonic/ocl: LAMMPS's CPU styles with compute() done
+ * by libstreamcl's bonded module (OpenCL).
+ *
+ * Thin by design: coefficients, restart, write_data, init_style (the 1-4
+ * checks of dihedral charmm) are LAMMPS's own (the classes derive from the
+ * CPU styles). The four styles of one LAMMPS share one engine: the first of
+ * them LAMMPS calls in a force evaluation uploads x once, runs every active
+ * kind of term on the device and adds all their forces to atom->f; each
+ * style then takes its own energies, virial and per-atom tallies (the 1-4
+ * pairs of dihedral charmm go to the pair style's books, as LAMMPS's CPU
+ * style does). The term lists go up only when LAMMPS rebuilds them
+ * (neighbor->ago == 0, or their sizes changed).
+ *
+ * Device: STREAMCL_DEVICE (default: this rank's GPU, the node's GPUs shared
+ * round robin as the pair style does, else the default device). Precision:
+ * STREAMCL_PRECISION (mixed, the default, or double; single means mixed).
+ * Steps that ask for the centroid per-atom virial (compute
+ * centroid/stress/atom) run LAMMPS's CPU code.
+ */
+#ifndef LMP_BONDED_OCL_H
+#define LMP_BONDED_OCL_H
+
+#include "angle_charmm.h"
+#include "bond_harmonic.h"
+#include "dihedral_charmm.h"
+#include "improper_harmonic.h"
+
+#include "streamcl/bonded.h"
+
+#include <vector>
+
+namespace LAMMPS_NS {
+
+class BondedOCLEngine;
+
+class BondHarmonicOCL : public BondHarmonic {
+ public:
+  static const char *const STYLE;   // "harmonic/ocl"
+  static Bond *creator(LAMMPS *lmp);
+  BondHarmonicOCL(LAMMPS *lmp);
+  ~BondHarmonicOCL() override;
+  void compute(int eflag, int vflag) override;
+  void init_style() override;
+  void coeffs(scl_bonded_coeffs &c);
+  BondedOCLEngine *engine;
+};
+
+class AngleCharmmOCL : public AngleCharmm {
+ public:
+  static const char *const STYLE;   // "charmm/ocl"
+  static Angle *creator(LAMMPS *lmp);
+  AngleCharmmOCL(LAMMPS *lmp);
+  ~AngleCharmmOCL() override;
+  void compute(int eflag, int vflag) override;
+  void init_style() override;
+  void coeffs(scl_bonded_coeffs &c);
+  BondedOCLEngine *engine;
+};
+
+class DihedralCharmmOCL : public DihedralCharmm {
+ public:
+  static const char *const STYLE;   // "charmm/ocl"
+  static Dihedral *creator(LAMMPS *lmp);
+  DihedralCharmmOCL(LAMMPS *lmp);
+  ~DihedralCharmmOCL() override;
+  void compute(int eflag, int vflag) override;
+  void init_style() override;
+  void coeffs(scl_bonded_coeffs &c);
+  BondedOCLEngine *engine;
+  // add the 1-4 pairs' tallies to the pair style (as Pair::ev_tally would)
+  void tally_pair14(const scl_bonded_result &r, const double *eatom14, const double *vatom14,
+                    int n);
+
+ private:
+  std::vector<double> shift_deg, lj14[4];
+};
+
+class ImproperHarmonicOCL : public ImproperHarmonic {
+ public:
+  static const char *const STYLE;   // "harmonic/ocl"
+  static Improper *creator(LAMMPS *lmp);
+  ImproperHarmonicOCL(LAMMPS *lmp);
+  ~ImproperHarmonicOCL() override;
+  void compute(int eflag, int vflag) override;
+  void init_style() override;
+  void coeffs(scl_bonded_coeffs &c);
+  BondedOCLEngine *engine;
+};
+
+}    // namespace LAMMPS_NS
+
+// Adds the four styles to lmp's style tables (and so to -sf ocl).
+void streamcl_register_bonded(LAMMPS_NS::LAMMPS *lmp);
+
+#endif
