@@ -42,8 +42,16 @@ struct scl_bonded {
     int nlocal, nall, newton;
     int nterms[NKERNELS];
     int max_type[NKERNELS]; /* largest type - type_base in the lists, -1 if none */
-    int nx;                 /* atoms read: the highest index used + 1 */
-    int ngather;            /* atoms that receive forces */
+    /* Device atom numbering: the owned atoms [0, nlo) as the caller numbers
+     * them (nlo: the highest owned index a term uses + 1), then only the
+     * ghosts some term uses (ghost[j] -> nlo + j): with one rank the ghosts
+     * are mostly the periodic images of the pair cutoff, few of them in
+     * bonded terms, so x goes up (and forces down) for ~nlocal atoms, not
+     * nall. */
+    int nlo, nghost_ref, *ghost;
+    double *ghost_x;        /* staging of the used ghosts' positions */
+    int nx;                 /* device atoms: nlo + nghost_ref */
+    int ngather;            /* device atoms that receive forces */
     int slot_off[NKERNELS], nslots;
     int tev_off[NKERNELS + 1], ntev;
     int part_off[NKERNELS + 1];
@@ -182,6 +190,8 @@ void scl_bonded_free(scl_bonded *b)
         release(bufs[i]);
     free(b->fout_host);
     free(b->part_host);
+    free(b->ghost);
+    free(b->ghost_x);
     free(b);
 }
 
@@ -348,23 +358,68 @@ scl_status scl_bonded_set_topology(scl_bonded *b, const scl_bonded_topology *t)
     if (total_slots > (1LL << 30))
         return scl_fail(b->ctx, SCL_ERR_TOO_LARGE, fn, "%lld term slots (at most 2^30)",
                         total_slots);
-    const int nx = maxref + 1;
     const int need14 = b->any_weight && t->ndihedrals > 0;
+    if (need14 && (!t->type || !t->q))
+        return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn,
+                        "dihedral 1-4 pairs need atom types and charges (type/q NULL)");
+
+    /* the device numbering (see struct scl_bonded): used ghosts in index order */
+    const int nghost = t->nall - t->nlocal;
+    int *dev_index = malloc(sizeof(int) * (size_t)(nghost > 0 ? nghost : 1));
+    int nlo = 0, ngref = 0;
+    if (!dev_index)
+        return scl_fail(b->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    for (int g = 0; g < nghost; g++)
+        dev_index[g] = -1;
+    for (int k = 0; k < NKERNELS; k++)
+        for (int i = 0; i < nt[k]; i++)
+            for (int a = 0; a < atoms_per_term[k]; a++) {
+                const int at = lists[k][(size_t)list_stride[k] * i + a];
+                if (at < t->nlocal) {
+                    if (at >= nlo)
+                        nlo = at + 1;
+                } else {
+                    dev_index[at - t->nlocal] = 0;
+                }
+            }
+    for (int g = 0; g < nghost; g++)
+        if (dev_index[g] == 0)
+            ngref++;
+    int *ghost = malloc(sizeof(int) * (size_t)(ngref ? ngref : 1));
+    double *ghost_x = malloc(sizeof(double) * 3 * (size_t)(ngref ? ngref : 1));
+    if (!ghost || !ghost_x) {
+        free(dev_index);
+        free(ghost);
+        free(ghost_x);
+        return scl_fail(b->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    }
+    for (int g = 0, j = 0; g < nghost; g++)
+        if (dev_index[g] == 0) {
+            ghost[j] = t->nlocal + g;
+            dev_index[g] = nlo + j++;
+        }
+    const int nx = nlo + ngref;
+    const int ngather = t->newton_bond ? nx : nlo;
+#define DEV(at) ((at) < t->nlocal ? (at) : dev_index[(at) - t->nlocal])
+    scl_status s = SCL_OK;
     if (need14) {
-        if (!t->type || !t->q)
-            return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn,
-                            "dihedral 1-4 pairs need atom types and charges (type/q NULL)");
-        for (int i = 0; i < nx; i++) {
+        for (int d = 0; d < nx && s == SCL_OK; d++) {
+            const int i = d < nlo ? d : ghost[d - nlo];
             const int ty = t->type[i] - b->type_base;
             if (ty < 0 || ty >= b->natom_types)
-                return scl_fail(b->ctx, SCL_ERR_INPUT, fn,
-                                "atom %d: type %d is outside the %d atom types (from %d)", i,
-                                t->type[i], b->natom_types, b->type_base);
-            if (!isfinite(t->q[i]))
-                return scl_fail(b->ctx, SCL_ERR_INPUT, fn, "atom %d: charge is not finite", i);
+                s = scl_fail(b->ctx, SCL_ERR_INPUT, fn,
+                             "atom %d: type %d is outside the %d atom types (from %d)", i,
+                             t->type[i], b->natom_types, b->type_base);
+            else if (!isfinite(t->q[i]))
+                s = scl_fail(b->ctx, SCL_ERR_INPUT, fn, "atom %d: charge is not finite", i);
         }
     }
-    const int ngather = t->newton_bond ? nx : (t->nlocal < nx ? t->nlocal : nx);
+    if (s != SCL_OK) {
+        free(dev_index);
+        free(ghost);
+        free(ghost_x);
+        return s;
+    }
 
     /* slot ranges by kind; per-term tally rows (1-4 pairs after impropers) */
     int slot = 0, row = 0, part = 0;
@@ -383,15 +438,44 @@ scl_status scl_bonded_set_topology(scl_bonded *b, const scl_bonded_topology *t)
     /* CSR atom -> slots over [0, ngather), slots in kind, term, position order */
     int *offsets = calloc((size_t)ngather + 1, sizeof *offsets);
     int *slots = malloc(sizeof *slots * (size_t)(slot ? slot : 1));
-    if (!offsets || !slots) {
+    /* the lists in the device numbering, types kept */
+    size_t list_total = 0;
+    for (int k = 0; k < NKERNELS; k++)
+        list_total += (size_t)list_stride[k] * nt[k];
+    int *dev_lists = malloc(sizeof(int) * (list_total ? list_total : 1));
+    /* types and charges of the device atoms */
+    int *dtype = malloc(sizeof(int) * (size_t)(need14 && nx ? nx : 1));
+    double *dq = malloc(sizeof(double) * (size_t)(need14 && nx ? nx : 1));
+    if (!offsets || !slots || !dev_lists || !dtype || !dq) {
         free(offsets);
         free(slots);
+        free(dev_lists);
+        free(dtype);
+        free(dq);
+        free(dev_index);
+        free(ghost);
+        free(ghost_x);
         return scl_fail(b->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    }
+    {
+        size_t o = 0;
+        for (int k = 0; k < NKERNELS; k++)
+            for (int i = 0; i < nt[k]; i++) {
+                const int *e = lists[k] + (size_t)list_stride[k] * i;
+                for (int a = 0; a < atoms_per_term[k]; a++)
+                    dev_lists[o++] = DEV(e[a]);
+                dev_lists[o++] = e[atoms_per_term[k]];
+            }
+        for (int d = 0; need14 && d < nx; d++) {
+            const int i = d < nlo ? d : ghost[d - nlo];
+            dtype[d] = t->type[i];
+            dq[d] = t->q[i];
+        }
     }
     for (int k = 0; k < NKERNELS; k++)
         for (int i = 0; i < nt[k]; i++)
             for (int a = 0; a < atoms_per_term[k]; a++) {
-                const int at = lists[k][(size_t)list_stride[k] * i + a];
+                const int at = DEV(lists[k][(size_t)list_stride[k] * i + a]);
                 if (at < ngather)
                     offsets[at + 1]++;
             }
@@ -401,24 +485,33 @@ scl_status scl_bonded_set_topology(scl_bonded *b, const scl_bonded_topology *t)
     if (!fill) {
         free(offsets);
         free(slots);
+        free(dev_lists);
+        free(dtype);
+        free(dq);
+        free(dev_index);
+        free(ghost);
+        free(ghost_x);
         return scl_fail(b->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
     }
     memcpy(fill, offsets, sizeof *fill * (size_t)ngather);
     for (int k = 0; k < NKERNELS; k++)
         for (int i = 0; i < nt[k]; i++)
             for (int a = 0; a < atoms_per_term[k]; a++) {
-                const int at = lists[k][(size_t)list_stride[k] * i + a];
+                const int at = DEV(lists[k][(size_t)list_stride[k] * i + a]);
                 if (at < ngather)
                     slots[fill[at]++] = b->slot_off[k] + atoms_per_term[k] * i + a;
             }
     free(fill);
 
-    scl_status s = SCL_OK;
+#undef DEV
+    free(dev_index);
+    size_t list_at = 0;
     for (int k = 0; k < NKERNELS && s == SCL_OK; k++) {
         const size_t n = (size_t)list_stride[k] * nt[k];
         s = ensure(b, &b->list[k], "bonded.list", SCL_INT, n);
         if (s == SCL_OK && n)
-            s = scl_stream_write_range(b->list[k].s, 0, n, lists[k], 1, NULL);
+            s = scl_stream_write_range(b->list[k].s, 0, n, dev_lists + list_at, 1, NULL);
+        list_at += n;
     }
     const scl_type out_type = b->fp64_slots ? SCL_DOUBLE : SCL_FLOAT;
     if (s == SCL_OK)
@@ -444,11 +537,14 @@ scl_status scl_bonded_set_topology(scl_bonded *b, const scl_bonded_topology *t)
     if (s == SCL_OK)
         s = ensure(b, &b->q, "bonded.q", SCL_DOUBLE, need14 ? (size_t)nx : 1);
     if (s == SCL_OK && need14 && nx)
-        s = scl_stream_write_range(b->atype.s, 0, (size_t)nx, t->type, 1, NULL);
+        s = scl_stream_write_range(b->atype.s, 0, (size_t)nx, dtype, 1, NULL);
     if (s == SCL_OK && need14 && nx)
-        s = scl_stream_write_range(b->q.s, 0, (size_t)nx, t->q, 1, NULL);
+        s = scl_stream_write_range(b->q.s, 0, (size_t)nx, dq, 1, NULL);
     free(offsets);
     free(slots);
+    free(dev_lists);
+    free(dtype);
+    free(dq);
     size_t fbytes = 3 * (size_t)ngather * (b->fp64_slots ? sizeof(double) : sizeof(float));
     if (s == SCL_OK && (!grow_host(&b->fout_host, &b->fout_host_cap, fbytes) ||
                         !grow_host((void **)&b->part_host, &b->part_host_cap,
@@ -456,8 +552,16 @@ scl_status scl_bonded_set_topology(scl_bonded *b, const scl_bonded_topology *t)
         s = scl_fail(b->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
     if (s != SCL_OK) {
         b->have_topology = 0;
+        free(ghost);
+        free(ghost_x);
         return s;
     }
+    free(b->ghost);
+    free(b->ghost_x);
+    b->ghost = ghost;
+    b->ghost_x = ghost_x;
+    b->nlo = nlo;
+    b->nghost_ref = ngref;
     for (int k = 0; k < NKERNELS; k++) {
         b->nterms[k] = nt[k];
         b->max_type[k] = max_type[k];
@@ -561,9 +665,25 @@ scl_status scl_bonded_compute(scl_bonded *b, const double *x, const double *q, i
     if (b->nx == 0)
         goto per_atom_zero;
 
-    scl_status s = scl_stream_write_range(b->x.s, 0, 3 * (size_t)b->nx, x, 0, NULL);
-    if (s == SCL_OK && q && b->any_weight && b->nterms[2] > 0)
-        s = scl_stream_write_range(b->q.s, 0, (size_t)b->nx, q, 0, NULL);
+    scl_status s = SCL_OK;
+    if (b->nlo > 0)
+        s = scl_stream_write_range(b->x.s, 0, 3 * (size_t)b->nlo, x, 0, NULL);
+    for (int j = 0; j < b->nghost_ref; j++)
+        memcpy(b->ghost_x + 3 * j, x + 3 * (size_t)b->ghost[j], 3 * sizeof(double));
+    if (s == SCL_OK && b->nghost_ref > 0)
+        s = scl_stream_write_range(b->x.s, 3 * (size_t)b->nlo, 3 * (size_t)b->nghost_ref,
+                                   b->ghost_x, 0, NULL);
+    if (s == SCL_OK && q && b->any_weight && b->nterms[2] > 0) {
+        /* new charges: the device atoms' ones, gathered like x */
+        double *dq = malloc(sizeof(double) * (size_t)b->nx);
+        if (!dq)
+            return scl_fail(b->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+        for (int d = 0; d < b->nx; d++)
+            dq[d] = q[d < b->nlo ? d : b->ghost[d - b->nlo]];
+        if (s == SCL_OK)
+            s = scl_stream_write_range(b->q.s, 0, (size_t)b->nx, dq, 1, NULL);
+        free(dq);
+    }
     for (int k = 0; k < NKERNELS && s == SCL_OK; k++)
         if (b->nterms[k] > 0)
             s = launch_term(b, k, tally, per_atom);
@@ -586,14 +706,22 @@ scl_status scl_bonded_compute(scl_bonded *b, const double *x, const double *q, i
         s = scl_finish(b->ctx);
     if (s != SCL_OK)
         return s;
+    /* owned atoms in place, used ghosts (newton_bond on) scattered back */
+    const size_t nown = 3 * (size_t)(b->ngather < b->nlo ? b->ngather : b->nlo);
     if (b->fp64_slots) {
         const double *h = b->fout_host;
-        for (size_t i = 0; i < 3 * (size_t)b->ngather; i++)
+        for (size_t i = 0; i < nown; i++)
             f[i] += h[i];
+        for (int j = 0; b->ngather > b->nlo && j < b->nghost_ref; j++)
+            for (int d = 0; d < 3; d++)
+                f[3 * (size_t)b->ghost[j] + d] += h[3 * (size_t)(b->nlo + j) + d];
     } else {
         const float *h = b->fout_host;
-        for (size_t i = 0; i < 3 * (size_t)b->ngather; i++)
+        for (size_t i = 0; i < nown; i++)
             f[i] += (double)h[i];
+        for (int j = 0; b->ngather > b->nlo && j < b->nghost_ref; j++)
+            for (int d = 0; d < 3; d++)
+                f[3 * (size_t)b->ghost[j] + d] += (double)h[3 * (size_t)(b->nlo + j) + d];
     }
     if (tally) {
         for (int k = 0; k < NKERNELS; k++) {
@@ -616,33 +744,36 @@ scl_status scl_bonded_compute(scl_bonded *b, const double *x, const double *q, i
 
 per_atom_zero:
     if (per_atom && result && (result->eatom || result->vatom)) {
-        /* device rows cover [0, ngather) with stride ngather; the caller's
-         * arrays have stride nall and [ngather, gather count) are zero */
+        /* device rows: [0, ngather) in the device numbering, stride ngather;
+         * the caller's: stride nall, zero where no term gives anything */
         const int nout = scl_bonded_gather_count(b), ng = b->ngather;
-        for (int k = 0; k < SCL_BONDED_KINDS; k++) {
-            if (result->eatom) {
-                double *e = result->eatom + (size_t)k * b->nall;
-                if (ng > 0) {
-                    scl_status s2 = scl_stream_read_range(b->eatom.s, (size_t)k * ng, (size_t)ng,
-                                                          e, 1, NULL);
-                    if (s2 != SCL_OK)
-                        return s2;
+        double *tmp = malloc(sizeof(double) * 6 * (size_t)(ng ? ng : 1));
+        if (!tmp)
+            return scl_fail(b->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+        for (int k = 0; k < SCL_BONDED_KINDS; k++)
+            for (int w = 0; w < 2; w++) {
+                const int width = w ? 6 : 1;
+                double *out = w ? result->vatom : result->eatom;
+                if (!out)
+                    continue;
+                out += (size_t)k * b->nall * width;
+                memset(out, 0, sizeof(double) * (size_t)nout * width);
+                if (ng == 0)
+                    continue;
+                scl_status s2 = scl_stream_read_range(w ? b->vatom.s : b->eatom.s,
+                                                      (size_t)k * ng * width,
+                                                      (size_t)ng * width, tmp, 1, NULL);
+                if (s2 != SCL_OK) {
+                    free(tmp);
+                    return s2;
                 }
-                for (int i = ng; i < nout; i++)
-                    e[i] = 0.0;
-            }
-            if (result->vatom) {
-                double *v = result->vatom + (size_t)k * b->nall * 6;
-                if (ng > 0) {
-                    scl_status s2 = scl_stream_read_range(b->vatom.s, (size_t)k * ng * 6,
-                                                          (size_t)ng * 6, v, 1, NULL);
-                    if (s2 != SCL_OK)
-                        return s2;
+                for (int d = 0; d < ng; d++) {
+                    const int i = d < b->nlo ? d : b->ghost[d - b->nlo];
+                    memcpy(out + (size_t)i * width, tmp + (size_t)d * width,
+                           sizeof(double) * width);
                 }
-                for (int i = 6 * ng; i < 6 * nout; i++)
-                    v[i] = 0.0;
             }
-        }
+        free(tmp);
     }
     return SCL_OK;
 }
