@@ -56,6 +56,9 @@ struct scl_bonded {
     int tev_off[NKERNELS + 1], ntev;
     int part_off[NKERNELS + 1];
     buffer list[NKERNELS], atype, q, x, sf, offsets, slots, fout, tev, part, eatom, vatom;
+    /* the host arrays set_topology's non-blocking uploads read from: kept
+     * until the next set_topology (compute waits for the queue in between) */
+    void *topo_keep[5];
     void *fout_host;
     double *part_host;
     size_t fout_host_cap, part_host_cap;
@@ -192,6 +195,10 @@ void scl_bonded_free(scl_bonded *b)
     free(b->part_host);
     free(b->ghost);
     free(b->ghost_x);
+    if (b->topo_keep[0])
+        scl_finish(b->ctx);
+    for (int i = 0; i < 5; i++)
+        free(b->topo_keep[i]);
     free(b);
 }
 
@@ -323,6 +330,15 @@ scl_status scl_bonded_set_topology(scl_bonded *b, const scl_bonded_topology *t)
         return b ? scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "topology is NULL") : SCL_ERR_ARGUMENT;
     if (!b->have_coeffs)
         return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "no coefficients yet (scl_bonded_set_coeffs)");
+    if (b->topo_keep[0]) { /* the last uploads have read them (compute waited), or wait now */
+        scl_status sf = scl_finish(b->ctx);
+        if (sf != SCL_OK)
+            return sf;
+        for (int i = 0; i < 5; i++) {
+            free(b->topo_keep[i]);
+            b->topo_keep[i] = NULL;
+        }
+    }
     if (t->nlocal < 0 || t->nall < t->nlocal)
         return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "nlocal %d, nall %d", t->nlocal, t->nall);
     const int nt[NKERNELS] = {t->nbonds, t->nangles, t->ndihedrals, t->nimpropers};
@@ -510,18 +526,18 @@ scl_status scl_bonded_set_topology(scl_bonded *b, const scl_bonded_topology *t)
         const size_t n = (size_t)list_stride[k] * nt[k];
         s = ensure(b, &b->list[k], "bonded.list", SCL_INT, n);
         if (s == SCL_OK && n)
-            s = scl_stream_write_range(b->list[k].s, 0, n, dev_lists + list_at, 1, NULL);
+            s = scl_stream_write_range(b->list[k].s, 0, n, dev_lists + list_at, 0, NULL);
         list_at += n;
     }
     const scl_type out_type = b->fp64_slots ? SCL_DOUBLE : SCL_FLOAT;
     if (s == SCL_OK)
         s = ensure(b, &b->offsets, "bonded.offsets", SCL_INT, (size_t)ngather + 1);
     if (s == SCL_OK)
-        s = scl_stream_write_range(b->offsets.s, 0, (size_t)ngather + 1, offsets, 1, NULL);
+        s = scl_stream_write_range(b->offsets.s, 0, (size_t)ngather + 1, offsets, 0, NULL);
     if (s == SCL_OK)
         s = ensure(b, &b->slots, "bonded.slots", SCL_INT, (size_t)slot);
     if (s == SCL_OK && slot)
-        s = scl_stream_write_range(b->slots.s, 0, (size_t)slot, slots, 1, NULL);
+        s = scl_stream_write_range(b->slots.s, 0, (size_t)slot, slots, 0, NULL);
     if (s == SCL_OK)
         s = ensure(b, &b->sf, "bonded.slot_forces", SCL_DOUBLE, 3 * (size_t)slot);
     if (s == SCL_OK)
@@ -537,14 +553,14 @@ scl_status scl_bonded_set_topology(scl_bonded *b, const scl_bonded_topology *t)
     if (s == SCL_OK)
         s = ensure(b, &b->q, "bonded.q", SCL_DOUBLE, need14 ? (size_t)nx : 1);
     if (s == SCL_OK && need14 && nx)
-        s = scl_stream_write_range(b->atype.s, 0, (size_t)nx, dtype, 1, NULL);
+        s = scl_stream_write_range(b->atype.s, 0, (size_t)nx, dtype, 0, NULL);
     if (s == SCL_OK && need14 && nx)
-        s = scl_stream_write_range(b->q.s, 0, (size_t)nx, dq, 1, NULL);
-    free(offsets);
-    free(slots);
-    free(dev_lists);
-    free(dtype);
-    free(dq);
+        s = scl_stream_write_range(b->q.s, 0, (size_t)nx, dq, 0, NULL);
+    b->topo_keep[0] = dev_lists;
+    b->topo_keep[1] = offsets;
+    b->topo_keep[2] = slots;
+    b->topo_keep[3] = dtype;
+    b->topo_keep[4] = dq;
     size_t fbytes = 3 * (size_t)ngather * (b->fp64_slots ? sizeof(double) : sizeof(float));
     if (s == SCL_OK && (!grow_host(&b->fout_host, &b->fout_host_cap, fbytes) ||
                         !grow_host((void **)&b->part_host, &b->part_host_cap,
