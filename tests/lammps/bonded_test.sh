@@ -14,6 +14,8 @@
 #   suffix [HOW]                 -sf ocl maps the four styles (write_data names
 #                                them) with equal bonded energies; HOW=plugin:
 #                                `plugin load` into the PLUGIN LAMMPS
+#   restart                      the /ocl styles come back from write_restart /
+#                                clear / read_restart with equal energies
 #   errors                       a hybrid sub-style is refused with a message
 # Env: LMP_OCL LMP_PLUGIN_HOST PLUGIN_SO MPIEXEC LAMMPS_SOURCE_DIR WORK
 set -uo pipefail
@@ -108,6 +110,46 @@ suffix)
   done
   python3 "$HERE/bonded_compare.py" "$d/log.sf" "$d/log.cpu" - - 1e-6 1e-6 \
       E_bond,E_angle,E_dihed,E_impro || fail "-sf ocl bonded energies vs CPU"
+  ;;
+restart)
+  # the /ocl styles come back from a restart file (after `clear`) and give the same energies
+  d="$WORK/bonded/restart"
+  rm -rf "$d"; mkdir -p "$d"; ln -s "$data" "$d/data.peptide"
+  { peptide_input | sed -e 's/^run 10/run 0/' -e 's/^dump.*//' -e 's/^thermo_style.*/thermo_style custom step ebond eangle edihed eimp evdwl ecoul press/'
+    cat <<'IN'
+write_restart peptide.restart
+clear
+read_restart peptide.restart
+kspace_style pppm 0.0001
+thermo_style custom step ebond eangle edihed eimp evdwl ecoul press
+thermo_modify format float %.15g
+run 0
+write_data out.data
+IN
+  } > "$d/in.peptide"
+  (cd "$d" && "$LMP_OCL" -in in.peptide -var s /ocl -var nb on -var tag r -log log.r -screen none) ||
+    fail "run with write_restart / clear / read_restart"
+  for style in "Bond Coeffs # harmonic/ocl" "Angle Coeffs # charmm/ocl" \
+               "Dihedral Coeffs # charmm/ocl" "Improper Coeffs # harmonic/ocl"; do
+    grep -q "$style" "$d/out.data" || fail "after read_restart: no '$style' in write_data"
+  done
+  python3 - "$d/log.r" <<'PY' || fail "energies after read_restart differ"
+import sys
+rows, head = [], None
+for line in open(sys.argv[1]):
+    w = line.split()
+    if w and w[0] == "Step":
+        head = w
+    elif head and len(w) == len(head) and w[0] == "0":
+        rows.append([float(v) for v in w[1:]])
+        head = None
+if len(rows) != 2:
+    sys.exit(f"FAIL: {len(rows)} step-0 rows (want 2)")
+bad = [(h, a, b) for h, a, b in zip(["ebond", "eangle", "edihed", "eimp", "evdwl", "ecoul", "press"], *rows)
+       if not abs(a - b) <= 1e-10 * max(abs(b), 1e-300)]
+print("\n".join(f"FAIL {h}: {a!r} vs {b!r}" for h, a, b in bad) or "restart energies equal")
+sys.exit(1 if bad else 0)
+PY
   ;;
 errors)
   d="$WORK/bonded/errors"
