@@ -4,7 +4,9 @@
 # LAMMPS, on the solvated peptide of LAMMPS's examples/peptide (2004 atoms,
 # 1365 bonds, 786 angles, 207 dihedrals incl. multi-term, 12 impropers).
 # ctest runs it (CMakeLists.txt). Modes:
-#   styles NP NEWTON_BOND PREC   explicit style names, NP ranks, newton_bond
+#   styles NP NEWTON_BOND PREC [partial]
+#                                explicit style names (partial: only bond and
+#                                dihedral /ocl, angle and improper LAMMPS's), NP ranks, newton_bond
 #                                on|off, STREAMCL_PRECISION mixed|double: thermo
 #                                (bonded energies, pair energies with the 1-4
 #                                pairs, per-kind virial pressures) and dumps
@@ -27,8 +29,10 @@ data="$LAMMPS_SOURCE_DIR/examples/peptide/data.peptide"
 [ -f "$data" ] || { echo "SKIP: $data missing (a trimmed LAMMPS tree)"; exit 77; }
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# -var sb/sa/sd/si: the suffix ("" or /ocl) of the bond, angle, dihedral and improper style
+sv() { SV=(-var sb "$1" -var sa "$2" -var sd "$3" -var si "$4"); }
 
-# the peptide with the CHARMM styles (suffix ${s}: "" or /ocl), per-kind
+# the peptide with the CHARMM styles (suffixes ${sb} ${sa} ${sd} ${si}: "" or /ocl), per-kind
 # per-atom energies and stresses dumped, 10 NVE steps (1 fs)
 peptide_input() {
   cat <<'IN'
@@ -36,10 +40,10 @@ units real
 atom_style full
 newton on ${nb}
 pair_style lj/charmm/coul/long 8.0 10.0 10.0
-bond_style harmonic${s}
-angle_style charmm${s}
-dihedral_style charmm${s}
-improper_style harmonic${s}
+bond_style harmonic${sb}
+angle_style charmm${sa}
+dihedral_style charmm${sd}
+improper_style harmonic${si}
 kspace_style pppm 0.0001
 read_data data.peptide
 neighbor 2.0 bin
@@ -73,14 +77,16 @@ IN
 case "$MODE" in
 styles)
   np=${2:?np}; nb=${3:?newton_bond}; prec=${4:?precision}
-  d="$WORK/bonded/styles_${np}_${nb}_${prec}"
+  d="$WORK/bonded/styles_${np}_${nb}_${prec}${5:+_partial}"
+  partial=${5:-}   # only the bond and dihedral styles on the device
   rm -rf "$d"; mkdir -p "$d"; ln -s "$data" "$d/data.peptide"
   peptide_input > "$d/in.peptide"
   [ "$np" -gt 1 ] && export POCL_MAX_PTHREAD_COUNT=1 POCL_CPU_MAX_CU_COUNT=1
   export STREAMCL_PRECISION=$prec
   for how in cpu ocl; do
     s=""; [ $how = ocl ] && s=/ocl
-    (cd "$d" && $MPIEXEC -np "$np" "$LMP_OCL" -in in.peptide -var s "$s" -var nb "$nb" \
+    sv "$s" "$s" "$s" "$s"; [ $how = ocl ] && [ -n "$partial" ] && sv /ocl "" /ocl ""
+    (cd "$d" && $MPIEXEC -np "$np" "$LMP_OCL" -in in.peptide "${SV[@]}" -var nb "$nb" \
         -var tag $how -log log.$how -screen none) || fail "$how run ($np ranks, newton_bond $nb)"
     grep -q "^Loop time" "$d/log.$how" || { fail "$how run did not finish"; tail -5 "$d/log.$how"; }
   done
@@ -99,10 +105,11 @@ suffix)
     { echo "plugin load $PLUGIN_SO"; cat "$d/in.peptide"; } > "$d/in.plugin"
     exe=$LMP_PLUGIN_HOST; input=in.plugin
   fi
-  (cd "$d" && "$LMP_OCL" -in in.peptide -var s "" -var nb on -var tag cpu -log log.cpu -screen none) ||
+  sv "" "" "" ""
+  (cd "$d" && "$LMP_OCL" -in in.peptide "${SV[@]}" -var nb on -var tag cpu -log log.cpu -screen none) ||
     fail "CPU run"
   cp "$d/out.data" "$d/out.cpu.data" 2>/dev/null
-  (cd "$d" && "$exe" -sf ocl -in $input -var s "" -var nb on -var tag sf -log log.sf -screen none) ||
+  (cd "$d" && "$exe" -sf ocl -in $input "${SV[@]}" -var nb on -var tag sf -log log.sf -screen none) ||
     fail "-sf ocl run"
   for style in "Bond Coeffs # harmonic/ocl" "Angle Coeffs # charmm/ocl" \
                "Dihedral Coeffs # charmm/ocl" "Improper Coeffs # harmonic/ocl"; do
@@ -127,7 +134,8 @@ run 0
 write_data out.data
 IN
   } > "$d/in.peptide"
-  (cd "$d" && "$LMP_OCL" -in in.peptide -var s /ocl -var nb on -var tag r -log log.r -screen none) ||
+  sv /ocl /ocl /ocl /ocl
+  (cd "$d" && "$LMP_OCL" -in in.peptide "${SV[@]}" -var nb on -var tag r -log log.r -screen none) ||
     fail "run with write_restart / clear / read_restart"
   for style in "Bond Coeffs # harmonic/ocl" "Angle Coeffs # charmm/ocl" \
                "Dihedral Coeffs # charmm/ocl" "Improper Coeffs # harmonic/ocl"; do
@@ -157,7 +165,8 @@ errors)
   # switched after read_data (the data file's coefficients have no sub-style names)
   peptide_input | sed -e 's|^read_data.*|&\nbond_style hybrid harmonic/ocl harmonic\nbond_coeff * harmonic/ocl 100 1.5|' \
       -e 's/^run 10/run 0/' -e 's/^dump.*//' > "$d/in.peptide"
-  (cd "$d" && "$LMP_OCL" -in in.peptide -var s "" -var nb on -var tag e -log log.e -screen none)
+  sv "" "" "" ""
+  (cd "$d" && "$LMP_OCL" -in in.peptide "${SV[@]}" -var nb on -var tag e -log log.e -screen none)
   grep -q "ERROR.*cannot be a hybrid sub-style" "$d/log.e" ||
     { fail "hybrid sub-style not refused with a message"; tail -5 "$d/log.e"; }
   ;;
