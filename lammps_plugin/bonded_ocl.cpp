@@ -101,8 +101,9 @@ void BondedOCLEngine::fail(const char *file, int line, const std::string &what, 
                               scl_status_name(st), ctx ? scl_last_error(ctx) : ""));
 }
 
-/* This rank's device (the pair style's rule: the node's GPUs round robin by
-   node-local rank unless STREAMCL_DEVICE names one) and the engine. */
+/* This rank's device (the pair style's rule: the node's GPUs, or the first
+   STREAMCL_GPUS of them, round robin by node-local rank unless STREAMCL_DEVICE
+   names one; the pair style's `gpus` keyword is not seen here) and the engine. */
 void BondedOCLEngine::create()
 {
   scl_env_options env;
@@ -116,8 +117,10 @@ void BondedOCLEngine::create()
     MPI_Comm_rank(node, &local_rank);
     MPI_Comm_free(&node);
     char dev[64] = "", err[512] = "";
-    int used = 0;
-    if (scl_charmm_rank_device(local_rank, 0, dev, sizeof dev, &used, err, sizeof err) == SCL_OK)
+    int used = 0, gpus = 0;   // STREAMCL_GPUS as the pair style reads it (0: all)
+    const char *g = getenv("STREAMCL_GPUS");
+    if (g && *g) gpus = atoi(g) > 0 ? atoi(g) : 0;
+    if (scl_charmm_rank_device(local_rank, gpus, dev, sizeof dev, &used, err, sizeof err) == SCL_OK)
       spec = dev;
   }
   env.context.device = spec.empty() ? nullptr : spec.c_str();
