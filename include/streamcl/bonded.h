@@ -18,6 +18,7 @@
  *       scl_bonded_set_topology(b, &topo);    // builds the atom -> term-slot map
  *   every step:
  *       scl_bonded_compute(b, x, q, flags, f, &result);
+ *   (or scl_bonded_compute_start ... other work ... scl_bonded_compute_finish)
  *
  * Forces are deterministic (identical bits run to run, no atomics): each term
  * writes the forces on its atoms into its own slots, and one work-item per
@@ -153,6 +154,16 @@ scl_status scl_bonded_set_topology(scl_bonded *b, const scl_bonded_topology *t);
  * Blocks until done. */
 scl_status scl_bonded_compute(scl_bonded *b, const double *x, const double *q, int flags,
                               double *f, scl_bonded_result *result);
+
+/* The same in two halves, so that the device works while the caller does
+ * other things: start uploads x (straight from the caller's array: keep x
+ * unchanged until finish returns), queues the kernels and the read-backs and
+ * returns; finish waits, adds the forces and writes result (as compute).
+ * One evaluation at a time: set_topology and start refuse while one is
+ * pending (SCL_ERR_ARGUMENT). */
+scl_status scl_bonded_compute_start(scl_bonded *b, const double *x, const double *q, int flags);
+scl_status scl_bonded_compute_finish(scl_bonded *b, double *f, scl_bonded_result *result);
+int scl_bonded_pending(const scl_bonded *b);
 
 /* Atoms whose forces compute adds (and per-atom arrays cover): nall with
  * newton_bond on, nlocal off. */

@@ -60,8 +60,9 @@ struct scl_bonded {
      * until the next set_topology (compute waits for the queue in between) */
     void *topo_keep[5];
     void *fout_host;
-    double *part_host;
-    size_t fout_host_cap, part_host_cap;
+    double *part_host, *eatom_host, *vatom_host;
+    size_t fout_host_cap, part_host_cap, eatom_host_cap, vatom_host_cap;
+    int pending, flags; /* an evaluation started and not finished; its flags */
 };
 
 /* ------------------------------------------------------------ helpers */
@@ -195,7 +196,9 @@ void scl_bonded_free(scl_bonded *b)
     free(b->part_host);
     free(b->ghost);
     free(b->ghost_x);
-    if (b->topo_keep[0])
+    free(b->eatom_host);
+    free(b->vatom_host);
+    if (b->topo_keep[0] || b->pending)
         scl_finish(b->ctx);
     for (int i = 0; i < 5; i++)
         free(b->topo_keep[i]);
@@ -330,6 +333,9 @@ scl_status scl_bonded_set_topology(scl_bonded *b, const scl_bonded_topology *t)
         return b ? scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "topology is NULL") : SCL_ERR_ARGUMENT;
     if (!b->have_coeffs)
         return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "no coefficients yet (scl_bonded_set_coeffs)");
+    if (b->pending)
+        return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn,
+                        "an evaluation is pending (scl_bonded_compute_finish first)");
     if (b->topo_keep[0]) { /* the last uploads have read them (compute waited), or wait now */
         scl_status sf = scl_finish(b->ctx);
         if (sf != SCL_OK)
@@ -660,28 +666,26 @@ static scl_status launch_gather(scl_bonded *b, scl_kernel *kn, int per_atom)
     return s;
 }
 
-scl_status scl_bonded_compute(scl_bonded *b, const double *x, const double *q, int flags,
-                              double *f, scl_bonded_result *result)
+scl_status scl_bonded_compute_start(scl_bonded *b, const double *x, const double *q, int flags)
 {
-    static const char *fn = "scl_bonded_compute";
+    static const char *fn = "scl_bonded_compute_start";
     if (!b)
         return SCL_ERR_ARGUMENT;
     if (!b->have_topology)
         return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "no topology (scl_bonded_set_topology)");
+    if (b->pending)
+        return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn,
+                        "an evaluation is pending (scl_bonded_compute_finish first)");
+    if (b->nx > 0 && !x)
+        return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "x is NULL");
     const int tally = (flags & (SCL_BONDED_TALLY | SCL_BONDED_PER_ATOM)) != 0;
     const int per_atom = (flags & SCL_BONDED_PER_ATOM) != 0;
-    if ((b->nx > 0 && (!x || !f)) || (tally && !result))
-        return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "x, f%s is NULL",
-                        tally ? " or result" : "");
-    if (result) {
-        memset(result->energy, 0, sizeof result->energy);
-        memset(result->virial, 0, sizeof result->virial);
-        result->energy_coul = 0.0;
-    }
-    if (b->nx == 0)
-        goto per_atom_zero;
-
+    b->flags = flags;
     scl_status s = SCL_OK;
+    if (b->nx == 0) {
+        b->pending = 1;
+        return SCL_OK;
+    }
     if (b->nlo > 0)
         s = scl_stream_write_range(b->x.s, 0, 3 * (size_t)b->nlo, x, 0, NULL);
     for (int j = 0; j < b->nghost_ref; j++)
@@ -690,14 +694,13 @@ scl_status scl_bonded_compute(scl_bonded *b, const double *x, const double *q, i
         s = scl_stream_write_range(b->x.s, 3 * (size_t)b->nlo, 3 * (size_t)b->nghost_ref,
                                    b->ghost_x, 0, NULL);
     if (s == SCL_OK && q && b->any_weight && b->nterms[2] > 0) {
-        /* new charges: the device atoms' ones, gathered like x */
+        /* new charges: the device atoms' ones, gathered like x (rare: blocking) */
         double *dq = malloc(sizeof(double) * (size_t)b->nx);
         if (!dq)
             return scl_fail(b->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
         for (int d = 0; d < b->nx; d++)
             dq[d] = q[d < b->nlo ? d : b->ghost[d - b->nlo]];
-        if (s == SCL_OK)
-            s = scl_stream_write_range(b->q.s, 0, (size_t)b->nx, dq, 1, NULL);
+        s = scl_stream_write_range(b->q.s, 0, (size_t)b->nx, dq, 1, NULL);
         free(dq);
     }
     for (int k = 0; k < NKERNELS && s == SCL_OK; k++)
@@ -710,18 +713,58 @@ scl_status scl_bonded_compute(scl_bonded *b, const double *x, const double *q, i
     if (s == SCL_OK && tally && b->part_off[NKERNELS] > 0)
         s = scl_stream_read_range(b->part.s, 0, (size_t)b->part_off[NKERNELS], b->part_host, 0,
                                   NULL);
-    if (s == SCL_OK && per_atom && (result->eatom || result->vatom)) {
+    if (s == SCL_OK && per_atom && b->ngather > 0) {
         const size_t n = (size_t)SCL_BONDED_KINDS * (size_t)b->ngather;
         s = ensure(b, &b->eatom, "bonded.eatom", SCL_DOUBLE, n);
         if (s == SCL_OK)
             s = ensure(b, &b->vatom, "bonded.vatom", SCL_DOUBLE, 6 * n);
+        if (s == SCL_OK && (!grow_host((void **)&b->eatom_host, &b->eatom_host_cap,
+                                       sizeof(double) * n) ||
+                            !grow_host((void **)&b->vatom_host, &b->vatom_host_cap,
+                                       sizeof(double) * 6 * n)))
+            s = scl_fail(b->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
         if (s == SCL_OK)
             s = launch_gather(b, b->per_atom, 1);
+        if (s == SCL_OK)
+            s = scl_stream_read_range(b->eatom.s, 0, n, b->eatom_host, 0, NULL);
+        if (s == SCL_OK)
+            s = scl_stream_read_range(b->vatom.s, 0, 6 * n, b->vatom_host, 0, NULL);
     }
     if (s == SCL_OK)
-        s = scl_finish(b->ctx);
+        s = scl_flush(b->ctx);
+    if (s != SCL_OK) {
+        scl_finish(b->ctx); /* nothing may still read x or write our buffers */
+        return s;
+    }
+    b->pending = 1;
+    return SCL_OK;
+}
+
+int scl_bonded_pending(const scl_bonded *b)
+{
+    return b && b->pending;
+}
+
+scl_status scl_bonded_compute_finish(scl_bonded *b, double *f, scl_bonded_result *result)
+{
+    static const char *fn = "scl_bonded_compute_finish";
+    if (!b)
+        return SCL_ERR_ARGUMENT;
+    if (!b->pending)
+        return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "nothing pending (scl_bonded_compute_start)");
+    const int tally = (b->flags & (SCL_BONDED_TALLY | SCL_BONDED_PER_ATOM)) != 0;
+    const int per_atom = (b->flags & SCL_BONDED_PER_ATOM) != 0;
+    scl_status s = scl_finish(b->ctx);
+    b->pending = 0;
     if (s != SCL_OK)
         return s;
+    if ((b->ngather > 0 && !f) || (tally && !result))
+        return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "f%s is NULL", tally ? " or result" : "");
+    if (result) {
+        memset(result->energy, 0, sizeof result->energy);
+        memset(result->virial, 0, sizeof result->virial);
+        result->energy_coul = 0.0;
+    }
     /* owned atoms in place, used ghosts (newton_bond on) scattered back */
     const size_t nown = 3 * (size_t)(b->ngather < b->nlo ? b->ngather : b->nlo);
     if (b->fp64_slots) {
@@ -739,7 +782,7 @@ scl_status scl_bonded_compute(scl_bonded *b, const double *x, const double *q, i
             for (int d = 0; d < 3; d++)
                 f[3 * (size_t)b->ghost[j] + d] += (double)h[3 * (size_t)(b->nlo + j) + d];
     }
-    if (tally) {
+    if (tally && b->nx > 0) {
         for (int k = 0; k < NKERNELS; k++) {
             const int nacc = k == 2 ? NACC_DIHEDRAL : NACC;
             const size_t ng = groups(b->nterms[k], b->wg);
@@ -757,15 +800,10 @@ scl_status scl_bonded_compute(scl_bonded *b, const double *x, const double *q, i
             }
         }
     }
-
-per_atom_zero:
     if (per_atom && result && (result->eatom || result->vatom)) {
         /* device rows: [0, ngather) in the device numbering, stride ngather;
          * the caller's: stride nall, zero where no term gives anything */
         const int nout = scl_bonded_gather_count(b), ng = b->ngather;
-        double *tmp = malloc(sizeof(double) * 6 * (size_t)(ng ? ng : 1));
-        if (!tmp)
-            return scl_fail(b->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
         for (int k = 0; k < SCL_BONDED_KINDS; k++)
             for (int w = 0; w < 2; w++) {
                 const int width = w ? 6 : 1;
@@ -774,22 +812,26 @@ per_atom_zero:
                     continue;
                 out += (size_t)k * b->nall * width;
                 memset(out, 0, sizeof(double) * (size_t)nout * width);
-                if (ng == 0)
-                    continue;
-                scl_status s2 = scl_stream_read_range(w ? b->vatom.s : b->eatom.s,
-                                                      (size_t)k * ng * width,
-                                                      (size_t)ng * width, tmp, 1, NULL);
-                if (s2 != SCL_OK) {
-                    free(tmp);
-                    return s2;
-                }
+                const double *src = (w ? b->vatom_host : b->eatom_host) + (size_t)k * ng * width;
                 for (int d = 0; d < ng; d++) {
                     const int i = d < b->nlo ? d : b->ghost[d - b->nlo];
-                    memcpy(out + (size_t)i * width, tmp + (size_t)d * width,
+                    memcpy(out + (size_t)i * width, src + (size_t)d * width,
                            sizeof(double) * width);
                 }
             }
-        free(tmp);
     }
     return SCL_OK;
+}
+
+scl_status scl_bonded_compute(scl_bonded *b, const double *x, const double *q, int flags,
+                              double *f, scl_bonded_result *result)
+{
+    if (!b)
+        return SCL_ERR_ARGUMENT;
+    const int tally = (flags & (SCL_BONDED_TALLY | SCL_BONDED_PER_ATOM)) != 0;
+    if ((b->have_topology && b->nx > 0 && !f) || (tally && !result))
+        return scl_fail(b->ctx, SCL_ERR_ARGUMENT, "scl_bonded_compute", "f%s is NULL",
+                        tally ? " or result" : "");
+    scl_status s = scl_bonded_compute_start(b, x, q, flags);
+    return s == SCL_OK ? scl_bonded_compute_finish(b, f, result) : s;
 }
