@@ -5,8 +5,11 @@
 #include "atom.h"
 #include "comm.h"
 #include "error.h"
+#include "fix.h"
 #include "force.h"
 #include "lammps.h"
+#include "modify.h"
+#include "timer.h"
 #include "neighbor.h"
 #include "pair.h"
 #include "pointers.h"
@@ -29,6 +32,7 @@ class BondedOCLEngine : protected Pointers {
  public:
   static BondedOCLEngine *acquire(LAMMPS *lmp);
   static void release(BondedOCLEngine *e);
+  static BondedOCLEngine *find(LAMMPS *lmp);
 
   BondHarmonicOCL *bond = nullptr;
   AngleCharmmOCL *angle = nullptr;
@@ -36,12 +40,13 @@ class BondedOCLEngine : protected Pointers {
   ImproperHarmonicOCL *improper = nullptr;
 
   void coeffs_changed() { coeffs_dirty = true; }
-  // The results of `kind` for this force evaluation: evaluates every active
-  // kind (adding all their forces to atom->f) unless this kind's results
-  // are already waiting. Then adds the kind's tallies to the caller's.
-  void take(int kind, int eflag, int vflag, int eflag_global, int vflag_global, int eflag_atom,
-            int vflag_atom, double &energy, double *virial, double *eatom, double **vatom);
-  // the 1-4 pairs' results of the last evaluation (per-atom: n atoms)
+  // Called by the style of `kind` in its compute(): the evaluation in flight
+  // covers it, or (the first style of a force evaluation) one is started for
+  // every active kind: x goes up, the kernels are queued, nothing waits.
+  void start_for(int kind, int eflag, int vflag);
+  // pre_reverse (the internal fix): wait, add every kind's forces to atom->f,
+  // and hand each style its energies, virial and per-atom tallies.
+  void collect();
   const scl_bonded_result &last() const { return result; }
   const double *eatom_of(int kind) const { return eatom_buf.data() + (size_t) kind * nall; }
   const double *vatom_of(int kind) const { return vatom_buf.data() + (size_t) kind * nall * 6; }
@@ -50,16 +55,15 @@ class BondedOCLEngine : protected Pointers {
  private:
   explicit BondedOCLEngine(LAMMPS *lmp) : Pointers(lmp) {}
   ~BondedOCLEngine();
-  void evaluate(int eflag, int vflag);
+  void start(int eflag, int vflag);
   void create();
   [[noreturn]] void fail(const char *file, int line, const std::string &what, scl_status st);
 
   int refs = 0;
   scl_context *ctx = nullptr;
   scl_bonded *engine = nullptr;
-  bool coeffs_dirty = true, topo_valid = false;
-  int active = 0, pending = 0;
-  bigint pending_step = -1;
+  bool coeffs_dirty = true, topo_valid = false, in_flight = false;
+  int active = 0, unclaimed = 0, flags = 0;
   int nlocal = -1, nall = -1, ngather = 0;
   int counts[4] = {-1, -1, -1, -1};
   const int *lists[4] = {nullptr, nullptr, nullptr, nullptr};
@@ -73,6 +77,12 @@ class BondedOCLEngine : protected Pointers {
     return m;
   }
 };
+
+BondedOCLEngine *BondedOCLEngine::find(LAMMPS *lmp)
+{
+  auto it = instances().find(lmp);
+  return it == instances().end() ? nullptr : it->second;
+}
 
 BondedOCLEngine *BondedOCLEngine::acquire(LAMMPS *lmp)
 {
@@ -140,7 +150,7 @@ void BondedOCLEngine::create()
   if ((st = scl_bonded_create(ctx, &o, &engine))) fail(FLERR, "creating the bonded engine", st);
 }
 
-void BondedOCLEngine::evaluate(int eflag, int vflag)
+void BondedOCLEngine::start(int eflag, int vflag)
 {
   active = 0;
   if (bond && force->bond == bond) active |= 1 << SCL_BONDED_BOND;
@@ -182,7 +192,7 @@ void BondedOCLEngine::evaluate(int eflag, int vflag)
     topo_valid = true;
     ngather = scl_bonded_gather_count(engine);
   }
-  int flags = 0;
+  flags = 0;
   if (eflag || vflag) flags |= SCL_BONDED_TALLY;
   if ((eflag & ENERGY_ATOM) || (vflag & VIRIAL_ATOM)) {
     flags |= SCL_BONDED_PER_ATOM;
@@ -193,35 +203,94 @@ void BondedOCLEngine::evaluate(int eflag, int vflag)
   } else {
     result.eatom = result.vatom = nullptr;
   }
-  if ((st = scl_bonded_compute(engine, atom->x[0], nullptr, flags, atom->f[0], &result)))
-    fail(FLERR, "computing the bonded terms", st);
+  // x stays as it is until pre_reverse: it goes up from LAMMPS's array
+  if ((st = scl_bonded_compute_start(engine, atom->x[0], nullptr, flags)))
+    fail(FLERR, "starting the bonded terms", st);
+  in_flight = true;
+  unclaimed = active;
+}
+
+void BondedOCLEngine::start_for(int kind, int eflag, int vflag)
+{
+  const int bit = 1 << kind;
+  if (!(in_flight && (unclaimed & bit))) {
+    if (in_flight) collect();   // an older evaluation no pre_reverse collected
+    start(eflag, vflag);
+  }
+  unclaimed &= ~bit;
+}
+
+void BondedOCLEngine::collect()
+{
+  if (!in_flight) return;
+  in_flight = false;
+  scl_status st = scl_bonded_compute_finish(engine, atom->f[0], &result);
+  if (st) fail(FLERR, "computing the bonded terms", st);
   if (!(flags & SCL_BONDED_TALLY)) {
     memset(result.energy, 0, sizeof result.energy);
     memset(result.virial, 0, sizeof result.virial);
     result.energy_coul = 0;
   }
-  pending = active;
-  pending_step = update->ntimestep;
+  if (bond && (active & (1 << SCL_BONDED_BOND))) bond->deliver();
+  if (angle && (active & (1 << SCL_BONDED_ANGLE))) angle->deliver();
+  if (dihedral && (active & (1 << SCL_BONDED_DIHEDRAL))) dihedral->deliver();
+  if (improper && (active & (1 << SCL_BONDED_IMPROPER))) improper->deliver();
 }
 
-void BondedOCLEngine::take(int kind, int eflag, int vflag, int eflag_global, int vflag_global,
-                           int eflag_atom, int vflag_atom, double &energy, double *virial,
-                           double *eatom, double **vatom)
+/* Adds one kind's tallies to a style's own, for the flags its ev_init set. */
+template <class Style>
+static void add_tallies(const BondedOCLEngine &e, int kind, int eflag_global, int vflag_global,
+                        int eflag_atom, int vflag_atom, double &energy, double *virial,
+                        double *eatom, double **vatom)
 {
-  if (!(pending & (1 << kind)) || pending_step != update->ntimestep) evaluate(eflag, vflag);
-  pending &= ~(1 << kind);
-  if (eflag_global) energy += result.energy[kind];
+  const scl_bonded_result &r = e.last();
+  if (eflag_global) energy += r.energy[kind];
   if (vflag_global)
-    for (int c = 0; c < 6; c++) virial[c] += result.virial[kind][c];
-  if (eflag_atom && result.eatom) {
-    const double *e = eatom_of(kind);
-    for (int i = 0; i < ngather; i++) eatom[i] += e[i];
+    for (int c = 0; c < 6; c++) virial[c] += r.virial[kind][c];
+  if (eflag_atom && r.eatom) {
+    const double *v = e.eatom_of(kind);
+    for (int i = 0; i < e.gathered(); i++) eatom[i] += v[i];
   }
-  if (vflag_atom && result.vatom) {
-    const double *v = vatom_of(kind);
-    for (int i = 0; i < ngather; i++)
+  if (vflag_atom && r.vatom) {
+    const double *v = e.vatom_of(kind);
+    for (int i = 0; i < e.gathered(); i++)
       for (int c = 0; c < 6; c++) vatom[i][c] += v[6 * i + c];
   }
+}
+
+/* The internal fix that collects the bonded terms in pre_reverse (after the
+   pair, bond and kspace computes, before reverse communication), in runs,
+   setup and minimization; the wait counts as Bond time in LAMMPS's
+   breakdown. */
+class FixStreamclBonded : public Fix {
+ public:
+  static constexpr const char *STYLE = "STREAMCL/BONDED";
+  static constexpr const char *ID = "streamcl_bonded";
+  static Fix *creator(LAMMPS *lmp, int narg, char **arg) { return new FixStreamclBonded(lmp, narg, arg); }
+  FixStreamclBonded(LAMMPS *lmp, int narg, char **arg) : Fix(lmp, narg, arg) {}
+  int setmask() override { return FixConst::PRE_REVERSE | FixConst::MIN_PRE_REVERSE; }
+  void setup_pre_reverse(int, int) override { collect(); }
+  void pre_reverse(int, int) override
+  {
+    timer->stamp(Timer::MODIFY);
+    collect();
+    timer->stamp(Timer::BOND);
+  }
+  void min_pre_reverse(int e, int v) override { pre_reverse(e, v); }
+  void post_run() override { collect(); }
+
+ private:
+  void collect()
+  {
+    if (BondedOCLEngine *e = BondedOCLEngine::find(lmp)) e->collect();
+  }
+};
+
+static void ensure_collect_fix(LAMMPS *lmp)
+{
+  if (lmp->modify->find_fix(FixStreamclBonded::ID) >= 0) return;
+  (*lmp->modify->fix_map)[FixStreamclBonded::STYLE] = &FixStreamclBonded::creator;
+  lmp->modify->add_fix(std::string(FixStreamclBonded::ID) + " all " + FixStreamclBonded::STYLE, 0);
 }
 
 /* ---------------------------------------------------------------- styles */
@@ -260,6 +329,7 @@ BondHarmonicOCL::~BondHarmonicOCL()
 void BondHarmonicOCL::init_style()
 {
   BondHarmonic::init_style();
+  ensure_collect_fix(lmp);
   refuse_hybrid(this, force->bond, "bond", error);
   engine->coeffs_changed();
 }
@@ -273,8 +343,12 @@ void BondHarmonicOCL::compute(int eflag, int vflag)
 {
   if (!device_can(vflag)) return BondHarmonic::compute(eflag, vflag);
   ev_init(eflag, vflag);
-  engine->take(SCL_BONDED_BOND, eflag, vflag, eflag_global, vflag_global, eflag_atom,
-               vflag_atom, energy, virial, eatom, vatom);
+  engine->start_for(SCL_BONDED_BOND, eflag, vflag);
+}
+void BondHarmonicOCL::deliver()
+{
+  add_tallies<BondHarmonicOCL>(*engine, SCL_BONDED_BOND, eflag_global, vflag_global, eflag_atom, vflag_atom,
+                     energy, virial, eatom, vatom);
 }
 
 const char *const AngleCharmmOCL::STYLE = "charmm/ocl";
@@ -292,6 +366,7 @@ AngleCharmmOCL::~AngleCharmmOCL()
 void AngleCharmmOCL::init_style()
 {
   AngleCharmm::init_style();
+  ensure_collect_fix(lmp);
   refuse_hybrid(this, force->angle, "angle", error);
   engine->coeffs_changed();
 }
@@ -307,8 +382,12 @@ void AngleCharmmOCL::compute(int eflag, int vflag)
 {
   if (!device_can(vflag)) return AngleCharmm::compute(eflag, vflag);
   ev_init(eflag, vflag);
-  engine->take(SCL_BONDED_ANGLE, eflag, vflag, eflag_global, vflag_global, eflag_atom,
-               vflag_atom, energy, virial, eatom, vatom);
+  engine->start_for(SCL_BONDED_ANGLE, eflag, vflag);
+}
+void AngleCharmmOCL::deliver()
+{
+  add_tallies<AngleCharmmOCL>(*engine, SCL_BONDED_ANGLE, eflag_global, vflag_global, eflag_atom, vflag_atom,
+                     energy, virial, eatom, vatom);
 }
 
 const char *const DihedralCharmmOCL::STYLE = "charmm/ocl";
@@ -326,6 +405,7 @@ DihedralCharmmOCL::~DihedralCharmmOCL()
 void DihedralCharmmOCL::init_style()
 {
   DihedralCharmm::init_style();   // the special_bonds and pair checks, lj14 pointers
+  ensure_collect_fix(lmp);
   refuse_hybrid(this, force->dihedral, "dihedral", error);
   engine->coeffs_changed();
 }
@@ -364,9 +444,14 @@ void DihedralCharmmOCL::compute(int eflag, int vflag)
   // as the CPU style: the pair tallies the 1-4 virial explicitly
   if (weightflag && vflag_global == VIRIAL_FDOTR)
     force->pair->vflag_either = force->pair->vflag_global = 1;
-  engine->take(SCL_BONDED_DIHEDRAL, eflag, vflag, eflag_global, vflag_global, eflag_atom,
-               vflag_atom, energy, virial, eatom, vatom);
+  engine->start_for(SCL_BONDED_DIHEDRAL, eflag, vflag);
+}
+void DihedralCharmmOCL::deliver()
+{
+  add_tallies<DihedralCharmmOCL>(*engine, SCL_BONDED_DIHEDRAL, eflag_global, vflag_global,
+                                 eflag_atom, vflag_atom, energy, virial, eatom, vatom);
   if (!weightflag) return;
+  // the 1-4 pairs into the pair style's books, as Pair::ev_tally would
   Pair *pair = force->pair;
   const scl_bonded_result &r = engine->last();
   if (pair->eflag_global) {
@@ -402,6 +487,7 @@ ImproperHarmonicOCL::~ImproperHarmonicOCL()
 void ImproperHarmonicOCL::init_style()
 {
   ImproperHarmonic::init_style();
+  ensure_collect_fix(lmp);
   refuse_hybrid(this, force->improper, "improper", error);
   engine->coeffs_changed();
 }
@@ -415,8 +501,12 @@ void ImproperHarmonicOCL::compute(int eflag, int vflag)
 {
   if (!device_can(vflag)) return ImproperHarmonic::compute(eflag, vflag);
   ev_init(eflag, vflag);
-  engine->take(SCL_BONDED_IMPROPER, eflag, vflag, eflag_global, vflag_global, eflag_atom,
-               vflag_atom, energy, virial, eatom, vatom);
+  engine->start_for(SCL_BONDED_IMPROPER, eflag, vflag);
+}
+void ImproperHarmonicOCL::deliver()
+{
+  add_tallies<ImproperHarmonicOCL>(*engine, SCL_BONDED_IMPROPER, eflag_global, vflag_global, eflag_atom, vflag_atom,
+                     energy, virial, eatom, vatom);
 }
 
 }    // namespace LAMMPS_NS

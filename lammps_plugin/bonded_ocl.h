@@ -6,11 +6,12 @@
  * Thin by design: coefficients, restart, write_data, init_style (the 1-4
  * checks of dihedral charmm) are LAMMPS's own (the classes derive from the
  * CPU styles). The four styles of one LAMMPS share one engine: the first of
- * them LAMMPS calls in a force evaluation uploads x once, runs every active
- * kind of term on the device and adds all their forces to atom->f; each
- * style then takes its own energies, virial and per-atom tallies (the 1-4
- * pairs of dihedral charmm go to the pair style's books, as LAMMPS's CPU
- * style does). The term lists go up only when LAMMPS rebuilds them
+ * them LAMMPS calls in a force evaluation uploads x once and queues every
+ * active kind of term on the device, returning at once; an internal fix
+ * (STREAMCL/BONDED) collects in pre_reverse (after kspace, before reverse
+ * communication): all the forces into atom->f, and each style its own
+ * energies, virial and per-atom tallies (the 1-4 pairs of dihedral charmm
+ * into the pair style's books, as LAMMPS's CPU style does). The term lists go up only when LAMMPS rebuilds them
  * (neighbor->ago == 0, or their sizes changed).
  *
  * Device: STREAMCL_DEVICE (default: this rank's GPU, the node's GPUs shared
@@ -44,6 +45,7 @@ class BondHarmonicOCL : public BondHarmonic {
   void compute(int eflag, int vflag) override;
   void init_style() override;
   void coeffs(scl_bonded_coeffs &c);
+  void deliver();   // the engine's results of this kind into this style's tallies
   BondedOCLEngine *engine;
 };
 
@@ -56,6 +58,7 @@ class AngleCharmmOCL : public AngleCharmm {
   void compute(int eflag, int vflag) override;
   void init_style() override;
   void coeffs(scl_bonded_coeffs &c);
+  void deliver();   // the engine's results of this kind into this style's tallies
   BondedOCLEngine *engine;
 };
 
@@ -68,10 +71,8 @@ class DihedralCharmmOCL : public DihedralCharmm {
   void compute(int eflag, int vflag) override;
   void init_style() override;
   void coeffs(scl_bonded_coeffs &c);
+  void deliver();   // the engine's results of this kind into this style's tallies
   BondedOCLEngine *engine;
-  // add the 1-4 pairs' tallies to the pair style (as Pair::ev_tally would)
-  void tally_pair14(const scl_bonded_result &r, const double *eatom14, const double *vatom14,
-                    int n);
 
  private:
   std::vector<double> shift_deg, lj14[4];
@@ -86,6 +87,7 @@ class ImproperHarmonicOCL : public ImproperHarmonic {
   void compute(int eflag, int vflag) override;
   void init_style() override;
   void coeffs(scl_bonded_coeffs &c);
+  void deliver();   // the engine's results of this kind into this style's tallies
   BondedOCLEngine *engine;
 };
 
