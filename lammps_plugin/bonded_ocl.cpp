@@ -204,7 +204,7 @@ void BondedOCLEngine::start(int eflag, int vflag)
     result.eatom = result.vatom = nullptr;
   }
   // x stays as it is until pre_reverse: it goes up from LAMMPS's array
-  if ((st = scl_bonded_compute_start(engine, atom->x[0], nullptr, flags)))
+  if ((st = scl_bonded_compute_start(engine, atom->x ? atom->x[0] : nullptr, nullptr, flags)))
     fail(FLERR, "starting the bonded terms", st);
   in_flight = true;
   unclaimed = active;
@@ -224,7 +224,7 @@ void BondedOCLEngine::collect()
 {
   if (!in_flight) return;
   in_flight = false;
-  scl_status st = scl_bonded_compute_finish(engine, atom->f[0], &result);
+  scl_status st = scl_bonded_compute_finish(engine, atom->f ? atom->f[0] : nullptr, &result);
   if (st) fail(FLERR, "computing the bonded terms", st);
   if (!(flags & SCL_BONDED_TALLY)) {
     memset(result.energy, 0, sizeof result.energy);
