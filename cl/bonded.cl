@@ -14,6 +14,10 @@
  * r - r0 of a stiff bond loses ~1e-5 of its value. */
 
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+/* no fused multiply-adds: the terms' formulas are ill-conditioned near
+ * straight angles (1/sin), where contraction alone moved forces by ~2e-10
+ * relative from the C reference's; the kernels are not arithmetic-bound */
+#pragma OPENCL FP_CONTRACT OFF
 
 /* per-term slots are double in both modes (one rounding less per term, at
  * a cost the device does not notice); the per-atom sums go back to the host

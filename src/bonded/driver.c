@@ -484,8 +484,12 @@ scl_status scl_bonded_set_topology(scl_bonded *b, const scl_bonded_topology *t)
         for (int k = 0; k < NKERNELS; k++)
             for (int i = 0; i < nt[k]; i++) {
                 const int *e = lists[k] + (size_t)list_stride[k] * i;
-                for (int a = 0; a < atoms_per_term[k]; a++)
-                    dev_lists[o++] = DEV(e[a]);
+                for (int a = 0; a < atoms_per_term[k]; a++) {
+                    const int at = DEV(e[a]);
+                    dev_lists[o++] = at;
+                    if (at < ngather) /* the CSR counts, in the same pass */
+                        offsets[at + 1]++;
+                }
                 dev_lists[o++] = e[atoms_per_term[k]];
             }
         for (int d = 0; need14 && d < nx; d++) {
@@ -494,13 +498,6 @@ scl_status scl_bonded_set_topology(scl_bonded *b, const scl_bonded_topology *t)
             dq[d] = t->q[i];
         }
     }
-    for (int k = 0; k < NKERNELS; k++)
-        for (int i = 0; i < nt[k]; i++)
-            for (int a = 0; a < atoms_per_term[k]; a++) {
-                const int at = DEV(lists[k][(size_t)list_stride[k] * i + a]);
-                if (at < ngather)
-                    offsets[at + 1]++;
-            }
     for (int a = 0; a < ngather; a++)
         offsets[a + 1] += offsets[a];
     int *fill = malloc(sizeof *fill * (size_t)(ngather ? ngather : 1));
@@ -516,13 +513,15 @@ scl_status scl_bonded_set_topology(scl_bonded *b, const scl_bonded_topology *t)
         return scl_fail(b->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
     }
     memcpy(fill, offsets, sizeof *fill * (size_t)ngather);
-    for (int k = 0; k < NKERNELS; k++)
-        for (int i = 0; i < nt[k]; i++)
-            for (int a = 0; a < atoms_per_term[k]; a++) {
-                const int at = DEV(lists[k][(size_t)list_stride[k] * i + a]);
-                if (at < ngather)
-                    slots[fill[at]++] = b->slot_off[k] + atoms_per_term[k] * i + a;
-            }
+    {
+        /* slots in kind, term, position order: the remapped lists in order */
+        const int *e = dev_lists;
+        for (int k = 0; k < NKERNELS; k++)
+            for (int i = 0; i < nt[k]; i++, e += atoms_per_term[k] + 1)
+                for (int a = 0; a < atoms_per_term[k]; a++)
+                    if (e[a] < ngather)
+                        slots[fill[e[a]]++] = b->slot_off[k] + atoms_per_term[k] * i + a;
+    }
     free(fill);
 
 #undef DEV
@@ -611,7 +610,8 @@ static scl_status launch_term(scl_bonded *b, int k, int tally, int per_atom)
     scl_kernel *kn = b->term[k];
     scl_status s = scl_kernel_set_int(kn, "nterms", b->nterms[k]);
     if (s == SCL_OK) s = scl_kernel_set_int(kn, "type_base", b->type_base);
-    if (s == SCL_OK) s = scl_kernel_set_int(kn, "nlocal", b->nlocal);
+    /* owned in the device numbering: below nlo (ghosts follow it) */
+    if (s == SCL_OK) s = scl_kernel_set_int(kn, "nlocal", b->nlo);
     if (s == SCL_OK) s = scl_kernel_set_int(kn, "newton", b->newton);
     if (s == SCL_OK) s = scl_kernel_set_stream(kn, "x", b->x.s);
     if (s == SCL_OK) s = scl_kernel_set_int(kn, "slot_off", b->slot_off[k]);
