@@ -24,8 +24,7 @@
  * writes the forces on its atoms into its own slots, and one work-item per
  * atom sums that atom's slots in a fixed order (a CSR map built by
  * set_topology). Energies and virials are reduced per work-group on the
- * device (double where the device has fp64) and the partials summed on the
- * host in double.
+ * device in double and the partials summed on the host in double.
  *
  * Precision (the pair module's enum): the term geometry and the per-term
  * force slots are double in every mode (the device must have fp64, else
