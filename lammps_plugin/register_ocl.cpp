@@ -1,5 +1,6 @@
 #include "register_ocl.h"
 
+#include "bonded_ocl.h"
 #include "fix_shake_ocl.h"
 #include "pair_lj_charmm_coul_long_ocl.h"
 #include "pppm_ocl.h"
@@ -20,6 +21,7 @@ void streamcl_register_pair(LAMMPS *lmp)
   (*lmp->force->pair_map)[PairLJCharmmCoulLongOCL::STYLE] = &PairLJCharmmCoulLongOCL::creator;
   (*lmp->force->kspace_map)[PPPMOCL::STYLE] = &PPPMOCL::creator;
   (*lmp->modify->fix_map)[FixShakeOCL::STYLE] = &FixShakeOCL::creator;
+  streamcl_register_bonded(lmp);
 }
 
 namespace {

@@ -1,0 +1,526 @@
+/* The four bonded /ocl styles and the engine they share (see bonded_ocl.h). */
+#include "bonded_ocl.h"
+#include "strf.h"
+
+#include "atom.h"
+#include "comm.h"
+#include "error.h"
+#include "fix.h"
+#include "force.h"
+#include "lammps.h"
+#include "modify.h"
+#include "timer.h"
+#include "neighbor.h"
+#include "pair.h"
+#include "pointers.h"
+#include "update.h"
+
+#include "streamcl/charmm.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mpi.h>
+#include <string>
+
+namespace LAMMPS_NS {
+
+/* One per LAMMPS instance, shared by its /ocl bonded styles (reference
+   counted by them: `clear` deletes the styles and with the last one the
+   engine). */
+class BondedOCLEngine : protected Pointers {
+ public:
+  static BondedOCLEngine *acquire(LAMMPS *lmp);
+  static void release(BondedOCLEngine *e);
+  static BondedOCLEngine *find(LAMMPS *lmp);
+
+  BondHarmonicOCL *bond = nullptr;
+  AngleCharmmOCL *angle = nullptr;
+  DihedralCharmmOCL *dihedral = nullptr;
+  ImproperHarmonicOCL *improper = nullptr;
+
+  void coeffs_changed() { coeffs_dirty = true; }
+  // Called by the style of `kind` in its compute(): the evaluation in flight
+  // covers it, or (the first style of a force evaluation) one is started for
+  // every active kind: x goes up, the kernels are queued, nothing waits.
+  void start_for(int kind, int eflag, int vflag);
+  // pre_reverse (the internal fix): wait, add every kind's forces to atom->f,
+  // and hand each style its energies, virial and per-atom tallies.
+  void collect();
+  const scl_bonded_result &last() const { return result; }
+  const double *eatom_of(int kind) const { return eatom_buf.data() + (size_t) kind * nall; }
+  const double *vatom_of(int kind) const { return vatom_buf.data() + (size_t) kind * nall * 6; }
+  int gathered() const { return ngather; }
+
+ private:
+  explicit BondedOCLEngine(LAMMPS *lmp) : Pointers(lmp) {}
+  ~BondedOCLEngine();
+  void start(int eflag, int vflag);
+  void create();
+  [[noreturn]] void fail(const char *file, int line, const std::string &what, scl_status st);
+
+  int refs = 0;
+  scl_context *ctx = nullptr;
+  scl_bonded *engine = nullptr;
+  bool coeffs_dirty = true, topo_valid = false, in_flight = false;
+  int active = 0, unclaimed = 0, flags = 0;
+  int nlocal = -1, nall = -1, ngather = 0;
+  int counts[4] = {-1, -1, -1, -1};
+  const int *lists[4] = {nullptr, nullptr, nullptr, nullptr};
+  int newton = -1;
+  scl_bonded_result result{};
+  std::vector<double> eatom_buf, vatom_buf;
+
+  static std::map<LAMMPS *, BondedOCLEngine *> &instances()
+  {
+    static std::map<LAMMPS *, BondedOCLEngine *> m;
+    return m;
+  }
+};
+
+BondedOCLEngine *BondedOCLEngine::find(LAMMPS *lmp)
+{
+  auto it = instances().find(lmp);
+  return it == instances().end() ? nullptr : it->second;
+}
+
+BondedOCLEngine *BondedOCLEngine::acquire(LAMMPS *lmp)
+{
+  BondedOCLEngine *&e = instances()[lmp];
+  if (!e) e = new BondedOCLEngine(lmp);
+  e->refs++;
+  return e;
+}
+
+void BondedOCLEngine::release(BondedOCLEngine *e)
+{
+  if (!e || --e->refs > 0) return;
+  instances().erase(e->lmp);
+  delete e;
+}
+
+BondedOCLEngine::~BondedOCLEngine()
+{
+  if (engine) scl_bonded_free(engine);
+  if (ctx) scl_context_free(ctx);
+}
+
+void BondedOCLEngine::fail(const char *file, int line, const std::string &what, scl_status st)
+{
+  error->one(file, line, strf("bonded /ocl styles: %s failed (%s): %s", what.c_str(),
+                              scl_status_name(st), ctx ? scl_last_error(ctx) : ""));
+}
+
+/* This rank's device (the pair style's rule: the node's GPUs, or the first
+   STREAMCL_GPUS of them, round robin by node-local rank unless STREAMCL_DEVICE
+   names one; the pair style's `gpus` keyword is not seen here) and the engine. */
+void BondedOCLEngine::create()
+{
+  scl_env_options env;
+  memset(&env, 0, sizeof env);
+  scl_env_options_read(&env);
+  std::string spec = env.context.device ? env.context.device : "";
+  if (spec.empty() || spec == "gpu") {
+    MPI_Comm node;
+    MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, comm->me, MPI_INFO_NULL, &node);
+    int local_rank = 0;
+    MPI_Comm_rank(node, &local_rank);
+    MPI_Comm_free(&node);
+    char dev[64] = "", err[512] = "";
+    int used = 0, gpus = 0;   // STREAMCL_GPUS as the pair style reads it (0: all)
+    const char *g = getenv("STREAMCL_GPUS");
+    if (g && *g) gpus = atoi(g) > 0 ? atoi(g) : 0;
+    if (scl_charmm_rank_device(local_rank, gpus, dev, sizeof dev, &used, err, sizeof err) == SCL_OK)
+      spec = dev;
+  }
+  env.context.device = spec.empty() ? nullptr : spec.c_str();
+  env.context.profiling = 0;
+  char err[1024] = "";
+  scl_status st = scl_context_create(&env.context, &ctx, err, sizeof err);
+  if (st != SCL_OK)
+    error->one(FLERR, strf("bonded /ocl styles: no OpenCL device for '%s' (%s): %s -- check "
+                           "STREAMCL_DEVICE (cpu, gpu, P:D or a name)",
+                           spec.empty() ? "default" : spec.c_str(), scl_status_name(st), err));
+  scl_bonded_options o;
+  scl_bonded_options_default(&o);
+  const char *p = getenv("STREAMCL_PRECISION");
+  if (p && !strcmp(p, "double")) o.precision = SCL_PREC_DOUBLE;
+  else if (p && *p && strcmp(p, "mixed") && strcmp(p, "single"))
+    error->all(FLERR, strf("STREAMCL_PRECISION='%s' is invalid: use single, mixed or double", p));
+  if ((st = scl_bonded_create(ctx, &o, &engine))) fail(FLERR, "creating the bonded engine", st);
+}
+
+void BondedOCLEngine::start(int eflag, int vflag)
+{
+  active = 0;
+  if (bond && force->bond == bond) active |= 1 << SCL_BONDED_BOND;
+  if (angle && force->angle == angle) active |= 1 << SCL_BONDED_ANGLE;
+  if (dihedral && force->dihedral == dihedral) active |= 1 << SCL_BONDED_DIHEDRAL;
+  if (improper && force->improper == improper) active |= 1 << SCL_BONDED_IMPROPER;
+  if (!ctx) create();
+  scl_status st;
+  if (coeffs_dirty) {
+    scl_bonded_coeffs c;
+    memset(&c, 0, sizeof c);
+    c.type_base = 1;
+    if (active & (1 << SCL_BONDED_BOND)) bond->coeffs(c);
+    if (active & (1 << SCL_BONDED_ANGLE)) angle->coeffs(c);
+    if (active & (1 << SCL_BONDED_DIHEDRAL)) dihedral->coeffs(c);
+    if (active & (1 << SCL_BONDED_IMPROPER)) improper->coeffs(c);
+    topo_valid = false;   // the set of kinds may have changed
+    if ((st = scl_bonded_set_coeffs(engine, &c))) fail(FLERR, "setting the coefficients", st);
+    coeffs_dirty = false;
+  }
+  const int nl = atom->nlocal, na = atom->nlocal + atom->nghost;
+  int n[4] = {0, 0, 0, 0};
+  const int *l[4] = {nullptr, nullptr, nullptr, nullptr};
+  if (active & (1 << SCL_BONDED_BOND)) n[0] = neighbor->nbondlist, l[0] = n[0] ? neighbor->bondlist[0] : nullptr;
+  if (active & (1 << SCL_BONDED_ANGLE)) n[1] = neighbor->nanglelist, l[1] = n[1] ? neighbor->anglelist[0] : nullptr;
+  if (active & (1 << SCL_BONDED_DIHEDRAL)) n[2] = neighbor->ndihedrallist, l[2] = n[2] ? neighbor->dihedrallist[0] : nullptr;
+  if (active & (1 << SCL_BONDED_IMPROPER)) n[3] = neighbor->nimproperlist, l[3] = n[3] ? neighbor->improperlist[0] : nullptr;
+  bool same = topo_valid && neighbor->ago != 0 && nl == nlocal && na == nall &&
+      newton == force->newton_bond;
+  for (int k = 0; k < 4; k++) same = same && n[k] == counts[k] && l[k] == lists[k];
+  if (!same) {
+    scl_bonded_topology t = {nl, na, force->newton_bond, n[0], n[1], n[2], n[3], l[0], l[1],
+                             l[2], l[3], atom->type, atom->q};
+    if ((st = scl_bonded_set_topology(engine, &t))) fail(FLERR, "uploading the term lists", st);
+    nlocal = nl;
+    nall = na;
+    newton = force->newton_bond;
+    for (int k = 0; k < 4; k++) counts[k] = n[k], lists[k] = l[k];
+    topo_valid = true;
+    ngather = scl_bonded_gather_count(engine);
+  }
+  flags = 0;
+  if (eflag || vflag) flags |= SCL_BONDED_TALLY;
+  if ((eflag & ENERGY_ATOM) || (vflag & VIRIAL_ATOM)) {
+    flags |= SCL_BONDED_PER_ATOM;
+    eatom_buf.resize((size_t) SCL_BONDED_KINDS * nall);
+    vatom_buf.resize((size_t) SCL_BONDED_KINDS * nall * 6);
+    result.eatom = eatom_buf.data();
+    result.vatom = vatom_buf.data();
+  } else {
+    result.eatom = result.vatom = nullptr;
+  }
+  // x stays as it is until pre_reverse: it goes up from LAMMPS's array
+  if ((st = scl_bonded_compute_start(engine, atom->x ? atom->x[0] : nullptr, nullptr, flags)))
+    fail(FLERR, "starting the bonded terms", st);
+  in_flight = true;
+  unclaimed = active;
+}
+
+void BondedOCLEngine::start_for(int kind, int eflag, int vflag)
+{
+  const int bit = 1 << kind;
+  if (!(in_flight && (unclaimed & bit))) {
+    if (in_flight) collect();   // an older evaluation no pre_reverse collected
+    start(eflag, vflag);
+  }
+  unclaimed &= ~bit;
+}
+
+void BondedOCLEngine::collect()
+{
+  if (!in_flight) return;
+  in_flight = false;
+  scl_status st = scl_bonded_compute_finish(engine, atom->f ? atom->f[0] : nullptr, &result);
+  if (st) fail(FLERR, "computing the bonded terms", st);
+  if (!(flags & SCL_BONDED_TALLY)) {
+    memset(result.energy, 0, sizeof result.energy);
+    memset(result.virial, 0, sizeof result.virial);
+    result.energy_coul = 0;
+  }
+  if (bond && (active & (1 << SCL_BONDED_BOND))) bond->deliver();
+  if (angle && (active & (1 << SCL_BONDED_ANGLE))) angle->deliver();
+  if (dihedral && (active & (1 << SCL_BONDED_DIHEDRAL))) dihedral->deliver();
+  if (improper && (active & (1 << SCL_BONDED_IMPROPER))) improper->deliver();
+}
+
+/* Adds one kind's tallies to a style's own, for the flags its ev_init set. */
+template <class Style>
+static void add_tallies(const BondedOCLEngine &e, int kind, int eflag_global, int vflag_global,
+                        int eflag_atom, int vflag_atom, double &energy, double *virial,
+                        double *eatom, double **vatom)
+{
+  const scl_bonded_result &r = e.last();
+  if (eflag_global) energy += r.energy[kind];
+  if (vflag_global)
+    for (int c = 0; c < 6; c++) virial[c] += r.virial[kind][c];
+  if (eflag_atom && r.eatom) {
+    const double *v = e.eatom_of(kind);
+    for (int i = 0; i < e.gathered(); i++) eatom[i] += v[i];
+  }
+  if (vflag_atom && r.vatom) {
+    const double *v = e.vatom_of(kind);
+    for (int i = 0; i < e.gathered(); i++)
+      for (int c = 0; c < 6; c++) vatom[i][c] += v[6 * i + c];
+  }
+}
+
+/* The internal fix that collects the bonded terms in pre_reverse (after the
+   pair, bond and kspace computes, before reverse communication), in runs,
+   setup and minimization; the wait counts as Bond time in LAMMPS's
+   breakdown. */
+class FixStreamclBonded : public Fix {
+ public:
+  static constexpr const char *STYLE = "STREAMCL/BONDED";
+  static constexpr const char *ID = "streamcl_bonded";
+  static Fix *creator(LAMMPS *lmp, int narg, char **arg) { return new FixStreamclBonded(lmp, narg, arg); }
+  FixStreamclBonded(LAMMPS *lmp, int narg, char **arg) : Fix(lmp, narg, arg) {}
+  int setmask() override { return FixConst::PRE_REVERSE | FixConst::MIN_PRE_REVERSE; }
+  void setup_pre_reverse(int, int) override { collect(); }
+  void pre_reverse(int, int) override
+  {
+    timer->stamp(Timer::MODIFY);
+    collect();
+    timer->stamp(Timer::BOND);
+  }
+  void min_pre_reverse(int e, int v) override { pre_reverse(e, v); }
+  void post_run() override { collect(); }
+
+ private:
+  void collect()
+  {
+    if (BondedOCLEngine *e = BondedOCLEngine::find(lmp)) e->collect();
+  }
+};
+
+static void ensure_collect_fix(LAMMPS *lmp)
+{
+  if (lmp->modify->find_fix(FixStreamclBonded::ID) >= 0) return;
+  (*lmp->modify->fix_map)[FixStreamclBonded::STYLE] = &FixStreamclBonded::creator;
+  lmp->modify->add_fix(std::string(FixStreamclBonded::ID) + " all " + FixStreamclBonded::STYLE, 0);
+}
+
+/* ---------------------------------------------------------------- styles */
+
+namespace {
+// compute centroid/stress/atom asks for a per-atom split the device does not
+// make: LAMMPS's CPU code runs that evaluation (all four styles alike, since
+// they see the same vflag)
+bool device_can(int vflag)
+{
+  return !(vflag & VIRIAL_CENTROID);
+}
+
+template <class Style, class Base>
+void refuse_hybrid(Style *s, Base *installed, const char *kind, Error *error)
+{
+  if (installed != s)
+    error->all(FLERR, strf("%s_style %s cannot be a hybrid sub-style: use it alone or use the "
+                           "CPU style inside hybrid",
+                           kind, Style::STYLE));
+}
+}    // namespace
+
+const char *const BondHarmonicOCL::STYLE = "harmonic/ocl";
+Bond *BondHarmonicOCL::creator(LAMMPS *lmp) { return new BondHarmonicOCL(lmp); }
+BondHarmonicOCL::BondHarmonicOCL(LAMMPS *lmp) : BondHarmonic(lmp)
+{
+  engine = BondedOCLEngine::acquire(lmp);
+  engine->bond = this;
+}
+BondHarmonicOCL::~BondHarmonicOCL()
+{
+  if (engine->bond == this) engine->bond = nullptr;
+  BondedOCLEngine::release(engine);
+}
+void BondHarmonicOCL::init_style()
+{
+  BondHarmonic::init_style();
+  ensure_collect_fix(lmp);
+  refuse_hybrid(this, force->bond, "bond", error);
+  engine->coeffs_changed();
+}
+void BondHarmonicOCL::coeffs(scl_bonded_coeffs &c)
+{
+  c.nbond_types = atom->nbondtypes;
+  c.bond_k = k + 1;
+  c.bond_r0 = r0 + 1;
+}
+void BondHarmonicOCL::compute(int eflag, int vflag)
+{
+  if (!device_can(vflag)) return BondHarmonic::compute(eflag, vflag);
+  ev_init(eflag, vflag);
+  engine->start_for(SCL_BONDED_BOND, eflag, vflag);
+}
+void BondHarmonicOCL::deliver()
+{
+  add_tallies<BondHarmonicOCL>(*engine, SCL_BONDED_BOND, eflag_global, vflag_global, eflag_atom, vflag_atom,
+                     energy, virial, eatom, vatom);
+}
+
+const char *const AngleCharmmOCL::STYLE = "charmm/ocl";
+Angle *AngleCharmmOCL::creator(LAMMPS *lmp) { return new AngleCharmmOCL(lmp); }
+AngleCharmmOCL::AngleCharmmOCL(LAMMPS *lmp) : AngleCharmm(lmp)
+{
+  engine = BondedOCLEngine::acquire(lmp);
+  engine->angle = this;
+}
+AngleCharmmOCL::~AngleCharmmOCL()
+{
+  if (engine->angle == this) engine->angle = nullptr;
+  BondedOCLEngine::release(engine);
+}
+void AngleCharmmOCL::init_style()
+{
+  AngleCharmm::init_style();
+  ensure_collect_fix(lmp);
+  refuse_hybrid(this, force->angle, "angle", error);
+  engine->coeffs_changed();
+}
+void AngleCharmmOCL::coeffs(scl_bonded_coeffs &c)
+{
+  c.nangle_types = atom->nangletypes;
+  c.angle_k = k + 1;
+  c.angle_theta0 = theta0 + 1;
+  c.angle_k_ub = k_ub + 1;
+  c.angle_r_ub = r_ub + 1;
+}
+void AngleCharmmOCL::compute(int eflag, int vflag)
+{
+  if (!device_can(vflag)) return AngleCharmm::compute(eflag, vflag);
+  ev_init(eflag, vflag);
+  engine->start_for(SCL_BONDED_ANGLE, eflag, vflag);
+}
+void AngleCharmmOCL::deliver()
+{
+  add_tallies<AngleCharmmOCL>(*engine, SCL_BONDED_ANGLE, eflag_global, vflag_global, eflag_atom, vflag_atom,
+                     energy, virial, eatom, vatom);
+}
+
+const char *const DihedralCharmmOCL::STYLE = "charmm/ocl";
+Dihedral *DihedralCharmmOCL::creator(LAMMPS *lmp) { return new DihedralCharmmOCL(lmp); }
+DihedralCharmmOCL::DihedralCharmmOCL(LAMMPS *lmp) : DihedralCharmm(lmp)
+{
+  engine = BondedOCLEngine::acquire(lmp);
+  engine->dihedral = this;
+}
+DihedralCharmmOCL::~DihedralCharmmOCL()
+{
+  if (engine->dihedral == this) engine->dihedral = nullptr;
+  BondedOCLEngine::release(engine);
+}
+void DihedralCharmmOCL::init_style()
+{
+  DihedralCharmm::init_style();   // the special_bonds and pair checks, lj14 pointers
+  ensure_collect_fix(lmp);
+  refuse_hybrid(this, force->dihedral, "dihedral", error);
+  engine->coeffs_changed();
+}
+void DihedralCharmmOCL::coeffs(scl_bonded_coeffs &c)
+{
+  const int n = atom->ndihedraltypes;
+  shift_deg.assign(n, 0.0);
+  for (int t = 0; t < n; t++) shift_deg[t] = shift[t + 1];
+  c.ndihedral_types = n;
+  c.dihedral_k = k + 1;
+  c.dihedral_multiplicity = multiplicity + 1;
+  c.dihedral_shift = shift_deg.data();
+  c.dihedral_weight = weight + 1;
+  if (weightflag) {
+    // the pair's (ntypes+1)^2 tables, 1-based, as 0-based ntypes^2
+    const int nt = atom->ntypes;
+    double **src[4] = {lj14_1, lj14_2, lj14_3, lj14_4};
+    for (int a = 0; a < 4; a++) {
+      lj14[a].assign((size_t) nt * nt, 0.0);
+      for (int i = 0; i < nt; i++)
+        for (int j = 0; j < nt; j++) lj14[a][(size_t) i * nt + j] = src[a][i + 1][j + 1];
+    }
+    c.natom_types = nt;
+    c.lj14_1 = lj14[0].data();
+    c.lj14_2 = lj14[1].data();
+    c.lj14_3 = lj14[2].data();
+    c.lj14_4 = lj14[3].data();
+    c.implicit = implicit;
+  }
+  c.qqrd2e = force->qqrd2e;
+}
+void DihedralCharmmOCL::compute(int eflag, int vflag)
+{
+  if (!device_can(vflag)) return DihedralCharmm::compute(eflag, vflag);
+  ev_init(eflag, vflag);
+  // as the CPU style: the pair tallies the 1-4 virial explicitly
+  if (weightflag && vflag_global == VIRIAL_FDOTR)
+    force->pair->vflag_either = force->pair->vflag_global = 1;
+  engine->start_for(SCL_BONDED_DIHEDRAL, eflag, vflag);
+}
+void DihedralCharmmOCL::deliver()
+{
+  add_tallies<DihedralCharmmOCL>(*engine, SCL_BONDED_DIHEDRAL, eflag_global, vflag_global,
+                                 eflag_atom, vflag_atom, energy, virial, eatom, vatom);
+  if (!weightflag) return;
+  // the 1-4 pairs into the pair style's books, as Pair::ev_tally would
+  Pair *pair = force->pair;
+  const scl_bonded_result &r = engine->last();
+  if (pair->eflag_global) {
+    pair->eng_vdwl += r.energy[SCL_BONDED_PAIR14];
+    pair->eng_coul += r.energy_coul;
+  }
+  if (pair->vflag_global)
+    for (int c = 0; c < 6; c++) pair->virial[c] += r.virial[SCL_BONDED_PAIR14][c];
+  const int n = engine->gathered();
+  if (pair->eflag_atom && r.eatom) {
+    const double *e = engine->eatom_of(SCL_BONDED_PAIR14);
+    for (int i = 0; i < n; i++) pair->eatom[i] += e[i];
+  }
+  if (pair->vflag_atom && r.vatom) {
+    const double *v = engine->vatom_of(SCL_BONDED_PAIR14);
+    for (int i = 0; i < n; i++)
+      for (int c = 0; c < 6; c++) pair->vatom[i][c] += v[6 * i + c];
+  }
+}
+
+const char *const ImproperHarmonicOCL::STYLE = "harmonic/ocl";
+Improper *ImproperHarmonicOCL::creator(LAMMPS *lmp) { return new ImproperHarmonicOCL(lmp); }
+ImproperHarmonicOCL::ImproperHarmonicOCL(LAMMPS *lmp) : ImproperHarmonic(lmp)
+{
+  engine = BondedOCLEngine::acquire(lmp);
+  engine->improper = this;
+}
+ImproperHarmonicOCL::~ImproperHarmonicOCL()
+{
+  if (engine->improper == this) engine->improper = nullptr;
+  BondedOCLEngine::release(engine);
+}
+void ImproperHarmonicOCL::init_style()
+{
+  ImproperHarmonic::init_style();
+  ensure_collect_fix(lmp);
+  refuse_hybrid(this, force->improper, "improper", error);
+  engine->coeffs_changed();
+}
+void ImproperHarmonicOCL::coeffs(scl_bonded_coeffs &c)
+{
+  c.nimproper_types = atom->nimpropertypes;
+  c.improper_k = k + 1;
+  c.improper_chi = chi + 1;
+}
+void ImproperHarmonicOCL::compute(int eflag, int vflag)
+{
+  if (!device_can(vflag)) return ImproperHarmonic::compute(eflag, vflag);
+  ev_init(eflag, vflag);
+  engine->start_for(SCL_BONDED_IMPROPER, eflag, vflag);
+}
+void ImproperHarmonicOCL::deliver()
+{
+  add_tallies<ImproperHarmonicOCL>(*engine, SCL_BONDED_IMPROPER, eflag_global, vflag_global, eflag_atom, vflag_atom,
+                     energy, virial, eatom, vatom);
+}
+
+}    // namespace LAMMPS_NS
+
+using namespace LAMMPS_NS;
+
+void streamcl_register_bonded(LAMMPS *lmp)
+{
+  // STREAMCL_BONDED=0: not registered, so -sf ocl keeps LAMMPS's CPU bonded
+  // styles (the A/B switch of bench/bonded)
+  const char *e = getenv("STREAMCL_BONDED");
+  if (e && !strcmp(e, "0")) return;
+  (*lmp->force->bond_map)[BondHarmonicOCL::STYLE] = &BondHarmonicOCL::creator;
+  (*lmp->force->angle_map)[AngleCharmmOCL::STYLE] = &AngleCharmmOCL::creator;
+  (*lmp->force->dihedral_map)[DihedralCharmmOCL::STYLE] = &DihedralCharmmOCL::creator;
+  (*lmp->force->improper_map)[ImproperHarmonicOCL::STYLE] = &ImproperHarmonicOCL::creator;
+}
