@@ -104,9 +104,19 @@ typedef struct {
     scl_wavelet w;
 } scl_fdtd_wave;
 
+/* #geometry_view: cells [lo, hi) sampled every step cells, written per cell
+ * (gprMax's 'n' mode) as VTKHDF ImageData, FILE.vtkhdf beside the input. */
+typedef struct {
+    int lo[3], hi[3], step[3];
+    char file[1024];            /* path without the extension */
+} scl_fdtd_geometry_view;
+
 typedef struct {
     char title[256];
     scl_grid3d grid;            /* halo 1 */
+    int mode2d;                 /* 0: 3D; 1 + a: 2D TM with axis a invariant (gprMax's
+                                 * "2D TMx".."2D TMz"): one cell thick along a, no PML
+                                 * across it, dt from the two other spacings */
     double dt;
     double stability;           /* factor of the Courant limit (gprMax's, default 1) */
     long iterations;
@@ -123,10 +133,24 @@ typedef struct {
     char (*rx_name)[64];
     int (*rx_ijk)[3];
     double (*rx_pos)[3];
+    int src_step[3], rx_step[3];  /* B-scan moves per trace in cells (#src_steps, #rx_steps) */
+    int trace;                    /* the trace the positions are at (scl_fdtd_model_trace) */
+    int ngview;
+    scl_fdtd_geometry_view *gview;
 } scl_fdtd_model;
 
 /* Courant limit of a grid: 1 / (c sqrt(1/dx^2 + 1/dy^2 + 1/dz^2)). */
 double scl_fdtd_courant_dt(double dx, double dy, double dz);
+
+/* The model's Courant limit: 3D, or 2D from the two spacings across the
+ * invariant axis (gprMax's rule for its 2D modes). */
+double scl_fdtd_model_courant(const scl_fdtd_model *m);
+
+/* Put sources and receivers where trace t (0-based) of a B-scan has them:
+ * their read positions moved by t * src_step / rx_step cells (gprMax's
+ * #src_steps, #rx_steps). Refused (message in err) when one leaves the
+ * domain, or a resistive voltage source would move (its edge material). */
+scl_status scl_fdtd_model_trace(scl_fdtd_model *m, int t, char *err, size_t errlen);
 
 /* An empty model: nx*ny*nz cells of free space, PEC outside, no CPML, dt at
  * stability * Courant, iterations 0. Materials pec and free_space exist. */
@@ -203,6 +227,12 @@ typedef struct scl_fdtd scl_fdtd;
 scl_status scl_fdtd_create(scl_context *ctx, const scl_fdtd_model *m, const scl_fdtd_options *opt,
                            scl_fdtd **out);
 void scl_fdtd_free(scl_fdtd *f);
+/* Back to step 0 for the model's sources and receivers as they are now
+ * (after scl_fdtd_model_trace): source and receiver offsets re-uploaded,
+ * fields and CPML state zeroed; the kernels, buffers and plan are kept (the
+ * traces of a B-scan on one device set-up). The material layout must be
+ * the one the solver was created with. */
+scl_status scl_fdtd_restart(scl_fdtd *f);
 /* Advance steps. Receiver samples stay on the device until read. */
 scl_status scl_fdtd_run(scl_fdtd *f, long steps);
 long scl_fdtd_steps(const scl_fdtd *f);
@@ -238,6 +268,23 @@ double scl_fdtd_cpml_variant(const scl_fdtd *f, int cpml, int shape[3], int *ref
  * temporary file. SCL_ERR_UNSUPPORTED when built without HDF5. */
 scl_status scl_fdtd_write_hdf5(const char *path, const scl_fdtd_model *m, const scl_receivers *rx,
                                long iterations, int fp64, char *err, size_t errlen);
+/* A B-scan as gprMax's merge tool writes it: the attributes of the first
+ * trace's file plus ntraces and MergedOutput, and per receiver component
+ * an (iterations, ntraces) dataset; rx[t] holds trace t. */
+scl_status scl_fdtd_write_merged(const char *path, const scl_fdtd_model *m,
+                                 const scl_receivers *rx, int ntraces, long iterations, int fp64,
+                                 char *err, size_t errlen);
+/* Geometry view v of the model (m->gview[v]) as gprMax 4 writes it: VTKHDF
+ * ImageData (ParaView, VTK's vtkHDFReader), CellData/Material with gprMax's
+ * material numbers (pec 0, pmc 1, free_space 2, then the user's), FieldData
+ * material_ids naming them. */
+scl_status scl_fdtd_write_geometry_view(const char *path, const scl_fdtd_model *m, int v,
+                                        char *err, size_t errlen);
+/* A radargram PNG of one component of a B-scan (traces across, time down,
+ * symmetric grey scale). */
+scl_status scl_fdtd_write_radargram(const char *path, const scl_receivers *rx, int ntraces,
+                                    int receiver, int component, long iterations, char *err,
+                                    size_t errlen);
 /* Receivers as text columns: time Ex Ey Ez Hx Hy Hz per receiver block. */
 scl_status scl_fdtd_write_text(const char *path, const scl_fdtd_model *m, const scl_receivers *rx,
                                long iterations, char *err, size_t errlen);

@@ -12,6 +12,57 @@ double scl_fdtd_courant_dt(double dx, double dy, double dz)
     return 1.0 / (SCL_FDTD_C0 * sqrt(1 / (dx * dx) + 1 / (dy * dy) + 1 / (dz * dz)));
 }
 
+double scl_fdtd_model_courant(const scl_fdtd_model *m)
+{
+    const scl_grid3d *g = &m->grid;
+    double d[3] = {g->dx, g->dy, g->dz}, sum = 0;
+    /* 2D TM: the invariant axis has no derivative, so it leaves the limit */
+    for (int a = 0; a < 3; a++)
+        if (m->mode2d != a + 1)
+            sum += 1 / (d[a] * d[a]);
+    return 1.0 / (SCL_FDTD_C0 * sqrt(sum));
+}
+
+scl_status scl_fdtd_model_trace(scl_fdtd_model *m, int t, char *err, size_t errlen)
+{
+    const scl_grid3d *g = &m->grid;
+    int n[3] = {g->nx, g->ny, g->nz};
+    for (int q = 0; q < m->nsrc + m->nrx; q++) {
+        int is_src = q < m->nsrc, r = q - m->nsrc;
+        const double *pos = is_src ? m->src[q].pos : m->rx_pos[r];
+        const int *step = is_src ? m->src_step : m->rx_step;
+        int ijk[3];
+        char why[256];
+        if (scl_grid3d_locate(g, is_src ? "source" : "receiver", pos[0], pos[1], pos[2], ijk, why,
+                              sizeof why) != SCL_OK) {
+            scl_format_error(err, errlen, "%s", why);
+            return SCL_ERR_INPUT;
+        }
+        for (int a = 0; a < 3; a++) {
+            ijk[a] += t * step[a];
+            if (ijk[a] < 0 || ijk[a] > n[a]) {
+                scl_format_error(err, errlen,
+                                 "trace %d: %s %d moves to cell %d along %c, outside [0, %d] "
+                                 "(#%s_steps)",
+                                 t + 1, is_src ? "source" : "receiver", is_src ? q + 1 : r + 1,
+                                 ijk[a], "xyz"[a], n[a], is_src ? "src" : "rx");
+                return SCL_ERR_INPUT;
+            }
+        }
+        if (is_src && m->src[q].kind == SCL_FDTD_VOLTAGE && m->src[q].resistance != 0 &&
+            (step[0] || step[1] || step[2]) && t != 0) {
+            scl_format_error(err, errlen,
+                             "trace %d: a resistive voltage source cannot move between traces "
+                             "(its edge material is part of the model); use a hertzian dipole "
+                             "or run the traces apart", t + 1);
+            return SCL_ERR_UNSUPPORTED;
+        }
+        memcpy(is_src ? m->src[q].ijk : m->rx_ijk[r], ijk, sizeof ijk);
+    }
+    m->trace = t;
+    return SCL_OK;
+}
+
 void scl_fdtd_model_free(scl_fdtd_model *m)
 {
     if (!m)
@@ -26,6 +77,7 @@ void scl_fdtd_model_free(scl_fdtd_model *m)
     free(m->rx_name);
     free(m->rx_ijk);
     free(m->rx_pos);
+    free(m->gview);
     memset(m, 0, sizeof *m);
 }
 
@@ -194,7 +246,13 @@ static int component_material(scl_fdtd_model *m, int c, int i, int j, int k)
 scl_status scl_fdtd_model_finish(scl_fdtd_model *m, char *err, size_t errlen)
 {
     const scl_grid3d *g = &m->grid;
-    double limit = scl_fdtd_courant_dt(g->dx, g->dy, g->dz);
+    double limit = scl_fdtd_model_courant(m);
+    int cells[3] = {g->nx, g->ny, g->nz};
+    if (m->mode2d < 0 || m->mode2d > 3 || (m->mode2d && cells[m->mode2d - 1] != 1)) {
+        scl_format_error(err, errlen, "2D mode %d: needs one cell along the invariant axis",
+                         m->mode2d);
+        return SCL_ERR_INPUT;
+    }
     if (!(m->dt > 0) || m->dt > limit) {
         scl_format_error(err, errlen,
                          "time step %.6e s is above the Courant limit %.6e s of cells %g x %g x %g m",
