@@ -968,6 +968,54 @@ scl_status scl_fdtd_run(scl_fdtd *f, long steps)
 
 long scl_fdtd_steps(const scl_fdtd *f) { return f->steps; }
 
+scl_status scl_fdtd_restart(scl_fdtd *f)
+{
+    const scl_fdtd_model *m = f->m;
+    const scl_grid3d *g = &m->grid;
+    int n = m->nsrc > m->nrx ? m->nsrc : m->nrx;
+    int *off = malloc(3 * sizeof(int) * (size_t)(n ? n : 1));
+    double *amp = malloc(sizeof(double) * (size_t)(n ? n : 1));
+    double *co = malloc(sizeof(double) * 4 * (size_t)m->nmat);
+    scl_status s = SCL_OK;
+    if (!off || !amp || !co)
+        s = scl_fail(f->ctx, SCL_ERR_MEMORY, "scl_fdtd_restart", "out of host memory");
+    /* the same tables make_sources and make_receivers upload, at the
+     * positions the model has now */
+    if (s == SCL_OK && m->nsrc > 0) {
+        scl_fdtd_coefficients(m, co, co + m->nmat, co + 2 * m->nmat, co + 3 * m->nmat);
+        for (int q = 0; q < m->nsrc; q++) {
+            const scl_fdtd_source *src = &m->src[q];
+            long o = scl_grid3d_index(g, src->ijk[0], src->ijk[1], src->ijk[2]);
+            off[q] = (int)o;
+            amp[q] = co[m->nmat + m->id[src->pol][o]];
+        }
+        s = scl_stream_write(f->src_off, off, 1, NULL);
+        if (s == SCL_OK) {
+            void *buf = f->stage; /* at least CHUNK * nsrc reals */
+            for (int q = 0; q < m->nsrc; q++) {
+                if (f->fp64)
+                    ((double *)buf)[q] = amp[q];
+                else
+                    ((float *)buf)[q] = (float)amp[q];
+            }
+            s = scl_stream_write(f->src_amp, buf, 1, NULL);
+        }
+    }
+    if (s == SCL_OK && m->nrx > 0) {
+        for (int r = 0; r < m->nrx; r++)
+            off[r] = (int)scl_grid3d_index(g, m->rx_ijk[r][0], m->rx_ijk[r][1], m->rx_ijk[r][2]);
+        s = scl_stream_write(f->rx_off, off, 1, NULL);
+    }
+    free(off);
+    free(amp);
+    free(co);
+    if (s == SCL_OK)
+        s = reset_state(f);
+    if (s == SCL_OK)
+        s = scl_finish(f->ctx);
+    return s;
+}
+
 scl_status scl_fdtd_read_receivers(scl_fdtd *f, scl_receivers *rx)
 {
     const scl_fdtd_model *m = f->m;
