@@ -77,12 +77,11 @@ static const char *const known[] = {"#title", "#domain", "#dx_dy_dz", "#time_win
                                     "#hertzian_dipole", "#voltage_source", "#rx", "#box",
                                     "#sphere", "#cylinder", "#pml_cells", "#messages",
                                     "#domain_mode", "#geometry_view", "#src_steps", "#rx_steps",
-                                    "#rx_array"};
+                                    "#rx_array", "#add_dispersion_debye"};
 
 /* gprMax commands refused with a reason rather than as unknown */
 static const char *const refused[][2] = {
     {"#snapshot", "field snapshots are not written yet"},
-    {"#add_dispersion_debye", "dispersive materials are not supported yet"},
     {"#add_dispersion_lorentz", "dispersive materials are not supported yet"},
     {"#add_dispersion_drude", "dispersive materials are not supported yet"},
     {"#soil_peplinski", "soil models are not supported yet"},
@@ -542,6 +541,32 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
             nw[m->nwave].w = (scl_wavelet){(scl_wavelet_kind)kind, v[0], v[1], 0, 0};
             m->nwave++;
         }
+    }
+    /* Debye poles of the materials defined above (before any object uses them) */
+    for (int q = 0; q < in->n; q++) {
+        const command *c = &in->cmds[q];
+        if (strcmp(c->cmd, "#add_dispersion_debye") != 0)
+            continue;
+        long np;
+        if (c->ntok < 4 || scl_parse_int(c->tok[0], &np) != 0 || np < 1 ||
+            np > SCL_FDTD_MAX_POLES || c->ntok != 2 + 2 * np) {
+            char why[200];
+            snprintf(why, sizeof why,
+                     "needs the number of poles (1 to %d), deltaer and tau per pole, and a material",
+                     SCL_FDTD_MAX_POLES);
+            return fail(in, c, err, errlen, why);
+        }
+        double de[SCL_FDTD_MAX_POLES], tau[SCL_FDTD_MAX_POLES];
+        for (int p = 0; p < np; p++)
+            if (reals(in, c, 1 + 2 * p, 1, &de[p], err, errlen) ||
+                reals(in, c, 2 + 2 * p, 1, &tau[p], err, errlen))
+                return SCL_ERR_INPUT;
+        int mat = material_of(in, c, m, c->tok[c->ntok - 1], err, errlen);
+        if (mat < 0)
+            return SCL_ERR_INPUT;
+        char why[512];
+        if (scl_fdtd_add_debye(m, mat, (int)np, de, tau, why, sizeof why) != SCL_OK)
+            return fail(in, c, err, errlen, why);
     }
     /* objects in order; sources and receivers */
     for (int q = 0; q < in->n; q++) {

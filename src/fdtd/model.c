@@ -108,8 +108,8 @@ scl_status scl_fdtd_model_init(scl_fdtd_model *m, int nx, int ny, int nz, double
         return SCL_ERR_MEMORY;
     }
     memset(m->solid, 1, cells);
-    m->mat[0] = (scl_fdtd_material){"pec", 1, INFINITY, 1, 0, 1, 0};
-    m->mat[1] = (scl_fdtd_material){"free_space", 1, 0, 1, 0, 0, 1};
+    m->mat[0] = (scl_fdtd_material){"pec", 1, INFINITY, 1, 0, 1, 0, 0, {0}, {0}};
+    m->mat[1] = (scl_fdtd_material){"free_space", 1, 0, 1, 0, 0, 1, 0, {0}, {0}};
     m->nmat = 2;
     return SCL_OK;
 }
@@ -181,7 +181,7 @@ static int averaged(scl_fdtd_model *m, const int *ids, int n)
     }
     for (int q = 2; q < m->nmat; q++) {
         scl_fdtd_material *x = &m->mat[q];
-        if (x->er == er && x->se == se && x->mr == mr && x->sm == sm && !x->pec)
+        if (x->er == er && x->se == se && x->mr == mr && x->sm == sm && !x->pec && !x->npoles)
             return q;
     }
     if (m->nmat >= SCL_FDTD_MAX_MATERIALS)
@@ -321,13 +321,54 @@ scl_status scl_fdtd_model_finish(scl_fdtd_model *m, char *err, size_t errlen)
     return SCL_OK;
 }
 
+scl_status scl_fdtd_add_debye(scl_fdtd_model *m, int mat, int npoles, const double *deltaer,
+                              const double *tau, char *err, size_t errlen)
+{
+    if (mat < 2 || mat >= m->nmat) {
+        scl_format_error(err, errlen, "Debye poles: material %d is not a user material", mat);
+        return SCL_ERR_INPUT;
+    }
+    scl_fdtd_material *x = &m->mat[mat];
+    if (npoles < 1 || x->npoles + npoles > SCL_FDTD_MAX_POLES) {
+        scl_format_error(err, errlen, "material '%s': 1 to %d Debye poles in all", x->name,
+                         SCL_FDTD_MAX_POLES);
+        return SCL_ERR_INPUT;
+    }
+    for (int p = 0; p < npoles; p++)
+        if (!(deltaer[p] >= 0) || !isfinite(deltaer[p]) || !(tau[p] > 0) || !isfinite(tau[p])) {
+            scl_format_error(err, errlen,
+                             "material '%s': pole %d needs deltaer >= 0 and relaxation time > 0 "
+                             "(got %g %g)", x->name, p + 1, deltaer[p], tau[p]);
+            return SCL_ERR_INPUT;
+        }
+    for (int p = 0; p < npoles; p++) {
+        x->deltaer[x->npoles] = deltaer[p];
+        x->tau[x->npoles++] = tau[p];
+    }
+    x->averagable = 0;
+    return SCL_OK;
+}
+
+void scl_fdtd_pole_coefficients(const scl_fdtd_model *m, int q, int p, double c[3])
+{
+    const scl_fdtd_material *x = &m->mat[q];
+    double r = m->dt / x->tau[p];
+    c[0] = SCL_FDTD_EPS0 * exp(-0.5 * r);
+    c[1] = exp(-r);
+    c[2] = x->deltaer[p] * expm1(-r) / m->dt; /* expm1: no cancellation for slow poles */
+}
+
 void scl_fdtd_coefficients(const scl_fdtd_model *m, double *ca, double *cb, double *da,
                            double *db)
 {
     for (int q = 0; q < m->nmat; q++) {
         const scl_fdtd_material *x = &m->mat[q];
-        double ea = SCL_FDTD_EPS0 * x->er / m->dt + 0.5 * x->se;
-        double eb = SCL_FDTD_EPS0 * x->er / m->dt - 0.5 * x->se;
+        /* poles add eps0/dt * sum deltaer (1 - exp(-dt/2tau)) to both terms */
+        double poles = 0;
+        for (int p = 0; p < x->npoles; p++)
+            poles -= x->deltaer[p] * expm1(-0.5 * m->dt / x->tau[p]);
+        double ea = SCL_FDTD_EPS0 * (x->er + poles) / m->dt + 0.5 * x->se;
+        double eb = SCL_FDTD_EPS0 * (x->er + poles) / m->dt - 0.5 * x->se;
         double ha = SCL_FDTD_MU0 * x->mr / m->dt + 0.5 * x->sm;
         double hb = SCL_FDTD_MU0 * x->mr / m->dt - 0.5 * x->sm;
         ca[q] = x->pec ? 0 : eb / ea;
@@ -351,6 +392,42 @@ double scl_fdtd_source_value(const scl_fdtd_model *m, int s, long n)
     if (src->resistance == 0)
         return -v / d[src->pol];                          /* E = this */
     return v / (src->resistance * d[(src->pol + 1) % 3] * d[(src->pol + 2) % 3]);
+}
+
+/* E points whose material has poles: offsets in the padded layout and the
+ * component (0-2); the count, or -1 when out of memory. */
+long scl_fdtd_dispersive_points(const scl_fdtd_model *m, int **off, unsigned char **comp);
+long scl_fdtd_dispersive_points(const scl_fdtd_model *m, int **off, unsigned char **comp)
+{
+    long pts = scl_grid3d_points(&m->grid), n = 0;
+    *off = NULL;
+    *comp = NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        n = 0;
+        for (int c = 0; c < 3; c++)
+            for (long o = 0; o < pts; o++)
+                if (m->mat[m->id[c][o]].npoles > 0) {
+                    if (pass) {
+                        (*off)[n] = (int)o;
+                        (*comp)[n] = (unsigned char)c;
+                    }
+                    n++;
+                }
+        if (pass == 0 && n > 0) {
+            *off = malloc((size_t)n * sizeof **off);
+            *comp = malloc((size_t)n);
+            if (!*off || !*comp) {
+                free(*off);
+                free(*comp);
+                *off = NULL;
+                *comp = NULL;
+                return -1;
+            }
+        }
+        if (n == 0)
+            break;
+    }
+    return n;
 }
 
 int scl_fdtd_model_uniform(const scl_fdtd_model *m)
