@@ -604,10 +604,11 @@ __kernel void fdtd_record(__global const real *ex, __global const real *ey,
     dst[5] = hz[o];
 }
 
-/* Debye poles (gprMax's recursive convolution, see fdtd.h): one work-item
- * per E point of a dispersive material; off/comp/mat list the points, T holds
- * maxp auxiliary values per point, dc the coefficients c0 c1 c2 per material
- * and pole, np the poles per material. Part A before the E update (E^n). */
+/* Dispersive poles (gprMax's recursive convolution, see fdtd.h): one
+ * work-item per E point of a dispersive material; off/comp/mat list the
+ * points, T holds maxp complex auxiliary values per point (re, im), dc the
+ * complex coefficients c0 c1 c2 per material and pole, np the poles per
+ * material. Part A before the E update (E^n). */
 __kernel void fdtd_debye_a(__global const real *ex, __global const real *ey,
                            __global const real *ez, __global const int *off,
                            __global const uchar *comp, __global const uchar *mat,
@@ -621,10 +622,12 @@ __kernel void fdtd_debye_a(__global const real *ex, __global const real *ey,
     __global const real *e = c == 0 ? ex : c == 1 ? ey : ez;
     real ev = e[off[i]], acc = 0;
     for (int p = 0; p < np[q]; p++) {
-        __global const real *k = dc + (q * maxp + p) * 3;
-        real t = T[i * maxp + p];
-        acc += k[0] * t;
-        T[i * maxp + p] = k[1] * t + k[2] * ev;
+        __global const real *k = dc + (q * maxp + p) * 6;
+        __global real *t = T + (i * maxp + p) * 2;
+        real tr = t[0], ti = t[1];
+        acc += k[0] * tr - k[1] * ti;
+        t[0] = k[2] * tr - k[3] * ti + k[4] * ev;
+        t[1] = k[2] * ti + k[3] * tr + k[5] * ev;
     }
     phi[i] = acc;
 }
@@ -656,6 +659,9 @@ __kernel void fdtd_debye_b(__global const real *ex, __global const real *ey,
     int c = comp[i], q = mat[i];
     __global const real *e = c == 0 ? ex : c == 1 ? ey : ez;
     real ev = e[off[i]];
-    for (int p = 0; p < np[q]; p++)
-        T[i * maxp + p] -= dc[(q * maxp + p) * 3 + 2] * ev;
+    for (int p = 0; p < np[q]; p++) {
+        __global const real *k = dc + (q * maxp + p) * 6;
+        T[(i * maxp + p) * 2] -= k[4] * ev;
+        T[(i * maxp + p) * 2 + 1] -= k[5] * ev;
+    }
 }

@@ -77,7 +77,7 @@ extern "C" {
 #define SCL_FDTD_MU0 (4e-7 * 3.14159265358979323846)
 #define SCL_FDTD_EPS0 (1.0 / (SCL_FDTD_MU0 * SCL_FDTD_C0 * SCL_FDTD_C0))
 #define SCL_FDTD_MAX_MATERIALS 256 /* material index is one byte per component */
-#define SCL_FDTD_MAX_POLES 4        /* Debye poles per material */
+#define SCL_FDTD_MAX_POLES 4        /* Debye / Lorentz / Drude poles per material */
 
 enum { SCL_EX, SCL_EY, SCL_EZ, SCL_HX, SCL_HY, SCL_HZ };
 
@@ -86,11 +86,16 @@ typedef struct {
     double er, se, mr, sm;  /* relative permittivity, conductivity (S/m), permeability, magnetic loss (Ohm/m) */
     int pec;                /* 1: perfect conductor (coefficients 0) */
     int averagable;
-    /* Debye poles (#add_dispersion_debye): er is the permittivity at infinite
-     * frequency, deltaer[p] = es_p - einf and tau[p] the relaxation time (s)
-     * of pole p. A dispersive material is never averaged (its edges take it). */
+    /* Dispersion (#add_dispersion_debye/_lorentz/_drude): er is the relative
+     * permittivity at infinite frequency; each pole p in gprMax's complex form
+     * chi_p(t) = Re(w_p exp(q_p t)) (w[p], q[p] as re, im): Debye w = deltaer/tau,
+     * q = -1/tau; Lorentz (deltaer, resonance f, damping d; wp = 2 pi f)
+     * w = -i wp^2 deltaer / sqrt(wp^2 - d^2), q = -d + i sqrt(wp^2 - d^2); Drude
+     * (plasma f, inverse relaxation a) w = -wp^2 / a, q = -a and pole_se +=
+     * eps0 wp^2 / a. A dispersive material is never averaged (its edges take it). */
     int npoles;
-    double deltaer[SCL_FDTD_MAX_POLES], tau[SCL_FDTD_MAX_POLES];
+    double w[SCL_FDTD_MAX_POLES][2], q[SCL_FDTD_MAX_POLES][2];
+    double pole_se;
 } scl_fdtd_material;
 
 typedef enum { SCL_FDTD_HERTZIAN, SCL_FDTD_VOLTAGE } scl_fdtd_source_kind;
@@ -180,18 +185,23 @@ scl_status scl_fdtd_model_finish(scl_fdtd_model *m, char *err, size_t errlen);
 void scl_fdtd_coefficients(const scl_fdtd_model *m, double *ca, double *cb, double *da,
                            double *db);
 /* Dispersive media, gprMax's recursive-convolution update (Giannakis and
- * Giannopoulos 2014) for Debye poles: per E point of a material with poles a
- * real auxiliary field T_p per pole;
- *   A (with E^n):   phi = sum_p c0_p T_p,  T_p <- c1_p T_p + c2_p E^n
+ * Giannopoulos 2014): per E point of a material with poles a complex
+ * auxiliary field T_p per pole;
+ *   A (with E^n):   phi = sum_p Re(c0_p T_p),  T_p <- c1_p T_p + c2_p E^n
  *   E^{n+1} = ca E^n + cb (curl H) - cb phi     (ca, cb include the poles)
  *   B (after the sources, with E^{n+1}):  T_p <- T_p - c2_p E^{n+1}
- * with c0 = eps0 exp(-dt/2tau), c1 = exp(-dt/tau), c2 = deltaer (exp(-dt/tau)
- * - 1) / dt. Pole p of material q into c[3]. */
-void scl_fdtd_pole_coefficients(const scl_fdtd_model *m, int q, int p, double c[3]);
-/* Add Debye poles to a material (refused for pec/free_space, more than
- * SCL_FDTD_MAX_POLES, non-positive tau or deltaer < 0). */
-scl_status scl_fdtd_add_debye(scl_fdtd_model *m, int mat, int npoles, const double *deltaer,
-                              const double *tau, char *err, size_t errlen);
+ * with c0 = eps0 exp(q dt/2), c1 = exp(q dt), c2 = -(w/q)(exp(q dt) - 1)/dt,
+ * and ca, cb from eps0 (er - sum Re((w/q)(exp(q dt/2) - 1)))/dt and the
+ * conductivity se + pole_se. Pole p of material q into c[6] (re, im of each). */
+void scl_fdtd_pole_coefficients(const scl_fdtd_model *m, int q, int p, double c[6]);
+typedef enum { SCL_FDTD_DEBYE, SCL_FDTD_LORENTZ, SCL_FDTD_DRUDE } scl_fdtd_pole_kind;
+/* Add poles to a material, per pole the parameters of gprMax's command:
+ * Debye (deltaer, tau), Lorentz (deltaer, resonance Hz, damping 1/s), Drude
+ * (plasma Hz, inverse relaxation 1/s); par holds them pole after pole.
+ * Refused for pec/free_space, more than SCL_FDTD_MAX_POLES in all, and
+ * values gprMax refuses (negative, zero times, an overdamped Lorentz pole). */
+scl_status scl_fdtd_add_poles(scl_fdtd_model *m, int mat, scl_fdtd_pole_kind kind, int npoles,
+                              const double *par, char *err, size_t errlen);
 /* Source term of source s at step n (the value added, per the source kind). */
 double scl_fdtd_source_value(const scl_fdtd_model *m, int s, long n);
 /* 1 if every component of every point has the same material (uniform kernels). */

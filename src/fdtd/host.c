@@ -24,7 +24,7 @@ struct scl_fdtd_host {
     int *doff;
     unsigned char *dcomp;
     void *dT, *phi;
-    double *dc; /* per material and pole: c0 c1 c2 (scl_fdtd_pole_coefficients) */
+    double *dc; /* per material and pole: c0 c1 c2 complex (scl_fdtd_pole_coefficients) */
 };
 
 long scl_fdtd_dispersive_points(const scl_fdtd_model *m, int **off, unsigned char **comp);
@@ -124,13 +124,13 @@ scl_status scl_fdtd_host_create(const scl_fdtd_model *m, int fp64, int threads,
     if (ok)
         ok = (h->ndisp = scl_fdtd_dispersive_points(m, &h->doff, &h->dcomp)) >= 0;
     if (ok && h->ndisp > 0) {
-        h->dT = calloc((size_t)h->ndisp * SCL_FDTD_MAX_POLES, es);
+        h->dT = calloc((size_t)h->ndisp * SCL_FDTD_MAX_POLES * 2, es);
         h->phi = calloc((size_t)h->ndisp, es);
-        h->dc = calloc((size_t)m->nmat * SCL_FDTD_MAX_POLES * 3, sizeof(double));
+        h->dc = calloc((size_t)m->nmat * SCL_FDTD_MAX_POLES * 6, sizeof(double));
         ok = h->dT && h->phi && h->dc;
         for (int q = 0; q < m->nmat && ok; q++)
             for (int p = 0; p < m->mat[q].npoles; p++)
-                scl_fdtd_pole_coefficients(m, q, p, h->dc + ((size_t)q * SCL_FDTD_MAX_POLES + p) * 3);
+                scl_fdtd_pole_coefficients(m, q, p, h->dc + ((size_t)q * SCL_FDTD_MAX_POLES + p) * 6);
     }
     if (!ok) {
         scl_fdtd_host_free(h);

@@ -200,7 +200,8 @@ static void CAT(sources, SFX)(struct scl_fdtd_host *h, long n)
     }
 }
 
-/* Debye poles, part A (before the E update, with E^n): phi and T. */
+/* Dispersive poles, part A (before the E update, with E^n): phi and T
+ * (complex, re and im side by side). */
 static void CAT(disp_a, SFX)(struct scl_fdtd_host *h)
 {
     REAL *T = h->dT, *phi = h->phi;
@@ -211,10 +212,12 @@ static void CAT(disp_a, SFX)(struct scl_fdtd_host *h)
         const scl_fdtd_material *x = &h->m->mat[q];
         REAL e = F(c)[o], acc = 0;
         for (int p = 0; p < x->npoles; p++) {
-            const double *k = h->dc + ((size_t)q * SCL_FDTD_MAX_POLES + p) * 3;
-            REAL *t = &T[i * SCL_FDTD_MAX_POLES + p];
-            acc += (REAL)k[0] * *t;
-            *t = (REAL)k[1] * *t + (REAL)k[2] * e;
+            const double *k = h->dc + ((size_t)q * SCL_FDTD_MAX_POLES + p) * 6;
+            REAL *t = &T[(i * SCL_FDTD_MAX_POLES + p) * 2];
+            REAL tr = t[0], ti = t[1];
+            acc += (REAL)k[0] * tr - (REAL)k[1] * ti;
+            t[0] = (REAL)k[2] * tr - (REAL)k[3] * ti + (REAL)k[4] * e;
+            t[1] = (REAL)k[2] * ti + (REAL)k[3] * tr + (REAL)k[5] * e;
         }
         phi[i] = acc;
     }
@@ -240,9 +243,12 @@ static void CAT(disp_b, SFX)(struct scl_fdtd_host *h)
         long o = h->doff[i];
         int q = h->m->id[c][o];
         REAL e = F(c)[o];
-        for (int p = 0; p < h->m->mat[q].npoles; p++)
-            T[i * SCL_FDTD_MAX_POLES + p] -=
-                (REAL)h->dc[((size_t)q * SCL_FDTD_MAX_POLES + p) * 3 + 2] * e;
+        for (int p = 0; p < h->m->mat[q].npoles; p++) {
+            const double *k = h->dc + ((size_t)q * SCL_FDTD_MAX_POLES + p) * 6;
+            REAL *t = &T[(i * SCL_FDTD_MAX_POLES + p) * 2];
+            t[0] -= (REAL)k[4] * e;
+            t[1] -= (REAL)k[5] * e;
+        }
     }
 }
 

@@ -77,13 +77,12 @@ static const char *const known[] = {"#title", "#domain", "#dx_dy_dz", "#time_win
                                     "#hertzian_dipole", "#voltage_source", "#rx", "#box",
                                     "#sphere", "#cylinder", "#pml_cells", "#messages",
                                     "#domain_mode", "#geometry_view", "#src_steps", "#rx_steps",
-                                    "#rx_array", "#add_dispersion_debye"};
+                                    "#rx_array", "#add_dispersion_debye",
+                                    "#add_dispersion_lorentz", "#add_dispersion_drude"};
 
 /* gprMax commands refused with a reason rather than as unknown */
 static const char *const refused[][2] = {
     {"#snapshot", "field snapshots are not written yet"},
-    {"#add_dispersion_lorentz", "dispersive materials are not supported yet"},
-    {"#add_dispersion_drude", "dispersive materials are not supported yet"},
     {"#soil_peplinski", "soil models are not supported yet"},
     {"#fractal_box", "fractal volumes are not supported yet"},
     {"#add_surface_roughness", "fractal volumes are not supported yet"},
@@ -542,31 +541,40 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
             m->nwave++;
         }
     }
-    /* Debye poles of the materials defined above (before any object uses them) */
+    /* poles of the materials defined above (before any object uses them):
+     * N, the values of each pole, then one or more materials */
     for (int q = 0; q < in->n; q++) {
         const command *c = &in->cmds[q];
-        if (strcmp(c->cmd, "#add_dispersion_debye") != 0)
+        static const char *cmds[3] = {"#add_dispersion_debye", "#add_dispersion_lorentz",
+                                      "#add_dispersion_drude"};
+        int kind = -1;
+        for (int k = 0; k < 3; k++)
+            if (strcmp(c->cmd, cmds[k]) == 0)
+                kind = k;
+        if (kind < 0)
             continue;
+        int per = kind == SCL_FDTD_LORENTZ ? 3 : 2;
         long np;
-        if (c->ntok < 4 || scl_parse_int(c->tok[0], &np) != 0 || np < 1 ||
-            np > SCL_FDTD_MAX_POLES || c->ntok != 2 + 2 * np) {
+        if (c->ntok < 2 + per || scl_parse_int(c->tok[0], &np) != 0 || np < 1 ||
+            np > SCL_FDTD_MAX_POLES || c->ntok < 2 + per * np) {
             char why[200];
             snprintf(why, sizeof why,
-                     "needs the number of poles (1 to %d), deltaer and tau per pole, and a material",
-                     SCL_FDTD_MAX_POLES);
+                     "needs the number of poles (1 to %d), %d values per pole, and one or more "
+                     "materials", SCL_FDTD_MAX_POLES, per);
             return fail(in, c, err, errlen, why);
         }
-        double de[SCL_FDTD_MAX_POLES], tau[SCL_FDTD_MAX_POLES];
-        for (int p = 0; p < np; p++)
-            if (reals(in, c, 1 + 2 * p, 1, &de[p], err, errlen) ||
-                reals(in, c, 2 + 2 * p, 1, &tau[p], err, errlen))
-                return SCL_ERR_INPUT;
-        int mat = material_of(in, c, m, c->tok[c->ntok - 1], err, errlen);
-        if (mat < 0)
+        double par[3 * SCL_FDTD_MAX_POLES];
+        if (reals(in, c, 1, per * (int)np, par, err, errlen))
             return SCL_ERR_INPUT;
-        char why[512];
-        if (scl_fdtd_add_debye(m, mat, (int)np, de, tau, why, sizeof why) != SCL_OK)
-            return fail(in, c, err, errlen, why);
+        for (int t = 1 + per * (int)np; t < c->ntok; t++) {
+            int mat = material_of(in, c, m, c->tok[t], err, errlen);
+            if (mat < 0)
+                return SCL_ERR_INPUT;
+            char why[512];
+            if (scl_fdtd_add_poles(m, mat, (scl_fdtd_pole_kind)kind, (int)np, par, why,
+                                   sizeof why) != SCL_OK)
+                return fail(in, c, err, errlen, why);
+        }
     }
     /* objects in order; sources and receivers */
     for (int q = 0; q < in->n; q++) {

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define TWO_PI 6.283185307179586476925286766559
+
 double scl_fdtd_courant_dt(double dx, double dy, double dz)
 {
     return 1.0 / (SCL_FDTD_C0 * sqrt(1 / (dx * dx) + 1 / (dy * dy) + 1 / (dz * dz)));
@@ -108,8 +110,8 @@ scl_status scl_fdtd_model_init(scl_fdtd_model *m, int nx, int ny, int nz, double
         return SCL_ERR_MEMORY;
     }
     memset(m->solid, 1, cells);
-    m->mat[0] = (scl_fdtd_material){"pec", 1, INFINITY, 1, 0, 1, 0, 0, {0}, {0}};
-    m->mat[1] = (scl_fdtd_material){"free_space", 1, 0, 1, 0, 0, 1, 0, {0}, {0}};
+    m->mat[0] = (scl_fdtd_material){"pec", 1, INFINITY, 1, 0, 1, 0, 0, {{0}}, {{0}}, 0};
+    m->mat[1] = (scl_fdtd_material){"free_space", 1, 0, 1, 0, 0, 1, 0, {{0}}, {{0}}, 0};
     m->nmat = 2;
     return SCL_OK;
 }
@@ -321,41 +323,87 @@ scl_status scl_fdtd_model_finish(scl_fdtd_model *m, char *err, size_t errlen)
     return SCL_OK;
 }
 
-scl_status scl_fdtd_add_debye(scl_fdtd_model *m, int mat, int npoles, const double *deltaer,
-                              const double *tau, char *err, size_t errlen)
+scl_status scl_fdtd_add_poles(scl_fdtd_model *m, int mat, scl_fdtd_pole_kind kind, int npoles,
+                              const double *par, char *err, size_t errlen)
 {
-    if (mat < 2 || mat >= m->nmat) {
-        scl_format_error(err, errlen, "Debye poles: material %d is not a user material", mat);
+    static const char *names[3] = {"Debye", "Lorentz", "Drude"};
+    int per = kind == SCL_FDTD_LORENTZ ? 3 : 2;
+    if (mat < 2 || mat >= m->nmat || kind < SCL_FDTD_DEBYE || kind > SCL_FDTD_DRUDE) {
+        scl_format_error(err, errlen, "poles: material %d is not a user material", mat);
         return SCL_ERR_INPUT;
     }
     scl_fdtd_material *x = &m->mat[mat];
     if (npoles < 1 || x->npoles + npoles > SCL_FDTD_MAX_POLES) {
-        scl_format_error(err, errlen, "material '%s': 1 to %d Debye poles in all", x->name,
+        scl_format_error(err, errlen, "material '%s': 1 to %d poles in all", x->name,
                          SCL_FDTD_MAX_POLES);
         return SCL_ERR_INPUT;
     }
-    for (int p = 0; p < npoles; p++)
-        if (!(deltaer[p] >= 0) || !isfinite(deltaer[p]) || !(tau[p] > 0) || !isfinite(tau[p])) {
+    for (int p = 0; p < npoles; p++) {
+        const double *v = par + per * p;
+        int ok = 1;
+        for (int k = 0; k < per; k++)
+            ok &= isfinite(v[k]) && v[k] >= 0;
+        ok &= v[1] > 0 && (kind == SCL_FDTD_DEBYE || v[per - 1] > 0);
+        if (kind == SCL_FDTD_LORENTZ) /* an oscillating pole: damping below 2 pi f */
+            ok &= v[2] < TWO_PI * v[1];
+        if (!ok) {
             scl_format_error(err, errlen,
-                             "material '%s': pole %d needs deltaer >= 0 and relaxation time > 0 "
-                             "(got %g %g)", x->name, p + 1, deltaer[p], tau[p]);
+                             "material '%s': %s pole %d: values must be finite, positive%s",
+                             x->name, names[kind], p + 1,
+                             kind == SCL_FDTD_LORENTZ ? ", damping below 2 pi f" : "");
             return SCL_ERR_INPUT;
         }
+    }
     for (int p = 0; p < npoles; p++) {
-        x->deltaer[x->npoles] = deltaer[p];
-        x->tau[x->npoles++] = tau[p];
+        const double *v = par + per * p;
+        int k = x->npoles++;
+        if (kind == SCL_FDTD_DEBYE) {
+            x->w[k][0] = v[0] / v[1];
+            x->w[k][1] = 0;
+            x->q[k][0] = -1 / v[1];
+            x->q[k][1] = 0;
+        } else if (kind == SCL_FDTD_LORENTZ) {
+            double wp2 = pow(TWO_PI * v[1], 2), r = sqrt(wp2 - v[2] * v[2]);
+            x->w[k][0] = 0;
+            x->w[k][1] = -wp2 * v[0] / r;
+            x->q[k][0] = -v[2];
+            x->q[k][1] = r;
+        } else {
+            double wp2 = pow(TWO_PI * v[0], 2);
+            x->w[k][0] = -wp2 / v[1];
+            x->w[k][1] = 0;
+            x->q[k][0] = -v[1];
+            x->q[k][1] = 0;
+            x->pole_se += SCL_FDTD_EPS0 * wp2 / v[1];
+        }
     }
     x->averagable = 0;
     return SCL_OK;
 }
 
-void scl_fdtd_pole_coefficients(const scl_fdtd_model *m, int q, int p, double c[3])
+/* -(w/q) (exp(q t) - 1) for complex w, q: expm1 keeps slow poles exact */
+static void pole_integral(const double w[2], const double q[2], double t, double out[2])
+{
+    double x = q[0] * t, y = q[1] * t;
+    double em[2] = {expm1(x) * cos(y) - 2 * pow(sin(0.5 * y), 2), exp(x) * sin(y)};
+    double qq = q[0] * q[0] + q[1] * q[1];
+    double wq[2] = {(w[0] * q[0] + w[1] * q[1]) / qq, (w[1] * q[0] - w[0] * q[1]) / qq};
+    out[0] = -(wq[0] * em[0] - wq[1] * em[1]);
+    out[1] = -(wq[0] * em[1] + wq[1] * em[0]);
+}
+
+void scl_fdtd_pole_coefficients(const scl_fdtd_model *m, int q, int p, double c[6])
 {
     const scl_fdtd_material *x = &m->mat[q];
-    double r = m->dt / x->tau[p];
-    c[0] = SCL_FDTD_EPS0 * exp(-0.5 * r);
-    c[1] = exp(-r);
-    c[2] = x->deltaer[p] * expm1(-r) / m->dt; /* expm1: no cancellation for slow poles */
+    double dt = m->dt, e2 = exp(0.5 * x->q[p][0] * dt), e1 = exp(x->q[p][0] * dt);
+    c[0] = SCL_FDTD_EPS0 * e2 * cos(0.5 * x->q[p][1] * dt);
+    c[1] = SCL_FDTD_EPS0 * e2 * sin(0.5 * x->q[p][1] * dt);
+    c[2] = e1 * cos(x->q[p][1] * dt);
+    c[3] = e1 * sin(x->q[p][1] * dt);
+    double z[2];
+    pole_integral(x->w[p], x->q[p], dt, z);
+    c[4] = z[0] / dt;
+    c[5] = z[1] / dt;
 }
 
 void scl_fdtd_coefficients(const scl_fdtd_model *m, double *ca, double *cb, double *da,
@@ -363,12 +411,16 @@ void scl_fdtd_coefficients(const scl_fdtd_model *m, double *ca, double *cb, doub
 {
     for (int q = 0; q < m->nmat; q++) {
         const scl_fdtd_material *x = &m->mat[q];
-        /* poles add eps0/dt * sum deltaer (1 - exp(-dt/2tau)) to both terms */
-        double poles = 0;
-        for (int p = 0; p < x->npoles; p++)
-            poles -= x->deltaer[p] * expm1(-0.5 * m->dt / x->tau[p]);
-        double ea = SCL_FDTD_EPS0 * (x->er + poles) / m->dt + 0.5 * x->se;
-        double eb = SCL_FDTD_EPS0 * (x->er + poles) / m->dt - 0.5 * x->se;
+        /* poles add -eps0/dt sum Re(-(w/q)(exp(q dt/2) - 1)) to both terms,
+         * Drude poles a conductivity */
+        double poles = 0, se = x->se + x->pole_se;
+        for (int p = 0; p < x->npoles; p++) {
+            double z[2];
+            pole_integral(x->w[p], x->q[p], 0.5 * m->dt, z);
+            poles -= z[0];
+        }
+        double ea = SCL_FDTD_EPS0 * (x->er + poles) / m->dt + 0.5 * se;
+        double eb = SCL_FDTD_EPS0 * (x->er + poles) / m->dt - 0.5 * se;
         double ha = SCL_FDTD_MU0 * x->mr / m->dt + 0.5 * x->sm;
         double hb = SCL_FDTD_MU0 * x->mr / m->dt - 0.5 * x->sm;
         ca[q] = x->pec ? 0 : eb / ea;

@@ -688,7 +688,7 @@ static scl_status make_debye(scl_fdtd *f, const char *options)
         return SCL_OK;
     unsigned char *mat = malloc((size_t)n);
     int *np = malloc(sizeof(int) * (size_t)m->nmat);
-    double *dc = calloc((size_t)m->nmat * SCL_FDTD_MAX_POLES * 3, sizeof(double));
+    double *dc = calloc((size_t)m->nmat * SCL_FDTD_MAX_POLES * 6, sizeof(double));
     scl_status s = SCL_OK;
     if (!mat || !np || !dc)
         s = fail(f, SCL_ERR_MEMORY, "out of host memory");
@@ -697,7 +697,7 @@ static scl_status make_debye(scl_fdtd *f, const char *options)
     for (int q = 0; q < m->nmat && s == SCL_OK; q++) {
         np[q] = m->mat[q].npoles;
         for (int p = 0; p < np[q]; p++)
-            scl_fdtd_pole_coefficients(m, q, p, dc + ((size_t)q * SCL_FDTD_MAX_POLES + p) * 3);
+            scl_fdtd_pole_coefficients(m, q, p, dc + ((size_t)q * SCL_FDTD_MAX_POLES + p) * 6);
     }
     if (s == SCL_OK) s = upload_int(f, "fdtd.debye", off, (size_t)n, &f->d_off);
     if (s == SCL_OK) s = scl_stream_create(f->ctx, "fdtd.debye", SCL_UCHAR, (size_t)n, 1, 1, 0, &f->d_comp);
@@ -706,9 +706,9 @@ static scl_status make_debye(scl_fdtd *f, const char *options)
     if (s == SCL_OK) s = scl_stream_write(f->d_mat, mat, 1, NULL);
     if (s == SCL_OK) s = upload_int(f, "fdtd.debye", np, (size_t)m->nmat, &f->d_np);
     if (s == SCL_OK)
-        s = upload_real(f, "fdtd.debye", dc, (size_t)m->nmat * SCL_FDTD_MAX_POLES * 3, &f->d_dc);
+        s = upload_real(f, "fdtd.debye", dc, (size_t)m->nmat * SCL_FDTD_MAX_POLES * 6, &f->d_dc);
     if (s == SCL_OK)
-        s = scl_stream_create(f->ctx, "fdtd.debye.T", f->rt, (size_t)n * SCL_FDTD_MAX_POLES, 1, 1, 0, &f->d_T);
+        s = scl_stream_create(f->ctx, "fdtd.debye.T", f->rt, (size_t)n * SCL_FDTD_MAX_POLES * 2, 1, 1, 0, &f->d_T);
     if (s == SCL_OK) s = scl_stream_create(f->ctx, "fdtd.debye.phi", f->rt, (size_t)n, 1, 1, 0, &f->d_phi);
     free(off);
     free(cmp);
