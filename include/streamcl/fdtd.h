@@ -136,7 +136,9 @@ typedef struct {
     int nmat;
     scl_fdtd_material *mat;     /* 0 pec, 1 free_space, then user and averaged ones */
     unsigned char *solid;       /* cell material, nx*ny*nz, i fastest */
-    unsigned char *rigid;       /* 1: cell built without averaging */
+    unsigned int *rigid;        /* cell built without averaging: its object's build number
+                                 * (later objects win shared edges, as in gprMax); 0: averaged */
+    unsigned int objects;       /* build number of the object being filled (scl_fdtd_fill_box) */
     unsigned char *id[6];       /* per component material, padded grid layout */
     int nwave, nsrc, nrx;
     scl_fdtd_wave *wave;

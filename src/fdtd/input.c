@@ -584,6 +584,7 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
             strcmp(c->cmd, "#cylinder") == 0) {
             int kind = c->cmd[1] == 'b' ? 0 : c->cmd[1] == 's' ? 1 : 2;
             int ngeo = kind == 0 ? 6 : kind == 1 ? 4 : 7;
+            m->objects++; /* shared edges of objects built without averaging: the later wins */
             double geo[7];
             if (nparams(in, c, ngeo + 1, ngeo + 2, err, errlen) || reals(in, c, 0, ngeo, geo, err, errlen))
                 return SCL_ERR_INPUT;

@@ -103,7 +103,7 @@ scl_status scl_fdtd_model_init(scl_fdtd_model *m, int nx, int ny, int nz, double
     size_t cells = (size_t)nx * ny * nz;
     m->mat = calloc(SCL_FDTD_MAX_MATERIALS, sizeof *m->mat);
     m->solid = malloc(cells);
-    m->rigid = calloc(cells, 1);
+    m->rigid = calloc(cells, sizeof *m->rigid);
     if (!m->mat || !m->solid || !m->rigid) {
         scl_fdtd_model_free(m);
         scl_format_error(err, errlen, "model of %zu cells: out of host memory", cells);
@@ -161,12 +161,12 @@ static size_t cell(const scl_fdtd_model *m, int i, int j, int k)
 
 void scl_fdtd_fill_box(scl_fdtd_model *m, const int lo[3], const int hi[3], int mat, int averaging)
 {
-    int rigid = !averaging || !m->mat[mat].averagable;
+    unsigned int rigid = (!averaging || !m->mat[mat].averagable) ? (m->objects ? m->objects : 1) : 0;
     for (int k = lo[2]; k < hi[2]; k++)
         for (int j = lo[1]; j < hi[1]; j++)
             for (int i = lo[0]; i < hi[0]; i++) {
                 m->solid[cell(m, i, j, k)] = (unsigned char)mat;
-                m->rigid[cell(m, i, j, k)] = (unsigned char)rigid;
+                m->rigid[cell(m, i, j, k)] = rigid;
             }
 }
 
@@ -206,6 +206,7 @@ static int component_material(scl_fdtd_model *m, int c, int i, int j, int k)
     const scl_grid3d *g = &m->grid;
     int a = c % 3, b = (a + 1) % 3, d = (a + 2) % 3;
     int base[3] = {i, j, k}, ids[4], n = 0, rigid_id = -1;
+    unsigned int rigid_last = 0;
     /* E along a: the cells at offsets {0,-1} along b and d; H along a: {0,-1} along a */
     for (int q = 0; q < (c < 3 ? 4 : 2); q++) {
         int p[3] = {base[0], base[1], base[2]};
@@ -218,8 +219,10 @@ static int component_material(scl_fdtd_model *m, int c, int i, int j, int k)
         if (p[0] < 0 || p[1] < 0 || p[2] < 0 || p[0] >= g->nx || p[1] >= g->ny || p[2] >= g->nz)
             continue;
         size_t ci = cell(m, p[0], p[1], p[2]);
-        if (m->rigid[ci] && (c < 3 || !m->mat[m->solid[ci]].pec))
-            rigid_id = m->solid[ci];
+        if (m->rigid[ci] > rigid_last && (c < 3 || !m->mat[m->solid[ci]].pec)) {
+            rigid_id = m->solid[ci]; /* the object built last */
+            rigid_last = m->rigid[ci];
+        }
         ids[n++] = m->solid[ci];
     }
     if (n == 0)
