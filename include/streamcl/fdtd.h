@@ -209,10 +209,14 @@ double scl_fdtd_source_value(const scl_fdtd_model *m, int s, long n);
 /* 1 if every component of every point has the same material (uniform kernels). */
 int scl_fdtd_model_uniform(const scl_fdtd_model *m);
 
-/* Read a gprMax input file (the subset: #title #domain #dx_dy_dz #time_window
- * #time_step_stability_factor #material #waveform #hertzian_dipole
- * #voltage_source #rx #box #sphere #cylinder #pml_cells #messages). Any other
- * command is an error naming it and the line. The model is finished. */
+/* Read a gprMax input file (the subset: #title #domain #domain_mode
+ * #dx_dy_dz #time_window #time_step_stability_factor #material
+ * #add_dispersion_debye/_lorentz/_drude #waveform #hertzian_dipole
+ * #voltage_source #rx #rx_array #src_steps #rx_steps #box #sphere #cylinder
+ * #pml_cells #geometry_view #messages), with gprMax 4's 2D rules (a domain
+ * one cell thick, or inf with #domain_mode: TM). Any other command is an
+ * error naming it and the line. The model is finished, sources and
+ * receivers at trace 0. */
 scl_status scl_fdtd_read_input(const char *path, scl_fdtd_model *m, char *err, size_t errlen);
 /* Same, refusing a domain of more than max_cells cells (0: no limit) before
  * anything is allocated (for services and fuzzing). */

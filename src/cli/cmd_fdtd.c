@@ -23,12 +23,14 @@ static void usage(FILE *out)
             "  INPUT          gprMax input (subset: #title #domain #dx_dy_dz #time_window\n"
             "                 #time_step_stability_factor #material #waveform #hertzian_dipole\n"
             "                 #voltage_source #rx #rx_array #box #sphere #cylinder #pml_cells\n"
-            "                 #messages #domain_mode #src_steps #rx_steps #geometry_view); a\n"
+            "                 #messages #domain_mode #src_steps #rx_steps #geometry_view\n"
+            "                 #add_dispersion_debye/_lorentz/_drude); a\n"
             "                 domain one cell thick (or inf with #domain_mode: TM) is 2D TM\n"
             "  -n N           a B-scan of N traces in one process (sources and receivers move\n"
             "                 by #src_steps/#rx_steps): INPUT1.h5 .. INPUTN.h5 and, unless\n"
             "                 --no-merge, INPUT_merged.h5 as gprMax's merge tool writes it\n"
-            "  --radargram F  the B-scan of rx1's --field (default Ez) as a PNG\n"
+            "  --radargram F  the B-scan of rx1's --field (default Ez) as a PNG (with -n,\n"
+            "                 --png F means the same)\n"
             "  -o FILE        receivers as gprMax's HDF5 output (default: INPUT with .h5)\n"
             "  --text FILE    receivers as text columns (time Ex Ey Ez Hx Hy Hz)\n"
             "  --png DIR      field slices DIR/fdtd_NNNNNN.png every --png-every steps\n"
@@ -316,8 +318,15 @@ int cmd_fdtd(int argc, char **argv)
         return 1;
     }
     if (!bench && a.ntraces > 1) {
-        if (a.dt > 0 || a.steps > 0 || a.png || a.text || a.profile) {
-            fprintf(stderr, "streamcl fdtd: -n runs the model as written: --dt, --steps, --png, "
+        if (a.png && !a.radargram) /* a B-scan's picture is its radargram */
+            a.radargram = a.png;
+        else if (a.png) {
+            fprintf(stderr, "streamcl fdtd: -n: give --png or --radargram, not both\n");
+            scl_fdtd_model_free(&m);
+            return 2;
+        }
+        if (a.dt > 0 || a.steps > 0 || a.text || a.profile) {
+            fprintf(stderr, "streamcl fdtd: -n runs the model as written: --dt, --steps, "
                             "--text and --profile are for single runs\n");
             scl_fdtd_model_free(&m);
             return 2;
