@@ -122,6 +122,16 @@ typedef struct {
     char file[1024];            /* path without the extension */
 } scl_fdtd_geometry_view;
 
+/* #snapshot: the six fields at one iteration (E at n dt, H at (n - 1/2) dt,
+ * as receivers), each interpolated (trilinearly, from its staggered points)
+ * to the centres of the cells [lo, hi) sampled every step cells, as gprMax 4
+ * writes them: FILE.vtkhdf in the directory INPUT_snaps beside the input. */
+typedef struct {
+    int lo[3], hi[3], step[3];
+    long iteration;
+    char file[1024];            /* path with the extension */
+} scl_fdtd_snapshot;
+
 typedef struct {
     char title[256];
     scl_grid3d grid;            /* halo 1 */
@@ -150,6 +160,8 @@ typedef struct {
     int trace;                    /* the trace the positions are at (scl_fdtd_model_trace) */
     int ngview;
     scl_fdtd_geometry_view *gview;
+    int nsnap;
+    scl_fdtd_snapshot *snap;
 } scl_fdtd_model;
 
 /* Courant limit of a grid: 1 / (c sqrt(1/dx^2 + 1/dy^2 + 1/dz^2)). */
@@ -213,7 +225,7 @@ int scl_fdtd_model_uniform(const scl_fdtd_model *m);
  * #dx_dy_dz #time_window #time_step_stability_factor #material
  * #add_dispersion_debye/_lorentz/_drude #waveform #hertzian_dipole
  * #voltage_source #rx #rx_array #src_steps #rx_steps #box #sphere #cylinder
- * #pml_cells #geometry_view #messages), with gprMax 4's 2D rules (a domain
+ * #pml_cells #geometry_view #snapshot #messages), with gprMax 4's 2D rules (a domain
  * one cell thick, or inf with #domain_mode: TM). Any other command is an
  * error naming it and the line. The model is finished, sources and
  * receivers at trace 0. */
@@ -315,6 +327,11 @@ scl_status scl_fdtd_write_merged(const char *path, const scl_fdtd_model *m,
  * material_ids naming them. */
 scl_status scl_fdtd_write_geometry_view(const char *path, const scl_fdtd_model *m, int v,
                                         char *err, size_t errlen);
+/* Snapshot v of the model from the six fields in the padded layout
+ * (scl_fdtd_get / scl_fdtd_host_get order: Ex Ey Ez Hx Hy Hz), float32 cell
+ * data Ex..Hz as gprMax 4's .vtkhdf snapshots. */
+scl_status scl_fdtd_write_snapshot(const char *path, const scl_fdtd_model *m, int v,
+                                   const double *const fields[6], char *err, size_t errlen);
 /* A radargram PNG of one component of a B-scan (traces across, time down,
  * symmetric grey scale). */
 scl_status scl_fdtd_write_radargram(const char *path, const scl_receivers *rx, int ntraces,

@@ -5,10 +5,12 @@
 #include "fdtd_bscan.h"
 #include "streamcl/fdtd.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void usage(FILE *out)
 {
@@ -23,7 +25,7 @@ static void usage(FILE *out)
             "  INPUT          gprMax input (subset: #title #domain #dx_dy_dz #time_window\n"
             "                 #time_step_stability_factor #material #waveform #hertzian_dipole\n"
             "                 #voltage_source #rx #rx_array #box #sphere #cylinder #pml_cells\n"
-            "                 #messages #domain_mode #src_steps #rx_steps #geometry_view\n"
+            "                 #messages #domain_mode #src_steps #rx_steps #geometry_view #snapshot\n"
             "                 #add_dispersion_debye/_lorentz/_drude); a\n"
             "                 domain one cell thick (or inf with #domain_mode: TM) is 2D TM\n"
             "  -n N           a B-scan of N traces in one process (sources and receivers move\n"
@@ -258,6 +260,46 @@ static char *default_output(const char *input)
     return out;
 }
 
+/* Snapshot v from the engine's fields now. */
+static int take_snapshot(const scl_fdtd_model *m, engine *e, int v)
+{
+    long pts = scl_grid3d_points(&m->grid);
+    double *buf = malloc(6 * (size_t)pts * sizeof *buf);
+    const double *f[6];
+    char err[2048];
+    int rc = buf ? 0 : -1;
+    for (int c = 0; c < 6 && rc == 0; c++) {
+        f[c] = buf + (size_t)c * pts;
+        rc = engine_get(e, c, buf + (size_t)c * pts);
+    }
+    if (rc == 0 && scl_fdtd_write_snapshot(m->snap[v].file, m, v, f, err, sizeof err) != SCL_OK) {
+        fprintf(stderr, "streamcl fdtd: #snapshot: %s\n", err);
+        rc = -1;
+    }
+    if (!buf)
+        fprintf(stderr, "streamcl fdtd: #snapshot: out of memory\n");
+    free(buf);
+    return rc;
+}
+
+/* The directories of the model's snapshots (INPUT_snaps), made if missing. */
+static int snapshot_dirs(const scl_fdtd_model *m)
+{
+    for (int v = 0; v < m->nsnap; v++) {
+        char dir[1024];
+        snprintf(dir, sizeof dir, "%s", m->snap[v].file);
+        char *slash = strrchr(dir, '/');
+        if (!slash)
+            continue;
+        *slash = '\0';
+        if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+            fprintf(stderr, "streamcl fdtd: #snapshot: cannot make %s: %s\n", dir, strerror(errno));
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* The model's #geometry_view files, FILE.vtkhdf, before the run (as gprMax). */
 static int write_geometry_views(const scl_fdtd_model *m)
 {
@@ -314,6 +356,15 @@ int cmd_fdtd(int argc, char **argv)
     char *out = NULL;
     engine e = {0};
     if (!bench && write_geometry_views(&m) != 0) {
+        scl_fdtd_model_free(&m);
+        return 1;
+    }
+    if (!bench && a.ntraces > 1 && m.nsnap > 0) {
+        fprintf(stderr, "streamcl fdtd: #snapshot is written by single runs, not by -n\n");
+        scl_fdtd_model_free(&m);
+        return 2;
+    }
+    if (!bench && a.ntraces <= 1 && snapshot_dirs(&m) != 0) {
         scl_fdtd_model_free(&m);
         return 1;
     }
@@ -430,6 +481,16 @@ int cmd_fdtd(int argc, char **argv)
     double t0 = cli_now();
     for (long done_steps = 0; done_steps < iters;) {
         long chunk = iters - done_steps < every ? iters - done_steps : every;
+        /* #snapshot: stop at its iteration (E at n dt, H at (n - 1/2) dt) */
+        for (int v = 0; v < m.nsnap; v++) {
+            long at = m.snap[v].iteration;
+            if (at == done_steps && take_snapshot(&m, &e, v) != 0) {
+                cli_progress_end(&p);
+                goto done;
+            }
+            if (at > done_steps && at - done_steps < chunk)
+                chunk = at - done_steps;
+        }
         if (engine_run(&e, chunk, e.host ? &rx : NULL) != 0)
             goto done;
         done_steps += chunk;

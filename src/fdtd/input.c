@@ -78,11 +78,11 @@ static const char *const known[] = {"#title", "#domain", "#dx_dy_dz", "#time_win
                                     "#sphere", "#cylinder", "#pml_cells", "#messages",
                                     "#domain_mode", "#geometry_view", "#src_steps", "#rx_steps",
                                     "#rx_array", "#add_dispersion_debye",
-                                    "#add_dispersion_lorentz", "#add_dispersion_drude"};
+                                    "#add_dispersion_lorentz", "#add_dispersion_drude",
+                                    "#snapshot"};
 
 /* gprMax commands refused with a reason rather than as unknown */
 static const char *const refused[][2] = {
-    {"#snapshot", "field snapshots are not written yet"},
     {"#soil_peplinski", "soil models are not supported yet"},
     {"#fractal_box", "fractal volumes are not supported yet"},
     {"#add_surface_roughness", "fractal volumes are not supported yet"},
@@ -103,6 +103,7 @@ static const struct {
     {"#sphere", {0, -1}, {'p', 0}},         {"#hertzian_dipole", {1, -1}, {'p', 0}},
     {"#voltage_source", {1, -1}, {'p', 0}}, {"#rx", {0, -1}, {'p', 0}},
     {"#geometry_view", {0, 3}, {'l', 'u'}}, {"#rx_array", {0, 3}, {'l', 'u'}},
+    {"#snapshot", {0, 3}, {'l', 'u'}},
 };
 
 static scl_status read_lines(input *in, char *err, size_t errlen)
@@ -691,6 +692,53 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
                         if ((s = add_rx(in, c, m, p, "", err, errlen)) != SCL_OK)
                             return s;
                     }
+        } else if (strcmp(c->cmd, "#snapshot") == 0) {
+            /* x1 y1 z1 x2 y2 z2 dx dy dz T name: T an integer is the iteration,
+             * a real the time, mapped to the nearest step (gprMax) */
+            scl_fdtd_snapshot sn;
+            double v[3];
+            memset(&sn, 0, sizeof sn);
+            if (nparams(in, c, 11, 11, err, errlen) || reals(in, c, 6, 3, v, err, errlen))
+                return SCL_ERR_INPUT;
+            if ((s = range_cells(in, c, m, 0, sn.lo, sn.hi, err, errlen)) != SCL_OK)
+                return s;
+            for (int a = 0; a < 3; a++) {
+                double cq = v[a] / (a == 0 ? m->grid.dx : a == 1 ? m->grid.dy : m->grid.dz);
+                sn.step[a] = fabs(cq) <= 1e6 ? (int)scl_round_half_down(cq) : 0;
+                if (sn.step[a] < 1 || sn.hi[a] <= sn.lo[a])
+                    return fail(in, c, err, errlen,
+                                "the snapshot spans at least one cell per axis, sampled every cell or more");
+            }
+            long it;
+            double t;
+            if (scl_parse_int(c->tok[9], &it) == 0) {
+                sn.iteration = it;
+            } else if (reals(in, c, 9, 1, &t, err, errlen) == 0) {
+                sn.iteration = lround(t / m->dt);
+            } else
+                return SCL_ERR_INPUT;
+            if (sn.iteration < 0 || sn.iteration >= m->iterations) {
+                snprintf(why, sizeof why, "iteration %ld is outside the run's 0 to %ld", sn.iteration,
+                         m->iterations - 1);
+                return fail(in, c, err, errlen, why);
+            }
+            const char *name = c->tok[10], *dot = strrchr(name, '.');
+            if (dot && strcmp(dot, ".vtkhdf") != 0)
+                return fail(in, c, err, errlen, "snapshots are written as .vtkhdf (the .h5 form is not supported)");
+            if (strchr(name, '/') || strlen(name) > 200)
+                return fail(in, c, err, errlen, "the file name has no directory part and at most 200 characters");
+            /* INPUT_snaps/NAME.vtkhdf beside the input, as gprMax 4 */
+            const char *slash = strrchr(in->r.path, '/'), *base = slash ? slash + 1 : in->r.path;
+            const char *ext = strrchr(base, '.');
+            int dirlen = (int)(base - in->r.path), stem = ext ? (int)(ext - base) : (int)strlen(base);
+            if (snprintf(sn.file, sizeof sn.file, "%.*s%.*s_snaps/%s%s", dirlen, in->r.path, stem, base,
+                         name, dot ? "" : ".vtkhdf") >= (int)sizeof sn.file)
+                return fail(in, c, err, errlen, "the snapshot's file path is too long");
+            scl_fdtd_snapshot *ns = realloc(m->snap, (size_t)(m->nsnap + 1) * sizeof *ns);
+            if (!ns)
+                return SCL_ERR_MEMORY;
+            m->snap = ns;
+            ns[m->nsnap++] = sn;
         } else if (strcmp(c->cmd, "#geometry_view") == 0) {
             scl_fdtd_geometry_view gv;
             double v[3];

@@ -80,6 +80,7 @@ void scl_fdtd_model_free(scl_fdtd_model *m)
     free(m->rx_ijk);
     free(m->rx_pos);
     free(m->gview);
+    free(m->snap);
     memset(m, 0, sizeof *m);
 }
 

@@ -5,6 +5,7 @@
 #include "streamcl/fdtd.h"
 #include "core/internal.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,49 @@ static int strings(hid_t grp, const char *name, const char *const *v, hsize_t n)
     return rc;
 }
 
+/* The VTKHDF group of ImageData over cells [lo, lo + sz step) of spacing
+ * step cells; returns the group (or < 0). */
+static hid_t image_group(hid_t f, const scl_fdtd_model *m, const int lo[3], const int step[3],
+                         const int sz[3])
+{
+    const scl_grid3d *g = &m->grid;
+    double d[3] = {g->dx, g->dy, g->dz};
+    hid_t root = H5Gcreate2(f, "VTKHDF", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (root < 0)
+        return root;
+    int64_t version[2] = {2, 2};
+    int32_t extent[6] = {0, sz[0], 0, sz[1], 0, sz[2]};
+    double origin[3], spacing[3];
+    float direction[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    for (int a = 0; a < 3; a++) {
+        origin[a] = lo[a] * d[a];
+        spacing[a] = step[a] * d[a];
+    }
+    int rc = 0;
+    rc |= attr(root, "Version", H5T_NATIVE_INT64, version, 2);
+    rc |= attr(root, "WholeExtent", H5T_NATIVE_INT32, extent, 6);
+    rc |= attr(root, "Origin", H5T_NATIVE_DOUBLE, origin, 3);
+    rc |= attr(root, "Spacing", H5T_NATIVE_DOUBLE, spacing, 3);
+    rc |= attr(root, "Direction", H5T_NATIVE_FLOAT, direction, 9);
+    { /* a fixed-length string, as h5py writes numpy bytes */
+        hid_t t = H5Tcopy(H5T_C_S1);
+        H5Tset_size(t, 9);
+        H5Tset_strpad(t, H5T_STR_NULLPAD);
+        hid_t sp = H5Screate(H5S_SCALAR);
+        hid_t a = H5Acreate2(root, "Type", t, sp, H5P_DEFAULT, H5P_DEFAULT);
+        rc |= a < 0 || H5Awrite(a, t, "ImageData") < 0 ? -1 : 0;
+        if (a >= 0)
+            H5Aclose(a);
+        H5Sclose(sp);
+        H5Tclose(t);
+    }
+    if (rc) {
+        H5Gclose(root);
+        return -1;
+    }
+    return root;
+}
+
 static int write_view(hid_t f, const scl_fdtd_model *m, const scl_fdtd_geometry_view *v)
 {
     const scl_grid3d *g = &m->grid;
@@ -83,36 +127,11 @@ static int write_view(hid_t f, const scl_fdtd_model *m, const scl_fdtd_geometry_
          q++)
         names[nn++] = m->mat[q].name;
     int rc = 0;
-    hid_t root = H5Gcreate2(f, "VTKHDF", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t root = image_group(f, m, v->lo, v->step, sz);
     if (root < 0) {
         free(mat);
         free(names);
         return -1;
-    }
-    int64_t version[2] = {2, 2};
-    int32_t extent[6] = {0, sz[0], 0, sz[1], 0, sz[2]};
-    double origin[3], spacing[3];
-    float direction[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-    for (int a = 0; a < 3; a++) {
-        origin[a] = v->lo[a] * d[a];
-        spacing[a] = v->step[a] * d[a];
-    }
-    rc |= attr(root, "Version", H5T_NATIVE_INT64, version, 2);
-    rc |= attr(root, "WholeExtent", H5T_NATIVE_INT32, extent, 6);
-    rc |= attr(root, "Origin", H5T_NATIVE_DOUBLE, origin, 3);
-    rc |= attr(root, "Spacing", H5T_NATIVE_DOUBLE, spacing, 3);
-    rc |= attr(root, "Direction", H5T_NATIVE_FLOAT, direction, 9);
-    { /* a fixed-length string, as h5py writes numpy bytes */
-        hid_t t = H5Tcopy(H5T_C_S1);
-        H5Tset_size(t, 9);
-        H5Tset_strpad(t, H5T_STR_NULLPAD);
-        hid_t sp = H5Screate(H5S_SCALAR);
-        hid_t a = H5Acreate2(root, "Type", t, sp, H5P_DEFAULT, H5P_DEFAULT);
-        rc |= a < 0 || H5Awrite(a, t, "ImageData") < 0 ? -1 : 0;
-        if (a >= 0)
-            H5Aclose(a);
-        H5Sclose(sp);
-        H5Tclose(t);
     }
     hid_t cd = H5Gcreate2(root, "CellData", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     hid_t fd = H5Gcreate2(root, "FieldData", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
@@ -160,6 +179,99 @@ static int write_view(hid_t f, const scl_fdtd_model *m, const scl_fdtd_geometry_
     return rc;
 }
 
+/* Component c at point p (in cell units) from its staggered samples:
+ * E along a at (i + 1/2 along a, j, k), H along a at (i along a, + 1/2 across). */
+static double at_point(const scl_fdtd_model *m, const double *f, int c, const double p[3])
+{
+    const scl_grid3d *g = &m->grid;
+    int n[3] = {g->nx, g->ny, g->nz}, lo[3];
+    double w[3];
+    for (int a = 0; a < 3; a++) {
+        double half = c < 3 ? (a == c ? 0.5 : 0) : (a == c - 3 ? 0 : 0.5);
+        double x = p[a] - half;
+        int i = (int)floor(x);
+        double t = x - i;
+        if (i < 0)
+            i = 0, t = 0;
+        if (i >= n[a])
+            i = n[a], t = 0;
+        lo[a] = i;
+        w[a] = t;
+    }
+    double v = 0;
+    for (int q = 0; q < 8; q++) {
+        int d[3] = {q & 1, (q >> 1) & 1, (q >> 2) & 1};
+        double wt = 1;
+        for (int a = 0; a < 3; a++)
+            wt *= d[a] ? w[a] : 1 - w[a];
+        if (wt != 0)
+            v += wt * f[scl_grid3d_index(g, lo[0] + d[0], lo[1] + d[1], lo[2] + d[2])];
+    }
+    return v;
+}
+
+static int write_snap(hid_t f, const scl_fdtd_model *m, const scl_fdtd_snapshot *s,
+                      const double *const fields[6])
+{
+    static const char *names[6] = {"Ex", "Ey", "Ez", "Hx", "Hy", "Hz"};
+    int sz[3];
+    for (int a = 0; a < 3; a++)
+        sz[a] = (s->hi[a] - s->lo[a] + s->step[a] - 1) / s->step[a];
+    size_t cells = (size_t)sz[0] * sz[1] * sz[2];
+    float *buf = malloc((cells ? cells : 1) * sizeof *buf);
+    hid_t root = buf ? image_group(f, m, s->lo, s->step, sz) : -1;
+    hid_t cd = root >= 0 ? H5Gcreate2(root, "CellData", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) : -1;
+    int rc = cd < 0 ? -1 : 0;
+    for (int c = 0; c < 6 && !rc; c++) {
+        size_t o = 0;
+        for (int k = 0; k < sz[2]; k++)
+            for (int j = 0; j < sz[1]; j++)
+                for (int i = 0; i < sz[0]; i++) {
+                    /* the centre of the output cell */
+                    double p[3] = {s->lo[0] + (i + 0.5) * s->step[0], s->lo[1] + (j + 0.5) * s->step[1],
+                                   s->lo[2] + (k + 0.5) * s->step[2]};
+                    buf[o++] = (float)at_point(m, fields[c], c, p);
+                }
+        hsize_t dims[3] = {(hsize_t)sz[2], (hsize_t)sz[1], (hsize_t)sz[0]};
+        rc |= dataset(cd, names[c], H5T_NATIVE_FLOAT, 3, dims, buf);
+    }
+    if (cd >= 0)
+        H5Gclose(cd);
+    if (root >= 0)
+        H5Gclose(root);
+    free(buf);
+    return rc;
+}
+
+scl_status scl_fdtd_write_snapshot(const char *path, const scl_fdtd_model *m, int v,
+                                   const double *const fields[6], char *err, size_t errlen)
+{
+    if (!m || v < 0 || v >= m->nsnap || !fields) {
+        scl_format_error(err, errlen, "%s: no snapshot %d", path ? path : "(null)", v);
+        return SCL_ERR_ARGUMENT;
+    }
+    scl_outfile o;
+    scl_status s = scl_outfile_begin(&o, path, err, errlen);
+    if (s != SCL_OK)
+        return s;
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t f = H5Fcreate(o.tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (f < 0) {
+        scl_format_error(err, errlen, "%s: HDF5 cannot create the file", o.tmp);
+        scl_outfile_abort(&o);
+        return SCL_ERR_IO;
+    }
+    int rc = write_snap(f, m, &m->snap[v], fields);
+    if (H5Fclose(f) < 0)
+        rc = -1;
+    if (rc) {
+        scl_format_error(err, errlen, "%s: HDF5 write of the snapshot failed", path);
+        scl_outfile_abort(&o);
+        return SCL_ERR_IO;
+    }
+    return scl_outfile_commit(&o, err, errlen);
+}
+
 scl_status scl_fdtd_write_geometry_view(const char *path, const scl_fdtd_model *m, int v,
                                         char *err, size_t errlen)
 {
@@ -189,6 +301,16 @@ scl_status scl_fdtd_write_geometry_view(const char *path, const scl_fdtd_model *
     return scl_outfile_commit(&o, err, errlen);
 }
 #else
+scl_status scl_fdtd_write_snapshot(const char *path, const scl_fdtd_model *m, int v,
+                                   const double *const fields[6], char *err, size_t errlen)
+{
+    (void)m;
+    (void)v;
+    (void)fields;
+    scl_format_error(err, errlen, "%s: built without HDF5 (apt-get install libhdf5-dev)", path);
+    return SCL_ERR_UNSUPPORTED;
+}
+
 scl_status scl_fdtd_write_geometry_view(const char *path, const scl_fdtd_model *m, int v,
                                         char *err, size_t errlen)
 {
