@@ -140,13 +140,18 @@ done
 if ! (cd "$work/legacy" && "$streamcl" fdtd cylinder_Ascan_2D.in --no-tune > ascan.log 2>&1); then
     echo "FAIL: streamcl fdtd on the one-cell-thick form"; cat "$work/legacy/ascan.log"; exit 1
 fi
+# gprMax's own plotting tool reads our merged B-scan
+rm -f cylinder_Bscan_2D_merged_rx1.png
+MPLBACKEND=Agg timeout 120 "$py" -m gprMax.toolboxes.Plotting.plot_Bscan cylinder_Bscan_2D_merged.h5 Ez -save \
+    > plot_bscan.log 2>&1
+plot_rc=$?
 # a command we do not support is refused by name, with its line
 printf '#domain: 0.1 0.1 0.1\n#dx_dy_dz: 0.01 0.01 0.01\n#time_window: 10\n#fractal_box: 0 0 0 0.1 0.1 0.1 1.5 1 1 1 50 soil fbox\n' > refused.in
 "$streamcl" fdtd refused.in > refused.log 2>&1
 refused_rc=$?
 
 cd "$work" || exit 2
-NTRACES=$ntraces REFUSED_RC=$refused_rc "$py" - <<'PY'
+NTRACES=$ntraces REFUSED_RC=$refused_rc PLOT_RC=$plot_rc "$py" - <<'PY'
 import os
 import sys
 import h5py
@@ -232,6 +237,8 @@ compare(gm, om, f"B-scan {n} traces")
 for t in range(1, n + 1):
     check(os.path.isfile(f"ours/cylinder_Bscan_2D{t}.h5"), f"trace file cylinder_Bscan_2D{t}.h5")
 check(os.path.getsize("ours/bscan.png") > 1000, "radargram PNG written")
+check(os.environ["PLOT_RC"] == "0" and os.path.isfile("ours/cylinder_Bscan_2D_merged_rx1.png"),
+      "gprMax's plot_Bscan reads our merged file")
 check(int(os.environ["REFUSED_RC"]) != 0 and "'#fractal_box'" in open("ours/refused.log").read()
       and "refused.in:4" in open("ours/refused.log").read(),
       "an unsupported command is refused by name and line: " + open("ours/refused.log").read().strip())
