@@ -685,9 +685,10 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
                 count *= st[a] ? (hi[a] - lo[a]) / st[a] + 1 : 1;
             if (count > 100000)
                 return fail(in, c, err, errlen, "more than 100000 receivers");
-            for (int k = lo[2]; k <= hi[2]; k += st[2] ? st[2] : hi[2] + 1)
+            /* x outermost, z innermost: gprMax's numbering rx1, rx2, ... */
+            for (int i = lo[0]; i <= hi[0]; i += st[0] ? st[0] : hi[0] + 1)
                 for (int j = lo[1]; j <= hi[1]; j += st[1] ? st[1] : hi[1] + 1)
-                    for (int i = lo[0]; i <= hi[0]; i += st[0] ? st[0] : hi[0] + 1) {
+                    for (int k = lo[2]; k <= hi[2]; k += st[2] ? st[2] : hi[2] + 1) {
                         double p[3] = {i * m->grid.dx, j * m->grid.dy, k * m->grid.dz};
                         if ((s = add_rx(in, c, m, p, "", err, errlen)) != SCL_OK)
                             return s;

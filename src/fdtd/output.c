@@ -97,7 +97,10 @@ static int write_file(hid_t f, const scl_fdtd_model *m, const scl_receivers *rx,
             break;
         }
         char name[80];
-        snprintf(name, sizeof name, "%s", m->rx_name[r][0] ? m->rx_name[r] : "");
+        if (m->rx_name[r][0]) /* unnamed: gprMax's generated name */
+            snprintf(name, sizeof name, "%s", m->rx_name[r]);
+        else
+            snprintf(name, sizeof name, "Rx(%d,%d,%d)", m->rx_ijk[r][0], m->rx_ijk[r][1], m->rx_ijk[r][2]);
         double pos[3] = {m->rx_ijk[r][0] * g->dx, m->rx_ijk[r][1] * g->dy, m->rx_ijk[r][2] * g->dz};
         rc |= attr_string(grp, "Name", name);
         rc |= attr_array(grp, "Position", H5T_NATIVE_DOUBLE, pos, 3);

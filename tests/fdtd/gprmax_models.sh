@@ -18,6 +18,8 @@
 #   snap.in (here)        3D, two #snapshot volumes (every cell; every second
 #                         cell of a part): each field within 2% of the
 #                         strongest E or H of gprMax's .vtkhdf, same extents
+#   rxarray.in (here)     #rx_array: the receivers gprMax makes, in its order,
+#                         with its positions and generated names
 #   cylinder_Bscan_2D.in  a B-scan of NTRACES traces (default 3, of the 60 a
 #                         user runs, for CI time) in one process: the merged
 #                         file of gprMax's merge tool against ours (shape,
@@ -104,7 +106,15 @@ cat > "$work/gprmax/snap.in" <<'IN'
 #snapshot: 0 0 0 0.050 0.046 0.042 0.002 0.002 0.002 40 s40
 #snapshot: 0.004 0.006 0.002 0.044 0.040 0.038 0.004 0.004 0.004 40 c40
 IN
-cp "$work/gprmax/debye.in" "$work/gprmax/poles.in" "$work/gprmax/snap.in" "$work/ours/"
+cat > "$work/gprmax/rxarray.in" <<'IN'
+#domain: 0.060 0.050 0.002
+#dx_dy_dz: 0.002 0.002 0.002
+#time_window: 3
+#waveform: ricker 1 5e9 w
+#hertzian_dipole: z 0.030 0.030 0 w
+#rx_array: 0.010 0.024 0 0.030 0.028 0 0.004 0.002 0
+IN
+cp "$work/gprmax/debye.in" "$work/gprmax/poles.in" "$work/gprmax/snap.in" "$work/gprmax/rxarray.in" "$work/ours/"
 grep -v '^#add_dispersion' "$work/gprmax/debye.in" > "$work/ours/nopoles.in"
 
 start=$(date +%s)
@@ -116,7 +126,7 @@ if ! OMP_NUM_THREADS=2 "$py" -m gprMax cylinder_Bscan_2D.in -n "$ntraces" > bsca
    ! "$py" -m gprMax.toolboxes.Utilities.outputfiles_merge cylinder_Bscan_2D > merge.log 2>&1; then
     echo "FAIL: gprMax cylinder_Bscan_2D.in -n $ntraces and its merge tool"; tail -20 bscan.log merge.log; exit 1
 fi
-for model in debye poles snap; do
+for model in debye poles snap rxarray; do
     if ! OMP_NUM_THREADS=2 "$py" -m gprMax $model.in > $model.log 2>&1; then
         echo "FAIL: gprMax $model.in"; tail -20 $model.log; exit 1
     fi
@@ -132,7 +142,8 @@ if ! "$streamcl" fdtd cylinder_Bscan_2D.in -n "$ntraces" --no-tune --radargram b
 fi
 cat bscan.log
 for run in "debye.in --no-tune" "debye.in --engine reference -o debye_ref.h5" "nopoles.in --no-tune" \
-           "poles.in --no-tune" "poles.in --engine reference -o poles_ref.h5" "snap.in --no-tune"; do
+           "poles.in --no-tune" "poles.in --engine reference -o poles_ref.h5" "snap.in --no-tune" \
+           "rxarray.in --no-tune"; do
     if ! "$streamcl" fdtd $run > run.log 2>&1; then
         echo "FAIL: streamcl fdtd $run"; cat run.log; exit 1
     fi
@@ -225,6 +236,12 @@ for name in ("s40", "c40"):
         err = np.linalg.norm(a - b) / fam[c[0]] if a.shape == b.shape else np.inf
         check(np.all(np.isfinite(b)) and err <= 0.02,
               f"snapshot {name} {c} {b.shape}: relative L2 {err:.2e} of the strongest {c[0]}")
+
+ga, oa = h5py.File("gprmax/rxarray.h5", "r"), h5py.File("ours/rxarray.h5", "r")
+same = len(ga["rxs"]) == len(oa["rxs"]) and all(
+    k in oa["rxs"] and np.allclose(ga["rxs"][k].attrs["Position"], oa["rxs"][k].attrs["Position"])
+    and ga["rxs"][k].attrs["Name"] == oa["rxs"][k].attrs["Name"] for k in ga["rxs"])
+check(same, f"#rx_array: {len(oa['rxs'])} receivers, gprMax's order, positions and names")
 
 n = int(os.environ["NTRACES"])
 gm, om = h5py.File("gprmax/cylinder_Bscan_2D_merged.h5", "r"), h5py.File("ours/cylinder_Bscan_2D_merged.h5", "r")
