@@ -603,3 +603,65 @@ __kernel void fdtd_record(__global const real *ex, __global const real *ey,
     dst[4] = hy[o];
     dst[5] = hz[o];
 }
+
+/* Dispersive poles (gprMax's recursive convolution, see fdtd.h): one
+ * work-item per E point of a dispersive material; off/comp/mat list the
+ * points, T holds maxp complex auxiliary values per point (re, im), dc the
+ * complex coefficients c0 c1 c2 per material and pole, np the poles per
+ * material. Part A before the E update (E^n). */
+__kernel void fdtd_debye_a(__global const real *ex, __global const real *ey,
+                           __global const real *ez, __global const int *off,
+                           __global const uchar *comp, __global const uchar *mat,
+                           __global const int *np, __global const real *dc, __global real *T,
+                           __global real *phi, int n, int maxp)
+{
+    int i = get_global_id(0);
+    if (i >= n)
+        return;
+    int c = comp[i], q = mat[i];
+    __global const real *e = c == 0 ? ex : c == 1 ? ey : ez;
+    real ev = e[off[i]], acc = 0;
+    for (int p = 0; p < np[q]; p++) {
+        __global const real *k = dc + (q * maxp + p) * 6;
+        __global real *t = T + (i * maxp + p) * 2;
+        real tr = t[0], ti = t[1];
+        acc += k[0] * tr - k[1] * ti;
+        t[0] = k[2] * tr - k[3] * ti + k[4] * ev;
+        t[1] = k[2] * ti + k[3] * tr + k[5] * ev;
+    }
+    phi[i] = acc;
+}
+
+/* After the E update and its CPML: E -= cb phi. */
+__kernel void fdtd_debye_apply(__global real *ex, __global real *ey, __global real *ez,
+                               __global const int *off, __global const uchar *comp,
+                               __global const uchar *mat, __global const real *cb,
+                               __global const real *phi, int n)
+{
+    int i = get_global_id(0);
+    if (i >= n)
+        return;
+    int c = comp[i];
+    __global real *e = c == 0 ? ex : c == 1 ? ey : ez;
+    e[off[i]] -= cb[mat[i]] * phi[i];
+}
+
+/* Part B after the sources, with E^{n+1}. */
+__kernel void fdtd_debye_b(__global const real *ex, __global const real *ey,
+                           __global const real *ez, __global const int *off,
+                           __global const uchar *comp, __global const uchar *mat,
+                           __global const int *np, __global const real *dc, __global real *T,
+                           int n, int maxp)
+{
+    int i = get_global_id(0);
+    if (i >= n)
+        return;
+    int c = comp[i], q = mat[i];
+    __global const real *e = c == 0 ? ex : c == 1 ? ey : ez;
+    real ev = e[off[i]];
+    for (int p = 0; p < np[q]; p++) {
+        __global const real *k = dc + (q * maxp + p) * 6;
+        T[(i * maxp + p) * 2] -= k[4] * ev;
+        T[(i * maxp + p) * 2 + 1] -= k[5] * ev;
+    }
+}

@@ -77,6 +77,7 @@ extern "C" {
 #define SCL_FDTD_MU0 (4e-7 * 3.14159265358979323846)
 #define SCL_FDTD_EPS0 (1.0 / (SCL_FDTD_MU0 * SCL_FDTD_C0 * SCL_FDTD_C0))
 #define SCL_FDTD_MAX_MATERIALS 256 /* material index is one byte per component */
+#define SCL_FDTD_MAX_POLES 4        /* Debye / Lorentz / Drude poles per material */
 
 enum { SCL_EX, SCL_EY, SCL_EZ, SCL_HX, SCL_HY, SCL_HZ };
 
@@ -85,6 +86,16 @@ typedef struct {
     double er, se, mr, sm;  /* relative permittivity, conductivity (S/m), permeability, magnetic loss (Ohm/m) */
     int pec;                /* 1: perfect conductor (coefficients 0) */
     int averagable;
+    /* Dispersion (#add_dispersion_debye/_lorentz/_drude): er is the relative
+     * permittivity at infinite frequency; each pole p in gprMax's complex form
+     * chi_p(t) = Re(w_p exp(q_p t)) (w[p], q[p] as re, im): Debye w = deltaer/tau,
+     * q = -1/tau; Lorentz (deltaer, resonance f, damping d; wp = 2 pi f)
+     * w = -i wp^2 deltaer / sqrt(wp^2 - d^2), q = -d + i sqrt(wp^2 - d^2); Drude
+     * (plasma f, inverse relaxation a) w = -wp^2 / a, q = -a and pole_se +=
+     * eps0 wp^2 / a. A dispersive material is never averaged (its edges take it). */
+    int npoles;
+    double w[SCL_FDTD_MAX_POLES][2], q[SCL_FDTD_MAX_POLES][2];
+    double pole_se;
 } scl_fdtd_material;
 
 typedef enum { SCL_FDTD_HERTZIAN, SCL_FDTD_VOLTAGE } scl_fdtd_source_kind;
@@ -104,9 +115,29 @@ typedef struct {
     scl_wavelet w;
 } scl_fdtd_wave;
 
+/* #geometry_view: cells [lo, hi) sampled every step cells, written per cell
+ * (gprMax's 'n' mode) as VTKHDF ImageData, FILE.vtkhdf beside the input. */
+typedef struct {
+    int lo[3], hi[3], step[3];
+    char file[1024];            /* path without the extension */
+} scl_fdtd_geometry_view;
+
+/* #snapshot: the six fields at one iteration (E at n dt, H at (n - 1/2) dt,
+ * as receivers), each interpolated (trilinearly, from its staggered points)
+ * to the centres of the cells [lo, hi) sampled every step cells, as gprMax 4
+ * writes them: FILE.vtkhdf in the directory INPUT_snaps beside the input. */
+typedef struct {
+    int lo[3], hi[3], step[3];
+    long iteration;
+    char file[1024];            /* path with the extension */
+} scl_fdtd_snapshot;
+
 typedef struct {
     char title[256];
     scl_grid3d grid;            /* halo 1 */
+    int mode2d;                 /* 0: 3D; 1 + a: 2D TM with axis a invariant (gprMax's
+                                 * "2D TMx".."2D TMz"): one cell thick along a, no PML
+                                 * across it, dt from the two other spacings */
     double dt;
     double stability;           /* factor of the Courant limit (gprMax's, default 1) */
     long iterations;
@@ -115,7 +146,9 @@ typedef struct {
     int nmat;
     scl_fdtd_material *mat;     /* 0 pec, 1 free_space, then user and averaged ones */
     unsigned char *solid;       /* cell material, nx*ny*nz, i fastest */
-    unsigned char *rigid;       /* 1: cell built without averaging */
+    unsigned int *rigid;        /* cell built without averaging: its object's build number
+                                 * (later objects win shared edges, as in gprMax); 0: averaged */
+    unsigned int objects;       /* build number of the object being filled (scl_fdtd_fill_box) */
     unsigned char *id[6];       /* per component material, padded grid layout */
     int nwave, nsrc, nrx;
     scl_fdtd_wave *wave;
@@ -123,10 +156,26 @@ typedef struct {
     char (*rx_name)[64];
     int (*rx_ijk)[3];
     double (*rx_pos)[3];
+    int src_step[3], rx_step[3];  /* B-scan moves per trace in cells (#src_steps, #rx_steps) */
+    int trace;                    /* the trace the positions are at (scl_fdtd_model_trace) */
+    int ngview;
+    scl_fdtd_geometry_view *gview;
+    int nsnap;
+    scl_fdtd_snapshot *snap;
 } scl_fdtd_model;
 
 /* Courant limit of a grid: 1 / (c sqrt(1/dx^2 + 1/dy^2 + 1/dz^2)). */
 double scl_fdtd_courant_dt(double dx, double dy, double dz);
+
+/* The model's Courant limit: 3D, or 2D from the two spacings across the
+ * invariant axis (gprMax's rule for its 2D modes). */
+double scl_fdtd_model_courant(const scl_fdtd_model *m);
+
+/* Put sources and receivers where trace t (0-based) of a B-scan has them:
+ * their read positions moved by t * src_step / rx_step cells (gprMax's
+ * #src_steps, #rx_steps). Refused (message in err) when one leaves the
+ * domain, or a resistive voltage source would move (its edge material). */
+scl_status scl_fdtd_model_trace(scl_fdtd_model *m, int t, char *err, size_t errlen);
 
 /* An empty model: nx*ny*nz cells of free space, PEC outside, no CPML, dt at
  * stability * Courant, iterations 0. Materials pec and free_space exist. */
@@ -149,15 +198,37 @@ scl_status scl_fdtd_model_finish(scl_fdtd_model *m, char *err, size_t errlen);
  * spacing in the curl) and da, db for H. Arrays of m->nmat. */
 void scl_fdtd_coefficients(const scl_fdtd_model *m, double *ca, double *cb, double *da,
                            double *db);
+/* Dispersive media, gprMax's recursive-convolution update (Giannakis and
+ * Giannopoulos 2014): per E point of a material with poles a complex
+ * auxiliary field T_p per pole;
+ *   A (with E^n):   phi = sum_p Re(c0_p T_p),  T_p <- c1_p T_p + c2_p E^n
+ *   E^{n+1} = ca E^n + cb (curl H) - cb phi     (ca, cb include the poles)
+ *   B (after the sources, with E^{n+1}):  T_p <- T_p - c2_p E^{n+1}
+ * with c0 = eps0 exp(q dt/2), c1 = exp(q dt), c2 = -(w/q)(exp(q dt) - 1)/dt,
+ * and ca, cb from eps0 (er - sum Re((w/q)(exp(q dt/2) - 1)))/dt and the
+ * conductivity se + pole_se. Pole p of material q into c[6] (re, im of each). */
+void scl_fdtd_pole_coefficients(const scl_fdtd_model *m, int q, int p, double c[6]);
+typedef enum { SCL_FDTD_DEBYE, SCL_FDTD_LORENTZ, SCL_FDTD_DRUDE } scl_fdtd_pole_kind;
+/* Add poles to a material, per pole the parameters of gprMax's command:
+ * Debye (deltaer, tau), Lorentz (deltaer, resonance Hz, damping 1/s), Drude
+ * (plasma Hz, inverse relaxation 1/s); par holds them pole after pole.
+ * Refused for pec/free_space, more than SCL_FDTD_MAX_POLES in all, and
+ * values gprMax refuses (negative, zero times, an overdamped Lorentz pole). */
+scl_status scl_fdtd_add_poles(scl_fdtd_model *m, int mat, scl_fdtd_pole_kind kind, int npoles,
+                              const double *par, char *err, size_t errlen);
 /* Source term of source s at step n (the value added, per the source kind). */
 double scl_fdtd_source_value(const scl_fdtd_model *m, int s, long n);
 /* 1 if every component of every point has the same material (uniform kernels). */
 int scl_fdtd_model_uniform(const scl_fdtd_model *m);
 
-/* Read a gprMax input file (the subset: #title #domain #dx_dy_dz #time_window
- * #time_step_stability_factor #material #waveform #hertzian_dipole
- * #voltage_source #rx #box #sphere #cylinder #pml_cells #messages). Any other
- * command is an error naming it and the line. The model is finished. */
+/* Read a gprMax input file (the subset: #title #domain #domain_mode
+ * #dx_dy_dz #time_window #time_step_stability_factor #material
+ * #add_dispersion_debye/_lorentz/_drude #waveform #hertzian_dipole
+ * #voltage_source #rx #rx_array #src_steps #rx_steps #box #sphere #cylinder
+ * #pml_cells #geometry_view #snapshot #messages), with gprMax 4's 2D rules (a domain
+ * one cell thick, or inf with #domain_mode: TM). Any other command is an
+ * error naming it and the line. The model is finished, sources and
+ * receivers at trace 0. */
 scl_status scl_fdtd_read_input(const char *path, scl_fdtd_model *m, char *err, size_t errlen);
 /* Same, refusing a domain of more than max_cells cells (0: no limit) before
  * anything is allocated (for services and fuzzing). */
@@ -203,6 +274,12 @@ typedef struct scl_fdtd scl_fdtd;
 scl_status scl_fdtd_create(scl_context *ctx, const scl_fdtd_model *m, const scl_fdtd_options *opt,
                            scl_fdtd **out);
 void scl_fdtd_free(scl_fdtd *f);
+/* Back to step 0 for the model's sources and receivers as they are now
+ * (after scl_fdtd_model_trace): source and receiver offsets re-uploaded,
+ * fields and CPML state zeroed; the kernels, buffers and plan are kept (the
+ * traces of a B-scan on one device set-up). The material layout must be
+ * the one the solver was created with. */
+scl_status scl_fdtd_restart(scl_fdtd *f);
 /* Advance steps. Receiver samples stay on the device until read. */
 scl_status scl_fdtd_run(scl_fdtd *f, long steps);
 long scl_fdtd_steps(const scl_fdtd *f);
@@ -238,6 +315,28 @@ double scl_fdtd_cpml_variant(const scl_fdtd *f, int cpml, int shape[3], int *ref
  * temporary file. SCL_ERR_UNSUPPORTED when built without HDF5. */
 scl_status scl_fdtd_write_hdf5(const char *path, const scl_fdtd_model *m, const scl_receivers *rx,
                                long iterations, int fp64, char *err, size_t errlen);
+/* A B-scan as gprMax's merge tool writes it: the attributes of the first
+ * trace's file plus ntraces and MergedOutput, and per receiver component
+ * an (iterations, ntraces) dataset; rx[t] holds trace t. */
+scl_status scl_fdtd_write_merged(const char *path, const scl_fdtd_model *m,
+                                 const scl_receivers *rx, int ntraces, long iterations, int fp64,
+                                 char *err, size_t errlen);
+/* Geometry view v of the model (m->gview[v]) as gprMax 4 writes it: VTKHDF
+ * ImageData (ParaView, VTK's vtkHDFReader), CellData/Material with gprMax's
+ * material numbers (pec 0, pmc 1, free_space 2, then the user's), FieldData
+ * material_ids naming them. */
+scl_status scl_fdtd_write_geometry_view(const char *path, const scl_fdtd_model *m, int v,
+                                        char *err, size_t errlen);
+/* Snapshot v of the model from the six fields in the padded layout
+ * (scl_fdtd_get / scl_fdtd_host_get order: Ex Ey Ez Hx Hy Hz), float32 cell
+ * data Ex..Hz as gprMax 4's .vtkhdf snapshots. */
+scl_status scl_fdtd_write_snapshot(const char *path, const scl_fdtd_model *m, int v,
+                                   const double *const fields[6], char *err, size_t errlen);
+/* A radargram PNG of one component of a B-scan (traces across, time down,
+ * symmetric grey scale). */
+scl_status scl_fdtd_write_radargram(const char *path, const scl_receivers *rx, int ntraces,
+                                    int receiver, int component, long iterations, char *err,
+                                    size_t errlen);
 /* Receivers as text columns: time Ex Ey Ez Hx Hy Hz per receiver block. */
 scl_status scl_fdtd_write_text(const char *path, const scl_fdtd_model *m, const scl_receivers *rx,
                                long iterations, char *err, size_t errlen);

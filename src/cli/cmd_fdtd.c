@@ -2,12 +2,15 @@
  * interface (or the host C reference), receivers to gprMax-style HDF5 / text,
  * field slices as PNG; or a free-space + CPML benchmark (--bench). */
 #include "commands.h"
+#include "fdtd_bscan.h"
 #include "streamcl/fdtd.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void usage(FILE *out)
 {
@@ -17,10 +20,19 @@ static void usage(FILE *out)
             "                     [--engine opencl|reference|omp] [--kernel separate|fused]\n"
             "                     [--threads N] [--no-tune] [--profile]\n"
             "                     [--plan lx=..,ly=..] [--device SPEC]\n"
+            "       streamcl fdtd INPUT.in -n N [--no-merge] [--radargram FILE.png] [--field Ez] ...\n"
             "       streamcl fdtd --bench NX NY NZ [--steps N] [--pml N] [--fp64] [--engine ...]\n"
             "  INPUT          gprMax input (subset: #title #domain #dx_dy_dz #time_window\n"
             "                 #time_step_stability_factor #material #waveform #hertzian_dipole\n"
-            "                 #voltage_source #rx #box #sphere #cylinder #pml_cells #messages)\n"
+            "                 #voltage_source #rx #rx_array #box #sphere #cylinder #pml_cells\n"
+            "                 #messages #domain_mode #src_steps #rx_steps #geometry_view #snapshot\n"
+            "                 #add_dispersion_debye/_lorentz/_drude); a\n"
+            "                 domain one cell thick (or inf with #domain_mode: TM) is 2D TM\n"
+            "  -n N           a B-scan of N traces in one process (sources and receivers move\n"
+            "                 by #src_steps/#rx_steps): INPUT1.h5 .. INPUTN.h5 and, unless\n"
+            "                 --no-merge, INPUT_merged.h5 as gprMax's merge tool writes it\n"
+            "  --radargram F  the B-scan of rx1's --field (default Ez) as a PNG (with -n,\n"
+            "                 --png F means the same)\n"
             "  -o FILE        receivers as gprMax's HDF5 output (default: INPUT with .h5)\n"
             "  --text FILE    receivers as text columns (time Ex Ey Ez Hx Hy Hz)\n"
             "  --png DIR      field slices DIR/fdtd_NNNNNN.png every --png-every steps\n"
@@ -37,8 +49,9 @@ static void usage(FILE *out)
 
 typedef struct {
     const char *input, *out, *text, *png, *device, *plan, *engine, *field;
-    long png_every, threads, steps, pml, bench[3];
-    int fp64, no_tune, slice_axis, slice_index, fused, profile;
+    const char *radargram;
+    long png_every, threads, steps, pml, bench[3], ntraces;
+    int fp64, no_tune, slice_axis, slice_index, fused, profile, no_merge;
     double dt;
 } fdtd_args;
 
@@ -58,6 +71,10 @@ static int parse_args(int argc, char **argv, fdtd_args *a)
         }
         if (!strcmp(o, "--no-tune")) {
             a->no_tune = 1;
+            continue;
+        }
+        if (!strcmp(o, "--no-merge")) {
+            a->no_merge = 1;
             continue;
         }
         if (o[0] != '-') {
@@ -92,6 +109,12 @@ static int parse_args(int argc, char **argv, fdtd_args *a)
             a->png = val;
         else if (!strcmp(o, "--device"))
             a->device = val;
+        else if (!strcmp(o, "--radargram"))
+            a->radargram = val;
+        else if (!strcmp(o, "-n")) {
+            if (cli_parse_long("fdtd", o, val, 1, 100000, &a->ntraces))
+                return -1;
+        }
         else if (!strcmp(o, "--plan"))
             a->plan = val;
         else if (!strcmp(o, "--engine")) {
@@ -237,6 +260,80 @@ static char *default_output(const char *input)
     return out;
 }
 
+/* Snapshot v from the engine's fields now. */
+static int take_snapshot(const scl_fdtd_model *m, engine *e, int v)
+{
+    long pts = scl_grid3d_points(&m->grid);
+    double *buf = malloc(6 * (size_t)pts * sizeof *buf);
+    const double *f[6];
+    char err[2048];
+    int rc = buf ? 0 : -1;
+    for (int c = 0; c < 6 && rc == 0; c++) {
+        f[c] = buf + (size_t)c * pts;
+        rc = engine_get(e, c, buf + (size_t)c * pts);
+    }
+    if (rc == 0 && scl_fdtd_write_snapshot(m->snap[v].file, m, v, f, err, sizeof err) != SCL_OK) {
+        fprintf(stderr, "streamcl fdtd: #snapshot: %s\n", err);
+        rc = -1;
+    }
+    if (!buf)
+        fprintf(stderr, "streamcl fdtd: #snapshot: out of memory\n");
+    free(buf);
+    return rc;
+}
+
+/* The directories of the model's snapshots (INPUT_snaps), made if missing. */
+static int snapshot_dirs(const scl_fdtd_model *m)
+{
+    for (int v = 0; v < m->nsnap; v++) {
+        char dir[1024];
+        snprintf(dir, sizeof dir, "%s", m->snap[v].file);
+        char *slash = strrchr(dir, '/');
+        if (!slash)
+            continue;
+        *slash = '\0';
+        if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+            fprintf(stderr, "streamcl fdtd: #snapshot: cannot make %s: %s\n", dir, strerror(errno));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The model's #geometry_view files, FILE.vtkhdf, before the run (as gprMax). */
+static int write_geometry_views(const scl_fdtd_model *m)
+{
+    char err[2048];
+    for (int v = 0; v < m->ngview; v++) {
+        char path[1100];
+        snprintf(path, sizeof path, "%s.vtkhdf", m->gview[v].file);
+        if (scl_fdtd_write_geometry_view(path, m, v, err, sizeof err) != SCL_OK) {
+            fprintf(stderr, "streamcl fdtd: #geometry_view: %s\n", err);
+            return -1;
+        }
+        printf("fdtd: geometry view -> %s\n", path);
+    }
+    return 0;
+}
+
+static int run_bscan(const fdtd_args *a, scl_fdtd_model *m)
+{
+    char *base = a->out ? strdup(a->out) : default_output(a->input);
+    if (!base) {
+        fprintf(stderr, "streamcl fdtd: out of memory\n");
+        return 1;
+    }
+    size_t len = strlen(base);
+    if (len > 3 && !strcmp(base + len - 3, ".h5"))
+        base[len - 3] = '\0'; /* MODEL.h5 -> MODEL1.h5 .. and MODEL_merged.h5 */
+    fdtd_bscan_args b = {a->input, base, a->device, a->plan, a->engine ? a->engine : "opencl",
+                         a->radargram, (int)a->ntraces, !a->no_merge, a->fp64, a->no_tune,
+                         a->fused, (int)(a->threads ? a->threads : 1), component(a->field)};
+    int rc = fdtd_bscan_run(&b, m);
+    free(base);
+    return rc;
+}
+
 int cmd_fdtd(int argc, char **argv)
 {
     fdtd_args a = {0};
@@ -258,6 +355,42 @@ int cmd_fdtd(int argc, char **argv)
     int status = 1;
     char *out = NULL;
     engine e = {0};
+    if (!bench && write_geometry_views(&m) != 0) {
+        scl_fdtd_model_free(&m);
+        return 1;
+    }
+    if (!bench && a.ntraces > 1 && m.nsnap > 0) {
+        fprintf(stderr, "streamcl fdtd: #snapshot is written by single runs, not by -n\n");
+        scl_fdtd_model_free(&m);
+        return 2;
+    }
+    if (!bench && a.ntraces <= 1 && snapshot_dirs(&m) != 0) {
+        scl_fdtd_model_free(&m);
+        return 1;
+    }
+    if (!bench && a.ntraces > 1) {
+        if (a.png && !a.radargram) /* a B-scan's picture is its radargram */
+            a.radargram = a.png;
+        else if (a.png) {
+            fprintf(stderr, "streamcl fdtd: -n: give --png or --radargram, not both\n");
+            scl_fdtd_model_free(&m);
+            return 2;
+        }
+        if (a.dt > 0 || a.steps > 0 || a.text || a.profile) {
+            fprintf(stderr, "streamcl fdtd: -n runs the model as written: --dt, --steps, "
+                            "--text and --profile are for single runs\n");
+            scl_fdtd_model_free(&m);
+            return 2;
+        }
+        status = run_bscan(&a, &m);
+        scl_fdtd_model_free(&m);
+        return status;
+    }
+    if (a.radargram || a.no_merge) {
+        fprintf(stderr, "streamcl fdtd: --radargram and --no-merge need -n N with N > 1\n");
+        scl_fdtd_model_free(&m);
+        return 2;
+    }
     scl_receivers rx = {0};
     double *field = NULL;
     float *plane = NULL;
@@ -348,6 +481,16 @@ int cmd_fdtd(int argc, char **argv)
     double t0 = cli_now();
     for (long done_steps = 0; done_steps < iters;) {
         long chunk = iters - done_steps < every ? iters - done_steps : every;
+        /* #snapshot: stop at its iteration (E at n dt, H at (n - 1/2) dt) */
+        for (int v = 0; v < m.nsnap; v++) {
+            long at = m.snap[v].iteration;
+            if (at == done_steps && take_snapshot(&m, &e, v) != 0) {
+                cli_progress_end(&p);
+                goto done;
+            }
+            if (at > done_steps && at - done_steps < chunk)
+                chunk = at - done_steps;
+        }
         if (engine_run(&e, chunk, e.host ? &rx : NULL) != 0)
             goto done;
         done_steps += chunk;

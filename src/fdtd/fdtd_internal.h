@@ -8,5 +8,7 @@
  * the OpenCL solver both use it). */
 scl_status scl_fdtd_cpml_axes(const scl_fdtd_model *m, scl_cpml_axis ax[3], int T[3], char *err,
                               size_t errlen);
+/* cells of dispersive materials: offsets and component masks (model.c) */
+long scl_fdtd_dispersive_points(const scl_fdtd_model *m, int **off, unsigned char **comp);
 
 #endif

@@ -19,7 +19,14 @@ struct scl_fdtd_host {
     void *psi[3][4];      /* per axis: H pairs 0,1 then E pairs 2,3 */
     scl_cpml_axis ax[3];
     double *ca, *cb, *da, *db;
+    /* Debye poles: the E points with poles, their T per pole and phi */
+    long ndisp;
+    int *doff;
+    unsigned char *dcomp;
+    void *dT, *phi;
+    double *dc; /* per material and pole: c0 c1 c2 complex (scl_fdtd_pole_coefficients) */
 };
+
 
 #define REAL double
 #define SFX d
@@ -44,6 +51,11 @@ void scl_fdtd_host_free(scl_fdtd_host *h)
         scl_cpml_axis_free(&h->ax[a]);
     }
     free(h->ca);
+    free(h->doff);
+    free(h->dcomp);
+    free(h->dT);
+    free(h->phi);
+    free(h->dc);
     free(h);
 }
 
@@ -106,6 +118,17 @@ scl_status scl_fdtd_host_create(const scl_fdtd_model *m, int fp64, int threads,
                                         es)) != NULL;
     if (ok)
         ok = (h->ca = malloc(4 * (size_t)m->nmat * sizeof(double))) != NULL;
+    if (ok)
+        ok = (h->ndisp = scl_fdtd_dispersive_points(m, &h->doff, &h->dcomp)) >= 0;
+    if (ok && h->ndisp > 0) {
+        h->dT = calloc((size_t)h->ndisp * SCL_FDTD_MAX_POLES * 2, es);
+        h->phi = calloc((size_t)h->ndisp, es);
+        h->dc = calloc((size_t)m->nmat * SCL_FDTD_MAX_POLES * 6, sizeof(double));
+        ok = h->dT && h->phi && h->dc;
+        for (int q = 0; q < m->nmat && ok; q++)
+            for (int p = 0; p < m->mat[q].npoles; p++)
+                scl_fdtd_pole_coefficients(m, q, p, h->dc + ((size_t)q * SCL_FDTD_MAX_POLES + p) * 6);
+    }
     if (!ok) {
         scl_fdtd_host_free(h);
         if (st == SCL_OK) {

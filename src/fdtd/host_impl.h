@@ -200,6 +200,58 @@ static void CAT(sources, SFX)(struct scl_fdtd_host *h, long n)
     }
 }
 
+/* Dispersive poles, part A (before the E update, with E^n): phi and T
+ * (complex, re and im side by side). */
+static void CAT(disp_a, SFX)(struct scl_fdtd_host *h)
+{
+    REAL *T = h->dT, *phi = h->phi;
+    for (long i = 0; i < h->ndisp; i++) {
+        int c = h->dcomp[i];
+        long o = h->doff[i];
+        int q = h->m->id[c][o];
+        const scl_fdtd_material *x = &h->m->mat[q];
+        REAL e = F(c)[o], acc = 0;
+        for (int p = 0; p < x->npoles; p++) {
+            const double *k = h->dc + ((size_t)q * SCL_FDTD_MAX_POLES + p) * 6;
+            REAL *t = &T[(i * SCL_FDTD_MAX_POLES + p) * 2];
+            REAL tr = t[0], ti = t[1];
+            acc += (REAL)k[0] * tr - (REAL)k[1] * ti;
+            t[0] = (REAL)k[2] * tr - (REAL)k[3] * ti + (REAL)k[4] * e;
+            t[1] = (REAL)k[2] * ti + (REAL)k[3] * tr + (REAL)k[5] * e;
+        }
+        phi[i] = acc;
+    }
+}
+
+/* After the E update and its CPML: E -= cb phi. */
+static void CAT(disp_apply, SFX)(struct scl_fdtd_host *h)
+{
+    const REAL *phi = h->phi;
+    for (long i = 0; i < h->ndisp; i++) {
+        int c = h->dcomp[i];
+        long o = h->doff[i];
+        F(c)[o] -= (REAL)h->cb[h->m->id[c][o]] * phi[i];
+    }
+}
+
+/* Part B, after the sources, with E^{n+1}. */
+static void CAT(disp_b, SFX)(struct scl_fdtd_host *h)
+{
+    REAL *T = h->dT;
+    for (long i = 0; i < h->ndisp; i++) {
+        int c = h->dcomp[i];
+        long o = h->doff[i];
+        int q = h->m->id[c][o];
+        REAL e = F(c)[o];
+        for (int p = 0; p < h->m->mat[q].npoles; p++) {
+            const double *k = h->dc + ((size_t)q * SCL_FDTD_MAX_POLES + p) * 6;
+            REAL *t = &T[(i * SCL_FDTD_MAX_POLES + p) * 2];
+            t[0] -= (REAL)k[4] * e;
+            t[1] -= (REAL)k[5] * e;
+        }
+    }
+}
+
 static void CAT(step, SFX)(struct scl_fdtd_host *h)
 {
     int box = !h->m->periodic[0] && !h->m->periodic[1] && !h->m->periodic[2];
@@ -210,6 +262,8 @@ static void CAT(step, SFX)(struct scl_fdtd_host *h)
     for (int a = 0; a < 3; a++)
         if (h->T[a])
             CAT(cpml, SFX)(h, a, 0);
+    if (h->ndisp)
+        CAT(disp_a, SFX)(h);
     if (box)
         CAT(update_e_box, SFX)(h);
     else
@@ -217,7 +271,11 @@ static void CAT(step, SFX)(struct scl_fdtd_host *h)
     for (int a = 0; a < 3; a++)
         if (h->T[a])
             CAT(cpml, SFX)(h, a, 1);
+    if (h->ndisp)
+        CAT(disp_apply, SFX)(h);
     CAT(sources, SFX)(h, h->step);
+    if (h->ndisp)
+        CAT(disp_b, SFX)(h);
 }
 
 #undef F

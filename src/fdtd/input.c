@@ -16,6 +16,7 @@ typedef struct {
     int ntok;
     long line;
     char text[512];
+    char fix[6][40]; /* coordinates given as inf, resolved (2D models) */
 } command;
 
 typedef struct {
@@ -74,7 +75,36 @@ static const command *find(const input *in, const char *name, int *count)
 static const char *const known[] = {"#title", "#domain", "#dx_dy_dz", "#time_window",
                                     "#time_step_stability_factor", "#material", "#waveform",
                                     "#hertzian_dipole", "#voltage_source", "#rx", "#box",
-                                    "#sphere", "#cylinder", "#pml_cells", "#messages"};
+                                    "#sphere", "#cylinder", "#pml_cells", "#messages",
+                                    "#domain_mode", "#geometry_view", "#src_steps", "#rx_steps",
+                                    "#rx_array", "#add_dispersion_debye",
+                                    "#add_dispersion_lorentz", "#add_dispersion_drude",
+                                    "#snapshot"};
+
+/* gprMax commands refused with a reason rather than as unknown */
+static const char *const refused[][2] = {
+    {"#soil_peplinski", "soil models are not supported yet"},
+    {"#fractal_box", "fractal volumes are not supported yet"},
+    {"#add_surface_roughness", "fractal volumes are not supported yet"},
+    {"#add_grass", "fractal volumes are not supported yet"},
+    {"#subgrid_hsg", "sub-grids are not supported"},
+    {"#include_file", "included files are not supported"},
+};
+
+/* Coordinates that may be inf in a 2D model and their role (gprMax 4's
+ * resolve_inf_point): 'l' a range's lower end, 'u' its upper end, 'p' a
+ * single point; per command, the first token of each triple. */
+static const struct {
+    const char *cmd;
+    int first[2];
+    char role[2];
+} coords[] = {
+    {"#box", {0, 3}, {'l', 'u'}},           {"#cylinder", {0, 3}, {'l', 'u'}},
+    {"#sphere", {0, -1}, {'p', 0}},         {"#hertzian_dipole", {1, -1}, {'p', 0}},
+    {"#voltage_source", {1, -1}, {'p', 0}}, {"#rx", {0, -1}, {'p', 0}},
+    {"#geometry_view", {0, 3}, {'l', 'u'}}, {"#rx_array", {0, 3}, {'l', 'u'}},
+    {"#snapshot", {0, 3}, {'l', 'u'}},
+};
 
 static scl_status read_lines(input *in, char *err, size_t errlen)
 {
@@ -100,6 +130,10 @@ static scl_status read_lines(input *in, char *err, size_t errlen)
         int ok = 0;
         for (size_t q = 0; q < sizeof known / sizeof known[0]; q++)
             ok |= strcmp(line, known[q]) == 0;
+        for (size_t q = 0; q < sizeof refused / sizeof refused[0]; q++)
+            if (strcmp(line, refused[q][0]) == 0)
+                return scl_linereader_fail(&in->r, err, errlen, "'%s' is not supported: %s", line,
+                                           refused[q][1]);
         if (!ok)
             return scl_linereader_fail(&in->r, err, errlen,
                                        "unknown or unsupported command '%.40s'", line);
@@ -194,6 +228,144 @@ static scl_status box_cells(const input *in, const command *c, const scl_grid3d 
     return SCL_OK;
 }
 
+static int is_inf(const char *tok, int *sign)
+{
+    char *end;
+    double v = strtod(tok, &end);
+    if (end == tok || *end || !isinf(v))
+        return 0;
+    *sign = v > 0 ? 1 : -1;
+    return 1;
+}
+
+/* Replace inf coordinates by numbers, as gprMax 4 does: a range's lower end
+ * is the axis origin and its upper end the axis extent; a single point on
+ * the invariant axis of a 2D TM model is the live layer (index 0), on
+ * another axis +inf the extent and -inf the origin. Only in 2D models. */
+static scl_status resolve_inf(input *in, const scl_fdtd_model *m, char *err, size_t errlen)
+{
+    const scl_grid3d *g = &m->grid;
+    double ext[3] = {g->nx * g->dx, g->ny * g->dy, g->nz * g->dz};
+    for (int q = 0; q < in->n; q++) {
+        command *c = &in->cmds[q];
+        for (size_t k = 0; k < sizeof coords / sizeof coords[0]; k++) {
+            if (strcmp(c->cmd, coords[k].cmd) != 0)
+                continue;
+            for (int t = 0; t < 2 && coords[k].first[t] >= 0; t++)
+                for (int a = 0; a < 3; a++) {
+                    int i = coords[k].first[t] + a, sign;
+                    if (i >= c->ntok || !is_inf(c->tok[i], &sign))
+                        continue;
+                    if (!m->mode2d)
+                        return fail(in, c, err, errlen,
+                                    "'inf' is a coordinate of 2D models only (#domain_mode: TM "
+                                    "with inf in #domain)");
+                    char role = coords[k].role[t];
+                    double v = role == 'l' ? 0 : role == 'u' ? ext[a]
+                             : a == m->mode2d - 1 ? 0 : sign > 0 ? ext[a] : 0;
+                    char *slot = c->fix[t * 3 + a];
+                    snprintf(slot, sizeof c->fix[0], "%.17g", v);
+                    c->tok[i] = slot;
+                }
+        }
+    }
+    return SCL_OK;
+}
+
+/* #domain with gprMax 4's 2D rules: inf on one axis needs #domain_mode TM
+ * (the default when inf is given without it) and resolves to one cell; a
+ * domain one cell thick on one axis, without inf, is also 2D TM on that axis
+ * (the older style); TE and 3D with inf are refused. Sets n[] and *mode2d. */
+static scl_status domain_cells(const input *in, const command *dom, const command *dm,
+                               const double d[3], long n[3], int *mode2d, char *err, size_t errlen)
+{
+    int mode = 0; /* 0 none given, 'M' TM, '3' 3D */
+    if (dm) {
+        if (nparams(in, dm, 1, 1, err, errlen))
+            return SCL_ERR_INPUT;
+        const char *v = dm->tok[0];
+        if (!strcmp(v, "TM") || !strcmp(v, "tm"))
+            mode = 'M';
+        else if (!strcmp(v, "3D") || !strcmp(v, "3d"))
+            mode = '3';
+        else if (!strcmp(v, "TE") || !strcmp(v, "te"))
+            return fail(in, dm, err, errlen, "2D TE models are not supported (TM and 3D are)");
+        else
+            return fail(in, dm, err, errlen, "the mode is TM, TE or 3D");
+    }
+    if (nparams(in, dom, 3, 3, err, errlen))
+        return SCL_ERR_INPUT;
+    double D[3];
+    int inf_axis = -1, sign;
+    for (int a = 0; a < 3; a++) {
+        if (is_inf(dom->tok[a], &sign)) {
+            if (inf_axis >= 0)
+                return fail(in, dom, err, errlen, "'inf' is allowed on one axis only");
+            inf_axis = a;
+            D[a] = d[a];
+        } else if (reals(in, dom, a, 1, &D[a], err, errlen))
+            return SCL_ERR_INPUT;
+        else if (!(D[a] > 0))
+            return fail(in, dom, err, errlen, "sizes must be positive");
+    }
+    if (inf_axis >= 0 && mode == '3')
+        return fail(in, dom, err, errlen, "'inf' needs #domain_mode: TM (the model is 3D)");
+    if (inf_axis < 0 && mode == 'M')
+        return fail(in, dom, err, errlen, "#domain_mode: TM needs 'inf' on the invariant axis");
+    int ones = 0, one_axis = -1;
+    for (int a = 0; a < 3; a++) {
+        n[a] = scl_round_half_down(D[a] / d[a]);
+        if (n[a] < 1 || n[a] > 100000)
+            return fail(in, dom, err, errlen, "the domain must span 1 to 100000 cells per axis");
+        if (n[a] == 1) {
+            ones++;
+            one_axis = a;
+        }
+    }
+    if (ones > 1)
+        return fail(in, dom, err, errlen,
+                    "more than one axis is one cell thick: a 2D model has one invariant axis");
+    *mode2d = inf_axis >= 0 ? inf_axis + 1 : (ones == 1 && mode != '3') ? one_axis + 1 : 0;
+    return SCL_OK;
+}
+
+/* Cells of a gprMax range in metres (rounded as gprMax), inside the domain. */
+static scl_status range_cells(const input *in, const command *c, const scl_fdtd_model *m,
+                              int first, int lo[3], int hi[3], char *err, size_t errlen)
+{
+    double p[6];
+    if (reals(in, c, first, 6, p, err, errlen))
+        return SCL_ERR_INPUT;
+    return box_cells(in, c, &m->grid, p, lo, hi, err, errlen);
+}
+
+/* A receiver at p (metres), recording all six components. */
+static scl_status add_rx(const input *in, const command *c, scl_fdtd_model *m, const double p[3],
+                         const char *name, char *err, size_t errlen)
+{
+    int ijk[3];
+    char why[512];
+    if (scl_grid3d_locate(&m->grid, "receiver", p[0], p[1], p[2], ijk, why, sizeof why) != SCL_OK)
+        return fail(in, c, err, errlen, why);
+    int r = m->nrx;
+    void *a = realloc(m->rx_name, (size_t)(r + 1) * sizeof *m->rx_name);
+    if (a)
+        m->rx_name = a;
+    void *b = realloc(m->rx_ijk, (size_t)(r + 1) * sizeof *m->rx_ijk);
+    if (b)
+        m->rx_ijk = b;
+    void *e = realloc(m->rx_pos, (size_t)(r + 1) * sizeof *m->rx_pos);
+    if (e)
+        m->rx_pos = e;
+    if (!a || !b || !e)
+        return SCL_ERR_MEMORY;
+    snprintf(m->rx_name[r], sizeof m->rx_name[r], "%s", name);
+    memcpy(m->rx_ijk[r], ijk, sizeof ijk);
+    memcpy(m->rx_pos[r], p, 3 * sizeof *p);
+    m->nrx++;
+    return SCL_OK;
+}
+
 /* Cells whose centre satisfies inside(); the bounding box limits the scan. */
 static void fill_shape(scl_fdtd_model *m, const double *geo, int cylinder, int mat, int averaging)
 {
@@ -233,20 +405,22 @@ static void fill_shape(scl_fdtd_model *m, const double *geo, int cylinder, int m
 
 static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char *err, size_t errlen)
 {
-    const command *dom, *dx, *tw, *sf, *pml, *title;
+    const command *dom, *dx, *tw, *sf, *pml, *title, *dm, *ss, *rs;
     scl_status s;
     if ((s = single(in, "#domain", 1, &dom, err, errlen)) || (s = single(in, "#dx_dy_dz", 1, &dx, err, errlen)) ||
+        (s = single(in, "#domain_mode", 0, &dm, err, errlen)) ||
+        (s = single(in, "#src_steps", 0, &ss, err, errlen)) ||
+        (s = single(in, "#rx_steps", 0, &rs, err, errlen)) ||
         (s = single(in, "#time_window", 1, &tw, err, errlen)) ||
         (s = single(in, "#time_step_stability_factor", 0, &sf, err, errlen)) ||
         (s = single(in, "#pml_cells", 0, &pml, err, errlen)) || (s = single(in, "#title", 0, &title, err, errlen)))
         return s;
-    double D[3], d[3], factor = 1;
-    if (nparams(in, dom, 3, 3, err, errlen) || reals(in, dom, 0, 3, D, err, errlen) ||
-        nparams(in, dx, 3, 3, err, errlen) || reals(in, dx, 0, 3, d, err, errlen))
+    double d[3], factor = 1;
+    if (nparams(in, dx, 3, 3, err, errlen) || reals(in, dx, 0, 3, d, err, errlen))
         return SCL_ERR_INPUT;
     for (int a = 0; a < 3; a++)
-        if (!(d[a] > 0) || !(D[a] > 0))
-            return fail(in, d[a] > 0 ? dom : dx, err, errlen, "sizes must be positive");
+        if (!(d[a] > 0))
+            return fail(in, dx, err, errlen, "sizes must be positive");
     if (sf && (nparams(in, sf, 1, 1, err, errlen) || reals(in, sf, 0, 1, &factor, err, errlen)))
         return SCL_ERR_INPUT;
     if (sf && !(factor > 0 && factor <= 1)) {
@@ -257,11 +431,9 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
         return fail(in, sf, err, errlen, why);
     }
     long n[3];
-    for (int a = 0; a < 3; a++) {
-        n[a] = scl_round_half_down(D[a] / d[a]);
-        if (n[a] < 1 || n[a] > 100000)
-            return fail(in, dom, err, errlen, "the domain must span 1 to 100000 cells per axis");
-    }
+    int mode2d = 0;
+    if ((s = domain_cells(in, dom, dm, d, n, &mode2d, err, errlen)) != SCL_OK)
+        return s;
     if (max_cells > 0 && (double)n[0] * n[1] * n[2] > (double)max_cells) {
         char why[160];
         snprintf(why, sizeof why, "%ld x %ld x %ld cells exceed the limit of %lld", n[0], n[1], n[2],
@@ -273,6 +445,24 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
         char why[512];
         snprintf(why, sizeof why, "%s", err);
         return fail(in, dom, err, errlen, why);
+    }
+    m->mode2d = mode2d;
+    m->dt = factor * scl_fdtd_model_courant(m);
+    if ((s = resolve_inf(in, m, err, errlen)) != SCL_OK)
+        return s;
+    for (int t = 0; t < 2; t++) {
+        const command *c = t ? rs : ss;
+        double v[3];
+        if (!c)
+            continue;
+        if (nparams(in, c, 3, 3, err, errlen) || reals(in, c, 0, 3, v, err, errlen))
+            return SCL_ERR_INPUT;
+        for (int a = 0; a < 3; a++) {
+            double q = v[a] / d[a];
+            if (!(fabs(q) <= 1e6))
+                return fail(in, c, err, errlen, "steps must be at most 1e6 cells");
+            (t ? m->rx_step : m->src_step)[a] = (int)scl_round_half_down(q);
+        }
     }
     if (title)
         for (int q = 0; q < title->ntok; q++) {
@@ -312,6 +502,8 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
         for (int f = 0; f < 6; f++)
             m->pml[f] = (int)(pml->ntok == 1 ? v[0] : v[f]);
     }
+    if (m->mode2d) /* gprMax: no PML across the invariant axis of a 2D model */
+        m->pml[m->mode2d - 1] = m->pml[m->mode2d + 2] = 0;
     for (int a = 0; a < 3; a++)
         if (m->pml[a] + m->pml[a + 3] >= (int)n[a])
             return fail(in, pml ? pml : dom, err, errlen,
@@ -350,6 +542,41 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
             m->nwave++;
         }
     }
+    /* poles of the materials defined above (before any object uses them):
+     * N, the values of each pole, then one or more materials */
+    for (int q = 0; q < in->n; q++) {
+        const command *c = &in->cmds[q];
+        static const char *cmds[3] = {"#add_dispersion_debye", "#add_dispersion_lorentz",
+                                      "#add_dispersion_drude"};
+        int kind = -1;
+        for (int k = 0; k < 3; k++)
+            if (strcmp(c->cmd, cmds[k]) == 0)
+                kind = k;
+        if (kind < 0)
+            continue;
+        int per = kind == SCL_FDTD_LORENTZ ? 3 : 2;
+        long np;
+        if (c->ntok < 2 + per || scl_parse_int(c->tok[0], &np) != 0 || np < 1 ||
+            np > SCL_FDTD_MAX_POLES || c->ntok < 2 + per * np) {
+            char why[200];
+            snprintf(why, sizeof why,
+                     "needs the number of poles (1 to %d), %d values per pole, and one or more "
+                     "materials", SCL_FDTD_MAX_POLES, per);
+            return fail(in, c, err, errlen, why);
+        }
+        double par[3 * SCL_FDTD_MAX_POLES];
+        if (reals(in, c, 1, per * (int)np, par, err, errlen))
+            return SCL_ERR_INPUT;
+        for (int t = 1 + per * (int)np; t < c->ntok; t++) {
+            int mat = material_of(in, c, m, c->tok[t], err, errlen);
+            if (mat < 0)
+                return SCL_ERR_INPUT;
+            char why[512];
+            if (scl_fdtd_add_poles(m, mat, (scl_fdtd_pole_kind)kind, (int)np, par, why,
+                                   sizeof why) != SCL_OK)
+                return fail(in, c, err, errlen, why);
+        }
+    }
     /* objects in order; sources and receivers */
     for (int q = 0; q < in->n; q++) {
         const command *c = &in->cmds[q];
@@ -358,6 +585,7 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
             strcmp(c->cmd, "#cylinder") == 0) {
             int kind = c->cmd[1] == 'b' ? 0 : c->cmd[1] == 's' ? 1 : 2;
             int ngeo = kind == 0 ? 6 : kind == 1 ? 4 : 7;
+            m->objects++; /* shared edges of objects built without averaging: the later wins */
             double geo[7];
             if (nparams(in, c, ngeo + 1, ngeo + 2, err, errlen) || reals(in, c, 0, ngeo, geo, err, errlen))
                 return SCL_ERR_INPUT;
@@ -436,25 +664,116 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
             for (int o = 4; o < c->ntok; o++)
                 if (strlen(c->tok[o]) != 2 || !strchr("EH", c->tok[o][0]) || !strchr("xyz", c->tok[o][1]))
                     return fail(in, c, err, errlen, "outputs are Ex Ey Ez Hx Hy Hz (currents are not supported)");
-            int ijk[3];
-            if (scl_grid3d_locate(&m->grid, "receiver", p[0], p[1], p[2], ijk, why, sizeof why) != SCL_OK)
+            if ((s = add_rx(in, c, m, p, c->ntok >= 4 ? c->tok[3] : "", err, errlen)) != SCL_OK)
+                return s;
+        } else if (strcmp(c->cmd, "#rx_array") == 0) {
+            /* receivers from p1 to p2 (inclusive) every step, as gprMax */
+            int lo[3], hi[3], st[3];
+            double v[3];
+            if (nparams(in, c, 9, 9, err, errlen) || reals(in, c, 6, 3, v, err, errlen))
+                return SCL_ERR_INPUT;
+            if ((s = range_cells(in, c, m, 0, lo, hi, err, errlen)) != SCL_OK)
+                return s;
+            for (int a = 0; a < 3; a++) {
+                double cq = v[a] / (a == 0 ? m->grid.dx : a == 1 ? m->grid.dy : m->grid.dz);
+                st[a] = fabs(cq) <= 1e6 ? (int)scl_round_half_down(cq) : -1;
+                if (st[a] < 0 || (st[a] == 0 && hi[a] > lo[a]))
+                    return fail(in, c, err, errlen, "steps must be >= 1 cell along the array's extent");
+            }
+            long count = 1;
+            for (int a = 0; a < 3; a++)
+                count *= st[a] ? (hi[a] - lo[a]) / st[a] + 1 : 1;
+            if (count > 100000)
+                return fail(in, c, err, errlen, "more than 100000 receivers");
+            /* x outermost, z innermost: gprMax's numbering rx1, rx2, ... */
+            for (int i = lo[0]; i <= hi[0]; i += st[0] ? st[0] : hi[0] + 1)
+                for (int j = lo[1]; j <= hi[1]; j += st[1] ? st[1] : hi[1] + 1)
+                    for (int k = lo[2]; k <= hi[2]; k += st[2] ? st[2] : hi[2] + 1) {
+                        double p[3] = {i * m->grid.dx, j * m->grid.dy, k * m->grid.dz};
+                        if ((s = add_rx(in, c, m, p, "", err, errlen)) != SCL_OK)
+                            return s;
+                    }
+        } else if (strcmp(c->cmd, "#snapshot") == 0) {
+            /* x1 y1 z1 x2 y2 z2 dx dy dz T name: T an integer is the iteration,
+             * a real the time, mapped to the nearest step (gprMax) */
+            scl_fdtd_snapshot sn;
+            double v[3];
+            memset(&sn, 0, sizeof sn);
+            if (nparams(in, c, 11, 11, err, errlen) || reals(in, c, 6, 3, v, err, errlen))
+                return SCL_ERR_INPUT;
+            if ((s = range_cells(in, c, m, 0, sn.lo, sn.hi, err, errlen)) != SCL_OK)
+                return s;
+            for (int a = 0; a < 3; a++) {
+                double cq = v[a] / (a == 0 ? m->grid.dx : a == 1 ? m->grid.dy : m->grid.dz);
+                sn.step[a] = fabs(cq) <= 1e6 ? (int)scl_round_half_down(cq) : 0;
+                if (sn.step[a] < 1 || sn.hi[a] <= sn.lo[a])
+                    return fail(in, c, err, errlen,
+                                "the snapshot spans at least one cell per axis, sampled every cell or more");
+            }
+            long it;
+            double t;
+            if (scl_parse_int(c->tok[9], &it) == 0) {
+                sn.iteration = it;
+            } else if (reals(in, c, 9, 1, &t, err, errlen) == 0) {
+                sn.iteration = lround(t / m->dt);
+            } else
+                return SCL_ERR_INPUT;
+            if (sn.iteration < 0 || sn.iteration >= m->iterations) {
+                snprintf(why, sizeof why, "iteration %ld is outside the run's 0 to %ld", sn.iteration,
+                         m->iterations - 1);
                 return fail(in, c, err, errlen, why);
-            int r = m->nrx;
-            void *a = realloc(m->rx_name, (size_t)(r + 1) * sizeof *m->rx_name);
-            if (a)
-                m->rx_name = a;
-            void *b = realloc(m->rx_ijk, (size_t)(r + 1) * sizeof *m->rx_ijk);
-            if (b)
-                m->rx_ijk = b;
-            void *e = realloc(m->rx_pos, (size_t)(r + 1) * sizeof *m->rx_pos);
-            if (e)
-                m->rx_pos = e;
-            if (!a || !b || !e)
+            }
+            const char *name = c->tok[10], *dot = strrchr(name, '.');
+            if (dot && strcmp(dot, ".vtkhdf") != 0)
+                return fail(in, c, err, errlen, "snapshots are written as .vtkhdf (the .h5 form is not supported)");
+            if (strchr(name, '/') || strlen(name) > 200)
+                return fail(in, c, err, errlen, "the file name has no directory part and at most 200 characters");
+            /* INPUT_snaps/NAME.vtkhdf beside the input, as gprMax 4 */
+            const char *slash = strrchr(in->r.path, '/'), *base = slash ? slash + 1 : in->r.path;
+            const char *ext = strrchr(base, '.');
+            int dirlen = (int)(base - in->r.path), stem = ext ? (int)(ext - base) : (int)strlen(base);
+            if (snprintf(sn.file, sizeof sn.file, "%.*s%.*s_snaps/%s%s", dirlen, in->r.path, stem, base,
+                         name, dot ? "" : ".vtkhdf") >= (int)sizeof sn.file)
+                return fail(in, c, err, errlen, "the snapshot's file path is too long");
+            scl_fdtd_snapshot *ns = realloc(m->snap, (size_t)(m->nsnap + 1) * sizeof *ns);
+            if (!ns)
                 return SCL_ERR_MEMORY;
-            snprintf(m->rx_name[r], sizeof m->rx_name[r], "%s", c->ntok >= 4 ? c->tok[3] : "");
-            memcpy(m->rx_ijk[r], ijk, sizeof ijk);
-            memcpy(m->rx_pos[r], p, sizeof p);
-            m->nrx++;
+            m->snap = ns;
+            ns[m->nsnap++] = sn;
+        } else if (strcmp(c->cmd, "#geometry_view") == 0) {
+            scl_fdtd_geometry_view gv;
+            double v[3];
+            memset(&gv, 0, sizeof gv);
+            if (nparams(in, c, 11, 11, err, errlen) || reals(in, c, 6, 3, v, err, errlen))
+                return SCL_ERR_INPUT;
+            if ((s = range_cells(in, c, m, 0, gv.lo, gv.hi, err, errlen)) != SCL_OK)
+                return s;
+            if (strcmp(c->tok[10], "f") == 0)
+                return fail(in, c, err, errlen,
+                            "the fine ('f', per-edge) geometry view is not supported; use 'n'");
+            if (strcmp(c->tok[10], "n") != 0)
+                return fail(in, c, err, errlen, "the type is 'n' (per cell) or 'f' (per edge)");
+            for (int a = 0; a < 3; a++) {
+                double cq = v[a] / (a == 0 ? m->grid.dx : a == 1 ? m->grid.dy : m->grid.dz);
+                gv.step[a] = fabs(cq) <= 1e6 ? (int)scl_round_half_down(cq) : 0;
+                if (gv.step[a] < 1)
+                    return fail(in, c, err, errlen, "the sampling must be at least one cell");
+                if (gv.hi[a] <= gv.lo[a])
+                    return fail(in, c, err, errlen, "the view must span at least one cell per axis");
+            }
+            if (strchr(c->tok[9], '/') || strlen(c->tok[9]) > 200)
+                return fail(in, c, err, errlen, "the file name has no directory part and at most 200 characters");
+            /* beside the input file, as gprMax 4 puts it (FILE.vtkhdf) */
+            const char *slash = strrchr(in->r.path, '/');
+            int dirlen = slash ? (int)(slash - in->r.path + 1) : 0;
+            if (snprintf(gv.file, sizeof gv.file, "%.*s%s", dirlen, in->r.path, c->tok[9]) >=
+                (int)sizeof gv.file)
+                return fail(in, c, err, errlen, "the view's file path is too long");
+            scl_fdtd_geometry_view *nv = realloc(m->gview, (size_t)(m->ngview + 1) * sizeof *nv);
+            if (!nv)
+                return SCL_ERR_MEMORY;
+            m->gview = nv;
+            nv[m->ngview++] = gv;
         } else if (strcmp(c->cmd, "#messages") == 0) {
             if (nparams(in, c, 1, 1, err, errlen))
                 return SCL_ERR_INPUT;

@@ -1,15 +1,69 @@
 /* The model: grid, materials per cell and per field component (with gprMax's
  * averaging on edges and faces), time step, coefficients, source terms. */
 #include "streamcl/fdtd.h"
+#include "fdtd/fdtd_internal.h"
 #include "core/internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#define TWO_PI 6.283185307179586476925286766559
+
 double scl_fdtd_courant_dt(double dx, double dy, double dz)
 {
     return 1.0 / (SCL_FDTD_C0 * sqrt(1 / (dx * dx) + 1 / (dy * dy) + 1 / (dz * dz)));
+}
+
+double scl_fdtd_model_courant(const scl_fdtd_model *m)
+{
+    const scl_grid3d *g = &m->grid;
+    double d[3] = {g->dx, g->dy, g->dz}, sum = 0;
+    /* 2D TM: the invariant axis has no derivative, so it leaves the limit */
+    for (int a = 0; a < 3; a++)
+        if (m->mode2d != a + 1)
+            sum += 1 / (d[a] * d[a]);
+    return 1.0 / (SCL_FDTD_C0 * sqrt(sum));
+}
+
+scl_status scl_fdtd_model_trace(scl_fdtd_model *m, int t, char *err, size_t errlen)
+{
+    const scl_grid3d *g = &m->grid;
+    int n[3] = {g->nx, g->ny, g->nz};
+    for (int q = 0; q < m->nsrc + m->nrx; q++) {
+        int is_src = q < m->nsrc, r = q - m->nsrc;
+        const double *pos = is_src ? m->src[q].pos : m->rx_pos[r];
+        const int *step = is_src ? m->src_step : m->rx_step;
+        int ijk[3];
+        char why[256];
+        if (scl_grid3d_locate(g, is_src ? "source" : "receiver", pos[0], pos[1], pos[2], ijk, why,
+                              sizeof why) != SCL_OK) {
+            scl_format_error(err, errlen, "%s", why);
+            return SCL_ERR_INPUT;
+        }
+        for (int a = 0; a < 3; a++) {
+            ijk[a] += t * step[a];
+            if (ijk[a] < 0 || ijk[a] > n[a]) {
+                scl_format_error(err, errlen,
+                                 "trace %d: %s %d moves to cell %d along %c, outside [0, %d] "
+                                 "(#%s_steps)",
+                                 t + 1, is_src ? "source" : "receiver", is_src ? q + 1 : r + 1,
+                                 ijk[a], "xyz"[a], n[a], is_src ? "src" : "rx");
+                return SCL_ERR_INPUT;
+            }
+        }
+        if (is_src && m->src[q].kind == SCL_FDTD_VOLTAGE && m->src[q].resistance != 0 &&
+            (step[0] || step[1] || step[2]) && t != 0) {
+            scl_format_error(err, errlen,
+                             "trace %d: a resistive voltage source cannot move between traces "
+                             "(its edge material is part of the model); use a hertzian dipole "
+                             "or run the traces apart", t + 1);
+            return SCL_ERR_UNSUPPORTED;
+        }
+        memcpy(is_src ? m->src[q].ijk : m->rx_ijk[r], ijk, sizeof ijk);
+    }
+    m->trace = t;
+    return SCL_OK;
 }
 
 void scl_fdtd_model_free(scl_fdtd_model *m)
@@ -26,6 +80,8 @@ void scl_fdtd_model_free(scl_fdtd_model *m)
     free(m->rx_name);
     free(m->rx_ijk);
     free(m->rx_pos);
+    free(m->gview);
+    free(m->snap);
     memset(m, 0, sizeof *m);
 }
 
@@ -49,15 +105,15 @@ scl_status scl_fdtd_model_init(scl_fdtd_model *m, int nx, int ny, int nz, double
     size_t cells = (size_t)nx * ny * nz;
     m->mat = calloc(SCL_FDTD_MAX_MATERIALS, sizeof *m->mat);
     m->solid = malloc(cells);
-    m->rigid = calloc(cells, 1);
+    m->rigid = calloc(cells, sizeof *m->rigid);
     if (!m->mat || !m->solid || !m->rigid) {
         scl_fdtd_model_free(m);
         scl_format_error(err, errlen, "model of %zu cells: out of host memory", cells);
         return SCL_ERR_MEMORY;
     }
     memset(m->solid, 1, cells);
-    m->mat[0] = (scl_fdtd_material){"pec", 1, INFINITY, 1, 0, 1, 0};
-    m->mat[1] = (scl_fdtd_material){"free_space", 1, 0, 1, 0, 0, 1};
+    m->mat[0] = (scl_fdtd_material){"pec", 1, INFINITY, 1, 0, 1, 0, 0, {{0}}, {{0}}, 0};
+    m->mat[1] = (scl_fdtd_material){"free_space", 1, 0, 1, 0, 0, 1, 0, {{0}}, {{0}}, 0};
     m->nmat = 2;
     return SCL_OK;
 }
@@ -107,12 +163,12 @@ static size_t cell(const scl_fdtd_model *m, int i, int j, int k)
 
 void scl_fdtd_fill_box(scl_fdtd_model *m, const int lo[3], const int hi[3], int mat, int averaging)
 {
-    int rigid = !averaging || !m->mat[mat].averagable;
+    unsigned int rigid = (!averaging || !m->mat[mat].averagable) ? (m->objects ? m->objects : 1) : 0;
     for (int k = lo[2]; k < hi[2]; k++)
         for (int j = lo[1]; j < hi[1]; j++)
             for (int i = lo[0]; i < hi[0]; i++) {
                 m->solid[cell(m, i, j, k)] = (unsigned char)mat;
-                m->rigid[cell(m, i, j, k)] = (unsigned char)rigid;
+                m->rigid[cell(m, i, j, k)] = rigid;
             }
 }
 
@@ -129,7 +185,7 @@ static int averaged(scl_fdtd_model *m, const int *ids, int n)
     }
     for (int q = 2; q < m->nmat; q++) {
         scl_fdtd_material *x = &m->mat[q];
-        if (x->er == er && x->se == se && x->mr == mr && x->sm == sm && !x->pec)
+        if (x->er == er && x->se == se && x->mr == mr && x->sm == sm && !x->pec && !x->npoles)
             return q;
     }
     if (m->nmat >= SCL_FDTD_MAX_MATERIALS)
@@ -152,6 +208,7 @@ static int component_material(scl_fdtd_model *m, int c, int i, int j, int k)
     const scl_grid3d *g = &m->grid;
     int a = c % 3, b = (a + 1) % 3, d = (a + 2) % 3;
     int base[3] = {i, j, k}, ids[4], n = 0, rigid_id = -1;
+    unsigned int rigid_last = 0;
     /* E along a: the cells at offsets {0,-1} along b and d; H along a: {0,-1} along a */
     for (int q = 0; q < (c < 3 ? 4 : 2); q++) {
         int p[3] = {base[0], base[1], base[2]};
@@ -164,8 +221,10 @@ static int component_material(scl_fdtd_model *m, int c, int i, int j, int k)
         if (p[0] < 0 || p[1] < 0 || p[2] < 0 || p[0] >= g->nx || p[1] >= g->ny || p[2] >= g->nz)
             continue;
         size_t ci = cell(m, p[0], p[1], p[2]);
-        if (m->rigid[ci] && (c < 3 || !m->mat[m->solid[ci]].pec))
-            rigid_id = m->solid[ci];
+        if (m->rigid[ci] > rigid_last && (c < 3 || !m->mat[m->solid[ci]].pec)) {
+            rigid_id = m->solid[ci]; /* the object built last */
+            rigid_last = m->rigid[ci];
+        }
         ids[n++] = m->solid[ci];
     }
     if (n == 0)
@@ -194,7 +253,13 @@ static int component_material(scl_fdtd_model *m, int c, int i, int j, int k)
 scl_status scl_fdtd_model_finish(scl_fdtd_model *m, char *err, size_t errlen)
 {
     const scl_grid3d *g = &m->grid;
-    double limit = scl_fdtd_courant_dt(g->dx, g->dy, g->dz);
+    double limit = scl_fdtd_model_courant(m);
+    int cells[3] = {g->nx, g->ny, g->nz};
+    if (m->mode2d < 0 || m->mode2d > 3 || (m->mode2d && cells[m->mode2d - 1] != 1)) {
+        scl_format_error(err, errlen, "2D mode %d: needs one cell along the invariant axis",
+                         m->mode2d);
+        return SCL_ERR_INPUT;
+    }
     if (!(m->dt > 0) || m->dt > limit) {
         scl_format_error(err, errlen,
                          "time step %.6e s is above the Courant limit %.6e s of cells %g x %g x %g m",
@@ -263,13 +328,104 @@ scl_status scl_fdtd_model_finish(scl_fdtd_model *m, char *err, size_t errlen)
     return SCL_OK;
 }
 
+scl_status scl_fdtd_add_poles(scl_fdtd_model *m, int mat, scl_fdtd_pole_kind kind, int npoles,
+                              const double *par, char *err, size_t errlen)
+{
+    static const char *names[3] = {"Debye", "Lorentz", "Drude"};
+    int per = kind == SCL_FDTD_LORENTZ ? 3 : 2;
+    if (mat < 2 || mat >= m->nmat || kind < SCL_FDTD_DEBYE || kind > SCL_FDTD_DRUDE) {
+        scl_format_error(err, errlen, "poles: material %d is not a user material", mat);
+        return SCL_ERR_INPUT;
+    }
+    scl_fdtd_material *x = &m->mat[mat];
+    if (npoles < 1 || x->npoles + npoles > SCL_FDTD_MAX_POLES) {
+        scl_format_error(err, errlen, "material '%s': 1 to %d poles in all", x->name,
+                         SCL_FDTD_MAX_POLES);
+        return SCL_ERR_INPUT;
+    }
+    for (int p = 0; p < npoles; p++) {
+        const double *v = par + per * p;
+        int ok = 1;
+        for (int k = 0; k < per; k++)
+            ok &= isfinite(v[k]) && v[k] >= 0;
+        ok &= v[1] > 0 && (kind == SCL_FDTD_DEBYE || v[per - 1] > 0);
+        if (kind == SCL_FDTD_LORENTZ) /* an oscillating pole: damping below 2 pi f */
+            ok &= v[2] < TWO_PI * v[1];
+        if (!ok) {
+            scl_format_error(err, errlen,
+                             "material '%s': %s pole %d: values must be finite, positive%s",
+                             x->name, names[kind], p + 1,
+                             kind == SCL_FDTD_LORENTZ ? ", damping below 2 pi f" : "");
+            return SCL_ERR_INPUT;
+        }
+    }
+    for (int p = 0; p < npoles; p++) {
+        const double *v = par + per * p;
+        int k = x->npoles++;
+        if (kind == SCL_FDTD_DEBYE) {
+            x->w[k][0] = v[0] / v[1];
+            x->w[k][1] = 0;
+            x->q[k][0] = -1 / v[1];
+            x->q[k][1] = 0;
+        } else if (kind == SCL_FDTD_LORENTZ) {
+            double wp2 = pow(TWO_PI * v[1], 2), r = sqrt(wp2 - v[2] * v[2]);
+            x->w[k][0] = 0;
+            x->w[k][1] = -wp2 * v[0] / r;
+            x->q[k][0] = -v[2];
+            x->q[k][1] = r;
+        } else {
+            double wp2 = pow(TWO_PI * v[0], 2);
+            x->w[k][0] = -wp2 / v[1];
+            x->w[k][1] = 0;
+            x->q[k][0] = -v[1];
+            x->q[k][1] = 0;
+            x->pole_se += SCL_FDTD_EPS0 * wp2 / v[1];
+        }
+    }
+    x->averagable = 0;
+    return SCL_OK;
+}
+
+/* -(w/q) (exp(q t) - 1) for complex w, q: expm1 keeps slow poles exact */
+static void pole_integral(const double w[2], const double q[2], double t, double out[2])
+{
+    double x = q[0] * t, y = q[1] * t;
+    double em[2] = {expm1(x) * cos(y) - 2 * pow(sin(0.5 * y), 2), exp(x) * sin(y)};
+    double qq = q[0] * q[0] + q[1] * q[1];
+    double wq[2] = {(w[0] * q[0] + w[1] * q[1]) / qq, (w[1] * q[0] - w[0] * q[1]) / qq};
+    out[0] = -(wq[0] * em[0] - wq[1] * em[1]);
+    out[1] = -(wq[0] * em[1] + wq[1] * em[0]);
+}
+
+void scl_fdtd_pole_coefficients(const scl_fdtd_model *m, int q, int p, double c[6])
+{
+    const scl_fdtd_material *x = &m->mat[q];
+    double dt = m->dt, e2 = exp(0.5 * x->q[p][0] * dt), e1 = exp(x->q[p][0] * dt);
+    c[0] = SCL_FDTD_EPS0 * e2 * cos(0.5 * x->q[p][1] * dt);
+    c[1] = SCL_FDTD_EPS0 * e2 * sin(0.5 * x->q[p][1] * dt);
+    c[2] = e1 * cos(x->q[p][1] * dt);
+    c[3] = e1 * sin(x->q[p][1] * dt);
+    double z[2];
+    pole_integral(x->w[p], x->q[p], dt, z);
+    c[4] = z[0] / dt;
+    c[5] = z[1] / dt;
+}
+
 void scl_fdtd_coefficients(const scl_fdtd_model *m, double *ca, double *cb, double *da,
                            double *db)
 {
     for (int q = 0; q < m->nmat; q++) {
         const scl_fdtd_material *x = &m->mat[q];
-        double ea = SCL_FDTD_EPS0 * x->er / m->dt + 0.5 * x->se;
-        double eb = SCL_FDTD_EPS0 * x->er / m->dt - 0.5 * x->se;
+        /* poles add -eps0/dt sum Re(-(w/q)(exp(q dt/2) - 1)) to both terms,
+         * Drude poles a conductivity */
+        double poles = 0, se = x->se + x->pole_se;
+        for (int p = 0; p < x->npoles; p++) {
+            double z[2];
+            pole_integral(x->w[p], x->q[p], 0.5 * m->dt, z);
+            poles -= z[0];
+        }
+        double ea = SCL_FDTD_EPS0 * (x->er + poles) / m->dt + 0.5 * se;
+        double eb = SCL_FDTD_EPS0 * (x->er + poles) / m->dt - 0.5 * se;
         double ha = SCL_FDTD_MU0 * x->mr / m->dt + 0.5 * x->sm;
         double hb = SCL_FDTD_MU0 * x->mr / m->dt - 0.5 * x->sm;
         ca[q] = x->pec ? 0 : eb / ea;
@@ -293,6 +449,41 @@ double scl_fdtd_source_value(const scl_fdtd_model *m, int s, long n)
     if (src->resistance == 0)
         return -v / d[src->pol];                          /* E = this */
     return v / (src->resistance * d[(src->pol + 1) % 3] * d[(src->pol + 2) % 3]);
+}
+
+/* E points whose material has poles: offsets in the padded layout and the
+ * component (0-2); the count, or -1 when out of memory. */
+long scl_fdtd_dispersive_points(const scl_fdtd_model *m, int **off, unsigned char **comp)
+{
+    long pts = scl_grid3d_points(&m->grid), n = 0;
+    *off = NULL;
+    *comp = NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        n = 0;
+        for (int c = 0; c < 3; c++)
+            for (long o = 0; o < pts; o++)
+                if (m->mat[m->id[c][o]].npoles > 0) {
+                    if (pass) {
+                        (*off)[n] = (int)o;
+                        (*comp)[n] = (unsigned char)c;
+                    }
+                    n++;
+                }
+        if (pass == 0 && n > 0) {
+            *off = malloc((size_t)n * sizeof **off);
+            *comp = malloc((size_t)n);
+            if (!*off || !*comp) {
+                free(*off);
+                free(*comp);
+                *off = NULL;
+                *comp = NULL;
+                return -1;
+            }
+        }
+        if (n == 0)
+            break;
+    }
+    return n;
 }
 
 int scl_fdtd_model_uniform(const scl_fdtd_model *m)

@@ -37,11 +37,14 @@ static int attr_array(hid_t obj, const char *name, hid_t type, const void *v, hs
     return rc;
 }
 
-static int write_file(hid_t f, const scl_fdtd_model *m, const scl_receivers *rx, long iters, int fp64)
+/* ntraces 0: one A-scan, (iterations) per component; otherwise the merged
+ * B-scan of rx[0 .. ntraces), (iterations, ntraces) per component, with the
+ * attributes gprMax's merge tool adds. */
+static int write_file(hid_t f, const scl_fdtd_model *m, const scl_receivers *rx, int ntraces,
+                      long iters, int fp64)
 {
     const scl_grid3d *g = &m->grid;
     int rc = 0, it = (int)iters, nn[3] = {g->nx, g->ny, g->nz}, nsrc = m->nsrc, nrx = m->nrx;
-    int zero3[3] = {0, 0, 0};
     double dd[3] = {g->dx, g->dy, g->dz};
     rc |= attr_string(f, "gprMax", "streamcl-fdtd " STREAMCL_VERSION);
     rc |= attr_string(f, "Title", m->title);
@@ -51,8 +54,18 @@ static int write_file(hid_t f, const scl_fdtd_model *m, const scl_receivers *rx,
     rc |= attr_array(f, "dt", H5T_NATIVE_DOUBLE, &m->dt, 0);
     rc |= attr_array(f, "nsrc", H5T_NATIVE_INT, &nsrc, 0);
     rc |= attr_array(f, "nrx", H5T_NATIVE_INT, &nrx, 0);
-    rc |= attr_array(f, "srcsteps", H5T_NATIVE_INT, zero3, 3);
-    rc |= attr_array(f, "rxsteps", H5T_NATIVE_INT, zero3, 3);
+    rc |= attr_array(f, "srcsteps", H5T_NATIVE_INT, m->src_step, 3);
+    rc |= attr_array(f, "rxsteps", H5T_NATIVE_INT, m->rx_step, 3);
+    if (ntraces > 0) {
+        /* MergedOutput as h5py stores a numpy bool (an enum of int8) */
+        hid_t b = H5Tenum_create(H5T_NATIVE_INT8);
+        signed char no = 0, yes = 1;
+        H5Tenum_insert(b, "FALSE", &no);
+        H5Tenum_insert(b, "TRUE", &yes);
+        rc |= attr_array(f, "MergedOutput", b, &yes, 0);
+        H5Tclose(b);
+        rc |= attr_array(f, "ntraces", H5T_NATIVE_INT, &ntraces, 0);
+    }
     char path[64];
     for (int s = 0; s < m->nsrc && !rc; s++) {
         snprintf(path, sizeof path, "/srcs/src%d", s + 1);
@@ -68,8 +81,9 @@ static int write_file(hid_t f, const scl_fdtd_model *m, const scl_receivers *rx,
         rc |= attr_array(grp, "Position", H5T_NATIVE_DOUBLE, pos, 3);
         H5Gclose(grp);
     }
-    hsize_t n = (hsize_t)iters;
-    void *buf = malloc((size_t)(iters > 0 ? iters : 1) * sizeof(double));
+    int nt = ntraces > 0 ? ntraces : 1;
+    hsize_t dims[2] = {(hsize_t)iters, (hsize_t)nt};
+    void *buf = malloc((size_t)(iters > 0 ? iters : 1) * (size_t)nt * sizeof(double));
     if (!buf)
         return -1;
     for (int r = 0; r < m->nrx && !rc; r++) {
@@ -83,20 +97,26 @@ static int write_file(hid_t f, const scl_fdtd_model *m, const scl_receivers *rx,
             break;
         }
         char name[80];
-        snprintf(name, sizeof name, "%s", m->rx_name[r][0] ? m->rx_name[r] : "");
+        if (m->rx_name[r][0]) /* unnamed: gprMax's generated name */
+            snprintf(name, sizeof name, "%s", m->rx_name[r]);
+        else
+            snprintf(name, sizeof name, "Rx(%d,%d,%d)", m->rx_ijk[r][0], m->rx_ijk[r][1], m->rx_ijk[r][2]);
         double pos[3] = {m->rx_ijk[r][0] * g->dx, m->rx_ijk[r][1] * g->dy, m->rx_ijk[r][2] * g->dz};
         rc |= attr_string(grp, "Name", name);
         rc |= attr_array(grp, "Position", H5T_NATIVE_DOUBLE, pos, 3);
         hid_t type = fp64 ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT;
         for (int c = 0; c < 6 && !rc; c++) {
-            const double *v = scl_receivers_series(rx, r, c);
-            for (long i = 0; i < iters; i++) {
-                if (fp64)
-                    ((double *)buf)[i] = i < rx->nt ? v[i] : 0;
-                else
-                    ((float *)buf)[i] = (float)(i < rx->nt ? v[i] : 0);
+            for (int t = 0; t < nt; t++) {
+                const double *v = scl_receivers_series(&rx[t], r, c);
+                for (long i = 0; i < iters; i++) { /* row i: time step, column t: trace */
+                    double x = i < rx[t].nt ? v[i] : 0;
+                    if (fp64)
+                        ((double *)buf)[i * nt + t] = x;
+                    else
+                        ((float *)buf)[i * nt + t] = (float)x;
+                }
             }
-            hid_t sp = H5Screate_simple(1, &n, NULL);
+            hid_t sp = H5Screate_simple(ntraces > 0 ? 2 : 1, dims, NULL);
             hid_t ds = H5Dcreate2(grp, comp_names[c], type, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
             if (ds < 0 || H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
                 rc = -1;
@@ -110,8 +130,8 @@ static int write_file(hid_t f, const scl_fdtd_model *m, const scl_receivers *rx,
     return rc;
 }
 
-scl_status scl_fdtd_write_hdf5(const char *path, const scl_fdtd_model *m, const scl_receivers *rx,
-                               long iterations, int fp64, char *err, size_t errlen)
+static scl_status write_hdf5(const char *path, const scl_fdtd_model *m, const scl_receivers *rx,
+                             int ntraces, long iterations, int fp64, char *err, size_t errlen)
 {
     scl_outfile o;
     scl_status s = scl_outfile_begin(&o, path, err, errlen);
@@ -124,7 +144,7 @@ scl_status scl_fdtd_write_hdf5(const char *path, const scl_fdtd_model *m, const 
         scl_outfile_abort(&o);
         return SCL_ERR_IO;
     }
-    int rc = write_file(f, m, rx, iterations, fp64);
+    int rc = write_file(f, m, rx, ntraces, iterations, fp64);
     if (H5Fclose(f) < 0)
         rc = -1;
     if (rc) {
@@ -133,6 +153,22 @@ scl_status scl_fdtd_write_hdf5(const char *path, const scl_fdtd_model *m, const 
         return SCL_ERR_IO;
     }
     return scl_outfile_commit(&o, err, errlen);
+}
+scl_status scl_fdtd_write_hdf5(const char *path, const scl_fdtd_model *m, const scl_receivers *rx,
+                               long iterations, int fp64, char *err, size_t errlen)
+{
+    return write_hdf5(path, m, rx, 0, iterations, fp64, err, errlen);
+}
+
+scl_status scl_fdtd_write_merged(const char *path, const scl_fdtd_model *m,
+                                 const scl_receivers *rx, int ntraces, long iterations, int fp64,
+                                 char *err, size_t errlen)
+{
+    if (ntraces < 1) {
+        scl_format_error(err, errlen, "%s: a merged output needs at least one trace", path);
+        return SCL_ERR_ARGUMENT;
+    }
+    return write_hdf5(path, m, rx, ntraces, iterations, fp64, err, errlen);
 }
 #else
 scl_status scl_fdtd_write_hdf5(const char *path, const scl_fdtd_model *m, const scl_receivers *rx,
@@ -144,6 +180,14 @@ scl_status scl_fdtd_write_hdf5(const char *path, const scl_fdtd_model *m, const 
     (void)fp64;
     scl_format_error(err, errlen, "%s: built without HDF5 (apt-get install libhdf5-dev)", path);
     return SCL_ERR_UNSUPPORTED;
+}
+
+scl_status scl_fdtd_write_merged(const char *path, const scl_fdtd_model *m,
+                                 const scl_receivers *rx, int ntraces, long iterations, int fp64,
+                                 char *err, size_t errlen)
+{
+    (void)ntraces;
+    return scl_fdtd_write_hdf5(path, m, rx, iterations, fp64, err, errlen);
 }
 #endif
 

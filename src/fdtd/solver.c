@@ -48,6 +48,10 @@ struct scl_fdtd {
     /* what the tuner found per CPML variant (one plan each): the best step
      * (seconds, 0: none ran, -1: not tried) and its shape, the shapes
      * refused and the last reason for a refusal or the variant's failure */
+    /* Debye poles: the dispersive E points and their kernels (separate path) */
+    long ndisp;
+    scl_stream *d_off, *d_comp, *d_mat, *d_np, *d_dc, *d_T, *d_phi;
+    scl_kernel *kda, *kdapply, *kdb;
     double var_s[3];
     int var_shape[3][3], var_refused[3], recording;
     char var_why[3][320];
@@ -555,6 +559,12 @@ void scl_fdtd_free(scl_fdtd *f)
     }
     scl_stream_free(f->cp);
     scl_stream_free(f->dummy);
+    scl_stream *ds[7] = {f->d_off, f->d_comp, f->d_mat, f->d_np, f->d_dc, f->d_T, f->d_phi};
+    for (int q = 0; q < 7; q++)
+        scl_stream_free(ds[q]);
+    scl_kernel_free(f->kda);
+    scl_kernel_free(f->kdapply);
+    scl_kernel_free(f->kdb);
     scl_stream_free(f->src_off);
     scl_stream_free(f->src_pol);
     scl_stream_free(f->src_hard);
@@ -654,8 +664,82 @@ static scl_status reset_state(scl_fdtd *f)
             if (s == SCL_OK && p < 2 && f->psi_h2[a][p])
                 s = scl_stream_fill(f->psi_h2[a][p], zero_of(f));
         }
+    if (s == SCL_OK && f->d_T)
+        s = scl_stream_fill(f->d_T, zero_of(f));
     f->steps = 0;
     return s;
+}
+
+/* The dispersive points, their state and the three Debye kernels. */
+static scl_status make_debye(scl_fdtd *f, const char *options)
+{
+    const scl_fdtd_model *m = f->m;
+    int *off;
+    unsigned char *cmp;
+    long n = scl_fdtd_dispersive_points(m, &off, &cmp);
+    if (n < 0)
+        return fail(f, SCL_ERR_MEMORY, "out of host memory");
+    f->ndisp = n;
+    if (n == 0)
+        return SCL_OK;
+    unsigned char *mat = malloc((size_t)n);
+    int *np = malloc(sizeof(int) * (size_t)m->nmat);
+    double *dc = calloc((size_t)m->nmat * SCL_FDTD_MAX_POLES * 6, sizeof(double));
+    scl_status s = SCL_OK;
+    if (!mat || !np || !dc)
+        s = fail(f, SCL_ERR_MEMORY, "out of host memory");
+    for (long i = 0; i < n && s == SCL_OK; i++)
+        mat[i] = m->id[cmp[i]][off[i]];
+    for (int q = 0; q < m->nmat && s == SCL_OK; q++) {
+        np[q] = m->mat[q].npoles;
+        for (int p = 0; p < np[q]; p++)
+            scl_fdtd_pole_coefficients(m, q, p, dc + ((size_t)q * SCL_FDTD_MAX_POLES + p) * 6);
+    }
+    if (s == SCL_OK) s = upload_int(f, "fdtd.debye", off, (size_t)n, &f->d_off);
+    if (s == SCL_OK) s = scl_stream_create(f->ctx, "fdtd.debye", SCL_UCHAR, (size_t)n, 1, 1, 0, &f->d_comp);
+    if (s == SCL_OK) s = scl_stream_write(f->d_comp, cmp, 1, NULL);
+    if (s == SCL_OK) s = scl_stream_create(f->ctx, "fdtd.debye", SCL_UCHAR, (size_t)n, 1, 1, 0, &f->d_mat);
+    if (s == SCL_OK) s = scl_stream_write(f->d_mat, mat, 1, NULL);
+    if (s == SCL_OK) s = upload_int(f, "fdtd.debye", np, (size_t)m->nmat, &f->d_np);
+    if (s == SCL_OK)
+        s = upload_real(f, "fdtd.debye", dc, (size_t)m->nmat * SCL_FDTD_MAX_POLES * 6, &f->d_dc);
+    if (s == SCL_OK)
+        s = scl_stream_create(f->ctx, "fdtd.debye.T", f->rt, (size_t)n * SCL_FDTD_MAX_POLES * 2, 1, 1, 0, &f->d_T);
+    if (s == SCL_OK) s = scl_stream_create(f->ctx, "fdtd.debye.phi", f->rt, (size_t)n, 1, 1, 0, &f->d_phi);
+    free(off);
+    free(cmp);
+    free(mat);
+    free(np);
+    free(dc);
+    static const char *names[3] = {"fdtd_debye_a", "fdtd_debye_apply", "fdtd_debye_b"};
+    scl_kernel **ks[3] = {&f->kda, &f->kdapply, &f->kdb};
+    for (int q = 0; q < 3 && s == SCL_OK; q++) {
+        s = scl_kernel_create(f->ctx, "fdtd", names[q], options, ks[q]);
+        scl_kernel *k = *ks[q];
+        for (int c = 0; c < 3 && s == SCL_OK; c++)
+            s = scl_kernel_set_stream(k, fe[c], f->fld[0][c]);
+        if (s == SCL_OK) s = scl_kernel_set_stream(k, "off", f->d_off);
+        if (s == SCL_OK) s = scl_kernel_set_stream(k, "comp", f->d_comp);
+        if (s == SCL_OK) s = scl_kernel_set_stream(k, "mat", f->d_mat);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "n", (int)n);
+        if (s == SCL_OK && q != 1) {
+            s = scl_kernel_set_stream(k, "np", f->d_np);
+            if (s == SCL_OK) s = scl_kernel_set_stream(k, "dc", f->d_dc);
+            if (s == SCL_OK) s = scl_kernel_set_stream(k, "T", f->d_T);
+            if (s == SCL_OK) s = scl_kernel_set_int(k, "maxp", SCL_FDTD_MAX_POLES);
+        }
+        if (s == SCL_OK && q < 2)
+            s = scl_kernel_set_stream(k, "phi", f->d_phi);
+        if (s == SCL_OK && q == 1)
+            s = scl_kernel_set_stream(k, "cb", f->coef[1]);
+    }
+    return s;
+}
+
+static scl_status launch_debye(scl_fdtd *f, scl_kernel *k)
+{
+    size_t local = 64, global = ((size_t)f->ndisp + local - 1) / local * local;
+    return scl_kernel_launch(k, 1, &global, &local, NULL);
 }
 
 /* State of the fused kernel's inline CPML: psi of every pair (the H pairs
@@ -833,6 +917,8 @@ static scl_status create(scl_fdtd *f, const scl_fdtd_options *opt)
         s = make_sources(f, options);
     if (s == SCL_OK && m->nrx > 0)
         s = make_receivers(f, options);
+    if (s == SCL_OK)
+        s = make_debye(f, options);
     if (s != SCL_OK)
         return s;
     size_t stage = (size_t)CHUNK * f->rs * (size_t)(m->nsrc > 6 * m->nrx ? m->nsrc : 6 * m->nrx);
@@ -886,6 +972,14 @@ scl_status scl_fdtd_create(scl_context *ctx, const scl_fdtd_model *m, const scl_
     f->rt = fp64 ? SCL_DOUBLE : SCL_FLOAT;
     f->rs = fp64 ? sizeof(double) : sizeof(float);
     f->fused = opt && opt->kernel == SCL_FDTD_FUSED;
+    int poles = 0;
+    for (int q = 0; q < m->nmat; q++)
+        poles |= m->mat[q].npoles > 0;
+    if (f->fused && poles) {
+        free(f);
+        return scl_fail(ctx, SCL_ERR_UNSUPPORTED, "scl_fdtd_create",
+                        "dispersive materials run with the separate kernels, not the fused one");
+    }
     if (f->fused && (m->periodic[0] || m->periodic[1] || m->periodic[2])) {
         free(f);
         return scl_fail(ctx, SCL_ERR_UNSUPPORTED, "scl_fdtd_create",
@@ -940,13 +1034,20 @@ scl_status scl_fdtd_run(scl_fdtd *f, long steps)
                 if (s == SCL_OK)
                     s = scl_kernel_launch(f->krec[q], 1, &gr, &one, NULL);
             }
+            /* E^n is read before the H update too: part A may go first */
+            if (s == SCL_OK && f->ndisp)
+                s = launch_debye(f, f->kda);
             if (s == SCL_OK)
                 s = step_fields(f, q, f->shape);
+            if (s == SCL_OK && f->ndisp)
+                s = launch_debye(f, f->kdapply);
             if (s == SCL_OK && m->nsrc > 0) {
                 s = scl_kernel_set_int(f->ksrc[q], "slot", n);
                 if (s == SCL_OK)
                     s = scl_kernel_launch(f->ksrc[q], 1, &gs, &one, NULL);
             }
+            if (s == SCL_OK && f->ndisp)
+                s = launch_debye(f, f->kdb);
             if (s == SCL_OK)
                 f->steps++;
         }
@@ -964,6 +1065,54 @@ scl_status scl_fdtd_run(scl_fdtd *f, long steps)
 }
 
 long scl_fdtd_steps(const scl_fdtd *f) { return f->steps; }
+
+scl_status scl_fdtd_restart(scl_fdtd *f)
+{
+    const scl_fdtd_model *m = f->m;
+    const scl_grid3d *g = &m->grid;
+    int n = m->nsrc > m->nrx ? m->nsrc : m->nrx;
+    int *off = malloc(3 * sizeof(int) * (size_t)(n ? n : 1));
+    double *amp = malloc(sizeof(double) * (size_t)(n ? n : 1));
+    double *co = malloc(sizeof(double) * 4 * (size_t)m->nmat);
+    scl_status s = SCL_OK;
+    if (!off || !amp || !co)
+        s = scl_fail(f->ctx, SCL_ERR_MEMORY, "scl_fdtd_restart", "out of host memory");
+    /* the same tables make_sources and make_receivers upload, at the
+     * positions the model has now */
+    if (s == SCL_OK && m->nsrc > 0) {
+        scl_fdtd_coefficients(m, co, co + m->nmat, co + 2 * m->nmat, co + 3 * m->nmat);
+        for (int q = 0; q < m->nsrc; q++) {
+            const scl_fdtd_source *src = &m->src[q];
+            long o = scl_grid3d_index(g, src->ijk[0], src->ijk[1], src->ijk[2]);
+            off[q] = (int)o;
+            amp[q] = co[m->nmat + m->id[src->pol][o]];
+        }
+        s = scl_stream_write(f->src_off, off, 1, NULL);
+        if (s == SCL_OK) {
+            void *buf = f->stage; /* at least CHUNK * nsrc reals */
+            for (int q = 0; q < m->nsrc; q++) {
+                if (f->fp64)
+                    ((double *)buf)[q] = amp[q];
+                else
+                    ((float *)buf)[q] = (float)amp[q];
+            }
+            s = scl_stream_write(f->src_amp, buf, 1, NULL);
+        }
+    }
+    if (s == SCL_OK && m->nrx > 0) {
+        for (int r = 0; r < m->nrx; r++)
+            off[r] = (int)scl_grid3d_index(g, m->rx_ijk[r][0], m->rx_ijk[r][1], m->rx_ijk[r][2]);
+        s = scl_stream_write(f->rx_off, off, 1, NULL);
+    }
+    free(off);
+    free(amp);
+    free(co);
+    if (s == SCL_OK)
+        s = reset_state(f);
+    if (s == SCL_OK)
+        s = scl_finish(f->ctx);
+    return s;
+}
 
 scl_status scl_fdtd_read_receivers(scl_fdtd *f, scl_receivers *rx)
 {
