@@ -72,7 +72,7 @@ static void symmetry(uint64_t *seed)
                        scl_eri_ref_quartet(&s, k, l, i, j), scl_eri_ref_quartet(&s, l, k, i, j),
                        scl_eri_ref_quartet(&s, k, l, j, i), scl_eri_ref_quartet(&s, l, k, j, i)};
         for (int p = 1; p < 8; p++)
-            worst_perm = fmax(worst_perm, fabs(v[p] - v[0]) / fabs(v[0]));
+            worst_perm = test_max(worst_perm, fabs(v[p] - v[0]) / fabs(v[0]));
         CHECK(v[0] > 0 && isfinite(v[0]), "(%zu%zu|%zu%zu) = %g", i, j, k, l, v[0]);
     }
     /* the stored tensor (pair data, OpenMP) against the direct contraction */
@@ -82,7 +82,7 @@ static void symmetry(uint64_t *seed)
         for (size_t j = 0; j < n; j++)
             for (size_t k = 0; k < n; k++)
                 for (size_t l = 0; l < n; l++)
-                    worst_path = fmax(worst_path, fabs(u[scl_eri_index(i, j, k, l)] -
+                    worst_path = test_max(worst_path, fabs(u[scl_eri_index(i, j, k, l)] -
                                                        scl_eri_ref_quartet(&s, i, j, k, l)));
     printf("STO-%dG, 5 random H: worst relative permutation difference %.3e, tensor vs direct "
            "%.3e\n",

@@ -35,12 +35,33 @@ awk -v p="$peak" 'BEGIN { exit !(p > 1e-9 && p < 1e7) }' && ok || bad "peak '$pe
 # the reference engine: same traces within float rounding
 if "$cli" seismic "$out/small.run" --engine reference --csv "$out/ref.csv" > "$out/ref.log" 2>&1; then ok
 else bad "reference run failed: $(tail -3 "$out/ref.log")"; fi
+# per unit: velocity columns against the velocities' peak, pressure columns
+# against the pressure peak (u = 1 for p); a non-number in either file fails
 awk -F, 'NR == FNR { for (i = 3; i <= NF; i++) a[FNR, i] = $i; next }
-         FNR > 1 { for (i = 3; i <= NF; i++) { d = $i - a[FNR, i]; if (d < 0) d = -d;
-                   if (d > m) m = d; v = $i < 0 ? -$i : $i; if (v > pk) pk = v } }
-         END { printf "opencl vs reference: max diff %.3e of peak %.3e\n", m, pk;
-               exit !(pk > 0 && m <= 1e-3 * pk) }' "$out/shot.csv" "$out/ref.csv" && ok ||
-    bad "opencl and reference traces differ"
+         FNR > 1 { for (i = 3; i <= NF; i++) { u = (i - 3) % 4 == 3
+                   if ($i !~ /^[-+]?[0-9.]+([eE][-+]?[0-9]+)?$/ ||
+                       a[FNR, i] !~ /^[-+]?[0-9.]+([eE][-+]?[0-9]+)?$/) nan++
+                   d = $i - a[FNR, i]; if (d < 0) d = -d
+                   if (d > m[u]) m[u] = d; v = $i < 0 ? -$i : $i; if (v > pk[u]) pk[u] = v } }
+         END { printf "opencl vs reference: velocities max diff %.3e of peak %.3e, pressure %.3e of %.3e, %d non-numbers\n",
+                      m[0], pk[0], m[1], pk[1], nan;
+               exit !(nan == 0 && pk[0] > 0 && pk[1] > 0 && m[0] <= 1e-3 * pk[0] && m[1] <= 1e-3 * pk[1]) }' \
+    "$out/shot.csv" "$out/ref.csv" && ok || bad "opencl and reference traces differ"
+
+# the layout read back by an independent reader (struct; segyio from the
+# peers venv when .ci/peers.sh made it; under CI it must be there): CSV
+# labels, SEG-Y headers with a decimation of 3, receiver coordinates, samples
+if "$cli" seismic "$out/small.run" --tune 0 --segy "$out/dec" --csv "$out/dec.csv" --decimate 3 \
+       > "$out/dec.log" 2>&1; then ok; else bad "decimated run failed: $(tail -3 "$out/dec.log")"; fi
+dt=$(sed -n 's/.* dt = \([0-9.e+-]*\) s .*/\1/p' "$out/dec.log")
+steps=$(sed -n 's/.*, \([0-9]*\) steps, .*/\1/p' "$out/dec.log")
+py=python3 need=
+peers=${STREAMCL_CACHE:-/var/cache/streamcl}/venv-peers
+[ -x "$peers/bin/python" ] && py=$peers/bin/python
+[ "${CI:-}" = true ] && need=--need-segyio
+rx=$(for k in 0 1 2 3 4 5 6 7 8; do printf '%d,50,0;' $((20 + 20 * k)); done)
+if "$py" "$(dirname "$0")/check_layout.py" "$out/dec" "$out/dec.csv" "$dt" 3 "$steps" "$rx" $need \
+       > "$out/layout.log" 2>&1; then ok; else bad "layout: $(grep -m5 FAIL "$out/layout.log"; tail -1 "$out/layout.log")"; fi
 
 # bad input: message and exit status, nothing written
 expect_fail() { # name, expected message, run-file text or '' , extra args...
