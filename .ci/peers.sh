@@ -15,14 +15,14 @@ if [ -x "$venv/bin/python" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want"
     echo "$venv"; exit 0
 fi
 mkdir -p "$cache"
-rm -rf "$venv.new"
-python3 -m venv "$venv.new"
+# made in place (a venv's scripts name its path); the stamp, written last,
+# marks it complete, so an interrupted install is redone
+rm -rf "$venv"
+python3 -m venv "$venv"
 # --only-binary gprMax: the wheel exists for this Python; building from source
 # takes minutes of Cython on two cores (the old probe timed out doing so)
-timeout 1200 "$venv.new/bin/pip" install -q --disable-pip-version-check \
+timeout 1200 "$venv/bin/python" -m pip install -q --disable-pip-version-check \
     --only-binary gprMax $want >&2
-"$venv.new/bin/python" -c "import gprMax, obspy, segyio, h5py, numpy" >&2
-echo "$want" > "$venv.new/peers-ok"
-rm -rf "$venv"
-mv "$venv.new" "$venv"
+"$venv/bin/python" -c "import gprMax, obspy, segyio, h5py, numpy" >&2
+echo "$want" > "$stamp"
 echo "$venv"

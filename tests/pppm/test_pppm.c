@@ -7,6 +7,7 @@
  * issue's bounds for the plugin). */
 #include "streamcl/pppm.h"
 #include "test_util.h"
+#include "own_assignment.h"
 
 #include <string.h>
 
@@ -129,7 +130,12 @@ static void test_device(scl_context *ctx, int order, int fp64, uint64_t *rng)
     double *ref = malloc(s.npts * sizeof(double)), *rho = malloc(s.npts * sizeof(double));
     double *rho2 = malloc(s.npts * sizeof(double));
     double *fref = calloc(3 * (size_t)n, sizeof(double)), *f = calloc(3 * (size_t)n, sizeof(double));
-    scl_pppm_reference_make_rho(&s.p, n, s.x, s.q, ref);
+    /* the oracle: the tests' own B-spline assignment (own_assignment.h), and
+     * the library's C reference against it */
+    own_make_rho(&s.p, n, s.x, s.q, ref, s.npts);
+    scl_pppm_reference_make_rho(&s.p, n, s.x, s.q, rho);
+    CHECK_CLOSE_ARRAY("C reference density vs own B-spline assignment", s.npts, rho, ref, 0,
+                      1e-12 * test_peak_n((long)s.npts, test_get_double, ref));
     for (size_t k = 0; k < s.npts; k++) rho[k] = NAN;
     CHECK_OK(ctx, scl_pppm_make_rho(p, n, s.x, s.q, rho));
     double maxd = 0.0, maxr = 0.0;
@@ -147,7 +153,14 @@ static void test_device(scl_context *ctx, int order, int fp64, uint64_t *rng)
     CHECK(!memcmp(rho, rho2, s.npts * sizeof(double)), "order %d %s: density not bitwise repeatable",
           order, prec);
 
-    scl_pppm_reference_fieldforce(&s.p, n, s.x, s.q, s.vd[0], s.vd[1], s.vd[2], fref);
+    {
+        const double *const vd[3] = {s.vd[0], s.vd[1], s.vd[2]};
+        own_fieldforce(&s.p, n, s.x, s.q, vd, fref);
+        scl_pppm_reference_fieldforce(&s.p, n, s.x, s.q, s.vd[0], s.vd[1], s.vd[2], f);
+        CHECK(rms_rel(f, fref, 3 * (size_t)n) <= 1e-12,
+              "order %d: C reference forces vs own B-spline interpolation: rms rel %g", order,
+              rms_rel(f, fref, 3 * (size_t)n));
+    }
     for (size_t i = 0; i < 3 * (size_t)n; i++) f[i] = 1.0;   /* forces are added */
     CHECK_OK(ctx, scl_pppm_fieldforce_start(p, s.vd[0], s.vd[1], s.vd[2]));
     CHECK(scl_pppm_pending(p), "pending after start");
