@@ -365,6 +365,12 @@ typedef struct {
     int no_tune;
     int repeats;
     const char *force;  /* every name must be a parameter of the plan */
+    /* Wall-clock budget of the timing, seconds (0: none). The first
+     * candidate is always timed; once the budget is spent no further one is,
+     * a slow candidate gets fewer repeats, and the fastest so far is kept
+     * (and cached): a problem whose single step takes seconds (a pair cutoff
+     * of 40 A) must not spend minutes in the tuner. */
+    double max_seconds;
 } scl_tune_options;
 
 typedef struct scl_plan scl_plan;

@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define MAX_COMBINATIONS 512
 #define MAX_REPEATS 31
@@ -199,6 +200,13 @@ static void store_plan(const char *path, const char *key, const scl_plan *plan)
     scl_cache_store(path, key, text, n);
 }
 
+static double wall_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -233,12 +241,22 @@ static scl_status time_step(scl_plan *plan, void *variant, const int *values, do
     return s;
 }
 
-/* A warm-up, then the median of repeats. */
+/* A warm-up, then the median of repeats; with a deadline (wall clock, 0:
+ * none) only as many repeats as the warm-up's duration says fit before it
+ * (at least one). */
 static scl_status time_candidate(scl_plan *plan, void *variant, const int *values, int repeats,
-                                 double *median)
+                                 double deadline, double *median)
 {
     double t[MAX_REPEATS + 1];
+    double w0 = wall_now();
     scl_status s = time_step(plan, variant, values, &t[0]);
+    if (s == SCL_OK && deadline > 0) {
+        scl_finish(plan->ctx);
+        double step = wall_now() - w0, left = deadline - wall_now();
+        int fit = step > 0 ? (int)(left / step) : repeats;
+        if (fit < repeats)
+            repeats = fit < 1 ? 1 : fit;
+    }
     for (int r = 0; r < repeats && s == SCL_OK; r++)
         s = time_step(plan, variant, values, &t[r]);
     if (s != SCL_OK)
@@ -261,8 +279,10 @@ static void release(scl_plan *plan, void *variant)
 }
 
 /* Time every combination of the free parameters; keep the fastest variant. */
-static scl_status tune(scl_plan *plan, const int *forced, const int *is_forced, int repeats)
+static scl_status tune(scl_plan *plan, const int *forced, const int *is_forced, int repeats,
+                       double max_seconds)
 {
+    const double deadline = max_seconds > 0 ? wall_now() + max_seconds : 0;
     scl_context *ctx = plan->ctx;
     int np = plan->desc.nparams;
     long combos = 1;
@@ -277,6 +297,8 @@ static scl_status tune(scl_plan *plan, const int *forced, const int *is_forced, 
     char refused[256] = "";
     long nrefused = 0;
     for (long c = 0; c < combos; c++) {
+        if (deadline > 0 && best >= 0 && wall_now() > deadline)
+            break; /* the budget is spent: keep the fastest so far */
         int values[SCL_PLAN_MAX_PARAMS];
         long rest = c;
         for (int i = 0; i < np; i++) {
@@ -298,7 +320,7 @@ static scl_status tune(scl_plan *plan, const int *forced, const int *is_forced, 
         double t = 0;
         scl_status s = prepare(plan, values, &variant);
         if (s == SCL_OK)
-            s = time_candidate(plan, variant, values, repeats, &t);
+            s = time_candidate(plan, variant, values, repeats, deadline, &t);
         if (s == SCL_ERR_UNSUPPORTED) { /* an illegal candidate */
             release(plan, variant);
             scl_clear_error(ctx);
@@ -406,7 +428,7 @@ scl_status scl_plan_create(scl_context *ctx, const scl_plan_desc *desc,
     if (s == SCL_OK && cacheable && load_plan(path, key, plan))
         plan->from_cache = 1;
     if (s == SCL_OK && nfree > 0 && !plan->from_cache && !no_tune) {
-        s = tune(plan, forced, is_forced, repeats);
+        s = tune(plan, forced, is_forced, repeats, opt ? opt->max_seconds : 0);
         if (s == SCL_OK && cacheable)
             store_plan(path, key, plan);
     }

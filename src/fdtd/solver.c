@@ -713,7 +713,7 @@ static scl_status plan_variants(scl_fdtd *f, const scl_plan_desc *desc, const sc
     for (int v = 0; v < 3; v++)
         f->var_s[v] = -1;
     if (!f->fused || !f->any_cpml || no_tune || (user && strstr(user, "cpml"))) {
-        scl_tune_options to = {no_tune, 0, user};
+        scl_tune_options to = {.no_tune = no_tune, .force = user};
         return scl_plan_create(f->ctx, desc, &to, &f->plan);
     }
     static const int order[3] = {1, 2, 0}; /* the default first */
@@ -721,7 +721,7 @@ static scl_status plan_variants(scl_fdtd *f, const scl_plan_desc *desc, const sc
         int v = order[n];
         char force[320];
         snprintf(force, sizeof force, "%s%scpml=%d", user ? user : "", user && *user ? "," : "", v);
-        scl_tune_options to = {0, 0, force};
+        scl_tune_options to = {.force = force};
         scl_plan *plan = NULL;
         f->recording = 1;
         scl_status s = scl_plan_create(f->ctx, desc, &to, &plan);

@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Wall-clock seconds the tuner may spend on one force kind (scl_tune_options). */
+#define CHARMM_TUNE_SECONDS 5.0
+
 /* A plan's candidate: the kind and the values it was prepared for. */
 typedef struct {
     scl_charmm *eng;
@@ -170,7 +173,12 @@ static scl_status plan_kind(scl_charmm *eng, const charmm_force_kind *kind, plan
                           .rules = rules};
     /* median of 7: candidates 10% apart swapped places run to run with 3
      * (0.144 vs 0.156 ms plans on the H200 at 32k atoms) */
-    scl_tune_options opt = {.no_tune = !p->tune, .repeats = 7, .force = len > 0 ? force : NULL};
+    /* a budget per kind: at the usual cutoffs a kind times in well under a
+     * second even on PoCL, but a step of pair_style ... 30 40 40 on the
+     * peptide takes ~0.1 s there, and every candidate 8 times took over
+     * 100 s before a 5-step run; the fastest found within it is kept */
+    scl_tune_options opt = {.no_tune = !p->tune, .repeats = 7, .force = len > 0 ? force : NULL,
+                            .max_seconds = CHARMM_TUNE_SECONDS};
     return scl_plan_create(eng->ctx, &desc, &opt, out);
 }
 

@@ -572,7 +572,7 @@ static scl_status create_device(scl_seis *sv, const scl_seis_options *opt)
         else
             snprintf(force, sizeof force, "%s%sfused=%d", user ? user : "", user && *user ? "," : "",
                      scheme[q]);
-        const scl_tune_options topt = {!tune, 0, force[0] ? force : NULL};
+        const scl_tune_options topt = {.no_tune = !tune, .force = force[0] ? force : NULL};
         scl_plan *plan = NULL;
         sv->tuning = 1;
         st = scl_plan_create(sv->ctx, &desc, &topt, &plan);

@@ -32,6 +32,42 @@ static scl_status run(void *user, void *var, const int *values)
     return scl_stream_fill_range(scratch, 0, 16, &zero, NULL);
 }
 
+/* A step of ~50 ms wall (host sleep before a tiny fill): the tuner's budget. */
+static scl_status slow_run(void *user, void *var, const int *values)
+{
+    struct timespec ts = {0, 50 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    return run(user, var, values);
+}
+
+static double wall(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* max_seconds bounds the timing: 8 candidates x (warm-up + 5 repeats) of
+ * 50 ms would take 2.4 s; a budget of 0.3 s times the first candidate with
+ * fewer repeats and stops, keeping a legal plan. */
+static void budget(scl_context *ctx)
+{
+    static const scl_tune_param p[2] = {{"wg", 4, {64, 32, 16, 8}}, {"mode", 2, {0, 1}}};
+    job j = {0};
+    scl_plan_desc desc = {.name = "budget", .shape = "slow", .params = p, .nparams = 2,
+                          .prepare = prepare, .run = slow_run, .user = &j};
+    scl_tune_options opt = {.repeats = 5, .max_seconds = 0.3};
+    scl_plan *plan = NULL;
+    double t0 = wall();
+    CHECK_OK(ctx, scl_plan_create(ctx, &desc, &opt, &plan));
+    double took = wall() - t0;
+    CHECK(plan && scl_plan_tuned(plan), "a plan within the budget");
+    CHECK(took < 1.2 && j.runs <= 12, "budget 0.3 s: tuning took %.2f s, %d steps", took, j.runs);
+    printf("tuner budget 0.3 s: %.2f s, %d steps, %d variants prepared\n", took, j.runs,
+           j.prepared);
+    scl_plan_free(plan);
+}
+
 static int tile_check(void *user, const int *values, char *why, size_t len)
 {
     (void)user;
@@ -114,6 +150,8 @@ int main(void)
     CHECK(scl_plan_value(plan, "tile", 0) % 64 == 0, "tile %d with wg=64",
           scl_plan_value(plan, "tile", 0));
     scl_plan_free(plan);
+
+    budget(ctx);
 
     /* the context's force string (STREAMCL_FORCE) passes the same rules */
     scl_context_options copt = {.device = getenv("STREAMCL_DEVICE"), .force = "wg=96"};

@@ -200,15 +200,17 @@ static void test_device(scl_context *ctx, int order, int fp64, uint64_t *rng)
 /* The whole-grid step (one rank) against a host oracle: the reference
  * assignment on a brick with ghosts folded periodically, a direct DFT, LAMMPS's
  * poisson_ik formulas, a direct inverse DFT, the reference interpolation on
- * the field unfolded into the same brick. Grid 9x10x8 (odd, not powers of 2). */
-static void test_solve(scl_context *ctx, int order, int fp64, uint64_t *rng)
+ * the field unfolded into the same brick. Grid 9x10x8 (odd, not powers of 2),
+ * or one smaller than the stencil (LAMMPS's pppm runs 4x4x4 at order 5: the
+ * stencil wraps around the grid more than once). */
+static void test_solve_grid(scl_context *ctx, int order, int fp64, uint64_t *rng, const int nk[3])
 {
-    const int nk[3] = {9, 10, 8};
     const int np = nk[0] * nk[1] * nk[2], n = 150 + (int)(test_uniform(rng) * 100);
     const double prd[3] = {21.0, 23.5, 19.0}, gew = 0.3;
     const char *prec = fp64 ? "double" : "mixed";
     scl_pppm_params bp;
     memset(&bp, 0, sizeof bp);
+    printf("solve grid %dx%dx%d order %d %s\n", nk[0], nk[1], nk[2], order, prec);
     bp.order = order;
     bp.fp64 = fp64;
     bp.qscale = 332.06371;
@@ -367,6 +369,12 @@ static void test_bad_params(scl_context *ctx, uint64_t *rng)
     free_system(&s);
 }
 
+static void test_solve(scl_context *ctx, int order, int fp64, uint64_t *rng)
+{
+    static const int nk[3] = {9, 10, 8};
+    test_solve_grid(ctx, order, fp64, rng, nk);
+}
+
 int main(void)
 {
     uint64_t rng = test_seed();
@@ -384,6 +392,10 @@ int main(void)
         test_solve(ctx, order, 0, &rng);
         if (fp64) test_solve(ctx, order, 1, &rng);
     }
+    /* grids below the order (pppm/ocl refused 4x4x4 at order 5 that LAMMPS runs) */
+    static const int small[2][3] = {{4, 4, 4}, {3, 5, 2}};
+    test_solve_grid(ctx, 5, 0, &rng, small[0]);
+    test_solve_grid(ctx, 7, fp64, &rng, small[1]);
     scl_context_free(ctx);
     return test_summary("pppm");
 }
