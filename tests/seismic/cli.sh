@@ -77,6 +77,9 @@ expect_fail() { # name, expected message, run-file text or '' , extra args...
 }
 base='grid 30 20 20 5\nmodel homogeneous 3000 1700 2400\nsteps 20\npml 4\n'
 expect_fail unknown "unknown.run:5: unknown command 'shoot'" "${base}shoot 1 2 3\n"
+# plan values the kernels cannot take, refused by the core's plan rules
+expect_fail plan_kz0 "kz=0: must be between 1 and 4096" "${base}source force 50 50 5 0 0 1 ricker 9 1e8\n" --plan kz=0
+expect_fail plan_fused9 "fused=9: must be between 0 and 2" "${base}source force 50 50 5 0 0 1 ricker 9 1e8\n" --plan fused=9
 expect_fail cfl "cfl.run:5: dt = 0.01 s violates the CFL condition" "${base}dt 0.01\n"
 expect_fail recv "recv.run:6: receiver 2: y = -10 m is outside" "${base}receiver 5 5 0\nreceiver 5 -10 0\n"
 expect_fail bulk "bulk.run:2: vs 2900 >= (sqrt(3)/2) vp" 'grid 30 20 20 5\nmodel homogeneous 3000 2900 2400\nsteps 5\n'
