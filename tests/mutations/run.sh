@@ -44,7 +44,7 @@ echo "copying the tree to $mut/tree"
 rm -rf "$mut/tree"
 mkdir -p "$mut/tree"
 (cd "$src" && git ls-files -z --cached --others --exclude-standard |
-    xargs -0 cp --parents -t "$mut/tree") || exit 2
+    xargs -0 cp -p --parents -t "$mut/tree") || exit 2
 cmake -S "$mut/tree" -B "$mut/build" -DCMAKE_BUILD_TYPE=Release \
       ${STREAMCL_TEST_DEVICE:+-DSTREAMCL_TEST_DEVICE=$STREAMCL_TEST_DEVICE} > "$mut/cmake.log" 2>&1 ||
     { echo "cmake failed: $mut/cmake.log"; exit 2; }
@@ -61,9 +61,11 @@ while IFS= read -r entry; do
     script=${entry%% || *} regex=${entry#* || }
     [[ "$name" =~ $only ]] || continue
     f=$mut/tree/$file
-    cp "$src/$file" "$f"
+    # the copy's own text is the original (the source tree may move on meanwhile)
+    [ -f "$f.orig" ] || cp "$f" "$f.orig"
+    cp "$f.orig" "$f"
     sed -i "$script" "$f"
-    if cmp -s "$src/$file" "$f"; then
+    if cmp -s "$f.orig" "$f"; then
         result="not applied"
     elif ! nice make -C "$mut/build" -j"$jobs" > "$mut/$name.build.log" 2>&1; then
         result="no build"
@@ -74,7 +76,7 @@ while IFS= read -r entry; do
         if grep -qE "tests failed out of|\*\*\*Failed|\*\*\*Timeout|\*\*\*Exception" "$mut/$name.ctest.log" &&
            ! grep -q "100% tests passed" "$mut/$name.ctest.log"; then
             failing=$(grep -oE "[0-9]+ - [A-Za-z0-9_.]+ \((Failed|Timeout|Exception|SEGFAULT)" \
-                      "$mut/$name.ctest.log" | sed 's/^[0-9]* - //' | tr '\n' ' ')
+                      "$mut/$name.ctest.log" | sed 's/^[0-9]* - //; s/ (Failed$//' | tr '\n' ' ')
             result="caught: $failing"
         elif grep -q "No tests were found" "$mut/$name.ctest.log"; then
             result="no tests match"
@@ -84,7 +86,7 @@ while IFS= read -r entry; do
             missed=$((missed + 1))
         fi
     fi
-    cp "$src/$file" "$f" # restore before the next one
+    cp "$f.orig" "$f" # restore before the next one
     line="| $name | $file | \`$regex\` | $result |"
     echo "$line"
     table="$table
