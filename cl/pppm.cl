@@ -38,7 +38,14 @@ typedef float3 real3;
 #ifndef VD_STRIDE
 #define VD_STRIDE 1
 #endif
-#if PERIODIC
+#ifndef SMALL_GRID
+#define SMALL_GRID 0
+#endif
+#if PERIODIC && SMALL_GRID
+/* a grid dimension below the order: a stencil wraps around it more than
+ * once (LAMMPS's pppm runs such grids, e.g. 4x4x4 at order 5) */
+#define WRAP(v, n) ((v) % (n))
+#elif PERIODIC
 #define WRAP(v, n) ((v) >= (n) ? (v) - (n) : (v))
 #else
 #define WRAP(v, n) (v)

@@ -350,6 +350,14 @@ typedef struct {
     int values[SCL_PLAN_MAX_VALUES];
 } scl_tune_param;
 
+/* What one plan parameter's value must be. Zero fields ask nothing. */
+typedef struct {
+    int min, max;     /* value >= min when either is nonzero; value <= max when max > 0 */
+    int pow2;         /* 1: a power of two (e.g. a tree reduction halving a work-group) */
+    int divides;      /* > 0: the value divides it (e.g. the padding of the arrays) */
+    const char *why;  /* what needs it, ends the message, e.g. "the J/K reduction" */
+} scl_param_rule;
+
 /* What a solver tells the core about one tunable operation: its candidates
  * and how to run one step of a candidate; the core does the rest (forced
  * values, cache, warm-up, repetitions, median, skipping illegal candidates).
@@ -372,6 +380,18 @@ typedef struct {
     /* Optional: 0 for a legal candidate the tuner need not build and time
      * (known to lose); forced and cached values never ask. */
     int (*worth_timing)(void *user, const int *values);
+    /* Optional: what each parameter's values must be (nparams rules, in the
+     * order of params; NULL: anything the kernels are given). The core checks
+     * every candidate and every forced value (the plan string and the
+     * context's force string alike) against them before anything is built,
+     * and refuses a bad value with a message naming the key, the value and
+     * the requirement: a kernel fed a value it cannot take computes garbage. */
+    const scl_param_rule *rules;
+    /* Optional: requirements between parameters (e.g. the tile a multiple of
+     * the work-group). Returns 0 for a legal combination, else writes what is
+     * required into why (len bytes). Forced combinations are refused with it;
+     * candidates that fail it are skipped. */
+    int (*check)(void *user, const int *values, char *why, size_t len);
 } scl_plan_desc;
 
 /* Overrides of the context's tuning defaults for one plan (NULL: defaults). */
@@ -383,6 +403,12 @@ typedef struct {
      * way); with force, a name may not take two values. */
     const scl_arg_int *forced;
     int nforced;
+    /* Wall-clock budget of the timing, seconds (0: none). The first
+     * candidate is always timed; once the budget is spent no further one is,
+     * a slow candidate gets fewer repeats, and the fastest so far is kept
+     * (and cached): a problem whose single step takes seconds (a pair cutoff
+     * of 40 A) must not spend minutes in the tuner. */
+    double max_seconds;
 } scl_tune_options;
 
 typedef struct scl_plan scl_plan;

@@ -58,6 +58,125 @@ static inline int test_summary(const char *name)
     return test_failed ? 1 : test_skipped ? TEST_SKIP_CODE : 0;
 }
 
+/* ---- NaN-safe comparisons ------------------------------------------------
+ * fmax(m, NaN) is m: a worst difference gathered with fmax silently drops a
+ * NaN, and a later "d <= tol" passes. Every comparison of computed numbers in
+ * the tests goes through these: a NaN or an infinity in either operand is a
+ * failure, and a failure names the field, the index and both values. */
+
+/* max(m, x) that keeps a NaN (fmax drops it). */
+static inline double test_max(double m, double x)
+{
+    return (isnan(m) || isnan(x)) ? NAN : (x > m ? x : m);
+}
+
+/* |a - b|, or +INF when either is not finite (so that it fails any bound). */
+static inline double test_absdiff(double a, double b)
+{
+    return (isfinite(a) && isfinite(b)) ? fabs(a - b) : INFINITY;
+}
+
+/* 1 when got is within abs_tol + rel_tol * |want| of want, both finite. */
+static inline int test_close(double got, double want, double rel_tol, double abs_tol)
+{
+    return test_absdiff(got, want) <= abs_tol + rel_tol * fabs(want);
+}
+
+static inline int test_check_close(const char *file, int line, const char *field, long index,
+                                   double got, double want, double rel_tol, double abs_tol)
+{
+    if (test_close(got, want, rel_tol, abs_tol)) {
+        test_passed++;
+        return 1;
+    }
+    test_failed++;
+    fprintf(stderr, "FAIL %s:%d: %s[%ld]: got %.17g, want %.17g (|diff| %.3g > %.3g + %.3g*|want|%s)\n",
+            file, line, field, index, got, want, test_absdiff(got, want), abs_tol, rel_tol,
+            isfinite(got) && isfinite(want) ? "" : "; not finite");
+    return 0;
+}
+
+/* got[i] against want[i] for n values read through get(array, i) (float or
+ * double arrays alike); one check, reporting the worst element (by how far
+ * past its bound it lies) and how many were out. */
+static inline int test_check_close_n(const char *file, int line, const char *field, long n,
+                                     double (*get)(const void *, long), const void *got,
+                                     const void *want, double rel_tol, double abs_tol)
+{
+    long bad = 0, worst = -1;
+    double worst_ratio = 0;
+    for (long i = 0; i < n; i++) {
+        double g = get(got, i), w = get(want, i);
+        double bound = abs_tol + rel_tol * fabs(w), d = test_absdiff(g, w);
+        if (d <= bound)
+            continue;
+        bad++;
+        double ratio = bound > 0 ? d / bound : INFINITY;
+        if (worst < 0 || !(ratio <= worst_ratio)) {
+            worst = i;
+            worst_ratio = ratio;
+        }
+    }
+    if (bad == 0) {
+        test_passed++;
+        return 1;
+    }
+    test_failed++;
+    double g = get(got, worst), w = get(want, worst);
+    fprintf(stderr, "FAIL %s:%d: %s: %ld of %ld values out of tolerance (abs %.3g + rel %.3g); "
+            "worst %s[%ld]: got %.17g, want %.17g%s\n",
+            file, line, field, bad, n, abs_tol, rel_tol, field, worst, g, w,
+            isfinite(g) && isfinite(w) ? "" : " (not finite)");
+    return 0;
+}
+
+static inline double test_get_double(const void *a, long i) { return ((const double *)a)[i]; }
+static inline double test_get_float(const void *a, long i) { return ((const float *)a)[i]; }
+
+/* The largest |want[i]| of a field (NaN if any value is NaN): the scale of
+ * a per-field tolerance. */
+static inline double test_peak_n(long n, double (*get)(const void *, long), const void *want)
+{
+    double m = 0;
+    for (long i = 0; i < n; i++)
+        m = test_max(m, fabs(get(want, i)));
+    return m;
+}
+
+/* sqrt(sum (a-ref)^2 / sum ref^2); +INF when any value is not finite (a NaN
+ * sum makes "den > 0" false, and a NaN reference then read as "no error"). */
+static inline double test_rms_rel_error(const double *a, const double *ref, size_t n)
+{
+    double num = 0, den = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(a[i]) || !isfinite(ref[i]))
+            return INFINITY;
+        num += (a[i] - ref[i]) * (a[i] - ref[i]);
+        den += ref[i] * ref[i];
+    }
+    return den > 0 ? sqrt(num / den) : (num > 0 ? INFINITY : 0.0);
+}
+
+/* One value: CHECK_CLOSE("energy", 0, e, e_ref, 1e-10, 0). */
+#define CHECK_CLOSE(field, index, got, want, rel_tol, abs_tol)                                \
+    test_check_close(__FILE__, __LINE__, field, (long)(index), got, want, rel_tol, abs_tol)
+/* Arrays of double / float of n values each. */
+#define CHECK_CLOSE_ARRAY(field, n, got, want, rel_tol, abs_tol)                              \
+    test_check_close_n(__FILE__, __LINE__, field, (long)(n), test_get_double, got, want,       \
+                       rel_tol, abs_tol)
+#define CHECK_CLOSE_ARRAYF(field, n, got, want, rel_tol, abs_tol)                             \
+    test_check_close_n(__FILE__, __LINE__, field, (long)(n), test_get_float, got, want,        \
+                       rel_tol, abs_tol)
+/* Per-field tolerance: within rel_of_peak times the field's own largest
+ * |want| (a field of other units never sets the scale); a field that is zero
+ * everywhere in want must be exactly zero in got. */
+#define CHECK_CLOSE_PEAK(field, n, got, want, rel_of_peak)                                   \
+    test_check_close_n(__FILE__, __LINE__, field, (long)(n), test_get_double, got, want, 0,   \
+                       (rel_of_peak) * test_peak_n((long)(n), test_get_double, want))
+#define CHECK_CLOSE_PEAKF(field, n, got, want, rel_of_peak)                                  \
+    test_check_close_n(__FILE__, __LINE__, field, (long)(n), test_get_float, got, want, 0,    \
+                       (rel_of_peak) * test_peak_n((long)(n), test_get_float, want))
+
 /* xorshift64*: a reproducible generator whose seed the test prints. */
 static inline double test_uniform(uint64_t *state)
 {

@@ -70,7 +70,8 @@ int main(int argc, char **argv)
     if (s == SCL_OK)
         s = scl_kernel_set_uint(j.k, "n", 64);
     static const scl_tune_param params[1] = {{"wg", 1, {64}}};
-    scl_plan_desc desc = {"touch", "64", params, 1, NULL, step, NULL, &j, NULL};
+    scl_plan_desc desc = {.name = "touch", .shape = "64", .params = params, .nparams = 1,
+                          .run = step, .user = &j};
     scl_plan *plan = NULL;
     if (s == SCL_OK)
         s = scl_plan_create(ctx, &desc, NULL, &plan);

@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define MAX_COMBINATIONS 512
 #define MAX_REPEATS 31
@@ -14,6 +15,7 @@ struct scl_plan {
     scl_context *ctx;
     scl_plan_desc desc;
     scl_tune_param params[SCL_PLAN_MAX_PARAMS];
+    scl_param_rule rules[SCL_PLAN_MAX_PARAMS]; /* a copy: the solver's may be on its stack */
     char names[SCL_PLAN_MAX_PARAMS][24];
     int values[SCL_PLAN_MAX_PARAMS];
     void *variant;
@@ -89,6 +91,76 @@ static scl_status apply_forced(scl_plan *plan, const scl_arg_int *values, int n,
     return SCL_OK;
 }
 
+/* 0 when v meets param i's rule; else what it requires, in why. */
+static int rule_broken(const scl_plan *plan, int i, int v, char *why, size_t len)
+{
+    if (!plan->desc.rules)
+        return 0;
+    const scl_param_rule *r = &plan->desc.rules[i];
+    const char *need = NULL;
+    char range[96];
+    if ((r->min || r->max) && (v < r->min || (r->max > 0 && v > r->max))) {
+        if (r->max > 0)
+            snprintf(range, sizeof range, "must be between %d and %d", r->min, r->max);
+        else
+            snprintf(range, sizeof range, "must be at least %d", r->min);
+        need = range;
+    } else if (r->pow2 && (v < 1 || (v & (v - 1)) != 0)) {
+        need = "must be a power of two";
+    } else if (r->divides > 0 && (v < 1 || r->divides % v != 0)) {
+        snprintf(range, sizeof range, "must divide %d", r->divides);
+        need = range;
+    }
+    if (!need)
+        return 0;
+    snprintf(why, len, "%s=%d: %s%s%s", plan->params[i].name, v, need, r->why ? " for " : "",
+             r->why ? r->why : "");
+    return 1;
+}
+
+/* Every candidate must meet its own rule: a list that breaks it is a bug of
+ * the solver, reported as such. */
+static scl_status check_candidates(scl_plan *plan)
+{
+    char why[256];
+    for (int i = 0; i < plan->desc.nparams; i++)
+        for (int k = 0; k < plan->params[i].count; k++)
+            if (rule_broken(plan, i, plan->params[i].values[k], why, sizeof why))
+                return scl_fail(plan->ctx, SCL_ERR_ARGUMENT, "scl_plan_create",
+                                "%s: candidate %s", plan->desc.name, why);
+    return SCL_OK;
+}
+
+/* Forced values (from the plan string or the context's force string, named
+ * by source) against the rules; then, when every value is fixed, the
+ * requirements between parameters. */
+static scl_status check_forced(scl_plan *plan, const int *forced, const int *is_forced)
+{
+    scl_context *ctx = plan->ctx;
+    char why[256];
+    int all = 1;
+    for (int i = 0; i < plan->desc.nparams; i++) {
+        if (!is_forced[i]) {
+            all = 0;
+            continue;
+        }
+        if (rule_broken(plan, i, forced[i], why, sizeof why))
+            return scl_fail(ctx, SCL_ERR_ARGUMENT, "scl_plan_create",
+                            "%s: forced plan value %s (%s)", plan->desc.name, why,
+                            is_forced[i] == 2 ? "plan string" : "context force string");
+    }
+    if (all && plan->desc.check && plan->desc.check(plan->desc.user, forced, why, sizeof why)) {
+        char values[256];
+        size_t n = 0;
+        for (int i = 0; i < plan->desc.nparams && n < sizeof values; i++)
+            n += (size_t)snprintf(values + n, sizeof values - n, "%s%s=%d", i ? "," : "",
+                                  plan->params[i].name, forced[i]);
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, "scl_plan_create",
+                        "%s: forced plan %s is refused: %s", plan->desc.name, values, why);
+    }
+    return SCL_OK;
+}
+
 static char *plan_key_text(const scl_plan *plan, const int *forced, const int *is_forced)
 {
     const scl_context *ctx = plan->ctx;
@@ -131,6 +203,11 @@ static int load_plan(const char *path, const char *key, scl_plan *plan)
         p += used;
     }
     free(text);
+    char why[256];
+    for (int i = 0; i < plan->desc.nparams && ok; i++) /* a cache from an older rule set */
+        ok = !rule_broken(plan, i, values[i], why, sizeof why);
+    if (ok && plan->desc.check)
+        ok = !plan->desc.check(plan->desc.user, values, why, sizeof why);
     if (ok) {
         memcpy(plan->values, values, sizeof(int) * (size_t)plan->desc.nparams);
         plan->seconds = sec;
@@ -146,6 +223,13 @@ static void store_plan(const char *path, const char *key, const scl_plan *plan)
         n += (size_t)snprintf(text + n, sizeof text - n, "%d %.9g\n", plan->values[i],
                               plan->seconds);
     scl_cache_store(path, key, text, n);
+}
+
+static double wall_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -182,12 +266,22 @@ static scl_status time_step(scl_plan *plan, void *variant, const int *values, do
     return s;
 }
 
-/* A warm-up, then the median of repeats. */
+/* A warm-up, then the median of repeats; with a deadline (wall clock, 0:
+ * none) only as many repeats as the warm-up's duration says fit before it
+ * (at least one). */
 static scl_status time_candidate(scl_plan *plan, void *variant, const int *values, int repeats,
-                                 double *median)
+                                 double deadline, double *median)
 {
     double t[MAX_REPEATS + 1];
+    double w0 = wall_now();
     scl_status s = time_step(plan, variant, values, &t[0]);
+    if (s == SCL_OK && deadline > 0) {
+        scl_finish(plan->ctx);
+        double step = wall_now() - w0, left = deadline - wall_now();
+        int fit = step > 0 ? (int)(left / step) : repeats;
+        if (fit < repeats)
+            repeats = fit < 1 ? 1 : fit;
+    }
     for (int r = 0; r < repeats && s == SCL_OK; r++)
         s = time_step(plan, variant, values, &t[r]);
     if (s != SCL_OK)
@@ -210,8 +304,10 @@ static void release(scl_plan *plan, void *variant)
 }
 
 /* Time every combination of the free parameters; keep the fastest variant. */
-static scl_status tune(scl_plan *plan, const int *forced, const int *is_forced, int repeats)
+static scl_status tune(scl_plan *plan, const int *forced, const int *is_forced, int repeats,
+                       double max_seconds)
 {
+    const double deadline = max_seconds > 0 ? wall_now() + max_seconds : 0;
     scl_context *ctx = plan->ctx;
     int np = plan->desc.nparams;
     long combos = 1;
@@ -223,7 +319,11 @@ static scl_status tune(scl_plan *plan, const int *forced, const int *is_forced, 
                         "%s: %ld candidate combinations (max %d)", plan->desc.name, combos,
                         MAX_COMBINATIONS);
     double best = -1;
+    char refused[256] = "";
+    long nrefused = 0;
     for (long c = 0; c < combos; c++) {
+        if (deadline > 0 && best >= 0 && wall_now() > deadline)
+            break; /* the budget is spent: keep the fastest so far */
         int values[SCL_PLAN_MAX_PARAMS];
         long rest = c;
         for (int i = 0; i < np; i++) {
@@ -234,13 +334,18 @@ static scl_status tune(scl_plan *plan, const int *forced, const int *is_forced, 
                 rest /= plan->params[i].count;
             }
         }
+        if (plan->desc.check &&
+            plan->desc.check(plan->desc.user, values, refused, sizeof refused)) {
+            nrefused++;
+            continue;
+        }
         if (plan->desc.worth_timing && !plan->desc.worth_timing(plan->desc.user, values))
             continue;
         void *variant = NULL;
         double t = 0;
         scl_status s = prepare(plan, values, &variant);
         if (s == SCL_OK)
-            s = time_candidate(plan, variant, values, repeats, &t);
+            s = time_candidate(plan, variant, values, repeats, deadline, &t);
         if (s == SCL_ERR_UNSUPPORTED) { /* an illegal candidate */
             release(plan, variant);
             scl_clear_error(ctx);
@@ -259,6 +364,10 @@ static scl_status tune(scl_plan *plan, const int *forced, const int *is_forced, 
             release(plan, variant);
         }
     }
+    if (best < 0 && nrefused == combos) /* the forced values leave no legal combination */
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, "scl_plan_create",
+                        "%s: no candidate goes with the forced values (%s)", plan->desc.name,
+                        refused);
     if (best < 0)
         return scl_fail(ctx, SCL_ERR_UNSUPPORTED, "scl_plan_create",
                         "no candidate of %s is legal on %s", plan->desc.name, ctx->info.name);
@@ -305,6 +414,10 @@ scl_status scl_plan_create(scl_context *ctx, const scl_plan_desc *desc,
         plan->values[i] = desc->params[i].values[0];
     }
     plan->desc.params = plan->params;
+    if (desc->rules) {
+        memcpy(plan->rules, desc->rules, sizeof(scl_param_rule) * (size_t)np);
+        plan->desc.rules = plan->rules;
+    }
 
     int forced[SCL_PLAN_MAX_PARAMS] = {0}, is_forced[SCL_PLAN_MAX_PARAMS] = {0};
     s = parse_force(plan, ctx->force, forced, is_forced, 0);
@@ -312,6 +425,10 @@ scl_status scl_plan_create(scl_context *ctx, const scl_plan_desc *desc,
         s = parse_force(plan, opt->force, forced, is_forced, 1);
     if (s == SCL_OK && opt && opt->nforced > 0)
         s = apply_forced(plan, opt->forced, opt->nforced, forced, is_forced);
+    if (s == SCL_OK)
+        s = check_candidates(plan);
+    if (s == SCL_OK)
+        s = check_forced(plan, forced, is_forced);
     int nfree = 0;
     for (int i = 0; i < np; i++) {
         if (is_forced[i])
@@ -338,7 +455,7 @@ scl_status scl_plan_create(scl_context *ctx, const scl_plan_desc *desc,
     if (s == SCL_OK && cacheable && load_plan(path, key, plan))
         plan->from_cache = 1;
     if (s == SCL_OK && nfree > 0 && !plan->from_cache && !no_tune) {
-        s = tune(plan, forced, is_forced, repeats);
+        s = tune(plan, forced, is_forced, repeats, opt ? opt->max_seconds : 0);
         if (s == SCL_OK && cacheable)
             store_plan(path, key, plan);
     }

@@ -159,7 +159,17 @@ static scl_status slot_for(struct scl_reducer *r, int kernel, scl_stream *src, s
     };
     char shape[64];
     snprintf(shape, sizeof shape, "n~2^%d", bucket);
-    scl_plan_desc desc = {kernel_names[kernel], shape, params, 2, NULL, run_pass, NULL, slot, NULL};
+    static const scl_param_rule rules[2] = {
+        {.min = 1, .max = 1024, .pow2 = 1, .why = "the tree sum of cl/reduce.cl"},
+        {.min = 1, .max = 1024, .why = "the work-groups per compute unit"},
+    };
+    scl_plan_desc desc = {.name = kernel_names[kernel],
+                          .shape = shape,
+                          .params = params,
+                          .nparams = 2,
+                          .run = run_pass,
+                          .user = slot,
+                          .rules = rules};
     /* tiny streams are not worth timing: defaults are fine there */
     scl_tune_options opt = {.no_tune = bucket < 20, .repeats = 3};
     scl_status s = scl_plan_create(r->ctx, &desc, &opt, &slot->plan);

@@ -58,6 +58,28 @@ static scl_status bind_common(scl_eri *e, scl_kernel *k)
     return SCL_OK;
 }
 
+/* What the kernels can take (cl/eri.cl): the J/K kernel sums its work-group
+ * by halving (a power of two, or the sum silently drops terms), BOYS picks
+ * one of three F0 paths, TYPES one of two, VW a vector width of 1, 2 or 4. */
+static const scl_param_rule eri_rules[4] = {
+    {.min = 1, .max = 1024, .pow2 = 1, .why = "the work-group reductions of cl/eri.cl"},
+    {.min = 0, .max = 2, .why = "the Boys F0 path (0 table, 1 erf, 2 registers)"},
+    {.min = 0, .max = 1, .why = "the quartet-type table (0 off, 1 on)"},
+    {.min = 1, .max = 4, .pow2 = 1, .why = "the row-primitive vector width (1, 2 or 4)"},
+};
+
+/* The quartet-type table exists only when every function has the same exponents. */
+static int eri_check(void *user, const int *values, char *why, size_t len)
+{
+    const scl_eri *e = user;
+    if (values[2] == 1 && !e->homogeneous) {
+        snprintf(why, len, "types=1 needs every basis function to have the same exponents "
+                           "(and a small enough table); this basis does not");
+        return 1;
+    }
+    return 0;
+}
+
 static scl_status prepare(void *user, const int *values, void **out)
 {
     scl_eri *e = user;
@@ -316,6 +338,8 @@ scl_status scl_eri_create(scl_context *ctx, const scl_eri_system *sys, const scl
         .run = run,
         .release = release,
         .user = e,
+        .rules = eri_rules,
+        .check = eri_check,
     };
     scl_tune_options topt = {.no_tune = !o.tune, .repeats = 0, .force = o.force};
     st = scl_plan_create(ctx, &desc, &topt, &e->plan);

@@ -939,7 +939,20 @@ static scl_status create(scl_fdtd *f, const scl_fdtd_options *opt)
              g->nz, f->fp64 ? "fp64" : "fp32", f->uniform ? "uniform" : "materials",
              f->fused ? "fused" : "separate", m->pml[0], m->pml[1], m->pml[2], m->pml[3],
              m->pml[4], m->pml[5]);
-    scl_plan_desc desc = {"fdtd.step", shape, params, 4, plan_prepare, plan_run, NULL, f, NULL};
+    static const scl_param_rule rules[4] = {
+        {.min = 1, .max = 1024, .why = "the work-group width"},
+        {.min = 1, .max = 1024, .why = "the work-group height"},
+        {.min = 1, .max = 4096, .why = "the z planes a work-item walks"},
+        {.min = 0, .max = 2, .why = "the CPML scheme (0 slab passes, 1 edge walks, 2 inline)"},
+    };
+    scl_plan_desc desc = {.name = "fdtd.step",
+                          .shape = shape,
+                          .params = params,
+                          .nparams = 4,
+                          .prepare = plan_prepare,
+                          .run = plan_run,
+                          .user = f,
+                          .rules = rules};
     if ((s = plan_variants(f, &desc, opt)) != SCL_OK)
         return s;
     f->shape[0] = scl_plan_value(f->plan, "lx", 64);

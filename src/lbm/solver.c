@@ -210,7 +210,18 @@ static scl_status choose_shape(scl_lbm *m, const char *force)
     snprintf(shape, sizeof shape, "%dx%d %s %s", m->p.nx, m->p.ny,
              m->opt.storage == SCL_LBM_FP16 ? "fp16" : "fp32",
              m->opt.streaming == SCL_LBM_IN_PLACE ? "aa" : "two");
-    scl_plan_desc desc = {kernel_label(m), shape, params, 2, check_shape, run_shape, NULL, m, NULL};
+    static const scl_param_rule rules[2] = {
+        {.min = 1, .max = 1024, .pow2 = 1, .why = "the work-group tree sum of cl/lbm.cl"},
+        {.min = 1, .max = 1024, .pow2 = 1, .why = "the work-group tree sum of cl/lbm.cl"},
+    };
+    scl_plan_desc desc = {.name = kernel_label(m),
+                          .shape = shape,
+                          .params = params,
+                          .nparams = 2,
+                          .prepare = check_shape,
+                          .run = run_shape,
+                          .user = m,
+                          .rules = rules};
     scl_tune_options topt = {.no_tune = !m->opt.tune, .repeats = 3, .force = force};
     scl_status s = scl_plan_create(m->ctx, &desc, &topt, &m->plan);
     if (s == SCL_ERR_UNSUPPORTED) {

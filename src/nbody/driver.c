@@ -151,6 +151,32 @@ static scl_status run_accel(void *user, void *var, const int *values)
 
 /* ---------------------------------------------------------------- tuning */
 
+/* What the kernels of cl/nbody.cl can take: V a vector width, the work-group
+ * and the tile dividing the padding of the body arrays (so that no
+ * work-group reads past them). */
+static const scl_param_rule nbody_rules[3] = {
+    {.min = 1, .max = 16, .pow2 = 1, .why = "the vector width V (1, 2, 4, 8 or 16)"},
+    {.divides = PAD_MULTIPLE, .pow2 = 1, .why = "the padding of the body arrays"},
+    {.divides = PAD_MULTIPLE, .pow2 = 1, .why = "the padding of the body arrays"},
+};
+
+static int nbody_check(void *user, const int *values, char *why, size_t len)
+{
+    (void)user;
+    int V = values[0], wg = values[1], tile = values[2];
+    if (tile % wg != 0) {
+        snprintf(why, len, "tile=%d must be a multiple of wg=%d (each work-item loads tile/wg "
+                 "bodies)", tile, wg);
+        return 1;
+    }
+    if (PAD_MULTIPLE % (V * wg) != 0) {
+        snprintf(why, len, "V*wg=%d must divide %d, the padding of the body arrays", V * wg,
+                 PAD_MULTIPLE);
+        return 1;
+    }
+    return 0;
+}
+
 /* A tile of more than 4 work-groups is legal, but its loaders idle: not timed. */
 static int worth_timing(void *user, const int *values)
 {
@@ -187,8 +213,17 @@ static scl_status choose_plan(scl_nbody *nb, const scl_nbody_options *opt)
     nb->run_nj_limit = dev->is_gpu ? 8192 : 2048;
     nb->run_half_dt = 0.0;
     nb->run_event = NULL;
-    scl_plan_desc desc = {"nbody_accel", shape, dev->is_gpu ? gpu : cpu, 3,
-                          variant_make, run_accel, variant_free, nb, worth_timing};
+    scl_plan_desc desc = {.name = "nbody_accel",
+                          .shape = shape,
+                          .params = dev->is_gpu ? gpu : cpu,
+                          .nparams = 3,
+                          .prepare = variant_make,
+                          .run = run_accel,
+                          .release = variant_free,
+                          .user = nb,
+                          .worth_timing = worth_timing,
+                          .rules = nbody_rules,
+                          .check = nbody_check};
     scl_tune_options topt = {.no_tune = !opt->tune, .repeats = 3, .force = opt->force};
     scl_status s = scl_plan_create(nb->ctx, &desc, &topt, &nb->plan);
     if (s == SCL_OK)

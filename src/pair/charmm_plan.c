@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Wall-clock seconds the tuner may spend on one force kind (scl_tune_options). */
+#define CHARMM_TUNE_SECONDS 5.0
+
 /* A plan's candidate: the kind and the values it was prepared for. */
 typedef struct {
     scl_charmm *eng;
@@ -107,6 +110,26 @@ static int log2_bucket(long n)
     return b;
 }
 
+/* What the pair kernels can take, by parameter name (every kind names its
+ * parameters alike): lanes per atom and work-groups are summed by halving
+ * (cl/charmm*.cl), a register cap or pipeline depth has a small range. */
+static scl_param_rule pair_rule(const char *name)
+{
+    if (!strcmp(name, "tpa"))
+        return (scl_param_rule){.min = 1, .max = 64, .pow2 = 1,
+                                .why = "the lanes of an atom summed by halving"};
+    if (!strcmp(name, "wg"))
+        return (scl_param_rule){.min = 1, .max = 1024, .pow2 = 1,
+                                .why = "the work-group reductions of the pair kernels"};
+    if (!strcmp(name, "chunks"))
+        return (scl_param_rule){.min = 1, .why = "the neighbor-list chunks"};
+    if (!strcmp(name, "pipe"))
+        return (scl_param_rule){.min = 0, .max = 2, .why = "the loop pipeline (0, 1 or 2)"};
+    if (!strcmp(name, "fsum"))
+        return (scl_param_rule){.min = 1, .max = 64, .why = "the pairs per float partial sum"};
+    return (scl_param_rule){0};
+}
+
 /* Plan kind k; *out stays NULL when the kind does not run here. */
 static scl_status plan_kind(scl_charmm *eng, const charmm_force_kind *kind, plan_user *u,
                             scl_plan **out)
@@ -147,11 +170,26 @@ static scl_status plan_kind(scl_charmm *eng, const charmm_force_kind *kind, plan
     snprintf(name, sizeof name, "charmm_force.%s", kind->name);
     snprintf(shape, sizeof shape, "atoms~2^%d,neighbors~2^%d,prec=%d,streaming=%d",
              log2_bucket(nl->natoms), log2_bucket(avg), (int)p->precision, nl->streaming);
-    scl_plan_desc desc = {name, shape, params, n + 1, plan_prepare, plan_run, plan_release, u, NULL};
+    scl_param_rule rules[SCL_PLAN_MAX_PARAMS];
+    for (int a = 0; a <= n; a++)
+        rules[a] = pair_rule(params[a].name);
+    scl_plan_desc desc = {.name = name,
+                          .shape = shape,
+                          .params = params,
+                          .nparams = n + 1,
+                          .prepare = plan_prepare,
+                          .run = plan_run,
+                          .release = plan_release,
+                          .user = u,
+                          .rules = rules};
     /* median of 7: candidates 10% apart swapped places run to run with 3
      * (0.144 vs 0.156 ms plans on the H200 at 32k atoms) */
-    scl_tune_options opt = {
-        .no_tune = !p->tune, .repeats = 7, .forced = forced, .nforced = nforced};
+    /* a budget per kind: at the usual cutoffs a kind times in well under a
+     * second even on PoCL, but a step of pair_style ... 30 40 40 on the
+     * peptide takes ~0.1 s there, and every candidate 8 times took over
+     * 100 s before a 5-step run; the fastest found within it is kept */
+    scl_tune_options opt = {.no_tune = !p->tune, .repeats = 7, .forced = forced,
+                            .nforced = nforced, .max_seconds = CHARMM_TUNE_SECONDS};
     return scl_plan_create(eng->ctx, &desc, &opt, out);
 }
 

@@ -42,18 +42,23 @@ static scl_status solver_build(scl_pppm *p, const int nk[3])
 {
     const char *fn = "scl_pppm_solver_set";
     scl_context *ctx = p->ctx;
-    for (int d = 0; d < 3; d++)
-        if (nk[d] < p->p.order || nk[d] > 16384)
+    /* any grid LAMMPS's pppm runs, also one smaller than the stencil (the
+     * kernels then wrap by a modulo, SMALL_GRID) */
+    int small = 0;
+    for (int d = 0; d < 3; d++) {
+        if (nk[d] < 2 || nk[d] > 16384)
             return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "grid %dx%dx%d: every dimension must be "
-                            "between the order (%d) and 16384", nk[0], nk[1], nk[2], p->p.order);
+                            "between 2 and 16384", nk[0], nk[1], nk[2]);
+        small |= nk[d] < p->p.order;
+    }
     const size_t np = (size_t)nk[0] * nk[1] * nk[2];
     if (np > (size_t)1 << 30)
         return scl_fail(ctx, SCL_ERR_TOO_LARGE, fn, "grid of %zu points is too large", np);
     const scl_type rt = p->p.fp64 ? SCL_DOUBLE : SCL_FLOAT;
     const scl_type at = scl_device(ctx)->fp64 ? SCL_DOUBLE : SCL_FLOAT;
-    char opts[96];
-    snprintf(opts, sizeof opts, "-DORDER=%d -DFP64=%d -DPERIODIC=1 -DVD_STRIDE=2", p->p.order,
-             p->p.fp64 ? 1 : 0);
+    char opts[112];
+    snprintf(opts, sizeof opts, "-DORDER=%d -DFP64=%d -DPERIODIC=1 -DVD_STRIDE=2 -DSMALL_GRID=%d",
+             p->p.order, p->p.fp64 ? 1 : 0, small);
     char sopts[64];
     snprintf(sopts, sizeof sopts, "-DFP64=%d -DWG=%d", p->p.fp64 ? 1 : 0, SOLVE_WG);
     memcpy(p->nk, nk, sizeof p->nk);

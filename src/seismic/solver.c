@@ -543,7 +543,21 @@ static scl_status create_device(scl_seis *sv, const scl_seis_options *opt)
     char shape[96];
     snprintf(shape, sizeof shape, "%dx%dx%d order %d %s pml %d", s->g.nx, s->g.ny, s->g.nz,
              s->order, sv->fp64 ? "fp64" : "fp32", s->pml);
-    const scl_plan_desc desc = {"seismic.step", shape, params, 5, step_prepare, step_run, NULL, sv, NULL};
+    static const scl_param_rule rules[5] = {
+        {.min = 1, .max = 1024, .why = "the work-group width"},
+        {.min = 1, .max = 1024, .why = "the work-group height"},
+        {.min = 1, .max = 4096, .why = "the z planes a work-item walks"},
+        {.min = 0, .max = 2, .why = "the scheme (0 separate, 1 fused, 2 fused in one pass)"},
+        {.min = 0, .max = 1, .why = "the early receiver record (0 or 1)"},
+    };
+    const scl_plan_desc desc = {.name = "seismic.step",
+                                .shape = shape,
+                                .params = params,
+                                .nparams = 5,
+                                .prepare = step_prepare,
+                                .run = step_run,
+                                .user = sv,
+                                .rules = rules};
     /* one plan per scheme (fused forced), each tuned over the work-group and
      * kz; the fastest is kept and the step times of all are reported. A
      * plan that fixes the scheme, or no fused box, makes one plan. */

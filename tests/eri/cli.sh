@@ -38,6 +38,11 @@ check h4_exit $rc "$out"
 d=$(value "device vs C reference: max |difference|" "$out")
 within "$d" 0 1e-12; check h4_tensor_check $? "difference '$d'"
 grep -q "J/K integral-direct: .* primitive quartets/s" <<< "$out"; check h4_jk $? "$out"
+# --check also compares the device J/K with the reference tensor's (a bad
+# work-group reduction of the J/K kernel never shows in the tensor)
+d=$(grep -o "J/K device vs C reference: max |difference| [-+0-9.e]* (J) [-+0-9.e]* (K)" <<< "$out")
+dj=$(awk '{print $(NF-3)}' <<< "$d"); dk=$(awk '{print $(NF-1)}' <<< "$d")
+within "$dj" 0 1e-10 && within "$dk" 0 1e-10; check h4_jk_check $? "J/K check '$d'"
 e=$(value "RHF energy:" "$out")
 efci=$(awk 'NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /NELEC=/) { split($i, a, "[=,]"); nocc = a[2] / 2 } }
   /&END/ { body = 1; next }
@@ -78,6 +83,14 @@ expect_fail no_basis "he.xyz: scl_eri_system_build: atom 1 (He): basis STO-6G ha
 printf '3\n\nH 0 0 0\nH 0 0 1.4\nH 0 1.4 0\n' > "$work/h3.xyz"
 expect_fail odd "3 electrons: closed-shell RHF needs an even count" --xyz "$work/h3.xyz" --units bohr
 expect_fail lattice "--lattice needs NXxNYxNZ" --lattice 2x2
+# plan values the kernels cannot take are refused before anything runs (a
+# wg of 96 or 3 gave a wrong RHF energy with exit 0; boys=9 was accepted)
+expect_fail plan_wg96 "wg=96: must be a power of two" --lattice 2x2x1 --plan wg=96
+expect_fail plan_wg3 "wg=3: must be a power of two" --lattice 2x1x1 --plan wg=3
+expect_fail plan_boys9 "boys=9: must be between 0 and 2" --lattice 2x1x1 --plan boys=9
+expect_fail plan_vw3 "vw=3: must be" --lattice 2x1x1 --plan vw=3
+STREAMCL_FORCE=wg=96 expect_fail force_wg96 "wg=96: must be a power of two" --lattice 2x1x1
+STREAMCL_FORCE=boys=9 expect_fail force_boys9 "boys=9: must be between 0 and 2" --lattice 2x1x1
 expect_fail schwarz "--schwarz must be >= 0" --schwarz -1
 expect_fail missing "$work/none.nw: cannot open" --basis "$work/none.nw"
 expect_fail outdir "directory '$work/no/such' is not writable" --fcidump "$work/no/such/x.fcidump"

@@ -117,7 +117,7 @@ static double screening_bound(const scl_eri_system *s, const double *D, double t
                     if (kl > ij || Q[ij] * Q[kl] >= threshold)
                         continue;
                     double m = (i == j ? 1 : 2) * (k == l ? 1 : 2) * (ij == kl ? 1 : 2);
-                    double x = fmax(fabs(D[i * n + k] * D[j * n + l]), fabs(D[i * n + l] * D[j * n + k]));
+                    double x = test_max(fabs(D[i * n + k] * D[j * n + l]), fabs(D[i * n + l] * D[j * n + k]));
                     bound += m * Q[ij] * Q[kl] * (fabs(D[i * n + j] * D[k * n + l]) / 2 + x / 4);
                     (*screened)++;
                 }

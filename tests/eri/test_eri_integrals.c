@@ -72,7 +72,7 @@ static void symmetry(uint64_t *seed)
                        scl_eri_ref_quartet(&s, k, l, i, j), scl_eri_ref_quartet(&s, l, k, i, j),
                        scl_eri_ref_quartet(&s, k, l, j, i), scl_eri_ref_quartet(&s, l, k, j, i)};
         for (int p = 1; p < 8; p++)
-            worst_perm = fmax(worst_perm, fabs(v[p] - v[0]) / fabs(v[0]));
+            worst_perm = test_max(worst_perm, fabs(v[p] - v[0]) / fabs(v[0]));
         CHECK(v[0] > 0 && isfinite(v[0]), "(%zu%zu|%zu%zu) = %g", i, j, k, l, v[0]);
     }
     /* the stored tensor (pair data, OpenMP) against the direct contraction */
@@ -82,7 +82,7 @@ static void symmetry(uint64_t *seed)
         for (size_t j = 0; j < n; j++)
             for (size_t k = 0; k < n; k++)
                 for (size_t l = 0; l < n; l++)
-                    worst_path = fmax(worst_path, fabs(u[scl_eri_index(i, j, k, l)] -
+                    worst_path = test_max(worst_path, fabs(u[scl_eri_index(i, j, k, l)] -
                                                        scl_eri_ref_quartet(&s, i, j, k, l)));
     printf("STO-%dG, 5 random H: worst relative permutation difference %.3e, tensor vs direct "
            "%.3e\n",
@@ -118,6 +118,49 @@ static void one_electron(void)
     scl_eri_basis_free(&b);
 }
 
+/* Nuclear repulsion with nuclei other than hydrogen (with hydrogen only,
+ * Z_a*Z_a passes for Z_a*Z_b): H2O and LiH against values by hand.
+ *   H2O, O at 0, H at (1.8,0,0) and (0,1.8,0) bohr:
+ *     8/1.8 + 8/1.8 + 1/(1.8*sqrt 2) = 9.28172598954808...
+ *   LiH at 3.015 bohr: 3/3.015 = 0.99502487562189...
+ *   Li, O, H on a line at 0, 2, 5 bohr: 3*8/2 + 3/5 + 8/3 = 15.2666666... */
+static void heavy_nuclei(void)
+{
+    static const char text[] = "O S\n 5.0 1.0\nLi S\n 0.8 1.0\nH S\n 0.5 1.0\n";
+    scl_eri_basis b;
+    char err[256];
+    if (scl_eri_basis_parse(text, sizeof text - 1, "heavy", &b, err, sizeof err) != SCL_OK) {
+        CHECK(0, "basis: %s", err);
+        return;
+    }
+    const struct {
+        const char *name;
+        int n;
+        scl_eri_atom atoms[3];
+        double want;
+    } cases[] = {
+        {"H2O", 3, {{8, {0, 0, 0}}, {1, {1.8, 0, 0}}, {1, {0, 1.8, 0}}},
+         16 / 1.8 + 1 / (1.8 * 1.4142135623730951)},
+        {"LiH", 2, {{3, {0, 0, 0}}, {1, {0, 0, 3.015}}}, 3 / 3.015},
+        {"LiOH line", 3, {{3, {0, 0, 0}}, {8, {0, 0, 2}}, {1, {0, 0, 5}}}, 12 + 0.6 + 8.0 / 3},
+    };
+    for (int c = 0; c < 3; c++) {
+        scl_eri_system s;
+        if (scl_eri_system_build(&b, cases[c].atoms, (size_t)cases[c].n, &s, err, sizeof err) !=
+            SCL_OK) {
+            CHECK(0, "%s: %s", cases[c].name, err);
+            continue;
+        }
+        char field[64];
+        snprintf(field, sizeof field, "%s nuclear repulsion", cases[c].name);
+        CHECK_CLOSE(field, 0, scl_eri_nuclear_repulsion(&s), cases[c].want, 1e-14, 0);
+        printf("%s: nuclear repulsion %.15f (by hand %.15f)\n", cases[c].name,
+               scl_eri_nuclear_repulsion(&s), cases[c].want);
+        scl_eri_system_free(&s);
+    }
+    scl_eri_basis_free(&b);
+}
+
 int main(void)
 {
     uint64_t seed = test_seed();
@@ -125,5 +168,6 @@ int main(void)
     for (int r = 0; r < 3; r++)
         symmetry(&seed);
     one_electron();
+    heavy_nuclei();
     return test_summary("eri_integrals");
 }

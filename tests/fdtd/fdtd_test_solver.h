@@ -32,8 +32,10 @@ static inline int ts_create_forced(test_solver *t, scl_context *ctx, const scl_f
         CHECK(s == SCL_OK, "host create: %s", err);
         return s == SCL_OK ? 0 : -1;
     }
-    if ((kind == 3 || kind == 5) && !scl_device(ctx)->fp64)
+    if ((kind == 3 || kind == 5) && !scl_device(ctx)->fp64) {
+        SKIP("%s: device %s has no fp64", labels[kind], scl_device(ctx)->name); /* exit 77 */
         return -1;
+    }
     scl_fdtd_options o = {.fp64 = kind == 3 || kind == 5, .no_tune = 1, .force = force,
                           .kernel = kind >= 4 ? SCL_FDTD_FUSED : SCL_FDTD_SEPARATE};
     scl_status s = scl_fdtd_create(ctx, m, &o, &t->dev);

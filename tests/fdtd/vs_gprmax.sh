@@ -1,35 +1,19 @@
 #!/bin/bash
 # The same gprMax model run by gprMax (PyPI gprMax 4.0.1, its OpenMP solver)
 # and by streamcl fdtd: the receiver signals (Ex..Hz with at least 1% of the
-# strongest component's energy) agree within 2% relative L2. gprMax goes into
-# a venv once (its Cython build takes minutes on 2 cores): in the machine's
-# streamcl cache ($STREAMCL_CACHE, default /var/cache/streamcl, where
-# .ci/deps.sh keeps the LAMMPS source) when that is writable, so CI builds it
-# once per machine, else in WORKDIR; without PyPI the test is skipped (exit 77).
+# strongest component's energy) agree within 2% relative L2. gprMax comes
+# from the peers venv that .ci/peers.sh caches in $STREAMCL_CACHE; without
+# PyPI the test is skipped (exit 77), or fails when CI=true.
 #   vs_gprmax.sh STREAMCL WORKDIR
 streamcl=$1
 work=$2
 [ -x "$streamcl" ] && [ -n "$work" ] || { echo "usage: $0 STREAMCL WORKDIR"; exit 2; }
 mkdir -p "$work" || exit 2
-cache=${STREAMCL_CACHE:-/var/cache/streamcl}
-if [ -d "$cache" ] && [ -w "$cache" ]; then venv=$cache/gprmax-4.0.1-venv; else venv=$work/venv; fi
-if [ ! -x "$venv/bin/gprmax-ok" ]; then
-    if ! timeout 60 python3 -m pip download --no-deps --no-binary :all: -d "$work/probe" gprMax==4.0.1 \
-            > "$work/probe.log" 2>&1; then
-        echo "SKIP: PyPI unreachable (pip download gprMax failed: $(tail -1 "$work/probe.log"))"
-        exit 77
-    fi
-    rm -rf "$venv"
-    python3 -m venv "$venv" || { echo "FAIL: python3 -m venv"; exit 1; }
-    echo "installing gprMax 4.0.1 into $venv (builds its Cython parts, a few minutes)"
-    if ! timeout 1500 "$venv/bin/pip" install -q gprMax==4.0.1 h5py > "$work/install.log" 2>&1; then
-        if grep -qiE "network|connection|resolve|timed out" "$work/install.log"; then
-            echo "SKIP: PyPI unreachable during install"; exit 77
-        fi
-        echo "FAIL: pip install gprMax"; tail -20 "$work/install.log"; exit 1
-    fi
-    printf '#!/bin/sh\n' > "$venv/bin/gprmax-ok" && chmod +x "$venv/bin/gprmax-ok"
-fi
+# gprMax 4.0.1 from its binary wheel in the peers venv (.ci/peers.sh); the
+# old probe, a 60 s `pip download --no-binary :all:`, built from source and
+# timed out with PyPI reachable, which made this test skip
+. "$(dirname "$0")/../peers_python.sh" gprMax h5py
+venv=$(dirname "$(dirname "$peer_py")")
 cd "$work" || exit 2
 # a dipole over a lossy dielectric block in a 40^3 box with 10 PML cells;
 # receivers close to the source, where the absorbing boundaries (gprMax's

@@ -9,7 +9,7 @@ static double orbit_error(const double *pos, const double *start, double separat
     for (int k = 0; k < 6; k++) {
         if (!isfinite(pos[k]))
             return INFINITY;
-        e = fmax(e, fabs(pos[k] - start[k]));
+        e = test_max(e, fabs(pos[k] - start[k]));
     }
     return e / separation;
 }

@@ -178,9 +178,9 @@ static void compare(scl_context *ctx, const char *what, test_atoms *a, scl_charm
                             : rel_error(r.ecoul, rref.ecoul);
         double vmax = 0, verr = 0;
         for (int k = 0; k < 6; k++)
-            vmax = fmax(vmax, fabs(rref.virial[k]));
+            vmax = test_max(vmax, fabs(rref.virial[k]));
         for (int k = 0; k < 6; k++)
-            verr = fmax(verr, fabs(r.virial[k] - rref.virial[k]) / vmax);
+            verr = test_max(verr, fabs(r.virial[k] - rref.virial[k]) / vmax);
         if (isnan(r.virial[0]))
             verr = NAN;
         double aerr = rms_relative(e, eref, (size_t)a->nlocal);

@@ -159,11 +159,11 @@ static void half_vs_full(scl_context *ctx, const test_atoms *a, scl_precision pr
             identical &= !memcmp(&o[0].r, &o[1].r, sizeof o[0].r) &&
                          !memcmp(o[0].e, o[1].e, n * sizeof *o[0].e) &&
                          !memcmp(o[0].v, o[1].v, 6 * n * sizeof *o[0].v);
-        worst = fmax(worst, rms_relative(o[0].f, o[1].f, 3 * n));
+        worst = test_max(worst, rms_relative(o[0].f, o[1].f, 3 * n));
         if (tally) {
             double esum = fabs(o[1].r.evdwl) + fabs(o[1].r.ecoul);
-            worst_e = fmax(worst_e, fabs(o[0].r.ecoul - o[1].r.ecoul) / esum);
-            worst_e = fmax(worst_e, fabs(o[0].r.evdwl - o[1].r.evdwl) / esum);
+            worst_e = test_max(worst_e, fabs(o[0].r.ecoul - o[1].r.ecoul) / esum);
+            worst_e = test_max(worst_e, fabs(o[0].r.evdwl - o[1].r.evdwl) / esum);
         }
         if (step == 0 && prec == SCL_PREC_DOUBLE)
             check_colouring(eng[0]);
@@ -200,11 +200,11 @@ static void half_vs_full(scl_context *ctx, const test_atoms *a, scl_precision pr
         double ebound = prec == SCL_PREC_DOUBLE ? 1e-10 : prec == SCL_PREC_MIXED ? 1e-6 : 1e-5;
         double esum = fabs(ref.r.evdwl) + fabs(ref.r.ecoul);
         double ferr = rms_relative(half_out->f, ref.f, 3 * n);
-        double eerr = fmax(fabs(half_out->r.ecoul - ref.r.ecoul), fabs(half_out->r.evdwl - ref.r.evdwl)) / esum;
+        double eerr = test_max(fabs(half_out->r.ecoul - ref.r.ecoul), fabs(half_out->r.evdwl - ref.r.evdwl)) / esum;
         double verr = 0, vnorm = 0;
         for (int k = 0; k < 6; k++) {
-            verr = fmax(verr, fabs(half_out->r.virial[k] - ref.r.virial[k]));
-            vnorm = fmax(vnorm, fabs(ref.r.virial[k]));
+            verr = test_max(verr, fabs(half_out->r.virial[k] - ref.r.virial[k]));
+            vnorm = test_max(vnorm, fabs(ref.r.virial[k]));
         }
         verr /= vnorm;
         double aerr = rms_relative(half_out->e, ref.e, n);

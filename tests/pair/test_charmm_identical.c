@@ -92,9 +92,9 @@ static void fsum_agrees(const test_atoms *a, const char *kernel)
         double ec = rel_error(o[1].r.ecoul, o[0].r.ecoul), ev = rel_error(o[1].r.evdwl, o[0].r.evdwl);
         double verr = 0, vmax = 0; /* relative to the largest component */
         for (int k = 0; k < 6; k++)
-            vmax = fmax(vmax, fabs(o[0].r.virial[k]));
+            vmax = test_max(vmax, fabs(o[0].r.virial[k]));
         for (int k = 0; k < 6; k++)
-            verr = fmax(verr, fabs(o[1].r.virial[k] - o[0].r.virial[k]) / vmax);
+            verr = test_max(verr, fabs(o[1].r.virial[k] - o[0].r.virial[k]) / vmax);
         printf("mixed  fsum 8 vs 1 (%s): forces differ by %.2e, E_vdwl %.2e, E_coul %.2e, "
                "virial %.2e\n", kernel, ferr, ev, ec, verr);
         CHECK(within(ferr, 1e-6) && within(ec, 1e-7) && within(ev, 1e-6) && within(verr, 1e-6),
@@ -145,7 +145,7 @@ static void pruning_identical(scl_context *ctx, const test_atoms *a, const char 
             }
             identical &= !memcmp(f[0], f[1], 3 * n * sizeof *f[0]) &&
                          (!tally || !memcmp(&r[0], &r[1], sizeof r[0]));
-            worst = fmax(worst, rms_relative(f[1], f[0], 3 * n));
+            worst = test_max(worst, rms_relative(f[1], f[0], 3 * n));
         }
         printf("%s pruned (%s, %d lanes) vs full lists (%s, %d lanes) over 8 moving steps: %s "
                "(forces differ by %.2e)\n",

@@ -91,6 +91,12 @@ IN
     lmp_run "$LMP_OCL" 1 in.box double$order -var ks pppm/ocl -var kw "precision double fft $fft" \
       -var order $order && check_static double$order cpu$order 1e-10
   done
+  # a grid below the order (4x4x4 at order 5): LAMMPS's pppm runs it, and
+  # pppm/ocl refused it ("every dimension must be between the order and ...")
+  sed 's/^kspace_modify order ${order}$/kspace_modify order ${order} mesh 4 4 4/' in.box > in.boxmesh
+  lmp_run "$LMP_CPU" 1 in.boxmesh cpu5m4 -var ks pppm -var kw "" -var order 5 &&
+    lmp_run "$LMP_OCL" 1 in.boxmesh double5m4 -var ks pppm/ocl -var kw "precision double fft device" \
+      -var order 5 && check_static double5m4 cpu5m4 1e-10
   # two ranks (host FFTs, each rank's brick on the device)
   lmp_run "$LMP_OCL" 2 in.box double5r2 -var ks pppm/ocl -var kw "precision double ranks device" \
     -var order 5 && check_static double5r2 cpu5 1e-10

@@ -35,12 +35,33 @@ awk -v p="$peak" 'BEGIN { exit !(p > 1e-9 && p < 1e7) }' && ok || bad "peak '$pe
 # the reference engine: same traces within float rounding
 if "$cli" seismic "$out/small.run" --engine reference --csv "$out/ref.csv" > "$out/ref.log" 2>&1; then ok
 else bad "reference run failed: $(tail -3 "$out/ref.log")"; fi
+# per unit: velocity columns against the velocities' peak, pressure columns
+# against the pressure peak (u = 1 for p); a non-number in either file fails
 awk -F, 'NR == FNR { for (i = 3; i <= NF; i++) a[FNR, i] = $i; next }
-         FNR > 1 { for (i = 3; i <= NF; i++) { d = $i - a[FNR, i]; if (d < 0) d = -d;
-                   if (d > m) m = d; v = $i < 0 ? -$i : $i; if (v > pk) pk = v } }
-         END { printf "opencl vs reference: max diff %.3e of peak %.3e\n", m, pk;
-               exit !(pk > 0 && m <= 1e-3 * pk) }' "$out/shot.csv" "$out/ref.csv" && ok ||
-    bad "opencl and reference traces differ"
+         FNR > 1 { for (i = 3; i <= NF; i++) { u = (i - 3) % 4 == 3
+                   if ($i !~ /^[-+]?[0-9.]+([eE][-+]?[0-9]+)?$/ ||
+                       a[FNR, i] !~ /^[-+]?[0-9.]+([eE][-+]?[0-9]+)?$/) nan++
+                   d = $i - a[FNR, i]; if (d < 0) d = -d
+                   if (d > m[u]) m[u] = d; v = $i < 0 ? -$i : $i; if (v > pk[u]) pk[u] = v } }
+         END { printf "opencl vs reference: velocities max diff %.3e of peak %.3e, pressure %.3e of %.3e, %d non-numbers\n",
+                      m[0], pk[0], m[1], pk[1], nan;
+               exit !(nan == 0 && pk[0] > 0 && pk[1] > 0 && m[0] <= 1e-3 * pk[0] && m[1] <= 1e-3 * pk[1]) }' \
+    "$out/shot.csv" "$out/ref.csv" && ok || bad "opencl and reference traces differ"
+
+# the layout read back by an independent reader (struct; segyio from the
+# peers venv when .ci/peers.sh made it; under CI it must be there): CSV
+# labels, SEG-Y headers with a decimation of 3, receiver coordinates, samples
+if "$cli" seismic "$out/small.run" --tune 0 --segy "$out/dec" --csv "$out/dec.csv" --decimate 3 \
+       > "$out/dec.log" 2>&1; then ok; else bad "decimated run failed: $(tail -3 "$out/dec.log")"; fi
+dt=$(sed -n 's/.* dt = \([0-9.e+-]*\) s .*/\1/p' "$out/dec.log")
+steps=$(sed -n 's/.*, \([0-9]*\) steps, .*/\1/p' "$out/dec.log")
+py=python3 need=
+peers=${STREAMCL_CACHE:-/var/cache/streamcl}/venv-peers
+[ -x "$peers/bin/python" ] && py=$peers/bin/python
+[ "${CI:-}" = true ] && need=--need-segyio
+rx=$(for k in 0 1 2 3 4 5 6 7 8; do printf '%d,50,0;' $((20 + 20 * k)); done)
+if "$py" "$(dirname "$0")/check_layout.py" "$out/dec" "$out/dec.csv" "$dt" 3 "$steps" "$rx" $need \
+       > "$out/layout.log" 2>&1; then ok; else bad "layout: $(grep -m5 FAIL "$out/layout.log"; tail -1 "$out/layout.log")"; fi
 
 # bad input: message and exit status, nothing written
 expect_fail() { # name, expected message, run-file text or '' , extra args...
@@ -56,6 +77,9 @@ expect_fail() { # name, expected message, run-file text or '' , extra args...
 }
 base='grid 30 20 20 5\nmodel homogeneous 3000 1700 2400\nsteps 20\npml 4\n'
 expect_fail unknown "unknown.run:5: unknown command 'shoot'" "${base}shoot 1 2 3\n"
+# plan values the kernels cannot take, refused by the core's plan rules
+expect_fail plan_kz0 "kz=0: must be between 1 and 4096" "${base}source force 50 50 5 0 0 1 ricker 9 1e8\n" --plan kz=0
+expect_fail plan_fused9 "fused=9: must be between 0 and 2" "${base}source force 50 50 5 0 0 1 ricker 9 1e8\n" --plan fused=9
 expect_fail cfl "cfl.run:5: dt = 0.01 s violates the CFL condition" "${base}dt 0.01\n"
 expect_fail recv "recv.run:6: receiver 2: y = -10 m is outside" "${base}receiver 5 5 0\nreceiver 5 -10 0\n"
 expect_fail bulk "bulk.run:2: vs 2900 >= (sqrt(3)/2) vp" 'grid 30 20 20 5\nmodel homogeneous 3000 2900 2400\nsteps 5\n'

@@ -1,12 +1,8 @@
 #!/bin/bash
-# ObsPy (from PyPI, in a venv under the build folder) reads our SEG-Y.
-# Exit 77 (skip) when the venv cannot be made or ObsPy cannot be installed
-# (offline machine).
+# ObsPy (from PyPI, in the peers venv that .ci/peers.sh caches) reads our
+# SEG-Y. Offline: a skip that says so (exit 77), a failure under CI=true.
+#   obspy_check.sh SEGY CSV
 set -u
-venv=$1 segy=$2 csvf=$3 here=$(dirname "$0")
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import obspy" 2>/dev/null; then
-    python3 -m venv "$venv" >/dev/null 2>&1 || { echo "SKIP: no python3 venv"; exit 77; }
-    timeout 600 "$venv/bin/pip" install -q obspy >/dev/null 2>&1 ||
-        { echo "SKIP: cannot install obspy (offline?)"; exit 77; }
-fi
-exec "$venv/bin/python" "$here/obspy_read.py" "$segy" "$csvf"
+segy=$1 csvf=$2 here=$(dirname "$0")
+. "$here/../peers_python.sh" obspy
+exec "$peer_py" "$here/obspy_read.py" "$segy" "$csvf"
