@@ -283,7 +283,8 @@ int lbm_mpi_launched(void)
     int n = launcher_size();
     if (n > 1) {
         fprintf(stderr, "streamcl lbm: started on %d MPI ranks, but this streamcl was built "
-                        "without MPI (CMake found none: install libopenmpi-dev and reconfigure); "
+                        "without MPI (none found at configure time, or -DSTREAMCL_MPI=OFF: install "
+                        "libopenmpi-dev and reconfigure); "
                         "run it without mpirun\n", n);
         return -1;
     }
