@@ -489,8 +489,10 @@ size_t scl_lbm_halo_bytes(const scl_lbm *m)
     return m ? 3 * (size_t)m->p.nx * store_size(m) : 0;
 }
 
-/* Three directions of local row y, in raw storage, to or from host (3*nx elements). */
-static scl_status halo_transfer(scl_lbm *m, int write, int y, const int dirs[3], void *host)
+/* Three directions of local row y, in raw storage, to or from host (3*nx
+ * elements); a read with last set blocks (the in-order queue: for all before it). */
+static scl_status halo_transfer(scl_lbm *m, int write, int y, const int dirs[3], void *host,
+                                int last)
 {
     scl_stream *lat = m->lattice[m->src];
     size_t nx = (size_t)m->p.nx, es = store_size(m);
@@ -500,7 +502,7 @@ static scl_status halo_transfer(scl_lbm *m, int write, int y, const int dirs[3],
         char *h = (char *)host + (size_t)j * nx * es;
         /* in-order queue: the last read blocks for all; writes complete before the next launch */
         s = write ? scl_stream_write_range(lat, first, nx, h, 0, NULL)
-                  : scl_stream_read_range(lat, first, nx, h, j == 2, NULL);
+                  : scl_stream_read_range(lat, first, nx, h, last && j == 2, NULL);
     }
     return s;
 }
@@ -515,9 +517,9 @@ scl_status scl_lbm_read_edges(scl_lbm *m, void *to_below, void *to_above)
         return m ? scl_fail(m->ctx, SCL_ERR_ARGUMENT, "scl_lbm_read_edges",
                             "not a row-split solver, or NULL buffer")
                  : SCL_ERR_ARGUMENT;
-    scl_status s = halo_transfer(m, 0, m->halo, down_dirs, to_below);
+    scl_status s = halo_transfer(m, 0, m->halo, down_dirs, to_below, 0);
     if (s == SCL_OK)
-        s = halo_transfer(m, 0, m->halo + m->rows - 1, up_dirs, to_above);
+        s = halo_transfer(m, 0, m->halo + m->rows - 1, up_dirs, to_above, 1);
     return s;
 }
 
@@ -527,9 +529,9 @@ scl_status scl_lbm_write_halos(scl_lbm *m, const void *from_below, const void *f
         return m ? scl_fail(m->ctx, SCL_ERR_ARGUMENT, "scl_lbm_write_halos",
                             "not a row-split solver, or NULL buffer")
                  : SCL_ERR_ARGUMENT;
-    scl_status s = halo_transfer(m, 1, 0, up_dirs, (void *)from_below);
+    scl_status s = halo_transfer(m, 1, 0, up_dirs, (void *)from_below, 0);
     if (s == SCL_OK)
-        s = halo_transfer(m, 1, m->halo + m->rows, down_dirs, (void *)from_above);
+        s = halo_transfer(m, 1, m->halo + m->rows, down_dirs, (void *)from_above, 0);
     return s;
 }
 

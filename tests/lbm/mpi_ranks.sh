@@ -70,6 +70,17 @@ for np in 1 2 3 4; do
 done
 run a_tuned 3 a.par a.obs
 compare "19x13, 3 ranks, each rank's work-group tuned" "$work/a_ref" "$work/a_tuned"
+# snapshots and PNGs: gathered at each --every, written by rank 0, identical files
+run a_every_ref 0 a.par a.obs --force lx=16,ly=1 --every 20 --png "$work/a_every_ref/u.png"
+run a_every 3 a.par a.obs --force lx=16,ly=1 --every 20 --png "$work/a_every/u.png"
+names=$(cd "$work/a_every_ref" && ls)
+if [ "$(cd "$work/a_every" && ls)" != "$names" ] || [ "$(echo "$names" | wc -l)" -ne 7 ]; then
+    fail "--every 20 --png at 3 ranks: files $(cd "$work/a_every" && ls | tr '\n' ' ')"
+elif ! (cd "$work/a_every_ref" && for f in $names; do cmp -s "$f" "../a_every/$f" || exit 1; done); then
+    fail "--every 20 --png at 3 ranks: a snapshot or PNG differs from one rank's"
+else
+    ok "--every 20 --png at 3 ranks: 7 files identical to one rank's"
+fi
 run b_ref 0 b.par b.obs
 run b_np4 4 b.par b.obs
 compare "23x5, 4 ranks (slabs of 2,1,1,1 rows)" "$work/b_ref" "$work/b_np4"
