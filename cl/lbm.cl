@@ -10,6 +10,11 @@
  * storing (same arithmetic, no extra pass, no neighbour reads) and records in
  * accel_flags[x] whether it did, so the host can read out the true state.
  *
+ * Rows [y_first, y_end) are updated and row accel_row accelerated (the whole
+ * lattice and ny-2 on one device; a slab of a row-split lattice has one halo
+ * row above and below, filled by the caller before each step, so its
+ * periodic wrap is never taken).
+ *
  * Build options: -DLBM_FP16=0|1 (storage; arithmetic is always float).
  * Layout: SoA, population k of cell i at k*ncell + i.
  * Directions: 0 rest, 1 E, 2 N, 3 W, 4 S, 5 NE, 6 NW, 7 SW, 8 SE.
@@ -100,8 +105,8 @@ inline void lbm_group_sum(float v, __local float *scratch, __global float *parti
 /* Neighbour coordinates with periodic wrap, and the equilibrium weights
  * w_k rho0 that fp16 storage is relative to. */
 #define LBM_PROLOGUE                                                                         \
-    const int x = get_global_id(0), y = get_global_id(1);                                   \
-    const int inside = x < nx && y < ny;                                                     \
+    const int x = get_global_id(0), y = (int)get_global_id(1) + y_first;                    \
+    const int inside = x < nx && y < y_end;                                                  \
     float speed = 0.0f;                                                                      \
     const lbm_consts c = {par.x, par.y, par.z};                                              \
     const float wk[9] = {eqw.x, eqw.y, eqw.y, eqw.y, eqw.y, eqw.z, eqw.z, eqw.z, eqw.z};    \
@@ -120,7 +125,8 @@ inline void lbm_group_sum(float v, __local float *scratch, __global float *parti
 #define LBM_ARGS                                                                             \
     __global const uchar *restrict obstacles, __global float *restrict partials,             \
         __global uchar *restrict accel_flags, const int nx, const int ny, const float4 par,  \
-        const float4 eqw, const uint partial_offset, __local float *scratch
+        const float4 eqw, const uint partial_offset, __local float *scratch,                 \
+        const int y_first, const int y_end, const int accel_row
 
 /* Two lattices: pull from src, store into dst (the host swaps them). */
 __kernel void lbm_step(__global const store_t *restrict src, __global store_t *restrict dst,
@@ -140,7 +146,7 @@ __kernel void lbm_step(__global const store_t *restrict src, __global store_t *r
         t[7] = LOAD(src, 7 * n + xe + yn, 7);
         t[8] = LOAD(src, 8 * n + xw + yn, 8);
         speed = lbm_cell(t, blocked, c.omega, o);
-        lbm_accelerate(o, y == ny - 2, blocked, c, accel_flags, x);
+        lbm_accelerate(o, y == accel_row, blocked, c, accel_flags, x);
         for (int k = 0; k < 9; k++)
             STORE(dst, k * n + i, k, o[k]);
     }
@@ -158,7 +164,7 @@ __kernel void lbm_step_even(__global store_t *lat, LBM_ARGS)
         for (int k = 0; k < 9; k++)
             t[k] = LOAD(lat, k * n + i, k);
         speed = lbm_cell(t, blocked, c.omega, o);
-        lbm_accelerate(o, y == ny - 2, blocked, c, accel_flags, x);
+        lbm_accelerate(o, y == accel_row, blocked, c, accel_flags, x);
         const int opposite[9] = {0, 3, 4, 1, 2, 7, 8, 5, 6};
         for (int k = 0; k < 9; k++)
             STORE(lat, opposite[k] * n + i, k, o[k]);
@@ -185,7 +191,7 @@ __kernel void lbm_step_odd(__global store_t *lat, LBM_ARGS)
         t[7] = LOAD(lat, 5 * n + xe + yn, 7);
         t[8] = LOAD(lat, 6 * n + xw + yn, 8);
         speed = lbm_cell(t, blocked, c.omega, o);
-        lbm_accelerate(o, y == ny - 2, blocked, c, accel_flags, x);
+        lbm_accelerate(o, y == accel_row, blocked, c, accel_flags, x);
         STORE(lat, i, 0, o[0]);
         STORE(lat, 1 * n + xe + yc, 1, o[1]);
         STORE(lat, 2 * n + x + yn, 2, o[2]);

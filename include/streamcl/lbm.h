@@ -94,6 +94,39 @@ scl_status scl_lbm_read_speeds(scl_lbm *lbm, float *f);
 scl_status scl_lbm_read_fields(scl_lbm *lbm, float *ux, float *uy, float *speed,
                                float *pressure);
 
+/* ------------------------------------------------------- row-split lattices
+ * For domain decomposition by the caller (the library knows nothing of MPI):
+ * a solver owning global rows [y0, y0+rows) of the lattice p describes, with
+ * one halo row below and above (the rows y0-1 and y0+rows, wrapping round:
+ * streaming is periodic). Before every step the caller fills the halos from
+ * the neighbouring slabs' edges; the updates are local, so the owned rows
+ * evolve bitwise as in one whole-lattice solver. Two-lattice streaming only
+ * (SCL_ERR_UNSUPPORTED for in place). obstacles is the whole nx*ny mask. */
+scl_status scl_lbm_create_rows(scl_context *ctx, const scl_lbm_params *p,
+                               const unsigned char *obstacles, int y0, int rows,
+                               const scl_lbm_options *opt, scl_lbm **out);
+/* Called before each step: read the edges, swap them with the neighbours,
+ * write the halos. A status other than SCL_OK stops the steps and is returned. */
+typedef scl_status (*scl_lbm_exchange_fn)(void *user, scl_lbm *lbm);
+/* Advance `steps`; sums (optional, `steps` doubles) receives, per step, the
+ * sum of |u| over the owned fluid cells (the caller sums over slabs and
+ * divides by the fluid cells of the whole lattice). Also works on a whole
+ * lattice (exchange may then be NULL). */
+scl_status scl_lbm_step_rows(scl_lbm *lbm, long steps, double *sums, scl_lbm_exchange_fn exchange,
+                             void *user);
+/* Owned rows and their fluid cells (any may be NULL). */
+void scl_lbm_rows(const scl_lbm *lbm, int *y0, int *rows, long *fluid);
+/* Bytes of one edge or halo buffer: 3 directions x nx cells in storage format. */
+size_t scl_lbm_halo_bytes(const scl_lbm *lbm);
+/* to_below: S, SW, SE of the first owned row (the slab below needs them);
+ * to_above: N, NE, NW of the last owned row. Blocking. */
+scl_status scl_lbm_read_edges(scl_lbm *lbm, void *to_below, void *to_above);
+/* from_below: the slab below's to_above, into the lower halo row; from_above:
+ * the slab above's to_below, into the upper one. Queued before the next step. */
+scl_status scl_lbm_write_halos(scl_lbm *lbm, const void *from_below, const void *from_above);
+/* (scl_lbm_read_speeds / read_fields of a row-split solver give the owned rows
+ * only: 9*nx*rows floats, SoA over the slab.) */
+
 /* ------------------------------------------------------------------ host side */
 
 /* Initial state: rest equilibrium of p->density (9*nx*ny floats). */

@@ -2,6 +2,7 @@
  * an OpenCL device (or the serial / OpenMP reference on the host), writing
  * av_vels.dat and final_state.dat and reporting MLUPS and bandwidth. */
 #include "commands.h"
+#include "lbm_mpi.h"
 #include "streamcl/lbm.h"
 
 #include <errno.h>
@@ -205,11 +206,30 @@ typedef struct {
     scl_lbm *lbm;          /* OpenCL */
     float *f, *tmp;        /* host reference state */
     fields fl;
+    lbm_mpi *mpi;          /* under mpirun: lbm is this rank's slab */
+    float *whole;          /* with mpi, rank 0: the gathered state */
 } runner;
+
+/* 0 when ok on every rank (the one rank without MPI), else -1. */
+static int all_ok(runner *r, int ok)
+{
+    return r->mpi ? lbm_mpi_agree(r->mpi, ok) : ok ? 0 : -1;
+}
+
+static int is_root(const runner *r)
+{
+    return lbm_mpi_rank(r->mpi) == 0;
+}
 
 static int runner_fields(runner *r)
 {
-    if (r->lbm) {
+    if (r->mpi) { /* collective: the fields exist on rank 0 only */
+        if (lbm_mpi_gather_speeds(r->mpi, r->lbm, r->whole))
+            return -1;
+        if (is_root(r))
+            scl_lbm_fields(r->p, r->obst, r->whole, r->fl.ux, r->fl.uy, r->fl.speed,
+                           r->fl.pressure);
+    } else if (r->lbm) {
         if (scl_lbm_read_fields(r->lbm, r->fl.ux, r->fl.uy, r->fl.speed, r->fl.pressure)) {
             fprintf(stderr, "streamcl lbm: %s\n", scl_last_error(r->ctx));
             return -1;
@@ -222,6 +242,8 @@ static int runner_fields(runner *r)
 
 static int runner_steps(runner *r, long steps, float *av)
 {
+    if (r->mpi)
+        return lbm_mpi_steps(r->mpi, r->lbm, steps, av);
     if (r->lbm) {
         if (scl_lbm_step(r->lbm, steps, av) != SCL_OK) {
             fprintf(stderr, "streamcl lbm: %s\n", scl_last_error(r->ctx));
@@ -239,11 +261,19 @@ static int runner_steps(runner *r, long steps, float *av)
     return 0;
 }
 
-int cmd_lbm(int argc, char **argv)
+/* The run; with mpi, one rank's part of it (every rank takes the same path). */
+static int run_lbm(int argc, char **argv, lbm_mpi *mpi)
 {
     lbm_args a;
     if (parse_args(argc, argv, &a)) {
-        usage(stderr);
+        if (!lbm_mpi_rank(mpi))
+            usage(stderr);
+        return 2;
+    }
+    if (mpi && a.reference) {
+        if (!lbm_mpi_rank(mpi))
+            fprintf(stderr, "streamcl lbm: --reference runs on one host; start it without "
+                            "mpirun\n");
         return 2;
     }
     char err[4400];
@@ -254,15 +284,18 @@ int cmd_lbm(int argc, char **argv)
     }
     long steps = a.steps >= 0 ? a.steps : p.max_iters;
     size_t n = (size_t)p.nx * (size_t)p.ny;
+    int root = !lbm_mpi_rank(mpi); /* prints, writes files; other ranks compute */
     unsigned char *obst = malloc(n);
-    float *fieldbuf = malloc(4 * n * sizeof *fieldbuf);
+    float *fieldbuf = malloc(4 * (root ? n : 1) * sizeof *fieldbuf);
     float *av = NULL;
-    runner r = {.a = &a, .p = &p, .obst = obst};
+    runner r = {.a = &a, .p = &p, .obst = obst, .mpi = mpi};
     scl_context *ctx = NULL;
     cli_outputs out;
     cli_outputs_init(&out, "lbm");
     const char *av_path = NULL, *state_path = NULL, *png_path = NULL;
-    int rc = 1;
+    int rc = 1, outputs_ok = 1;
+    if (mpi && root && !(r.whole = malloc(n * SCL_LBM_Q * sizeof *r.whole)))
+        fieldbuf = (free(fieldbuf), NULL);
     if (!obst || !fieldbuf) {
         fprintf(stderr, "streamcl lbm: %s:1: out of host memory for a %dx%d grid\n",
                 a.param_path, p.nx, p.ny);
@@ -284,17 +317,21 @@ int cmd_lbm(int argc, char **argv)
                         "has %.3g GiB)\n", what, av_bytes / 1073741824.0, host_bytes / 1073741824.0);
         goto done;
     }
-    r.fl = (fields){fieldbuf, fieldbuf + n, fieldbuf + 2 * n, fieldbuf + 3 * n};
+    if (root)
+        r.fl = (fields){fieldbuf, fieldbuf + n, fieldbuf + 2 * n, fieldbuf + 3 * n};
     if (scl_lbm_read_obstacles(a.obstacle_path, &p, obst, err, sizeof err) != SCL_OK) {
         fprintf(stderr, "streamcl lbm: %s\n", err);
         goto done;
     }
-    /* every output path is checked before computing (snapshots go beside these) */
-    if (!a.no_output && (cli_output_dir("lbm", a.out_dir) ||
-                         !(av_path = output_in(&out, a.out_dir, "av_vels.dat")) ||
-                         !(state_path = output_in(&out, a.out_dir, "final_state.dat"))))
-        goto done;
-    if (a.png && !(png_path = cli_output(&out, a.png)))
+    /* every output path is checked before computing (snapshots go beside these);
+     * rank 0 writes them all */
+    if (root && !a.no_output && (cli_output_dir("lbm", a.out_dir) ||
+                                 !(av_path = output_in(&out, a.out_dir, "av_vels.dat")) ||
+                                 !(state_path = output_in(&out, a.out_dir, "final_state.dat"))))
+        outputs_ok = 0; /* agreed on below */
+    else if (root && a.png && !(png_path = cli_output(&out, a.png)))
+        outputs_ok = 0;
+    if (all_ok(&r, outputs_ok))
         goto done;
 
     double t0 = cli_now();
@@ -308,6 +345,18 @@ int cmd_lbm(int argc, char **argv)
         }
         scl_lbm_ref_init(&p, r.f);
         printf("device: host, %s reference\n", a.reference);
+    } else if (mpi) {
+        if (lbm_mpi_create(mpi, a.device, a.param_path, &p, obst, &a.opt, &ctx, &r.lbm))
+            goto done;
+        r.ctx = ctx;
+        bytes_per_cell = scl_lbm_bytes_per_cell(r.lbm);
+        int y0, rows;
+        scl_lbm_rows(r.lbm, &y0, &rows, NULL);
+        if (root)
+            printf("device: %s [%s] (rank 0 of %d)\nlattice: %dx%d, %s storage, slabs of %d or "
+                   "fewer rows over %d MPI ranks\n", scl_device(ctx)->name,
+                   scl_device(ctx)->platform, lbm_mpi_size(mpi), p.nx, p.ny,
+                   a.opt.storage == SCL_LBM_FP16 ? "fp16" : "fp32", rows, lbm_mpi_size(mpi));
     } else {
         ctx = r.ctx = cli_context(a.device, 0);
         if (!ctx)
@@ -336,7 +385,8 @@ int cmd_lbm(int argc, char **argv)
     double t1 = cli_now();
 
     cli_progress prog;
-    cli_progress_start(&prog, "lbm", steps);
+    if (root)
+        cli_progress_start(&prog, "lbm", steps);
     long chunk = a.every ? a.every : (steps > 100 ? steps / 100 : 1);
     double io_seconds = 0; /* snapshots are not compute */
     for (long done = 0; done < steps;) {
@@ -345,39 +395,43 @@ int cmd_lbm(int argc, char **argv)
             goto done;
         long bad = first_non_finite(av + done, c);
         if (bad >= 0) {
-            cli_progress_end(&prog);
-            fprintf(stderr, "streamcl lbm: the flow became non-finite at step %ld (mean |u| %g); "
+            if (root)
+                cli_progress_end(&prog);
+            if (root)
+                fprintf(stderr, "streamcl lbm: the flow became non-finite at step %ld (mean |u| %g); "
                             "no output written (density %g, accel %g, omega %g from %s)\n",
                     done + bad + 1, (double)av[done + bad], (double)p.density, (double)p.accel,
                     (double)p.omega, a.param_path);
             goto done;
         }
         done += c;
-        cli_progress_update(&prog, done);
+        if (root)
+            cli_progress_update(&prog, done);
         if (a.every && !a.no_output && done % a.every == 0 && done < steps) {
             double s0 = cli_now();
             char name[64], png[4200];
             snprintf(name, sizeof name, "state_%06ld.dat", done);
             if (a.png)
                 snapshot_png_name(a.png, done, png, sizeof png);
-            const char *snap = output_in(&out, a.out_dir, name);
-            const char *snap_png = a.png ? cli_output(&out, png) : NULL;
-            if (!snap || (a.png && !snap_png) || runner_fields(&r) ||
-                write_state_files(&p, obst, &r.fl, snap, snap_png))
+            const char *snap = root ? output_in(&out, a.out_dir, name) : NULL;
+            const char *snap_png = root && a.png ? cli_output(&out, png) : NULL;
+            if (all_ok(&r, !root || (snap && (!a.png || snap_png))) || runner_fields(&r) ||
+                all_ok(&r, !root || !write_state_files(&p, obst, &r.fl, snap, snap_png)))
                 goto done;
             io_seconds += cli_now() - s0;
         }
     }
-    if (r.lbm && scl_finish(ctx) != SCL_OK)
+    if (all_ok(&r, !r.lbm || scl_finish(ctx) == SCL_OK))
         goto done;
-    cli_progress_end(&prog);
+    if (root)
+        cli_progress_end(&prog);
     double t2 = cli_now();
     if (runner_fields(&r))
         goto done;
 
     /* the benchmark's Reynolds number uses the last step's mean |u| */
     double last = steps > 0 ? av[steps - 1] : 0.0;
-    if (steps == 0) {
+    if (steps == 0 && root) {
         double sum = 0;
         for (size_t i = 0; i < n; i++)
             sum += obst[i] ? 0.0 : r.fl.speed[i];
@@ -385,6 +439,10 @@ int cmd_lbm(int argc, char **argv)
     }
     double compute = t2 - t1 - io_seconds;
     double mlups = compute > 0 ? (double)n * (double)steps / compute * 1e-6 : 0.0;
+    if (!root) {
+        rc = 0;
+        goto agree_outputs;
+    }
     printf("==done==\n");
     printf("Reynolds number:\t\t%.12E\n", scl_lbm_reynolds(&p, last));
     printf("Elapsed init time:\t\t%.6f (s)\n", t1 - t0);
@@ -393,19 +451,21 @@ int cmd_lbm(int argc, char **argv)
     printf("Bandwidth:\t\t\t%.1f GB/s (%.0f bytes per cell update)\n",
            mlups * bytes_per_cell * 1e-3, bytes_per_cell);
 
+    rc = 0;
     if (!a.no_output) {
         if (scl_lbm_write_av_vels(av_path, av, steps, err, sizeof err) != SCL_OK) {
             fprintf(stderr, "streamcl lbm: %s\n", err);
-            goto done;
+            rc = 1;
+        } else if (write_state_files(&p, obst, &r.fl, state_path, png_path)) {
+            rc = 1;
         }
-        if (write_state_files(&p, obst, &r.fl, state_path, png_path))
-            goto done;
     } else if (png_path && write_png(png_path, &p, obst, r.fl.speed)) {
-        goto done;
+        rc = 1;
     }
-    if (cli_outputs_commit(&out))
-        goto done;
-    rc = 0;
+    if (rc == 0 && cli_outputs_commit(&out))
+        rc = 1;
+agree_outputs: /* the other ranks learn whether rank 0's files were written */
+    rc = all_ok(&r, rc == 0) ? 1 : 0;
 done:
     cli_outputs_free(&out);
     scl_lbm_free(r.lbm);
@@ -415,5 +475,19 @@ done:
     free(obst);
     free(av);
     free(fieldbuf);
+    free(r.whole);
+    return rc;
+}
+
+int cmd_lbm(int argc, char **argv)
+{
+    int launched = lbm_mpi_launched();
+    if (launched <= 0)
+        return launched < 0 ? 1 : run_lbm(argc, argv, NULL);
+    lbm_mpi *mpi = lbm_mpi_start(&argc, &argv);
+    if (!mpi)
+        return 1;
+    int rc = run_lbm(argc, argv, mpi);
+    lbm_mpi_end(mpi);
     return rc;
 }

@@ -115,9 +115,20 @@ void lbm_decode(const scl_lbm_params *p, lbm_layout layout, int fp16, const void
 void lbm_accelerate_row(const scl_lbm_params *p, const unsigned char *obstacles, float *f,
                         unsigned char *flags)
 {
+    lbm_accelerate_row_at(p, p->ny - 2, obstacles, f, flags);
+}
+
+void lbm_undo_acceleration(const scl_lbm_params *p, const unsigned char *flags, float *f)
+{
+    lbm_undo_acceleration_at(p, p->ny - 2, flags, f);
+}
+
+void lbm_accelerate_row_at(const scl_lbm_params *p, int y, const unsigned char *obstacles,
+                           float *f, unsigned char *flags)
+{
     size_t n = (size_t)p->nx * (size_t)p->ny;
     float w1 = p->density * p->accel / 9.0f, w2 = p->density * p->accel / 36.0f;
-    size_t row = (size_t)(p->ny - 2) * (size_t)p->nx;
+    size_t row = (size_t)y * (size_t)p->nx;
     for (int x = 0; x < p->nx; x++) {
         size_t i = row + (size_t)x;
         int go = !obstacles[i] && f[3 * n + i] - w1 > 0.0f && f[6 * n + i] - w2 > 0.0f &&
@@ -135,11 +146,12 @@ void lbm_accelerate_row(const scl_lbm_params *p, const unsigned char *obstacles,
     }
 }
 
-void lbm_undo_acceleration(const scl_lbm_params *p, const unsigned char *flags, float *f)
+void lbm_undo_acceleration_at(const scl_lbm_params *p, int y, const unsigned char *flags,
+                              float *f)
 {
     size_t n = (size_t)p->nx * (size_t)p->ny;
     float w1 = p->density * p->accel / 9.0f, w2 = p->density * p->accel / 36.0f;
-    size_t row = (size_t)(p->ny - 2) * (size_t)p->nx;
+    size_t row = (size_t)y * (size_t)p->nx;
     for (int x = 0; x < p->nx; x++) {
         if (!flags[x])
             continue;

@@ -33,5 +33,10 @@ void lbm_decode(const scl_lbm_params *p, lbm_layout layout, int fp16, const void
 void lbm_accelerate_row(const scl_lbm_params *p, const unsigned char *obstacles, float *f,
                         unsigned char *flags);
 void lbm_undo_acceleration(const scl_lbm_params *p, const unsigned char *flags, float *f);
+/* The same on row y of the lattice p describes (a row-split slab's local row). */
+void lbm_accelerate_row_at(const scl_lbm_params *p, int y, const unsigned char *obstacles,
+                           float *f, unsigned char *flags);
+void lbm_undo_acceleration_at(const scl_lbm_params *p, int y, const unsigned char *flags,
+                              float *f);
 
 #endif

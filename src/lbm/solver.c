@@ -14,10 +14,13 @@
 
 struct scl_lbm {
     scl_context *ctx;
-    scl_lbm_params p;
+    scl_lbm_params p;         /* the whole lattice */
+    scl_lbm_params lp;        /* the device lattice: p, or a slab of rows + 2 halo rows */
+    int y0, rows, halo;       /* global rows [y0, y0+rows) owned, at local rows halo.. */
+    int accel_row;            /* local row of global row ny-2, or -1 when not owned */
     scl_lbm_options opt;
-    unsigned char *obstacles; /* host copy, nx*ny */
-    long fluid;
+    unsigned char *obstacles; /* host copy of the device lattice's rows */
+    long fluid;               /* fluid cells among the owned rows */
     size_t ncell;
     scl_kernel *step, *even, *odd, *sum;
     scl_plan *plan;           /* the work-group shape, tuned; runs one step */
@@ -106,11 +109,13 @@ static scl_status upload_initial(scl_lbm *m)
         s = scl_fail(m->ctx, SCL_ERR_MEMORY, "scl_lbm_create", "out of host memory (%zu cells)",
                      m->ncell);
     } else {
-        scl_lbm_ref_init(&m->p, f);
-        lbm_accelerate_row(&m->p, m->obstacles, f, flags);
+        scl_lbm_ref_init(&m->lp, f);
+        memset(flags, 0, (size_t)m->p.nx);
+        if (m->accel_row >= 0)
+            lbm_accelerate_row_at(&m->lp, m->accel_row, m->obstacles, f, flags);
         m->steps_done = 0;
         m->src = 0;
-        lbm_encode(&m->p, current_layout(m), m->opt.storage == SCL_LBM_FP16, f, raw);
+        lbm_encode(&m->lp, current_layout(m), m->opt.storage == SCL_LBM_FP16, f, raw);
         s = scl_stream_write(m->lattice[0], raw, 1, NULL);
         if (s == SCL_OK)
             s = scl_stream_write(m->flags, flags, 1, NULL);
@@ -137,7 +142,13 @@ static scl_status bind_common(scl_lbm *m, scl_kernel *k)
     if (s == SCL_OK)
         s = scl_kernel_set_int(k, "nx", m->p.nx);
     if (s == SCL_OK)
-        s = scl_kernel_set_int(k, "ny", m->p.ny);
+        s = scl_kernel_set_int(k, "ny", m->lp.ny);
+    if (s == SCL_OK)
+        s = scl_kernel_set_int(k, "y_first", m->halo);
+    if (s == SCL_OK)
+        s = scl_kernel_set_int(k, "y_end", m->halo + m->rows);
+    if (s == SCL_OK)
+        s = scl_kernel_set_int(k, "accel_row", m->accel_row);
     if (s == SCL_OK)
         s = scl_kernel_set_value(k, "par", SCL_FLOAT4, par);
     if (s == SCL_OK)
@@ -163,7 +174,7 @@ static scl_status enqueue_step(scl_lbm *m, int lx, int ly, unsigned offset)
         s = scl_kernel_set_uint(k, "partial_offset", offset);
     if (s == SCL_OK)
         s = scl_kernel_set_local(k, "scratch", sizeof(float) * (size_t)lx * (size_t)ly);
-    size_t global[2] = {(size_t)m->p.nx, (size_t)m->p.ny}, local[2] = {(size_t)lx, (size_t)ly};
+    size_t global[2] = {(size_t)m->p.nx, (size_t)m->rows}, local[2] = {(size_t)lx, (size_t)ly};
     if (s == SCL_OK)
         s = scl_kernel_launch(k, 2, global, local, NULL);
     return s;
@@ -180,11 +191,11 @@ static scl_status check_shape(void *user, const int *values, void **variant)
         return scl_fail(m->ctx, SCL_ERR_UNSUPPORTED, "scl_lbm_create",
                         "work-group %dx%d: both sides must be powers of two", lx, ly);
     size_t gx = ((size_t)m->p.nx + (size_t)lx - 1) / (size_t)lx;
-    size_t gy = ((size_t)m->p.ny + (size_t)ly - 1) / (size_t)ly;
-    if (gx * gy > m->partial_capacity || lx > 2 * m->p.nx + 16 || ly > 2 * m->p.ny)
+    size_t gy = ((size_t)m->rows + (size_t)ly - 1) / (size_t)ly;
+    if (gx * gy > m->partial_capacity || lx > 2 * m->p.nx + 16 || ly > 2 * m->rows)
         return scl_fail(m->ctx, SCL_ERR_UNSUPPORTED, "scl_lbm_create",
                         "work-group %dx%d does not suit a %dx%d lattice", lx, ly, m->p.nx,
-                        m->p.ny);
+                        m->rows);
     scl_kernel *k = m->opt.streaming == SCL_LBM_IN_PLACE ? m->even : m->step;
     scl_status s = scl_kernel_set_local(k, "scratch", sizeof(float) * (size_t)lx * (size_t)ly);
     size_t local[2] = {(size_t)lx, (size_t)ly};
@@ -207,7 +218,7 @@ static scl_status choose_shape(scl_lbm *m, const char *force)
         {"ly", 4, {4, 1, 2, 8}},
     };
     char shape[96];
-    snprintf(shape, sizeof shape, "%dx%d %s %s", m->p.nx, m->p.ny,
+    snprintf(shape, sizeof shape, "%dx%d %s %s", m->p.nx, m->rows,
              m->opt.storage == SCL_LBM_FP16 ? "fp16" : "fp32",
              m->opt.streaming == SCL_LBM_IN_PLACE ? "aa" : "two");
     static const scl_param_rule rules[2] = {
@@ -236,7 +247,7 @@ static scl_status choose_shape(scl_lbm *m, const char *force)
     m->lx = scl_plan_value(m->plan, "lx", 64);
     m->ly = scl_plan_value(m->plan, "ly", 4);
     m->groups_x = ((size_t)m->p.nx + (size_t)m->lx - 1) / (size_t)m->lx;
-    m->groups_y = ((size_t)m->p.ny + (size_t)m->ly - 1) / (size_t)m->ly;
+    m->groups_y = ((size_t)m->rows + (size_t)m->ly - 1) / (size_t)m->ly;
     size_t groups = m->groups_x * m->groups_y;
     size_t fit = m->partial_capacity / groups;
     m->batch = m->opt.batch > 0 ? m->opt.batch : DEFAULT_BATCH;
@@ -255,16 +266,15 @@ static scl_status check_fits(scl_lbm *m)
         return scl_fail(m->ctx, SCL_ERR_TOO_LARGE, "scl_lbm_create",
                         "a %dx%d lattice needs %.0f MiB per buffer and %.0f MiB in all; %s allows "
                         "%.0f MiB per buffer and has %.0f MiB",
-                        m->p.nx, m->p.ny, lattice / 1048576.0, total / 1048576.0, dev->name,
+                        m->p.nx, m->lp.ny, lattice / 1048576.0, total / 1048576.0, dev->name,
                         (double)dev->max_alloc / 1048576.0, (double)dev->global_mem / 1048576.0);
     return SCL_OK;
 }
 
-scl_status scl_lbm_create(scl_context *ctx, const scl_lbm_params *p,
-                          const unsigned char *obstacles, const scl_lbm_options *opt,
-                          scl_lbm **out)
+static scl_status create(scl_context *ctx, const scl_lbm_params *p,
+                         const unsigned char *obstacles, const scl_lbm_options *opt, int y0,
+                         int rows, int halo, const char *fn, scl_lbm **out)
 {
-    static const char *fn = "scl_lbm_create";
     if (out)
         *out = NULL;
     if (!ctx || !p || !obstacles || !out)
@@ -280,6 +290,14 @@ scl_status scl_lbm_create(scl_context *ctx, const scl_lbm_params *p,
         opt->batch < 0)
         return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "unknown storage %d, streaming %d or batch %d",
                         (int)opt->storage, (int)opt->streaming, opt->batch);
+    if (halo && opt->streaming == SCL_LBM_IN_PLACE)
+        /* the AA pattern's odd steps store into neighbours: a slab would need
+         * the halo rows sent back as well; not done */
+        return scl_fail(ctx, SCL_ERR_UNSUPPORTED, fn,
+                        "in-place (AA) streaming is not supported on a row-split lattice");
+    if (y0 < 0 || rows < 1 || y0 > p->ny - rows)
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "rows [%d, %d) outside the %d rows of the "
+                        "lattice", y0, y0 + rows, p->ny);
     if (scl_lbm_fluid_cells(p, obstacles) == 0)
         return scl_fail(ctx, SCL_ERR_INPUT, fn, "every cell is an obstacle");
 
@@ -288,20 +306,33 @@ scl_status scl_lbm_create(scl_context *ctx, const scl_lbm_params *p,
         return scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
     m->ctx = ctx;
     m->p = *p;
+    m->y0 = y0;
+    m->rows = rows;
+    m->halo = halo;
+    m->lp = *p;
+    m->lp.ny = rows + 2 * halo;
+    m->accel_row = p->ny - 2 >= y0 && p->ny - 2 < y0 + rows ? p->ny - 2 - y0 + halo : -1;
     m->opt = *opt;
     m->opt.force = NULL; /* used only while creating; the caller's string may not outlive us */
-    m->ncell = (size_t)p->nx * (size_t)p->ny;
+    m->ncell = (size_t)p->nx * (size_t)m->lp.ny;
     m->obstacles = malloc(m->ncell);
     if (!m->obstacles) {
         free(m);
         return scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
     }
-    for (size_t i = 0; i < m->ncell; i++)
-        m->obstacles[i] = obstacles[i] != 0;
-    m->fluid = scl_lbm_fluid_cells(p, m->obstacles);
+    /* the halo rows wrap round the lattice: the streaming is periodic in y */
+    for (int ly = 0; ly < m->lp.ny; ly++) {
+        int gy = ((y0 - halo + ly) % p->ny + p->ny) % p->ny;
+        for (int x = 0; x < p->nx; x++)
+            m->obstacles[(size_t)ly * (size_t)p->nx + (size_t)x] =
+                obstacles[(size_t)gy * (size_t)p->nx + (size_t)x] != 0;
+    }
+    scl_lbm_params owned = *p;
+    owned.ny = rows;
+    m->fluid = scl_lbm_fluid_cells(&owned, m->obstacles + (size_t)halo * (size_t)p->nx);
 
     /* every candidate shape's group count must fit one step of partials */
-    size_t min_groups_cap = (((size_t)p->nx + 15) / 16) * (size_t)p->ny;
+    size_t min_groups_cap = (((size_t)p->nx + 15) / 16) * (size_t)rows;
     m->partial_capacity = min_groups_cap > PARTIALS_BUDGET ? min_groups_cap : PARTIALS_BUDGET;
     s = check_fits(m);
     char options[64];
@@ -358,8 +389,22 @@ scl_status scl_lbm_create(scl_context *ctx, const scl_lbm_params *p,
     return SCL_OK;
 }
 
+scl_status scl_lbm_create(scl_context *ctx, const scl_lbm_params *p,
+                          const unsigned char *obstacles, const scl_lbm_options *opt,
+                          scl_lbm **out)
+{
+    return create(ctx, p, obstacles, opt, 0, p ? p->ny : 0, 0, "scl_lbm_create", out);
+}
+
+scl_status scl_lbm_create_rows(scl_context *ctx, const scl_lbm_params *p,
+                               const unsigned char *obstacles, int y0, int rows,
+                               const scl_lbm_options *opt, scl_lbm **out)
+{
+    return create(ctx, p, obstacles, opt, y0, rows, 1, "scl_lbm_create_rows", out);
+}
+
 /* Sum each step's partials on the device and finish av_vels on the host. */
-static scl_status finish_batch(scl_lbm *m, int count, float *av_vels)
+static scl_status finish_batch(scl_lbm *m, int count, float *av_vels, double *sums)
 {
     scl_context *ctx = m->ctx;
     scl_status s = scl_kernel_set_stream(m->sum, "partials", m->partials);
@@ -374,7 +419,7 @@ static scl_status finish_batch(scl_lbm *m, int count, float *av_vels)
         s = scl_kernel_launch(m->sum, 1, &global, &local, NULL);
     if (s == SCL_OK)
         s = scl_stream_read_range(m->sums, 0, (size_t)count, m->sums_host, 1, NULL);
-    if (s != SCL_OK || !av_vels)
+    if (s != SCL_OK || (!av_vels && !sums))
         return s;
     int pairs = !scl_device(ctx)->fp64;
     for (int i = 0; i < count; i++) {
@@ -383,7 +428,35 @@ static scl_status finish_batch(scl_lbm *m, int count, float *av_vels)
             const float *pair = (const float *)&m->sums_host[i];
             total = (double)pair[0] + (double)pair[1];
         }
-        av_vels[i] = (float)(total / (double)m->fluid);
+        if (sums)
+            sums[i] = total;
+        else
+            av_vels[i] = (float)(total / (double)m->fluid);
+    }
+    return SCL_OK;
+}
+
+static scl_status step(scl_lbm *m, long steps, float *av_vels, double *sums,
+                       scl_lbm_exchange_fn exchange, void *user)
+{
+    unsigned groups = (unsigned)(m->groups_x * m->groups_y);
+    for (long done = 0; done < steps;) {
+        int count = steps - done < m->batch ? (int)(steps - done) : m->batch;
+        for (int i = 0; i < count; i++) {
+            m->offset = (unsigned)i * groups;
+            scl_status s = exchange ? exchange(user, m) : SCL_OK;
+            if (s == SCL_OK)
+                s = scl_plan_execute(m->plan);
+            if (s != SCL_OK)
+                return s;
+            m->steps_done++;
+            m->src = !m->src;
+        }
+        scl_status s = finish_batch(m, count, av_vels ? av_vels + done : NULL,
+                                    sums ? sums + done : NULL);
+        if (s != SCL_OK)
+            return s;
+        done += count;
     }
     return SCL_OK;
 }
@@ -395,23 +468,82 @@ scl_status scl_lbm_step(scl_lbm *m, long steps, float *av_vels)
     if (steps < 0)
         return scl_fail(m->ctx, SCL_ERR_ARGUMENT, "scl_lbm_step", "negative step count %ld",
                         steps);
-    unsigned groups = (unsigned)(m->groups_x * m->groups_y);
-    for (long done = 0; done < steps;) {
-        int count = steps - done < m->batch ? (int)(steps - done) : m->batch;
-        for (int i = 0; i < count; i++) {
-            m->offset = (unsigned)i * groups;
-            scl_status s = scl_plan_execute(m->plan);
-            if (s != SCL_OK)
-                return s;
-            m->steps_done++;
-            m->src = !m->src;
-        }
-        scl_status s = finish_batch(m, count, av_vels ? av_vels + done : NULL);
-        if (s != SCL_OK)
-            return s;
-        done += count;
+    if (m->halo)
+        return scl_fail(m->ctx, SCL_ERR_ARGUMENT, "scl_lbm_step",
+                        "a row-split solver steps with scl_lbm_step_rows (its halos need filling)");
+    return step(m, steps, av_vels, NULL, NULL, NULL);
+}
+
+scl_status scl_lbm_step_rows(scl_lbm *m, long steps, double *sums, scl_lbm_exchange_fn exchange,
+                             void *user)
+{
+    if (!m)
+        return SCL_ERR_ARGUMENT;
+    if (steps < 0 || (m->halo && !exchange))
+        return scl_fail(m->ctx, SCL_ERR_ARGUMENT, "scl_lbm_step_rows",
+                        "%s", steps < 0 ? "negative step count" : "NULL halo exchange");
+    return step(m, steps, NULL, sums, exchange, user);
+}
+
+void scl_lbm_rows(const scl_lbm *m, int *y0, int *rows, long *fluid)
+{
+    if (y0)
+        *y0 = m ? m->y0 : 0;
+    if (rows)
+        *rows = m ? m->rows : 0;
+    if (fluid)
+        *fluid = m ? m->fluid : 0;
+}
+
+size_t scl_lbm_halo_bytes(const scl_lbm *m)
+{
+    return m ? 3 * (size_t)m->p.nx * store_size(m) : 0;
+}
+
+/* Three directions of local row y, in raw storage, to or from host (3*nx
+ * elements); a read with last set blocks (the in-order queue: for all before it). */
+static scl_status halo_transfer(scl_lbm *m, int write, int y, const int dirs[3], void *host,
+                                int last)
+{
+    scl_stream *lat = m->lattice[m->src];
+    size_t nx = (size_t)m->p.nx, es = store_size(m);
+    scl_status s = SCL_OK;
+    for (int j = 0; j < 3 && s == SCL_OK; j++) {
+        size_t first = (size_t)dirs[j] * m->ncell + (size_t)y * nx;
+        char *h = (char *)host + (size_t)j * nx * es;
+        /* in-order queue: the last read blocks for all; writes complete before the next launch */
+        s = write ? scl_stream_write_range(lat, first, nx, h, 0, NULL)
+                  : scl_stream_read_range(lat, first, nx, h, last && j == 2, NULL);
     }
-    return SCL_OK;
+    return s;
+}
+
+/* Directions that cross a row boundary: the pull of row y reads row y-1 for
+ * N, NE, NW and row y+1 for S, SW, SE; nothing else of a neighbour's row. */
+static const int up_dirs[3] = {2, 5, 6}, down_dirs[3] = {4, 7, 8};
+
+scl_status scl_lbm_read_edges(scl_lbm *m, void *to_below, void *to_above)
+{
+    if (!m || !m->halo || !to_below || !to_above)
+        return m ? scl_fail(m->ctx, SCL_ERR_ARGUMENT, "scl_lbm_read_edges",
+                            "not a row-split solver, or NULL buffer")
+                 : SCL_ERR_ARGUMENT;
+    scl_status s = halo_transfer(m, 0, m->halo, down_dirs, to_below, 0);
+    if (s == SCL_OK)
+        s = halo_transfer(m, 0, m->halo + m->rows - 1, up_dirs, to_above, 1);
+    return s;
+}
+
+scl_status scl_lbm_write_halos(scl_lbm *m, const void *from_below, const void *from_above)
+{
+    if (!m || !m->halo || !from_below || !from_above)
+        return m ? scl_fail(m->ctx, SCL_ERR_ARGUMENT, "scl_lbm_write_halos",
+                            "not a row-split solver, or NULL buffer")
+                 : SCL_ERR_ARGUMENT;
+    scl_status s = halo_transfer(m, 1, 0, up_dirs, (void *)from_below, 0);
+    if (s == SCL_OK)
+        s = halo_transfer(m, 1, m->halo + m->rows, down_dirs, (void *)from_above, 0);
+    return s;
 }
 
 scl_status scl_lbm_read_speeds(scl_lbm *m, float *f)
@@ -421,17 +553,26 @@ scl_status scl_lbm_read_speeds(scl_lbm *m, float *f)
                  : SCL_ERR_ARGUMENT;
     void *raw = malloc(m->ncell * SCL_LBM_Q * store_size(m));
     unsigned char *flags = malloc((size_t)m->p.nx);
+    /* a slab is decoded with its halo rows, then its owned rows handed out */
+    float *nat = m->halo ? malloc(m->ncell * SCL_LBM_Q * sizeof *nat) : f;
     scl_status s = SCL_OK;
-    if (!raw || !flags)
+    if (!raw || !flags || !nat)
         s = scl_fail(m->ctx, SCL_ERR_MEMORY, "scl_lbm_read_speeds", "out of host memory");
     if (s == SCL_OK)
         s = scl_stream_read(state_stream(m), raw, 1, NULL);
     if (s == SCL_OK)
         s = scl_stream_read(m->flags, flags, 1, NULL);
     if (s == SCL_OK) {
-        lbm_decode(&m->p, current_layout(m), m->opt.storage == SCL_LBM_FP16, raw, f);
-        lbm_undo_acceleration(&m->p, flags, f);
+        lbm_decode(&m->lp, current_layout(m), m->opt.storage == SCL_LBM_FP16, raw, nat);
+        if (m->accel_row >= 0)
+            lbm_undo_acceleration_at(&m->lp, m->accel_row, flags, nat);
+        size_t owned = (size_t)m->p.nx * (size_t)m->rows;
+        for (int k = 0; m->halo && k < SCL_LBM_Q; k++)
+            memcpy(f + (size_t)k * owned, nat + (size_t)k * m->ncell + (size_t)m->p.nx,
+                   owned * sizeof *f);
     }
+    if (nat != f)
+        free(nat);
     free(raw);
     free(flags);
     return s;
@@ -445,8 +586,11 @@ scl_status scl_lbm_read_fields(scl_lbm *m, float *ux, float *uy, float *speed, f
     if (!f)
         return scl_fail(m->ctx, SCL_ERR_MEMORY, "scl_lbm_read_fields", "out of host memory");
     scl_status s = scl_lbm_read_speeds(m, f);
+    scl_lbm_params owned = m->p;
+    owned.ny = m->rows;
     if (s == SCL_OK)
-        scl_lbm_fields(&m->p, m->obstacles, f, ux, uy, speed, pressure);
+        scl_lbm_fields(&owned, m->obstacles + (size_t)m->halo * (size_t)m->p.nx, f, ux, uy, speed,
+                       pressure);
     free(f);
     return s;
 }

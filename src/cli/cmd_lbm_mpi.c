@@ -1,0 +1,344 @@
+/* streamcl lbm over MPI: slabs of rows, one per rank, halos swapped before
+ * every step (see lbm_mpi.h). Compiled always; without MPI only the check
+ * that we were not started on several ranks remains. */
+#include "commands.h"
+#include "lbm_mpi.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Launchers say so in the environment (the command may read it; the library
+ * does not): Open MPI's mpirun, or a PMI/PMIx launcher such as srun. */
+static int launcher_size(void)
+{
+    static const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"};
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v)
+            return atoi(v) > 0 ? atoi(v) : 1;
+    }
+    return getenv("PMIX_RANK") ? 1 : 0;
+}
+
+#if STREAMCL_HAVE_MPI
+#include <mpi.h>
+#if STREAMCL_HAVE_PAIR
+#include "streamcl/charmm.h"
+#endif
+
+struct lbm_mpi {
+    MPI_Comm cart;     /* periodic 1-D: the lattice streams periodically in y */
+    int rank, size, below, above;
+    /* exchange state */
+    void *send_below, *send_above, *recv_below, *recv_above;
+    size_t halo_bytes;
+    long exchanges;    /* calls of the exchange this batch */
+    scl_context *ctx;  /* this rank's, for messages */
+    scl_lbm_params p;
+    int failed;        /* a device call of this rank failed */
+};
+
+int lbm_mpi_launched(void)
+{
+    return launcher_size() > 0;
+}
+
+lbm_mpi *lbm_mpi_start(int *argc, char ***argv)
+{
+    if (MPI_Init(argc, argv) != MPI_SUCCESS) {
+        fprintf(stderr, "streamcl lbm: MPI_Init failed\n");
+        return NULL;
+    }
+    lbm_mpi *m = calloc(1, sizeof *m);
+    int size = 1, dims[1] = {0}, periods[1] = {1};
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    dims[0] = size;
+    /* no reordering: world rank r holds the r-th slab from the bottom */
+    if (!m || MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &m->cart) != MPI_SUCCESS) {
+        fprintf(stderr, "streamcl lbm: %s\n", m ? "MPI_Cart_create failed" : "out of memory");
+        free(m);
+        MPI_Abort(MPI_COMM_WORLD, 1); /* before any output exists */
+        return NULL;
+    }
+    MPI_Comm_rank(m->cart, &m->rank);
+    m->size = size;
+    MPI_Cart_shift(m->cart, 0, 1, &m->below, &m->above);
+    return m;
+}
+
+void lbm_mpi_end(lbm_mpi *m)
+{
+    if (!m)
+        return;
+    free(m->send_below);
+    /* every rank has cleaned up (rank 0 removed its uncommitted outputs)
+     * before any leaves: mpirun kills the rest when one exits non-zero */
+    MPI_Barrier(m->cart);
+    MPI_Comm_free(&m->cart);
+    free(m);
+    MPI_Finalize();
+}
+
+int lbm_mpi_rank(const lbm_mpi *m)
+{
+    return m ? m->rank : 0;
+}
+
+int lbm_mpi_size(const lbm_mpi *m)
+{
+    return m ? m->size : 1;
+}
+
+int lbm_mpi_agree(lbm_mpi *m, int ok)
+{
+    int mine = ok != 0, all = 0;
+    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, m->cart);
+    return all ? 0 : -1;
+}
+
+/* The device of this rank: the node's GPUs round robin by node-local rank,
+ * as the LAMMPS pair style spreads its ranks; no GPU: the default device. */
+static const char *rank_device(lbm_mpi *m, const char *device, char *spec, size_t len)
+{
+    MPI_Comm node; /* collective: before any rank may return */
+    int local = 0;
+    MPI_Comm_split_type(m->cart, MPI_COMM_TYPE_SHARED, m->rank, MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, &local);
+    MPI_Comm_free(&node);
+    if (device && strcmp(device, "gpu"))
+        return device;
+#if STREAMCL_HAVE_PAIR
+    char err[512];
+    if (scl_charmm_rank_device(local, 0, spec, len, NULL, err, sizeof err) == SCL_OK)
+        return spec;
+#else
+    (void)spec, (void)len, (void)local;
+#endif
+    return device; /* "gpu" then fails with the library's message; NULL: its default */
+}
+
+/* Rows of slab c of size slabs: the first ny % size slabs get one more. */
+static void slab_rows(int ny, int size, int c, int *y0, int *rows)
+{
+    int base = ny / size, extra = ny % size;
+    *rows = base + (c < extra);
+    *y0 = c * base + (c < extra ? c : extra);
+}
+
+int lbm_mpi_create(lbm_mpi *m, const char *device, const char *param_path,
+                   const scl_lbm_params *p, const unsigned char *obst,
+                   const scl_lbm_options *opt, scl_context **ctx, scl_lbm **lbm)
+{
+    *ctx = NULL;
+    *lbm = NULL;
+    m->p = *p;
+    if (m->size > p->ny) {
+        if (m->rank == 0)
+            fprintf(stderr, "streamcl lbm: %s:2: ny %d rows cannot be split over %d MPI ranks "
+                            "(at most one rank per row)\n", param_path, p->ny, m->size);
+        return -1;
+    }
+    char spec[64];
+    int ok = (m->ctx = *ctx = cli_context(rank_device(m, device, spec, sizeof spec), 0)) != NULL;
+    int y0 = 0, rows = 0;
+    slab_rows(p->ny, m->size, m->rank, &y0, &rows);
+    if (ok) {
+        scl_status s = scl_lbm_create_rows(*ctx, p, obst, y0, rows, opt, lbm);
+        if (s == SCL_ERR_TOO_LARGE)
+            fprintf(stderr, "streamcl lbm: rank %d: %s:1: nx %d, ny %d too large for %d ranks: %s\n",
+                    m->rank, param_path, p->nx, p->ny, m->size, scl_last_error(*ctx));
+        else if (s != SCL_OK)
+            fprintf(stderr, "streamcl lbm: rank %d: %s\n", m->rank, scl_last_error(*ctx));
+        ok = s == SCL_OK;
+    }
+    if (ok) {
+        m->halo_bytes = scl_lbm_halo_bytes(*lbm);
+        char *buf = malloc(4 * m->halo_bytes);
+        if (!buf) {
+            fprintf(stderr, "streamcl lbm: rank %d: out of host memory\n", m->rank);
+            ok = 0;
+        } else {
+            m->send_below = buf;
+            m->send_above = buf + m->halo_bytes;
+            m->recv_below = buf + 2 * m->halo_bytes;
+            m->recv_above = buf + 3 * m->halo_bytes;
+        }
+    }
+    return lbm_mpi_agree(m, ok);
+}
+
+/* Swap the edge rows with both neighbours (non-blocking, host staged). */
+static void swap_edges(lbm_mpi *m)
+{
+    MPI_Request req[4];
+    int n = (int)m->halo_bytes;
+    MPI_Irecv(m->recv_below, n, MPI_BYTE, m->below, 1, m->cart, &req[0]);
+    MPI_Irecv(m->recv_above, n, MPI_BYTE, m->above, 2, m->cart, &req[1]);
+    MPI_Isend(m->send_above, n, MPI_BYTE, m->above, 1, m->cart, &req[2]);
+    MPI_Isend(m->send_below, n, MPI_BYTE, m->below, 2, m->cart, &req[3]);
+    MPI_Waitall(4, req, MPI_STATUSES_IGNORE);
+}
+
+static scl_status exchange(void *user, scl_lbm *lbm)
+{
+    lbm_mpi *m = user;
+    m->exchanges++;
+    scl_status s = scl_lbm_read_edges(lbm, m->send_below, m->send_above);
+    swap_edges(m); /* even after a failure: the neighbours are waiting for it */
+    if (s == SCL_OK)
+        s = scl_lbm_write_halos(lbm, m->recv_below, m->recv_above);
+    return s;
+}
+
+int lbm_mpi_steps(lbm_mpi *m, scl_lbm *lbm, long steps, float *av)
+{
+    double *sums = malloc(((size_t)steps + 1) * sizeof *sums), *total = NULL;
+    int ok = sums != NULL;
+    if (ok && !m->failed) {
+        m->exchanges = 0;
+        if (scl_lbm_step_rows(lbm, steps, sums, exchange, m) != SCL_OK) {
+            fprintf(stderr, "streamcl lbm: rank %d: %s\n", m->rank,
+                    scl_last_error(m->ctx));
+            m->failed = 1;
+            /* keep the neighbours' remaining exchanges of this batch company */
+            for (long i = m->exchanges; i < steps; i++)
+                swap_edges(m);
+        }
+    } else {
+        for (long i = 0; i < steps; i++)
+            swap_edges(m);
+    }
+    if (lbm_mpi_agree(m, ok && !m->failed)) {
+        free(sums);
+        return -1;
+    }
+    /* the whole lattice's mean |u|: per-slab sums added in double; the sum
+     * order differs from one rank's, so av_vels may differ in the last bit */
+    total = malloc(((size_t)steps + 1) * sizeof *total);
+    ok = total != NULL;
+    if (lbm_mpi_agree(m, ok)) {
+        free(sums);
+        return -1;
+    }
+    MPI_Allreduce(sums, total, (int)steps, MPI_DOUBLE, MPI_SUM, m->cart);
+    long fluid = 0, all = 0;
+    scl_lbm_rows(lbm, NULL, NULL, &fluid);
+    MPI_Allreduce(&fluid, &all, 1, MPI_LONG, MPI_SUM, m->cart);
+    for (long t = 0; av && t < steps; t++)
+        av[t] = (float)(total[t] / (double)all);
+    free(sums);
+    free(total);
+    return 0;
+}
+
+int lbm_mpi_gather_speeds(lbm_mpi *m, scl_lbm *lbm, float *f)
+{
+    int y0, rows;
+    scl_lbm_rows(lbm, &y0, &rows, NULL);
+    const scl_lbm_params *p = &m->p;
+    size_t nx = (size_t)p->nx, mine = nx * (size_t)rows;
+    float *slab = malloc(SCL_LBM_Q * mine * sizeof *slab);
+    int *counts = malloc(2 * (size_t)m->size * sizeof *counts);
+    int ok = slab && counts;
+    if (!ok)
+        fprintf(stderr, "streamcl lbm: rank %d: out of host memory\n", m->rank);
+    else if (scl_lbm_read_speeds(lbm, slab) != SCL_OK) {
+        fprintf(stderr, "streamcl lbm: rank %d: %s\n", m->rank,
+                scl_last_error(m->ctx));
+        ok = 0;
+    }
+    if (lbm_mpi_agree(m, ok)) {
+        free(slab);
+        free(counts);
+        return -1;
+    }
+    /* one Gatherv per direction: rank r's rows land at y0_r of plane k
+     * (counts in floats; a plane of SCL_LBM_MAX_DIM^2 would overflow int,
+     * so a row is sent as one MPI type of nx floats) */
+    MPI_Datatype row;
+    MPI_Type_contiguous((int)nx, MPI_FLOAT, &row);
+    MPI_Type_commit(&row);
+    int *displs = counts + m->size;
+    for (int r = 0; r < m->size; r++)
+        slab_rows(p->ny, m->size, r, &displs[r], &counts[r]);
+    for (int k = 0; k < SCL_LBM_Q; k++)
+        MPI_Gatherv(slab + (size_t)k * mine, rows, row,
+                    m->rank == 0 ? f + (size_t)k * nx * (size_t)p->ny : NULL, counts, displs,
+                    row, 0, m->cart);
+    MPI_Type_free(&row);
+    free(slab);
+    free(counts);
+    return 0;
+}
+
+#else /* no MPI: refuse to run as several copies of one job */
+
+struct lbm_mpi {
+    int unused;
+};
+
+int lbm_mpi_launched(void)
+{
+    int n = launcher_size();
+    if (n > 1) {
+        fprintf(stderr, "streamcl lbm: started on %d MPI ranks, but this streamcl was built "
+                        "without MPI (none found at configure time, or -DSTREAMCL_MPI=OFF: install "
+                        "libopenmpi-dev and reconfigure); "
+                        "run it without mpirun\n", n);
+        return -1;
+    }
+    return 0;
+}
+
+lbm_mpi *lbm_mpi_start(int *argc, char ***argv)
+{
+    (void)argc, (void)argv;
+    return NULL;
+}
+
+void lbm_mpi_end(lbm_mpi *m)
+{
+    (void)m;
+}
+
+int lbm_mpi_rank(const lbm_mpi *m)
+{
+    (void)m;
+    return 0;
+}
+
+int lbm_mpi_size(const lbm_mpi *m)
+{
+    (void)m;
+    return 1;
+}
+
+int lbm_mpi_agree(lbm_mpi *m, int ok)
+{
+    (void)m;
+    return ok ? 0 : -1;
+}
+
+int lbm_mpi_create(lbm_mpi *m, const char *device, const char *param_path,
+                   const scl_lbm_params *p, const unsigned char *obst,
+                   const scl_lbm_options *opt, scl_context **ctx, scl_lbm **lbm)
+{
+    (void)m, (void)device, (void)param_path, (void)p, (void)obst, (void)opt;
+    *ctx = NULL;
+    *lbm = NULL;
+    return -1;
+}
+
+int lbm_mpi_steps(lbm_mpi *m, scl_lbm *lbm, long steps, float *av)
+{
+    (void)m, (void)lbm, (void)steps, (void)av;
+    return -1;
+}
+
+int lbm_mpi_gather_speeds(lbm_mpi *m, scl_lbm *lbm, float *f)
+{
+    (void)m, (void)lbm, (void)f;
+    return -1;
+}
+#endif
