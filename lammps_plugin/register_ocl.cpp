@@ -1,5 +1,6 @@
 #include "register_ocl.h"
 
+#include "fix_streamcl_collect.h"
 #include "pair_lj_charmm_coul_long_ocl.h"
 #include "pppm_ocl.h"
 
@@ -8,15 +9,61 @@
 #include "force.h"
 #include "input.h"
 #include "lammps.h"
+#include "modify.h"
 
 #include <cstring>
 
 using namespace LAMMPS_NS;
 
-void streamcl_register_pair(LAMMPS *lmp)
+namespace {
+
+// direct insertion into the style table of each kind
+template <class S> void add_pair(LAMMPS *lmp) { (*lmp->force->pair_map)[S::STYLE] = &S::creator; }
+template <class S> void add_bond(LAMMPS *lmp) { (*lmp->force->bond_map)[S::STYLE] = &S::creator; }
+template <class S> void add_angle(LAMMPS *lmp) { (*lmp->force->angle_map)[S::STYLE] = &S::creator; }
+template <class S> void add_dihedral(LAMMPS *lmp)
 {
-  (*lmp->force->pair_map)[PairLJCharmmCoulLongOCL::STYLE] = &PairLJCharmmCoulLongOCL::creator;
-  (*lmp->force->kspace_map)[PPPMOCL::STYLE] = &PPPMOCL::creator;
+  (*lmp->force->dihedral_map)[S::STYLE] = &S::creator;
+}
+template <class S> void add_improper(LAMMPS *lmp)
+{
+  (*lmp->force->improper_map)[S::STYLE] = &S::creator;
+}
+template <class S> void add_kspace(LAMMPS *lmp) { (*lmp->force->kspace_map)[S::STYLE] = &S::creator; }
+template <class S> void add_fix(LAMMPS *lmp) { (*lmp->modify->fix_map)[S::STYLE] = &S::creator; }
+
+// the creators as PLUGIN factories
+template <class S> void *factory1(void *lmp) { return S::creator(static_cast<LAMMPS *>(lmp)); }
+template <class S> void *factory2(void *lmp, int narg, char **arg)
+{
+  return S::creator(static_cast<LAMMPS *>(lmp), narg, arg);
+}
+
+template <class S> StreamclStyle style(const char *kind, void (*add)(LAMMPS *), const char *info)
+{
+  return {kind, S::STYLE, info, add, reinterpret_cast<void *>(&factory1<S>), nullptr};
+}
+template <class S> StreamclStyle fix_style(const char *info)
+{
+  return {"fix", S::STYLE, info, &add_fix<S>, nullptr, reinterpret_cast<void *>(&factory2<S>)};
+}
+
+}    // namespace
+
+// Every style of the plugin and of lmp_ocl, one line each (the pair style
+// first: its info line is what `plugin load` prints first).
+const StreamclStyle streamcl_styles[] = {
+    style<PairLJCharmmCoulLongOCL>("pair", &add_pair<PairLJCharmmCoulLongOCL>,
+                                   "CHARMM LJ + long-range Coulomb on OpenCL (libstreamcl)"),
+    style<PPPMOCL>("kspace", &add_kspace<PPPMOCL>, "PPPM on OpenCL (libstreamcl)"),
+    fix_style<FixStreamclCollect>("collects the streamcl styles' device forces (internal)"),
+    // bonded styles: style<BondHarmonicOCL>("bond", &add_bond<BondHarmonicOCL>, "..."),
+};
+const int streamcl_nstyles = sizeof streamcl_styles / sizeof streamcl_styles[0];
+
+void streamcl_add_styles(LAMMPS *lmp)
+{
+  for (int i = 0; i < streamcl_nstyles; i++) streamcl_styles[i].add(lmp);
 }
 
 namespace {
@@ -51,7 +98,7 @@ class RestoringCommand : public Command {
 
 template <int K> Command *restore_then(LAMMPS *lmp)
 {
-  streamcl_register_pair(lmp);
+  streamcl_add_styles(lmp);
   return new RestoringCommand(lmp, original[K](lmp));
 }
 
@@ -66,7 +113,7 @@ Input::CommandCreator wrapper(int k)
 
 void streamcl_register_styles(LAMMPS *lmp)
 {
-  streamcl_register_pair(lmp);
+  streamcl_add_styles(lmp);
   auto &commands = *lmp->input->command_map;
   for (int k = 0; k < nwrapped; k++) {
     auto it = commands.find(wrapped[k]);
