@@ -50,17 +50,18 @@ template <class F> F host_symbol(const char *name)
 std::string check_host(void *lmp)
 {
   const std::string built = version_text(STREAMCL_LAMMPS_VERSION_NUM);
-  const std::string rebuild = "rebuild the streamcl plugin against this LAMMPS (its source tree "
-                              "or installed headers: README, section LAMMPS)";
   auto version = host_symbol<int (*)(void *)>("lammps_version");
   auto setting = host_symbol<int (*)(void *, const char *)>("lammps_extract_setting");
+  const int host = version ? version(lmp) : 0;
+  const std::string rebuild = "rebuild the streamcl plugin against this LAMMPS" +
+      (host ? " " + version_text(host) : std::string()) +
+      " (its source tree or installed headers: README, section LAMMPS)";
   if (!version || !setting)
     return "this LAMMPS has no C library interface (lammps_version) to check against; the "
            "streamcl plugin was built for LAMMPS " + built + ": " + rebuild;
-  const int host = version(lmp);
   if (host != STREAMCL_LAMMPS_VERSION_NUM)
     return "the streamcl plugin was built against LAMMPS " + built + " but this is LAMMPS " +
-        version_text(host) + ": " + rebuild + " (" + version_text(host) + ")";
+        version_text(host) + ": " + rebuild;
   const struct {
     const char *name;
     int size;
