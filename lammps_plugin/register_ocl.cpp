@@ -39,9 +39,24 @@ template <class S> void *factory2(void *lmp, int narg, char **arg)
   return S::creator(static_cast<LAMMPS *>(lmp), narg, arg);
 }
 
-template <class S> StreamclStyle style(const char *kind, void (*add)(LAMMPS *), const char *info)
+template <class S> StreamclStyle entry(const char *kind, void (*add)(LAMMPS *), const char *info)
 {
   return {kind, S::STYLE, info, add, reinterpret_cast<void *>(&factory1<S>), nullptr};
+}
+template <class S> StreamclStyle pair_style(const char *info) { return entry<S>("pair", &add_pair<S>, info); }
+template <class S> StreamclStyle bond_style(const char *info) { return entry<S>("bond", &add_bond<S>, info); }
+template <class S> StreamclStyle angle_style(const char *info) { return entry<S>("angle", &add_angle<S>, info); }
+template <class S> StreamclStyle dihedral_style(const char *info)
+{
+  return entry<S>("dihedral", &add_dihedral<S>, info);
+}
+template <class S> StreamclStyle improper_style(const char *info)
+{
+  return entry<S>("improper", &add_improper<S>, info);
+}
+template <class S> StreamclStyle kspace_style(const char *info)
+{
+  return entry<S>("kspace", &add_kspace<S>, info);
 }
 template <class S> StreamclStyle fix_style(const char *info)
 {
@@ -51,13 +66,14 @@ template <class S> StreamclStyle fix_style(const char *info)
 }    // namespace
 
 // Every style of the plugin and of lmp_ocl, one line each (the pair style
-// first: its info line is what `plugin load` prints first).
+// first: its info line is what `plugin load` prints first). A style class S
+// needs `static const char *const STYLE` and `static Bond *creator(LAMMPS *)`
+// (Pair, Angle, ..., KSpace; `Fix *creator(LAMMPS *, int, char **)` for fixes).
 const StreamclStyle streamcl_styles[] = {
-    style<PairLJCharmmCoulLongOCL>("pair", &add_pair<PairLJCharmmCoulLongOCL>,
-                                   "CHARMM LJ + long-range Coulomb on OpenCL (libstreamcl)"),
-    style<PPPMOCL>("kspace", &add_kspace<PPPMOCL>, "PPPM on OpenCL (libstreamcl)"),
+    pair_style<PairLJCharmmCoulLongOCL>("CHARMM LJ + long-range Coulomb on OpenCL (libstreamcl)"),
+    kspace_style<PPPMOCL>("PPPM on OpenCL (libstreamcl)"),
     fix_style<FixStreamclCollect>("collects the streamcl styles' device forces (internal)"),
-    // bonded styles: style<BondHarmonicOCL>("bond", &add_bond<BondHarmonicOCL>, "..."),
+    // e.g. bond_style<BondHarmonicOCL>("harmonic bonds on OpenCL (libstreamcl)"),
 };
 const int streamcl_nstyles = sizeof streamcl_styles / sizeof streamcl_styles[0];
 
