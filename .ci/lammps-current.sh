@@ -1,7 +1,10 @@
 #!/bin/bash
 # A current LAMMPS for CI: Debian trixie's source (stable 4Feb2025), built with
 # PLUGIN + KSPACE + MOLECULE + RIGID against the system Open MPI. Cached.
-#   usage: bash .ci/lammps-current.sh   (prints the lmp path last)
+#   usage: bash .ci/lammps-current.sh [--trim]   (prints the lmp path last)
+# --trim also writes $STREAMCL_CACHE/lammps-4Feb2025-trim.tar.xz (~4 MB: what
+# bench/rhodo/gpu-build.sh needs to build it with the GPU package on the GPU
+# machine: LAMMPS_TARBALL=.gpu/lammps-4Feb2025-trim.tar.xz).
 # Result: $STREAMCL_CACHE/lammps-4Feb2025/bin/lmp, source in
 # $STREAMCL_CACHE/lammps-4Feb2025-src. The .orig tarball comes straight from
 # the Debian pool (sha256 checked): `apt-get source` would need a trixie
@@ -30,6 +33,18 @@ if [ ! -f "$SRC/src/version.h" ]; then
   rm -rf "$SRC"
   mv "$tmp"/* "$SRC"
   rmdir "$tmp"
+fi
+if [ "${1:-}" = --trim ] && [ ! -f "$STREAMCL_CACHE/lammps-4Feb2025-trim.tar.xz" ]; then
+  T=$(mktemp -d); mkdir -p "$T/lammps/src" "$T/lammps/lib" "$T/lammps/bench" "$T/lammps/examples"
+  cp -r "$SRC/cmake" "$T/lammps/"
+  cp "$SRC"/src/*.cpp "$SRC"/src/*.h "$T/lammps/src/"
+  for p in fmt GPU KSPACE MOLECULE RIGID OPENMP OPT PLUGIN; do cp -r "$SRC/src/$p" "$T/lammps/src/"; done
+  cp -r "$SRC/lib/gpu" "$T/lammps/lib/"
+  cp "$SRC"/bench/in.rhodo "$SRC"/bench/in.rhodo.scaled "$SRC"/bench/data.rhodo "$T/lammps/bench/"
+  cp -r "$SRC/examples/plugins" "$SRC/examples/peptide" "$T/lammps/examples/"
+  tar cJf "$STREAMCL_CACHE/lammps-4Feb2025-trim.tar.xz" -C "$T" lammps
+  rm -rf "$T"
+  echo "trimmed: $STREAMCL_CACHE/lammps-4Feb2025-trim.tar.xz" >&2
 fi
 JOBS=${JOBS:-2} bash "$(dirname "$0")/../lammps_plugin/build-lammps-plugin-host.sh" "$DEST" "$SRC" >&2
 echo "$DEST/bin/lmp"
