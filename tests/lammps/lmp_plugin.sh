@@ -12,7 +12,10 @@ while [ $# -gt 0 ]; do
   -in|-i)
     in=$2; shift 2
     wrapped="$(dirname "$in")/.plugin.$(basename "$in")"
-    printf 'plugin load %s\ninclude %s\n' "$PLUGIN_SO" "$in" > "$wrapped"
+    # written aside and renamed: the ranks of an mpirun all write it, and a
+    # rank must never read another's half-written copy
+    tmp=$(mktemp "$(dirname "$in")/.plugin.XXXXXX")
+    printf 'plugin load %s\ninclude %s\n' "$PLUGIN_SO" "$in" > "$tmp" && mv -f "$tmp" "$wrapped"
     args+=(-in "$wrapped") ;;
   *) args+=("$1"); shift ;;
   esac
