@@ -10,6 +10,10 @@
  *   STREAMCL_LAMMPS_KSPACE_FLAGS   1: the grid flags are KSpace's enums (FORWARD_IK == 1, ...)
  *                                  0: file-local enums of pppm.cpp (FORWARD_IK == 0, ...)
  *   STREAMCL_LAMMPS_PLUGIN_KSPACE  1: PLUGIN registers kspace styles
+ * Unconditional adaptations live where they are needed: PPPM::boxlo (set by
+ * 29Sep2021's set_grid_local(), since 2022 only by PPPM::compute()) is set in
+ * PPPMOCL::init()/setup(); lmp_ocl catches LAMMPS's exceptions (always thrown
+ * since 2023) as LAMMPS's main() does.
  * Getting one of these wrong compiles and computes wrong forces (a flag value
  * off: E_pair drifts; `which` in the wrong slot: ~1230 kcal/mol off), so they
  * are probed, and tests/lammps compares against LAMMPS's own pppm. */
