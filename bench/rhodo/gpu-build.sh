@@ -1,7 +1,7 @@
 #!/bin/bash
 # Sourced by bench/rhodo/gpu.sh and gpu2.sh on the bare GPU machine: registers
 # NVIDIA OpenCL, builds LAMMPS (GPU package, OpenCL, mixed + PLUGIN) from
-# .gpu/lammps-trim.tar.xz into $W/lammps-gpu (~95 s on 16 cores) and streamcl +
+# .gpu/lammps-trim.tar.xz into $W/src-<tarball>/lammps-gpu (~95 s on 16 cores) and streamcl +
 # lmp_ocl against it into build-gpu. Stops (exit 1) when anything is missing:
 # the LAMMPS tarball, the rhodo inputs in it, a build. Sets LMP, LMP_OCL,
 # LAMMPS_SOURCE_DIR, STREAMCL.
@@ -25,9 +25,9 @@ if [ -f /opt/ocl/usr/lib/x86_64-linux-gnu/libOpenCL.so ]; then
 fi
 JOBS=16 LAMMPS_EXTRA_CMAKE_ARGS="-DPKG_GPU=on -DGPU_API=opencl -DUSE_STATIC_OPENCL_LOADER=no \
   -DGPU_PREC=mixed -DPKG_OPENMP=on -DPKG_OPT=on $OCL_ARGS" \
-  lammps_plugin/build-lammps-plugin-host.sh "$W/lammps-gpu" "$LSRC/lammps" || die "LAMMPS build failed"
-LMP=$W/lammps-gpu/bin/lmp
-LIB=$(ls "$W"/lammps-gpu/lib/liblammps.so 2>/dev/null || ls "$W"/lammps-gpu/lib*/liblammps.so | head -1)
+  lammps_plugin/build-lammps-plugin-host.sh "$LSRC/lammps-gpu" "$LSRC/lammps" || die "LAMMPS build failed"
+LMP=$LSRC/lammps-gpu/bin/lmp
+LIB=$(ls "$LSRC"/lammps-gpu/lib/liblammps.so 2>/dev/null || ls "$LSRC"/lammps-gpu/lib*/liblammps.so | head -1)
 export STREAMCL_GPU_CMAKE_ARGS="-DLAMMPS_SOURCE_DIR=$LSRC/lammps -DLAMMPS_LIBRARY=$LIB -DLMP_CPU=$LMP ${STREAMCL_GPU_CMAKE_ARGS:-}"
 . bench/gpu-setup.sh || die "streamcl build failed"
 LMP_OCL=$ROOT/build-gpu/lammps_plugin/lmp_ocl
