@@ -510,17 +510,3 @@ void ImproperHarmonicOCL::deliver()
 }
 
 }    // namespace LAMMPS_NS
-
-using namespace LAMMPS_NS;
-
-void streamcl_register_bonded(LAMMPS *lmp)
-{
-  // STREAMCL_BONDED=0: not registered, so -sf ocl keeps LAMMPS's CPU bonded
-  // styles (the A/B switch of bench/bonded)
-  const char *e = getenv("STREAMCL_BONDED");
-  if (e && !strcmp(e, "0")) return;
-  (*lmp->force->bond_map)[BondHarmonicOCL::STYLE] = &BondHarmonicOCL::creator;
-  (*lmp->force->angle_map)[AngleCharmmOCL::STYLE] = &AngleCharmmOCL::creator;
-  (*lmp->force->dihedral_map)[DihedralCharmmOCL::STYLE] = &DihedralCharmmOCL::creator;
-  (*lmp->force->improper_map)[ImproperHarmonicOCL::STYLE] = &ImproperHarmonicOCL::creator;
-}

@@ -95,6 +95,5 @@ class ImproperHarmonicOCL : public ImproperHarmonic {
 
 // Adds the four styles to lmp's style tables (and so to -sf ocl), unless the
 // environment has STREAMCL_BONDED=0 (then -sf ocl keeps the CPU styles).
-void streamcl_register_bonded(LAMMPS_NS::LAMMPS *lmp);
 
 #endif

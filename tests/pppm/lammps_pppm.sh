@@ -6,7 +6,8 @@
 #            ranks (ranks device, gather, host);
 #            kspace-only forces (pair_modify compute no), E_long, pressure tensor
 #   peptide  LAMMPS's examples/peptide: kspace forces (run with kspace minus run
-#            with kspace_modify compute no), E_long, pressure; then 20 MD steps
+#            with kspace_modify compute no), E_long, pressure (device and host
+#            FFTs, 1-3 ranks); then 20 MD steps
 #            with shake, 1 rank -sf ocl vs CPU, and 2 ranks vs the same CPU log
 #   errors   what pppm/ocl refuses gives a LAMMPS ERROR naming it, no crash
 # Tolerances (issue 13): per-atom kspace force RMS relative difference <= 1e-5
@@ -171,6 +172,10 @@ IN
   lmp_run "$LMP_CPU" 1 in.static cpu -var ks pppm -var kw ""
   lmp_run "$LMP_OCL" 1 in.static mixed -var ks pppm/ocl -var kw "precision mixed" && check_static mixed cpu 1e-5
   lmp_run "$LMP_OCL" 1 in.static double -var ks pppm/ocl -var kw "precision double" && check_static double cpu 1e-10
+  # the host-FFT path: LAMMPS's own grid communication (flags, argument order),
+  # FFTs and Poisson solve between the device's assignment and interpolation;
+  # a layout or API mismatch with the running LAMMPS shows here
+  lmp_run "$LMP_OCL" 1 in.static doublehost -var ks pppm/ocl -var kw "precision double fft host" && check_static doublehost cpu 1e-10
   lmp_run "$LMP_OCL" 2 in.static double2 -var ks pppm/ocl -var kw "precision double ranks device" && check_static double2 cpu 1e-10
   lmp_run "$LMP_OCL" 3 in.static double3g -var ks pppm/ocl -var kw "precision double ranks gather" && check_static double3g cpu 1e-10
   # dynamics: the example's force field, shake, 20 steps; forces collected in pre_reverse

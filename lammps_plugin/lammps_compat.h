@@ -1,0 +1,82 @@
+/* -*- c++ -*- Every difference between the LAMMPS versions the styles build
+ * against (29Sep2021 .. current), in one place. The STREAMCL_LAMMPS_* macros
+ * come from lammps_plugin/CMakeLists.txt, which reads them from the headers
+ * and sources being compiled against (not from a version number: a feature
+ * release between two tested ones gets what its own tree has).
+ *   STREAMCL_LAMMPS_VERSION_NUM    yyyymmdd of the headers (the plugin's identity)
+ *   STREAMCL_LAMMPS_GRID3D         1: grid3d.h/Grid3d (2022+), 0: gridcomm.h/GridComm
+ *   STREAMCL_LAMMPS_WHICH_THIRD    1: forward/reverse_comm(caller, ptr, which, nper, nbyte, ...)
+ *                                  0: forward/reverse_comm(caller, ptr, nper, nbyte, which, ...)
+ *   STREAMCL_LAMMPS_KSPACE_FLAGS   1: the grid flags are KSpace's enums (FORWARD_IK == 1, ...)
+ *                                  0: file-local enums of pppm.cpp (FORWARD_IK == 0, ...)
+ *   STREAMCL_LAMMPS_PLUGIN_KSPACE  1: PLUGIN registers kspace styles
+ * Unconditional adaptations live where they are needed: PPPM::boxlo (set by
+ * 29Sep2021's set_grid_local(), since 2022 only by PPPM::compute()) is set in
+ * PPPMOCL::init()/setup(); lmp_ocl catches LAMMPS's exceptions (always thrown
+ * since 2023) as LAMMPS's main() does.
+ * Getting one of these wrong compiles and computes wrong forces (a flag value
+ * off: E_pair drifts; `which` in the wrong slot: ~1230 kcal/mol off), so they
+ * are probed, and tests/lammps compares against LAMMPS's own pppm. */
+#ifndef STREAMCL_LAMMPS_COMPAT_H
+#define STREAMCL_LAMMPS_COMPAT_H
+
+#if !defined(STREAMCL_LAMMPS_VERSION_NUM) || !defined(STREAMCL_LAMMPS_GRID3D) ||              \
+    !defined(STREAMCL_LAMMPS_WHICH_THIRD) || !defined(STREAMCL_LAMMPS_KSPACE_FLAGS)
+#error "lammps_compat.h: build through lammps_plugin/CMakeLists.txt (it probes the LAMMPS tree)"
+#endif
+
+#include "pppm.h"    // FFT_SCALAR, MPI_FFT_SCALAR (lmpfftsettings.h since 2022)
+
+#if STREAMCL_LAMMPS_GRID3D
+#include "grid3d.h"
+#else
+#include "gridcomm.h"
+#endif
+
+#include <mpi.h>
+
+namespace streamcl_compat {
+
+#if STREAMCL_LAMMPS_GRID3D
+using GridComm = LAMMPS_NS::Grid3d;
+#else
+using GridComm = LAMMPS_NS::GridComm;
+#endif
+
+// the flags PPPM's pack/unpack_forward/reverse_grid compare against
+#if STREAMCL_LAMMPS_KSPACE_FLAGS
+constexpr int REVERSE_RHO = LAMMPS_NS::KSpace::REVERSE_RHO;
+constexpr int FORWARD_IK = LAMMPS_NS::KSpace::FORWARD_IK;
+constexpr int FORWARD_IK_PERATOM = LAMMPS_NS::KSpace::FORWARD_IK_PERATOM;
+#else
+constexpr int REVERSE_RHO = 0;          // pppm.cpp: enum {REVERSE_RHO, ...}
+constexpr int FORWARD_IK = 0;           // pppm.cpp: enum {FORWARD_IK, FORWARD_AD,
+constexpr int FORWARD_IK_PERATOM = 2;   //   FORWARD_IK_PERATOM, ...}
+#endif
+
+// KSPACE-caller grid communication of nper FFT_SCALARs per grid point
+inline void grid_forward(GridComm *gc, void *caller, int which, int nper, void *buf1, void *buf2)
+{
+#if STREAMCL_LAMMPS_WHICH_THIRD
+  gc->forward_comm(GridComm::KSPACE, caller, which, nper, sizeof(FFT_SCALAR), buf1, buf2,
+                   MPI_FFT_SCALAR);
+#else
+  gc->forward_comm(GridComm::KSPACE, caller, nper, sizeof(FFT_SCALAR), which, buf1, buf2,
+                   MPI_FFT_SCALAR);
+#endif
+}
+
+inline void grid_reverse(GridComm *gc, void *caller, int which, int nper, void *buf1, void *buf2)
+{
+#if STREAMCL_LAMMPS_WHICH_THIRD
+  gc->reverse_comm(GridComm::KSPACE, caller, which, nper, sizeof(FFT_SCALAR), buf1, buf2,
+                   MPI_FFT_SCALAR);
+#else
+  gc->reverse_comm(GridComm::KSPACE, caller, nper, sizeof(FFT_SCALAR), which, buf1, buf2,
+                   MPI_FFT_SCALAR);
+#endif
+}
+
+}    // namespace streamcl_compat
+
+#endif
