@@ -1,5 +1,7 @@
 #include "fix_shake_ocl.h"
 
+#include "lammps_compat.h"
+
 #include "strf.h"
 
 #include "atom.h"
@@ -161,7 +163,7 @@ void FixShakeOCL::post_force(int vflag)
   // xshake = the unconstrained move with the current v, f (FixShake's), and
   // its ghost values from the owners
   unconstrained_update();
-  if (nprocs > 1) comm->forward_comm_fix(this);
+  if (comm->nprocs > 1) streamcl_compat::forward_comm_fix(comm, this);
   v_init(vflag);
 
   if (clusters_dirty) upload_clusters();

@@ -77,6 +77,22 @@ inline void grid_reverse(GridComm *gc, void *caller, int which, int nper, void *
 #endif
 }
 
+// Comm::forward_comm_fix(Fix *) became Comm::forward_comm(Fix *) in 2022: the
+// first overload exists only where forward_comm_fix does (preferred: int 0)
+template <class C, class F>
+auto forward_comm_fix(C *comm, F *fix, int) -> decltype(comm->forward_comm_fix(fix), void())
+{
+  comm->forward_comm_fix(fix);
+}
+template <class C, class F> void forward_comm_fix(C *comm, F *fix, long)
+{
+  comm->forward_comm(fix);
+}
+template <class C, class F> void forward_comm_fix(C *comm, F *fix)
+{
+  forward_comm_fix(comm, fix, 0);
+}
+
 }    // namespace streamcl_compat
 
 #endif
