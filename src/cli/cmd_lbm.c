@@ -261,6 +261,8 @@ int cmd_lbm(int argc, char **argv)
     scl_context *ctx = NULL;
     cli_outputs out;
     cli_outputs_init(&out, "lbm");
+    cli_input(&out, a.param_path);
+    cli_input(&out, a.obstacle_path);
     const char *av_path = NULL, *state_path = NULL, *png_path = NULL;
     int rc = 1;
     if (!obst || !fieldbuf) {

@@ -295,6 +295,7 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
         if (!(steps <= 100000000.0)) /* checked before the conversion: no overflow */
             return fail(in, tw, err, errlen, "more than 1e8 iterations");
         m->iterations = (long)steps;
+        m->time_window = win;
     } else
         return SCL_ERR_INPUT;
     if (m->iterations > 100000000L)
