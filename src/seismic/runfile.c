@@ -22,7 +22,7 @@ typedef struct {
     int have_grid, model_kind;      /* 0 none, 1 homogeneous, 2 layered, 3 raw */
     double hom[3];
     char model_file[1200];
-    long model_line, dt_line;
+    long model_line, dt_line, time_line, steps_line;
     double duration;
     long steps;
     pending_point src_at[SCL_SEIS_MAX_SOURCES];
@@ -142,13 +142,21 @@ static scl_status parse_line(parse_state *ps, scl_seis_run *run, char **tok, int
     } else if (!strcmp(cmd, "time")) {
         if (ntok != 2 || numbers(tok, 1, 1, v) != 0 || !(v[0] > 0))
             return scl_linereader_fail(lr, err, errlen, "expected 'time SECONDS' (> 0)");
+        if (ps->steps_line)
+            return scl_linereader_fail(lr, err, errlen,
+                                       "'time' and 'steps' (line %ld) both set the length; give one",
+                                       ps->steps_line);
         ps->duration = v[0];
-        ps->steps = 0;
+        ps->time_line = lr->line;
     } else if (!strcmp(cmd, "steps")) {
         if (ntok != 2 || scl_parse_int(tok[1], &iv) != 0 || iv < 1 || iv > 100000000)
             return scl_linereader_fail(lr, err, errlen, "expected 'steps N' (1 to 1e8)");
+        if (ps->time_line)
+            return scl_linereader_fail(lr, err, errlen,
+                                       "'steps' and 'time' (line %ld) both set the length; give one",
+                                       ps->time_line);
         ps->steps = iv;
-        ps->duration = 0;
+        ps->steps_line = lr->line;
     } else if (!strcmp(cmd, "dt")) {
         if (ntok != 2 || numbers(tok, 1, 1, v) != 0 || !(v[0] > 0))
             return scl_linereader_fail(lr, err, errlen, "expected 'dt SECONDS' (> 0)");
@@ -353,6 +361,10 @@ static scl_status finish_run(parse_state *ps, scl_seis_run *run, const char *pat
     st = scl_seis_check(m, c, warn, warnlen, e2, sizeof e2);
     if (st != SCL_OK)
         snprintf(err, errlen, "%s: %s", path, e2);
+    else if (c->nsources == 0) { /* as fdtd: a run without a source computes zeros */
+        snprintf(err, errlen, "%s: no 'source' line: the run would record zeros", path);
+        st = SCL_ERR_INPUT;
+    }
     return st;
 }
 
