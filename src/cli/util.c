@@ -229,7 +229,7 @@ const char *cli_output(cli_outputs *o, const char *path)
     char err[4400], target[PATH_MAX];
     int direct;
     if (scl_output_resolve(path, target, sizeof target, &direct, err, sizeof err) != SCL_OK) {
-        fprintf(stderr, "streamcl %s: output %s\n", o->cmd, err);
+        fprintf(stderr, "streamcl %s: cannot write %s\n", o->cmd, err);
         return NULL;
     }
     cli_file e = {0};

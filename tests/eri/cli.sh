@@ -80,7 +80,7 @@ expect_fail odd "3 electrons: closed-shell RHF needs an even count" --xyz "$work
 expect_fail lattice "--lattice needs NXxNYxNZ" --lattice 2x2
 expect_fail schwarz "--schwarz must be >= 0" --schwarz -1
 expect_fail missing "$work/none.nw: cannot open" --basis "$work/none.nw"
-expect_fail outdir "directory '$work/no/such' is not writable" --fcidump "$work/no/such/x.fcidump"
+expect_fail outdir "directory $work/no/such does not exist" --fcidump "$work/no/such/x.fcidump"
 expect_fail single_ref "--precision single applies to --tensor" --precision single
 ls "$work"/*.tmp* > /dev/null 2>&1; [ $? -ne 0 ]; check no_temp_files $? "temporary files left"
 
