@@ -104,7 +104,7 @@ scl_status scl_nbody_load(const char *path, size_t *n, double **pos, double **ve
         scl_format_error(err, errlen, "scl_nbody_load: NULL argument");
         return SCL_ERR_ARGUMENT;
     }
-    FILE *f = scl_open_text_input(path, "body file", err, errlen);
+    FILE *f = scl_open_text_input(path, "body file", 0, err, errlen);
     if (!f)
         return SCL_ERR_IO;
     body_list b = {0};
@@ -164,7 +164,8 @@ scl_status scl_nbody_load(const char *path, size_t *n, double **pos, double **ve
         }
     }
     if (s == SCL_OK && ferror(f)) {
-        scl_format_error(err, errlen, "%s:%ld: read error", path, lineno);
+        scl_format_error(err, errlen, "%s:%ld: read error: %s", path, lineno + 1,
+                         scl_text_input_why(errno));
         s = SCL_ERR_IO;
     }
     fclose(f);
