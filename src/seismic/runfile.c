@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_RECEIVERS 100000
 #define MAX_TOKENS 16
@@ -109,6 +110,17 @@ static scl_status parse_line(parse_state *ps, scl_seis_run *run, char **tok, int
             return scl_linereader_fail(lr, err, errlen, "cell size %g must be positive", v[0]);
         run->model.h = v[0];
         ps->have_grid = 1;
+        /* the model (vp, vs, rho as float) and the set-up's padded double
+         * copies live on the host first: about 52 bytes per cell. Refused
+         * here, before any of it is allocated, above half the host's memory */
+        const double cells = (double)run->model.nx * run->model.ny * run->model.nz;
+        const double host = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+        if (host > 0 && cells * 52.0 > 0.5 * host)
+            return scl_linereader_fail(lr, err, errlen,
+                                       "a %d x %d x %d grid needs about %.1f GiB of host memory "
+                                       "for its model and set-up; this host has %.1f GiB",
+                                       run->model.nx, run->model.ny, run->model.nz,
+                                       cells * 52.0 / 1073741824.0, host / 1073741824.0);
     } else if (!strcmp(cmd, "model")) {
         ps->model_line = lr->line;
         if (ntok == 5 && !strcmp(tok[1], "homogeneous")) {

@@ -592,6 +592,30 @@ static scl_status create_device(scl_seis *sv, const scl_seis_options *opt)
     return scl_finish(sv->ctx);
 }
 
+/* The device-memory budget, checked before anything is allocated (on the
+ * host or the device): one buffer set of the fields, the materials and the
+ * CPML memory variables, against the device's per-buffer limit and 90% of
+ * its memory. The grid is padded by at most the CPML width on each face. */
+static scl_status check_fits(scl_context *ctx, const scl_seis_model *m, const scl_seis_config *c)
+{
+    const scl_device_info *dev = scl_device(ctx);
+    const double w = c->pml > 0 ? c->pml : 0, rs = c->fp64 ? 8.0 : 4.0;
+    const double n[3] = {m->nx + 2 * w + 4, m->ny + 2 * w + 4, m->nz + 2 * w + 4};
+    const double cells = n[0] * n[1] * n[2], field = cells * rs;
+    double psi = 0;
+    for (int d = 0; d < 3; d++)
+        psi += 6.0 * 2.0 * w * (cells / n[d]) * rs;
+    const double total = (F_COUNT + M_COUNT) * field + psi;
+    if (field > (double)dev->max_alloc || total > 0.9 * (double)dev->global_mem)
+        return scl_fail(ctx, SCL_ERR_TOO_LARGE, "scl_seis_create",
+                        "a %d x %d x %d grid (%s, CPML %d) needs %.0f MiB per field buffer and "
+                        "%.0f MiB in all; %s allows %.0f MiB per buffer and has %.0f MiB",
+                        m->nx, m->ny, m->nz, c->fp64 ? "fp64" : "fp32", c->pml, field / 1048576.0,
+                        total / 1048576.0, dev->name, (double)dev->max_alloc / 1048576.0,
+                        (double)dev->global_mem / 1048576.0);
+    return SCL_OK;
+}
+
 scl_status scl_seis_create(scl_context *ctx, const scl_seis_model *m, const scl_seis_config *c,
                            const scl_seis_options *opt, scl_seis **out)
 {
@@ -606,6 +630,8 @@ scl_status scl_seis_create(scl_context *ctx, const scl_seis_model *m, const scl_
         scl_fail(ctx, SCL_ERR_UNSUPPORTED, "scl_seis_create", "device %s has no fp64", scl_device(ctx)->name);
         return SCL_ERR_UNSUPPORTED;
     }
+    if ((st = check_fits(ctx, m, c)) != SCL_OK)
+        return st;
     scl_seis *sv = calloc(1, sizeof *sv);
     if (!sv)
         return SCL_ERR_MEMORY;

@@ -211,6 +211,24 @@ for c in "eri --basis /dev/zero" "eri --xyz /dev/zero" "eri --basis /dev/urandom
     timeout 20 "$streamcl" $c > o60 2> e60; rc=$?
     check "$c: refused within 20 s (exit $rc)" eval '[ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $rc -ne 137 ]'
 done
+# ---- device-memory budgets: refused with the grid and the bytes before any
+# allocation (PoCL's POCL_MEMORY_LIMIT=1 makes a 1 GiB device)
+if POCL_MEMORY_LIMIT=1 "$streamcl" devices 2> /dev/null | grep -q "global mem 1.00 GiB"; then
+    POCL_MEMORY_LIMIT=1 "$streamcl" fdtd --bench 330 330 330 > o70 2> e70; rc=$?
+    check "fdtd --bench 330^3 on a 1 GiB device refused with the bytes needed" \
+        eval '[ $rc -ne 0 ] && has "330 x 330 x 330 grid .* needs [0-9]+ MiB per field buffer and [0-9]+ MiB in all" e70'
+    printf 'grid 300 300 300 5\nmodel homogeneous 2000 1000 2000\nsteps 10\nsource force 50 50 50 0 0 1 ricker 9 1e3\n' > mid.run
+    POCL_MEMORY_LIMIT=1 "$streamcl" seismic mid.run --tune 0 > o71 2> e71; rc=$?
+    check "seismic 300^3 on a 1 GiB device refused with the bytes needed" \
+        eval '[ $rc -ne 0 ] && has "300 x 300 x 300 grid .* needs [0-9]+ MiB per field buffer" e71'
+else
+    echo "skip device-memory cases: POCL_MEMORY_LIMIT does not shape this device"
+fi
+printf 'grid 100000 100000 100000 5\nmodel homogeneous 2000 1000 2000\nsteps 10\nsource force 50 50 50 0 0 1 ricker 9 1e3\n' > huge.run
+"$streamcl" seismic huge.run --tune 0 > o72 2> e72; rc=$?
+check "seismic grid beyond the host's memory refused at its line" \
+    eval '[ $rc -ne 0 ] && has "huge.run:1: .* GiB of host memory" e72'
+
 check "no temporaries left anywhere" clean "$work"
 
 echo "cli_outputs: $passed passed, $failed failed"
