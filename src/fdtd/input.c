@@ -459,6 +459,9 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
         } else if (strcmp(c->cmd, "#messages") == 0) {
             if (nparams(in, c, 1, 1, err, errlen))
                 return SCL_ERR_INPUT;
+            /* gprMax takes y or n only */
+            if (!c->tok[0][0] || c->tok[0][1] || !strchr("yYnN", c->tok[0][0]))
+                return fail(in, c, err, errlen, "expected y or n");
         }
     }
     if (m->nsrc == 0 && m->nrx > 0) {

@@ -250,10 +250,14 @@ static scl_status parse_line(parse_state *ps, scl_seis_run *run, char **tok, int
     } else if (!strcmp(cmd, "receiver_grid")) {
         long ny_r;
         if (ntok != 8 || numbers(tok, 1, 5, v) != 0 || scl_parse_int(tok[6], &iv) != 0 ||
-            scl_parse_int(tok[7], &ny_r) != 0 || iv < 1 || ny_r < 1 || iv * ny_r > MAX_RECEIVERS)
+            scl_parse_int(tok[7], &ny_r) != 0 || iv < 1 || ny_r < 1)
             return scl_linereader_fail(lr, err, errlen,
                                        "expected 'receiver_grid X0 Y0 X1 Y1 Z NX NY' with "
                                        "NX, NY >= 1");
+        if ((double)iv * (double)ny_r > MAX_RECEIVERS)
+            return scl_linereader_fail(lr, err, errlen,
+                                       "receiver_grid %ld x %ld is %.0f receivers: at most %d", iv,
+                                       ny_r, (double)iv * (double)ny_r, MAX_RECEIVERS);
         for (long b = 0; b < ny_r; b++)
             for (long a = 0; a < iv; a++) {
                 const double ta = iv > 1 ? (double)a / (double)(iv - 1) : 0;

@@ -327,6 +327,23 @@ static scl_status step_run(void *user, void *variant, const int *values)
     return st;
 }
 
+/* The value of NAME in a plan string "a=1,b=2" (1), or 0 when not there. */
+static int forced_value(const char *spec, const char *name, int *value)
+{
+    size_t n = strlen(name);
+    for (const char *p = spec; p && *p;) {
+        if (!strncmp(p, name, n) && p[n] == '=') {
+            char *end;
+            long v = strtol(p + n + 1, &end, 10);
+            *value = v < -1000000 ? -1000000 : v > 1000000 ? 1000000 : (int)v;
+            return 1;
+        }
+        p = strchr(p, ',');
+        p = p ? p + 1 : NULL;
+    }
+    return 0;
+}
+
 static scl_status step_prepare(void *user, const int *values, void **variant)
 {
     scl_seis *sv = user;
@@ -549,6 +566,20 @@ static scl_status create_device(scl_seis *sv, const scl_seis_options *opt)
      * plan that fixes the scheme, or no fused box, makes one plan. */
     const char *user = opt ? opt->force : NULL;
     const int tune = opt ? opt->tune : 1;
+    /* values the kernels cannot take for this run are the plan's fault, not
+     * the device's: said so before any candidate is tried */
+    int kz_forced, fused_forced;
+    if (forced_value(user, "kz", &kz_forced) && kz_forced < 1)
+        return scl_fail(sv->ctx, SCL_ERR_ARGUMENT, "scl_seis_create",
+                        "plan kz=%d: z planes per work-item must be at least 1", kz_forced);
+    if (forced_value(user, "fused", &fused_forced) && (fused_forced < 0 || fused_forced > 2))
+        return scl_fail(sv->ctx, SCL_ERR_ARGUMENT, "scl_seis_create",
+                        "plan fused=%d: 0 (separate), 1 (fused) or 2 (fused local)", fused_forced);
+    if (forced_value(user, "fused", &fused_forced) && fused_forced && !sv->can_fuse)
+        return scl_fail(sv->ctx, SCL_ERR_ARGUMENT, "scl_seis_create",
+                        "plan fused=%d: this run has no fused interior (%s); use fused=0",
+                        fused_forced, sv->ninj_v ? "a force source injects into the velocities"
+                                                 : "CPML and surface rows leave no interior box");
     const int nschemes = (user && strstr(user, "fused")) || !sv->can_fuse || !tune ? 1 : 3;
     const int scheme[3] = {fuse_first, !fuse_first, 2};
     for (int q = 0; q < nschemes; q++) {

@@ -229,6 +229,29 @@ printf 'grid 100000 100000 100000 5\nmodel homogeneous 2000 1000 2000\nsteps 10\
 check "seismic grid beyond the host's memory refused at its line" \
     eval '[ $rc -ne 0 ] && has "huge.run:1: .* GiB of host memory" e72'
 
+# ---- messages that name the real problem
+printf 'H S\nnan 1.0\nEND\n' > nan.basis
+"$streamcl" eri --lattice 2x1x1 --engine reference --basis nan.basis > o80 2> e80; rc=$?
+check "eri: a nan exponent is called a bad exponent" \
+    eval '[ $rc -ne 0 ] && has "nan.basis:2: bad exponent .nan." e80'
+sed 's/^receivers.*/receiver_grid 10 10 100 90 0 500 500/' s.run > rgrid.run
+seis rgrid.run > o81 2> e81; rc=$?
+check "seismic receiver_grid 500 x 500: the cap is named" \
+    eval '[ $rc -ne 0 ] && has "rgrid.run:6: receiver_grid 500 x 500 is 250000 receivers: at most" e81'
+"$streamcl" seismic s.run --plan kz=0 > o82 2> e82; rc=$?
+check "seismic --plan kz=0 blames the plan, not the device" \
+    eval '[ $rc -ne 0 ] && has "kz=0: z planes per work-item must be at least 1" e82'
+"$streamcl" seismic s.run --plan fused=1 > o83 2> e83; rc=$?
+check "seismic --plan fused=1 with a force source names the source" \
+    eval '[ $rc -ne 0 ] && has "fused=1: this run has no fused interior \(a force source" e83'
+"$streamcl" pair-bench --replicate 100,100,100 > o84 2> e84; rc=$?
+check "pair-bench --replicate 100,100,100 names the copy limit, once" \
+    eval '[ $rc -ne 0 ] && has "1000000 copies: at most 4096" e84 && [ "$(grep -c "streamcl pair-bench:" e84)" = 1 ]'
+(cat g.in; echo '#messages: maybe') > msg.in
+fdtd msg.in -o msg.h5 > o85 2> e85; rc=$?
+check "fdtd '#messages: maybe' refused at its line" \
+    eval '[ $rc -ne 0 ] && has "msg.in:8: #messages: expected y or n" e85 && [ ! -e msg.h5 ]'
+
 check "no temporaries left anywhere" clean "$work"
 
 echo "cli_outputs: $passed passed, $failed failed"
