@@ -1,8 +1,10 @@
 /* Output-path handling (scl_output_resolve, scl_outfile_open/commit/abort):
  * the input is a path relative to a private sandbox holding a regular file
  * "f", a symlink "l -> f", a dangling symlink "d -> nowhere" and a directory
- * "dir" (paths with ".." or a leading "/" are skipped: the target must stay
- * inside the sandbox). The first byte chooses commit or abort. Invariants:
+ * "dir" (paths with a leading "/" or a component starting with "." are
+ * skipped: the target stays inside the sandbox, and a dot file left behind
+ * is how a stray temporary is recognised). The first byte chooses commit or
+ * abort. Invariants:
  * refusals carry a message; no temporary (a dot file) is ever left; "l"
  * stays a symlink; a commit leaves a regular file with exactly the bytes
  * written at the resolved target; an abort leaves the target as it was. */
@@ -84,7 +86,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char rel[256];
     memcpy(rel, data + 1, size - 1);
     rel[size - 1] = '\0';
-    if (strlen(rel) != size - 1 || rel[0] == '/' || strstr(rel, ".."))
+    /* no way out of the sandbox, and no dot-file targets (a dot file left
+     * behind is how a stray temporary is recognised) */
+    if (strlen(rel) != size - 1 || rel[0] == '/' || rel[0] == '.' || strstr(rel, "/."))
         return 0;
     make_box();
     char path[600], err[4400] = "";
