@@ -3,7 +3,6 @@
 #define STREAMCL_CLI_COMMANDS_H
 
 #include "streamcl.h"
-#include "streamcl/grid3d.h"
 
 #include <sys/types.h>
 

@@ -1,7 +1,6 @@
 /* FCIDUMP output (Knowles & Handy 1989 format, as read by PySCF and FCI
  * codes) and the AO -> MO transformation it usually needs. */
 #include "eri_internal.h"
-#include "streamcl/grid3d.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,7 +1,6 @@
 /* The benchmark's output files, through scl_outfile: complete files or none,
  * devices and FIFOs written straight. */
 #include "streamcl/lbm.h"
-#include "streamcl/grid3d.h"
 #include "core/internal.h"
 
 #include <stdio.h>

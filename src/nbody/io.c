@@ -3,7 +3,6 @@
  * Errors name the file and line. */
 #include "core/internal.h"
 #include "core/text_input.h"
-#include "streamcl/grid3d.h"
 #include "streamcl/nbody.h"
 
 #include <ctype.h>

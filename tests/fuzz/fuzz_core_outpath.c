@@ -9,7 +9,7 @@
  * stays a symlink; a commit leaves a regular file with exactly the bytes
  * written at the resolved target; an abort leaves the target as it was. */
 #include "fuzz_util.h"
-#include "streamcl/grid3d.h"
+#include "streamcl.h"
 
 #include <dirent.h>
 #include <sys/stat.h>

@@ -1,5 +1,5 @@
 /* Output files, the one place every writer of the library and the command
- * goes through (see grid3d.h, "output files"):
+ * goes through (see streamcl.h, "output files"):
  *  - a regular file (or a new name) is written to a temporary beside it,
  *    created with O_CREAT|O_EXCL|O_NOFOLLOW under an unpredictable name, and
  *    renamed onto the target only when complete, so a failure never leaves
@@ -10,7 +10,7 @@
  *    straight and never replaced by a rename (renaming a regular file onto
  *    /dev/full as root turns the device into a file);
  *  - directories, block devices, sockets and dangling symlinks are refused. */
-#include "streamcl/grid3d.h"
+#include "streamcl.h"
 #include "core/internal.h"
 
 #include <errno.h>
