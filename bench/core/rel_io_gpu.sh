@@ -1,8 +1,9 @@
 #!/bin/bash
 # Issue 27 on a GPU (run through bench/gpu-session.sh core/rel_io_gpu.sh:240):
 #  1. the device-memory budgets refuse what cannot fit and keep what can
-#     (fdtd --bench 512^3 and seismic --bench 512 run; fdtd 1600^3 and a
-#     seismic 1400^3 run file are refused with the bytes, no abort);
+#     (fdtd --bench 512^3 and seismic --bench 512 run; fdtd 1200^3 fp64
+#     fused (166 GB) is refused with the bytes, a seismic 1400^3 run file at
+#     its grid line; no abort);
 #  2. the cost of the non-finite checks (fields read after chunks 1, 2, 4,
 #     ...): the same seismic and fdtd runs, the rate printed (checks excluded)
 #     against the wall time of the whole command (checks included).
