@@ -390,8 +390,10 @@ scl_status scl_reduce_n(scl_context *ctx, scl_stream *s, size_t count, scl_reduc
  *    O_CREAT|O_EXCL|O_NOFOLLOW (an unpredictable name; a planted symlink is
  *    never followed) that scl_outfile_commit renames onto the target and
  *    scl_outfile_abort removes, or
- *  - for a character device or FIFO (/dev/null, /dev/stdout, a pipe) opens
- *    the target itself ("direct"): never renamed over, never removed.
+ *  - for a character device or FIFO (/dev/null, /dev/stdout, a pipe), and
+ *    for /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N whatever they
+ *    lead to, opens the target itself for appending ("direct"): never
+ *    renamed over, never removed.
  * Write to o->f, or let a library that wants a file name write to o->tmp
  * after scl_outfile_begin (check o->direct if it needs a regular file).
  * Check paths before long computations with scl_output_path_check. */

@@ -8,7 +8,9 @@
  *    file the link points to and renamed onto that file, the link stays;
  *  - a character device or FIFO (/dev/null, /dev/stdout, a pipe) is written
  *    straight and never replaced by a rename (renaming a regular file onto
- *    /dev/full as root turns the device into a file);
+ *    /dev/full as root turns the device into a file); so are /dev/stdout,
+ *    /dev/stderr, /dev/fd/N and /proc/self/fd/N whatever they lead to (a
+ *    redirected log file is appended to, not replaced);
  *  - directories, block devices, sockets and dangling symlinks are refused. */
 #include "streamcl.h"
 #include "core/internal.h"
@@ -60,6 +62,18 @@ scl_status scl_output_resolve(const char *path, char *target, size_t targetlen, 
     struct stat st;
     const char *t = path;
     char resolved[PATH_MAX];
+    /* the process's own descriptors (stdout redirected to a log file): the
+     * open file is written straight, appended to, never renamed over */
+    if (!strcmp(path, "/dev/stdout") || !strcmp(path, "/dev/stderr") ||
+        !strncmp(path, "/dev/fd/", 8) || !strncmp(path, "/proc/self/fd/", 14)) {
+        if (access(path, W_OK) != 0) {
+            scl_format_error(err, errlen, "%s: not writable: %s", path, strerror(errno));
+            return SCL_ERR_IO;
+        }
+        snprintf(target, targetlen, "%s", path);
+        *direct = 1;
+        return SCL_OK;
+    }
     if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
         /* written through to the file the link names; a dangling link is
          * refused rather than guessed at */
@@ -179,6 +193,24 @@ static int create_temporary(const char *target, char *tmp, size_t tmplen, char *
     return -1;
 }
 
+/* The descriptor a path names as one of the process's own (/dev/stdout,
+ * /dev/stderr, /dev/fd/N, /proc/self/fd/N), or -1. Written through a
+ * duplicate, output shares the descriptor's offset with what the process
+ * prints there (a log file opened by the shell is not overwritten). */
+static int own_descriptor(const char *path)
+{
+    if (!strcmp(path, "/dev/stdout"))
+        return 1;
+    if (!strcmp(path, "/dev/stderr"))
+        return 2;
+    const char *n = !strncmp(path, "/dev/fd/", 8) ? path + 8
+                    : !strncmp(path, "/proc/self/fd/", 14) ? path + 14
+                                                             : NULL;
+    if (!n || !*n || strspn(n, "0123456789") != strlen(n) || strlen(n) > 6)
+        return -1;
+    return atoi(n);
+}
+
 static scl_status outfile_start(scl_outfile *o, const char *path, int keep_open, int binary,
                                 char *err, size_t errlen)
 {
@@ -196,8 +228,15 @@ static scl_status outfile_start(scl_outfile *o, const char *path, int keep_open,
         o->active = 1;
         return SCL_OK;
     }
-    if (direct) {
-        fd = open(o->path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    int own = own_descriptor(o->path);
+    if (direct && own >= 0) { /* the same open file: its offset is shared */
+        fd = fcntl(own, F_DUPFD_CLOEXEC, 3);
+        if (fd < 0) {
+            scl_format_error(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+            return SCL_ERR_IO;
+        }
+    } else if (direct) {
+        fd = open(o->path, O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
         if (fd < 0) {
             scl_format_error(err, errlen, "%s: cannot write: %s", path, strerror(errno));
             return SCL_ERR_IO;

@@ -102,6 +102,12 @@ timeout 60 "$streamcl" fdtd g.in --engine reference -o fifo.h5 --text pipe > o11
 wait $reader
 check "fdtd --text FIFO streams through, the FIFO stays a FIFO" \
     eval '[ $rc -eq 0 ] && [ -p pipe ] && has "^# streamcl fdtd receivers" from_pipe'
+: > log.txt
+ino=$(stat -c %i log.txt)
+fdtd g.in -o so.h5 --text /dev/stdout > log.txt 2> e12a; rc=$?
+check "fdtd --text /dev/stdout into a log file: appended beside the run's lines, not renamed over" \
+    eval '[ $rc -eq 0 ] && [ "$(stat -c %i log.txt)" = "$ino" ] && has "^# streamcl fdtd receivers" log.txt &&
+          has "^fdtd: 1 receivers" log.txt'
 check "fdtd leaves no temporaries" clean "$work"
 
 # ---- non-finite: stop early, exit non-zero, write nothing
