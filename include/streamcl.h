@@ -384,7 +384,8 @@ scl_status scl_reduce_n(scl_context *ctx, scl_stream *s, size_t count, scl_reduc
 
 /* Complete files or none, and never damage to what a path names.
  * scl_outfile_open resolves PATH (a symlink is written through to the file it
- * names; a dangling one, a directory, a block device or a socket is refused)
+ * names; a dangling one, another user's link in a sticky world-writable
+ * directory, a directory, a block device or a socket is refused)
  * and then either
  *  - creates a temporary ".NAME.XXXXXXXXXX" beside the target with
  *    O_CREAT|O_EXCL|O_NOFOLLOW (an unpredictable name; a planted symlink is

@@ -5,7 +5,9 @@
  *    renamed onto the target only when complete, so a failure never leaves
  *    half a file and a planted symlink is never followed for the temporary;
  *  - a symlinked target is written through: the temporary is made beside the
- *    file the link points to and renamed onto that file, the link stays;
+ *    file the link points to and renamed onto that file, the link stays
+ *    (refused, as the kernel's protected_symlinks does, for a link owned by
+ *    another user in a sticky world-writable directory such as /tmp);
  *  - a character device or FIFO (/dev/null, /dev/stdout, a pipe) is written
  *    straight and never replaced by a rename (renaming a regular file onto
  *    /dev/full as root turns the device into a file); so are /dev/stdout,
@@ -75,6 +77,21 @@ scl_status scl_output_resolve(const char *path, char *target, size_t targetlen, 
         return SCL_OK;
     }
     if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        /* as the kernel's protected_symlinks: in a sticky world-writable
+         * directory (/tmp) a link that neither we nor the directory's owner
+         * own is someone else's trap, not followed */
+        char dir[PATH_MAX];
+        const char *base;
+        struct stat ds;
+        if (split_path(path, dir, sizeof dir, &base) == 0 && stat(dir, &ds) == 0 &&
+            (ds.st_mode & S_ISVTX) && (ds.st_mode & S_IWOTH) && st.st_uid != geteuid() &&
+            st.st_uid != ds.st_uid) {
+            scl_format_error(err, errlen,
+                             "%s: a symbolic link owned by another user in the sticky directory "
+                             "%s; not followed",
+                             path, dir);
+            return SCL_ERR_IO;
+        }
         /* written through to the file the link names; a dangling link is
          * refused rather than guessed at */
         if (!realpath(path, resolved)) {

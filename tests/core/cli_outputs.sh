@@ -76,6 +76,16 @@ ln -s missing/nowhere dangling.txt
 fdtd g.in -o d.h5 --text dangling.txt > o6 2> e6; rc=$?
 check "fdtd --text DANGLING-SYMLINK refused" \
     eval '[ $rc -ne 0 ] && [ ! -e d.h5 ] && has "symbolic link to a missing file" e6'
+# someone else's link in a sticky world-writable directory (/tmp) is a trap
+mkdir -p sticky && chmod 1777 sticky && echo secret > sticky/victim && ln -s victim sticky/out.txt
+if chown -h nobody sticky/out.txt 2> /dev/null; then
+    fdtd g.in -o sticky/o.h5 --text sticky/out.txt > o6b 2> e6b; rc=$?
+    check "fdtd --text: another user's symlink in a sticky directory not followed" \
+        eval '[ $rc -ne 0 ] && [ "$(cat sticky/victim)" = secret ] && [ ! -e sticky/o.h5 ] &&
+              has "owned by another user in the sticky directory" e6b'
+else
+    echo "skip sticky-directory case: chown needs root"
+fi
 echo keep > keep
 for t in p.txt.part p.txt.tmp p.txt.tmp.1 .p.txt.tmp p.h5.part p.h5.tmp; do ln -s keep "$t"; done
 fdtd g.in -o p.h5 --text p.txt > o7 2> e7; rc=$?
