@@ -184,6 +184,20 @@ static void release(scl_plan *plan, void *variant)
         plan->desc.release(plan->desc.user, variant);
 }
 
+/* Candidate combination c (the first parameter varies fastest) into values. */
+static void combination(const scl_plan *plan, long c, const int *forced, const int *is_forced,
+                        int *values)
+{
+    for (int i = 0; i < plan->desc.nparams; i++) {
+        if (is_forced[i]) {
+            values[i] = forced[i];
+        } else {
+            values[i] = plan->params[i].values[c % plan->params[i].count];
+            c /= plan->params[i].count;
+        }
+    }
+}
+
 /* Without tuning or a cache: the default values (each parameter's first
  * candidate), or, when the kernel cannot take them on this problem, the
  * first legal combination in candidate order (untimed), so that no_tune works
@@ -200,15 +214,7 @@ static scl_status first_legal(scl_plan *plan, const int *forced, const int *is_f
             combos *= plan->params[i].count;
     for (long c = 1; c < combos && c <= MAX_COMBINATIONS; c++) {
         int values[SCL_PLAN_MAX_PARAMS];
-        long rest = c;
-        for (int i = 0; i < np; i++) {
-            if (is_forced[i]) {
-                values[i] = forced[i];
-            } else {
-                values[i] = plan->params[i].values[rest % plan->params[i].count];
-                rest /= plan->params[i].count;
-            }
-        }
+        combination(plan, c, forced, is_forced, values);
         void *variant = NULL;
         if (prepare(plan, values, &variant) == SCL_OK) {
             memcpy(plan->values, values, (size_t)np * sizeof *values);
@@ -235,15 +241,7 @@ static scl_status tune(scl_plan *plan, const int *forced, const int *is_forced, 
     double best = -1;
     for (long c = 0; c < combos; c++) {
         int values[SCL_PLAN_MAX_PARAMS];
-        long rest = c;
-        for (int i = 0; i < np; i++) {
-            if (is_forced[i]) {
-                values[i] = forced[i];
-            } else {
-                values[i] = plan->params[i].values[rest % plan->params[i].count];
-                rest /= plan->params[i].count;
-            }
-        }
+        combination(plan, c, forced, is_forced, values);
         if (plan->desc.worth_timing && !plan->desc.worth_timing(plan->desc.user, values))
             continue;
         void *variant = NULL;
