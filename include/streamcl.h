@@ -444,6 +444,46 @@ scl_status scl_reduce(scl_context *ctx, scl_stream *s, scl_reduce_op op, double 
 scl_status scl_reduce_n(scl_context *ctx, scl_stream *s, size_t count, scl_reduce_op op,
                         double *result);
 
+/* ------------------------------------------------------------------ output files */
+
+/* Complete files or none, and never damage to what a path names.
+ * scl_outfile_open resolves PATH (a symlink is written through to the file it
+ * names; a dangling one, another user's link in a sticky world-writable
+ * directory, a directory, a block device or a socket is refused)
+ * and then either
+ *  - creates a temporary ".NAME.XXXXXXXXXX" beside the target with
+ *    O_CREAT|O_EXCL|O_NOFOLLOW (an unpredictable name; a planted symlink is
+ *    never followed) that scl_outfile_commit renames onto the target and
+ *    scl_outfile_abort removes, or
+ *  - for a character device or FIFO (/dev/null, /dev/stdout, a pipe), and
+ *    for /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N whatever they
+ *    lead to, opens the target itself for appending ("direct"): never
+ *    renamed over, never removed.
+ * Write to o->f, or let a library that wants a file name write to o->tmp
+ * after scl_outfile_begin (check o->direct if it needs a regular file).
+ * Check paths before long computations with scl_output_path_check. */
+typedef struct {
+    FILE *f;          /* NULL after begin (name-only use) */
+    char path[4096];  /* the target, symlinks resolved */
+    char tmp[4200];   /* the temporary, or the target itself when direct */
+    int active, direct;
+} scl_outfile;
+
+scl_status scl_outfile_open(scl_outfile *o, const char *path, int binary, char *err,
+                            size_t errlen);
+scl_status scl_outfile_begin(scl_outfile *o, const char *path, char *err, size_t errlen);
+scl_status scl_outfile_commit(scl_outfile *o, char *err, size_t errlen);
+void scl_outfile_abort(scl_outfile *o);
+/* The path can be written: what scl_outfile_open would check, creating
+ * nothing. SCL_ERR_IO with the reason otherwise. */
+scl_status scl_output_path_check(const char *path, char *err, size_t errlen);
+/* Where output for path goes: target gets path with a symlink resolved;
+ * *direct is 1 for a character device or FIFO (written straight), 0 for a
+ * regular file or a new name. SCL_ERR_IO with the reason for a path that
+ * cannot be written. */
+scl_status scl_output_resolve(const char *path, char *target, size_t targetlen, int *direct,
+                              char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

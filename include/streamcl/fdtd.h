@@ -141,6 +141,8 @@ typedef struct {
     double dt;
     double stability;           /* factor of the Courant limit (gprMax's, default 1) */
     long iterations;
+    double time_window;         /* s, when #time_window gave seconds (0: iterations given):
+                                 * a new dt keeps it, iterations = ceil(window / dt) + 1 */
     int pml[6];                 /* CPML cells at x0 y0 z0 x1 y1 z1 faces */
     int periodic[3];            /* 1: axis wraps (no CPML on it), for plane-wave tests */
     int nmat;
@@ -194,6 +196,12 @@ void scl_fdtd_fill_box(scl_fdtd_model *m, const int lo[3], const int hi[3], int 
  * added); call after the last object. Also checks dt against Courant and the
  * CPML against the grid. */
 scl_status scl_fdtd_model_finish(scl_fdtd_model *m, char *err, size_t errlen);
+/* A time step other than gprMax's, keeping the time window as gprMax would
+ * count it: iterations = ceil(time_window / dt) + 1 when the input gave the
+ * window in seconds (the iteration count when it gave iterations); sources
+ * active for the whole run stay so. Refused: dt above the Courant limit, or
+ * more than 1e8 iterations. Then scl_fdtd_model_finish. */
+scl_status scl_fdtd_model_set_dt(scl_fdtd_model *m, double dt, char *err, size_t errlen);
 /* Update coefficients per material: ca, cb for E (cb = dt/e_eff, divide by the
  * spacing in the curl) and da, db for H. Arrays of m->nmat. */
 void scl_fdtd_coefficients(const scl_fdtd_model *m, double *ca, double *cb, double *da,

@@ -12,7 +12,7 @@
  *   scl_receivers     time series of point receivers (n receivers x components x steps)
  *   scl_png_slice     a 2D plane of a field as a PNG (libpng), colour mapped
  *   scl_linereader    a run-file reader that knows file and line for messages
- *   scl_outfile       output written under a temporary name, renamed when complete
+ *   scl_outfile       (streamcl.h) output under a temporary name, renamed when complete
  *                     and removed on failure
  * A progress line is the command's business (the library never prints): the
  * streamcl command has cli_progress_* in src/cli/commands.h.
@@ -233,28 +233,8 @@ int scl_split_tokens(char *line, char **tok, int max);
 int scl_parse_real(const char *tok, double *out);
 int scl_parse_int(const char *tok, long *out);
 
-/* ------------------------------------------------------------------ output files */
-
-/* Complete files or none. scl_outfile_open creates "PATH.tmp.PID" (check the
- * directory before long computations with scl_output_path_check); write to
- * o->f, or let a library that wants a file name write to o->tmp after
- * scl_outfile_begin; then scl_outfile_commit renames onto PATH, or
- * scl_outfile_abort removes the temporary. */
-typedef struct {
-    FILE *f;          /* NULL after begin (name-only use) */
-    char path[1024];
-    char tmp[1100];
-    int active;
-} scl_outfile;
-
-scl_status scl_outfile_open(scl_outfile *o, const char *path, int binary, char *err,
-                            size_t errlen);
-scl_status scl_outfile_begin(scl_outfile *o, const char *path, char *err, size_t errlen);
-scl_status scl_outfile_commit(scl_outfile *o, char *err, size_t errlen);
-void scl_outfile_abort(scl_outfile *o);
-/* The path can be created: its directory exists and is writable, and the path
- * is not a directory. SCL_ERR_IO with the reason otherwise. */
-scl_status scl_output_path_check(const char *path, char *err, size_t errlen);
+/* Output files: scl_outfile and scl_output_path_check are in streamcl.h (the
+ * core: every writer of every module uses them). */
 
 #ifdef __cplusplus
 }

@@ -147,7 +147,8 @@ long scl_lbm_fluid_cells(const scl_lbm_params *p, const unsigned char *obstacles
 /* Reynolds number av_vel * reynolds_dim / nu with nu = (2/omega - 1)/6. */
 double scl_lbm_reynolds(const scl_lbm_params *p, double av_vel);
 
-/* Writers: complete files or none (written to PATH.tmp, then renamed). */
+/* Writers: complete files or none (scl_outfile: a temporary beside PATH, renamed when
+ * complete; a device or FIFO written straight). */
 scl_status scl_lbm_write_av_vels(const char *path, const float *av_vels, long steps, char *err,
                                  size_t errlen);
 scl_status scl_lbm_write_state(const char *path, const scl_lbm_params *p,

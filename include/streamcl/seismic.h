@@ -260,7 +260,7 @@ void scl_seis_model_release(scl_seis_model *m);
  * every `decimate` steps. Coordinates in metres (scalar 1), receiver depth in
  * the group-elevation field as a negative elevation, the first source in the
  * source fields. The sample interval dt*decimate must be a whole number of
- * microseconds. Written to PATH.tmp and renamed. */
+ * microseconds. Written through scl_outfile (complete or absent). */
 scl_status scl_seis_write_segy(const char *path, const scl_seis_model *m,
                                const scl_seis_config *c, const float *traces, int comp,
                                int decimate, char *err, size_t errlen);

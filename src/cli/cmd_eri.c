@@ -45,7 +45,7 @@ typedef struct {
     long nx, ny, nz, tensor, check, jk, scf, max_iter, diis, tune;
     double spacing, schwarz, e_tol, g_tol;
     const char *xyz, *basis, *engine, *mode, *fcidump, *device, *plan;
-    int angstrom;
+    int angstrom, lattice_given;
     scl_eri_precision precision;
 } eri_args;
 
@@ -84,8 +84,10 @@ static int parse_args(int argc, char **argv, eri_args *a)
         }
         i++;
         int bad = 0;
-        if (!strcmp(o, "--lattice"))
+        if (!strcmp(o, "--lattice")) {
             bad = parse_lattice(val, a);
+            a->lattice_given = 1;
+        }
         else if (!strcmp(o, "--spacing")) {
             bad = cli_parse_double("eri", o, val, &a->spacing);
             if (!bad && !(a->spacing > 1e-3)) {
@@ -160,22 +162,8 @@ static int parse_args(int argc, char **argv, eri_args *a)
         if (bad)
             return -1;
     }
-    return 0;
-}
-
-/* The directory of path must exist and be writable (checked before any work). */
-static int check_output(const char *path)
-{
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (slash)
-        *(slash == dir ? slash + 1 : slash) = '\0';
-    else
-        snprintf(dir, sizeof dir, ".");
-    if (access(dir, W_OK) != 0) {
-        fprintf(stderr, "streamcl eri: cannot write %s: directory '%s' is not writable\n", path,
-                dir);
+    if (a->xyz && a->lattice_given) {
+        fprintf(stderr, "streamcl eri: --xyz and --lattice both give the atoms; choose one\n");
         return -1;
     }
     return 0;
@@ -393,7 +381,6 @@ static int write_fcidump(const scl_eri_system *sys, const scl_eri_scf_result *r,
         fprintf(stderr, "streamcl eri: %s\n", err);
         goto done;
     }
-    printf("wrote %s (%zu orbitals, MO basis)\n", path, n);
     rc = 0;
 done:
     if (rc && !err[0])
@@ -403,6 +390,8 @@ done:
     free(h);
     return rc;
 }
+
+static int eri_run(eri_args a, const char *fcidump_path);
 
 int cmd_eri(int argc, char **argv)
 {
@@ -431,9 +420,31 @@ int cmd_eri(int argc, char **argv)
         fprintf(stderr, "streamcl eri: --fcidump needs the RHF orbitals (--scf 1)\n");
         return 2;
     }
-    if (a.fcidump && check_output(a.fcidump))
-        return 1;
+    /* the output is claimed before any work: not an input, not a device
+     * renamed over; committed only when the run succeeds */
+    cli_outputs out;
+    cli_outputs_init(&out, "eri");
+    cli_input(&out, a.xyz);
+    if (access(a.basis, F_OK) == 0)
+        cli_input(&out, a.basis);
+    const char *fcidump_path = NULL;
+    int rc = 1;
+    if (!a.fcidump || (fcidump_path = cli_output(&out, a.fcidump)))
+        rc = eri_run(a, fcidump_path);
+    if (rc == 0 && fcidump_path) {
+        if (cli_outputs_commit(&out) == 0)
+            printf("wrote %s (MO basis)\n", a.fcidump);
+        else
+            rc = 1;
+    }
+    cli_outputs_free(&out);
+    return rc;
+}
 
+/* Everything after the arguments: the system, the integrals, RHF. */
+static int eri_run(eri_args a, const char *fcidump_path)
+{
+    const int reference = !strcmp(a.engine, "reference");
     char err[1024];
     scl_eri_basis basis;
     if (load_basis(a.basis, &basis))
@@ -560,7 +571,7 @@ int cmd_eri(int argc, char **argv)
                     res.iterations);
             goto done;
         }
-        if (a.fcidump && write_fcidump(&sys, &res, tensor, a.fcidump))
+        if (a.fcidump && write_fcidump(&sys, &res, tensor, fcidump_path))
             goto done;
     }
     rc = 0;

@@ -394,22 +394,32 @@ int cmd_fdtd(int argc, char **argv)
     scl_receivers rx = {0};
     double *field = NULL;
     float *plane = NULL;
-    if (a.dt > 0) {
-        m.dt = a.dt;
-        if (scl_fdtd_model_finish(&m, err, sizeof err) != SCL_OK) {
-            fprintf(stderr, "streamcl fdtd: --dt: %s\n", err);
-            goto done;
-        }
+    cli_outputs outs;
+    cli_outputs_init(&outs, "fdtd");
+    const char *h5_path = NULL, *text_path = NULL;
+    if (a.dt > 0 && scl_fdtd_model_set_dt(&m, a.dt, err, sizeof err) != SCL_OK) {
+        fprintf(stderr, "streamcl fdtd: --dt: %s\n", err);
+        goto done;
     }
     long iters = bench ? m.iterations : (a.steps > 0 ? a.steps : m.iterations);
-    /* outputs are checked before anything is computed */
+    /* outputs are checked before anything is computed: none may be the input
+     * or another output; HDF5 needs a regular file */
     if (!bench) {
+        cli_input(&outs, a.input);
         out = a.out ? strdup(a.out) : default_output(a.input);
-        if (!out || scl_output_path_check(out, err, sizeof err) != SCL_OK ||
-            (a.text && scl_output_path_check(a.text, err, sizeof err) != SCL_OK)) {
-            fprintf(stderr, "streamcl fdtd: %s\n", out ? err : "out of memory");
+        if (!out) {
+            fprintf(stderr, "streamcl fdtd: out of memory\n");
             goto done;
         }
+        char target[4096];
+        int direct = 0;
+        if (scl_output_resolve(out, target, sizeof target, &direct, err, sizeof err) == SCL_OK && direct) {
+            fprintf(stderr, "streamcl fdtd: -o %s: HDF5 output needs a regular file, not a device or FIFO\n",
+                    out);
+            goto done;
+        }
+        if (!(h5_path = cli_output(&outs, out)) || (a.text && !(text_path = cli_output(&outs, a.text))))
+            goto done;
     }
     int n[3] = {m.grid.nx, m.grid.ny, m.grid.nz};
     if (a.png) {
@@ -478,6 +488,15 @@ int cmd_fdtd(int argc, char **argv)
     cli_progress p;
     cli_progress_start(&p, "fdtd", iters);
     long every = a.png ? a.png_every : bench ? iters : (iters > 100 ? iters / 100 : 1);
+    /* without slices, one field is checked for non-finite values after chunks
+     * 1, 2, 4, 8 ... and at the end: a blow-up stops the run within twice its
+     * step count for about log2(100) full-field reads (not in the timing) */
+    if (!bench && !field && !(field = malloc((size_t)scl_grid3d_points(&m.grid) * sizeof(double)))) {
+        fprintf(stderr, "streamcl fdtd: out of memory for the finiteness check\n");
+        goto done;
+    }
+    long chunks = 0;
+    double checking = 0;
     double t0 = cli_now();
     for (long done_steps = 0; done_steps < iters;) {
         long chunk = iters - done_steps < every ? iters - done_steps : every;
@@ -495,16 +514,32 @@ int cmd_fdtd(int argc, char **argv)
             goto done;
         done_steps += chunk;
         cli_progress_update(&p, done_steps);
+        const int check = !bench && (cli_check_due(&chunks) || done_steps == iters);
+        if (a.png || check) {
+            double c0 = cli_now();
+            if (engine_get(&e, a.png ? component(a.field) : SCL_EZ, field) != 0)
+                goto done;
+            const long np = scl_grid3d_points(&m.grid);
+            for (long q = 0; q < np; q++)
+                if (!isfinite(field[q])) {
+                    cli_progress_end(&p);
+                    fprintf(stderr, "streamcl fdtd: the field is not finite at step %ld (point %ld); "
+                            "stopped, nothing written\n", done_steps, q);
+                    goto done;
+                }
+            if (!a.png)
+                checking += cli_now() - c0;
+        }
         if (a.png) {
             int w, h;
-            if (engine_get(&e, component(a.field), field) != 0)
-                goto done;
             scl_grid3d_slice_double(&m.grid, field, a.slice_axis, a.slice_index, plane, &w, &h);
-            char path[1200];
-            snprintf(path, sizeof path, "%s/fdtd_%06ld.png", a.png, done_steps);
-            if (scl_png_slice(path, plane, w, h, 0, 1, err, sizeof err) != SCL_OK) {
+            char name[1200];
+            snprintf(name, sizeof name, "%s/fdtd_%06ld.png", a.png, done_steps);
+            const char *path = cli_output(&outs, name);
+            if (!path || scl_png_slice(path, plane, w, h, 0, 1, err, sizeof err) != SCL_OK) {
                 cli_progress_end(&p);
-                fprintf(stderr, "streamcl fdtd: %s\n", err);
+                if (path)
+                    fprintf(stderr, "streamcl fdtd: %s\n", err);
                 goto done;
             }
         }
@@ -513,7 +548,7 @@ int cmd_fdtd(int argc, char **argv)
         fprintf(stderr, "streamcl fdtd: %s\n", scl_last_error(e.ctx));
         goto done;
     }
-    double secs = cli_now() - t0;
+    double secs = cli_now() - t0 - checking;
     cli_progress_end(&p);
     if (e.dev && scl_fdtd_read_receivers(e.dev, &rx) != SCL_OK) {
         fprintf(stderr, "streamcl fdtd: %s\n", scl_last_error(e.ctx));
@@ -543,19 +578,18 @@ int cmd_fdtd(int argc, char **argv)
     if (a.profile && e.ctx)
         scl_profile_report(e.ctx, stdout);
     if (!bench) {
-        if (scl_fdtd_write_hdf5(out, &m, &rx, iters, a.fp64, err, sizeof err) != SCL_OK) {
+        if (scl_fdtd_write_hdf5(h5_path, &m, &rx, iters, a.fp64, err, sizeof err) != SCL_OK ||
+            (a.text && scl_fdtd_write_text(text_path, &m, &rx, iters, err, sizeof err) != SCL_OK)) {
             fprintf(stderr, "streamcl fdtd: %s\n", err);
             goto done;
         }
-        if (a.text && scl_fdtd_write_text(a.text, &m, &rx, iters, err, sizeof err) != SCL_OK) {
-            fprintf(stderr, "streamcl fdtd: %s\n", err);
-            remove(out);
+        if (cli_outputs_commit(&outs) != 0)
             goto done;
-        }
         printf("fdtd: %d receivers -> %s%s%s\n", m.nrx, out, a.text ? ", " : "", a.text ? a.text : "");
     }
     status = 0;
 done:
+    cli_outputs_free(&outs); /* what was not committed: a failed run leaves nothing */
     scl_receivers_free(&rx);
     scl_fdtd_free(e.dev);
     scl_fdtd_host_free(e.host);

@@ -292,6 +292,8 @@ static int run_lbm(int argc, char **argv, lbm_mpi *mpi)
     scl_context *ctx = NULL;
     cli_outputs out;
     cli_outputs_init(&out, "lbm");
+    cli_input(&out, a.param_path);
+    cli_input(&out, a.obstacle_path);
     const char *av_path = NULL, *state_path = NULL, *png_path = NULL;
     int rc = 1, outputs_ok = 1;
     if (mpi && root && !(r.whole = malloc(n * SCL_LBM_Q * sizeof *r.whole)))

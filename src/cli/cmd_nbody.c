@@ -354,6 +354,8 @@ int cmd_nbody(int argc, char **argv)
     cli_outputs out;
     cli_outputs_init(&out, "nbody");
     const char *out_path = NULL, *png_path = NULL;
+    if (strcmp(a.init, "plummer") && strcmp(a.init, "uniform"))
+        cli_input(&out, a.init);
     if ((a.out && !(out_path = cli_output(&out, a.out))) ||
         (a.png && !(png_path = cli_output(&out, a.png)))) {
         cli_outputs_free(&out);

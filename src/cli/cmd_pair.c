@@ -69,7 +69,10 @@ static int parse_triple(const char *text, long *x, long *y, long *z)
     if (*end != ',')
         return -1;
     *z = strtol(end + 1, &end, 10);
-    return *end == '\0' && *x >= 1 && *y >= 1 && *z >= 1 && *x * *y * *z <= 4096 ? 0 : -1;
+    if (*end != '\0' || *x < 1 || *y < 1 || *z < 1)
+        return -1;
+    /* as a double: large counts would overflow the product */
+    return (double)*x * (double)*y * (double)*z <= 4096 ? 0 : -2;
 }
 
 static int parse_args(int argc, char **argv, bench_args *a)
@@ -107,11 +110,14 @@ static int parse_args(int argc, char **argv, bench_args *a)
         } else if (!strcmp(o, "--data")) {
             a->data = v;
         } else if (!strcmp(o, "--replicate")) {
-            if (parse_triple(v, &a->nx, &a->ny, &a->nz) != 0) {
+            int t = parse_triple(v, &a->nx, &a->ny, &a->nz);
+            if (t == -2)
+                fprintf(stderr, "streamcl pair-bench: --replicate %s is %.0f copies: at most "
+                                "4096\n", v, (double)a->nx * (double)a->ny * (double)a->nz);
+            else if (t != 0)
                 fprintf(stderr, "streamcl pair-bench: bad value for --replicate: '%s' "
                                 "(X,Y,Z of positive integers)\n", v);
-                r = -1;
-            }
+            r = t ? -1 : 0;
         } else if (!strcmp(o, "--steps")) {
             r = cli_parse_long("pair-bench", o, v, 1, 1000000, &a->steps);
         } else if (!strcmp(o, "--rebuild")) {

@@ -231,15 +231,32 @@ static int engine_field(engine *e, scl_context *ctx, const scl_seis_model *m, in
     return 0;
 }
 
-static int write_slice(const seis_args *a, engine *e, scl_context *ctx, const scl_seis_model *m,
-                       long step, int axis, int index, double *field, double *tmp, float *plane)
+/* A field that is not finite everywhere: the run blew up (say so, -1). */
+static int field_blew_up(const double *field, size_t n, long step)
 {
-    if (engine_field(e, ctx, m, a->comp, field, tmp) != 0)
+    for (size_t q = 0; q < n; q++)
+        if (!isfinite(field[q])) {
+            fprintf(stderr, "streamcl seismic: the wavefield is not finite at step %ld (cell %zu); "
+                    "stopped, nothing written\n", step, q);
+            return -1;
+        }
+    return 0;
+}
+
+static int write_slice(const seis_args *a, cli_outputs *out, engine *e, scl_context *ctx,
+                       const scl_seis_model *m, long step, int axis, int index, double *field,
+                       double *tmp, float *plane)
+{
+    if (engine_field(e, ctx, m, a->comp, field, tmp) != 0 ||
+        field_blew_up(field, (size_t)m->nx * m->ny * m->nz, step))
         return -1;
     int w, h;
     extract_plane(m, field, axis, index, plane, &w, &h);
-    char path[2048], err[1024];
-    snprintf(path, sizeof path, "%s_%06ld.png", a->png, step);
+    char name[2048], err[4400];
+    snprintf(name, sizeof name, "%s_%06ld.png", a->png, step);
+    const char *path = cli_output(out, name);
+    if (!path)
+        return -1;
     if (scl_png_slice(path, plane, w, h, 0, 1, err, sizeof err) != SCL_OK) {
         fprintf(stderr, "streamcl seismic: %s\n", err);
         return -1;
@@ -295,19 +312,26 @@ static int write_gather(const char *path, const scl_seis_config *c, const float 
     return 0;
 }
 
-static int check_outputs(const seis_args *a)
+/* Where each output goes (temporaries from cli_output, committed together). */
+typedef struct {
+    const char *segy[SCL_SEIS_NCOMP], *csv, *gather;
+} seis_paths;
+
+static const char *component_names[SCL_SEIS_NCOMP] = {"vx", "vy", "vz", "p"};
+
+static int register_outputs(const seis_args *a, cli_outputs *out, seis_paths *p)
 {
-    char err[1024], path[2048];
-    const char *single[3] = {a->csv, a->gather, NULL};
-    for (int q = 0; q < 3; q++)
-        if (single[q] && scl_output_path_check(single[q], err, sizeof err) != SCL_OK)
-            return (fprintf(stderr, "streamcl seismic: %s\n", err), -1);
-    if (a->segy) {
-        snprintf(path, sizeof path, "%s_vz.sgy", a->segy);
-        if (scl_output_path_check(path, err, sizeof err) != SCL_OK)
-            return (fprintf(stderr, "streamcl seismic: %s\n", err), -1);
+    char path[2048], err[1024];
+    memset(p, 0, sizeof *p);
+    for (int q = 0; a->segy && q < SCL_SEIS_NCOMP; q++) {
+        snprintf(path, sizeof path, "%s_%s.sgy", a->segy, component_names[q]);
+        if (!(p->segy[q] = cli_output(out, path)))
+            return -1;
     }
-    if (a->png) {
+    if ((a->csv && !(p->csv = cli_output(out, a->csv))) ||
+        (a->gather && !(p->gather = cli_output(out, a->gather))))
+        return -1;
+    if (a->png) { /* the slices are registered as they are written */
         snprintf(path, sizeof path, "%s_000000.png", a->png);
         if (scl_output_path_check(path, err, sizeof err) != SCL_OK)
             return (fprintf(stderr, "streamcl seismic: %s\n", err), -1);
@@ -315,33 +339,34 @@ static int check_outputs(const seis_args *a)
     return 0;
 }
 
-static int write_outputs(const seis_args *a, const scl_seis_run *run, const float *traces)
+static int write_outputs(const seis_args *a, const seis_paths *p, const scl_seis_run *run,
+                         const float *traces)
 {
-    char err[1024], path[2048];
-    static const char *names[4] = {"vx", "vy", "vz", "p"};
+    char err[4400];
     const scl_seis_config *c = &run->config;
-    if (a->segy)
-        for (int q = 0; q < SCL_SEIS_NCOMP; q++) {
-            snprintf(path, sizeof path, "%s_%s.sgy", a->segy, names[q]);
-            if (scl_seis_write_segy(path, &run->model, c, traces, q, (int)a->decimate, err,
-                                    sizeof err) != SCL_OK)
-                return (fprintf(stderr, "streamcl seismic: %s\n", err), -1);
-            printf("wrote %s\n", path);
-        }
-    if (a->csv) {
-        if (scl_seis_write_csv(a->csv, c, traces, (int)a->decimate, err, sizeof err) != SCL_OK)
+    for (int q = 0; a->segy && q < SCL_SEIS_NCOMP; q++)
+        if (scl_seis_write_segy(p->segy[q], &run->model, c, traces, q, (int)a->decimate, err,
+                                sizeof err) != SCL_OK)
             return (fprintf(stderr, "streamcl seismic: %s\n", err), -1);
-        printf("wrote %s\n", a->csv);
-    }
-    if (a->gather && c->nreceivers > 0) {
-        if (write_gather(a->gather, c, traces, a->comp) != 0)
-            return -1;
-        printf("wrote %s\n", a->gather);
-    }
+    if (a->csv && scl_seis_write_csv(p->csv, c, traces, (int)a->decimate, err, sizeof err) != SCL_OK)
+        return (fprintf(stderr, "streamcl seismic: %s\n", err), -1);
+    if (a->gather && c->nreceivers > 0 && write_gather(p->gather, c, traces, a->comp) != 0)
+        return -1;
     return 0;
 }
 
-static int simulate(const seis_args *a, scl_seis_run *run)
+static void report_outputs(const seis_args *a, const scl_seis_config *c)
+{
+    for (int q = 0; a->segy && q < SCL_SEIS_NCOMP; q++)
+        printf("wrote %s_%s.sgy\n", a->segy, component_names[q]);
+    if (a->csv)
+        printf("wrote %s\n", a->csv);
+    if (a->gather && c->nreceivers > 0)
+        printf("wrote %s\n", a->gather);
+}
+
+static int simulate(const seis_args *a, cli_outputs *out, const seis_paths *paths,
+                    scl_seis_run *run)
 {
     const scl_seis_model *m = &run->model;
     const scl_seis_config *c = &run->config;
@@ -409,6 +434,15 @@ static int simulate(const seis_args *a, scl_seis_run *run)
             rc = 1;
         }
     }
+    /* the wavefield is checked for non-finite values after chunks 1, 2, 4, 8 ...
+     * (and with every slice), so a blow-up stops the run within twice its
+     * step count for at most log2(100) full-field reads */
+    if (!rc && !field && !(field = malloc(n * sizeof(double)))) { /* vz needs no tmp */
+        fprintf(stderr, "streamcl seismic: out of memory for the finiteness check\n");
+        rc = 1;
+    }
+    long chunks = 0;
+    double checking = 0; /* seconds of finiteness checks, not counted in the rate */
     cli_progress prog;
     cli_progress_start(&prog, "seismic", c->steps);
     const long chunk = a->every ? a->every : (c->steps > 100 ? c->steps / 100 : 1);
@@ -423,16 +457,21 @@ static int simulate(const seis_args *a, scl_seis_run *run)
         done += todo;
         cli_progress_update(&prog, done);
         if (a->png && (a->every ? done % a->every == 0 : 0) && done < c->steps)
-            rc = write_slice(a, &e, ctx, m, done, axis, index, field, tmp, plane) ? 1 : 0;
+            rc = write_slice(a, out, &e, ctx, m, done, axis, index, field, tmp, plane) ? 1 : 0;
+        else if (cli_check_due(&chunks) || done == c->steps) {
+            const double c0 = cli_now();
+            rc = engine_field(&e, ctx, m, SCL_SEIS_VZ, field, tmp) || field_blew_up(field, n, done);
+            checking += cli_now() - c0;
+        }
     }
     cli_progress_end(&prog);
-    const double secs = cli_now() - t1;
+    const double secs = cli_now() - t1 - checking;
     float *traces = NULL;
     if (!rc) {
         printf("%ld steps in %.3f s: %.4f Gcells/s\n", c->steps, secs,
                cells * (double)c->steps / secs / 1e9);
         if (a->png)
-            rc = write_slice(a, &e, ctx, m, c->steps, axis, index, field, tmp, plane) ? 1 : 0;
+            rc = write_slice(a, out, &e, ctx, m, c->steps, axis, index, field, tmp, plane) ? 1 : 0;
     }
     const size_t nt = (size_t)c->nreceivers * SCL_SEIS_NCOMP * (size_t)c->steps;
     if (!rc && !(traces = malloc((nt ? nt : 1) * sizeof(float)))) {
@@ -462,7 +501,9 @@ static int simulate(const seis_args *a, scl_seis_run *run)
         }
         if (!rc) {
             printf("peak |receiver value| %.6g\n", peak);
-            rc = write_outputs(a, run, traces) ? 1 : 0;
+            rc = write_outputs(a, paths, run, traces) || cli_outputs_commit(out) ? 1 : 0;
+            if (!rc)
+                report_outputs(a, c);
         }
     }
     free(traces);
@@ -484,20 +525,30 @@ int cmd_seismic(int argc, char **argv)
         usage(p > 0 ? stdout : stderr);
         return p > 0 ? 0 : 2;
     }
-    if (check_outputs(&a) != 0)
+    cli_outputs out;
+    cli_outputs_init(&out, "seismic");
+    seis_paths paths;
+    cli_input(&out, a.runfile);
+    if (register_outputs(&a, &out, &paths) != 0) {
+        cli_outputs_free(&out);
         return 1;
+    }
     scl_seis_run run;
     char warn[512] = "", err[2048];
     if (a.bench) {
-        if (bench_run(&a, &run) != 0)
+        if (bench_run(&a, &run) != 0) {
+            cli_outputs_free(&out);
             return 1;
+        }
     } else if (scl_seis_read_run(a.runfile, &run, warn, sizeof warn, err, sizeof err) != SCL_OK) {
         fprintf(stderr, "streamcl seismic: %s\n", err);
+        cli_outputs_free(&out);
         return 1;
     }
     if (warn[0])
         fprintf(stderr, "streamcl seismic: warning: %s\n", warn);
-    const int rc = simulate(&a, &run);
+    const int rc = simulate(&a, &out, &paths, &run);
+    cli_outputs_free(&out); /* what was not committed: a failed run leaves nothing */
     scl_seis_run_release(&run);
     return rc;
 }

@@ -4,6 +4,8 @@
 
 #include "streamcl.h"
 
+#include <sys/types.h>
+
 /* Each sub-command: argv[0] is the sub-command name; returns the exit status. */
 int cmd_devices(int argc, char **argv);
 int cmd_reduce(int argc, char **argv);
@@ -39,24 +41,47 @@ int cli_parse_long(const char *cmd, const char *opt, const char *text, long min,
                    long *out);
 int cli_parse_double(const char *cmd, const char *opt, const char *text, double *out);
 
-/* A command's output files. Each is registered before any computing: its
- * directory must exist and be writable and the path must not be a directory
- * (an empty temporary file "PATH.part" is created beside it to prove it).
- * The command writes the temporary name; cli_outputs_commit renames them all
- * into place at the end, and cli_outputs_free removes whatever was not
- * committed, so a failed run leaves no files. */
+/* A command's input and output files, the one place every command's outputs
+ * go through. Each output is registered before any computing: the path is
+ * resolved as scl_outfile does (a symlink written through, a dangling one,
+ * a directory, a block device or a socket refused), refused when it is the
+ * same file (device and inode, or canonical path for a new name) as an
+ * input or another output of the run, and a temporary is created beside it
+ * with O_EXCL under an unpredictable name. A character device or FIFO
+ * (/dev/null, a pipe) is written straight instead and never renamed over or
+ * removed. The command writes the returned path; cli_outputs_commit renames
+ * every temporary into place at the end (all or nothing), and
+ * cli_outputs_free removes whatever was not committed. SIGINT, SIGTERM and
+ * SIGHUP remove the temporaries too, so a failed or interrupted run leaves no
+ * files. */
+typedef struct {
+    char *name;      /* as given, for messages */
+    char *canon;     /* canonical path, or NULL */
+    dev_t dev;
+    ino_t ino;
+    int exists, input;
+    scl_outfile *of; /* outputs only */
+} cli_file;
 typedef struct {
     const char *cmd;
     int n, cap;
-    char **final, **part;
+    cli_file *f;
 } cli_outputs;
 void cli_outputs_init(cli_outputs *o, const char *cmd);
-/* The temporary path to write for path, or NULL after printing why path
- * cannot be written. */
+/* Registers an input that no output may be (a path that does not exist is
+ * left to its reader to report). */
+void cli_input(cli_outputs *o, const char *path);
+/* The path to write for path (a temporary, or path itself for a device or
+ * FIFO), or NULL after printing why path cannot be written. */
 const char *cli_output(cli_outputs *o, const char *path);
-/* Renames every temporary file to its final name; 0, or -1 after printing. */
+/* Renames every temporary file to its final name; 0, or -1 after printing
+ * (and removing what was renamed already). */
 int cli_outputs_commit(cli_outputs *o);
 void cli_outputs_free(cli_outputs *o);
+/* Counts a chunk of steps; 1 after chunks 1, 2, 4, 8 ...: when a long run
+ * checks its fields for non-finite values, so that a blow-up stops it within
+ * twice its step count for a logarithmic number of full-field reads. */
+int cli_check_due(long *chunks);
 /* An existing directory for output files; 0, or -1 after printing why not. */
 int cli_output_dir(const char *cmd, const char *dir);
 

@@ -11,17 +11,20 @@
 
 int cli_write_png(const char *path, int w, int h, const unsigned char *rgb)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        fprintf(stderr, "streamcl: cannot write %s: %s\n", path, strerror(errno));
+    /* through scl_outfile: a temporary beside the target, or a device or FIFO
+     * written straight, never removed */
+    static scl_outfile o; /* static: not clobbered by libpng's longjmp */
+    char err[4400];
+    if (scl_outfile_open(&o, path, 1, err, sizeof err) != SCL_OK) {
+        fprintf(stderr, "streamcl: %s\n", err);
         return -1;
     }
+    FILE *f = o.f;
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (!png || !info || setjmp(png_jmpbuf(png))) {
         png_destroy_write_struct(&png, &info);
-        fclose(f);
-        remove(path);
+        scl_outfile_abort(&o);
         fprintf(stderr, "streamcl: libpng failed writing %s\n", path);
         return -1;
     }
@@ -33,9 +36,8 @@ int cli_write_png(const char *path, int w, int h, const unsigned char *rgb)
         png_write_row(png, (png_const_bytep)(rgb + (size_t)y * (size_t)w * 3));
     png_write_end(png, NULL);
     png_destroy_write_struct(&png, &info);
-    if (fclose(f) != 0) {
-        remove(path);
-        fprintf(stderr, "streamcl: error closing %s\n", path);
+    if (scl_outfile_commit(&o, err, sizeof err) != SCL_OK) {
+        fprintf(stderr, "streamcl: %s\n", err);
         return -1;
     }
     return 0;

@@ -75,12 +75,11 @@ reject:
 
 int scl_cache_store(const char *path, const char *key_text, const void *data, size_t len)
 {
-    char tmp[1300];
-    int n = snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-    if (n < 0 || (size_t)n >= sizeof tmp)
-        return -1;
-    FILE *f = fopen(tmp, "wb");
-    if (!f)
+    /* scl_outfile: an O_EXCL temporary beside path under an unpredictable
+     * name, renamed atomically (concurrent ranks never see half a file) */
+    scl_outfile o;
+    char err[256];
+    if (scl_outfile_open(&o, path, 1, err, sizeof err) != SCL_OK)
         return -1;
     blob_header h;
     memset(&h, 0, sizeof h);
@@ -88,14 +87,12 @@ int scl_cache_store(const char *path, const char *key_text, const void *data, si
     h.key_len = strlen(key_text);
     h.payload_len = len;
     h.payload_hash = scl_hash64(SCL_HASH_SEED, data, len);
-    int ok = fwrite(&h, sizeof h, 1, f) == 1 &&
-             fwrite(key_text, 1, (size_t)h.key_len, f) == h.key_len &&
-             fwrite(data, 1, len, f) == len;
-    ok = (fclose(f) == 0) && ok;
-    /* rename is atomic: concurrent ranks never see a half-written file */
-    if (!ok || rename(tmp, path) != 0) {
-        remove(tmp);
+    int ok = fwrite(&h, sizeof h, 1, o.f) == 1 &&
+             fwrite(key_text, 1, (size_t)h.key_len, o.f) == h.key_len &&
+             fwrite(data, 1, len, o.f) == len;
+    if (!ok) {
+        scl_outfile_abort(&o);
         return -1;
     }
-    return 0;
+    return scl_outfile_commit(&o, err, sizeof err) == SCL_OK ? 0 : -1;
 }

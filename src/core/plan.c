@@ -303,6 +303,50 @@ static void release(scl_plan *plan, void *variant)
         plan->desc.release(plan->desc.user, variant);
 }
 
+/* Candidate combination c (the first parameter varies fastest) into values. */
+static void combination(const scl_plan *plan, long c, const int *forced, const int *is_forced,
+                        int *values)
+{
+    for (int i = 0; i < plan->desc.nparams; i++) {
+        if (is_forced[i]) {
+            values[i] = forced[i];
+        } else {
+            values[i] = plan->params[i].values[c % plan->params[i].count];
+            c /= plan->params[i].count;
+        }
+    }
+}
+
+/* Without tuning or a cache: the default values (each parameter's first
+ * candidate), or, when the kernel cannot take them on this problem, the
+ * first legal combination in candidate order (untimed), so that no_tune works
+ * on any shape without a cached plan. All illegal: the default's error. */
+static scl_status first_legal(scl_plan *plan, const int *forced, const int *is_forced)
+{
+    scl_status s = prepare(plan, plan->values, &plan->variant);
+    if (s != SCL_ERR_UNSUPPORTED)
+        return s;
+    int np = plan->desc.nparams;
+    long combos = 1;
+    for (int i = 0; i < np && combos <= MAX_COMBINATIONS; i++)
+        if (!is_forced[i])
+            combos *= plan->params[i].count;
+    for (long c = 1; c < combos && c <= MAX_COMBINATIONS; c++) {
+        int values[SCL_PLAN_MAX_PARAMS];
+        combination(plan, c, forced, is_forced, values);
+        char why[256];
+        if (plan->desc.check && plan->desc.check(plan->desc.user, values, why, sizeof why))
+            continue;
+        void *variant = NULL;
+        if (prepare(plan, values, &variant) == SCL_OK) {
+            memcpy(plan->values, values, (size_t)np * sizeof *values);
+            plan->variant = variant;
+            return SCL_OK;
+        }
+    }
+    return prepare(plan, plan->values, &plan->variant); /* its message again */
+}
+
 /* Time every combination of the free parameters; keep the fastest variant. */
 static scl_status tune(scl_plan *plan, const int *forced, const int *is_forced, int repeats,
                        double max_seconds)
@@ -325,15 +369,7 @@ static scl_status tune(scl_plan *plan, const int *forced, const int *is_forced, 
         if (deadline > 0 && best >= 0 && wall_now() > deadline)
             break; /* the budget is spent: keep the fastest so far */
         int values[SCL_PLAN_MAX_PARAMS];
-        long rest = c;
-        for (int i = 0; i < np; i++) {
-            if (is_forced[i]) {
-                values[i] = forced[i];
-            } else {
-                values[i] = plan->params[i].values[rest % plan->params[i].count];
-                rest /= plan->params[i].count;
-            }
-        }
+        combination(plan, c, forced, is_forced, values);
         if (plan->desc.check &&
             plan->desc.check(plan->desc.user, values, refused, sizeof refused)) {
             nrefused++;
@@ -459,7 +495,9 @@ scl_status scl_plan_create(scl_context *ctx, const scl_plan_desc *desc,
         if (s == SCL_OK && cacheable)
             store_plan(path, key, plan);
     }
-    if (s == SCL_OK && !plan->tuned) /* forced, cached or default values */
+    if (s == SCL_OK && !plan->tuned && nfree > 0 && !plan->from_cache)
+        s = first_legal(plan, forced, is_forced); /* not tuned: defaults, else the first legal */
+    else if (s == SCL_OK && !plan->tuned) /* forced or cached values */
         s = prepare(plan, plan->values, &plan->variant);
     free(key);
     if (s != SCL_OK) {

@@ -179,6 +179,12 @@ scl_status scl_eri_basis_parse(const char *text, size_t len, const char *label,
             if ((pnt = eri_tokens(pl, pn, pbuf, sizeof pbuf, ptok, ERI_MAX_TOKENS)) > 0)
                 break;
         double pv;
+        /* a row that is not a shell line, END or BASIS is a primitive row
+         * with a bad exponent ("nan", "1e999"): say that, not "no primitives" */
+        if (pnt >= 1 && eri_parse_double(ptok[0], &pv) && !scl_eri_element(ptok[0]) &&
+            strcasecmp(ptok[0], "END") && strcasecmp(ptok[0], "BASIS"))
+            FAIL(SCL_ERR_INPUT, "%s:%d: bad exponent '%s' (a positive finite number)", label,
+                 peek.number, ptok[0]);
         if (pnt < 2 || eri_parse_double(ptok[0], &pv))
             FAIL(SCL_ERR_INPUT, "%s:%d: shell without primitives", label, shell_line);
         columns = pnt - 1;

@@ -63,12 +63,11 @@ scl_status scl_eri_fcidump_write(const char *path, size_t n, int nelec, const do
                                  const double *unique, double ecore, double cutoff, char *err,
                                  size_t errlen)
 {
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid()) >= (int)sizeof tmp)
-        return eri_fail(err, errlen, SCL_ERR_ARGUMENT, "%s: path too long", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return eri_fail(err, errlen, SCL_ERR_IO, "%s: cannot write: %s", tmp, strerror(errno));
+    scl_outfile o;
+    scl_status st = scl_outfile_open(&o, path, 0, err, errlen);
+    if (st != SCL_OK)
+        return st;
+    FILE *f = o.f;
     fprintf(f, " &FCI NORB=%zu,NELEC=%d,MS2=0,\n  ORBSYM=", n, nelec);
     for (size_t i = 0; i < n; i++)
         fprintf(f, "1,");
@@ -86,16 +85,5 @@ scl_status scl_eri_fcidump_write(const char *path, size_t n, int nelec, const do
             if (fabs(h[i * n + j]) >= cutoff)
                 fprintf(f, "%23.16e %4zu %4zu %4d %4d\n", h[i * n + j], i + 1, j + 1, 0, 0);
     fprintf(f, "%23.16e %4d %4d %4d %4d\n", ecore, 0, 0, 0, 0);
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
-        remove(tmp);
-        return eri_fail(err, errlen, SCL_ERR_IO, "%s: write failed", tmp);
-    }
-    if (rename(tmp, path) != 0) {
-        int e = errno;
-        remove(tmp);
-        return eri_fail(err, errlen, SCL_ERR_IO, "%s: cannot rename into place: %s", path,
-                        strerror(e));
-    }
-    return SCL_OK;
+    return scl_outfile_commit(&o, err, errlen);
 }

@@ -1,5 +1,6 @@
 /* Small text helpers shared by the basis and XYZ readers and messages. */
 #include "eri_internal.h"
+#include "core/text_input.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -23,9 +24,10 @@ scl_status eri_read_file(const char *path, char **text, size_t *len, char *err, 
 {
     *text = NULL;
     *len = 0;
-    FILE *f = fopen(path, "rb");
+    /* basis and geometry files are small: 64 MiB bounds /dev/zero and friends */
+    FILE *f = scl_open_text_input(path, "text file", 64ull << 20, err, errlen);
     if (!f)
-        return eri_fail(err, errlen, SCL_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+        return SCL_ERR_IO;
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
     while (buf) {
@@ -44,13 +46,14 @@ scl_status eri_read_file(const char *path, char **text, size_t *len, char *err, 
         if (got == 0)
             break;
     }
-    int bad = ferror(f);
+    int bad = ferror(f), why = errno;
     fclose(f);
     if (!buf)
         return eri_fail(err, errlen, SCL_ERR_MEMORY, "%s: out of memory reading the file", path);
     if (bad) {
         free(buf);
-        return eri_fail(err, errlen, SCL_ERR_IO, "%s: read error", path);
+        return eri_fail(err, errlen, SCL_ERR_IO, "%s: read error: %s", path,
+                        scl_text_input_why(why));
     }
     buf[n] = '\0';
     *text = buf;

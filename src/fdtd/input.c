@@ -485,6 +485,7 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
         if (!(steps <= 100000000.0)) /* checked before the conversion: no overflow */
             return fail(in, tw, err, errlen, "more than 1e8 iterations");
         m->iterations = (long)steps;
+        m->time_window = win;
     } else
         return SCL_ERR_INPUT;
     if (m->iterations > 100000000L)
@@ -777,6 +778,9 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
         } else if (strcmp(c->cmd, "#messages") == 0) {
             if (nparams(in, c, 1, 1, err, errlen))
                 return SCL_ERR_INPUT;
+            /* gprMax takes y or n only */
+            if (!c->tok[0][0] || c->tok[0][1] || !strchr("yYnN", c->tok[0][0]))
+                return fail(in, c, err, errlen, "expected y or n");
         }
     }
     if (m->nsrc == 0 && m->nrx > 0) {

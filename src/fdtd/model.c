@@ -250,6 +250,37 @@ static int component_material(scl_fdtd_model *m, int c, int i, int j, int k)
     return averaged(m, ids, n);
 }
 
+scl_status scl_fdtd_model_set_dt(scl_fdtd_model *m, double dt, char *err, size_t errlen)
+{
+    const scl_grid3d *g = &m->grid;
+    double limit = scl_fdtd_courant_dt(g->dx, g->dy, g->dz);
+    if (!(dt > 0) || dt > limit) {
+        scl_format_error(err, errlen,
+                         "time step %.6e s is above the Courant limit %.6e s of cells %g x %g x %g m",
+                         dt, limit, g->dx, g->dy, g->dz);
+        return SCL_ERR_INPUT;
+    }
+    long iterations = m->iterations;
+    if (m->time_window > 0) {
+        double steps = ceil(m->time_window / dt) + 1;
+        if (!(steps <= 100000000.0)) { /* checked before the conversion: no overflow */
+            scl_format_error(err, errlen,
+                             "time step %.6e s needs %.3g iterations for the %.6e s time window; "
+                             "at most 1e8",
+                             dt, steps, m->time_window);
+            return SCL_ERR_INPUT;
+        }
+        iterations = (long)steps;
+    }
+    const double whole_run = (double)(m->iterations - 1) * m->dt; /* the input's default stop */
+    for (int q = 0; q < m->nsrc; q++)
+        if (m->src[q].stop == whole_run)
+            m->src[q].stop = (double)(iterations - 1) * dt;
+    m->dt = dt;
+    m->iterations = iterations;
+    return scl_fdtd_model_finish(m, err, errlen);
+}
+
 scl_status scl_fdtd_model_finish(scl_fdtd_model *m, char *err, size_t errlen)
 {
     const scl_grid3d *g = &m->grid;

@@ -137,6 +137,12 @@ static scl_status write_hdf5(const char *path, const scl_fdtd_model *m, const sc
     scl_status s = scl_outfile_begin(&o, path, err, errlen);
     if (s != SCL_OK)
         return s;
+    if (o.direct) { /* HDF5 seeks and rewrites its header: a stream cannot hold it */
+        scl_format_error(err, errlen, "%s: HDF5 output needs a regular file, not a device or FIFO",
+                         path);
+        scl_outfile_abort(&o);
+        return SCL_ERR_IO;
+    }
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* the library never prints */
     hid_t f = H5Fcreate(o.tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     if (f < 0) {

@@ -965,6 +965,30 @@ static scl_status create(scl_fdtd *f, const scl_fdtd_options *opt)
     return s;
 }
 
+/* The device-memory budget, checked before any buffer is made: the field
+ * components (two sets for the fused kernel), the material bytes and the
+ * CPML memory variables (four per axis over both slabs), against the
+ * device's per-buffer limit and 90% of its memory. */
+static scl_status check_fits(scl_context *ctx, const scl_fdtd_model *m, int fp64, int fused)
+{
+    const scl_device_info *dev = scl_device(ctx);
+    const scl_grid3d *g = &m->grid;
+    const double pts = (double)scl_grid3d_points(g), rs = fp64 ? 8.0 : 4.0, field = pts * rs;
+    const double n[3] = {g->nx + 1.0, g->ny + 1.0, g->nz + 1.0};
+    double psi = 0;
+    for (int a = 0; a < 3; a++)
+        psi += 4.0 * (m->pml[a] + m->pml[a + 3]) * (n[0] * n[1] * n[2] / n[a]) * rs;
+    const double total = 6.0 * field * (fused ? 2 : 1) + 6.0 * pts + psi;
+    if (field > (double)dev->max_alloc || total > 0.9 * (double)dev->global_mem)
+        return scl_fail(ctx, SCL_ERR_TOO_LARGE, "scl_fdtd_create",
+                        "a %d x %d x %d grid (%s%s) needs %.0f MiB per field buffer and %.0f MiB "
+                        "in all; %s allows %.0f MiB per buffer and has %.0f MiB",
+                        g->nx, g->ny, g->nz, fp64 ? "fp64" : "fp32", fused ? ", fused" : "",
+                        field / 1048576.0, total / 1048576.0, dev->name,
+                        (double)dev->max_alloc / 1048576.0, (double)dev->global_mem / 1048576.0);
+    return SCL_OK;
+}
+
 scl_status scl_fdtd_create(scl_context *ctx, const scl_fdtd_model *m, const scl_fdtd_options *opt,
                            scl_fdtd **out)
 {
@@ -976,6 +1000,9 @@ scl_status scl_fdtd_create(scl_context *ctx, const scl_fdtd_model *m, const scl_
     if (fp64 && !scl_device(ctx)->fp64)
         return scl_fail(ctx, SCL_ERR_UNSUPPORTED, "scl_fdtd_create", "device %s has no fp64",
                         scl_device(ctx)->name);
+    scl_status fits = check_fits(ctx, m, fp64, opt && opt->kernel == SCL_FDTD_FUSED);
+    if (fits != SCL_OK)
+        return fits;
     scl_fdtd *f = calloc(1, sizeof *f);
     if (!f)
         return scl_fail(ctx, SCL_ERR_MEMORY, "scl_fdtd_create", "out of host memory");

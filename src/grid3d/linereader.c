@@ -2,6 +2,7 @@
  * and strict token parsing. */
 #include "streamcl/grid3d.h"
 #include "core/fail.h"
+#include "core/text_input.h"
 
 #include <errno.h>
 #include <math.h>
@@ -17,11 +18,9 @@ scl_status scl_linereader_open(scl_linereader *r, const char *path, char *err, s
         return SCL_ERR_ARGUMENT;
     }
     snprintf(r->path, sizeof r->path, "%s", path);
-    r->f = fopen(path, "r");
-    if (!r->f) {
-        scl_format_error(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    r->f = scl_open_text_input(path, "run file", 64ull << 20, err, errlen);
+    if (!r->f)
         return SCL_ERR_IO;
-    }
     return SCL_OK;
 }
 
@@ -65,7 +64,8 @@ int scl_linereader_next(scl_linereader *r, char **line, char *err, size_t errlen
         r->buf[len++] = (char)c;
     }
     if (ferror(r->f)) {
-        scl_format_error(err, errlen, "%s: read error after line %ld", r->path, r->line);
+        scl_format_error(err, errlen, "%s: read error after line %ld: %s", r->path, r->line,
+                         scl_text_input_why(errno));
         return -1;
     }
     if (c == EOF && len == 0)

@@ -82,7 +82,7 @@ scl_status scl_lbm_read_params(const char *path, scl_lbm_params *p, char *err, s
         scl_format_error(err, errlen, "scl_lbm_read_params: NULL argument");
         return SCL_ERR_ARGUMENT;
     }
-    FILE *f = scl_open_text_input(path, "parameter file", err, errlen);
+    FILE *f = scl_open_text_input(path, "parameter file", 0, err, errlen);
     if (!f)
         return SCL_ERR_IO;
     long ints[4] = {0};
@@ -92,8 +92,12 @@ scl_status scl_lbm_read_params(const char *path, scl_lbm_params *p, char *err, s
     for (int line = 1; line <= 7 && st == SCL_OK; line++) {
         int too_long = 0;
         if (!read_line(f, buf, sizeof buf, &too_long)) {
-            scl_format_error(err, errlen, "%s:%d: file ends before %s (7 lines expected)", path,
-                             line, names[line - 1]);
+            if (ferror(f))
+                scl_format_error(err, errlen, "%s:%d: read error: %s", path, line,
+                                 scl_text_input_why(errno));
+            else
+                scl_format_error(err, errlen, "%s:%d: file ends before %s (7 lines expected)",
+                                 path, line, names[line - 1]);
             st = SCL_ERR_INPUT;
             break;
         }
@@ -134,7 +138,7 @@ scl_status scl_lbm_read_params(const char *path, scl_lbm_params *p, char *err, s
         }
     }
     if (st == SCL_OK && ferror(f)) {
-        scl_format_error(err, errlen, "%s: read error: %s", path, strerror(errno));
+        scl_format_error(err, errlen, "%s: read error: %s", path, scl_text_input_why(errno));
         st = SCL_ERR_IO;
     }
     fclose(f);
@@ -171,7 +175,7 @@ scl_status scl_lbm_read_obstacles(const char *path, const scl_lbm_params *p,
         scl_format_error(err, errlen, "scl_lbm_read_obstacles: NULL argument");
         return SCL_ERR_ARGUMENT;
     }
-    FILE *f = scl_open_text_input(path, "obstacle file", err, errlen);
+    FILE *f = scl_open_text_input(path, "obstacle file", 0, err, errlen);
     if (!f)
         return SCL_ERR_IO;
     size_t ncell = (size_t)p->nx * (size_t)p->ny;
@@ -217,7 +221,7 @@ scl_status scl_lbm_read_obstacles(const char *path, const scl_lbm_params *p,
         }
     }
     if (st == SCL_OK && ferror(f)) {
-        scl_format_error(err, errlen, "%s: read error", path);
+        scl_format_error(err, errlen, "%s: read error: %s", path, scl_text_input_why(errno));
         st = SCL_ERR_IO;
     }
     fclose(f);

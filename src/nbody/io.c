@@ -103,7 +103,7 @@ scl_status scl_nbody_load(const char *path, size_t *n, double **pos, double **ve
         scl_format_error(err, errlen, "scl_nbody_load: NULL argument");
         return SCL_ERR_ARGUMENT;
     }
-    FILE *f = scl_open_text_input(path, "body file", err, errlen);
+    FILE *f = scl_open_text_input(path, "body file", 0, err, errlen);
     if (!f)
         return SCL_ERR_IO;
     body_list b = {0};
@@ -163,7 +163,8 @@ scl_status scl_nbody_load(const char *path, size_t *n, double **pos, double **ve
         }
     }
     if (s == SCL_OK && ferror(f)) {
-        scl_format_error(err, errlen, "%s:%ld: read error", path, lineno);
+        scl_format_error(err, errlen, "%s:%ld: read error: %s", path, lineno + 1,
+                         scl_text_input_why(errno));
         s = SCL_ERR_IO;
     }
     fclose(f);
@@ -194,31 +195,20 @@ scl_status scl_nbody_save(const char *path, size_t n, const double *pos, const d
         scl_format_error(err, errlen, "scl_nbody_save: NULL argument");
         return SCL_ERR_ARGUMENT;
     }
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 16);
-    if (!tmp) {
-        scl_format_error(err, errlen, "%s: out of memory", path);
-        return SCL_ERR_MEMORY;
-    }
-    snprintf(tmp, plen + 16, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        scl_format_error(err, errlen, "%s: cannot create: %s", tmp, strerror(errno));
-        free(tmp);
-        return SCL_ERR_IO;
-    }
+    scl_outfile o;
+    scl_status st = scl_outfile_open(&o, path, 0, err, errlen);
+    if (st != SCL_OK)
+        return st;
+    FILE *f = o.f;
     int bad = fprintf(f, "# n = %zu\nx,y,z,vx,vy,vz,m\n", n) < 0;
     for (size_t i = 0; i < n && !bad; i++)
         bad = fprintf(f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", pos[3 * i],
                       pos[3 * i + 1], pos[3 * i + 2], vel[3 * i], vel[3 * i + 1], vel[3 * i + 2],
                       mass[i]) < 0;
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
+    if (bad) {
         scl_format_error(err, errlen, "%s: write failed: %s", path, strerror(errno));
-        remove(tmp);
-        free(tmp);
+        scl_outfile_abort(&o);
         return SCL_ERR_IO;
     }
-    free(tmp);
-    return SCL_OK;
+    return scl_outfile_commit(&o, err, errlen);
 }

@@ -65,7 +65,7 @@ static char *next_line(data_reader *r, int *bad)
 {
     if (!fgets(r->buf, sizeof r->buf, r->f)) {
         if (ferror(r->f))
-            *bad = fail(r, "read error: %s", strerror(errno));
+            *bad = fail(r, "read error: %s", scl_text_input_why(errno));
         return NULL;
     }
     r->line++;
@@ -493,7 +493,7 @@ int scl_charmm_read_data(const char *path, scl_charmm_system *sys, char *err, si
     memset(sys, 0, sizeof *sys);
     data_reader r = {.path = path, .err = err, .errlen = errlen};
     data_state st = {0};
-    r.f = scl_open_text_input(path, "LAMMPS data file", err, errlen);
+    r.f = scl_open_text_input(path, "LAMMPS data file", 8ull << 30, err, errlen);
     if (!r.f)
         return -1;
     char *section = NULL;

@@ -1,5 +1,5 @@
 /* Receiver traces as SEG-Y rev 1 (big-endian, IEEE float) and CSV. Files
- * are written to PATH.tmp and renamed, so a failure leaves no partial file. */
+ * go through scl_outfile (streamcl.h), so a failure leaves no partial file. */
 #include "streamcl/seismic.h"
 #include "streamcl/grid3d.h"
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_RECEIVERS 100000
 #define MAX_TOKENS 16
@@ -22,7 +23,7 @@ typedef struct {
     int have_grid, model_kind;      /* 0 none, 1 homogeneous, 2 layered, 3 raw */
     double hom[3];
     char model_file[1200];
-    long model_line, dt_line;
+    long model_line, dt_line, time_line, steps_line;
     double duration;
     long steps;
     pending_point src_at[SCL_SEIS_MAX_SOURCES];
@@ -109,6 +110,17 @@ static scl_status parse_line(parse_state *ps, scl_seis_run *run, char **tok, int
             return scl_linereader_fail(lr, err, errlen, "cell size %g must be positive", v[0]);
         run->model.h = v[0];
         ps->have_grid = 1;
+        /* the model (vp, vs, rho as float) and the set-up's padded double
+         * copies live on the host first: about 52 bytes per cell. Refused
+         * here, before any of it is allocated, above half the host's memory */
+        const double cells = (double)run->model.nx * run->model.ny * run->model.nz;
+        const double host = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+        if (host > 0 && cells * 52.0 > 0.5 * host)
+            return scl_linereader_fail(lr, err, errlen,
+                                       "a %d x %d x %d grid needs about %.1f GiB of host memory "
+                                       "for its model and set-up; this host has %.1f GiB",
+                                       run->model.nx, run->model.ny, run->model.nz,
+                                       cells * 52.0 / 1073741824.0, host / 1073741824.0);
     } else if (!strcmp(cmd, "model")) {
         ps->model_line = lr->line;
         if (ntok == 5 && !strcmp(tok[1], "homogeneous")) {
@@ -142,13 +154,21 @@ static scl_status parse_line(parse_state *ps, scl_seis_run *run, char **tok, int
     } else if (!strcmp(cmd, "time")) {
         if (ntok != 2 || numbers(tok, 1, 1, v) != 0 || !(v[0] > 0))
             return scl_linereader_fail(lr, err, errlen, "expected 'time SECONDS' (> 0)");
+        if (ps->steps_line)
+            return scl_linereader_fail(lr, err, errlen,
+                                       "'time' and 'steps' (line %ld) both set the length; give one",
+                                       ps->steps_line);
         ps->duration = v[0];
-        ps->steps = 0;
+        ps->time_line = lr->line;
     } else if (!strcmp(cmd, "steps")) {
         if (ntok != 2 || scl_parse_int(tok[1], &iv) != 0 || iv < 1 || iv > 100000000)
             return scl_linereader_fail(lr, err, errlen, "expected 'steps N' (1 to 1e8)");
+        if (ps->time_line)
+            return scl_linereader_fail(lr, err, errlen,
+                                       "'steps' and 'time' (line %ld) both set the length; give one",
+                                       ps->time_line);
         ps->steps = iv;
-        ps->duration = 0;
+        ps->steps_line = lr->line;
     } else if (!strcmp(cmd, "dt")) {
         if (ntok != 2 || numbers(tok, 1, 1, v) != 0 || !(v[0] > 0))
             return scl_linereader_fail(lr, err, errlen, "expected 'dt SECONDS' (> 0)");
@@ -230,10 +250,14 @@ static scl_status parse_line(parse_state *ps, scl_seis_run *run, char **tok, int
     } else if (!strcmp(cmd, "receiver_grid")) {
         long ny_r;
         if (ntok != 8 || numbers(tok, 1, 5, v) != 0 || scl_parse_int(tok[6], &iv) != 0 ||
-            scl_parse_int(tok[7], &ny_r) != 0 || iv < 1 || ny_r < 1 || iv * ny_r > MAX_RECEIVERS)
+            scl_parse_int(tok[7], &ny_r) != 0 || iv < 1 || ny_r < 1)
             return scl_linereader_fail(lr, err, errlen,
                                        "expected 'receiver_grid X0 Y0 X1 Y1 Z NX NY' with "
                                        "NX, NY >= 1");
+        if ((double)iv * (double)ny_r > MAX_RECEIVERS)
+            return scl_linereader_fail(lr, err, errlen,
+                                       "receiver_grid %ld x %ld is %.0f receivers: at most %d", iv,
+                                       ny_r, (double)iv * (double)ny_r, MAX_RECEIVERS);
         for (long b = 0; b < ny_r; b++)
             for (long a = 0; a < iv; a++) {
                 const double ta = iv > 1 ? (double)a / (double)(iv - 1) : 0;
@@ -353,6 +377,10 @@ static scl_status finish_run(parse_state *ps, scl_seis_run *run, const char *pat
     st = scl_seis_check(m, c, warn, warnlen, e2, sizeof e2);
     if (st != SCL_OK)
         snprintf(err, errlen, "%s: %s", path, e2);
+    else if (c->nsources == 0) { /* as fdtd: a run without a source computes zeros */
+        snprintf(err, errlen, "%s: no 'source' line: the run would record zeros", path);
+        st = SCL_ERR_INPUT;
+    }
     return st;
 }
 

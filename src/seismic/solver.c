@@ -327,6 +327,23 @@ static scl_status step_run(void *user, void *variant, const int *values)
     return st;
 }
 
+/* The value of NAME in a plan string "a=1,b=2" (1), or 0 when not there. */
+static int forced_value(const char *spec, const char *name, int *value)
+{
+    size_t n = strlen(name);
+    for (const char *p = spec; p && *p;) {
+        if (!strncmp(p, name, n) && p[n] == '=') {
+            char *end;
+            long v = strtol(p + n + 1, &end, 10);
+            *value = v < -1000000 ? -1000000 : v > 1000000 ? 1000000 : (int)v;
+            return 1;
+        }
+        p = strchr(p, ',');
+        p = p ? p + 1 : NULL;
+    }
+    return 0;
+}
+
 static scl_status step_prepare(void *user, const int *values, void **variant)
 {
     scl_seis *sv = user;
@@ -563,6 +580,20 @@ static scl_status create_device(scl_seis *sv, const scl_seis_options *opt)
      * plan that fixes the scheme, or no fused box, makes one plan. */
     const char *user = opt ? opt->force : NULL;
     const int tune = opt ? opt->tune : 1;
+    /* values the kernels cannot take for this run are the plan's fault, not
+     * the device's: said so before any candidate is tried */
+    int kz_forced, fused_forced;
+    if (forced_value(user, "kz", &kz_forced) && kz_forced < 1)
+        return scl_fail(sv->ctx, SCL_ERR_ARGUMENT, "scl_seis_create",
+                        "plan kz=%d: z planes per work-item must be at least 1", kz_forced);
+    if (forced_value(user, "fused", &fused_forced) && (fused_forced < 0 || fused_forced > 2))
+        return scl_fail(sv->ctx, SCL_ERR_ARGUMENT, "scl_seis_create",
+                        "plan fused=%d: 0 (separate), 1 (fused) or 2 (fused local)", fused_forced);
+    if (forced_value(user, "fused", &fused_forced) && fused_forced && !sv->can_fuse)
+        return scl_fail(sv->ctx, SCL_ERR_ARGUMENT, "scl_seis_create",
+                        "plan fused=%d: this run has no fused interior (%s); use fused=0",
+                        fused_forced, sv->ninj_v ? "a force source injects into the velocities"
+                                                 : "CPML and surface rows leave no interior box");
     const int nschemes = (user && strstr(user, "fused")) || !sv->can_fuse || !tune ? 1 : 3;
     const int scheme[3] = {fuse_first, !fuse_first, 2};
     for (int q = 0; q < nschemes; q++) {
@@ -606,6 +637,30 @@ static scl_status create_device(scl_seis *sv, const scl_seis_options *opt)
     return scl_finish(sv->ctx);
 }
 
+/* The device-memory budget, checked before anything is allocated (on the
+ * host or the device): one buffer set of the fields, the materials and the
+ * CPML memory variables, against the device's per-buffer limit and 90% of
+ * its memory. The grid is padded by at most the CPML width on each face. */
+static scl_status check_fits(scl_context *ctx, const scl_seis_model *m, const scl_seis_config *c)
+{
+    const scl_device_info *dev = scl_device(ctx);
+    const double w = c->pml > 0 ? c->pml : 0, rs = c->fp64 ? 8.0 : 4.0;
+    const double n[3] = {m->nx + 2 * w + 4, m->ny + 2 * w + 4, m->nz + 2 * w + 4};
+    const double cells = n[0] * n[1] * n[2], field = cells * rs;
+    double psi = 0;
+    for (int d = 0; d < 3; d++)
+        psi += 6.0 * 2.0 * w * (cells / n[d]) * rs;
+    const double total = (F_COUNT + M_COUNT) * field + psi;
+    if (field > (double)dev->max_alloc || total > 0.9 * (double)dev->global_mem)
+        return scl_fail(ctx, SCL_ERR_TOO_LARGE, "scl_seis_create",
+                        "a %d x %d x %d grid (%s, CPML %d) needs %.0f MiB per field buffer and "
+                        "%.0f MiB in all; %s allows %.0f MiB per buffer and has %.0f MiB",
+                        m->nx, m->ny, m->nz, c->fp64 ? "fp64" : "fp32", c->pml, field / 1048576.0,
+                        total / 1048576.0, dev->name, (double)dev->max_alloc / 1048576.0,
+                        (double)dev->global_mem / 1048576.0);
+    return SCL_OK;
+}
+
 scl_status scl_seis_create(scl_context *ctx, const scl_seis_model *m, const scl_seis_config *c,
                            const scl_seis_options *opt, scl_seis **out)
 {
@@ -620,6 +675,8 @@ scl_status scl_seis_create(scl_context *ctx, const scl_seis_model *m, const scl_
         scl_fail(ctx, SCL_ERR_UNSUPPORTED, "scl_seis_create", "device %s has no fp64", scl_device(ctx)->name);
         return SCL_ERR_UNSUPPORTED;
     }
+    if ((st = check_fits(ctx, m, c)) != SCL_OK)
+        return st;
     scl_seis *sv = calloc(1, sizeof *sv);
     if (!sv)
         return SCL_ERR_MEMORY;

@@ -154,14 +154,27 @@ int main(void)
         check_executes(&j, plan);
     scl_plan_free(plan);
 
-    /* another shape is another plan; no_tune gives the defaults untimed */
+    /* another shape is another plan; no_tune gives the defaults untimed, or,
+     * when the default is illegal (wg 2^20), the first legal combination in
+     * candidate order (wg 64, the other defaults), untimed: --no-tune works
+     * without a cache (issue 27) */
     desc.shape = "n=2^10";
     scl_tune_options off = {.no_tune = 1};
     j.runs = 0;
-    CHECK(scl_plan_create(ctx, &desc, &off, &plan) == SCL_ERR_UNSUPPORTED && !plan,
-          "no_tune defaults (an illegal wg) not refused");
+    CHECK_OK(ctx, scl_plan_create(ctx, &desc, &off, &plan));
+    CHECK(plan && !scl_plan_tuned(plan) && j.runs == 0 && scl_plan_value(plan, "wg", 0) == 64 &&
+              scl_plan_value(plan, "reps", 0) == 8 && scl_plan_value(plan, "factor", 0) == 2,
+          "no_tune with an illegal default did not take the first legal combination untimed");
+    if (plan)
+        check_executes(&j, plan);
+    scl_plan_free(plan);
+    /* forced values stay forced: an illegal forced wg is refused */
+    scl_tune_options bad_force = {.no_tune = 1, .force = "wg=1048576"};
+    CHECK(scl_plan_create(ctx, &desc, &bad_force, &plan) == SCL_ERR_UNSUPPORTED && !plan,
+          "an illegal forced wg not refused");
     const scl_tune_param legal[3] = {{"wg", 1, {64}}, {"reps", 2, {8, 1}}, {"factor", 1, {2}}};
     desc.params = legal;
+    j.runs = 0;
     CHECK_OK(ctx, scl_plan_create(ctx, &desc, &off, &plan));
     CHECK(plan && !scl_plan_tuned(plan) && j.runs == 0 && scl_plan_value(plan, "reps", 0) == 8,
           "no_tune did not give the defaults untimed");

@@ -93,7 +93,7 @@ STREAMCL_FORCE=wg=96 expect_fail force_wg96 "wg=96: must be a power of two" --la
 STREAMCL_FORCE=boys=9 expect_fail force_boys9 "boys=9: must be between 0 and 2" --lattice 2x1x1
 expect_fail schwarz "--schwarz must be >= 0" --schwarz -1
 expect_fail missing "$work/none.nw: cannot open" --basis "$work/none.nw"
-expect_fail outdir "directory '$work/no/such' is not writable" --fcidump "$work/no/such/x.fcidump"
+expect_fail outdir "directory $work/no/such does not exist" --fcidump "$work/no/such/x.fcidump"
 expect_fail single_ref "--precision single applies to --tensor" --precision single
 ls "$work"/*.tmp* > /dev/null 2>&1; [ $? -ne 0 ]; check no_temp_files $? "temporary files left"
 

@@ -198,7 +198,7 @@ static void test_files(const char *dir)
     CHECK(scl_outfile_commit(&o, err, sizeof err) == SCL_OK && access(path, F_OK) == 0, "committed");
     snprintf(path, sizeof path, "%s/aborted.txt", dir);
     CHECK(scl_outfile_open(&o, path, 0, err, sizeof err) == SCL_OK, "%s", err);
-    char tmp[1100];
+    char tmp[sizeof o.tmp];
     strcpy(tmp, o.tmp);
     scl_outfile_abort(&o);
     CHECK(access(path, F_OK) != 0 && access(tmp, F_OK) != 0, "abort leaves nothing");
