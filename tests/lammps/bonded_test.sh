@@ -162,8 +162,9 @@ PY
 errors)
   d="$WORK/bonded/errors"
   rm -rf "$d"; mkdir -p "$d"; ln -s "$data" "$d/data.peptide"
-  # switched after read_data (the data file's coefficients have no sub-style names)
-  peptide_input | sed -e 's|^read_data.*|&\nbond_style hybrid harmonic/ocl harmonic\nbond_coeff * harmonic/ocl 100 1.5|' \
+  # switched after read_data (the data file's coefficients have no sub-style names);
+  # both sub-styles used (LAMMPS 2022+ refuses an unused one before we could)
+  peptide_input | sed -e 's|^read_data.*|&\nbond_style hybrid harmonic/ocl harmonic\nbond_coeff * harmonic/ocl 100 1.5\nbond_coeff 1 harmonic 100 1.5|' \
       -e 's/^run 10/run 0/' -e 's/^dump.*//' > "$d/in.peptide"
   sv "" "" "" ""
   (cd "$d" && "$LMP_OCL" -in in.peptide "${SV[@]}" -var nb on -var tag e -log log.e -screen none)
