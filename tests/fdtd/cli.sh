@@ -101,12 +101,13 @@ else
     fail "OpenCL vs reference receivers (E, H, rows): $cmp"
 fi
 # the HDF5 layout read back by h5py (the peers venv; a skip offline unless
-# CI=true): names, positions, labels, samples, attributes
+# CI=true): names (an unnamed #rx is named Rx(i,j,k) by its cell, as gprMax
+# does), positions, labels, samples, attributes
 py=$(. "$(dirname "$0")/../peers_python.sh" h5py > "$d/peers.log" 2>&1; echo "$peer_py")
 rc=$?
 if [ "$rc" -eq 0 ]; then
     if "$py" "$(dirname "$0")/check_h5.py" "$d/cl.h5" "$d/cl.txt" 20,15,15 \
-           "@0.026,0.016,0.016;below@0.02,0.016,0.008" > "$d/h5.log" 2>&1; then
+           "Rx(13,8,8)@0.026,0.016,0.016;below@0.02,0.016,0.008" > "$d/h5.log" 2>&1; then
         ok "HDF5 layout (h5py): $(tail -1 "$d/h5.log")"
     else
         fail "HDF5 layout: $(grep -m5 FAIL "$d/h5.log"; tail -1 "$d/h5.log")"
