@@ -124,6 +124,24 @@ scl_status scl_lbm_read_edges(scl_lbm *lbm, void *to_below, void *to_above);
 /* from_below: the slab below's to_above, into the lower halo row; from_above:
  * the slab above's to_below, into the upper one. Queued before the next step. */
 scl_status scl_lbm_write_halos(scl_lbm *lbm, const void *from_below, const void *from_above);
+/* Advance `steps` with the halo exchange overlapped with the update: per
+ * step the two edge rows are updated first and read (non-blocking) into
+ * to_below / to_above (as scl_lbm_read_edges), then the interior rows are
+ * launched; while they run, the host waits for the edge reads only and calls
+ * swap(user, lbm), which must fill from_below / from_above (as for
+ * scl_lbm_write_halos); their halo writes are queued before the next step.
+ * swap is called exactly once per step, also after a device failure (so
+ * that neighbours waiting for the exchange are not left hanging); the buffers
+ * must stay allocated until the call returns. Precondition: the halos hold
+ * the current state's neighbour edges, i.e. once before the first call
+ * scl_lbm_read_edges / swap / scl_lbm_write_halos; a run of overlapped calls
+ * keeps them filled (scl_lbm_step_rows does not: it refills them before its
+ * steps and leaves them stale). Same states, bit for bit, as scl_lbm_step_rows;
+ * sums add the same cells' |u| in another order (last bits may differ). */
+scl_status scl_lbm_step_rows_overlap(scl_lbm *lbm, long steps, double *sums, void *to_below,
+                                     void *to_above, const void *from_below,
+                                     const void *from_above, scl_lbm_exchange_fn swap,
+                                     void *user);
 /* (scl_lbm_read_speeds / read_fields of a row-split solver give the owned rows
  * only: 9*nx*rows floats, SoA over the slab.) */
 
