@@ -1,6 +1,7 @@
 /* streamcl lbm over MPI: slabs of rows, one per rank, halos swapped every
- * step, behind the interior update unless --no-overlap (see lbm_mpi.h). Compiled always; without MPI only the check
- * that we were not started on several ranks remains. */
+ * step, behind the interior update unless --no-overlap (see lbm_mpi.h).
+ * Compiled always; without MPI only the check that we were not started on
+ * several ranks remains. */
 #include "commands.h"
 #include "lbm_mpi.h"
 
@@ -73,7 +74,7 @@ void lbm_mpi_end(lbm_mpi *m)
 {
     if (!m)
         return;
-    free(m->send_below);
+    /* send_below..recv_above are the solver's staging (freed with it) */
     /* every rank has cleaned up (rank 0 removed its uncommitted outputs)
      * before any leaves: mpirun kills the rest when one exits non-zero */
     MPI_Barrier(m->cart);
@@ -158,9 +159,12 @@ int lbm_mpi_create(lbm_mpi *m, const char *device, const char *param_path,
     }
     if (ok) {
         m->halo_bytes = scl_lbm_halo_bytes(*lbm);
-        char *buf = malloc(4 * m->halo_bytes);
+        /* the solver's pinned staging: the overlapped transfers need it to
+         * run alongside the interior update */
+        char *buf = scl_lbm_halo_staging(*lbm);
         if (!buf) {
-            fprintf(stderr, "streamcl lbm: rank %d: out of host memory\n", m->rank);
+            fprintf(stderr, "streamcl lbm: rank %d: the slab solver has no halo staging\n",
+                    m->rank);
             ok = 0;
         } else {
             m->send_below = buf;

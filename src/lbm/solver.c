@@ -34,6 +34,8 @@ struct scl_lbm {
     int batch;
     long steps_done;
     double *sums_host;        /* batch entries of 8 bytes (double or float pair) */
+    scl_stream *staging;      /* row-split: host-mapped (pinned) edge and halo buffers */
+    void *staging_ptr;        /* its mapping, held for the solver's life */
 };
 
 static const char *kernel_label(const scl_lbm *m)
@@ -68,6 +70,9 @@ void scl_lbm_free(scl_lbm *m)
 {
     if (!m)
         return;
+    if (m->staging_ptr)
+        scl_stream_unmap(m->staging, m->staging_ptr);
+    scl_stream_free(m->staging);
     scl_plan_free(m->plan);
     scl_kernel_free(m->step);
     scl_kernel_free(m->even);
@@ -392,6 +397,13 @@ static scl_status create(scl_context *ctx, const scl_lbm_params *p,
                               1, 1, 0, &m->sums);
     if (s == SCL_OK && !(m->sums_host = malloc((size_t)m->batch * sizeof(double))))
         s = scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    /* pinned host memory for the edges and halos: a copy from pageable memory
+     * is staged by the driver and may not run alongside a kernel */
+    if (s == SCL_OK && halo)
+        s = scl_stream_create(ctx, "lbm halo staging", SCL_UCHAR, 4 * scl_lbm_halo_bytes(m), 1,
+                              1, SCL_STREAM_HOST_MAPPED, &m->staging);
+    if (s == SCL_OK && halo)
+        s = scl_stream_map(m->staging, SCL_MAP_READ | SCL_MAP_WRITE, &m->staging_ptr);
     if (s != SCL_OK) {
         scl_lbm_free(m);
         return s;
@@ -510,6 +522,11 @@ void scl_lbm_rows(const scl_lbm *m, int *y0, int *rows, long *fluid)
 size_t scl_lbm_halo_bytes(const scl_lbm *m)
 {
     return m ? 3 * (size_t)m->p.nx * store_size(m) : 0;
+}
+
+void *scl_lbm_halo_staging(scl_lbm *m)
+{
+    return m ? m->staging_ptr : NULL;
 }
 
 /* Three directions of local row y, in raw storage, to or from host (3*nx
