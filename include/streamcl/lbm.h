@@ -118,8 +118,10 @@ scl_status scl_lbm_step_rows(scl_lbm *lbm, long steps, double *sums, scl_lbm_exc
 void scl_lbm_rows(const scl_lbm *lbm, int *y0, int *rows, long *fluid);
 /* Bytes of one edge or halo buffer: 3 directions x nx cells in storage format. */
 size_t scl_lbm_halo_bytes(const scl_lbm *lbm);
-/* Host memory for the exchange, pinned where the device offers it (transfers
- * from it run alongside kernels): 4 * scl_lbm_halo_bytes, meant as to_below,
+/* Host memory for the exchange, pinned where the device offers it (the device
+ * copies straight from and to it, so a non-blocking transfer returns at once;
+ * pageable memory is staged by the driver, which may make the host wait):
+ * 4 * scl_lbm_halo_bytes, meant as to_below,
  * to_above, from_below, from_above in that order; owned by the solver (valid
  * until scl_lbm_free). NULL for a whole-lattice solver. */
 void *scl_lbm_halo_staging(scl_lbm *lbm);

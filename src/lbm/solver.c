@@ -398,7 +398,7 @@ static scl_status create(scl_context *ctx, const scl_lbm_params *p,
     if (s == SCL_OK && !(m->sums_host = malloc((size_t)m->batch * sizeof(double))))
         s = scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
     /* pinned host memory for the edges and halos: a copy from pageable memory
-     * is staged by the driver and may not run alongside a kernel */
+     * is staged by the driver, which may hold the host until the queue gets to it */
     if (s == SCL_OK && halo)
         s = scl_stream_create(ctx, "lbm halo staging", SCL_UCHAR, 4 * scl_lbm_halo_bytes(m), 1,
                               1, SCL_STREAM_HOST_MAPPED, &m->staging);
