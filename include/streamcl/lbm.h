@@ -118,12 +118,37 @@ scl_status scl_lbm_step_rows(scl_lbm *lbm, long steps, double *sums, scl_lbm_exc
 void scl_lbm_rows(const scl_lbm *lbm, int *y0, int *rows, long *fluid);
 /* Bytes of one edge or halo buffer: 3 directions x nx cells in storage format. */
 size_t scl_lbm_halo_bytes(const scl_lbm *lbm);
+/* Host memory for the exchange, pinned where the device offers it (the device
+ * copies straight from and to it, so a non-blocking transfer returns at once;
+ * pageable memory is staged by the driver, which may make the host wait):
+ * 4 * scl_lbm_halo_bytes, meant as to_below,
+ * to_above, from_below, from_above in that order; owned by the solver (valid
+ * until scl_lbm_free). NULL for a whole-lattice solver. */
+void *scl_lbm_halo_staging(scl_lbm *lbm);
 /* to_below: S, SW, SE of the first owned row (the slab below needs them);
  * to_above: N, NE, NW of the last owned row. Blocking. */
 scl_status scl_lbm_read_edges(scl_lbm *lbm, void *to_below, void *to_above);
 /* from_below: the slab below's to_above, into the lower halo row; from_above:
  * the slab above's to_below, into the upper one. Queued before the next step. */
 scl_status scl_lbm_write_halos(scl_lbm *lbm, const void *from_below, const void *from_above);
+/* Advance `steps` with the halo exchange overlapped with the update: per
+ * step the two edge rows are updated first and read (non-blocking) into
+ * to_below / to_above (as scl_lbm_read_edges), then the interior rows are
+ * launched; while they run, the host waits for the edge reads only and calls
+ * swap(user, lbm), which must fill from_below / from_above (as for
+ * scl_lbm_write_halos); their halo writes are queued before the next step.
+ * swap is called exactly once per step, also after a device failure (so
+ * that neighbours waiting for the exchange are not left hanging); the buffers
+ * must stay allocated until the call returns. Precondition: the halos hold
+ * the current state's neighbour edges, i.e. once before the first call
+ * scl_lbm_read_edges / swap / scl_lbm_write_halos; a run of overlapped calls
+ * keeps them filled (scl_lbm_step_rows does not: it refills them before its
+ * steps and leaves them stale). Same states, bit for bit, as scl_lbm_step_rows;
+ * sums add the same cells' |u| in another order (last bits may differ). */
+scl_status scl_lbm_step_rows_overlap(scl_lbm *lbm, long steps, double *sums, void *to_below,
+                                     void *to_above, const void *from_below,
+                                     const void *from_above, scl_lbm_exchange_fn swap,
+                                     void *user);
 /* (scl_lbm_read_speeds / read_fields of a row-split solver give the owned rows
  * only: 9*nx*rows floats, SoA over the slab.) */
 

@@ -16,7 +16,7 @@ typedef struct {
     const char *param_path, *obstacle_path, *out_dir, *device, *png, *force;
     const char *reference; /* NULL, "serial" or "omp" */
     long every, steps, warmup, batch;
-    int no_output, tune;
+    int no_output, tune, no_overlap;
     scl_lbm_options opt;
 } lbm_args;
 
@@ -35,7 +35,9 @@ static void usage(FILE *out)
             "  --no-output         write no files (benchmarking)\n"
             "  --warmup N          with --no-output: untimed steps first\n"
             "  --batch N           steps per av_vels read-back (default 256)\n"
-            "  --force lx=A,ly=B   fix the work-group shape; --no-tune: default shape\n");
+            "  --force lx=A,ly=B   fix the work-group shape; --no-tune: default shape\n"
+            "  --no-overlap        under mpirun: swap halos between steps instead of while\n"
+            "                      the interior rows update (for comparison)\n");
 }
 
 static int parse_args(int argc, char **argv, lbm_args *a)
@@ -91,6 +93,8 @@ static int parse_args(int argc, char **argv, lbm_args *a)
             a->opt.streaming = SCL_LBM_IN_PLACE;
         } else if (!strcmp(o, "--no-output")) {
             a->no_output = 1;
+        } else if (!strcmp(o, "--no-overlap")) {
+            a->no_overlap = 1;
         } else if (!strcmp(o, "--no-tune")) {
             a->tune = 0;
         } else if (o[0] == '-' && o[1]) {
@@ -348,7 +352,8 @@ static int run_lbm(int argc, char **argv, lbm_mpi *mpi)
         scl_lbm_ref_init(&p, r.f);
         printf("device: host, %s reference\n", a.reference);
     } else if (mpi) {
-        if (lbm_mpi_create(mpi, a.device, a.param_path, &p, obst, &a.opt, &ctx, &r.lbm))
+        if (lbm_mpi_create(mpi, a.device, a.param_path, &p, obst, &a.opt, !a.no_overlap, &ctx,
+                           &r.lbm))
             goto done;
         r.ctx = ctx;
         bytes_per_cell = scl_lbm_bytes_per_cell(r.lbm);
@@ -356,9 +361,10 @@ static int run_lbm(int argc, char **argv, lbm_mpi *mpi)
         scl_lbm_rows(r.lbm, &y0, &rows, NULL);
         if (root)
             printf("device: %s [%s] (rank 0 of %d)\nlattice: %dx%d, %s storage, slabs of %d or "
-                   "fewer rows over %d MPI ranks\n", scl_device(ctx)->name,
+                   "fewer rows over %d MPI ranks, halo exchange %s\n", scl_device(ctx)->name,
                    scl_device(ctx)->platform, lbm_mpi_size(mpi), p.nx, p.ny,
-                   a.opt.storage == SCL_LBM_FP16 ? "fp16" : "fp32", rows, lbm_mpi_size(mpi));
+                   a.opt.storage == SCL_LBM_FP16 ? "fp16" : "fp32", rows, lbm_mpi_size(mpi),
+                   a.no_overlap ? "between steps (--no-overlap)" : "overlapped with the interior");
     } else {
         ctx = r.ctx = cli_context(a.device, 0);
         if (!ctx)

@@ -1,6 +1,7 @@
-/* streamcl lbm over MPI: slabs of rows, one per rank, halos swapped before
- * every step (see lbm_mpi.h). Compiled always; without MPI only the check
- * that we were not started on several ranks remains. */
+/* streamcl lbm over MPI: slabs of rows, one per rank, halos swapped every
+ * step, behind the interior update unless --no-overlap (see lbm_mpi.h).
+ * Compiled always; without MPI only the check that we were not started on
+ * several ranks remains. */
 #include "commands.h"
 #include "lbm_mpi.h"
 
@@ -34,6 +35,8 @@ struct lbm_mpi {
     void *send_below, *send_above, *recv_below, *recv_above;
     size_t halo_bytes;
     long exchanges;    /* calls of the exchange this batch */
+    int overlap;       /* exchange hidden behind the interior update (default) */
+    int primed;        /* overlap: the halos hold the current state's neighbour edges */
     scl_context *ctx;  /* this rank's, for messages */
     scl_lbm_params p;
     int failed;        /* a device call of this rank failed */
@@ -71,7 +74,7 @@ void lbm_mpi_end(lbm_mpi *m)
 {
     if (!m)
         return;
-    free(m->send_below);
+    /* send_below..recv_above are the solver's staging (freed with it) */
     /* every rank has cleaned up (rank 0 removed its uncommitted outputs)
      * before any leaves: mpirun kills the rest when one exits non-zero */
     MPI_Barrier(m->cart);
@@ -128,11 +131,13 @@ static void slab_rows(int ny, int size, int c, int *y0, int *rows)
 
 int lbm_mpi_create(lbm_mpi *m, const char *device, const char *param_path,
                    const scl_lbm_params *p, const unsigned char *obst,
-                   const scl_lbm_options *opt, scl_context **ctx, scl_lbm **lbm)
+                   const scl_lbm_options *opt, int overlap, scl_context **ctx, scl_lbm **lbm)
 {
     *ctx = NULL;
     *lbm = NULL;
     m->p = *p;
+    m->overlap = overlap != 0;
+    m->primed = 0;
     if (m->size > p->ny) {
         if (m->rank == 0)
             fprintf(stderr, "streamcl lbm: %s:2: ny %d rows cannot be split over %d MPI ranks "
@@ -154,9 +159,12 @@ int lbm_mpi_create(lbm_mpi *m, const char *device, const char *param_path,
     }
     if (ok) {
         m->halo_bytes = scl_lbm_halo_bytes(*lbm);
-        char *buf = malloc(4 * m->halo_bytes);
+        /* the solver's pinned staging: the overlapped transfers need it to
+         * run alongside the interior update */
+        char *buf = scl_lbm_halo_staging(*lbm);
         if (!buf) {
-            fprintf(stderr, "streamcl lbm: rank %d: out of host memory\n", m->rank);
+            fprintf(stderr, "streamcl lbm: rank %d: the slab solver has no halo staging\n",
+                    m->rank);
             ok = 0;
         } else {
             m->send_below = buf;
@@ -191,23 +199,53 @@ static scl_status exchange(void *user, scl_lbm *lbm)
     return s;
 }
 
+/* Overlapped steps: the edges are already on the host, swap them. */
+static scl_status swap_only(void *user, scl_lbm *lbm)
+{
+    (void)lbm;
+    lbm_mpi *m = user;
+    m->exchanges++;
+    swap_edges(m);
+    return SCL_OK;
+}
+
+/* Overlapped: one exchange per step, plus one first to fill the halos of the
+ * current state (only before the first batch: every overlapped step leaves
+ * the next step's halos filled). Not overlapped: one before each step. */
+static scl_status run_steps(lbm_mpi *m, scl_lbm *lbm, long steps, double *sums)
+{
+    if (!m->overlap)
+        return scl_lbm_step_rows(lbm, steps, sums, exchange, m);
+    if (!m->primed) {
+        m->primed = 1;
+        scl_status s = exchange(m, lbm);
+        if (s != SCL_OK)
+            return s;
+    }
+    return scl_lbm_step_rows_overlap(lbm, steps, sums, m->send_below, m->send_above,
+                                     m->recv_below, m->recv_above, swap_only, m);
+}
+
 int lbm_mpi_steps(lbm_mpi *m, scl_lbm *lbm, long steps, float *av)
 {
     double *sums = malloc(((size_t)steps + 1) * sizeof *sums), *total = NULL;
     int ok = sums != NULL;
+    /* exchanges every rank makes in this call (the same on all ranks) */
+    long expected = steps + (m->overlap && !m->primed);
     if (ok && !m->failed) {
         m->exchanges = 0;
-        if (scl_lbm_step_rows(lbm, steps, sums, exchange, m) != SCL_OK) {
+        if (run_steps(m, lbm, steps, sums) != SCL_OK) {
             fprintf(stderr, "streamcl lbm: rank %d: %s\n", m->rank,
                     scl_last_error(m->ctx));
             m->failed = 1;
             /* keep the neighbours' remaining exchanges of this batch company */
-            for (long i = m->exchanges; i < steps; i++)
+            for (long i = m->exchanges; i < expected; i++)
                 swap_edges(m);
         }
     } else {
-        for (long i = 0; i < steps; i++)
+        for (long i = 0; i < expected; i++)
             swap_edges(m);
+        m->primed = 1;
     }
     if (lbm_mpi_agree(m, ok && !m->failed)) {
         free(sums);
@@ -322,9 +360,9 @@ int lbm_mpi_agree(lbm_mpi *m, int ok)
 
 int lbm_mpi_create(lbm_mpi *m, const char *device, const char *param_path,
                    const scl_lbm_params *p, const unsigned char *obst,
-                   const scl_lbm_options *opt, scl_context **ctx, scl_lbm **lbm)
+                   const scl_lbm_options *opt, int overlap, scl_context **ctx, scl_lbm **lbm)
 {
-    (void)m, (void)device, (void)param_path, (void)p, (void)obst, (void)opt;
+    (void)m, (void)device, (void)param_path, (void)p, (void)obst, (void)opt, (void)overlap;
     *ctx = NULL;
     *lbm = NULL;
     return -1;

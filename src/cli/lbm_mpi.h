@@ -28,11 +28,14 @@ int lbm_mpi_size(const lbm_mpi *mpi);
 /* 0 when ok is non-zero on every rank, else -1. */
 int lbm_mpi_agree(lbm_mpi *mpi, int ok);
 /* This rank's context (device: spec as given, or with none / "gpu" the
- * node's GPUs round robin by node-local rank) and its slab's solver. */
+ * node's GPUs round robin by node-local rank) and its slab's solver.
+ * overlap: exchange the halos while the interior rows update
+ * (scl_lbm_step_rows_overlap); 0: read edges, swap, write halos, then the
+ * whole step (--no-overlap, for comparison). Same states either way. */
 int lbm_mpi_create(lbm_mpi *mpi, const char *device, const char *param_path,
                    const scl_lbm_params *p, const unsigned char *obst,
-                   const scl_lbm_options *opt, scl_context **ctx, scl_lbm **lbm);
-/* Advance every slab `steps` steps (halos exchanged before each); av (all
+                   const scl_lbm_options *opt, int overlap, scl_context **ctx, scl_lbm **lbm);
+/* Advance every slab `steps` steps (halos exchanged every step); av (all
  * ranks, optional) receives the mean |u| over the whole lattice per step. */
 int lbm_mpi_steps(lbm_mpi *mpi, scl_lbm *lbm, long steps, float *av);
 /* The whole natural state (9*nx*ny floats) on rank 0 (f ignored elsewhere). */

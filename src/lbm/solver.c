@@ -34,6 +34,8 @@ struct scl_lbm {
     int batch;
     long steps_done;
     double *sums_host;        /* batch entries of 8 bytes (double or float pair) */
+    scl_stream *staging;      /* row-split: host-mapped (pinned) edge and halo buffers */
+    void *staging_ptr;        /* its mapping, held for the solver's life */
 };
 
 static const char *kernel_label(const scl_lbm *m)
@@ -68,6 +70,9 @@ void scl_lbm_free(scl_lbm *m)
 {
     if (!m)
         return;
+    if (m->staging_ptr)
+        scl_stream_unmap(m->staging, m->staging_ptr);
+    scl_stream_free(m->staging);
     scl_plan_free(m->plan);
     scl_kernel_free(m->step);
     scl_kernel_free(m->even);
@@ -156,8 +161,9 @@ static scl_status bind_common(scl_lbm *m, scl_kernel *k)
     return s;
 }
 
-/* Enqueue one timestep with work-group lx x ly, writing its partials at offset. */
-static scl_status enqueue_step(scl_lbm *m, int lx, int ly, unsigned offset)
+/* Enqueue the update of local rows [first, first+count) of one timestep with
+ * work-group lx x ly, writing its partials at offset (one per work-group). */
+static scl_status enqueue_rows(scl_lbm *m, int first, int count, int lx, int ly, unsigned offset)
 {
     scl_kernel *k;
     scl_status s;
@@ -173,11 +179,21 @@ static scl_status enqueue_step(scl_lbm *m, int lx, int ly, unsigned offset)
     if (s == SCL_OK)
         s = scl_kernel_set_uint(k, "partial_offset", offset);
     if (s == SCL_OK)
+        s = scl_kernel_set_int(k, "y_first", first);
+    if (s == SCL_OK)
+        s = scl_kernel_set_int(k, "y_end", first + count);
+    if (s == SCL_OK)
         s = scl_kernel_set_local(k, "scratch", sizeof(float) * (size_t)lx * (size_t)ly);
-    size_t global[2] = {(size_t)m->p.nx, (size_t)m->rows}, local[2] = {(size_t)lx, (size_t)ly};
+    size_t global[2] = {(size_t)m->p.nx, (size_t)count}, local[2] = {(size_t)lx, (size_t)ly};
     if (s == SCL_OK)
         s = scl_kernel_launch(k, 2, global, local, NULL);
     return s;
+}
+
+/* Enqueue one whole timestep (every owned row) with work-group lx x ly. */
+static scl_status enqueue_step(scl_lbm *m, int lx, int ly, unsigned offset)
+{
+    return enqueue_rows(m, m->halo, m->rows, lx, ly, offset);
 }
 
 /* The plan's legality check of a shape: powers of two (for the tree sum),
@@ -381,6 +397,13 @@ static scl_status create(scl_context *ctx, const scl_lbm_params *p,
                               1, 1, 0, &m->sums);
     if (s == SCL_OK && !(m->sums_host = malloc((size_t)m->batch * sizeof(double))))
         s = scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    /* pinned host memory for the edges and halos: a copy from pageable memory
+     * is staged by the driver, which may hold the host until the queue gets to it */
+    if (s == SCL_OK && halo)
+        s = scl_stream_create(ctx, "lbm halo staging", SCL_UCHAR, 4 * scl_lbm_halo_bytes(m), 1,
+                              1, SCL_STREAM_HOST_MAPPED, &m->staging);
+    if (s == SCL_OK && halo)
+        s = scl_stream_map(m->staging, SCL_MAP_READ | SCL_MAP_WRITE, &m->staging_ptr);
     if (s != SCL_OK) {
         scl_lbm_free(m);
         return s;
@@ -404,12 +427,13 @@ scl_status scl_lbm_create_rows(scl_context *ctx, const scl_lbm_params *p,
 }
 
 /* Sum each step's partials on the device and finish av_vels on the host. */
-static scl_status finish_batch(scl_lbm *m, int count, float *av_vels, double *sums)
+static scl_status finish_batch(scl_lbm *m, int count, unsigned groups, float *av_vels,
+                               double *sums)
 {
     scl_context *ctx = m->ctx;
     scl_status s = scl_kernel_set_stream(m->sum, "partials", m->partials);
     if (s == SCL_OK)
-        s = scl_kernel_set_uint(m->sum, "groups", (unsigned)(m->groups_x * m->groups_y));
+        s = scl_kernel_set_uint(m->sum, "groups", groups);
     if (s == SCL_OK)
         s = scl_kernel_set_stream(m->sum, "sums", m->sums);
     if (s == SCL_OK)
@@ -452,7 +476,7 @@ static scl_status step(scl_lbm *m, long steps, float *av_vels, double *sums,
             m->steps_done++;
             m->src = !m->src;
         }
-        scl_status s = finish_batch(m, count, av_vels ? av_vels + done : NULL,
+        scl_status s = finish_batch(m, count, groups, av_vels ? av_vels + done : NULL,
                                     sums ? sums + done : NULL);
         if (s != SCL_OK)
             return s;
@@ -500,10 +524,17 @@ size_t scl_lbm_halo_bytes(const scl_lbm *m)
     return m ? 3 * (size_t)m->p.nx * store_size(m) : 0;
 }
 
+void *scl_lbm_halo_staging(scl_lbm *m)
+{
+    return m ? m->staging_ptr : NULL;
+}
+
 /* Three directions of local row y, in raw storage, to or from host (3*nx
- * elements); a read with last set blocks (the in-order queue: for all before it). */
+ * elements); a read with last set blocks (the in-order queue: for all before
+ * it), unless ev is given: then nothing blocks and ev receives the event of
+ * the third transfer (in order: done means all three done). */
 static scl_status halo_transfer(scl_lbm *m, int write, int y, const int dirs[3], void *host,
-                                int last)
+                                int last, scl_event *ev)
 {
     scl_stream *lat = m->lattice[m->src];
     size_t nx = (size_t)m->p.nx, es = store_size(m);
@@ -512,8 +543,9 @@ static scl_status halo_transfer(scl_lbm *m, int write, int y, const int dirs[3],
         size_t first = (size_t)dirs[j] * m->ncell + (size_t)y * nx;
         char *h = (char *)host + (size_t)j * nx * es;
         /* in-order queue: the last read blocks for all; writes complete before the next launch */
-        s = write ? scl_stream_write_range(lat, first, nx, h, 0, NULL)
-                  : scl_stream_read_range(lat, first, nx, h, last && j == 2, NULL);
+        scl_event *e = ev && j == 2 ? ev : NULL;
+        s = write ? scl_stream_write_range(lat, first, nx, h, 0, e)
+                  : scl_stream_read_range(lat, first, nx, h, last && j == 2 && !ev, e);
     }
     return s;
 }
@@ -528,9 +560,9 @@ scl_status scl_lbm_read_edges(scl_lbm *m, void *to_below, void *to_above)
         return m ? scl_fail(m->ctx, SCL_ERR_ARGUMENT, "scl_lbm_read_edges",
                             "not a row-split solver, or NULL buffer")
                  : SCL_ERR_ARGUMENT;
-    scl_status s = halo_transfer(m, 0, m->halo, down_dirs, to_below, 0);
+    scl_status s = halo_transfer(m, 0, m->halo, down_dirs, to_below, 0, NULL);
     if (s == SCL_OK)
-        s = halo_transfer(m, 0, m->halo + m->rows - 1, up_dirs, to_above, 1);
+        s = halo_transfer(m, 0, m->halo + m->rows - 1, up_dirs, to_above, 1, NULL);
     return s;
 }
 
@@ -540,10 +572,100 @@ scl_status scl_lbm_write_halos(scl_lbm *m, const void *from_below, const void *f
         return m ? scl_fail(m->ctx, SCL_ERR_ARGUMENT, "scl_lbm_write_halos",
                             "not a row-split solver, or NULL buffer")
                  : SCL_ERR_ARGUMENT;
-    scl_status s = halo_transfer(m, 1, 0, up_dirs, (void *)from_below, 0);
+    scl_status s = halo_transfer(m, 1, 0, up_dirs, (void *)from_below, 0, NULL);
     if (s == SCL_OK)
-        s = halo_transfer(m, 1, m->halo + m->rows, down_dirs, (void *)from_above, 0);
+        s = halo_transfer(m, 1, m->halo + m->rows, down_dirs, (void *)from_above, 0, NULL);
     return s;
+}
+
+/* One overlapped step (see lbm.h). The neighbours' halos need only the
+ * post-collision values of our first row (S, SW, SE) and last row (N, NE,
+ * NW): the pull of their edge row reads exactly those from their halo. So the
+ * two edge rows are updated first, their reads queued, then the interior;
+ * the host waits for the reads alone (one in-order queue: the interior is
+ * behind them and keeps running), swaps, and queues the halo writes into the
+ * new state, behind the interior and before the next step's launches.
+ * Partials: bottom edge at offset, top edge at +groups_x, interior after. */
+static scl_status overlap_step(scl_lbm *m, unsigned offset, void *to_below, void *to_above,
+                               const void *from_below, const void *from_above,
+                               scl_lbm_exchange_fn swap, void *user)
+{
+    int first = m->halo, last = m->halo + m->rows - 1, gx = (int)m->groups_x;
+    scl_event ev = NULL;
+    /* edge rows with work-groups one row high: a ly-row group would idle ly-1 rows */
+    scl_status s = enqueue_rows(m, first, 1, m->lx, 1, offset);
+    if (s == SCL_OK && last != first)
+        s = enqueue_rows(m, last, 1, m->lx, 1, offset + (unsigned)gx);
+    /* the reads see the new state: dst of this step, src once swapped */
+    m->src = !m->src;
+    if (s == SCL_OK)
+        s = halo_transfer(m, 0, first, down_dirs, to_below, 0, NULL);
+    if (s == SCL_OK)
+        s = halo_transfer(m, 0, last, up_dirs, to_above, 0, &ev);
+    m->src = !m->src;
+    if (s == SCL_OK && m->rows > 2)
+        s = enqueue_rows(m, first + 1, m->rows - 2, m->lx, m->ly, offset + 2u * (unsigned)gx);
+    if (s == SCL_OK) /* start the reads and the interior now, not at the next wait */
+        s = scl_flush(m->ctx);
+    if (s == SCL_OK)
+        s = scl_event_wait(m->ctx, ev);
+    if (ev)
+        scl_event_release(ev);
+    /* the swap even after a failure: the caller's neighbours wait for it */
+    scl_status x = swap(user, m);
+    if (s == SCL_OK)
+        s = x;
+    m->src = !m->src;
+    m->steps_done++;
+    if (s == SCL_OK)
+        s = scl_lbm_write_halos(m, from_below, from_above);
+    return s;
+}
+
+/* Partials one overlapped step writes: both edges' groups, then the interior's. */
+static unsigned overlap_groups(const scl_lbm *m)
+{
+    size_t gx = m->groups_x, ly = (size_t)m->ly, inner = m->rows > 2 ? (size_t)m->rows - 2 : 0;
+    return (unsigned)(gx * (m->rows > 1 ? 2 : 1) + gx * ((inner + ly - 1) / ly));
+}
+
+scl_status scl_lbm_step_rows_overlap(scl_lbm *m, long steps, double *sums, void *to_below,
+                                     void *to_above, const void *from_below,
+                                     const void *from_above, scl_lbm_exchange_fn swap,
+                                     void *user)
+{
+    if (!m)
+        return SCL_ERR_ARGUMENT;
+    if (steps < 0 || !m->halo || !swap || !to_below || !to_above || !from_below || !from_above)
+        return scl_fail(m->ctx, SCL_ERR_ARGUMENT, "scl_lbm_step_rows_overlap", "%s",
+                        steps < 0 ? "negative step count"
+                        : !m->halo ? "not a row-split solver"
+                                   : "NULL swap function or buffer");
+    unsigned groups = overlap_groups(m);
+    long fit = (long)(m->partial_capacity / groups);
+    if (fit < 1)
+        return scl_fail(m->ctx, SCL_ERR_UNSUPPORTED, "scl_lbm_step_rows_overlap",
+                        "one split step's %u work-group partials exceed the %zu reserved "
+                        "(a narrower work-group than the plan's limits?)", groups,
+                        m->partial_capacity);
+    long per_batch = fit < m->batch ? fit : m->batch;
+    for (long done = 0; done < steps;) {
+        int count = (int)(steps - done < per_batch ? steps - done : per_batch);
+        for (int i = 0; i < count; i++) {
+            scl_status s = overlap_step(m, (unsigned)i * groups, to_below, to_above, from_below,
+                                        from_above, swap, user);
+            if (s != SCL_OK) {
+                /* queued halo writes read the caller's buffers: let them finish */
+                scl_finish(m->ctx);
+                return s;
+            }
+        }
+        scl_status s = finish_batch(m, count, groups, NULL, sums ? sums + done : NULL);
+        if (s != SCL_OK)
+            return s;
+        done += count;
+    }
+    return SCL_OK;
 }
 
 scl_status scl_lbm_read_speeds(scl_lbm *m, float *f)

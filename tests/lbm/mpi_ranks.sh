@@ -7,7 +7,8 @@
 #    in another order than one device's, so the last bit may differ)
 # on awkward sizes: 19x13 (13 rows, prime) at 1..4 ranks with obstacles on the
 # slab boundaries and on the periodic wrap row; 23x5 at 4 ranks (slabs of
-# 2,1,1,1 rows: a rank with one row) in fp32 and fp16; tuned and forced shapes.
+# 2,1,1,1 rows: a rank with one row) in fp32 and fp16; tuned and forced shapes;
+# the overlapped halo exchange (default) and --no-overlap.
 # Failures: more ranks than rows, and one rank with a bad device: every rank
 # stops, non-zero, the message shown, no files (nor .part) left.
 #   mpi_ranks.sh STREAMCL MPIEXEC WORKDIR HAVE_MPI      (ctest passes them)
@@ -68,6 +69,14 @@ for np in 1 2 3 4; do
     run a_np$np "$np" a.par a.obs --force lx=16,ly=1
     compare "19x13 (prime rows), $np rank(s), obstacles on slab edges" "$work/a_ref" "$work/a_np$np"
 done
+# the halo exchange between steps (--no-overlap) gives the same states as the
+# overlapped default (edge rows, then the interior while the edges are swapped)
+run a_noov 3 a.par a.obs --force lx=16,ly=1 --no-overlap
+compare "19x13, 3 ranks, --no-overlap" "$work/a_ref" "$work/a_noov"
+# overlapped: interior groups 4 rows high (partials of 3 launches per step),
+# batches of 7 steps (the halos stay filled from one batch to the next)
+run a_ly4 2 a.par a.obs --force lx=16,ly=4 --batch 7
+compare "19x13, 2 ranks, work-groups 16x4, batches of 7" "$work/a_ref" "$work/a_ly4"
 run a_tuned 3 a.par a.obs
 compare "19x13, 3 ranks, each rank's work-group tuned" "$work/a_ref" "$work/a_tuned"
 # snapshots and PNGs: gathered at each --every, written by rank 0, identical files
@@ -84,6 +93,8 @@ fi
 run b_ref 0 b.par b.obs
 run b_np4 4 b.par b.obs
 compare "23x5, 4 ranks (slabs of 2,1,1,1 rows)" "$work/b_ref" "$work/b_np4"
+run b_noov 4 b.par b.obs --no-overlap
+compare "23x5, 4 ranks, --no-overlap" "$work/b_ref" "$work/b_noov"
 run b16_ref 0 b.par b.obs --storage fp16
 run b16_np4 4 b.par b.obs --storage fp16
 compare "23x5 fp16 storage, 4 ranks" "$work/b16_ref" "$work/b16_np4"
