@@ -56,6 +56,12 @@ void FixShakeOCL::init()
       error->all(FLERR, "Shake fix must come before NPT/NPH fix (fix shake/ocl)");
   }
   if (count > 1) error->all(FLERR, "More than one fix shake (fix shake/ocl counts as one)");
+  if (update->whichflag == 2) {
+    // FixShake::init refuses minimization where LAMMPS has no restraint path
+    // (29Sep2021); since 2022 its min_* methods apply restraints, inherited
+    note("minimize: FixShake's harmonic restraints, on the host");
+    return;
+  }
   if (utils::strmatch(update->integrate_style, "^respa")) {
     // rRESPA calls post_force_respa, FixShake's own: no device work at all
     note("run_style respa: the constraints are solved on the host (LAMMPS's fix shake); "
@@ -110,7 +116,10 @@ void FixShakeOCL::pre_neighbor()
 }
 
 /* the clusters of FixShake's list as the engine takes them: local indices
-   (atom->map, as FixShake::shake* look them up), lengths, masses */
+   as FixShake::shake* look them up (closest_list on 2022+ LAMMPS, where a
+   cluster across a periodic boundary is listed once per owned atom that
+   lists it, with that atom's closest images; atom->map on 29Sep2021), lengths,
+   masses */
 void FixShakeOCL::upload_clusters()
 {
   clusters.resize(nlist);
@@ -124,7 +133,11 @@ void FixShakeOCL::upload_clusters()
     c.kind = shake_flag[m];
     const int na = c.kind == 1 ? 3 : c.kind;
     for (int p = 0; p < 4; p++) {
+#if STREAMCL_LAMMPS_SHAKE_CLOSEST
+      c.atom[p] = p < na ? closest_list[i][p] : -1;
+#else
       c.atom[p] = p < na ? atom->map(shake_atom[m][p]) : -1;
+#endif
       if (p < na) {
         const int j = c.atom[p];
         c.mass[p] = rm ? rm[j] : ms[tp[j]];
@@ -163,8 +176,16 @@ void FixShakeOCL::post_force(int vflag)
   // xshake = the unconstrained move with the current v, f (FixShake's), and
   // its ghost values from the owners
   unconstrained_update();
+#if STREAMCL_LAMMPS_SHAKE_CLOSEST
+  // the closest images are ghosts even on one rank: their xshake (shifted)
+  // comes by forward comm always, as FixShake::post_force does
+  streamcl_compat::forward_comm_fix(comm, this);
+  ev_init(eflag_pre_reverse, vflag);
+  ebond = 0.0;
+#else
   if (comm->nprocs > 1) streamcl_compat::forward_comm_fix(comm, this);
   v_init(vflag);
+#endif
 
   if (clusters_dirty) upload_clusters();
 
@@ -175,9 +196,15 @@ void FixShakeOCL::post_force(int vflag)
   in.x = natoms_used ? &atom->x[0][0] : nullptr;
   in.xshake = natoms_used ? &xshake[0][0] : nullptr;
   in.dtfsq = dtfsq;
+#if STREAMCL_LAMMPS_SHAKE_CLOSEST
+  // closest images already: FixShake applies no minimum image (an aperiodic
+  // box makes the kernel's a no-op, the same bits)
+  in.box.periodic[0] = in.box.periodic[1] = in.box.periodic[2] = 0;
+#else
   in.box.periodic[0] = domain->xperiodic;
   in.box.periodic[1] = domain->yperiodic;
   in.box.periodic[2] = domain->zperiodic;
+#endif
   in.box.triclinic = domain->triclinic;
   in.box.prd[0] = domain->xprd;
   in.box.prd[1] = domain->yprd;
@@ -204,6 +231,7 @@ void FixShakeOCL::post_force(int vflag)
 /* the run's summary (rank 0's numbers), then counters from zero */
 void FixShakeOCL::post_run()
 {
+  FixShake::post_run();    // 2022+: the SHAKE stats at the end of a minimization
   if (engine && steps_device > 0) {
     scl_shake_stats ss;
     scl_shake_stats_get(engine, &ss);

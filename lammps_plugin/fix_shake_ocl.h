@@ -11,7 +11,10 @@
  * increments (and, when the virial is wanted, per-work-group virial sums).
  * On the host instead, with a note in the log: run_style respa (its
  * post_force_respa is FixShake's), steps that want per-atom virial, a device
- * without fp64. Minimization is refused by FixShake itself.
+ * without fp64. Minimization is FixShake's: refused (29Sep2021) or its
+ * harmonic restraints on the host (2022+, noted in the log).
+ * The clusters are indexed as the LAMMPS being built against indexes them
+ * (lammps_compat.h, STREAMCL_LAMMPS_SHAKE_CLOSEST).
  * Device and precision: STREAMCL_DEVICE as the other streamcl styles; the
  * solve is in double in every precision (it matches fix shake to rounding).
  * After each run the log gets the device path's wall time per step and the

@@ -10,6 +10,15 @@
  *   STREAMCL_LAMMPS_KSPACE_FLAGS   1: the grid flags are KSpace's enums (FORWARD_IK == 1, ...)
  *                                  0: file-local enums of pppm.cpp (FORWARD_IK == 0, ...)
  *   STREAMCL_LAMMPS_PLUGIN_KSPACE  1: PLUGIN registers kspace styles
+ *   STREAMCL_LAMMPS_SHAKE_CLOSEST  1: FixShake::pre_neighbor lists a cluster by every owned
+ *                                  atom i of it that is <= the closest images (to i) of its
+ *                                  atoms, in closest_list; shake*() use those indices with no
+ *                                  minimum image, the ghosts' xshake (forward comm, every
+ *                                  rank count) is shifted by the periodic image. A cluster
+ *                                  straddling a periodic boundary is listed twice on 1 rank,
+ *                                  each listing forcing its own owned atoms (2022+).
+ *                                  0: listed once, by atom->map() indices, minimum image,
+ *                                  xshake forward comm only with several ranks (29Sep2021)
  * Unconditional adaptations live where they are needed: PPPM::boxlo (set by
  * 29Sep2021's set_grid_local(), since 2022 only by PPPM::compute()) is set in
  * PPPMOCL::init()/setup(); lmp_ocl catches LAMMPS's exceptions (always thrown
@@ -21,7 +30,8 @@
 #define STREAMCL_LAMMPS_COMPAT_H
 
 #if !defined(STREAMCL_LAMMPS_VERSION_NUM) || !defined(STREAMCL_LAMMPS_GRID3D) ||              \
-    !defined(STREAMCL_LAMMPS_WHICH_THIRD) || !defined(STREAMCL_LAMMPS_KSPACE_FLAGS)
+    !defined(STREAMCL_LAMMPS_WHICH_THIRD) || !defined(STREAMCL_LAMMPS_KSPACE_FLAGS) ||        \
+    !defined(STREAMCL_LAMMPS_SHAKE_CLOSEST)
 #error "lammps_compat.h: build through lammps_plugin/CMakeLists.txt (it probes the LAMMPS tree)"
 #endif
 

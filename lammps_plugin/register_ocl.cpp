@@ -80,12 +80,7 @@ const StreamclStyle streamcl_styles[] = {
     angle_style<AngleCharmmOCL>("CHARMM angles + Urey-Bradley on OpenCL (libstreamcl)"),
     dihedral_style<DihedralCharmmOCL>("CHARMM dihedrals + weighted 1-4 pairs on OpenCL (libstreamcl)"),
     improper_style<ImproperHarmonicOCL>("harmonic impropers on OpenCL (libstreamcl)"),
-#if STREAMCL_LAMMPS_VERSION_NUM < 20220000
-    // validated against 29Sep2021 only: on 2022+ LAMMPS (FixShake's cluster
-    // lists by index, ghosts always forward-communicated) the device solve
-    // diverges on the peptide, so -sf ocl keeps LAMMPS's CPU fix shake there
     fix_style<FixShakeOCL>("SHAKE constraints solved on OpenCL (libstreamcl)"),
-#endif
 };
 const int streamcl_nstyles = sizeof streamcl_styles / sizeof streamcl_styles[0];
 

@@ -54,15 +54,19 @@ def shake_stats(path):
     out, step = [], None
     with open(path) as f:
         for line in f:
-            m = re.match(r"SHAKE stats \(type/ave/delta/count\) on step (\d+)", line)
+            # 2022+ names the style in capitals ("SHAKE/OCL stats ...")
+            m = re.match(r"SHAKE(?:/OCL)? stats \(type/ave/delta/count\) on step (\d+)", line)
             if m:
                 step = int(m.group(1))
                 continue
             p = line.split()
+            # 2022+ LAMMPS labels the rows ("Bond:", "Angle:"); 29Sep2021 does not
+            label = p.pop(0) if p and p[0] in ("Bond:", "Angle:") else None
             if step is not None and len(p) == 4 and p[0].isdigit():
                 ave = float(p[1])
-                # angle rows are in degrees (> 10): LAMMPS prints bond rows first
-                out.append((step, int(p[0]), ave, float(p[2]), "a" if ave > 10 else "b"))
+                # unlabelled: angle rows are in degrees (> 10), bond rows first
+                kind = {"Bond:": "b", "Angle:": "a"}.get(label, "a" if ave > 10 else "b")
+                out.append((step, int(p[0]), ave, float(p[2]), kind))
             elif step is not None:
                 step = None
     return out

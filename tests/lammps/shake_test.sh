@@ -20,7 +20,8 @@
 #             as sf (skips, 77, without a plugin host)
 #   respa     as explicit under run_style respa (both runs): fix shake/ocl takes
 #             FixShake's host path and says so in the log; equal as explicit
-#   minimize  `minimize` with fix shake/ocl: LAMMPS's error (no reference run)
+#   minimize  `minimize` with fix shake/ocl: LAMMPS's error where fix shake refuses
+#             it (29Sep2021); 2022+: FixShake's restraints on the host, equal as explicit
 # Every run: the constraints hold (SHAKE's spread of each bond type <= 1e-3 A,
 # the averages equal the CPU's to 1e-5), and the log says the device solved.
 # Env: LMP_CPU LMP_OCL LMP_PLUGIN_HOST PLUGIN_SO MPIEXEC LAMMPS_SOURCE_DIR WORK
@@ -56,11 +57,25 @@ grep -q "^fix.*shake .* 10 " in.cpu || { echo "FAIL: no fix shake line in $in"; 
 if [ "$HOW" = respa ]; then
   sed -i -E 's/^run .*/run_style respa 2 2 dihedral 2 pair 2 kspace 2\n&/' in.cpu
 elif [ "$HOW" = minimize ]; then
-  sed -E -e 's/^(fix\s+\S+\s+\S+\s+)shake\s/\1shake\/ocl /' -e 's/^run .*/minimize 1e-4 1e-6 10 100/' in.cpu > in.ocl
-  run "$LMP_OCL" -in in.ocl -log log.ocl -screen none && { echo "FAIL: minimize with fix shake/ocl ran"; exit 1; }
-  grep -q "ERROR.*Fix shake cannot be used with minimization" log.ocl ||
-    { echo "FAIL: no LAMMPS error naming the problem"; tail -5 log.ocl; exit 1; }
-  grep "ERROR" log.ocl; exit 0
+  sed -i -E 's/^run .*/minimize 1e-4 1e-6 10 100/' in.cpu
+  sed -E 's/^(fix\s+\S+\s+\S+\s+)shake\s/\1shake\/ocl /' in.cpu > in.ocl
+  if ! run "$LMP_CPU" -in in.cpu -log log.cpu -screen none; then
+    # 29Sep2021: FixShake refuses minimization; shake/ocl must say the same
+    grep -q "ERROR.*Fix shake cannot be used with minimization" log.cpu ||
+      { echo "FAIL: CPU lmp failed"; tail -20 log.cpu; exit 1; }
+    run "$LMP_OCL" -in in.ocl -log log.ocl -screen none && { echo "FAIL: minimize with fix shake/ocl ran"; exit 1; }
+    grep -q "ERROR.*Fix shake cannot be used with minimization" log.ocl ||
+      { echo "FAIL: no LAMMPS error naming the problem"; tail -5 log.ocl; exit 1; }
+    grep "ERROR" log.ocl; exit 0
+  fi
+  # 2022+: FixShake minimizes with restraint forces (its min_* methods, which
+  # shake/ocl inherits): the same numbers as the CPU fix
+  mv final.dump final.cpu
+  run "$LMP_OCL" -in in.ocl -log log.ocl -screen none && mv final.dump final.ocl ||
+    { echo "FAIL: minimize with fix shake/ocl failed"; tail -20 log.ocl; exit 1; }
+  grep -q "^fix shake/ocl: minimize: " log.ocl ||
+    { echo "FAIL: the log does not note the host restraints under minimize"; exit 1; }
+  python3 "$HERE/shake_compare.py" log.ocl log.cpu 1e-10 final.ocl final.cpu 1e-9 inf; exit $?
 fi
 run "$LMP_CPU" -in in.cpu -log log.cpu -screen none && mv final.dump final.cpu ||
   { echo "FAIL: CPU lmp failed"; tail -20 log.cpu; exit 1; }
