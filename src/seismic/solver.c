@@ -580,16 +580,12 @@ static scl_status create_device(scl_seis *sv, const scl_seis_options *opt)
      * plan that fixes the scheme, or no fused box, makes one plan. */
     const char *user = opt ? opt->force : NULL;
     const int tune = opt ? opt->tune : 1;
-    /* values the kernels cannot take for this run are the plan's fault, not
-     * the device's: said so before any candidate is tried */
-    int kz_forced, fused_forced;
-    if (forced_value(user, "kz", &kz_forced) && kz_forced < 1)
-        return scl_fail(sv->ctx, SCL_ERR_ARGUMENT, "scl_seis_create",
-                        "plan kz=%d: z planes per work-item must be at least 1", kz_forced);
-    if (forced_value(user, "fused", &fused_forced) && (fused_forced < 0 || fused_forced > 2))
-        return scl_fail(sv->ctx, SCL_ERR_ARGUMENT, "scl_seis_create",
-                        "plan fused=%d: 0 (separate), 1 (fused) or 2 (fused local)", fused_forced);
-    if (forced_value(user, "fused", &fused_forced) && fused_forced && !sv->can_fuse)
+    /* a fused scheme this run cannot take is the plan's fault, not the
+     * device's: said before any candidate is tried (value ranges are the
+     * core's rules above) */
+    int fused_forced;
+    if (forced_value(user, "fused", &fused_forced) && (fused_forced == 1 || fused_forced == 2) &&
+        !sv->can_fuse)
         return scl_fail(sv->ctx, SCL_ERR_ARGUMENT, "scl_seis_create",
                         "plan fused=%d: this run has no fused interior (%s); use fused=0",
                         fused_forced, sv->ninj_v ? "a force source injects into the velocities"
