@@ -256,7 +256,7 @@ check "seismic receiver_grid 500 x 500: the cap is named" \
     eval '[ $rc -ne 0 ] && has "rgrid.run:6: receiver_grid 500 x 500 is 250000 receivers: at most" e81'
 "$streamcl" seismic s.run --plan kz=0 > o82 2> e82; rc=$?
 check "seismic --plan kz=0 blames the plan, not the device" \
-    eval '[ $rc -ne 0 ] && has "kz=0: z planes per work-item must be at least 1" e82'
+    eval '[ $rc -ne 0 ] && has "forced plan value kz=0: must be between 1" e82 && ! has "device" e82'
 "$streamcl" seismic s.run --plan fused=1 > o83 2> e83; rc=$?
 check "seismic --plan fused=1 with a force source names the source" \
     eval '[ $rc -ne 0 ] && has "fused=1: this run has no fused interior \(a force source" e83'
