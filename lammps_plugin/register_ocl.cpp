@@ -1,7 +1,9 @@
 #include "register_ocl.h"
 
 #include "bonded_ocl.h"
+#if STREAMCL_LAMMPS_SHAKE_OCL
 #include "fix_shake_ocl.h"
+#endif
 #include "fix_streamcl_collect.h"
 #include "pair_lj_charmm_coul_long_ocl.h"
 #include "pppm_ocl.h"
@@ -80,7 +82,9 @@ const StreamclStyle streamcl_styles[] = {
     angle_style<AngleCharmmOCL>("CHARMM angles + Urey-Bradley on OpenCL (libstreamcl)"),
     dihedral_style<DihedralCharmmOCL>("CHARMM dihedrals + weighted 1-4 pairs on OpenCL (libstreamcl)"),
     improper_style<ImproperHarmonicOCL>("harmonic impropers on OpenCL (libstreamcl)"),
+#if STREAMCL_LAMMPS_SHAKE_OCL   // lammps_plugin/CMakeLists.txt says when it is left out
     fix_style<FixShakeOCL>("SHAKE constraints solved on OpenCL (libstreamcl)"),
+#endif
 };
 const int streamcl_nstyles = sizeof streamcl_styles / sizeof streamcl_styles[0];
 
