@@ -55,7 +55,8 @@ int main(void)
     job j = {NULL, N};
     scl_plan *plan = NULL;
     static const scl_tune_param params[1] = {{"wg", 4, {256, 64, 128, 1024}}};
-    scl_plan_desc desc = {"saxpy", "n=2^20", params, 1, NULL, run, NULL, &j, NULL};
+    scl_plan_desc desc = {.name = "saxpy", .shape = "n=2^20", .params = params, .nparams = 1,
+                          .run = run, .user = &j};
     scl_status s = scl_program_build_source(ctx, "saxpy", source, NULL, &prog);
     if (s == SCL_OK)
         s = scl_kernel_from_program(prog, "saxpy", &j.k);
