@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     const scl_grid3d *g = &m.grid;
     int n[3] = {g->nx, g->ny, g->nz};
-    double limit = scl_fdtd_courant_dt(g->dx, g->dy, g->dz);
+    double limit = scl_fdtd_model_courant(&m); /* 3D, or the 2D limit of a 2D model */
     if (!(m.dt > 0 && m.dt <= limit) || m.iterations < 1 || m.nmat < 2 || m.nmat > SCL_FDTD_MAX_MATERIALS)
         abort();
     for (int s = 0; s < m.nsrc; s++) {
