@@ -95,10 +95,42 @@ static int parse_numbers(char *line, double v[7], char *what, size_t whatlen)
     }
 }
 
+/* One line's numbers (count of them, or -1 with the offending text in what)
+ * checked and appended to b. */
+static scl_status take_body(body_list *b, const double v[7], int count, const char *what,
+                            const char *line, const char *path, long lineno, char *err,
+                            size_t errlen)
+{
+    static const char *names[7] = {"x", "y", "z", "vx", "vy", "vz", "m"};
+    if (count < 0) {
+        scl_format_error(err, errlen, "%s:%ld: '%s' is not a number", path, lineno, what);
+        return SCL_ERR_INPUT;
+    }
+    if (count != 7) {
+        scl_format_error(err, errlen, "%s:%ld: expected 7 values (x y z vx vy vz m), found %s%d%s",
+                         path, lineno, count > 7 ? "more than " : "", count > 7 ? 7 : count,
+                         count < 7 && !strchr(line, '\n') ? " (truncated file?)" : "");
+        return SCL_ERR_INPUT;
+    }
+    for (int k = 0; k < 7; k++)
+        if (!isfinite(v[k])) {
+            scl_format_error(err, errlen, "%s:%ld: %s is not finite", path, lineno, names[k]);
+            return SCL_ERR_INPUT;
+        }
+    if (v[6] < 0) {
+        scl_format_error(err, errlen, "%s:%ld: mass %g is negative", path, lineno, v[6]);
+        return SCL_ERR_INPUT;
+    }
+    if (list_push(b, v)) {
+        scl_format_error(err, errlen, "%s:%ld: out of memory", path, lineno);
+        return SCL_ERR_MEMORY;
+    }
+    return SCL_OK;
+}
+
 scl_status scl_nbody_load(const char *path, size_t *n, double **pos, double **vel,
                           double **mass, char *err, size_t errlen)
 {
-    static const char *names[7] = {"x", "y", "z", "vx", "vy", "vz", "m"};
     if (!path || !n || !pos || !vel || !mass) {
         scl_format_error(err, errlen, "scl_nbody_load: NULL argument");
         return SCL_ERR_ARGUMENT;
@@ -137,30 +169,7 @@ scl_status scl_nbody_load(const char *path, size_t *n, double **pos, double **ve
             seen_header = 1; /* a line of column names such as "x,y,z,vx,vy,vz,m" */
             continue;
         }
-        if (count < 0) {
-            scl_format_error(err, errlen, "%s:%ld: '%s' is not a number", path, lineno, what);
-            s = SCL_ERR_INPUT;
-        } else if (count != 7) {
-            scl_format_error(err, errlen, "%s:%ld: expected 7 values (x y z vx vy vz m), found %s%d%s",
-                             path, lineno, count > 7 ? "more than " : "", count > 7 ? 7 : count,
-                             count < 7 && !strchr(line, '\n') ? " (truncated file?)" : "");
-            s = SCL_ERR_INPUT;
-        } else {
-            for (int k = 0; k < 7 && s == SCL_OK; k++)
-                if (!isfinite(v[k])) {
-                    scl_format_error(err, errlen, "%s:%ld: %s is not finite", path, lineno,
-                                     names[k]);
-                    s = SCL_ERR_INPUT;
-                }
-            if (s == SCL_OK && v[6] < 0) {
-                scl_format_error(err, errlen, "%s:%ld: mass %g is negative", path, lineno, v[6]);
-                s = SCL_ERR_INPUT;
-            }
-            if (s == SCL_OK && list_push(&b, v)) {
-                scl_format_error(err, errlen, "%s:%ld: out of memory", path, lineno);
-                s = SCL_ERR_MEMORY;
-            }
-        }
+        s = take_body(&b, v, count, what, line, path, lineno, err, errlen);
     }
     if (s == SCL_OK && ferror(f)) {
         scl_format_error(err, errlen, "%s:%ld: read error: %s", path, lineno + 1,
