@@ -484,6 +484,17 @@ scl_status scl_output_path_check(const char *path, char *err, size_t errlen);
 scl_status scl_output_resolve(const char *path, char *target, size_t targetlen, int *direct,
                               char *err, size_t errlen);
 
+/* ------------------------------------------------------------------ pictures */
+
+/* An 8-bit RGB image (w*h*3 bytes, row 0 at the top) as a PNG file, through
+ * scl_outfile (complete or none). SCL_ERR_UNSUPPORTED when built without
+ * libpng. */
+scl_status scl_png_write_rgb(const char *path, const unsigned char *rgb, int w, int h,
+                             char *err, size_t errlen);
+/* t in [0, 1] (clamped; NaN as 0) as a perceptual colour (viridis-like),
+ * 3 bytes into rgb. */
+void scl_png_viridis(double t, unsigned char rgb[3]);
+
 #ifdef __cplusplus
 }
 #endif

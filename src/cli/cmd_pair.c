@@ -482,6 +482,25 @@ static scl_status tally_step(bench_run *b)
     return s;
 }
 
+/* The timed steps' totals: the engine's statistics after minus before. */
+typedef struct {
+    double nbr, up, force, down, red, sa_host; /* seconds */
+    long rebuilds, n_sa;                        /* list rebuilds, set_atoms calls */
+} bench_totals;
+
+static bench_totals totals_of(const bench_run *b)
+{
+    const scl_charmm_stats *st0 = &b->st0, *st1 = &b->st1;
+    return (bench_totals){.nbr = st1->t_neighbor - st0->t_neighbor,
+                          .up = st1->t_upload - st0->t_upload,
+                          .force = st1->t_force - st0->t_force,
+                          .down = st1->t_download - st0->t_download,
+                          .red = st1->t_host_reduce - st0->t_host_reduce,
+                          .sa_host = st1->t_set_atoms_host - st0->t_set_atoms_host,
+                          .rebuilds = st1->rebuilds - st0->rebuilds,
+                          .n_sa = b->a->steps / b->a->rebuild};
+}
+
 /* What the cluster kind's launches walked (lists read back and counted). */
 static void print_cluster_stats(const bench_run *b, double n, double t_force)
 {
@@ -507,13 +526,10 @@ static void print_stats(const bench_run *b, double compute_med)
     const scl_charmm_stats *st0 = &b->st0, *st1 = &b->st1;
     int natoms = b->sys.natoms;
     double n = (double)a->steps, ms = 1e3;
-    double t_nbr = st1->t_neighbor - st0->t_neighbor, t_up = st1->t_upload - st0->t_upload;
-    double t_force = st1->t_force - st0->t_force, t_down = st1->t_download - st0->t_download;
-    double t_red = st1->t_host_reduce - st0->t_host_reduce;
-    long rebuilds = st1->rebuilds - st0->rebuilds;
-    double t_sa_host = st1->t_set_atoms_host - st0->t_set_atoms_host;
-    double t_sa_cpu = st1->t_set_atoms_cpu - st0->t_set_atoms_cpu;
-    long n_sa = a->steps / a->rebuild;
+    bench_totals t = totals_of(b);
+    double t_nbr = t.nbr, t_up = t.up, t_force = t.force, t_down = t.down, t_red = t.red;
+    long rebuilds = t.rebuilds, n_sa = t.n_sa;
+    double t_sa_host = t.sa_host, t_sa_cpu = st1->t_set_atoms_cpu - st0->t_set_atoms_cpu;
     printf("plan: threads/atom %d, chunks %d, work-group %d; list %ld pairs (%.1f per atom), "
            "capacity %ld; setup+tune %.2f s\n",
            st1->threads_per_atom, st1->chunks, st1->work_group, st1->neighbors,
@@ -617,12 +633,10 @@ static void print_result_line(const bench_run *b, double compute_med)
     const scl_charmm_cluster_stats *cs = &b->cs;
     int natoms = b->sys.natoms;
     double n = (double)a->steps, ms = 1e3;
-    double t_nbr = st1->t_neighbor - st0->t_neighbor, t_up = st1->t_upload - st0->t_upload;
-    double t_force = st1->t_force - st0->t_force, t_down = st1->t_download - st0->t_download;
-    double t_red = st1->t_host_reduce - st0->t_host_reduce;
-    long rebuilds = st1->rebuilds - st0->rebuilds;
-    double t_sa_host = st1->t_set_atoms_host - st0->t_set_atoms_host;
-    long n_sa = a->steps / a->rebuild;
+    bench_totals t = totals_of(b);
+    double t_nbr = t.nbr, t_up = t.up, t_force = t.force, t_down = t.down, t_red = t.red;
+    long rebuilds = t.rebuilds, n_sa = t.n_sa;
+    double t_sa_host = t.sa_host;
     double host_step = (b->t_sa_wall + b->t_compute_all + t_red) / n;
     /* device time of a list rebuild (binning + build kernels), with --profile */
     double t_bin = 0, t_build = 0, t_cl = 0, t_prune = 0;
