@@ -474,6 +474,10 @@ scl_status scl_outfile_open(scl_outfile *o, const char *path, int binary, char *
 scl_status scl_outfile_begin(scl_outfile *o, const char *path, char *err, size_t errlen);
 scl_status scl_outfile_commit(scl_outfile *o, char *err, size_t errlen);
 void scl_outfile_abort(scl_outfile *o);
+/* A whole file in one call: open, write(f, user) (nonzero: it failed, errno
+ * says why: the file is removed), commit. */
+scl_status scl_outfile_write(const char *path, int binary, int (*write)(FILE *f, const void *user),
+                             const void *user, char *err, size_t errlen);
 /* The path can be written: what scl_outfile_open would check, creating
  * nothing. SCL_ERR_IO with the reason otherwise. */
 scl_status scl_output_path_check(const char *path, char *err, size_t errlen);

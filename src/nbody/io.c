@@ -197,6 +197,24 @@ scl_status scl_nbody_load(const char *path, size_t *n, double **pos, double **ve
     return SCL_OK;
 }
 
+typedef struct {
+    size_t n;
+    const double *pos, *vel, *mass;
+} body_file;
+
+static int write_bodies(FILE *f, const void *user)
+{
+    const body_file *b = user;
+    if (fprintf(f, "# n = %zu\nx,y,z,vx,vy,vz,m\n", b->n) < 0)
+        return -1;
+    for (size_t i = 0; i < b->n; i++)
+        if (fprintf(f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", b->pos[3 * i],
+                    b->pos[3 * i + 1], b->pos[3 * i + 2], b->vel[3 * i], b->vel[3 * i + 1],
+                    b->vel[3 * i + 2], b->mass[i]) < 0)
+            return -1;
+    return 0;
+}
+
 scl_status scl_nbody_save(const char *path, size_t n, const double *pos, const double *vel,
                           const double *mass, char *err, size_t errlen)
 {
@@ -204,20 +222,6 @@ scl_status scl_nbody_save(const char *path, size_t n, const double *pos, const d
         scl_format_error(err, errlen, "scl_nbody_save: NULL argument");
         return SCL_ERR_ARGUMENT;
     }
-    scl_outfile o;
-    scl_status st = scl_outfile_open(&o, path, 0, err, errlen);
-    if (st != SCL_OK)
-        return st;
-    FILE *f = o.f;
-    int bad = fprintf(f, "# n = %zu\nx,y,z,vx,vy,vz,m\n", n) < 0;
-    for (size_t i = 0; i < n && !bad; i++)
-        bad = fprintf(f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", pos[3 * i],
-                      pos[3 * i + 1], pos[3 * i + 2], vel[3 * i], vel[3 * i + 1], vel[3 * i + 2],
-                      mass[i]) < 0;
-    if (bad) {
-        scl_format_error(err, errlen, "%s: write failed: %s", path, strerror(errno));
-        scl_outfile_abort(&o);
-        return SCL_ERR_IO;
-    }
-    return scl_outfile_commit(&o, err, errlen);
+    const body_file b = {n, pos, vel, mass};
+    return scl_outfile_write(path, 0, write_bodies, &b, err, errlen);
 }
