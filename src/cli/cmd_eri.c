@@ -46,7 +46,7 @@ typedef struct {
     double spacing, schwarz, e_tol, g_tol;
     const char *xyz, *basis, *engine, *mode, *fcidump, *device, *plan;
     int angstrom, lattice_given;
-    scl_eri_precision precision;
+    scl_precision precision;
 } eri_args;
 
 static int parse_lattice(const char *text, eri_args *a)
@@ -132,9 +132,9 @@ static int parse_word(const char *o, const char *val, eri_args *a, int *bad)
         a->mode = val;
     } else if (!strcmp(o, "--precision")) {
         if (!strcmp(val, "double"))
-            a->precision = SCL_ERI_FP64;
+            a->precision = SCL_PREC_DOUBLE;
         else if (!strcmp(val, "single"))
-            a->precision = SCL_ERI_FP32;
+            a->precision = SCL_PREC_SINGLE;
         else {
             fprintf(stderr, "streamcl eri: --precision is double or single, got '%s'\n", val);
             *bad = -1;
@@ -292,12 +292,14 @@ static int run_tensor(scl_context *ctx, const scl_eri_system *sys, const eri_arg
     scl_eri_counts c = scl_eri_last_counts(engine);
     printf("tensor (%s): %zu unique integrals, %llu screened, %.4g s device (median of 5), "
            "%.4g primitive quartets/s, sum %.12e\n",
-           a->precision == SCL_ERI_FP32 ? "single" : "double", count,
+           a->precision == SCL_PREC_SINGLE ? "single" : "double", count,
            (unsigned long long)c.screened_quartets, secs[2],
            (double)c.primitive_quartets / secs[2], sum);
-    if (a->precision == SCL_ERI_FP32) {
+    if (a->precision == SCL_PREC_SINGLE) {
         scl_eri *e64 = NULL;
-        scl_eri_options o = {.schwarz = a->schwarz, .tune = (int)a->tune, .force = a->plan};
+        scl_eri_options o;
+        scl_eri_options_default(&o);
+        o.schwarz = a->schwarz, o.tune = (int)a->tune, o.force = a->plan;
         double *t64 = malloc(count * sizeof *t64);
         if (!t64 || scl_eri_create(ctx, sys, &o, &e64) != SCL_OK ||
             scl_eri_tensor(e64, t64, NULL) != SCL_OK) {
@@ -320,12 +322,12 @@ static int run_tensor(scl_context *ctx, const scl_eri_system *sys, const eri_arg
         double d = max_abs_diff(count, t, ref);
         printf("device vs C reference: max |difference| %.3e hartree\n", d);
         /* single: the integrals round to ~1e-7 relative, largest ~1 */
-        double tol = a->precision == SCL_ERI_FP32 ? 1e-5 : 1e-10;
+        double tol = a->precision == SCL_PREC_SINGLE ? 1e-5 : 1e-10;
         int bad = !(d <= tol); /* NaN fails */
         if (bad)
             fprintf(stderr, "streamcl eri: --check: the device tensor differs from the C "
                             "reference by more than %g\n", tol);
-        if (!bad && a->precision == SCL_ERI_FP64 && check_jk(ctx, sys, ref, engine))
+        if (!bad && a->precision == SCL_PREC_DOUBLE && check_jk(ctx, sys, ref, engine))
             bad = 1;
         free(ref);
         if (bad)
@@ -413,7 +415,7 @@ int cmd_eri(int argc, char **argv)
 {
     eri_args a = {.nx = 2, .ny = 2, .nz = 2, .spacing = 1.4, .schwarz = 1e-12, .scf = 1,
                   .basis = "sto-6g", .engine = "opencl", .mode = "direct", .angstrom = 1,
-                  .tune = 1, .diis = 0};
+                  .tune = 1, .diis = 0, .precision = SCL_PREC_DOUBLE};
     int p = parse_args(argc, argv, &a);
     if (p > 0) {
         usage(stdout);
@@ -422,7 +424,7 @@ int cmd_eri(int argc, char **argv)
     if (p < 0)
         return 2;
     int reference = !strcmp(a.engine, "reference");
-    if (a.precision == SCL_ERI_FP32 && (!a.tensor || reference)) {
+    if (a.precision == SCL_PREC_SINGLE && (!a.tensor || reference)) {
         fprintf(stderr, "streamcl eri: --precision single applies to --tensor on the opencl "
                         "engine only (energies are always computed in double)\n");
         return 2;
@@ -498,8 +500,9 @@ static int run_device(const eri_args *a, const scl_eri_system *sys, scl_context 
     scl_context *ctx = *ctx_out = cli_context(a->device, 1);
     if (!ctx)
         return 1;
-    scl_eri_options o = {.schwarz = a->schwarz, .precision = a->precision, .tune = (int)a->tune,
-                         .force = a->plan};
+    scl_eri_options o;
+    scl_eri_options_default(&o);
+    o.schwarz = a->schwarz, o.precision = a->precision, o.tune = (int)a->tune, o.force = a->plan;
     double t0 = cli_now();
     if (scl_eri_create(ctx, sys, &o, engine) != SCL_OK) {
         fprintf(stderr, "streamcl eri: %s\n", scl_last_error(ctx));
@@ -514,11 +517,11 @@ static int run_device(const eri_args *a, const scl_eri_system *sys, scl_context 
         return 1;
     if (a->jk && run_jk(ctx, sys, a, *engine))
         return 1;
-    if (a->precision == SCL_ERI_FP32 && a->scf) {
+    if (a->precision == SCL_PREC_SINGLE && a->scf) {
         /* energies stay in double: a separate FP64 engine for the SCF */
         scl_eri_free(*engine);
         *engine = NULL;
-        o.precision = SCL_ERI_FP64;
+        o.precision = SCL_PREC_DOUBLE;
         if (scl_eri_create(ctx, sys, &o, engine) != SCL_OK) {
             fprintf(stderr, "streamcl eri: %s\n", scl_last_error(ctx));
             return 1;

@@ -90,7 +90,7 @@ static scl_status prepare(void *user, const int *values, void **out)
     char opts[160];
     snprintf(opts, sizeof opts, "-DWG=%d -DNPP=%zu -DBOYS=%d -DTYPES=%d -DVW=%d -DERI_FP32=%d",
              values[0], e->pairs.npp, values[1], values[2], values[3],
-             e->opt.precision == SCL_ERI_FP32);
+             e->opt.precision == SCL_PREC_SINGLE);
     scl_status st = scl_kernel_create(e->ctx, "eri", "eri_tensor", opts, &v->tensor);
     if (st == SCL_OK)
         st = bind_common(e, v->tensor);
@@ -104,7 +104,7 @@ static scl_status prepare(void *user, const int *values, void **out)
         size_t local[2] = {(size_t)v->wg, 1};
         st = scl_kernel_check_local(v->tensor, 2, local);
     }
-    if (st == SCL_OK && e->opt.precision == SCL_ERI_FP64) {
+    if (st == SCL_OK && e->opt.precision == SCL_PREC_DOUBLE) {
         char jopts[160];
         snprintf(jopts, sizeof jopts, "-DWG=%d -DNPP=%zu -DBOYS=%d -DTYPES=%d -DVW=%d -DERI_FP32=0",
                  values[0], e->pairs.npp, values[1], values[2], values[3]);
@@ -173,11 +173,20 @@ static size_t chunk_end(size_t row0, size_t npair, size_t max_elements)
     return row1;
 }
 
+void scl_eri_options_default(scl_eri_options *o)
+{
+    *o = (scl_eri_options){.schwarz = 0, .precision = SCL_PREC_DOUBLE, .tune = 0, .force = NULL};
+}
+
 static scl_status check_system(scl_context *ctx, const scl_eri_system *sys,
                                const scl_eri_options *o)
 {
     if (!sys || sys->nfunc == 0)
         return scl_fail(ctx, SCL_ERR_ARGUMENT, "scl_eri_create", "empty system");
+    if (o->precision != SCL_PREC_DOUBLE && o->precision != SCL_PREC_SINGLE)
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, "scl_eri_create",
+                        "precision %d: double (integrals, J/K, SCF) or single (integrals only)",
+                        (int)o->precision);
     if (!(o->schwarz >= 0) || !isfinite(o->schwarz))
         return scl_fail(ctx, SCL_ERR_ARGUMENT, "scl_eri_create",
                         "Schwarz threshold %g: must be finite and >= 0", o->schwarz);
@@ -330,7 +339,7 @@ static scl_status create_plan(scl_eri *e)
     e->params[3] = gpu ? (scl_tune_param){"vw", 2, {4, 2}} : (scl_tune_param){"vw", 1, {1}};
     char shape[96];
     snprintf(shape, sizeof shape, "npair=%zu npp=%zu %s", np, npp,
-             e->opt.precision == SCL_ERI_FP32 ? "fp32" : "fp64");
+             e->opt.precision == SCL_PREC_SINGLE ? "fp32" : "fp64");
     scl_plan_desc desc = {
         .name = "eri.quartets",
         .shape = shape,
@@ -353,7 +362,11 @@ scl_status scl_eri_create(scl_context *ctx, const scl_eri_system *sys, const scl
     *out = NULL;
     if (!ctx)
         return SCL_ERR_ARGUMENT;
-    scl_eri_options o = opt ? *opt : (scl_eri_options){0};
+    scl_eri_options o;
+    if (opt)
+        o = *opt;
+    else
+        scl_eri_options_default(&o);
     scl_status st = check_system(ctx, sys, &o);
     if (st != SCL_OK)
         return st;
@@ -465,7 +478,7 @@ scl_status scl_eri_tensor(scl_eri *e, double *unique, double *seconds)
 
 scl_status scl_eri_jk(scl_eri *e, const double *D, double *J, double *K, double *seconds)
 {
-    if (e->opt.precision != SCL_ERI_FP64)
+    if (e->opt.precision != SCL_PREC_DOUBLE)
         return scl_fail(e->ctx, SCL_ERR_UNSUPPORTED, "scl_eri_jk",
                         "J/K are built in FP64 only (the engine was made for FP32)");
     eri_variant *v = scl_plan_variant(e->plan);
