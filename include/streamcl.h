@@ -474,6 +474,10 @@ scl_status scl_outfile_open(scl_outfile *o, const char *path, int binary, char *
 scl_status scl_outfile_begin(scl_outfile *o, const char *path, char *err, size_t errlen);
 scl_status scl_outfile_commit(scl_outfile *o, char *err, size_t errlen);
 void scl_outfile_abort(scl_outfile *o);
+/* A whole file in one call: open, write(f, user) (nonzero: it failed, errno
+ * says why: the file is removed), commit. */
+scl_status scl_outfile_write(const char *path, int binary, int (*write)(FILE *f, const void *user),
+                             const void *user, char *err, size_t errlen);
 /* The path can be written: what scl_outfile_open would check, creating
  * nothing. SCL_ERR_IO with the reason otherwise. */
 scl_status scl_output_path_check(const char *path, char *err, size_t errlen);
@@ -483,6 +487,17 @@ scl_status scl_output_path_check(const char *path, char *err, size_t errlen);
  * cannot be written. */
 scl_status scl_output_resolve(const char *path, char *target, size_t targetlen, int *direct,
                               char *err, size_t errlen);
+
+/* ------------------------------------------------------------------ pictures */
+
+/* An 8-bit RGB image (w*h*3 bytes, row 0 at the top) as a PNG file, through
+ * scl_outfile (complete or none). SCL_ERR_UNSUPPORTED when built without
+ * libpng. */
+scl_status scl_png_write_rgb(const char *path, const unsigned char *rgb, int w, int h,
+                             char *err, size_t errlen);
+/* t in [0, 1] (clamped; NaN as 0) as a perceptual colour (viridis-like),
+ * 3 bytes into rgb. */
+void scl_png_viridis(double t, unsigned char rgb[3]);
 
 #ifdef __cplusplus
 }

@@ -207,6 +207,21 @@ static int test_remove_entry(const char *path, const struct stat *sb, int flag, 
     return remove(path);
 }
 
+/* dir/name holding text (the path, in a buffer the next call reuses);
+ * the input files of the reader tests. A file that cannot be written is
+ * left for the reader under test to report. */
+static inline const char *test_write_text(const char *dir, const char *name, const char *text)
+{
+    static char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+    return path;
+}
+
 /* Empty $XDG_CACHE_HOME/streamcl once per test process, so every run starts
  * cold (ctest gives each test its own XDG_CACHE_HOME). */
 static inline void test_reset_cache(void)

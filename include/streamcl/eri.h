@@ -164,14 +164,18 @@ void scl_eri_jk_from_tensor(size_t n, const double *unique, const double *D, dou
 
 /* ------------------------------------------------------------ device engine */
 
-typedef enum { SCL_ERI_FP64 = 0, SCL_ERI_FP32 = 1 } scl_eri_precision;
-
 typedef struct {
-    double schwarz;               /* skip quartets with Q_ij Q_kl below this (0: none) */
-    scl_eri_precision precision;  /* FP32: integrals only (tensor), not J/K or SCF */
-    int tune;                     /* 1: time plan candidates; 0: cached plan or defaults */
-    const char *force;            /* "wg=128,boys=0" fixes plan parameters, or NULL */
+    double schwarz;          /* skip quartets with Q_ij Q_kl below this (0: none) */
+    /* SCL_PREC_DOUBLE: integrals, J/K and SCF in double; SCL_PREC_SINGLE:
+     * integrals in float, the tensor only (not J/K or SCF); no MIXED */
+    scl_precision precision;
+    int tune;                /* 1: time plan candidates; 0: cached plan or defaults */
+    const char *force;       /* "wg=128,boys=0" fixes plan parameters, or NULL */
 } scl_eri_options;
+
+/* schwarz 0, double precision, tune 0, nothing forced (what a NULL options
+ * pointer means). */
+void scl_eri_options_default(scl_eri_options *o);
 
 typedef struct scl_eri scl_eri;
 

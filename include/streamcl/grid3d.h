@@ -200,9 +200,7 @@ static inline double *scl_receivers_series(const scl_receivers *r, int rx, int c
  * SCL_ERR_UNSUPPORTED when built without libpng. */
 scl_status scl_png_slice(const char *path, const float *plane, int w, int h, double scale,
                          int symmetric, char *err, size_t errlen);
-/* Same from RGB bytes (w*h*3). */
-scl_status scl_png_write_rgb(const char *path, const unsigned char *rgb, int w, int h,
-                             char *err, size_t errlen);
+/* (RGB bytes: scl_png_write_rgb in streamcl.h, the core's writer.) */
 
 /* ------------------------------------------------------------------ run files */
 

@@ -46,7 +46,7 @@ typedef struct {
     double spacing, schwarz, e_tol, g_tol;
     const char *xyz, *basis, *engine, *mode, *fcidump, *device, *plan;
     int angstrom, lattice_given;
-    scl_eri_precision precision;
+    scl_precision precision;
 } eri_args;
 
 static int parse_lattice(const char *text, eri_args *a)
@@ -61,6 +61,93 @@ static int parse_lattice(const char *text, eri_args *a)
         return -1;
     }
     return 0;
+}
+
+/* The options with a numeric value; 1 when o was one (*bad: -1 if val is
+ * not valid for it). */
+static int parse_number(const char *o, const char *val, eri_args *a, int *bad)
+{
+    if (!strcmp(o, "--lattice")) {
+        *bad = parse_lattice(val, a);
+        a->lattice_given = 1;
+    } else if (!strcmp(o, "--spacing")) {
+        *bad = cli_parse_double("eri", o, val, &a->spacing);
+        if (!*bad && !(a->spacing > 1e-3)) {
+            fprintf(stderr, "streamcl eri: --spacing must be > 1e-3 bohr, got '%s'\n", val);
+            *bad = -1;
+        }
+    } else if (!strcmp(o, "--schwarz")) {
+        *bad = cli_parse_double("eri", o, val, &a->schwarz);
+        if (!*bad && a->schwarz < 0) {
+            fprintf(stderr, "streamcl eri: --schwarz must be >= 0, got '%s'\n", val);
+            *bad = -1;
+        }
+    } else if (!strcmp(o, "--e-tol") || !strcmp(o, "--g-tol")) {
+        double *t = o[2] == 'e' ? &a->e_tol : &a->g_tol;
+        *bad = cli_parse_double("eri", o, val, t);
+        if (!*bad && !(*t > 0)) {
+            fprintf(stderr, "streamcl eri: %s must be positive, got '%s'\n", o, val);
+            *bad = -1;
+        }
+    } else if (!strcmp(o, "--jk"))
+        *bad = cli_parse_long("eri", o, val, 0, 1000, &a->jk);
+    else if (!strcmp(o, "--scf"))
+        *bad = cli_parse_long("eri", o, val, 0, 1, &a->scf);
+    else if (!strcmp(o, "--tune"))
+        *bad = cli_parse_long("eri", o, val, 0, 1, &a->tune);
+    else if (!strcmp(o, "--max-iter"))
+        *bad = cli_parse_long("eri", o, val, 1, 10000, &a->max_iter);
+    else if (!strcmp(o, "--diis"))
+        *bad = cli_parse_long("eri", o, val, -1, 32, &a->diis);
+    else
+        return 0;
+    return 1;
+}
+
+/* The options with a word or a path as value; as parse_number. */
+static int parse_word(const char *o, const char *val, eri_args *a, int *bad)
+{
+    if (!strcmp(o, "--xyz"))
+        a->xyz = val;
+    else if (!strcmp(o, "--units")) {
+        if (!strcmp(val, "angstrom") || !strcmp(val, "bohr"))
+            a->angstrom = !strcmp(val, "angstrom");
+        else {
+            fprintf(stderr, "streamcl eri: --units is angstrom or bohr, got '%s'\n", val);
+            *bad = -1;
+        }
+    } else if (!strcmp(o, "--basis"))
+        a->basis = val;
+    else if (!strcmp(o, "--engine")) {
+        if (strcmp(val, "opencl") && strcmp(val, "reference")) {
+            fprintf(stderr, "streamcl eri: --engine is opencl or reference, got '%s'\n", val);
+            *bad = -1;
+        }
+        a->engine = val;
+    } else if (!strcmp(o, "--mode")) {
+        if (strcmp(val, "direct") && strcmp(val, "incore")) {
+            fprintf(stderr, "streamcl eri: --mode is direct or incore, got '%s'\n", val);
+            *bad = -1;
+        }
+        a->mode = val;
+    } else if (!strcmp(o, "--precision")) {
+        if (!strcmp(val, "double"))
+            a->precision = SCL_PREC_DOUBLE;
+        else if (!strcmp(val, "single"))
+            a->precision = SCL_PREC_SINGLE;
+        else {
+            fprintf(stderr, "streamcl eri: --precision is double or single, got '%s'\n", val);
+            *bad = -1;
+        }
+    } else if (!strcmp(o, "--fcidump"))
+        a->fcidump = val;
+    else if (!strcmp(o, "--device"))
+        a->device = val;
+    else if (!strcmp(o, "--plan"))
+        a->plan = val;
+    else
+        return 0;
+    return 1;
 }
 
 static int parse_args(int argc, char **argv, eri_args *a)
@@ -84,78 +171,7 @@ static int parse_args(int argc, char **argv, eri_args *a)
         }
         i++;
         int bad = 0;
-        if (!strcmp(o, "--lattice")) {
-            bad = parse_lattice(val, a);
-            a->lattice_given = 1;
-        }
-        else if (!strcmp(o, "--spacing")) {
-            bad = cli_parse_double("eri", o, val, &a->spacing);
-            if (!bad && !(a->spacing > 1e-3)) {
-                fprintf(stderr, "streamcl eri: --spacing must be > 1e-3 bohr, got '%s'\n", val);
-                bad = -1;
-            }
-        } else if (!strcmp(o, "--schwarz")) {
-            bad = cli_parse_double("eri", o, val, &a->schwarz);
-            if (!bad && a->schwarz < 0) {
-                fprintf(stderr, "streamcl eri: --schwarz must be >= 0, got '%s'\n", val);
-                bad = -1;
-            }
-        } else if (!strcmp(o, "--e-tol") || !strcmp(o, "--g-tol")) {
-            double *t = o[2] == 'e' ? &a->e_tol : &a->g_tol;
-            bad = cli_parse_double("eri", o, val, t);
-            if (!bad && !(*t > 0)) {
-                fprintf(stderr, "streamcl eri: %s must be positive, got '%s'\n", o, val);
-                bad = -1;
-            }
-        } else if (!strcmp(o, "--jk"))
-            bad = cli_parse_long("eri", o, val, 0, 1000, &a->jk);
-        else if (!strcmp(o, "--scf"))
-            bad = cli_parse_long("eri", o, val, 0, 1, &a->scf);
-        else if (!strcmp(o, "--tune"))
-            bad = cli_parse_long("eri", o, val, 0, 1, &a->tune);
-        else if (!strcmp(o, "--max-iter"))
-            bad = cli_parse_long("eri", o, val, 1, 10000, &a->max_iter);
-        else if (!strcmp(o, "--diis"))
-            bad = cli_parse_long("eri", o, val, -1, 32, &a->diis);
-        else if (!strcmp(o, "--xyz"))
-            a->xyz = val;
-        else if (!strcmp(o, "--units")) {
-            if (!strcmp(val, "angstrom") || !strcmp(val, "bohr"))
-                a->angstrom = !strcmp(val, "angstrom");
-            else {
-                fprintf(stderr, "streamcl eri: --units is angstrom or bohr, got '%s'\n", val);
-                bad = -1;
-            }
-        } else if (!strcmp(o, "--basis"))
-            a->basis = val;
-        else if (!strcmp(o, "--engine")) {
-            if (strcmp(val, "opencl") && strcmp(val, "reference")) {
-                fprintf(stderr, "streamcl eri: --engine is opencl or reference, got '%s'\n", val);
-                bad = -1;
-            }
-            a->engine = val;
-        } else if (!strcmp(o, "--mode")) {
-            if (strcmp(val, "direct") && strcmp(val, "incore")) {
-                fprintf(stderr, "streamcl eri: --mode is direct or incore, got '%s'\n", val);
-                bad = -1;
-            }
-            a->mode = val;
-        } else if (!strcmp(o, "--precision")) {
-            if (!strcmp(val, "double"))
-                a->precision = SCL_ERI_FP64;
-            else if (!strcmp(val, "single"))
-                a->precision = SCL_ERI_FP32;
-            else {
-                fprintf(stderr, "streamcl eri: --precision is double or single, got '%s'\n", val);
-                bad = -1;
-            }
-        } else if (!strcmp(o, "--fcidump"))
-            a->fcidump = val;
-        else if (!strcmp(o, "--device"))
-            a->device = val;
-        else if (!strcmp(o, "--plan"))
-            a->plan = val;
-        else {
+        if (!parse_number(o, val, a, &bad) && !parse_word(o, val, a, &bad)) {
             fprintf(stderr, "streamcl eri: unknown option '%s'\n", o);
             return -1;
         }
@@ -276,12 +292,14 @@ static int run_tensor(scl_context *ctx, const scl_eri_system *sys, const eri_arg
     scl_eri_counts c = scl_eri_last_counts(engine);
     printf("tensor (%s): %zu unique integrals, %llu screened, %.4g s device (median of 5), "
            "%.4g primitive quartets/s, sum %.12e\n",
-           a->precision == SCL_ERI_FP32 ? "single" : "double", count,
+           a->precision == SCL_PREC_SINGLE ? "single" : "double", count,
            (unsigned long long)c.screened_quartets, secs[2],
            (double)c.primitive_quartets / secs[2], sum);
-    if (a->precision == SCL_ERI_FP32) {
+    if (a->precision == SCL_PREC_SINGLE) {
         scl_eri *e64 = NULL;
-        scl_eri_options o = {.schwarz = a->schwarz, .tune = (int)a->tune, .force = a->plan};
+        scl_eri_options o;
+        scl_eri_options_default(&o);
+        o.schwarz = a->schwarz, o.tune = (int)a->tune, o.force = a->plan;
         double *t64 = malloc(count * sizeof *t64);
         if (!t64 || scl_eri_create(ctx, sys, &o, &e64) != SCL_OK ||
             scl_eri_tensor(e64, t64, NULL) != SCL_OK) {
@@ -304,12 +322,12 @@ static int run_tensor(scl_context *ctx, const scl_eri_system *sys, const eri_arg
         double d = max_abs_diff(count, t, ref);
         printf("device vs C reference: max |difference| %.3e hartree\n", d);
         /* single: the integrals round to ~1e-7 relative, largest ~1 */
-        double tol = a->precision == SCL_ERI_FP32 ? 1e-5 : 1e-10;
+        double tol = a->precision == SCL_PREC_SINGLE ? 1e-5 : 1e-10;
         int bad = !(d <= tol); /* NaN fails */
         if (bad)
             fprintf(stderr, "streamcl eri: --check: the device tensor differs from the C "
                             "reference by more than %g\n", tol);
-        if (!bad && a->precision == SCL_ERI_FP64 && check_jk(ctx, sys, ref, engine))
+        if (!bad && a->precision == SCL_PREC_DOUBLE && check_jk(ctx, sys, ref, engine))
             bad = 1;
         free(ref);
         if (bad)
@@ -397,7 +415,7 @@ int cmd_eri(int argc, char **argv)
 {
     eri_args a = {.nx = 2, .ny = 2, .nz = 2, .spacing = 1.4, .schwarz = 1e-12, .scf = 1,
                   .basis = "sto-6g", .engine = "opencl", .mode = "direct", .angstrom = 1,
-                  .tune = 1, .diis = 0};
+                  .tune = 1, .diis = 0, .precision = SCL_PREC_DOUBLE};
     int p = parse_args(argc, argv, &a);
     if (p > 0) {
         usage(stdout);
@@ -406,7 +424,7 @@ int cmd_eri(int argc, char **argv)
     if (p < 0)
         return 2;
     int reference = !strcmp(a.engine, "reference");
-    if (a.precision == SCL_ERI_FP32 && (!a.tensor || reference)) {
+    if (a.precision == SCL_PREC_SINGLE && (!a.tensor || reference)) {
         fprintf(stderr, "streamcl eri: --precision single applies to --tensor on the opencl "
                         "engine only (energies are always computed in double)\n");
         return 2;
@@ -441,141 +459,171 @@ int cmd_eri(int argc, char **argv)
     return rc;
 }
 
-/* Everything after the arguments: the system, the integrals, RHF. */
-static int eri_run(eri_args a, const char *fcidump_path)
+/* The system from the basis and the lattice or XYZ file; 0, or the exit
+ * status after printing why not. */
+static int build_system(const eri_args *a, scl_eri_system *sys)
 {
-    const int reference = !strcmp(a.engine, "reference");
     char err[1024];
     scl_eri_basis basis;
-    if (load_basis(a.basis, &basis))
+    if (load_basis(a->basis, &basis))
         return 1;
     scl_eri_atom *atoms = NULL;
     size_t natoms = 0;
-    scl_status st = a.xyz ? scl_eri_xyz_read(a.xyz, a.angstrom, &atoms, &natoms, err, sizeof err)
-                          : scl_eri_lattice((int)a.nx, (int)a.ny, (int)a.nz, a.spacing, 1, &atoms,
-                                            &natoms, err, sizeof err);
+    scl_status st = a->xyz ? scl_eri_xyz_read(a->xyz, a->angstrom, &atoms, &natoms, err, sizeof err)
+                           : scl_eri_lattice((int)a->nx, (int)a->ny, (int)a->nz, a->spacing, 1,
+                                             &atoms, &natoms, err, sizeof err);
     if (st != SCL_OK) {
         fprintf(stderr, "streamcl eri: %s\n", err);
         scl_eri_basis_free(&basis);
         return 1;
     }
-    scl_eri_system sys;
-    st = scl_eri_system_build(&basis, atoms, natoms, &sys, err, sizeof err);
+    st = scl_eri_system_build(&basis, atoms, natoms, sys, err, sizeof err);
     free(atoms);
     scl_eri_basis_free(&basis);
     if (st != SCL_OK) {
-        fprintf(stderr, "streamcl eri: %s%s%s\n", a.xyz ? a.xyz : "", a.xyz ? ": " : "", err);
+        fprintf(stderr, "streamcl eri: %s%s%s\n", a->xyz ? a->xyz : "", a->xyz ? ": " : "", err);
         return 1;
     }
-    if (a.fcidump && sys.nfunc > 64) {
-        fprintf(stderr, "streamcl eri: --fcidump: %zu functions, at most 64\n", sys.nfunc);
-        scl_eri_system_free(&sys);
+    if (a->fcidump && sys->nfunc > 64) {
+        fprintf(stderr, "streamcl eri: --fcidump: %zu functions, at most 64\n", sys->nfunc);
+        scl_eri_system_free(sys);
         return 2;
     }
-    size_t n = sys.nfunc, npair = n * (n + 1) / 2;
+    return 0;
+}
+
+/* The device engine (and --tensor, --jk on it); the engine left for the SCF
+ * is in double. 0, or 1 after printing why not. */
+static int run_device(const eri_args *a, const scl_eri_system *sys, scl_context **ctx_out,
+                      scl_eri **engine)
+{
+    scl_context *ctx = *ctx_out = cli_context(a->device, 1);
+    if (!ctx)
+        return 1;
+    scl_eri_options o;
+    scl_eri_options_default(&o);
+    o.schwarz = a->schwarz, o.precision = a->precision, o.tune = (int)a->tune, o.force = a->plan;
+    double t0 = cli_now();
+    if (scl_eri_create(ctx, sys, &o, engine) != SCL_OK) {
+        fprintf(stderr, "streamcl eri: %s\n", scl_last_error(ctx));
+        return 1;
+    }
+    char plan[128];
+    printf("device: %s; plan %s (%s), set-up %.3f s\n", scl_device(ctx)->name,
+           scl_plan_describe(scl_eri_plan(*engine), plan, sizeof plan),
+           scl_plan_tuned(scl_eri_plan(*engine)) ? "tuned now" : "cached or default",
+           cli_now() - t0);
+    if (a->tensor && run_tensor(ctx, sys, a, *engine))
+        return 1;
+    if (a->jk && run_jk(ctx, sys, a, *engine))
+        return 1;
+    if (a->precision == SCL_PREC_SINGLE && a->scf) {
+        /* energies stay in double: a separate FP64 engine for the SCF */
+        scl_eri_free(*engine);
+        *engine = NULL;
+        o.precision = SCL_PREC_DOUBLE;
+        if (scl_eri_create(ctx, sys, &o, engine) != SCL_OK) {
+            fprintf(stderr, "streamcl eri: %s\n", scl_last_error(ctx));
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* --tensor on the reference engine; 0, or 1 after printing why not. */
+static int reference_tensor(const eri_args *a, const scl_eri_system *sys, double **tensor)
+{
+    size_t count = scl_eri_unique_count(sys->nfunc);
+    *tensor = malloc(count * sizeof **tensor);
+    double t0 = cli_now();
+    if (!*tensor || scl_eri_ref_tensor(sys, a->schwarz, *tensor, NULL) != SCL_OK) {
+        fprintf(stderr, "streamcl eri: no memory for %zu unique integrals\n", count);
+        return 1;
+    }
+    double wall = cli_now() - t0, sum = 0;
+    for (size_t i = 0; i < count; i++)
+        sum += (*tensor)[i];
+    printf("tensor (C reference, double): %zu unique integrals, %.4g s wall, sum %.12e\n",
+           count, wall, sum);
+    return 0;
+}
+
+/* RHF, from the stored tensor (made here for --mode incore) or integral-
+ * direct on the engine; 0, or 1 after printing why not. */
+static int run_scf(const eri_args *a, const scl_eri_system *sys, scl_context *ctx,
+                   scl_eri *engine, double **tensor, const char *fcidump_path,
+                   scl_eri_scf_result *res)
+{
+    char err[1024];
+    double t0 = cli_now();
+    if (!strcmp(a->mode, "incore") && !*tensor) {
+        size_t count = scl_eri_unique_count(sys->nfunc);
+        *tensor = malloc(count * sizeof **tensor);
+        if (!*tensor) {
+            fprintf(stderr, "streamcl eri: no memory for %zu unique integrals\n", count);
+            return 1;
+        }
+        if (engine ? scl_eri_tensor(engine, *tensor, NULL) != SCL_OK
+                   : scl_eri_ref_tensor(sys, a->schwarz, *tensor, NULL) != SCL_OK) {
+            fprintf(stderr, "streamcl eri: tensor: %s\n", ctx ? scl_last_error(ctx) : "memory");
+            return 1;
+        }
+    }
+    double t_tensor = cli_now() - t0;
+    scl_eri_scf_options so = {.max_iter = (int)a->max_iter, .e_tol = a->e_tol,
+                              .g_tol = a->g_tol, .diis = (int)a->diis, .schwarz = a->schwarz,
+                              .iteration = print_iteration};
+    printf("RHF (%s J/K):\n", *tensor ? "stored tensor" : "integral-direct on the device");
+    if (scl_eri_rhf(sys, *tensor ? NULL : engine, *tensor, &so, res, err, sizeof err) != SCL_OK) {
+        fprintf(stderr, "streamcl eri: %s\n", err);
+        return 1;
+    }
+    if (!isfinite(res->energy)) {
+        fprintf(stderr, "streamcl eri: the energy is not finite\n");
+        return 1;
+    }
+    printf("RHF energy: %.12f hartree (%s after %d iterations; nuclear %.12f, one-electron "
+           "%.12f, two-electron %.12f)\n",
+           res->energy, res->converged ? "converged" : "NOT converged", res->iterations,
+           res->e_nuclear, res->e_one, res->e_two);
+    printf("timings: one-electron %.3f s, tensor %.3f s, J/K %.3f s, diagonalisation+DIIS "
+           "%.3f s, SCF total %.3f s\n",
+           res->seconds_one_electron, t_tensor, res->seconds_jk, res->seconds_diag,
+           res->seconds_total + t_tensor);
+    if (!res->converged) {
+        fprintf(stderr, "streamcl eri: RHF did not converge in %d iterations\n", res->iterations);
+        return 1;
+    }
+    if (a->fcidump && write_fcidump(sys, res, *tensor, fcidump_path))
+        return 1;
+    return 0;
+}
+
+/* Everything after the arguments: the system, the integrals, RHF. */
+static int eri_run(eri_args a, const char *fcidump_path)
+{
+    const int reference = !strcmp(a.engine, "reference");
+    scl_eri_system sys;
+    int rc = build_system(&a, &sys);
+    if (rc != 0)
+        return rc;
+    size_t n = sys.nfunc;
     printf("system: %zu atoms, %zu functions (%s), %d electrons, %zu unique quartets, "
            "nuclear repulsion %.12f\n",
            sys.natoms, n, a.basis, sys.nelectron, scl_eri_unique_count(n),
            scl_eri_nuclear_repulsion(&sys));
-    (void)npair;
 
-    int rc = 1;
     scl_context *ctx = NULL;
     scl_eri *engine = NULL;
     double *tensor = NULL;
     scl_eri_scf_result res;
     memset(&res, 0, sizeof res);
-    if (!reference) {
-        ctx = cli_context(a.device, 1);
-        if (!ctx)
-            goto done;
-        scl_eri_options o = {.schwarz = a.schwarz, .precision = a.precision, .tune = (int)a.tune,
-                             .force = a.plan};
-        double t0 = cli_now();
-        if (scl_eri_create(ctx, &sys, &o, &engine) != SCL_OK) {
-            fprintf(stderr, "streamcl eri: %s\n", scl_last_error(ctx));
-            goto done;
-        }
-        char plan[128];
-        printf("device: %s; plan %s (%s), set-up %.3f s\n", scl_device(ctx)->name,
-               scl_plan_describe(scl_eri_plan(engine), plan, sizeof plan),
-               scl_plan_tuned(scl_eri_plan(engine)) ? "tuned now" : "cached or default",
-               cli_now() - t0);
-        if (a.tensor && run_tensor(ctx, &sys, &a, engine))
-            goto done;
-        if (a.jk && run_jk(ctx, &sys, &a, engine))
-            goto done;
-        if (a.precision == SCL_ERI_FP32 && a.scf) {
-            /* energies stay in double: a separate FP64 engine for the SCF */
-            scl_eri_free(engine);
-            engine = NULL;
-            o.precision = SCL_ERI_FP64;
-            if (scl_eri_create(ctx, &sys, &o, &engine) != SCL_OK) {
-                fprintf(stderr, "streamcl eri: %s\n", scl_last_error(ctx));
-                goto done;
-            }
-        }
-    } else if (a.tensor) {
-        size_t count = scl_eri_unique_count(n);
-        tensor = malloc(count * sizeof *tensor);
-        double t0 = cli_now();
-        if (!tensor || scl_eri_ref_tensor(&sys, a.schwarz, tensor, NULL) != SCL_OK) {
-            fprintf(stderr, "streamcl eri: no memory for %zu unique integrals\n", count);
-            goto done;
-        }
-        double wall = cli_now() - t0, sum = 0;
-        for (size_t i = 0; i < count; i++)
-            sum += tensor[i];
-        printf("tensor (C reference, double): %zu unique integrals, %.4g s wall, sum %.12e\n",
-               count, wall, sum);
-    }
-    if (a.scf) {
-        double t0 = cli_now();
-        if (!strcmp(a.mode, "incore") && !tensor) {
-            size_t count = scl_eri_unique_count(n);
-            tensor = malloc(count * sizeof *tensor);
-            if (!tensor) {
-                fprintf(stderr, "streamcl eri: no memory for %zu unique integrals\n", count);
-                goto done;
-            }
-            if (engine ? scl_eri_tensor(engine, tensor, NULL) != SCL_OK
-                       : scl_eri_ref_tensor(&sys, a.schwarz, tensor, NULL) != SCL_OK) {
-                fprintf(stderr, "streamcl eri: tensor: %s\n", ctx ? scl_last_error(ctx) : "memory");
-                goto done;
-            }
-        }
-        double t_tensor = cli_now() - t0;
-        scl_eri_scf_options so = {.max_iter = (int)a.max_iter, .e_tol = a.e_tol,
-                                  .g_tol = a.g_tol, .diis = (int)a.diis, .schwarz = a.schwarz,
-                                  .iteration = print_iteration};
-        printf("RHF (%s J/K):\n", tensor ? "stored tensor" : "integral-direct on the device");
-        st = scl_eri_rhf(&sys, tensor ? NULL : engine, tensor, &so, &res, err, sizeof err);
-        if (st != SCL_OK) {
-            fprintf(stderr, "streamcl eri: %s\n", err);
-            goto done;
-        }
-        if (!isfinite(res.energy)) {
-            fprintf(stderr, "streamcl eri: the energy is not finite\n");
-            goto done;
-        }
-        printf("RHF energy: %.12f hartree (%s after %d iterations; nuclear %.12f, one-electron "
-               "%.12f, two-electron %.12f)\n",
-               res.energy, res.converged ? "converged" : "NOT converged", res.iterations,
-               res.e_nuclear, res.e_one, res.e_two);
-        printf("timings: one-electron %.3f s, tensor %.3f s, J/K %.3f s, diagonalisation+DIIS "
-               "%.3f s, SCF total %.3f s\n",
-               res.seconds_one_electron, t_tensor, res.seconds_jk, res.seconds_diag,
-               res.seconds_total + t_tensor);
-        if (!res.converged) {
-            fprintf(stderr, "streamcl eri: RHF did not converge in %d iterations\n",
-                    res.iterations);
-            goto done;
-        }
-        if (a.fcidump && write_fcidump(&sys, &res, tensor, fcidump_path))
-            goto done;
-    }
-    rc = 0;
-done:
+    if (!reference)
+        rc = run_device(&a, &sys, &ctx, &engine);
+    else if (a.tensor)
+        rc = reference_tensor(&a, &sys, &tensor);
+    if (rc == 0 && a.scf)
+        rc = run_scf(&a, &sys, ctx, engine, &tensor, fcidump_path, &res);
     scl_eri_scf_result_free(&res);
     free(tensor);
     scl_eri_free(engine);

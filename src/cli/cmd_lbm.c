@@ -40,6 +40,63 @@ static void usage(FILE *out)
             "                      the interior rows update (for comparison)\n");
 }
 
+/* An option that takes the value v; 1 when o was one, 0 when not, -1 after
+ * printing why v is not valid. */
+static int parse_valued(const char *o, const char *v, lbm_args *a)
+{
+    if (!strcmp(o, "--out")) {
+        a->out_dir = v;
+    } else if (!strcmp(o, "--device")) {
+        a->device = v;
+    } else if (!strcmp(o, "--png")) {
+        a->png = v;
+    } else if (!strcmp(o, "--force")) {
+        a->force = v;
+    } else if (!strcmp(o, "--every")) {
+        return cli_parse_long("lbm", o, v, 1, 1L << 40, &a->every) ? -1 : 1;
+    } else if (!strcmp(o, "--steps")) {
+        return cli_parse_long("lbm", o, v, 0, 1L << 40, &a->steps) ? -1 : 1;
+    } else if (!strcmp(o, "--warmup")) {
+        return cli_parse_long("lbm", o, v, 0, 1L << 30, &a->warmup) ? -1 : 1;
+    } else if (!strcmp(o, "--batch")) {
+        return cli_parse_long("lbm", o, v, 1, 1 << 20, &a->batch) ? -1 : 1;
+    } else if (!strcmp(o, "--storage")) {
+        if (!strcmp(v, "fp32"))
+            a->opt.storage = SCL_LBM_FP32;
+        else if (!strcmp(v, "fp16"))
+            a->opt.storage = SCL_LBM_FP16;
+        else {
+            fprintf(stderr, "streamcl lbm: --storage must be fp32 or fp16, got '%s'\n", v);
+            return -1;
+        }
+    } else if (!strcmp(o, "--reference")) {
+        a->reference = v;
+        if (strcmp(a->reference, "serial") && strcmp(a->reference, "omp")) {
+            fprintf(stderr, "streamcl lbm: --reference must be serial or omp\n");
+            return -1;
+        }
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* A switch (an option without value); 1 when o was one. */
+static int parse_switch(const char *o, lbm_args *a)
+{
+    if (!strcmp(o, "--inplace"))
+        a->opt.streaming = SCL_LBM_IN_PLACE;
+    else if (!strcmp(o, "--no-output"))
+        a->no_output = 1;
+    else if (!strcmp(o, "--no-overlap"))
+        a->no_overlap = 1;
+    else if (!strcmp(o, "--no-tune"))
+        a->tune = 0;
+    else
+        return 0;
+    return 1;
+}
+
 static int parse_args(int argc, char **argv, lbm_args *a)
 {
     memset(a, 0, sizeof *a);
@@ -49,54 +106,16 @@ static int parse_args(int argc, char **argv, lbm_args *a)
     int positional = 0;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
-        int has = i + 1 < argc;
-        if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+        int r = i + 1 < argc ? parse_valued(o, argv[i + 1], a) : 0;
+        if (r < 0)
+            return -1;
+        if (r > 0) {
+            i++;
+        } else if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
             usage(stdout);
             exit(0);
-        } else if (!strcmp(o, "--out") && has) {
-            a->out_dir = argv[++i];
-        } else if (!strcmp(o, "--device") && has) {
-            a->device = argv[++i];
-        } else if (!strcmp(o, "--png") && has) {
-            a->png = argv[++i];
-        } else if (!strcmp(o, "--force") && has) {
-            a->force = argv[++i];
-        } else if (!strcmp(o, "--every") && has) {
-            if (cli_parse_long("lbm", o, argv[++i], 1, 1L << 40, &a->every))
-                return -1;
-        } else if (!strcmp(o, "--steps") && has) {
-            if (cli_parse_long("lbm", o, argv[++i], 0, 1L << 40, &a->steps))
-                return -1;
-        } else if (!strcmp(o, "--warmup") && has) {
-            if (cli_parse_long("lbm", o, argv[++i], 0, 1L << 30, &a->warmup))
-                return -1;
-        } else if (!strcmp(o, "--batch") && has) {
-            if (cli_parse_long("lbm", o, argv[++i], 1, 1 << 20, &a->batch))
-                return -1;
-        } else if (!strcmp(o, "--storage") && has) {
-            const char *v = argv[++i];
-            if (!strcmp(v, "fp32"))
-                a->opt.storage = SCL_LBM_FP32;
-            else if (!strcmp(v, "fp16"))
-                a->opt.storage = SCL_LBM_FP16;
-            else {
-                fprintf(stderr, "streamcl lbm: --storage must be fp32 or fp16, got '%s'\n", v);
-                return -1;
-            }
-        } else if (!strcmp(o, "--reference") && has) {
-            a->reference = argv[++i];
-            if (strcmp(a->reference, "serial") && strcmp(a->reference, "omp")) {
-                fprintf(stderr, "streamcl lbm: --reference must be serial or omp\n");
-                return -1;
-            }
-        } else if (!strcmp(o, "--inplace")) {
-            a->opt.streaming = SCL_LBM_IN_PLACE;
-        } else if (!strcmp(o, "--no-output")) {
-            a->no_output = 1;
-        } else if (!strcmp(o, "--no-overlap")) {
-            a->no_overlap = 1;
-        } else if (!strcmp(o, "--no-tune")) {
-            a->tune = 0;
+        } else if (parse_switch(o, a)) {
+            continue;
         } else if (o[0] == '-' && o[1]) {
             fprintf(stderr, "streamcl lbm: unknown or incomplete option '%s'\n", o);
             return -1;
@@ -265,6 +284,179 @@ static int runner_steps(runner *r, long steps, float *av)
     return 0;
 }
 
+/* One mean |u| per step, for av_vels.dat: refused up front when it could
+ * not fit in the host's memory (malloc may not fail before it is touched);
+ * 0, or -1 after printing. */
+static int alloc_av(const lbm_args *a, long steps, float **av_out)
+{
+    float *av = NULL;
+    double av_bytes = ((double)steps + 1.0) * sizeof *av;
+    double host_bytes = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+    if (host_bytes <= 0)
+        host_bytes = 1e18; /* unknown: let malloc decide */
+    if (av_bytes > 0.5 * host_bytes || !(av = malloc((size_t)av_bytes))) {
+        char what[600];
+        if (a->steps >= 0)
+            snprintf(what, sizeof what, "--steps %ld", steps);
+        else
+            snprintf(what, sizeof what, "%s:3: maxIters %ld", a->param_path, steps);
+        fprintf(stderr, "streamcl lbm: %s: out of host memory for its av_vels (%.3g GiB, the host "
+                        "has %.3g GiB)\n", what, av_bytes / 1073741824.0, host_bytes / 1073741824.0);
+        return -1;
+    }
+    *av_out = av;
+    return 0;
+}
+
+/* The engine: the host reference, this rank's slab under MPI, or the whole
+ * lattice on one device (r->ctx set for the last two); 0, or -1 after
+ * printing. */
+static int runner_start(runner *r, double *bytes_per_cell)
+{
+    const lbm_args *a = r->a;
+    const scl_lbm_params *p = r->p;
+    size_t n = (size_t)p->nx * (size_t)p->ny;
+    int root = is_root(r);
+    if (a->reference) {
+        r->f = malloc(n * SCL_LBM_Q * sizeof(float));
+        r->tmp = malloc(n * SCL_LBM_Q * sizeof(float));
+        if (!r->f || !r->tmp) {
+            fprintf(stderr, "streamcl lbm: out of host memory\n");
+            return -1;
+        }
+        scl_lbm_ref_init(p, r->f);
+        printf("device: host, %s reference\n", a->reference);
+    } else if (r->mpi) {
+        lbm_mpi *mpi = r->mpi;
+        if (lbm_mpi_create(mpi, a->device, a->param_path, p, r->obst, &a->opt, !a->no_overlap,
+                           &r->ctx, &r->lbm))
+            return -1;
+        scl_context *ctx = r->ctx;
+        *bytes_per_cell = scl_lbm_bytes_per_cell(r->lbm);
+        int y0, rows;
+        scl_lbm_rows(r->lbm, &y0, &rows, NULL);
+        if (root)
+            printf("device: %s [%s] (rank 0 of %d)\nlattice: %dx%d, %s storage, slabs of %d or "
+                   "fewer rows over %d MPI ranks, halo exchange %s\n", scl_device(ctx)->name,
+                   scl_device(ctx)->platform, lbm_mpi_size(mpi), p->nx, p->ny,
+                   a->opt.storage == SCL_LBM_FP16 ? "fp16" : "fp32", rows, lbm_mpi_size(mpi),
+                   a->no_overlap ? "between steps (--no-overlap)" : "overlapped with the interior");
+    } else {
+        scl_context *ctx = r->ctx = cli_context(a->device, 0);
+        if (!ctx)
+            return -1;
+        scl_status cs = scl_lbm_create(ctx, p, r->obst, &a->opt, &r->lbm);
+        if (cs == SCL_ERR_TOO_LARGE) {
+            /* the grid size is the user's input: point at it */
+            fprintf(stderr, "streamcl lbm: %s:1: nx %d, ny %d too large for the device: %s\n",
+                    a->param_path, p->nx, p->ny, scl_last_error(ctx));
+            return -1;
+        } else if (cs != SCL_OK) {
+            fprintf(stderr, "streamcl lbm: %s\n", scl_last_error(ctx));
+            return -1;
+        }
+        int lx, ly;
+        scl_lbm_work_group(r->lbm, &lx, &ly);
+        *bytes_per_cell = scl_lbm_bytes_per_cell(r->lbm);
+        printf("device: %s [%s]\n", scl_device(ctx)->name, scl_device(ctx)->platform);
+        printf("lattice: %dx%d, %s storage, %s, work-group %dx%d\n", p->nx, p->ny,
+               a->opt.storage == SCL_LBM_FP16 ? "fp16" : "fp32",
+               a->opt.streaming == SCL_LBM_IN_PLACE ? "in place (AA pattern)" : "two lattices",
+               lx, ly);
+    }
+    return 0;
+}
+
+/* The timed steps in chunks (snapshots every --every steps, their time in
+ * *io_seconds), stopping at the first non-finite mean |u|; 0, or -1 after
+ * printing (on every rank alike). */
+static int run_steps(runner *r, cli_outputs *out, long steps, float *av, double *io_seconds)
+{
+    const lbm_args *a = r->a;
+    const scl_lbm_params *p = r->p;
+    int root = is_root(r);
+    cli_progress prog;
+    if (root)
+        cli_progress_start(&prog, "lbm", steps);
+    long chunk = a->every ? a->every : (steps > 100 ? steps / 100 : 1);
+    for (long done = 0; done < steps;) {
+        long c = steps - done < chunk ? steps - done : chunk;
+        if (runner_steps(r, c, av + done))
+            return -1;
+        long bad = first_non_finite(av + done, c);
+        if (bad >= 0) {
+            if (root)
+                cli_progress_end(&prog);
+            if (root)
+                fprintf(stderr, "streamcl lbm: the flow became non-finite at step %ld (mean |u| %g); "
+                            "no output written (density %g, accel %g, omega %g from %s)\n",
+                    done + bad + 1, (double)av[done + bad], (double)p->density, (double)p->accel,
+                    (double)p->omega, a->param_path);
+            return -1;
+        }
+        done += c;
+        if (root)
+            cli_progress_update(&prog, done);
+        if (a->every && !a->no_output && done % a->every == 0 && done < steps) {
+            double s0 = cli_now();
+            char name[64], png[4200];
+            snprintf(name, sizeof name, "state_%06ld.dat", done);
+            if (a->png)
+                snapshot_png_name(a->png, done, png, sizeof png);
+            const char *snap = root ? output_in(out, a->out_dir, name) : NULL;
+            const char *snap_png = root && a->png ? cli_output(out, png) : NULL;
+            if (all_ok(r, !root || (snap && (!a->png || snap_png))) || runner_fields(r) ||
+                all_ok(r, !root || !write_state_files(p, r->obst, &r->fl, snap, snap_png)))
+                return -1;
+            *io_seconds += cli_now() - s0;
+        }
+    }
+    if (all_ok(r, !r->lbm || scl_finish(r->ctx) == SCL_OK))
+        return -1;
+    if (root)
+        cli_progress_end(&prog);
+    return 0;
+}
+
+/* The benchmark's report (rank 0). */
+static void print_summary(const scl_lbm_params *p, double last, double init, double compute,
+                          double mlups, double bytes_per_cell)
+{
+    printf("==done==\n");
+    printf("Reynolds number:\t\t%.12E\n", scl_lbm_reynolds(p, last));
+    printf("Elapsed init time:\t\t%.6f (s)\n", init);
+    printf("Elapsed compute time:\t\t%.6f (s)\n", compute);
+    printf("MLUPS:\t\t\t\t%.1f\n", mlups);
+    printf("Bandwidth:\t\t\t%.1f GB/s (%.0f bytes per cell update)\n",
+           mlups * bytes_per_cell * 1e-3, bytes_per_cell);
+}
+
+/* The output paths, claimed before computing (snapshots go beside these);
+ * rank 0 writes them all. 1, or 0 after printing why one cannot be written. */
+static int claim_outputs(const lbm_args *a, cli_outputs *out, const char **av_path,
+                         const char **state_path, const char **png_path)
+{
+    if (!a->no_output && (cli_output_dir("lbm", a->out_dir) ||
+                          !(*av_path = output_in(out, a->out_dir, "av_vels.dat")) ||
+                          !(*state_path = output_in(out, a->out_dir, "final_state.dat"))))
+        return 0;
+    if (a->png && !(*png_path = cli_output(out, a->png)))
+        return 0;
+    return 1;
+}
+
+/* av_vels.dat, final_state.dat and the PNG; 0, or -1 after printing. */
+static int write_results(const runner *r, const float *av, long steps, const char *av_path,
+                         const char *state_path, const char *png_path)
+{
+    char err[4400];
+    if (scl_lbm_write_av_vels(av_path, av, steps, err, sizeof err) != SCL_OK) {
+        fprintf(stderr, "streamcl lbm: %s\n", err);
+        return -1;
+    }
+    return write_state_files(r->p, r->obst, &r->fl, state_path, png_path) ? -1 : 0;
+}
+
 /* The run; with mpi, one rank's part of it (every rank takes the same path). */
 static int run_lbm(int argc, char **argv, lbm_mpi *mpi)
 {
@@ -299,7 +491,7 @@ static int run_lbm(int argc, char **argv, lbm_mpi *mpi)
     cli_input(&out, a.param_path);
     cli_input(&out, a.obstacle_path);
     const char *av_path = NULL, *state_path = NULL, *png_path = NULL;
-    int rc = 1, outputs_ok = 1;
+    int rc = 1;
     if (mpi && root && !(r.whole = malloc(n * SCL_LBM_Q * sizeof *r.whole)))
         fieldbuf = (free(fieldbuf), NULL);
     if (!obst || !fieldbuf) {
@@ -307,22 +499,8 @@ static int run_lbm(int argc, char **argv, lbm_mpi *mpi)
                 a.param_path, p.nx, p.ny);
         goto done;
     }
-    /* one mean |u| per step, for av_vels.dat: refused up front when it could
-     * not fit in the host's memory (malloc may not fail before it is touched) */
-    double av_bytes = ((double)steps + 1.0) * sizeof *av;
-    double host_bytes = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-    if (host_bytes <= 0)
-        host_bytes = 1e18; /* unknown: let malloc decide */
-    if (av_bytes > 0.5 * host_bytes || !(av = malloc((size_t)av_bytes))) {
-        char what[600];
-        if (a.steps >= 0)
-            snprintf(what, sizeof what, "--steps %ld", steps);
-        else
-            snprintf(what, sizeof what, "%s:3: maxIters %ld", a.param_path, steps);
-        fprintf(stderr, "streamcl lbm: %s: out of host memory for its av_vels (%.3g GiB, the host "
-                        "has %.3g GiB)\n", what, av_bytes / 1073741824.0, host_bytes / 1073741824.0);
+    if (alloc_av(&a, steps, &av))
         goto done;
-    }
     if (root)
         r.fl = (fields){fieldbuf, fieldbuf + n, fieldbuf + 2 * n, fieldbuf + 3 * n};
     if (scl_lbm_read_obstacles(a.obstacle_path, &p, obst, err, sizeof err) != SCL_OK) {
@@ -331,108 +509,22 @@ static int run_lbm(int argc, char **argv, lbm_mpi *mpi)
     }
     /* every output path is checked before computing (snapshots go beside these);
      * rank 0 writes them all */
-    if (root && !a.no_output && (cli_output_dir("lbm", a.out_dir) ||
-                                 !(av_path = output_in(&out, a.out_dir, "av_vels.dat")) ||
-                                 !(state_path = output_in(&out, a.out_dir, "final_state.dat"))))
-        outputs_ok = 0; /* agreed on below */
-    else if (root && a.png && !(png_path = cli_output(&out, a.png)))
-        outputs_ok = 0;
-    if (all_ok(&r, outputs_ok))
-        goto done;
+    if (all_ok(&r, !root || claim_outputs(&a, &out, &av_path, &state_path, &png_path)))
+        goto done; /* agreed on by every rank */
 
     double t0 = cli_now();
     double bytes_per_cell = 2.0 * SCL_LBM_Q * sizeof(float) + 1.0;
-    if (a.reference) {
-        r.f = malloc(n * SCL_LBM_Q * sizeof(float));
-        r.tmp = malloc(n * SCL_LBM_Q * sizeof(float));
-        if (!r.f || !r.tmp) {
-            fprintf(stderr, "streamcl lbm: out of host memory\n");
-            goto done;
-        }
-        scl_lbm_ref_init(&p, r.f);
-        printf("device: host, %s reference\n", a.reference);
-    } else if (mpi) {
-        if (lbm_mpi_create(mpi, a.device, a.param_path, &p, obst, &a.opt, !a.no_overlap, &ctx,
-                           &r.lbm))
-            goto done;
-        r.ctx = ctx;
-        bytes_per_cell = scl_lbm_bytes_per_cell(r.lbm);
-        int y0, rows;
-        scl_lbm_rows(r.lbm, &y0, &rows, NULL);
-        if (root)
-            printf("device: %s [%s] (rank 0 of %d)\nlattice: %dx%d, %s storage, slabs of %d or "
-                   "fewer rows over %d MPI ranks, halo exchange %s\n", scl_device(ctx)->name,
-                   scl_device(ctx)->platform, lbm_mpi_size(mpi), p.nx, p.ny,
-                   a.opt.storage == SCL_LBM_FP16 ? "fp16" : "fp32", rows, lbm_mpi_size(mpi),
-                   a.no_overlap ? "between steps (--no-overlap)" : "overlapped with the interior");
-    } else {
-        ctx = r.ctx = cli_context(a.device, 0);
-        if (!ctx)
-            goto done;
-        scl_status cs = scl_lbm_create(ctx, &p, obst, &a.opt, &r.lbm);
-        if (cs == SCL_ERR_TOO_LARGE) {
-            /* the grid size is the user's input: point at it */
-            fprintf(stderr, "streamcl lbm: %s:1: nx %d, ny %d too large for the device: %s\n",
-                    a.param_path, p.nx, p.ny, scl_last_error(ctx));
-            goto done;
-        } else if (cs != SCL_OK) {
-            fprintf(stderr, "streamcl lbm: %s\n", scl_last_error(ctx));
-            goto done;
-        }
-        int lx, ly;
-        scl_lbm_work_group(r.lbm, &lx, &ly);
-        bytes_per_cell = scl_lbm_bytes_per_cell(r.lbm);
-        printf("device: %s [%s]\n", scl_device(ctx)->name, scl_device(ctx)->platform);
-        printf("lattice: %dx%d, %s storage, %s, work-group %dx%d\n", p.nx, p.ny,
-               a.opt.storage == SCL_LBM_FP16 ? "fp16" : "fp32",
-               a.opt.streaming == SCL_LBM_IN_PLACE ? "in place (AA pattern)" : "two lattices",
-               lx, ly);
-    }
+    int started = runner_start(&r, &bytes_per_cell);
+    ctx = r.ctx;
+    if (started)
+        goto done;
     if (a.warmup && runner_steps(&r, a.warmup, NULL))
         goto done;
     double t1 = cli_now();
 
-    cli_progress prog;
-    if (root)
-        cli_progress_start(&prog, "lbm", steps);
-    long chunk = a.every ? a.every : (steps > 100 ? steps / 100 : 1);
     double io_seconds = 0; /* snapshots are not compute */
-    for (long done = 0; done < steps;) {
-        long c = steps - done < chunk ? steps - done : chunk;
-        if (runner_steps(&r, c, av + done))
-            goto done;
-        long bad = first_non_finite(av + done, c);
-        if (bad >= 0) {
-            if (root)
-                cli_progress_end(&prog);
-            if (root)
-                fprintf(stderr, "streamcl lbm: the flow became non-finite at step %ld (mean |u| %g); "
-                            "no output written (density %g, accel %g, omega %g from %s)\n",
-                    done + bad + 1, (double)av[done + bad], (double)p.density, (double)p.accel,
-                    (double)p.omega, a.param_path);
-            goto done;
-        }
-        done += c;
-        if (root)
-            cli_progress_update(&prog, done);
-        if (a.every && !a.no_output && done % a.every == 0 && done < steps) {
-            double s0 = cli_now();
-            char name[64], png[4200];
-            snprintf(name, sizeof name, "state_%06ld.dat", done);
-            if (a.png)
-                snapshot_png_name(a.png, done, png, sizeof png);
-            const char *snap = root ? output_in(&out, a.out_dir, name) : NULL;
-            const char *snap_png = root && a.png ? cli_output(&out, png) : NULL;
-            if (all_ok(&r, !root || (snap && (!a.png || snap_png))) || runner_fields(&r) ||
-                all_ok(&r, !root || !write_state_files(&p, obst, &r.fl, snap, snap_png)))
-                goto done;
-            io_seconds += cli_now() - s0;
-        }
-    }
-    if (all_ok(&r, !r.lbm || scl_finish(ctx) == SCL_OK))
+    if (run_steps(&r, &out, steps, av, &io_seconds))
         goto done;
-    if (root)
-        cli_progress_end(&prog);
     double t2 = cli_now();
     if (runner_fields(&r))
         goto done;
@@ -451,25 +543,12 @@ static int run_lbm(int argc, char **argv, lbm_mpi *mpi)
         rc = 0;
         goto agree_outputs;
     }
-    printf("==done==\n");
-    printf("Reynolds number:\t\t%.12E\n", scl_lbm_reynolds(&p, last));
-    printf("Elapsed init time:\t\t%.6f (s)\n", t1 - t0);
-    printf("Elapsed compute time:\t\t%.6f (s)\n", compute);
-    printf("MLUPS:\t\t\t\t%.1f\n", mlups);
-    printf("Bandwidth:\t\t\t%.1f GB/s (%.0f bytes per cell update)\n",
-           mlups * bytes_per_cell * 1e-3, bytes_per_cell);
+    print_summary(&p, last, t1 - t0, compute, mlups, bytes_per_cell);
 
     rc = 0;
-    if (!a.no_output) {
-        if (scl_lbm_write_av_vels(av_path, av, steps, err, sizeof err) != SCL_OK) {
-            fprintf(stderr, "streamcl lbm: %s\n", err);
-            rc = 1;
-        } else if (write_state_files(&p, obst, &r.fl, state_path, png_path)) {
-            rc = 1;
-        }
-    } else if (png_path && write_png(png_path, &p, obst, r.fl.speed)) {
+    if (a.no_output ? png_path && write_png(png_path, &p, obst, r.fl.speed)
+                    : write_results(&r, av, steps, av_path, state_path, png_path))
         rc = 1;
-    }
     if (rc == 0 && cli_outputs_commit(&out))
         rc = 1;
 agree_outputs: /* the other ranks learn whether rank 0's files were written */

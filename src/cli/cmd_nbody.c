@@ -303,6 +303,79 @@ static int run_opencl(const nbody_args *a, size_t n, double *pos, double *vel,
     return s == SCL_OK ? 0 : 1;
 }
 
+/* The bodies from --init: generated (n of them) or read from a file (n
+ * set); 0, or 1 after printing why not. */
+static int load_bodies(const nbody_args *a, size_t *np, double **pos_out, double **vel_out,
+                       double **mass_out)
+{
+    size_t n = *np;
+    double *pos = NULL, *vel = NULL, *mass = NULL;
+    if (!strcmp(a->init, "plummer") || !strcmp(a->init, "uniform")) {
+        pos = malloc(3 * n * sizeof *pos);
+        vel = malloc(3 * n * sizeof *vel);
+        mass = malloc(n * sizeof *mass);
+        if (!pos || !vel || !mass) {
+            fprintf(stderr, "streamcl nbody: cannot allocate %zu bodies\n", n);
+            free(pos);
+            free(vel);
+            free(mass);
+            return 1;
+        }
+        if (!strcmp(a->init, "plummer"))
+            scl_nbody_plummer(n, (uint64_t)a->seed, pos, vel, mass);
+        else
+            scl_nbody_uniform(n, (uint64_t)a->seed, pos, vel, mass);
+    } else {
+        char err[512];
+        if (scl_nbody_load(a->init, &n, &pos, &vel, &mass, err, sizeof err) != SCL_OK) {
+            fprintf(stderr, "streamcl nbody: %s\n", err);
+            return 1;
+        }
+    }
+    int reference = !strcmp(a->engine, "reference");
+    if (!reference && a->precision == SCL_NBODY_SINGLE)
+        for (size_t i = 0; i < 3 * n; i++) {
+            double v = fmax(fmax(fabs(pos[i]), fabs(vel[i])), fabs(mass[i / 3]));
+            if (v > FLT_MAX) {
+                fprintf(stderr, "streamcl nbody: %s: body %zu has a value %g beyond single "
+                                "precision (%g); use --precision double\n",
+                        a->init, i / 3 + 1, v, (double)FLT_MAX);
+                free(pos);
+                free(vel);
+                free(mass);
+                return 1;
+            }
+        }
+    *np = n;
+    *pos_out = pos;
+    *vel_out = vel;
+    *mass_out = mass;
+    return 0;
+}
+
+/* Energies at the start and end, the drift and the force rate. */
+static void print_summary(int reference, size_t n, const double energy[4], double median,
+                          long evaluations, double force_seconds, double wall)
+{
+    double e0 = energy[0] + energy[1], e1 = energy[2] + energy[3];
+    printf("energy start: kinetic %.10g potential %.10g total %.10g\n", energy[0],
+           energy[1], e0);
+    printf("energy end:   kinetic %.10g potential %.10g total %.10g\n", energy[2],
+           energy[3], e1);
+    printf("relative energy drift: %.3e\n", e0 != 0 ? fabs(e1 - e0) / fabs(e0) : fabs(e1));
+    double inter = (double)n * (double)n; /* per evaluation */
+    if (median > 0)
+        printf("force: %ld evaluations, median %.6f s -> %.4e interactions/s, %.2f GFLOP/s "
+               "(%d FLOPs per interaction); %s; total %.4f s, wall %.3f s\n",
+               evaluations, median, inter / median,
+               inter * SCL_NBODY_FLOPS_PER_INTERACTION / median * 1e-9,
+               SCL_NBODY_FLOPS_PER_INTERACTION,
+               reference ? "host wall clock per step" : "kernel event times", force_seconds,
+               wall);
+    else
+        printf("force: no kernel times (profiling unavailable); wall %.3f s\n", wall);
+}
+
 int cmd_nbody(int argc, char **argv)
 {
     nbody_args a = {.n = 16384, .steps = 10, .seed = 1, .tune = 1, .dt = 1e-3, .eps = 0.01,
@@ -314,42 +387,9 @@ int cmd_nbody(int argc, char **argv)
     }
     size_t n = (size_t)a.n;
     double *pos = NULL, *vel = NULL, *mass = NULL;
-    if (!strcmp(a.init, "plummer") || !strcmp(a.init, "uniform")) {
-        pos = malloc(3 * n * sizeof *pos);
-        vel = malloc(3 * n * sizeof *vel);
-        mass = malloc(n * sizeof *mass);
-        if (!pos || !vel || !mass) {
-            fprintf(stderr, "streamcl nbody: cannot allocate %zu bodies\n", n);
-            free(pos);
-            free(vel);
-            free(mass);
-            return 1;
-        }
-        if (!strcmp(a.init, "plummer"))
-            scl_nbody_plummer(n, (uint64_t)a.seed, pos, vel, mass);
-        else
-            scl_nbody_uniform(n, (uint64_t)a.seed, pos, vel, mass);
-    } else {
-        char err[512];
-        if (scl_nbody_load(a.init, &n, &pos, &vel, &mass, err, sizeof err) != SCL_OK) {
-            fprintf(stderr, "streamcl nbody: %s\n", err);
-            return 1;
-        }
-    }
+    if (load_bodies(&a, &n, &pos, &vel, &mass) != 0)
+        return 1;
     int reference = !strcmp(a.engine, "reference");
-    if (!reference && a.precision == SCL_NBODY_SINGLE)
-        for (size_t i = 0; i < 3 * n; i++) {
-            double v = fmax(fmax(fabs(pos[i]), fabs(vel[i])), fabs(mass[i / 3]));
-            if (v > FLT_MAX) {
-                fprintf(stderr, "streamcl nbody: %s: body %zu has a value %g beyond single "
-                                "precision (%g); use --precision double\n",
-                        a.init, i / 3 + 1, v, (double)FLT_MAX);
-                free(pos);
-                free(vel);
-                free(mass);
-                return 1;
-            }
-        }
     /* output paths are checked (and claimed) before computing */
     cli_outputs out;
     cli_outputs_init(&out, "nbody");
@@ -386,24 +426,8 @@ int cmd_nbody(int argc, char **argv)
                         "written\n", e0, e1);
         rc = 1;
     }
-    if (rc == 0) {
-        printf("energy start: kinetic %.10g potential %.10g total %.10g\n", energy[0],
-               energy[1], e0);
-        printf("energy end:   kinetic %.10g potential %.10g total %.10g\n", energy[2],
-               energy[3], e1);
-        printf("relative energy drift: %.3e\n", e0 != 0 ? fabs(e1 - e0) / fabs(e0) : fabs(e1));
-        double inter = (double)n * (double)n; /* per evaluation */
-        if (median > 0)
-            printf("force: %ld evaluations, median %.6f s -> %.4e interactions/s, %.2f GFLOP/s "
-                   "(%d FLOPs per interaction); %s; total %.4f s, wall %.3f s\n",
-                   evaluations, median, inter / median,
-                   inter * SCL_NBODY_FLOPS_PER_INTERACTION / median * 1e-9,
-                   SCL_NBODY_FLOPS_PER_INTERACTION,
-                   reference ? "host wall clock per step" : "kernel event times", force_seconds,
-                   wall);
-        else
-            printf("force: no kernel times (profiling unavailable); wall %.3f s\n", wall);
-    }
+    if (rc == 0)
+        print_summary(reference, n, energy, median, evaluations, force_seconds, wall);
     if (rc == 0 && out_path) {
         char err[512];
         if (scl_nbody_save(out_path, n, pos, vel, mass, err, sizeof err) != SCL_OK) {

@@ -318,80 +318,109 @@ static void join_continuations(char *s)
 
 #define MAX_NEST 64
 
+/* The #if nesting: whether each level's code is active, and whether a
+ * branch of it was taken already (so that #elif / #else know). */
+typedef struct {
+    int active[MAX_NEST + 1], taken[MAX_NEST + 1], depth;
+} cond_stack;
+
+static char *skip_blanks(char *p)
+{
+    while (*p == ' ' || *p == '\t')
+        p++;
+    return p;
+}
+
+static int word_is(const char *word, size_t wl, const char *name)
+{
+    return wl == strlen(name) && !strncmp(word, name, wl);
+}
+
+/* #if / #ifdef / #ifndef / #elif / #else / #endif; 1 when word was one. */
+static int directive_conditional(scl_source_info *si, cond_stack *c, const char *word, size_t wl,
+                                 char *p)
+{
+    int on = c->active[c->depth];
+    if (word_is(word, wl, "if") || word_is(word, wl, "ifdef") || word_is(word, wl, "ifndef")) {
+        int v = 0;
+        if (on) {
+            if (wl == 2) {
+                v = eval_text(si, p, 0) != 0;
+            } else {
+                const char *n = p;
+                while (is_ident((unsigned char)*p))
+                    p++;
+                v = find_macro(si, n, (size_t)(p - n)) != NULL;
+                if (wl == 6)
+                    v = !v;
+            }
+        }
+        if (c->depth < MAX_NEST) {
+            c->depth++;
+            c->active[c->depth] = on && v;
+            c->taken[c->depth] = !on || v; /* an inactive parent takes every branch */
+        }
+    } else if (word_is(word, wl, "elif") && c->depth > 0) {
+        int parent = c->active[c->depth - 1];
+        int v = parent && !c->taken[c->depth] && eval_text(si, p, 0) != 0;
+        c->active[c->depth] = v;
+        c->taken[c->depth] = c->taken[c->depth] || v;
+    } else if (word_is(word, wl, "else") && c->depth > 0) {
+        c->active[c->depth] = c->active[c->depth - 1] && !c->taken[c->depth];
+        c->taken[c->depth] = 1;
+    } else if (word_is(word, wl, "endif") && c->depth > 0) {
+        c->depth--;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* #define / #undef in active code (p: after the directive's word). */
+static void directive_macro(scl_source_info *si, const char *word, size_t wl, char *p)
+{
+    if (word_is(word, wl, "define")) {
+        const char *n = p;
+        while (is_ident((unsigned char)*p))
+            p++;
+        size_t nl = (size_t)(p - n);
+        int function_like = *p == '(';
+        p = skip_blanks(p);
+        char *v = p, *ve = p + strlen(p);
+        while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t' || ve[-1] == '\r'))
+            ve--;
+        define_macro(si, n, nl, v, (size_t)(ve - v), function_like);
+    } else if (word_is(word, wl, "undef")) {
+        const char *n = p;
+        while (is_ident((unsigned char)*p))
+            p++;
+        undefine_macro(si, n, (size_t)(p - n));
+    }
+}
+
 static void run_directives(scl_source_info *si, char *s)
 {
-    int active[MAX_NEST + 1], taken[MAX_NEST + 1], depth = 0;
-    active[0] = 1;
-    taken[0] = 1;
+    cond_stack c = {.depth = 0};
+    c.active[0] = 1;
+    c.taken[0] = 1;
     char *line = s;
     while (*line) {
         char *end = strchr(line, '\n');
         if (!end)
             end = line + strlen(line);
-        char *p = line;
-        while (*p == ' ' || *p == '\t')
-            p++;
-        int on = active[depth];
+        char *p = skip_blanks(line);
+        int on = c.active[c.depth];
         if (*p == '#') {
             char saved = *end;
             *end = '\0';
-            p++;
-            while (*p == ' ' || *p == '\t')
-                p++;
+            p = skip_blanks(p + 1);
             char *word = p;
             while (isalpha((unsigned char)*p))
                 p++;
             size_t wl = (size_t)(p - word);
-            while (*p == ' ' || *p == '\t')
-                p++;
-            if ((wl == 2 && !strncmp(word, "if", 2)) || (wl == 5 && !strncmp(word, "ifdef", 5)) ||
-                (wl == 6 && !strncmp(word, "ifndef", 6))) {
-                int v = 0;
-                if (on) {
-                    if (wl == 2) {
-                        v = eval_text(si, p, 0) != 0;
-                    } else {
-                        const char *n = p;
-                        while (is_ident((unsigned char)*p))
-                            p++;
-                        v = find_macro(si, n, (size_t)(p - n)) != NULL;
-                        if (wl == 6)
-                            v = !v;
-                    }
-                }
-                if (depth < MAX_NEST) {
-                    depth++;
-                    active[depth] = on && v;
-                    taken[depth] = !on || v; /* an inactive parent takes every branch */
-                }
-            } else if (wl == 4 && !strncmp(word, "elif", 4) && depth > 0) {
-                int parent = active[depth - 1];
-                int v = parent && !taken[depth] && eval_text(si, p, 0) != 0;
-                active[depth] = v;
-                taken[depth] = taken[depth] || v;
-            } else if (wl == 4 && !strncmp(word, "else", 4) && depth > 0) {
-                active[depth] = active[depth - 1] && !taken[depth];
-                taken[depth] = 1;
-            } else if (wl == 5 && !strncmp(word, "endif", 5) && depth > 0) {
-                depth--;
-            } else if (on && wl == 6 && !strncmp(word, "define", 6)) {
-                const char *n = p;
-                while (is_ident((unsigned char)*p))
-                    p++;
-                size_t nl = (size_t)(p - n);
-                int function_like = *p == '(';
-                while (*p == ' ' || *p == '\t')
-                    p++;
-                char *v = p, *ve = p + strlen(p);
-                while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t' || ve[-1] == '\r'))
-                    ve--;
-                define_macro(si, n, nl, v, (size_t)(ve - v), function_like);
-            } else if (on && wl == 5 && !strncmp(word, "undef", 5)) {
-                const char *n = p;
-                while (is_ident((unsigned char)*p))
-                    p++;
-                undefine_macro(si, n, (size_t)(p - n));
-            }
+            p = skip_blanks(p);
+            if (!directive_conditional(si, &c, word, wl, p) && on)
+                directive_macro(si, word, wl, p);
             *end = saved;
             for (char *q = line; q < end; q++) /* directives are not code */
                 *q = ' ';

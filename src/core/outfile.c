@@ -337,3 +337,18 @@ scl_status scl_outfile_commit(scl_outfile *o, char *err, size_t errlen)
     o->active = 0;
     return SCL_OK;
 }
+
+scl_status scl_outfile_write(const char *path, int binary, int (*write)(FILE *f, const void *user),
+                             const void *user, char *err, size_t errlen)
+{
+    scl_outfile o;
+    scl_status st = scl_outfile_open(&o, path, binary, err, errlen);
+    if (st != SCL_OK)
+        return st;
+    if (write(o.f, user) != 0) {
+        scl_format_error(err, errlen, "%s: write failed: %s", path, strerror(errno));
+        scl_outfile_abort(&o);
+        return SCL_ERR_IO;
+    }
+    return scl_outfile_commit(&o, err, errlen);
+}

@@ -428,18 +428,13 @@ static scl_status check_desc(scl_context *ctx, const scl_plan_desc *d)
     return SCL_OK;
 }
 
-scl_status scl_plan_create(scl_context *ctx, const scl_plan_desc *desc,
-                           const scl_tune_options *opt, scl_plan **out)
+/* A plan holding its own copy of desc (names, candidates, rules), values at
+ * each parameter's first candidate. */
+static scl_plan *plan_new(scl_context *ctx, const scl_plan_desc *desc)
 {
-    if (!ctx || !out)
-        return scl_fail(ctx, SCL_ERR_ARGUMENT, "scl_plan_create", "NULL context or out");
-    *out = NULL;
-    scl_status s = check_desc(ctx, desc);
-    if (s != SCL_OK)
-        return s;
     scl_plan *plan = calloc(1, sizeof *plan);
     if (!plan)
-        return scl_fail(ctx, SCL_ERR_MEMORY, "scl_plan_create", "out of host memory");
+        return NULL;
     plan->ctx = ctx;
     plan->desc = *desc;
     int np = desc->nparams;
@@ -454,9 +449,15 @@ scl_status scl_plan_create(scl_context *ctx, const scl_plan_desc *desc,
         memcpy(plan->rules, desc->rules, sizeof(scl_param_rule) * (size_t)np);
         plan->desc.rules = plan->rules;
     }
+    return plan;
+}
 
-    int forced[SCL_PLAN_MAX_PARAMS] = {0}, is_forced[SCL_PLAN_MAX_PARAMS] = {0};
-    s = parse_force(plan, ctx->force, forced, is_forced, 0);
+/* The forced values: the context's STREAMCL_FORCE, then the caller's text,
+ * then the caller's typed values; checked against the candidates. */
+static scl_status gather_forced(scl_plan *plan, const scl_tune_options *opt, int *forced,
+                                int *is_forced)
+{
+    scl_status s = parse_force(plan, plan->ctx->force, forced, is_forced, 0);
     if (s == SCL_OK && opt && opt->force)
         s = parse_force(plan, opt->force, forced, is_forced, 1);
     if (s == SCL_OK && opt && opt->nforced > 0)
@@ -465,22 +466,25 @@ scl_status scl_plan_create(scl_context *ctx, const scl_plan_desc *desc,
         s = check_candidates(plan);
     if (s == SCL_OK)
         s = check_forced(plan, forced, is_forced);
-    int nfree = 0;
-    for (int i = 0; i < np; i++) {
-        if (is_forced[i])
-            plan->values[i] = forced[i];
-        else
-            nfree++;
-    }
+    return s;
+}
+
+/* The free parameters' values: from the plan cache, else timed (tuning on),
+ * else defaults or the first legal combination; then the variant prepared. */
+static scl_status choose_values(scl_plan *plan, const scl_tune_options *opt, const int *forced,
+                                const int *is_forced, int nfree)
+{
+    scl_context *ctx = plan->ctx;
     int no_tune = ctx->no_tune || (opt && opt->no_tune);
     int repeats = (opt && opt->repeats > 0) ? opt->repeats : ctx->tune_repeats;
     if (repeats > MAX_REPEATS)
         repeats = MAX_REPEATS;
 
+    scl_status s = SCL_OK;
     char *key = NULL;
     char path[1300];
     int cacheable = 0;
-    if (s == SCL_OK && nfree > 0) {
+    if (nfree > 0) {
         key = plan_key_text(plan, forced, is_forced);
         if (!key)
             s = scl_fail(ctx, SCL_ERR_MEMORY, "scl_plan_create", "out of host memory");
@@ -500,6 +504,33 @@ scl_status scl_plan_create(scl_context *ctx, const scl_plan_desc *desc,
     else if (s == SCL_OK && !plan->tuned) /* forced or cached values */
         s = prepare(plan, plan->values, &plan->variant);
     free(key);
+    return s;
+}
+
+scl_status scl_plan_create(scl_context *ctx, const scl_plan_desc *desc,
+                           const scl_tune_options *opt, scl_plan **out)
+{
+    if (!ctx || !out)
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, "scl_plan_create", "NULL context or out");
+    *out = NULL;
+    scl_status s = check_desc(ctx, desc);
+    if (s != SCL_OK)
+        return s;
+    scl_plan *plan = plan_new(ctx, desc);
+    if (!plan)
+        return scl_fail(ctx, SCL_ERR_MEMORY, "scl_plan_create", "out of host memory");
+
+    int forced[SCL_PLAN_MAX_PARAMS] = {0}, is_forced[SCL_PLAN_MAX_PARAMS] = {0};
+    s = gather_forced(plan, opt, forced, is_forced);
+    int nfree = 0;
+    for (int i = 0; i < desc->nparams; i++) {
+        if (is_forced[i])
+            plan->values[i] = forced[i];
+        else
+            nfree++;
+    }
+    if (s == SCL_OK)
+        s = choose_values(plan, opt, forced, is_forced, nfree);
     if (s != SCL_OK) {
         scl_plan_free(plan);
         return s;

@@ -90,7 +90,7 @@ static scl_status prepare(void *user, const int *values, void **out)
     char opts[160];
     snprintf(opts, sizeof opts, "-DWG=%d -DNPP=%zu -DBOYS=%d -DTYPES=%d -DVW=%d -DERI_FP32=%d",
              values[0], e->pairs.npp, values[1], values[2], values[3],
-             e->opt.precision == SCL_ERI_FP32);
+             e->opt.precision == SCL_PREC_SINGLE);
     scl_status st = scl_kernel_create(e->ctx, "eri", "eri_tensor", opts, &v->tensor);
     if (st == SCL_OK)
         st = bind_common(e, v->tensor);
@@ -104,7 +104,7 @@ static scl_status prepare(void *user, const int *values, void **out)
         size_t local[2] = {(size_t)v->wg, 1};
         st = scl_kernel_check_local(v->tensor, 2, local);
     }
-    if (st == SCL_OK && e->opt.precision == SCL_ERI_FP64) {
+    if (st == SCL_OK && e->opt.precision == SCL_PREC_DOUBLE) {
         char jopts[160];
         snprintf(jopts, sizeof jopts, "-DWG=%d -DNPP=%zu -DBOYS=%d -DTYPES=%d -DVW=%d -DERI_FP32=0",
                  values[0], e->pairs.npp, values[1], values[2], values[3]);
@@ -173,18 +173,23 @@ static size_t chunk_end(size_t row0, size_t npair, size_t max_elements)
     return row1;
 }
 
-scl_status scl_eri_create(scl_context *ctx, const scl_eri_system *sys, const scl_eri_options *opt,
-                          scl_eri **out)
+void scl_eri_options_default(scl_eri_options *o)
 {
-    *out = NULL;
-    if (!ctx)
-        return SCL_ERR_ARGUMENT;
+    *o = (scl_eri_options){.schwarz = 0, .precision = SCL_PREC_DOUBLE, .tune = 0, .force = NULL};
+}
+
+static scl_status check_system(scl_context *ctx, const scl_eri_system *sys,
+                               const scl_eri_options *o)
+{
     if (!sys || sys->nfunc == 0)
         return scl_fail(ctx, SCL_ERR_ARGUMENT, "scl_eri_create", "empty system");
-    scl_eri_options o = opt ? *opt : (scl_eri_options){0};
-    if (!(o.schwarz >= 0) || !isfinite(o.schwarz))
+    if (o->precision != SCL_PREC_DOUBLE && o->precision != SCL_PREC_SINGLE)
         return scl_fail(ctx, SCL_ERR_ARGUMENT, "scl_eri_create",
-                        "Schwarz threshold %g: must be finite and >= 0", o.schwarz);
+                        "precision %d: double (integrals, J/K, SCF) or single (integrals only)",
+                        (int)o->precision);
+    if (!(o->schwarz >= 0) || !isfinite(o->schwarz))
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, "scl_eri_create",
+                        "Schwarz threshold %g: must be finite and >= 0", o->schwarz);
     if (!scl_device(ctx)->fp64)
         return scl_fail(ctx, SCL_ERR_UNSUPPORTED, "scl_eri_create",
                         "device %s has no double precision (the integrals need fp64)",
@@ -192,27 +197,34 @@ scl_status scl_eri_create(scl_context *ctx, const scl_eri_system *sys, const scl
     if (sys->nfunc > 46000)
         return scl_fail(ctx, SCL_ERR_TOO_LARGE, "scl_eri_create",
                         "%zu functions: pair indices must fit an int (at most 46000)", sys->nfunc);
-    scl_eri *e = calloc(1, sizeof *e);
-    if (!e)
-        return scl_fail(ctx, SCL_ERR_MEMORY, "scl_eri_create", "out of host memory");
-    e->ctx = ctx;
-    e->sys = sys;
-    e->opt = o;
-    scl_status st = eri_pairs_build(sys, &e->pairs);
-    if (st != SCL_OK) {
-        free(e);
-        return scl_fail(ctx, st, "scl_eri_create", "no host memory for the primitive pairs");
-    }
+    return SCL_OK;
+}
+
+/* The host tables the device streams are filled from. */
+typedef struct {
+    double *geo, *types;
+    float *types32;
+    int *fn;
+    size_t ntypes;
+} host_tables;
+
+static void host_tables_free(host_tables *h)
+{
+    free(h->geo);
+    free(h->fn);
+    free(h->types);
+    free(h->types32);
+}
+
+/* Pair geometry, function indices, Schwarz bounds and (one exponent set for
+ * all functions) the quartet-type table; -1 when out of memory. */
+static int fill_host_tables(scl_eri *e, host_tables *h)
+{
+    const scl_eri_system *sys = e->sys;
     size_t np = e->pairs.npair, npp = e->pairs.npp, n = sys->nfunc, total = np * npp;
-    if (npp > 256) {
-        scl_eri_free(e);
-        return scl_fail(ctx, SCL_ERR_UNSUPPORTED, "scl_eri_create",
-                        "%zu primitive pairs per function pair: at most 256 (16 primitives)",
-                        npp);
-    }
     e->schwarz = malloc(np * sizeof *e->schwarz);
-    double *geo = malloc(total * 4 * sizeof *geo);
-    int *fn = malloc(np * 2 * sizeof *fn);
+    h->geo = malloc(total * 4 * sizeof *h->geo);
+    h->fn = malloc(np * 2 * sizeof *h->fn);
     /* one exponent set for all functions: primitive pair m = (a, b) has the same
      * p everywhere, so quartet types (pq/(p+q), 1/sqrt(p+q)) form an npp^2 table */
     e->homogeneous = npp * npp * sizeof(double) * 2 <= 32768;
@@ -220,9 +232,9 @@ scl_status scl_eri_create(scl_context *ctx, const scl_eri_system *sys, const scl
         e->homogeneous = sys->func[f].nprim == sys->func[0].nprim &&
                          !memcmp(sys->func[f].exponent, sys->func[0].exponent,
                                  sizeof sys->func[0].exponent);
-    size_t ntypes = e->homogeneous ? npp * npp : 1;
-    double *types = calloc(2 * ntypes, sizeof *types);
-    float *types32 = calloc(2 * ntypes, sizeof *types32);
+    h->ntypes = e->homogeneous ? npp * npp : 1;
+    double *types = h->types = calloc(2 * h->ntypes, sizeof *types);
+    float *types32 = h->types32 = calloc(2 * h->ntypes, sizeof *types32);
     for (size_t a = 0; e->homogeneous && types && types32 && a < npp; a++)
         for (size_t b = 0; b < npp; b++) {
             double p = e->pairs.p[a * np], q = e->pairs.p[b * np];
@@ -231,71 +243,70 @@ scl_status scl_eri_create(scl_context *ctx, const scl_eri_system *sys, const scl
             types32[2 * (b * npp + a)] = (float)types[2 * (b * npp + a)];
             types32[2 * (b * npp + a) + 1] = (float)types[2 * (b * npp + a) + 1];
         }
+    if (!e->schwarz || !h->geo || !h->fn || !types || !types32)
+        return -1;
+    for (size_t ij = 0; ij < np; ij++) {
+        e->schwarz[ij] = sqrt(fabs(eri_pair_quartet(&e->pairs, ij, ij)));
+        h->fn[2 * ij] = e->pairs.i[ij];
+        h->fn[2 * ij + 1] = e->pairs.j[ij];
+    }
+    for (size_t m = 0; m < total; m++) {
+        h->geo[4 * m] = e->pairs.Px[m];
+        h->geo[4 * m + 1] = e->pairs.Py[m];
+        h->geo[4 * m + 2] = e->pairs.Pz[m];
+        h->geo[4 * m + 3] = e->pairs.p[m];
+    }
+    return 0;
+}
+
+/* The device streams, filled from the host tables. */
+static scl_status upload_tables(scl_eri *e, const host_tables *h)
+{
+    scl_context *ctx = e->ctx;
+    size_t np = e->pairs.npair, n = e->sys->nfunc, total = np * e->pairs.npp;
     enum { NBOYS = SCL_ERI_BOYS_POINTS * (SCL_ERI_BOYS_ORDER + 1) };
     float boys32[NBOYS];
     for (int m = 0; m < NBOYS; m++)
         boys32[m] = (float)scl_eri_boys_table()[m];
-    if (!e->schwarz || !geo || !fn || !types || !types32) {
-        free(geo);
-        free(fn);
-        free(types);
-        free(types32);
-        scl_eri_free(e);
-        return scl_fail(ctx, SCL_ERR_MEMORY, "scl_eri_create", "out of host memory");
-    }
-    for (size_t ij = 0; ij < np; ij++) {
-        e->schwarz[ij] = sqrt(fabs(eri_pair_quartet(&e->pairs, ij, ij)));
-        fn[2 * ij] = e->pairs.i[ij];
-        fn[2 * ij + 1] = e->pairs.j[ij];
-    }
-    for (size_t m = 0; m < total; m++) {
-        geo[4 * m] = e->pairs.Px[m];
-        geo[4 * m + 1] = e->pairs.Py[m];
-        geo[4 * m + 2] = e->pairs.Pz[m];
-        geo[4 * m + 3] = e->pairs.p[m];
-    }
     size_t unique = np * (np + 1) / 2;
     e->out_elements = unique < CHUNK_ELEMENTS ? unique : CHUNK_ELEMENTS;
     /* a single row can exceed the chunk for huge n; make room for one */
     if (e->out_elements < np)
         e->out_elements = np;
     const unsigned ro = SCL_STREAM_READ_ONLY;
+    scl_status st;
     if ((st = scl_stream_create(ctx, "eri.pair_geo", SCL_DOUBLE4, total, 1, 1, ro, &e->geo)) ||
         (st = scl_stream_create(ctx, "eri.pair_k", SCL_DOUBLE, total, 1, 1, ro, &e->k)) ||
         (st = scl_stream_create(ctx, "eri.schwarz", SCL_DOUBLE, np, 1, 1, ro, &e->q)) ||
-        (st = scl_stream_create(ctx, "eri.boys", SCL_DOUBLE,
-                                SCL_ERI_BOYS_POINTS * (SCL_ERI_BOYS_ORDER + 1), 1, 1, ro,
-                                &e->boys)) ||
-        (st = scl_stream_create(ctx, "eri.boys32", SCL_FLOAT,
-                                SCL_ERI_BOYS_POINTS * (SCL_ERI_BOYS_ORDER + 1), 1, 1, ro,
-                                &e->boys32)) ||
-        (st = scl_stream_create(ctx, "eri.qtype", SCL_DOUBLE2, ntypes, 1, 1, ro, &e->qtype)) ||
-        (st = scl_stream_create(ctx, "eri.qtype32", SCL_FLOAT2, ntypes, 1, 1, ro, &e->qtype32)) ||
+        (st = scl_stream_create(ctx, "eri.boys", SCL_DOUBLE, NBOYS, 1, 1, ro, &e->boys)) ||
+        (st = scl_stream_create(ctx, "eri.boys32", SCL_FLOAT, NBOYS, 1, 1, ro, &e->boys32)) ||
+        (st = scl_stream_create(ctx, "eri.qtype", SCL_DOUBLE2, h->ntypes, 1, 1, ro, &e->qtype)) ||
+        (st = scl_stream_create(ctx, "eri.qtype32", SCL_FLOAT2, h->ntypes, 1, 1, ro,
+                                &e->qtype32)) ||
         (st = scl_stream_create(ctx, "eri.pair_fn", SCL_INT2, np, 1, 1, ro, &e->fn)) ||
         (st = scl_stream_create(ctx, "eri.density", SCL_DOUBLE, n * n, 1, 1, ro, &e->dens)) ||
         (st = scl_stream_create(ctx, "eri.jacc", SCL_DOUBLE, n * n, 1, 1, 0, &e->jacc)) ||
         (st = scl_stream_create(ctx, "eri.kacc", SCL_DOUBLE, n * n, 1, 1, 0, &e->kacc)) ||
         (st = scl_stream_create(ctx, "eri.out", SCL_DOUBLE, e->out_elements, 1, 1,
-                                SCL_STREAM_WRITE_ONLY, &e->out)) ||
-        (st = scl_stream_write(e->geo, geo, 1, NULL)) ||
+                                SCL_STREAM_WRITE_ONLY, &e->out)))
+        return st;
+    if ((st = scl_stream_write(e->geo, h->geo, 1, NULL)) ||
         (st = scl_stream_write(e->k, e->pairs.K, 1, NULL)) ||
         (st = scl_stream_write(e->q, e->schwarz, 1, NULL)) ||
         (st = scl_stream_write(e->boys, scl_eri_boys_table(), 1, NULL)) ||
         (st = scl_stream_write(e->boys32, boys32, 1, NULL)) ||
-        (st = scl_stream_write(e->qtype, types, 1, NULL)) ||
-        (st = scl_stream_write(e->qtype32, types32, 1, NULL)) ||
-        (st = scl_stream_write(e->fn, fn, 1, NULL))) {
-        free(geo);
-        free(fn);
-        free(types);
-        free(types32);
-        scl_eri_free(e);
+        (st = scl_stream_write(e->qtype, h->types, 1, NULL)) ||
+        (st = scl_stream_write(e->qtype32, h->types32, 1, NULL)) ||
+        (st = scl_stream_write(e->fn, h->fn, 1, NULL)))
         return st;
-    }
-    free(geo);
-    free(fn);
-    free(types);
-    free(types32);
+    return SCL_OK;
+}
+
+/* The quartet plan: its candidates by device kind, tuned on the last rows. */
+static scl_status create_plan(scl_eri *e)
+{
+    scl_context *ctx = e->ctx;
+    size_t np = e->pairs.npair, npp = e->pairs.npp;
     /* tuning step: the last rows, about 2^28 primitive quartets on a GPU
      * (about a millisecond), 2^22 elsewhere */
     const int gpu = scl_device(ctx)->is_gpu;
@@ -328,7 +339,7 @@ scl_status scl_eri_create(scl_context *ctx, const scl_eri_system *sys, const scl
     e->params[3] = gpu ? (scl_tune_param){"vw", 2, {4, 2}} : (scl_tune_param){"vw", 1, {1}};
     char shape[96];
     snprintf(shape, sizeof shape, "npair=%zu npp=%zu %s", np, npp,
-             o.precision == SCL_ERI_FP32 ? "fp32" : "fp64");
+             e->opt.precision == SCL_PREC_SINGLE ? "fp32" : "fp64");
     scl_plan_desc desc = {
         .name = "eri.quartets",
         .shape = shape,
@@ -341,8 +352,51 @@ scl_status scl_eri_create(scl_context *ctx, const scl_eri_system *sys, const scl
         .rules = eri_rules,
         .check = eri_check,
     };
-    scl_tune_options topt = {.no_tune = !o.tune, .repeats = 0, .force = o.force};
-    st = scl_plan_create(ctx, &desc, &topt, &e->plan);
+    scl_tune_options topt = {.no_tune = !e->opt.tune, .repeats = 0, .force = e->opt.force};
+    return scl_plan_create(ctx, &desc, &topt, &e->plan);
+}
+
+scl_status scl_eri_create(scl_context *ctx, const scl_eri_system *sys, const scl_eri_options *opt,
+                          scl_eri **out)
+{
+    *out = NULL;
+    if (!ctx)
+        return SCL_ERR_ARGUMENT;
+    scl_eri_options o;
+    if (opt)
+        o = *opt;
+    else
+        scl_eri_options_default(&o);
+    scl_status st = check_system(ctx, sys, &o);
+    if (st != SCL_OK)
+        return st;
+    scl_eri *e = calloc(1, sizeof *e);
+    if (!e)
+        return scl_fail(ctx, SCL_ERR_MEMORY, "scl_eri_create", "out of host memory");
+    e->ctx = ctx;
+    e->sys = sys;
+    e->opt = o;
+    st = eri_pairs_build(sys, &e->pairs);
+    if (st != SCL_OK) {
+        free(e);
+        return scl_fail(ctx, st, "scl_eri_create", "no host memory for the primitive pairs");
+    }
+    if (e->pairs.npp > 256) {
+        scl_eri_free(e);
+        return scl_fail(ctx, SCL_ERR_UNSUPPORTED, "scl_eri_create",
+                        "%zu primitive pairs per function pair: at most 256 (16 primitives)",
+                        e->pairs.npp);
+    }
+    host_tables h = {0};
+    if (fill_host_tables(e, &h) != 0) {
+        host_tables_free(&h);
+        scl_eri_free(e);
+        return scl_fail(ctx, SCL_ERR_MEMORY, "scl_eri_create", "out of host memory");
+    }
+    st = upload_tables(e, &h);
+    host_tables_free(&h);
+    if (st == SCL_OK)
+        st = create_plan(e);
     if (st != SCL_OK) {
         scl_eri_free(e);
         return st;
@@ -424,7 +478,7 @@ scl_status scl_eri_tensor(scl_eri *e, double *unique, double *seconds)
 
 scl_status scl_eri_jk(scl_eri *e, const double *D, double *J, double *K, double *seconds)
 {
-    if (e->opt.precision != SCL_ERI_FP64)
+    if (e->opt.precision != SCL_PREC_DOUBLE)
         return scl_fail(e->ctx, SCL_ERR_UNSUPPORTED, "scl_eri_jk",
                         "J/K are built in FP64 only (the engine was made for FP32)");
     eri_variant *v = scl_plan_variant(e->plan);

@@ -136,21 +136,100 @@ void scl_eri_scf_result_free(scl_eri_scf_result *r)
 
 enum { DIIS_MAX = 32 };
 
+/* Zero fields of the options take their defaults; returns the DIIS depth. */
+static int scf_defaults(scl_eri_scf_options *opt)
+{
+    if (opt->max_iter <= 0)
+        opt->max_iter = 100;
+    if (opt->e_tol <= 0)
+        opt->e_tol = 1e-10;
+    if (opt->g_tol <= 0)
+        opt->g_tol = 1e-8;
+    int ndiis = opt->diis == 0 ? 8 : opt->diis < 0 ? 0 : opt->diis;
+    return ndiis > DIIS_MAX ? DIIS_MAX : ndiis;
+}
+
+/* The orbital gradient E = X^T (F D S - S D F) X; returns max |E|. */
+static double scf_gradient(size_t n, const double *F, const double *D, const double *S,
+                           const double *X, double *tmp, double *tmp2, double *E)
+{
+    matmul(n, F, 0, D, tmp);
+    matmul(n, tmp, 0, S, tmp2);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++)
+            E[i * n + j] = tmp2[i * n + j] - tmp2[j * n + i]; /* (FDS)^T = SDF */
+    matmul(n, X, 1, E, tmp);
+    matmul(n, tmp, 0, X, E);
+    double grad = 0;
+    for (size_t i = 0; i < n * n; i++)
+        grad = fmax(grad, fabs(E[i]));
+    return grad;
+}
+
+/* The last ndiis (F, E) pairs, a ring, and the workspace to combine them. */
+typedef struct {
+    double *hist, *B, *Fd;
+    size_t nn;
+    int ndiis, nhist, next;
+} diis_history;
+
+/* Records (F, E) and replaces F by the DIIS combination of the history. */
+static void diis_extrapolate(diis_history *d, double *F, const double *E)
+{
+    size_t nn = d->nn;
+    double *hist = d->hist, *B = d->B;
+    memcpy(hist + (size_t)d->next * 2 * nn, F, nn * sizeof *F);
+    memcpy(hist + (size_t)d->next * 2 * nn + nn, E, nn * sizeof *E);
+    d->next = (d->next + 1) % d->ndiis;
+    if (d->nhist < d->ndiis)
+        d->nhist++;
+    int nhist = d->nhist;
+    for (int a = 0; a < nhist; a++)
+        for (int b = 0; b <= a; b++) {
+            const double *ea = hist + (size_t)a * 2 * nn + nn, *eb = hist + (size_t)b * 2 * nn + nn;
+            double dot = 0;
+            for (size_t i = 0; i < nn; i++)
+                dot += ea[i] * eb[i];
+            B[a * nhist + b] = B[b * nhist + a] = dot;
+        }
+    double c[DIIS_MAX];
+    if (nhist > 1 && diis_solve(nhist, B, c) == 0) {
+        memset(d->Fd, 0, nn * sizeof *d->Fd);
+        for (int a = 0; a < nhist; a++)
+            for (size_t i = 0; i < nn; i++)
+                d->Fd[i] += c[a] * hist[(size_t)a * 2 * nn + i];
+        memcpy(F, d->Fd, nn * sizeof *F);
+    }
+}
+
+/* Copies of the final orbitals, density and core Hamiltonian into res; -1
+ * (res's arrays freed) when out of memory. */
+static int store_results(scl_eri_scf_result *res, size_t n, const double *w, const double *C,
+                         const double *D, const double *H)
+{
+    size_t nn = n * n;
+    res->orbital_energies = malloc(n * sizeof(double));
+    res->coefficients = malloc(nn * sizeof(double));
+    res->density = malloc(nn * sizeof(double));
+    res->core_hamiltonian = malloc(nn * sizeof(double));
+    if (!res->orbital_energies || !res->coefficients || !res->density || !res->core_hamiltonian) {
+        scl_eri_scf_result_free(res);
+        return -1;
+    }
+    memcpy(res->orbital_energies, w, n * sizeof(double));
+    memcpy(res->coefficients, C, nn * sizeof(double));
+    memcpy(res->density, D, nn * sizeof(double));
+    memcpy(res->core_hamiltonian, H, nn * sizeof(double));
+    return 0;
+}
+
 scl_status scl_eri_rhf(const scl_eri_system *s, scl_eri *engine, const double *tensor,
                        const scl_eri_scf_options *opt_in, scl_eri_scf_result *res, char *err,
                        size_t errlen)
 {
     memset(res, 0, sizeof *res);
     scl_eri_scf_options opt = opt_in ? *opt_in : (scl_eri_scf_options){0};
-    if (opt.max_iter <= 0)
-        opt.max_iter = 100;
-    if (opt.e_tol <= 0)
-        opt.e_tol = 1e-10;
-    if (opt.g_tol <= 0)
-        opt.g_tol = 1e-8;
-    int ndiis = opt.diis == 0 ? 8 : opt.diis < 0 ? 0 : opt.diis;
-    if (ndiis > DIIS_MAX)
-        ndiis = DIIS_MAX;
+    int ndiis = scf_defaults(&opt);
     if (s->nelectron % 2)
         return eri_fail(err, errlen, SCL_ERR_INPUT,
                         "scl_eri_rhf: %d electrons: closed-shell RHF needs an even count",
@@ -202,7 +281,7 @@ scl_status scl_eri_rhf(const scl_eri_system *s, scl_eri *engine, const double *t
     }
     memcpy(F, H, nn * sizeof *F);
     double e_old = 0;
-    int nhist = 0, next = 0;
+    diis_history dh = {.hist = hist, .B = B, .Fd = Fd, .nn = nn, .ndiis = ndiis};
     for (int it = 1; it <= opt.max_iter; it++) {
         /* diagonalise F in the orthogonal basis, occupy the lowest nocc */
         double td = now();
@@ -231,16 +310,7 @@ scl_status scl_eri_rhf(const scl_eri_system *s, scl_eri *engine, const double *t
         double energy = e1 + e2 + res->e_nuclear;
         /* gradient X^T (F D S - S D F) X */
         td = now();
-        matmul(n, F, 0, D, tmp);
-        matmul(n, tmp, 0, S, tmp2);
-        for (size_t i = 0; i < n; i++)
-            for (size_t j = 0; j < n; j++)
-                E[i * n + j] = tmp2[i * n + j] - tmp2[j * n + i]; /* (FDS)^T = SDF */
-        matmul(n, X, 1, E, tmp);
-        matmul(n, tmp, 0, X, E);
-        double grad = 0;
-        for (size_t i = 0; i < nn; i++)
-            grad = fmax(grad, fabs(E[i]));
+        double grad = scf_gradient(n, F, D, S, X, tmp, tmp2, E);
         double de = energy - e_old;
         e_old = energy;
         res->energy = energy;
@@ -259,44 +329,12 @@ scl_status scl_eri_rhf(const scl_eri_system *s, scl_eri *engine, const double *t
             break;
         }
         /* DIIS extrapolation of F */
-        if (ndiis) {
-            memcpy(hist + (size_t)next * 2 * nn, F, nn * sizeof *F);
-            memcpy(hist + (size_t)next * 2 * nn + nn, E, nn * sizeof *E);
-            next = (next + 1) % ndiis;
-            if (nhist < ndiis)
-                nhist++;
-            for (int a = 0; a < nhist; a++)
-                for (int b = 0; b <= a; b++) {
-                    const double *ea = hist + (size_t)a * 2 * nn + nn, *eb = hist + (size_t)b * 2 * nn + nn;
-                    double dot = 0;
-                    for (size_t i = 0; i < nn; i++)
-                        dot += ea[i] * eb[i];
-                    B[a * nhist + b] = B[b * nhist + a] = dot;
-                }
-            double c[DIIS_MAX];
-            if (nhist > 1 && diis_solve(nhist, B, c) == 0) {
-                memset(Fd, 0, nn * sizeof *Fd);
-                for (int a = 0; a < nhist; a++)
-                    for (size_t i = 0; i < nn; i++)
-                        Fd[i] += c[a] * hist[(size_t)a * 2 * nn + i];
-                memcpy(F, Fd, nn * sizeof *F);
-            }
-        }
+        if (dh.ndiis)
+            diis_extrapolate(&dh, F, E);
         res->seconds_diag += now() - td;
     }
-    res->orbital_energies = malloc(n * sizeof(double));
-    res->coefficients = malloc(nn * sizeof(double));
-    res->density = malloc(nn * sizeof(double));
-    res->core_hamiltonian = malloc(nn * sizeof(double));
-    if (!res->orbital_energies || !res->coefficients || !res->density || !res->core_hamiltonian) {
-        scl_eri_scf_result_free(res);
+    if (store_results(res, n, w, C, D, H) != 0)
         st = eri_fail(err, errlen, SCL_ERR_MEMORY, "scl_eri_rhf: out of memory for the results");
-        goto done;
-    }
-    memcpy(res->orbital_energies, w, n * sizeof(double));
-    memcpy(res->coefficients, C, nn * sizeof(double));
-    memcpy(res->density, D, nn * sizeof(double));
-    memcpy(res->core_hamiltonian, H, nn * sizeof(double));
 done:
     res->seconds_total = now() - t0;
     free(owned_tensor);

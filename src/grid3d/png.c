@@ -1,62 +1,10 @@
-/* PNG pictures of field planes (libpng), written through a temporary file. */
+/* PNG pictures of field planes, colour mapped; written by the core's
+ * scl_png_write_rgb. */
 #include "streamcl/grid3d.h"
-#include "core/internal.h"
+#include "core/fail.h"
 
 #include <math.h>
 #include <stdlib.h>
-
-#ifdef STREAMCL_HAVE_PNG
-#include <png.h>
-
-/* libpng reports errors by longjmp; the FILE and structs are released here. */
-static int write_png(FILE *f, const unsigned char *rgb, int w, int h)
-{
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
-    png_infop info = png ? png_create_info_struct(png) : NULL;
-    if (!png || !info || setjmp(png_jmpbuf(png))) {
-        png_destroy_write_struct(&png, &info);
-        return -1;
-    }
-    png_init_io(png, f);
-    png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 8, PNG_COLOR_TYPE_RGB,
-                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    png_write_info(png, info);
-    for (int y = 0; y < h; y++)
-        png_write_row(png, (png_const_bytep)(rgb + (size_t)y * (size_t)w * 3));
-    png_write_end(png, NULL);
-    png_destroy_write_struct(&png, &info);
-    return 0;
-}
-
-scl_status scl_png_write_rgb(const char *path, const unsigned char *rgb, int w, int h,
-                             char *err, size_t errlen)
-{
-    if (!rgb || w < 1 || h < 1) {
-        scl_format_error(err, errlen, "%s: empty image", path ? path : "(null)");
-        return SCL_ERR_ARGUMENT;
-    }
-    scl_outfile o;
-    scl_status s = scl_outfile_open(&o, path, 1, err, errlen);
-    if (s != SCL_OK)
-        return s;
-    if (write_png(o.f, rgb, w, h) != 0) {
-        scl_outfile_abort(&o);
-        scl_format_error(err, errlen, "%s: libpng failed", path);
-        return SCL_ERR_IO;
-    }
-    return scl_outfile_commit(&o, err, errlen);
-}
-#else
-scl_status scl_png_write_rgb(const char *path, const unsigned char *rgb, int w, int h,
-                             char *err, size_t errlen)
-{
-    (void)rgb;
-    (void)w;
-    (void)h;
-    scl_format_error(err, errlen, "%s: built without libpng (apt-get install libpng-dev)", path);
-    return SCL_ERR_UNSUPPORTED;
-}
-#endif
 
 static unsigned char clamp255(double v) { return (unsigned char)lround(v < 0 ? 0 : v > 255 ? 255 : v); }
 
@@ -77,20 +25,6 @@ static void diverging(double t, unsigned char c[3])
         c[1] = clamp255(255 * (1 - a) + 20 * a);
         c[2] = clamp255(255 * (1 - a));
     }
-}
-
-/* Magnitudes: piecewise linear through five viridis anchors. */
-static void sequential(double t, unsigned char c[3])
-{
-    static const double anchors[5][3] = {{68, 1, 84},    {59, 82, 139}, {33, 145, 140},
-                                         {94, 201, 98}, {253, 231, 37}};
-    t = t < 0 ? 0 : t > 1 ? 1 : t;
-    int k = (int)(t * 4);
-    if (k > 3)
-        k = 3;
-    double f = t * 4 - k;
-    for (int i = 0; i < 3; i++)
-        c[i] = clamp255(anchors[k][i] * (1 - f) + anchors[k + 1][i] * f);
 }
 
 static int cmp_float(const void *a, const void *b)
@@ -146,7 +80,7 @@ scl_status scl_png_slice(const char *path, const float *plane, int w, int h, dou
             else if (symmetric)
                 diverging(v / scale, c);
             else
-                sequential(fabs(v) / scale, c);
+                scl_png_viridis(fabs(v) / scale, c); /* magnitudes */
         }
     scl_status s = scl_png_write_rgb(path, rgb, W, H, err, errlen);
     free(rgb);

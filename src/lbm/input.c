@@ -1,7 +1,7 @@
 /* Parameter and obstacle files of the D2Q9 benchmark. Every complaint names
  * the file and the line, so that a user can fix the input without guessing. */
 #include "streamcl/lbm.h"
-#include "core/internal.h"
+#include "core/fail.h"
 #include "core/text_input.h"
 
 #include <ctype.h>

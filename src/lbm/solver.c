@@ -287,21 +287,11 @@ static scl_status check_fits(scl_lbm *m)
     return SCL_OK;
 }
 
-static scl_status create(scl_context *ctx, const scl_lbm_params *p,
-                         const unsigned char *obstacles, const scl_lbm_options *opt, int y0,
-                         int rows, int halo, const char *fn, scl_lbm **out)
+/* The options (not NULL) and the slab [y0, y0 + rows) of the lattice. */
+static scl_status check_create(scl_context *ctx, const scl_lbm_params *p,
+                               const unsigned char *obstacles, const scl_lbm_options *opt, int y0,
+                               int rows, int halo, const char *fn)
 {
-    if (out)
-        *out = NULL;
-    if (!ctx || !p || !obstacles || !out)
-        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "NULL argument");
-    char why[512];
-    scl_status s = scl_lbm_check_params(p, why, sizeof why);
-    if (s != SCL_OK)
-        return scl_fail(ctx, s, fn, "%s", why);
-    scl_lbm_options dflt = {.storage = SCL_LBM_FP32, .streaming = SCL_LBM_TWO_LATTICES, .tune = 1};
-    if (!opt)
-        opt = &dflt;
     if ((unsigned)opt->storage > SCL_LBM_FP16 || (unsigned)opt->streaming > SCL_LBM_IN_PLACE ||
         opt->batch < 0)
         return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "unknown storage %d, streaming %d or batch %d",
@@ -316,45 +306,38 @@ static scl_status create(scl_context *ctx, const scl_lbm_params *p,
                         "lattice", y0, y0 + rows, p->ny);
     if (scl_lbm_fluid_cells(p, obstacles) == 0)
         return scl_fail(ctx, SCL_ERR_INPUT, fn, "every cell is an obstacle");
+    return SCL_OK;
+}
 
-    scl_lbm *m = calloc(1, sizeof *m);
-    if (!m)
-        return scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
-    m->ctx = ctx;
-    m->p = *p;
-    m->y0 = y0;
-    m->rows = rows;
-    m->halo = halo;
-    m->lp = *p;
-    m->lp.ny = rows + 2 * halo;
-    m->accel_row = p->ny - 2 >= y0 && p->ny - 2 < y0 + rows ? p->ny - 2 - y0 + halo : -1;
-    m->opt = *opt;
-    m->opt.force = NULL; /* used only while creating; the caller's string may not outlive us */
-    m->ncell = (size_t)p->nx * (size_t)m->lp.ny;
+/* The slab's obstacles with its halo rows, and its fluid cell count; -1
+ * when out of memory. */
+static int slab_obstacles(scl_lbm *m, const unsigned char *obstacles)
+{
+    const scl_lbm_params *p = &m->p;
     m->obstacles = malloc(m->ncell);
-    if (!m->obstacles) {
-        free(m);
-        return scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
-    }
+    if (!m->obstacles)
+        return -1;
     /* the halo rows wrap round the lattice: the streaming is periodic in y */
     for (int ly = 0; ly < m->lp.ny; ly++) {
-        int gy = ((y0 - halo + ly) % p->ny + p->ny) % p->ny;
+        int gy = ((m->y0 - m->halo + ly) % p->ny + p->ny) % p->ny;
         for (int x = 0; x < p->nx; x++)
             m->obstacles[(size_t)ly * (size_t)p->nx + (size_t)x] =
                 obstacles[(size_t)gy * (size_t)p->nx + (size_t)x] != 0;
     }
     scl_lbm_params owned = *p;
-    owned.ny = rows;
-    m->fluid = scl_lbm_fluid_cells(&owned, m->obstacles + (size_t)halo * (size_t)p->nx);
+    owned.ny = m->rows;
+    m->fluid = scl_lbm_fluid_cells(&owned, m->obstacles + (size_t)m->halo * (size_t)p->nx);
+    return 0;
+}
 
-    /* every candidate shape's group count must fit one step of partials */
-    size_t min_groups_cap = (((size_t)p->nx + 15) / 16) * (size_t)rows;
-    m->partial_capacity = min_groups_cap > PARTIALS_BUDGET ? min_groups_cap : PARTIALS_BUDGET;
-    s = check_fits(m);
+/* The step kernels and the lattice streams, initialised and bound. */
+static scl_status create_device(scl_lbm *m)
+{
+    scl_context *ctx = m->ctx;
+    const scl_lbm_options *opt = &m->opt;
     char options[64];
     snprintf(options, sizeof options, "-DLBM_FP16=%d", opt->storage == SCL_LBM_FP16);
-    if (s == SCL_OK)
-        s = scl_kernel_create(ctx, "lbm", "lbm_sum_partials", options, &m->sum);
+    scl_status s = scl_kernel_create(ctx, "lbm", "lbm_sum_partials", options, &m->sum);
     if (s == SCL_OK && opt->streaming == SCL_LBM_IN_PLACE) {
         s = scl_kernel_create(ctx, "lbm", "lbm_step_even", options, &m->even);
         if (s == SCL_OK)
@@ -373,7 +356,7 @@ static scl_status create(scl_context *ctx, const scl_lbm_params *p,
         s = scl_stream_create(ctx, "lbm obstacles", SCL_UCHAR, m->ncell, 1, 1,
                               SCL_STREAM_READ_ONLY, &m->obst);
     if (s == SCL_OK)
-        s = scl_stream_create(ctx, "lbm accel flags", SCL_UCHAR, (size_t)p->nx, 1, 1, 0,
+        s = scl_stream_create(ctx, "lbm accel flags", SCL_UCHAR, (size_t)m->p.nx, 1, 1, 0,
                               &m->flags);
     if (s == SCL_OK)
         s = scl_stream_create(ctx, "lbm partials", SCL_FLOAT, m->partial_capacity, 1, 1, 0,
@@ -387,8 +370,14 @@ static scl_status create(scl_context *ctx, const scl_lbm_params *p,
         if (k)
             s = bind_common(m, k);
     }
-    if (s == SCL_OK)
-        s = choose_shape(m, opt->force);
+    return s;
+}
+
+/* The tuned shape, then what its batch size and the halo exchange need. */
+static scl_status create_plan_and_buffers(scl_lbm *m, const char *force, const char *fn)
+{
+    scl_context *ctx = m->ctx;
+    scl_status s = choose_shape(m, force);
     if (s == SCL_OK) /* tuning stepped the lattice: start again */
         s = upload_initial(m);
     if (s == SCL_OK)
@@ -399,11 +388,60 @@ static scl_status create(scl_context *ctx, const scl_lbm_params *p,
         s = scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
     /* pinned host memory for the edges and halos: a copy from pageable memory
      * is staged by the driver, which may hold the host until the queue gets to it */
-    if (s == SCL_OK && halo)
+    if (s == SCL_OK && m->halo)
         s = scl_stream_create(ctx, "lbm halo staging", SCL_UCHAR, 4 * scl_lbm_halo_bytes(m), 1,
                               1, SCL_STREAM_HOST_MAPPED, &m->staging);
-    if (s == SCL_OK && halo)
+    if (s == SCL_OK && m->halo)
         s = scl_stream_map(m->staging, SCL_MAP_READ | SCL_MAP_WRITE, &m->staging_ptr);
+    return s;
+}
+
+static scl_status create(scl_context *ctx, const scl_lbm_params *p,
+                         const unsigned char *obstacles, const scl_lbm_options *opt, int y0,
+                         int rows, int halo, const char *fn, scl_lbm **out)
+{
+    if (out)
+        *out = NULL;
+    if (!ctx || !p || !obstacles || !out)
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "NULL argument");
+    char why[512];
+    scl_status s = scl_lbm_check_params(p, why, sizeof why);
+    if (s != SCL_OK)
+        return scl_fail(ctx, s, fn, "%s", why);
+    scl_lbm_options dflt = {.storage = SCL_LBM_FP32, .streaming = SCL_LBM_TWO_LATTICES, .tune = 1};
+    if (!opt)
+        opt = &dflt;
+    s = check_create(ctx, p, obstacles, opt, y0, rows, halo, fn);
+    if (s != SCL_OK)
+        return s;
+
+    scl_lbm *m = calloc(1, sizeof *m);
+    if (!m)
+        return scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    m->ctx = ctx;
+    m->p = *p;
+    m->y0 = y0;
+    m->rows = rows;
+    m->halo = halo;
+    m->lp = *p;
+    m->lp.ny = rows + 2 * halo;
+    m->accel_row = p->ny - 2 >= y0 && p->ny - 2 < y0 + rows ? p->ny - 2 - y0 + halo : -1;
+    m->opt = *opt;
+    m->opt.force = NULL; /* used only while creating; the caller's string may not outlive us */
+    m->ncell = (size_t)p->nx * (size_t)m->lp.ny;
+    if (slab_obstacles(m, obstacles) != 0) {
+        free(m);
+        return scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    }
+
+    /* every candidate shape's group count must fit one step of partials */
+    size_t min_groups_cap = (((size_t)p->nx + 15) / 16) * (size_t)rows;
+    m->partial_capacity = min_groups_cap > PARTIALS_BUDGET ? min_groups_cap : PARTIALS_BUDGET;
+    s = check_fits(m);
+    if (s == SCL_OK)
+        s = create_device(m);
+    if (s == SCL_OK)
+        s = create_plan_and_buffers(m, opt->force, fn);
     if (s != SCL_OK) {
         scl_lbm_free(m);
         return s;

@@ -324,15 +324,10 @@ static scl_status force(scl_nbody *nb, double half_dt)
     return s;
 }
 
-scl_status scl_nbody_create(scl_context *ctx, const scl_nbody_options *opt, size_t n,
-                            const double *pos, const double *vel, const double *mass,
-                            scl_nbody **out)
+/* The options and the body count (the arguments are not NULL). */
+static scl_status check_options(scl_context *ctx, const scl_nbody_options *opt, size_t n)
 {
     static const char *fn = "scl_nbody_create";
-    if (out)
-        *out = NULL;
-    if (!ctx || !opt || !pos || !vel || !mass || !out)
-        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "NULL argument");
     if (n == 0 || n > MAX_BODIES)
         return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "body count %zu outside 1..%u", n, MAX_BODIES);
     if (!(opt->dt > 0) || !isfinite(opt->dt))
@@ -346,7 +341,22 @@ scl_status scl_nbody_create(scl_context *ctx, const scl_nbody_options *opt, size
     if (opt->precision == SCL_NBODY_DOUBLE && !scl_device(ctx)->fp64)
         return scl_fail(ctx, SCL_ERR_UNSUPPORTED, fn, "double precision: %s has no fp64",
                         scl_device(ctx)->name);
-    scl_status s = check_input(ctx, n, pos, vel, mass);
+    return SCL_OK;
+}
+
+scl_status scl_nbody_create(scl_context *ctx, const scl_nbody_options *opt, size_t n,
+                            const double *pos, const double *vel, const double *mass,
+                            scl_nbody **out)
+{
+    static const char *fn = "scl_nbody_create";
+    if (out)
+        *out = NULL;
+    if (!ctx || !opt || !pos || !vel || !mass || !out)
+        return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "NULL argument");
+    scl_status s = check_options(ctx, opt, n);
+    if (s != SCL_OK)
+        return s;
+    s = check_input(ctx, n, pos, vel, mass);
     if (s != SCL_OK)
         return s;
     scl_nbody *nb = calloc(1, sizeof *nb);

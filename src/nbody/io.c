@@ -95,10 +95,42 @@ static int parse_numbers(char *line, double v[7], char *what, size_t whatlen)
     }
 }
 
+/* One line's numbers (count of them, or -1 with the offending text in what)
+ * checked and appended to b. */
+static scl_status take_body(body_list *b, const double v[7], int count, const char *what,
+                            const char *line, const char *path, long lineno, char *err,
+                            size_t errlen)
+{
+    static const char *names[7] = {"x", "y", "z", "vx", "vy", "vz", "m"};
+    if (count < 0) {
+        scl_format_error(err, errlen, "%s:%ld: '%s' is not a number", path, lineno, what);
+        return SCL_ERR_INPUT;
+    }
+    if (count != 7) {
+        scl_format_error(err, errlen, "%s:%ld: expected 7 values (x y z vx vy vz m), found %s%d%s",
+                         path, lineno, count > 7 ? "more than " : "", count > 7 ? 7 : count,
+                         count < 7 && !strchr(line, '\n') ? " (truncated file?)" : "");
+        return SCL_ERR_INPUT;
+    }
+    for (int k = 0; k < 7; k++)
+        if (!isfinite(v[k])) {
+            scl_format_error(err, errlen, "%s:%ld: %s is not finite", path, lineno, names[k]);
+            return SCL_ERR_INPUT;
+        }
+    if (v[6] < 0) {
+        scl_format_error(err, errlen, "%s:%ld: mass %g is negative", path, lineno, v[6]);
+        return SCL_ERR_INPUT;
+    }
+    if (list_push(b, v)) {
+        scl_format_error(err, errlen, "%s:%ld: out of memory", path, lineno);
+        return SCL_ERR_MEMORY;
+    }
+    return SCL_OK;
+}
+
 scl_status scl_nbody_load(const char *path, size_t *n, double **pos, double **vel,
                           double **mass, char *err, size_t errlen)
 {
-    static const char *names[7] = {"x", "y", "z", "vx", "vy", "vz", "m"};
     if (!path || !n || !pos || !vel || !mass) {
         scl_format_error(err, errlen, "scl_nbody_load: NULL argument");
         return SCL_ERR_ARGUMENT;
@@ -137,30 +169,7 @@ scl_status scl_nbody_load(const char *path, size_t *n, double **pos, double **ve
             seen_header = 1; /* a line of column names such as "x,y,z,vx,vy,vz,m" */
             continue;
         }
-        if (count < 0) {
-            scl_format_error(err, errlen, "%s:%ld: '%s' is not a number", path, lineno, what);
-            s = SCL_ERR_INPUT;
-        } else if (count != 7) {
-            scl_format_error(err, errlen, "%s:%ld: expected 7 values (x y z vx vy vz m), found %s%d%s",
-                             path, lineno, count > 7 ? "more than " : "", count > 7 ? 7 : count,
-                             count < 7 && !strchr(line, '\n') ? " (truncated file?)" : "");
-            s = SCL_ERR_INPUT;
-        } else {
-            for (int k = 0; k < 7 && s == SCL_OK; k++)
-                if (!isfinite(v[k])) {
-                    scl_format_error(err, errlen, "%s:%ld: %s is not finite", path, lineno,
-                                     names[k]);
-                    s = SCL_ERR_INPUT;
-                }
-            if (s == SCL_OK && v[6] < 0) {
-                scl_format_error(err, errlen, "%s:%ld: mass %g is negative", path, lineno, v[6]);
-                s = SCL_ERR_INPUT;
-            }
-            if (s == SCL_OK && list_push(&b, v)) {
-                scl_format_error(err, errlen, "%s:%ld: out of memory", path, lineno);
-                s = SCL_ERR_MEMORY;
-            }
-        }
+        s = take_body(&b, v, count, what, line, path, lineno, err, errlen);
     }
     if (s == SCL_OK && ferror(f)) {
         scl_format_error(err, errlen, "%s:%ld: read error: %s", path, lineno + 1,
@@ -188,6 +197,24 @@ scl_status scl_nbody_load(const char *path, size_t *n, double **pos, double **ve
     return SCL_OK;
 }
 
+typedef struct {
+    size_t n;
+    const double *pos, *vel, *mass;
+} body_file;
+
+static int write_bodies(FILE *f, const void *user)
+{
+    const body_file *b = user;
+    if (fprintf(f, "# n = %zu\nx,y,z,vx,vy,vz,m\n", b->n) < 0)
+        return -1;
+    for (size_t i = 0; i < b->n; i++)
+        if (fprintf(f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", b->pos[3 * i],
+                    b->pos[3 * i + 1], b->pos[3 * i + 2], b->vel[3 * i], b->vel[3 * i + 1],
+                    b->vel[3 * i + 2], b->mass[i]) < 0)
+            return -1;
+    return 0;
+}
+
 scl_status scl_nbody_save(const char *path, size_t n, const double *pos, const double *vel,
                           const double *mass, char *err, size_t errlen)
 {
@@ -195,20 +222,6 @@ scl_status scl_nbody_save(const char *path, size_t n, const double *pos, const d
         scl_format_error(err, errlen, "scl_nbody_save: NULL argument");
         return SCL_ERR_ARGUMENT;
     }
-    scl_outfile o;
-    scl_status st = scl_outfile_open(&o, path, 0, err, errlen);
-    if (st != SCL_OK)
-        return st;
-    FILE *f = o.f;
-    int bad = fprintf(f, "# n = %zu\nx,y,z,vx,vy,vz,m\n", n) < 0;
-    for (size_t i = 0; i < n && !bad; i++)
-        bad = fprintf(f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", pos[3 * i],
-                      pos[3 * i + 1], pos[3 * i + 2], vel[3 * i], vel[3 * i + 1], vel[3 * i + 2],
-                      mass[i]) < 0;
-    if (bad) {
-        scl_format_error(err, errlen, "%s: write failed: %s", path, strerror(errno));
-        scl_outfile_abort(&o);
-        return SCL_ERR_IO;
-    }
-    return scl_outfile_commit(&o, err, errlen);
+    const body_file b = {n, pos, vel, mass};
+    return scl_outfile_write(path, 0, write_bodies, &b, err, errlen);
 }

@@ -37,6 +37,87 @@ void pppm_solver_free(scl_pppm *p)
     memset(p->nk, 0, sizeof p->nk);
 }
 
+/* the four kernels of the step, for a grid smaller than the stencil or not */
+static scl_status solver_kernels(scl_pppm *p, int small)
+{
+    scl_context *ctx = p->ctx;
+    char opts[112];
+    snprintf(opts, sizeof opts, "-DORDER=%d -DFP64=%d -DPERIODIC=1 -DVD_STRIDE=2 -DSMALL_GRID=%d",
+             p->p.order, p->p.fp64 ? 1 : 0, small);
+    char sopts[64];
+    snprintf(sopts, sizeof sopts, "-DFP64=%d -DWG=%d", p->p.fp64 ? 1 : 0, SOLVE_WG);
+    scl_status st;
+    if ((st = scl_kernel_create(ctx, "pppm", "pppm_assign", opts, &p->assign_p)) ||
+        (st = scl_kernel_create(ctx, "pppm", "pppm_interp", opts, &p->interp_p)) ||
+        (st = scl_kernel_create(ctx, "pppm_solve", "pppm_fixed_to_complex", sopts, &p->to_complex)) ||
+        (st = scl_kernel_create(ctx, "pppm_solve", "pppm_poisson_ik", sopts, &p->poisson)))
+        return st;
+    scl_kernel_set_label(p->assign_p, "pppm.assign");
+    scl_kernel_set_label(p->interp_p, "pppm.interp");
+    scl_kernel_set_label(p->to_complex, "pppm.to_complex");
+    scl_kernel_set_label(p->poisson, "pppm.poisson");
+    return SCL_OK;
+}
+
+/* the grids (np points), the k-space factors and the partial sums */
+static scl_status solver_streams(scl_pppm *p, const int nk[3], size_t np)
+{
+    scl_context *ctx = p->ctx;
+    const scl_type rt = p->p.fp64 ? SCL_DOUBLE : SCL_FLOAT;
+    const scl_type at = scl_device(ctx)->fp64 ? SCL_DOUBLE : SCL_FLOAT;
+    scl_status st;
+    if ((st = scl_stream_create(ctx, "pppm.density_grid", SCL_LONG, np, 1, 1, 0, &p->density_p)) ||
+        (st = scl_stream_create(ctx, "pppm.work", rt, 2 * np, 1, 1, 0, &p->work)) ||
+        (st = scl_stream_create(ctx, "pppm.vdx_k", rt, 2 * np, 1, 1, 0, &p->vdc[0])) ||
+        (st = scl_stream_create(ctx, "pppm.vdy_k", rt, 2 * np, 1, 1, 0, &p->vdc[1])) ||
+        (st = scl_stream_create(ctx, "pppm.vdz_k", rt, 2 * np, 1, 1, 0, &p->vdc[2])) ||
+        (st = scl_stream_create(ctx, "pppm.greensfn", rt, np, 1, 1, SCL_STREAM_READ_ONLY, &p->green)) ||
+        (st = scl_stream_create(ctx, "pppm.fk", rt, (size_t)nk[0] + nk[1] + nk[2], 1, 1,
+                                SCL_STREAM_READ_ONLY, &p->fk)) ||
+        (st = scl_stream_create(ctx, "pppm.partials", at, 7 * (size_t)p->ngroups, 1, 1, 0, &p->partials)))
+        return st;
+    if (!(p->partials_host = malloc(7 * (size_t)p->ngroups * scl_type_size(at))))
+        return scl_fail(ctx, SCL_ERR_MEMORY, "scl_pppm_solver_set", "out of host memory");
+    return SCL_OK;
+}
+
+/* every argument of the four kernels that the grid fixes */
+static scl_status solver_bind(scl_pppm *p, const int nk[3], size_t np)
+{
+    const int lo0[3] = {0, 0, 0}, hi0[3] = {nk[0] - 1, nk[1] - 1, nk[2] - 1};
+    const scl_arg_stream assign_s[] = {{"density_fixed", p->density_p}, {"bad", p->bad}};
+    const scl_arg_stream interp_s[] = {{"vdx", p->vdc[0]}, {"vdy", p->vdc[1]}, {"vdz", p->vdc[2]}};
+    const scl_arg_stream complex_s[] = {{"density_fixed", p->density_p}, {"work", p->work}};
+    const scl_arg_int complex_i[] = {{"npoints", (int)np}};
+    const scl_arg_stream poisson_s[] = {{"work", p->work},      {"greensfn", p->green},
+                                        {"fk", p->fk},          {"vdx", p->vdc[0]},
+                                        {"vdy", p->vdc[1]},     {"vdz", p->vdc[2]},
+                                        {"partials", p->partials}};
+    const scl_arg_int poisson_i[] = {{"nx", nk[0]}, {"ny", nk[1]}, {"nz", nk[2]}};
+    const scl_arg_real poisson_r[] = {{"scaleinv", 1.0 / (double)np},
+                                      {"s2", 1.0 / ((double)np * (double)np)}};
+    scl_status st;
+    if ((st = pppm_bind_grid(p, p->assign_p, lo0, hi0)) ||
+        (st = pppm_bind_grid(p, p->interp_p, lo0, hi0)) ||
+        (st = scl_kernel_bind(p->assign_p, assign_s, 2, NULL, 0)) ||
+        (st = scl_kernel_bind(p->interp_p, interp_s, 3, NULL, 0)) ||
+        (st = scl_kernel_set_real(p->interp_p, "qscale", p->p.qscale)) ||
+        (st = scl_kernel_bind(p->to_complex, complex_s, 2, complex_i, 1)) ||
+        (st = scl_kernel_bind(p->poisson, poisson_s, 7, poisson_i, 3)) ||
+        (st = scl_kernel_bind_reals(p->poisson, poisson_r, 2)))
+        return st;
+    if (p->x) { /* atoms already reserved: bind them to the new kernels */
+        scl_kernel *ks[2] = {p->assign_p, p->interp_p};
+        for (int i = 0; i < 2; i++)
+            if ((st = scl_kernel_set_stream(ks[i], "x", p->x)) ||
+                (st = scl_kernel_set_stream(ks[i], "q", p->q)))
+                return st;
+        if ((st = scl_kernel_set_stream(p->interp_p, "f", p->f)))
+            return st;
+    }
+    return SCL_OK;
+}
+
 /* streams, kernels and FFT plan for an nx*ny*nz grid */
 static scl_status solver_build(scl_pppm *p, const int nk[3])
 {
@@ -54,71 +135,13 @@ static scl_status solver_build(scl_pppm *p, const int nk[3])
     const size_t np = (size_t)nk[0] * nk[1] * nk[2];
     if (np > (size_t)1 << 30)
         return scl_fail(ctx, SCL_ERR_TOO_LARGE, fn, "grid of %zu points is too large", np);
-    const scl_type rt = p->p.fp64 ? SCL_DOUBLE : SCL_FLOAT;
-    const scl_type at = scl_device(ctx)->fp64 ? SCL_DOUBLE : SCL_FLOAT;
-    char opts[112];
-    snprintf(opts, sizeof opts, "-DORDER=%d -DFP64=%d -DPERIODIC=1 -DVD_STRIDE=2 -DSMALL_GRID=%d",
-             p->p.order, p->p.fp64 ? 1 : 0, small);
-    char sopts[64];
-    snprintf(sopts, sizeof sopts, "-DFP64=%d -DWG=%d", p->p.fp64 ? 1 : 0, SOLVE_WG);
     memcpy(p->nk, nk, sizeof p->nk);
     p->wg = SOLVE_WG;
     p->ngroups = (int)((np + SOLVE_WG - 1) / SOLVE_WG);
     scl_status st;
-    if ((st = scl_kernel_create(ctx, "pppm", "pppm_assign", opts, &p->assign_p)) ||
-        (st = scl_kernel_create(ctx, "pppm", "pppm_interp", opts, &p->interp_p)) ||
-        (st = scl_kernel_create(ctx, "pppm_solve", "pppm_fixed_to_complex", sopts, &p->to_complex)) ||
-        (st = scl_kernel_create(ctx, "pppm_solve", "pppm_poisson_ik", sopts, &p->poisson)))
+    if ((st = solver_kernels(p, small)) || (st = solver_streams(p, nk, np)) ||
+        (st = solver_bind(p, nk, np)))
         return st;
-    scl_kernel_set_label(p->assign_p, "pppm.assign");
-    scl_kernel_set_label(p->interp_p, "pppm.interp");
-    scl_kernel_set_label(p->to_complex, "pppm.to_complex");
-    scl_kernel_set_label(p->poisson, "pppm.poisson");
-    if ((st = scl_stream_create(ctx, "pppm.density_grid", SCL_LONG, np, 1, 1, 0, &p->density_p)) ||
-        (st = scl_stream_create(ctx, "pppm.work", rt, 2 * np, 1, 1, 0, &p->work)) ||
-        (st = scl_stream_create(ctx, "pppm.vdx_k", rt, 2 * np, 1, 1, 0, &p->vdc[0])) ||
-        (st = scl_stream_create(ctx, "pppm.vdy_k", rt, 2 * np, 1, 1, 0, &p->vdc[1])) ||
-        (st = scl_stream_create(ctx, "pppm.vdz_k", rt, 2 * np, 1, 1, 0, &p->vdc[2])) ||
-        (st = scl_stream_create(ctx, "pppm.greensfn", rt, np, 1, 1, SCL_STREAM_READ_ONLY, &p->green)) ||
-        (st = scl_stream_create(ctx, "pppm.fk", rt, (size_t)nk[0] + nk[1] + nk[2], 1, 1,
-                                SCL_STREAM_READ_ONLY, &p->fk)) ||
-        (st = scl_stream_create(ctx, "pppm.partials", at, 7 * (size_t)p->ngroups, 1, 1, 0, &p->partials)))
-        return st;
-    if (!(p->partials_host = malloc(7 * (size_t)p->ngroups * scl_type_size(at))))
-        return scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
-    const int lo0[3] = {0, 0, 0}, hi0[3] = {nk[0] - 1, nk[1] - 1, nk[2] - 1};
-    if ((st = pppm_bind_grid(p, p->assign_p, lo0, hi0)) ||
-        (st = pppm_bind_grid(p, p->interp_p, lo0, hi0)) ||
-        (st = scl_kernel_set_stream(p->assign_p, "density_fixed", p->density_p)) ||
-        (st = scl_kernel_set_stream(p->assign_p, "bad", p->bad)) ||
-        (st = scl_kernel_set_stream(p->interp_p, "vdx", p->vdc[0])) ||
-        (st = scl_kernel_set_stream(p->interp_p, "vdy", p->vdc[1])) ||
-        (st = scl_kernel_set_stream(p->interp_p, "vdz", p->vdc[2])) ||
-        (st = scl_kernel_set_real(p->interp_p, "qscale", p->p.qscale)) ||
-        (st = scl_kernel_set_int(p->to_complex, "npoints", (int)np)) ||
-        (st = scl_kernel_set_stream(p->to_complex, "density_fixed", p->density_p)) ||
-        (st = scl_kernel_set_stream(p->to_complex, "work", p->work)) ||
-        (st = scl_kernel_set_int(p->poisson, "nx", nk[0])) ||
-        (st = scl_kernel_set_int(p->poisson, "ny", nk[1])) ||
-        (st = scl_kernel_set_int(p->poisson, "nz", nk[2])) ||
-        (st = scl_kernel_set_stream(p->poisson, "work", p->work)) ||
-        (st = scl_kernel_set_stream(p->poisson, "greensfn", p->green)) ||
-        (st = scl_kernel_set_stream(p->poisson, "fk", p->fk)) ||
-        (st = scl_kernel_set_stream(p->poisson, "vdx", p->vdc[0])) ||
-        (st = scl_kernel_set_stream(p->poisson, "vdy", p->vdc[1])) ||
-        (st = scl_kernel_set_stream(p->poisson, "vdz", p->vdc[2])) ||
-        (st = scl_kernel_set_stream(p->poisson, "partials", p->partials)) ||
-        (st = scl_kernel_set_real(p->poisson, "scaleinv", 1.0 / (double)np)) ||
-        (st = scl_kernel_set_real(p->poisson, "s2", 1.0 / ((double)np * (double)np))))
-        return st;
-    if (p->x) {   /* atoms already reserved: bind them to the new kernels */
-        scl_kernel *ks[2] = {p->assign_p, p->interp_p};
-        for (int i = 0; i < 2; i++)
-            if ((st = scl_kernel_set_stream(ks[i], "x", p->x)) ||
-                (st = scl_kernel_set_stream(ks[i], "q", p->q)))
-                return st;
-        if ((st = scl_kernel_set_stream(p->interp_p, "f", p->f))) return st;
-    }
     return pppm_fft_create(ctx, nk, p->p.fp64, p->work, &p->fft);
 }
 

@@ -45,7 +45,9 @@ static void compare(const scl_eri_system *s, const char *force, uint64_t *seed)
            *Kr = Jr + n * n;
     CHECK(scl_eri_ref_tensor(s, 0, ref, NULL) == SCL_OK, "reference");
     scl_eri *e = NULL;
-    scl_eri_options o = {.force = force};
+    scl_eri_options o;
+    scl_eri_options_default(&o);
+    o.force = force;
     CHECK_OK(ctx, scl_eri_create(ctx, s, &o, &e));
     if (!e)
         goto done;
@@ -172,7 +174,9 @@ int main(void)
     /* RHF: device direct vs the host tensor */
     double e_dev = NAN, e_ref = rhf(&s, NULL, NULL, 0, NULL);
     scl_eri *e = NULL;
-    scl_eri_options o = {.force = "wg=64,boys=0"};
+    scl_eri_options o;
+    scl_eri_options_default(&o);
+    o.force = "wg=64,boys=0";
     CHECK_OK(ctx, scl_eri_create(ctx, &s, &o, &e));
     if (e)
         e_dev = rhf(&s, e, NULL, 0, NULL);
@@ -188,7 +192,8 @@ int main(void)
     double *D = NULL, threshold = 1e-7;
     double e0 = rhf(&s, NULL, NULL, 0, &D);
     e = NULL;
-    o = (scl_eri_options){.schwarz = threshold, .force = "wg=64,boys=2"};
+    scl_eri_options_default(&o);
+    o.schwarz = threshold, o.force = "wg=64,boys=2";
     CHECK_OK(ctx, scl_eri_create(ctx, &s, &o, &e));
     double e1 = e ? rhf(&s, e, NULL, 0, NULL) : NAN;
     size_t screened = 0;
@@ -212,7 +217,8 @@ int main(void)
     const char *single[] = {"wg=64,boys=0", "wg=64,boys=2,vw=4"};
     for (int v = 0; v < 2; v++) {
         e = NULL;
-        o = (scl_eri_options){.precision = SCL_ERI_FP32, .force = single[v]};
+        scl_eri_options_default(&o);
+        o.precision = SCL_PREC_SINGLE, o.force = single[v];
         CHECK_OK(ctx, scl_eri_create(ctx, &s, &o, &e));
         if (e) {
             CHECK_OK(ctx, scl_eri_tensor(e, t32, NULL));

@@ -13,14 +13,7 @@ static char dir[] = "/tmp/scl_lbm_input_XXXXXX";
 
 static const char *write_file(const char *name, const char *text)
 {
-    static char path[256];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    if (f) {
-        fputs(text, f);
-        fclose(f);
-    }
-    return path;
+    return test_write_text(dir, name, text);
 }
 
 static void bad_params(const char *name, const char *text, scl_status want, const char *where)

@@ -7,6 +7,7 @@
  * double, give av_vels within 1e-6 (not bitwise: another summation order).
  * Misuse is refused: in-place streaming, rows outside the lattice,
  * scl_lbm_step on a slab. */
+#include "lbm_slabs.h"
 #include "streamcl/lbm.h"
 #include "test_util.h"
 
@@ -67,21 +68,10 @@ static void run_split(scl_context *ctx, const scl_lbm_params *p, const unsigned 
             total[t] += sum;
         }
     }
-    for (int i = 0; i < slabs; i++) {
-        int first, rows;
-        long fluid;
-        scl_lbm_rows(s.slab[i], &first, &rows, &fluid);
-        fluid_all += fluid;
-        CHECK_OK(ctx, scl_lbm_read_speeds(s.slab[i], f_slab));
-        size_t plane = (size_t)p->nx * (size_t)rows;
-        for (int k = 0; k < SCL_LBM_Q; k++)
-            memcpy(f_split + (size_t)k * n + (size_t)first * p->nx, f_slab + (size_t)k * plane,
-                   plane * sizeof(float));
-    }
+    for (int i = 0; i < slabs; i++)
+        fluid_all += lbm_gather_slab(ctx, s.slab[i], p->nx, n, f_slab, f_split);
     CHECK_OK(ctx, scl_lbm_read_speeds(whole, f_whole));
-    size_t differ = 0;
-    for (size_t i = 0; i < n * SCL_LBM_Q; i++)
-        differ += memcmp(&f_whole[i], &f_split[i], sizeof(float)) != 0;
+    size_t differ = lbm_count_differ(f_whole, f_split, n * SCL_LBM_Q);
     CHECK(differ == 0, "%s, %d slabs: %zu of %zu distributions differ from the whole lattice's",
           st, slabs, differ, n * SCL_LBM_Q);
     CHECK(fluid_all == scl_lbm_fluid_cells(p, obst), "%s, %d slabs: fluid cells %ld", st, slabs,
@@ -111,15 +101,8 @@ int main(void)
     uint64_t rng = test_seed();
     scl_context *ctx = test_context();
     printf("device: %s\n", scl_device(ctx)->name);
-    scl_lbm_params p = {.nx = 21, .ny = 13, .max_iters = 0, .reynolds_dim = 13,
-                        .density = 0.1f, .accel = 0.005f, .omega = 1.85f};
-    size_t n = (size_t)p.nx * (size_t)p.ny;
-    unsigned char *obst = calloc(n, 1);
-    for (size_t i = 0; i < n; i++)
-        obst[i] = test_uniform(&rng) < 0.12;
-    for (int x = 0; x < p.nx; x += 3) /* walls broken up on the wrap rows */
-        obst[x] = obst[(size_t)(p.ny - 1) * p.nx + x] = 1;
-    obst[(size_t)(p.ny - 2) * p.nx] = 0;
+    scl_lbm_params p;
+    unsigned char *obst = lbm_test_lattice(&rng, &p);
     static const int splits[] = {1, 2, 3, 4, 13};
     for (int st = 0; st < 2; st++)
         for (size_t j = 0; j < sizeof splits / sizeof *splits; j++)

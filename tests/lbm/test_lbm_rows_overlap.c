@@ -9,6 +9,7 @@
  * batches and calls (the halos stay filled between calls). |u| sums within
  * 1e-6 of av_vels (another summation order). Misuse refused: a whole-lattice
  * solver, NULL buffers. */
+#include "lbm_slabs.h"
 #include "streamcl/lbm.h"
 #include "test_util.h"
 
@@ -132,20 +133,10 @@ static void run_split(const scl_lbm_params *p, const unsigned char *obst, scl_lb
         CHECK(me->status == SCL_OK, "%s, %d slabs: slab %d: %s", st, slabs, i, me->error);
         CHECK(me->swaps == steps + 1, "%s, %d slabs: slab %d swapped %ld times for %ld steps", st,
               slabs, i, me->swaps, steps);
-        int first, rows;
-        long fluid;
-        scl_lbm_rows(me->lbm, &first, &rows, &fluid);
-        fluid_all += fluid;
-        CHECK_OK(me->ctx, scl_lbm_read_speeds(me->lbm, f_slab));
-        size_t plane = (size_t)p->nx * (size_t)rows;
-        for (int k = 0; k < SCL_LBM_Q; k++)
-            memcpy(f_split + (size_t)k * n + (size_t)first * p->nx, f_slab + (size_t)k * plane,
-                   plane * sizeof(float));
+        fluid_all += lbm_gather_slab(me->ctx, me->lbm, p->nx, n, f_slab, f_split);
     }
     CHECK_OK(wctx, scl_lbm_read_speeds(whole, f_whole));
-    size_t differ = 0;
-    for (size_t i = 0; i < n * SCL_LBM_Q; i++)
-        differ += memcmp(&f_whole[i], &f_split[i], sizeof(float)) != 0;
+    size_t differ = lbm_count_differ(f_whole, f_split, n * SCL_LBM_Q);
     CHECK(differ == 0, "%s, %d slabs, ly %d: %zu of %zu distributions differ from the whole "
           "lattice's", st, slabs, ly, differ, n * SCL_LBM_Q);
     long bad = 0;
@@ -180,15 +171,8 @@ out:
 int main(void)
 {
     uint64_t rng = test_seed();
-    scl_lbm_params p = {.nx = 21, .ny = 13, .max_iters = 0, .reynolds_dim = 13,
-                        .density = 0.1f, .accel = 0.005f, .omega = 1.85f};
-    size_t n = (size_t)p.nx * (size_t)p.ny;
-    unsigned char *obst = calloc(n, 1);
-    for (size_t i = 0; i < n; i++)
-        obst[i] = test_uniform(&rng) < 0.12;
-    for (int x = 0; x < p.nx; x += 3) /* walls broken up on the wrap rows */
-        obst[x] = obst[(size_t)(p.ny - 1) * p.nx + x] = 1;
-    obst[(size_t)(p.ny - 2) * p.nx] = 0;
+    scl_lbm_params p;
+    unsigned char *obst = lbm_test_lattice(&rng, &p);
     static const int splits[] = {1, 3, 7};
     for (int st = 0; st < 2; st++)
         for (size_t j = 0; j < sizeof splits / sizeof *splits; j++)

@@ -47,20 +47,6 @@ static inline void test_round_to_float(double *v, size_t count)
         v[i] = (double)(float)v[i];
 }
 
-/* sqrt(sum |a - ref|^2 / sum |ref|^2); +inf if anything is not finite, so
- * that NaN never passes a "<=" check. */
-static inline double test_rms_relative(const double *a, const double *ref, size_t count)
-{
-    double num = 0, den = 0;
-    for (size_t i = 0; i < count; i++) {
-        if (!isfinite(a[i]) || !isfinite(ref[i]))
-            return INFINITY;
-        num += (a[i] - ref[i]) * (a[i] - ref[i]);
-        den += ref[i] * ref[i];
-    }
-    return den > 0 ? sqrt(num / den) : (num > 0 ? INFINITY : 0.0);
-}
-
 /* An awkward size in [lo, lo + span): odd, not a multiple of anything. */
 static inline size_t test_awkward_size(uint64_t *rng, size_t lo, size_t span)
 {

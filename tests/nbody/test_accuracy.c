@@ -25,7 +25,7 @@ static void check_accel(scl_context *ctx, scl_nbody_precision prec, size_t n, do
             test_round_to_float(sys.mass, n);
         }
         CHECK(scl_nbody_ref_accel(n, sys.pos, sys.mass, 0.7, eps, 1, ref) == SCL_OK, "reference");
-        double err = test_rms_relative(acc, ref, 3 * n);
+        double err = test_rms_rel_error(acc, ref, 3 * n);
         double tol = single ? 1e-6 : 1e-12;
         printf("%s n=%zu eps=%.3g: RMS relative error %.3e (tolerance %.0e)\n",
                single ? "single" : "double", n, eps, err, tol);

@@ -61,7 +61,7 @@ int main(void)
         if (nb) {
             CHECK_OK(ctx, scl_nbody_step(nb, 10));
             CHECK_OK(ctx, scl_nbody_read(nb, pos, vel, NULL));
-            double ep = test_rms_relative(pos, rpos, 3 * n), ev = test_rms_relative(vel, rvel, 3 * n);
+            double ep = test_rms_rel_error(pos, rpos, 3 * n), ev = test_rms_rel_error(vel, rvel, 3 * n);
             printf("double, 10 steps vs reference: positions %.2e, velocities %.2e (tol 1e-12)\n",
                    ep, ev);
             CHECK(ep <= 1e-12 && ev <= 1e-12, "trajectory differs: %.3e %.3e", ep, ev);

@@ -42,8 +42,8 @@ static void compare_plans(scl_context *ctx, scl_nbody_precision prec, const test
     for (int i = 1; i < count; i++) {
         if (run_plan(ctx, prec, sys, shapes[i], other))
             continue;
-        double err = test_rms_relative(other + 6 * sys->n, first + 6 * sys->n, 3 * sys->n);
-        double perr = test_rms_relative(other, first, 3 * sys->n);
+        double err = test_rms_rel_error(other + 6 * sys->n, first + 6 * sys->n, 3 * sys->n);
+        double perr = test_rms_rel_error(other, first, 3 * sys->n);
         printf("%s V=%-2d wg=%-3d tile=%-4d: acceleration difference %.2e, positions %.2e\n",
                single ? "single" : "double", shapes[i].V, shapes[i].wg, shapes[i].tile, err, perr);
         CHECK(err <= tol && perr <= tol, "V=%d wg=%d tile=%d differs: %.3e / %.3e (tolerance %.0e)",
