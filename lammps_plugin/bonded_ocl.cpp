@@ -1,5 +1,6 @@
 /* The four bonded /ocl styles and the engine they share (see bonded_ocl.h). */
 #include "bonded_ocl.h"
+#include "streamcl_context.h"
 #include "strf.h"
 
 #include "atom.h"
@@ -102,7 +103,7 @@ void BondedOCLEngine::release(BondedOCLEngine *e)
 BondedOCLEngine::~BondedOCLEngine()
 {
   if (engine) scl_bonded_free(engine);
-  if (ctx) scl_context_free(ctx);
+  StreamclContext::release(lmp, ctx, StreamclContext::BONDED);
 }
 
 void BondedOCLEngine::fail(const char *file, int line, const std::string &what, scl_status st)
@@ -113,34 +114,26 @@ void BondedOCLEngine::fail(const char *file, int line, const std::string &what, 
 
 /* This rank's device (the pair style's rule: the node's GPUs, or the first
    STREAMCL_GPUS of them, round robin by node-local rank unless STREAMCL_DEVICE
-   names one; the pair style's `gpus` keyword is not seen here) and the engine. */
+   names one; the pair style's `gpus` keyword is not seen here), its context
+   (the instance's, shared with the other /ocl styles) and the engine.
+   Collective: every rank's first bonded compute() calls it. */
 void BondedOCLEngine::create()
 {
-  scl_env_options env;
-  memset(&env, 0, sizeof env);
-  scl_env_options_read(&env);
-  std::string spec = env.context.device ? env.context.device : "";
-  if (spec.empty() || spec == "gpu") {
-    MPI_Comm node;
-    MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, comm->me, MPI_INFO_NULL, &node);
-    int local_rank = 0;
-    MPI_Comm_rank(node, &local_rank);
-    MPI_Comm_free(&node);
-    char dev[64] = "", err[512] = "";
-    int used = 0, gpus = 0;   // STREAMCL_GPUS as the pair style reads it (0: all)
-    const char *g = getenv("STREAMCL_GPUS");
-    if (g && *g) gpus = atoi(g) > 0 ? atoi(g) : 0;
-    if (scl_charmm_rank_device(local_rank, gpus, dev, sizeof dev, &used, err, sizeof err) == SCL_OK)
-      spec = dev;
-  }
-  env.context.device = spec.empty() ? nullptr : spec.c_str();
-  env.context.profiling = 0;
-  char err[1024] = "";
-  scl_status st = scl_context_create(&env.context, &ctx, err, sizeof err);
-  if (st != SCL_OK)
+  const char *dev = getenv("STREAMCL_DEVICE");
+  const std::string want = dev ? dev : "";
+  const int local_rank = StreamclContext::node_rank(world, nullptr);
+  std::string spec;
+  // no GPU for "gpu": the spec as given, and the context's error names it
+  if (!StreamclContext::resolve(want, local_rank, StreamclContext::env_gpus(), spec, nullptr))
+    spec = want;
+  scl_status st = SCL_OK;
+  std::string err;
+  ctx = StreamclContext::acquire(lmp, spec, StreamclContext::BONDED, &st, err);
+  if (!ctx)
     error->one(FLERR, strf("bonded /ocl styles: no OpenCL device for '%s' (%s): %s -- check "
                            "STREAMCL_DEVICE (cpu, gpu, P:D or a name)",
-                           spec.empty() ? "default" : spec.c_str(), scl_status_name(st), err));
+                           spec.empty() ? "default" : spec.c_str(), scl_status_name(st),
+                           err.c_str()));
   scl_bonded_options o;
   scl_bonded_options_default(&o);
   const char *p = getenv("STREAMCL_PRECISION");
@@ -152,6 +145,7 @@ void BondedOCLEngine::create()
 
 void BondedOCLEngine::start(int eflag, int vflag)
 {
+  const double t0 = MPI_Wtime();
   active = 0;
   if (bond && force->bond == bond) active |= 1 << SCL_BONDED_BOND;
   if (angle && force->angle == angle) active |= 1 << SCL_BONDED_ANGLE;
@@ -208,6 +202,7 @@ void BondedOCLEngine::start(int eflag, int vflag)
     fail(FLERR, "starting the bonded terms", st);
   in_flight = true;
   unclaimed = active;
+  StreamclContext::add_host_time(lmp, StreamclContext::BONDED, MPI_Wtime() - t0);
 }
 
 void BondedOCLEngine::start_for(int kind, int eflag, int vflag)
@@ -224,6 +219,7 @@ void BondedOCLEngine::collect()
 {
   if (!in_flight) return;
   in_flight = false;
+  const double t0 = MPI_Wtime();
   scl_status st = scl_bonded_compute_finish(engine, atom->f ? atom->f[0] : nullptr, &result);
   if (st) fail(FLERR, "computing the bonded terms", st);
   if (!(flags & SCL_BONDED_TALLY)) {
@@ -235,6 +231,7 @@ void BondedOCLEngine::collect()
   if (angle && (active & (1 << SCL_BONDED_ANGLE))) angle->deliver();
   if (dihedral && (active & (1 << SCL_BONDED_DIHEDRAL))) dihedral->deliver();
   if (improper && (active & (1 << SCL_BONDED_IMPROPER))) improper->deliver();
+  StreamclContext::add_host_time(lmp, StreamclContext::BONDED, MPI_Wtime() - t0);
 }
 
 /* Adds one kind's tallies to a style's own, for the flags its ev_init set. */
