@@ -1,5 +1,6 @@
 /* The four bonded /ocl styles and the engine they share (see bonded_ocl.h). */
 #include "bonded_ocl.h"
+#include "pair_lj_charmm_coul_long_ocl.h"
 #include "streamcl_context.h"
 #include "strf.h"
 
@@ -69,6 +70,7 @@ class BondedOCLEngine : protected Pointers {
   int counts[4] = {-1, -1, -1, -1};
   const int *lists[4] = {nullptr, nullptr, nullptr, nullptr};
   int newton = -1;
+  int share_x = -1;   // read x from the pair's device copy (STREAMCL_SHARE_X=0: no)
   scl_bonded_result result{};
   std::vector<double> eatom_buf, vatom_buf;
 
@@ -153,6 +155,10 @@ void BondedOCLEngine::start(int eflag, int vflag)
   if (improper && force->improper == improper) active |= 1 << SCL_BONDED_IMPROPER;
   if (!ctx) create();
   scl_status st;
+  if (share_x < 0) {
+    const char *e = getenv("STREAMCL_SHARE_X");
+    share_x = !(e && !strcmp(e, "0"));
+  }
   if (coeffs_dirty) {
     scl_bonded_coeffs c;
     memset(&c, 0, sizeof c);
@@ -197,9 +203,18 @@ void BondedOCLEngine::start(int eflag, int vflag)
   } else {
     result.eatom = result.vatom = nullptr;
   }
-  // x stays as it is until pre_reverse: it goes up from LAMMPS's array
-  if ((st = scl_bonded_compute_start(engine, atom->x ? atom->x[0] : nullptr, nullptr, flags)))
-    fail(FLERR, "starting the bonded terms", st);
+  // x stays as it is until pre_reverse: the owned atoms' come from the pair
+  // style's device copy of this step's x where it has one on this context
+  // (STREAMCL_SHARE_X=0: uploaded here, for A/B), else from LAMMPS's array
+  const double *x = atom->x ? atom->x[0] : nullptr;
+  const scl_stream *xdev = nullptr;
+  if (share_x)
+    if (auto *pair = dynamic_cast<PairLJCharmmCoulLongOCL *>(force->pair))
+      xdev = pair->device_positions(ctx, na);
+  st = xdev ? scl_bonded_compute_start_device(engine, xdev, x, nullptr, flags)
+            : scl_bonded_compute_start(engine, x, nullptr, flags);
+  if (st) fail(FLERR, "starting the bonded terms", st);
+  StreamclContext::note_bonded_x(lmp, xdev != nullptr);
   in_flight = true;
   unclaimed = active;
   StreamclContext::add_host_time(lmp, StreamclContext::BONDED, MPI_Wtime() - t0);

@@ -456,6 +456,15 @@ void PairLJCharmmCoulLongOCL::compute(int eflag, int vflag)
   StreamclContext::add_host_time(lmp, StreamclContext::PAIR, dt);
 }
 
+const scl_stream *PairLJCharmmCoulLongOCL::device_positions(const scl_context *other,
+                                                            int natoms) const
+{
+  if (!pending || !engine || other != ctx) return nullptr;
+  int n = 0;
+  const scl_stream *x = scl_charmm_positions(engine, &n);
+  return x && n == natoms ? x : nullptr;
+}
+
 void PairLJCharmmCoulLongOCL::collect()
 {
   if (!pending) return;
@@ -585,6 +594,9 @@ std::string PairLJCharmmCoulLongOCL::report_shared(double steps)
   local[3] = (double) (b.moved.upload_bytes + b.moved.download_bytes);
   for (int u = 0; u < SC::USERS; u++) local[4 + u] = b.host[u];
   MPI_Reduce(local, hi, 4 + SC::USERS, MPI_DOUBLE, MPI_MAX, 0, world);
+  const double bx[2] = {(double) b.bonded_x_shared, (double) b.bonded_x_uploaded};
+  double bxmin[2];   // min over ranks: "every rank shared x on every step" reads as all
+  MPI_Reduce(bx, bxmin, 2, MPI_DOUBLE, MPI_MIN, 0, world);
   double up[4] = {(double) b.moved.uploads, (double) b.moved.upload_bytes,
                   (double) b.moved.downloads, (double) b.moved.download_bytes};
   double upmax[4];
@@ -602,5 +614,8 @@ std::string PairLJCharmmCoulLongOCL::report_shared(double steps)
             "%.1f down (%.1f KB); %.1f copies, %.1f KB\n",
             upmax[0] * per, upmax[1] * per / 1024.0, upmax[2] * per, upmax[3] * per / 1024.0,
             hi[2] * per, hi[3] * per / 1024.0);
+  if (bxmin[0] + hi[4 + SC::BONDED] > 0)   // (bonded styles in use)
+    m += strf("Bonded x: the pair's device copy in %.0f evaluations, uploaded in %.0f "
+              "(min over ranks)\n", bxmin[0], bxmin[1]);
   return m;
 }

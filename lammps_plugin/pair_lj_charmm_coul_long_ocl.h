@@ -42,6 +42,10 @@ class PairLJCharmmCoulLongOCL : public PairLJCharmmCoulLong {
   void begin_run_stats();
   // "Device Time Info" of the run that just ended (rank 0 prints; collective).
   void report_run();
+  // This step's positions on the device (see scl_charmm_positions) for
+  // another style on the same context, when compute() started a step with
+  // natoms atoms; nullptr otherwise (then that style uploads x itself).
+  const scl_stream *device_positions(const scl_context *other, int natoms) const;
 
  private:
   std::string device_spec;

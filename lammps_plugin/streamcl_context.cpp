@@ -26,6 +26,7 @@ struct Instance {
   double host[USERS] = {0, 0, 0, 0};
   scl_transfer_stats base{};      // transfers of the live contexts at begin_run
   scl_transfer_stats retired{};   // totals of contexts freed since
+  long x_shared = 0, x_uploaded = 0;
 };
 
 // LAMMPS instances of this process; a mutex because library users may run
@@ -212,7 +213,16 @@ void begin_run(LAMMPS *lmp)
   if (it == instances().end()) return;
   Instance &in = it->second;
   for (double &h : in.host) h = 0.0;
+  in.x_shared = in.x_uploaded = 0;
   in.base = live_transfers(in);
+}
+
+void note_bonded_x(LAMMPS *lmp, bool shared)
+{
+  std::lock_guard<std::mutex> g(lock());
+  auto it = instances().find(lmp);
+  if (it == instances().end()) return;
+  (shared ? it->second.x_shared : it->second.x_uploaded)++;
 }
 
 RunBooks run_books(LAMMPS *lmp)
@@ -223,6 +233,8 @@ RunBooks run_books(LAMMPS *lmp)
   if (it == instances().end()) return b;
   const Instance &in = it->second;
   for (int u = 0; u < USERS; u++) b.host[u] = in.host[u];
+  b.bonded_x_shared = in.x_shared;
+  b.bonded_x_uploaded = in.x_uploaded;
   b.moved = live_transfers(in);
   b.moved.uploads -= in.base.uploads;
   b.moved.downloads -= in.base.downloads;

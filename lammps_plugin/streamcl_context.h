@@ -66,9 +66,12 @@ std::string users(LAMMPS *lmp);
 // baseline of the transfers, taken at the start of a run's loop.
 void add_host_time(LAMMPS *lmp, int user, double seconds);
 void begin_run(LAMMPS *lmp);
+// A bonded evaluation read x from the pair's device copy (shared) or not.
+void note_bonded_x(LAMMPS *lmp, bool shared);
 struct RunBooks {
   double host[USERS];        // seconds since begin_run
   scl_transfer_stats moved;  // all this instance's contexts, since begin_run
+  long bonded_x_shared, bonded_x_uploaded;   // bonded evaluations since begin_run
 };
 RunBooks run_books(LAMMPS *lmp);
 
