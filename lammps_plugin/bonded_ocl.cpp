@@ -147,7 +147,7 @@ void BondedOCLEngine::create()
 
 void BondedOCLEngine::start(int eflag, int vflag)
 {
-  const double t0 = MPI_Wtime();
+  const StreamclContext::Span span(lmp, StreamclContext::BONDED);   // host time, transfers
   active = 0;
   if (bond && force->bond == bond) active |= 1 << SCL_BONDED_BOND;
   if (angle && force->angle == angle) active |= 1 << SCL_BONDED_ANGLE;
@@ -217,7 +217,6 @@ void BondedOCLEngine::start(int eflag, int vflag)
   StreamclContext::note_bonded_x(lmp, xdev != nullptr);
   in_flight = true;
   unclaimed = active;
-  StreamclContext::add_host_time(lmp, StreamclContext::BONDED, MPI_Wtime() - t0);
 }
 
 void BondedOCLEngine::start_for(int kind, int eflag, int vflag)
@@ -234,7 +233,7 @@ void BondedOCLEngine::collect()
 {
   if (!in_flight) return;
   in_flight = false;
-  const double t0 = MPI_Wtime();
+  const StreamclContext::Span span(lmp, StreamclContext::BONDED);   // host time, transfers
   scl_status st = scl_bonded_compute_finish(engine, atom->f ? atom->f[0] : nullptr, &result);
   if (st) fail(FLERR, "computing the bonded terms", st);
   if (!(flags & SCL_BONDED_TALLY)) {
@@ -246,7 +245,6 @@ void BondedOCLEngine::collect()
   if (angle && (active & (1 << SCL_BONDED_ANGLE))) angle->deliver();
   if (dihedral && (active & (1 << SCL_BONDED_DIHEDRAL))) dihedral->deliver();
   if (improper && (active & (1 << SCL_BONDED_IMPROPER))) improper->deliver();
-  StreamclContext::add_host_time(lmp, StreamclContext::BONDED, MPI_Wtime() - t0);
 }
 
 /* Adds one kind's tallies to a style's own, for the flags its ev_init set. */

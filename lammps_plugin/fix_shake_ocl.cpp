@@ -176,6 +176,7 @@ void FixShakeOCL::post_force(int vflag)
     return;
   }
   const double t0 = MPI_Wtime();
+  const StreamclContext::Span span(lmp, StreamclContext::SHAKE);   // host time, transfers
   if (update->ntimestep == next_output) stats();
 
   // xshake = the unconstrained move with the current v, f (FixShake's), and
@@ -229,9 +230,7 @@ void FixShakeOCL::post_force(int vflag)
     if (ss.last_negative > 0) error->warning(FLERR, "Shake determinant < 0.0");
   }
   vflag_post_force = vflag;
-  const double dt = MPI_Wtime() - t0;
-  wall += dt;
-  StreamclContext::add_host_time(lmp, StreamclContext::SHAKE, dt);
+  wall += MPI_Wtime() - t0;
   steps_device++;
 }
 

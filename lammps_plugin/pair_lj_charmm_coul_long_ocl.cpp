@@ -445,15 +445,14 @@ void PairLJCharmmCoulLongOCL::compute(int eflag, int vflag)
   if (atom->nlocal == 0) return;
 
   const double t0 = MPI_Wtime();
+  const StreamclContext::Span span(lmp, StreamclContext::PAIR);   // host time, transfers
   if (neighbor->ago == 0 || atom->nlocal != last_nlocal || atom->nghost != last_nghost)
     set_atoms();
   scl_status st = scl_charmm_compute(engine, atom->x[0], atom->q, eflag_global, vflag_global,
                                      eflag_atom, vflag_atom);
   if (st != SCL_OK) fail(FLERR, "starting the force step", st);
   pending = true;
-  const double dt = MPI_Wtime() - t0;
-  compute_time += dt;
-  StreamclContext::add_host_time(lmp, StreamclContext::PAIR, dt);
+  compute_time += MPI_Wtime() - t0;
 }
 
 const scl_stream *PairLJCharmmCoulLongOCL::device_positions(const scl_context *other,
@@ -469,13 +468,12 @@ void PairLJCharmmCoulLongOCL::collect()
 {
   if (!pending) return;
   pending = false;
+  const StreamclContext::Span span(lmp, StreamclContext::PAIR);   // host time, transfers
   const double t0 = MPI_Wtime();
   scl_charmm_result r;
   scl_status st = scl_charmm_finish(engine, atom->f[0], &r, eflag_atom ? eatom : nullptr,
                                     vflag_atom ? vatom[0] : nullptr);
-  const double dt = MPI_Wtime() - t0;
-  wait_time += dt;
-  StreamclContext::add_host_time(lmp, StreamclContext::PAIR, dt);
+  wait_time += MPI_Wtime() - t0;
   if (st != SCL_OK) fail(FLERR, "collecting the forces", st);
   if (eflag_global) {
     if (!std::isfinite(r.evdwl) || !std::isfinite(r.ecoul))
@@ -601,6 +599,13 @@ std::string PairLJCharmmCoulLongOCL::report_shared(double steps)
                   (double) b.moved.downloads, (double) b.moved.download_bytes};
   double upmax[4];
   MPI_Reduce(up, upmax, 4, MPI_DOUBLE, MPI_MAX, 0, world);
+  double mine[4 * SC::USERS], by[4 * SC::USERS];
+  for (int u = 0; u < SC::USERS; u++) {
+    const scl_transfer_stats &t = b.moved_by[u];
+    mine[4 * u] = (double) t.uploads, mine[4 * u + 1] = (double) t.upload_bytes;
+    mine[4 * u + 2] = (double) t.downloads, mine[4 * u + 3] = (double) t.download_bytes;
+  }
+  MPI_Reduce(mine, by, 4 * SC::USERS, MPI_DOUBLE, MPI_MAX, 0, world);
   if (comm->me != 0) return "";
   const double per = steps > 0 ? 1.0 / steps : 0.0;
   std::string m;
@@ -614,6 +619,11 @@ std::string PairLJCharmmCoulLongOCL::report_shared(double steps)
             "%.1f down (%.1f KB); %.1f copies, %.1f KB\n",
             upmax[0] * per, upmax[1] * per / 1024.0, upmax[2] * per, upmax[3] * per / 1024.0,
             hi[2] * per, hi[3] * per / 1024.0);
+  m += "  by style (up/down per step, KB):";
+  for (int u = 0; u < SC::USERS; u++)
+    m += strf(" %s %.1f/%.1f (%.0f/%.0f)", SC::user_name(u), by[4 * u] * per, by[4 * u + 2] * per,
+              by[4 * u + 1] * per / 1024.0, by[4 * u + 3] * per / 1024.0);
+  m += "\n";
   if (bxmin[0] + hi[4 + SC::BONDED] > 0)   // (bonded styles in use)
     m += strf("Bonded x: the pair's device copy in %.0f evaluations, uploaded in %.0f "
               "(min over ranks)\n", bxmin[0], bxmin[1]);

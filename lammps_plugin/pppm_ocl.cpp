@@ -464,6 +464,7 @@ void PPPMOCL::compute(int eflag, int vflag)
   if (evflag_atom && !peratom_allocate_flag) allocate_peratom();
   if (!charges_present()) return;
   const double t0 = MPI_Wtime();
+  const StreamclContext::Span span(lmp, StreamclContext::KSPACE);   // host time, transfers
   boxlo = domain->boxlo;
   if (atom->nmax > nmax) {
     memory->destroy(part2grid);
@@ -550,6 +551,7 @@ void PPPMOCL::prestart(int vflag)
   ev_init(update->eflag_global == step ? ENERGY_GLOBAL : 0, vflag);
   if (!charges_present()) return;
   const double t0 = MPI_Wtime();
+  const StreamclContext::Span span(lmp, StreamclContext::KSPACE);   // host time, transfers
   boxlo = domain->boxlo;
   if (has_engine()) ensure_engine();
   if (compute_device_step()) prestarted = step;
@@ -612,6 +614,7 @@ void PPPMOCL::collect()
                            "the kspace compute and the force collection", pending_nlocal,
                            atom->nlocal));
   const double t0 = MPI_Wtime();
+  const StreamclContext::Span span(lmp, StreamclContext::KSPACE);   // host time, transfers
   double *f = pending_nlocal ? atom->f[0] : nullptr;
   if (!pending_solve) {
     scl_status st = scl_pppm_fieldforce_finish(engine, f);
@@ -651,9 +654,7 @@ void PPPMOCL::collect()
 /* the host seconds since t0 into `into` and the instance's run books */
 void PPPMOCL::account(double &into, double t0)
 {
-  const double dt = MPI_Wtime() - t0;
-  into += dt;
-  StreamclContext::add_host_time(lmp, StreamclContext::KSPACE, dt);
+  into += MPI_Wtime() - t0;
 }
 
 bool PPPMOCL::host_only() const

@@ -27,6 +27,7 @@ struct Instance {
   scl_transfer_stats base{};      // transfers of the live contexts at begin_run
   scl_transfer_stats retired{};   // totals of contexts freed since
   long x_shared = 0, x_uploaded = 0;
+  scl_transfer_stats moved_by[USERS] = {};
 };
 
 // LAMMPS instances of this process; a mutex because library users may run
@@ -199,11 +200,32 @@ std::string users(LAMMPS *lmp)
   return s;
 }
 
-void add_host_time(LAMMPS *lmp, int user, double seconds)
+static scl_transfer_stats instance_transfers(LAMMPS *lmp)
+{
+  auto it = instances().find(lmp);
+  return it == instances().end() ? scl_transfer_stats{} : live_transfers(it->second);
+}
+
+Span::Span(LAMMPS *lmp_, int user_) : lmp(lmp_), user(user_), t0(MPI_Wtime())
 {
   std::lock_guard<std::mutex> g(lock());
+  at_start = instance_transfers(lmp);
+}
+
+Span::~Span()
+{
+  const double dt = MPI_Wtime() - t0;
+  std::lock_guard<std::mutex> g(lock());
   auto it = instances().find(lmp);
-  if (it != instances().end() && user >= 0 && user < USERS) it->second.host[user] += seconds;
+  if (it == instances().end() || user < 0 || user >= USERS) return;
+  Instance &in = it->second;
+  in.host[user] += dt;
+  const scl_transfer_stats now = live_transfers(in);
+  scl_transfer_stats &m = in.moved_by[user];
+  m.uploads += now.uploads - at_start.uploads;
+  m.downloads += now.downloads - at_start.downloads;
+  m.upload_bytes += now.upload_bytes - at_start.upload_bytes;
+  m.download_bytes += now.download_bytes - at_start.download_bytes;
 }
 
 void begin_run(LAMMPS *lmp)
@@ -213,6 +235,7 @@ void begin_run(LAMMPS *lmp)
   if (it == instances().end()) return;
   Instance &in = it->second;
   for (double &h : in.host) h = 0.0;
+  for (scl_transfer_stats &m : in.moved_by) m = scl_transfer_stats{};
   in.x_shared = in.x_uploaded = 0;
   in.base = live_transfers(in);
 }
@@ -232,7 +255,7 @@ RunBooks run_books(LAMMPS *lmp)
   auto it = instances().find(lmp);
   if (it == instances().end()) return b;
   const Instance &in = it->second;
-  for (int u = 0; u < USERS; u++) b.host[u] = in.host[u];
+  for (int u = 0; u < USERS; u++) b.host[u] = in.host[u], b.moved_by[u] = in.moved_by[u];
   b.bonded_x_shared = in.x_shared;
   b.bonded_x_uploaded = in.x_uploaded;
   b.moved = live_transfers(in);

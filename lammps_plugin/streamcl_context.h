@@ -62,15 +62,31 @@ int count_process();
 // "pair, kspace, bonded, shake": the users of this instance's contexts.
 std::string users(LAMMPS *lmp);
 
-// Run books (this rank): host seconds a style spent in its hooks, and a
-// baseline of the transfers, taken at the start of a run's loop.
-void add_host_time(LAMMPS *lmp, int user, double seconds);
+// Run books (this rank): host seconds a style spent in its hooks and the
+// transfers they queued, since the start of a run's loop.
 void begin_run(LAMMPS *lmp);
+// One hook of a style, from construction to destruction: its wall seconds
+// and the host <-> device copies queued on the instance's contexts meanwhile
+// (the hooks of one instance do not overlap) go to `user`'s books.
+class Span {
+ public:
+  Span(LAMMPS *lmp, int user);
+  ~Span();
+  Span(const Span &) = delete;
+  Span &operator=(const Span &) = delete;
+
+ private:
+  LAMMPS *lmp;
+  int user;
+  double t0;
+  scl_transfer_stats at_start;
+};
 // A bonded evaluation read x from the pair's device copy (shared) or not.
 void note_bonded_x(LAMMPS *lmp, bool shared);
 struct RunBooks {
   double host[USERS];        // seconds since begin_run
   scl_transfer_stats moved;  // all this instance's contexts, since begin_run
+  scl_transfer_stats moved_by[USERS];   // of those, queued in each style's Spans
   long bonded_x_shared, bonded_x_uploaded;   // bonded evaluations since begin_run
 };
 RunBooks run_books(LAMMPS *lmp);
