@@ -123,6 +123,16 @@ const scl_device_info *scl_device(const scl_context *ctx);
 /* Directory of the on-disk cache, or NULL when caching is off. */
 const char *scl_cache_dir(const scl_context *ctx);
 
+/* Host <-> device copies queued on the context (scl_stream_write/read and
+ * their _range forms) since it was made, by every object made on it: counts
+ * and bytes, for reports of the transfers per step. Map/unmap and
+ * device-side copies and fills are not counted. */
+typedef struct {
+    long uploads, downloads;
+    uint64_t upload_bytes, download_bytes;
+} scl_transfer_stats;
+void scl_transfer_stats_get(const scl_context *ctx, scl_transfer_stats *out);
+
 /* Block until all queued work is done. */
 scl_status scl_finish(scl_context *ctx);
 /* Submit the queued work to the device without waiting (work queued and

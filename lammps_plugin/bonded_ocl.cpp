@@ -1,5 +1,7 @@
 /* The four bonded /ocl styles and the engine they share (see bonded_ocl.h). */
 #include "bonded_ocl.h"
+#include "pair_lj_charmm_coul_long_ocl.h"
+#include "streamcl_context.h"
 #include "strf.h"
 
 #include "atom.h"
@@ -68,6 +70,7 @@ class BondedOCLEngine : protected Pointers {
   int counts[4] = {-1, -1, -1, -1};
   const int *lists[4] = {nullptr, nullptr, nullptr, nullptr};
   int newton = -1;
+  int share_x = -1;   // read x from the pair's device copy (STREAMCL_SHARE_X=0: no)
   scl_bonded_result result{};
   std::vector<double> eatom_buf, vatom_buf;
 
@@ -102,7 +105,7 @@ void BondedOCLEngine::release(BondedOCLEngine *e)
 BondedOCLEngine::~BondedOCLEngine()
 {
   if (engine) scl_bonded_free(engine);
-  if (ctx) scl_context_free(ctx);
+  StreamclContext::release(lmp, ctx, StreamclContext::BONDED);
 }
 
 void BondedOCLEngine::fail(const char *file, int line, const std::string &what, scl_status st)
@@ -113,34 +116,26 @@ void BondedOCLEngine::fail(const char *file, int line, const std::string &what, 
 
 /* This rank's device (the pair style's rule: the node's GPUs, or the first
    STREAMCL_GPUS of them, round robin by node-local rank unless STREAMCL_DEVICE
-   names one; the pair style's `gpus` keyword is not seen here) and the engine. */
+   names one; the pair style's `gpus` keyword is not seen here), its context
+   (the instance's, shared with the other /ocl styles) and the engine.
+   Collective: every rank's first bonded compute() calls it. */
 void BondedOCLEngine::create()
 {
-  scl_env_options env;
-  memset(&env, 0, sizeof env);
-  scl_env_options_read(&env);
-  std::string spec = env.context.device ? env.context.device : "";
-  if (spec.empty() || spec == "gpu") {
-    MPI_Comm node;
-    MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, comm->me, MPI_INFO_NULL, &node);
-    int local_rank = 0;
-    MPI_Comm_rank(node, &local_rank);
-    MPI_Comm_free(&node);
-    char dev[64] = "", err[512] = "";
-    int used = 0, gpus = 0;   // STREAMCL_GPUS as the pair style reads it (0: all)
-    const char *g = getenv("STREAMCL_GPUS");
-    if (g && *g) gpus = atoi(g) > 0 ? atoi(g) : 0;
-    if (scl_charmm_rank_device(local_rank, gpus, dev, sizeof dev, &used, err, sizeof err) == SCL_OK)
-      spec = dev;
-  }
-  env.context.device = spec.empty() ? nullptr : spec.c_str();
-  env.context.profiling = 0;
-  char err[1024] = "";
-  scl_status st = scl_context_create(&env.context, &ctx, err, sizeof err);
-  if (st != SCL_OK)
+  const char *dev = getenv("STREAMCL_DEVICE");
+  const std::string want = dev ? dev : "";
+  const int local_rank = StreamclContext::node_rank(world, nullptr);
+  std::string spec;
+  // no GPU for "gpu": the spec as given, and the context's error names it
+  if (!StreamclContext::resolve(want, local_rank, StreamclContext::env_gpus(), spec, nullptr))
+    spec = want;
+  scl_status st = SCL_OK;
+  std::string err;
+  ctx = StreamclContext::acquire(lmp, spec, StreamclContext::BONDED, &st, err);
+  if (!ctx)
     error->one(FLERR, strf("bonded /ocl styles: no OpenCL device for '%s' (%s): %s -- check "
                            "STREAMCL_DEVICE (cpu, gpu, P:D or a name)",
-                           spec.empty() ? "default" : spec.c_str(), scl_status_name(st), err));
+                           spec.empty() ? "default" : spec.c_str(), scl_status_name(st),
+                           err.c_str()));
   scl_bonded_options o;
   scl_bonded_options_default(&o);
   const char *p = getenv("STREAMCL_PRECISION");
@@ -152,6 +147,7 @@ void BondedOCLEngine::create()
 
 void BondedOCLEngine::start(int eflag, int vflag)
 {
+  const StreamclContext::Span span(lmp, StreamclContext::BONDED);   // host time, transfers
   active = 0;
   if (bond && force->bond == bond) active |= 1 << SCL_BONDED_BOND;
   if (angle && force->angle == angle) active |= 1 << SCL_BONDED_ANGLE;
@@ -159,6 +155,10 @@ void BondedOCLEngine::start(int eflag, int vflag)
   if (improper && force->improper == improper) active |= 1 << SCL_BONDED_IMPROPER;
   if (!ctx) create();
   scl_status st;
+  if (share_x < 0) {
+    const char *e = getenv("STREAMCL_SHARE_X");
+    share_x = !(e && !strcmp(e, "0"));
+  }
   if (coeffs_dirty) {
     scl_bonded_coeffs c;
     memset(&c, 0, sizeof c);
@@ -203,9 +203,18 @@ void BondedOCLEngine::start(int eflag, int vflag)
   } else {
     result.eatom = result.vatom = nullptr;
   }
-  // x stays as it is until pre_reverse: it goes up from LAMMPS's array
-  if ((st = scl_bonded_compute_start(engine, atom->x ? atom->x[0] : nullptr, nullptr, flags)))
-    fail(FLERR, "starting the bonded terms", st);
+  // x stays as it is until pre_reverse: the owned atoms' come from the pair
+  // style's device copy of this step's x where it has one on this context
+  // (STREAMCL_SHARE_X=0: uploaded here, for A/B), else from LAMMPS's array
+  const double *x = atom->x ? atom->x[0] : nullptr;
+  const scl_stream *xdev = nullptr;
+  if (share_x)
+    if (auto *pair = dynamic_cast<PairLJCharmmCoulLongOCL *>(force->pair))
+      xdev = pair->device_positions(ctx, na);
+  st = xdev ? scl_bonded_compute_start_device(engine, xdev, x, nullptr, flags)
+            : scl_bonded_compute_start(engine, x, nullptr, flags);
+  if (st) fail(FLERR, "starting the bonded terms", st);
+  StreamclContext::note_bonded_x(lmp, xdev != nullptr);
   in_flight = true;
   unclaimed = active;
 }
@@ -224,6 +233,7 @@ void BondedOCLEngine::collect()
 {
   if (!in_flight) return;
   in_flight = false;
+  const StreamclContext::Span span(lmp, StreamclContext::BONDED);   // host time, transfers
   scl_status st = scl_bonded_compute_finish(engine, atom->f ? atom->f[0] : nullptr, &result);
   if (st) fail(FLERR, "computing the bonded terms", st);
   if (!(flags & SCL_BONDED_TALLY)) {

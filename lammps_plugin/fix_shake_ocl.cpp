@@ -2,6 +2,7 @@
 
 #include "lammps_compat.h"
 
+#include "streamcl_context.h"
 #include "strf.h"
 
 #include "atom.h"
@@ -27,14 +28,14 @@ Fix *FixShakeOCL::creator(LAMMPS *lmp, int narg, char **arg)
 FixShakeOCL::FixShakeOCL(LAMMPS *lmp, int narg, char **arg) :
     FixShake(lmp, narg, arg), ctx(nullptr), engine(nullptr), clusters_dirty(true),
     natoms_used(0), noted_host_virial(false), host_only(false), wall(0.0), steps_device(0),
-    steps_host(0)
+    steps_host(0), local_rank(0)
 {
 }
 
 FixShakeOCL::~FixShakeOCL()
 {
   if (engine) scl_shake_free(engine);
-  if (ctx) scl_context_free(ctx);
+  StreamclContext::release(lmp, ctx, StreamclContext::SHAKE);
 }
 
 void FixShakeOCL::note(const char *msg)
@@ -68,27 +69,31 @@ void FixShakeOCL::init()
          "use run_style verlet for the device solve");
     return;
   }
+  local_rank = StreamclContext::node_rank(world, nullptr);   // collective
   if (!host_only) create_engine();
 }
 
-/* the device and the solver; a device that cannot run it leaves the host
-   path (noted) */
+/* the device (this rank's, by the pair style's rule: STREAMCL_DEVICE, else
+   the node's GPUs round robin by node-local rank), its context (the
+   instance's, shared with the other /ocl styles) and the solver; a device
+   that cannot run it leaves the host path (noted) */
 void FixShakeOCL::create_engine()
 {
   if (engine) return;
-  scl_env_options env;
-  memset(&env, 0, sizeof env);
-  env.context.profiling = 1;   // the device seconds of the run summary
-  scl_env_options_read(&env);
-  char err[1024] = "";
   if (!ctx) {
-    scl_status st = scl_context_create(&env.context, &ctx, err, sizeof err);
-    if (st != SCL_OK)
+    const char *dev = getenv("STREAMCL_DEVICE");
+    const std::string want = dev ? dev : "";
+    std::string spec, err;
+    if (!StreamclContext::resolve(want, local_rank, StreamclContext::env_gpus(), spec, nullptr))
+      spec = want;   // no GPU for "gpu": the context's error names it
+    scl_status st = SCL_OK;
+    ctx = StreamclContext::acquire(lmp, spec, StreamclContext::SHAKE, &st, err);
+    if (!ctx)
       error->one(FLERR, strf("fix shake/ocl: no OpenCL device for '%s' (%s): %s -- check "
                              "STREAMCL_DEVICE (cpu, gpu, P:D or a name; 'streamcl devices' "
                              "lists them), or use fix shake",
-                             env.context.device ? env.context.device : "default",
-                             scl_status_name(st), err));
+                             spec.empty() ? "default" : spec.c_str(), scl_status_name(st),
+                             err.c_str()));
   }
   scl_shake_options o = scl_shake_options_default();
   o.tolerance = tolerance;
@@ -171,6 +176,7 @@ void FixShakeOCL::post_force(int vflag)
     return;
   }
   const double t0 = MPI_Wtime();
+  const StreamclContext::Span span(lmp, StreamclContext::SHAKE);   // host time, transfers
   if (update->ntimestep == next_output) stats();
 
   // xshake = the unconstrained move with the current v, f (FixShake's), and

@@ -53,6 +53,7 @@ class FixShakeOCL : public FixShake {
   bool host_only;                           // no usable device (noted in the log)
   double wall;                              // seconds in the device path of post_force this run
   long steps_device, steps_host;
+  int local_rank;                           // node-local rank (init())
 
   void create_engine();
   void upload_clusters();

@@ -4,6 +4,7 @@
 #include "pair_lj_charmm_coul_long_ocl.h"
 
 #include "fix_streamcl_collect.h"
+#include "streamcl_context.h"
 #include "strf.h"
 
 #include "atom.h"
@@ -83,7 +84,7 @@ PairLJCharmmCoulLongOCL::~PairLJCharmmCoulLongOCL()
   if (modify && modify->find_fix(FixStreamclCollect::ID) >= 0)
     modify->delete_fix(FixStreamclCollect::ID);
   if (engine) scl_charmm_free(engine);
-  if (ctx) scl_context_free(ctx);
+  StreamclContext::release(lmp, ctx, StreamclContext::PAIR);
 }
 
 /* defaults of the keywords from STREAMCL_* environment variables (for -sf ocl
@@ -236,15 +237,17 @@ void PairLJCharmmCoulLongOCL::init_style()
   // No neighbor->request(): the engine builds its own list on the device;
   // LAMMPS still communicates ghosts out to cutoff + skin.
 
-  const std::string want = device_spec + "/" + std::to_string(gpus);
+  // this rank's device (collective); the context of the instance for it,
+  // shared with the other /ocl styles
+  const std::string want = resolve_device();
   if (ctx && ctx_device_spec != want) {
     if (engine) scl_charmm_free(engine);
     engine = nullptr;
-    scl_context_free(ctx);
+    StreamclContext::release(lmp, ctx, StreamclContext::PAIR);
     ctx = nullptr;
   }
   if (!ctx) {
-    create_context();
+    create_context(want);
     ctx_device_spec = want;
   }
 
@@ -287,42 +290,25 @@ int PairLJCharmmCoulLongOCL::rank_host_threads(int local_ranks)
 std::string PairLJCharmmCoulLongOCL::resolve_device()
 {
   gpus_used = 0;
-  const bool any_gpu = device_spec.empty() || device_spec == "gpu";
-  MPI_Comm node;
-  MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, comm->me, MPI_INFO_NULL, &node);
-  int local_rank = 0, local_ranks = 1;
-  MPI_Comm_rank(node, &local_rank);
-  MPI_Comm_size(node, &local_ranks);
-  MPI_Comm_free(&node);
+  int local_ranks = 1;
+  const int local_rank = StreamclContext::node_rank(world, &local_ranks);
   host_threads = rank_host_threads(local_ranks);
-  if (!any_gpu) return device_spec;
-  char spec[64] = "", err[1024] = "";
-  int used = 0;
-  scl_status st = scl_charmm_rank_device(local_rank, gpus, spec, sizeof spec, &used, err,
-                                         sizeof err);
-  if (st == SCL_OK) {
-    gpus_used = used;
-    return spec;
-  }
-  if (device_spec == "gpu" || gpus > 0)
-    error->one(FLERR, strf("pair_style lj/charmm/coul/long/ocl: no GPU for this rank (%s): %s "
+  std::string spec, err;
+  const bool ok = StreamclContext::resolve(device_spec, local_rank, gpus, spec, &err, &gpus_used);
+  const bool any_gpu = device_spec.empty() || device_spec == "gpu";
+  if (!ok || (any_gpu && gpus > 0 && gpus_used == 0))
+    error->one(FLERR, strf("pair_style lj/charmm/coul/long/ocl: no GPU for this rank: %s "
                            "-- check the 'gpus' keyword / STREAMCL_GPUS and 'streamcl devices'",
-                           scl_status_name(st), err));
-  return device_spec;  // no GPU here: the library's default (a CPU device)
+                           err.c_str()));
+  return spec;  // no GPU and no spec: "" (the library's default, a CPU device)
 }
 
-void PairLJCharmmCoulLongOCL::create_context()
+void PairLJCharmmCoulLongOCL::create_context(const std::string &spec)
 {
-  rank_device = resolve_device();
-  // STREAMCL_* variables (cache, tuning, forced plans) as context options: the
-  // library itself reads no environment
-  scl_env_options env;
-  memset(&env, 0, sizeof env);
-  env.context.device = rank_device.empty() ? nullptr : rank_device.c_str();
-  env.context.profiling = 1;
-  scl_env_options_read(&env);
-  char err[1024] = "";
-  scl_status st = scl_context_create(&env.context, &ctx, err, sizeof err);
+  rank_device = spec;
+  scl_status st = SCL_OK;
+  std::string err;
+  ctx = StreamclContext::acquire(lmp, rank_device, StreamclContext::PAIR, &st, err);
   int ok = st == SCL_OK, all_ok = 0;
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, world);
   if (!all_ok) {
@@ -330,7 +316,7 @@ void PairLJCharmmCoulLongOCL::create_context()
                            "(%s): %s -- check the 'device' keyword / STREAMCL_DEVICE (cpu, gpu, "
                            "P:D or a name; 'streamcl devices' lists them) and the OpenCL ICDs",
                            rank_device.empty() ? "default" : rank_device.c_str(),
-                           scl_status_name(st), err);
+                           scl_status_name(st), err.c_str());
     int nfail = 0, one = !ok;
     MPI_Allreduce(&one, &nfail, 1, MPI_INT, MPI_SUM, world);
     if (nfail == comm->nprocs) error->all(FLERR, msg);
@@ -459,6 +445,7 @@ void PairLJCharmmCoulLongOCL::compute(int eflag, int vflag)
   if (atom->nlocal == 0) return;
 
   const double t0 = MPI_Wtime();
+  const StreamclContext::Span span(lmp, StreamclContext::PAIR);   // host time, transfers
   if (neighbor->ago == 0 || atom->nlocal != last_nlocal || atom->nghost != last_nghost)
     set_atoms();
   scl_status st = scl_charmm_compute(engine, atom->x[0], atom->q, eflag_global, vflag_global,
@@ -468,10 +455,20 @@ void PairLJCharmmCoulLongOCL::compute(int eflag, int vflag)
   compute_time += MPI_Wtime() - t0;
 }
 
+const scl_stream *PairLJCharmmCoulLongOCL::device_positions(const scl_context *other,
+                                                            int natoms) const
+{
+  if (!pending || !engine || other != ctx) return nullptr;
+  int n = 0;
+  const scl_stream *x = scl_charmm_positions(engine, &n);
+  return x && n == natoms ? x : nullptr;
+}
+
 void PairLJCharmmCoulLongOCL::collect()
 {
   if (!pending) return;
   pending = false;
+  const StreamclContext::Span span(lmp, StreamclContext::PAIR);   // host time, transfers
   const double t0 = MPI_Wtime();
   scl_charmm_result r;
   scl_status st = scl_charmm_finish(engine, atom->f[0], &r, eflag_atom ? eatom : nullptr,
@@ -492,6 +489,7 @@ void PairLJCharmmCoulLongOCL::collect()
 
 void PairLJCharmmCoulLongOCL::begin_run_stats()
 {
+  StreamclContext::begin_run(lmp);
   if (engine) scl_charmm_stats_get(engine, &stats_base);
   stats_base_taken = true;
   wait_time = compute_time = 0.0;
@@ -524,6 +522,8 @@ void PairLJCharmmCoulLongOCL::report_run()
   std::vector<double> forces(comm->me == 0 ? comm->nprocs : 1);
   MPI_Gather(mine, NAME, MPI_CHAR, names.data(), NAME, MPI_CHAR, 0, world);
   MPI_Gather(&local[2], 1, MPI_DOUBLE, forces.data(), 1, MPI_DOUBLE, 0, world);
+  // (every rank runs the same steps)
+  const std::string shared = report_shared((double) (s.steps - b.steps));   // collective
   if (comm->me != 0) return;
   std::vector<std::string> devs;
   std::vector<std::string> ranks_of;
@@ -572,6 +572,60 @@ void PairLJCharmmCoulLongOCL::report_run()
             steps > 0 ? 1e3 * (tmax[6] + tmax[4]) / steps : 0.0, steps);
   m += strf("Idle (host wait): %.4f s  (host blocked on the device in pre_reverse)\n", tmax[5]);
   m += strf("Pairs/s:          %.4g  (list entries x steps / force time)\n", pairs_per_s);
+  m += shared;
   m += "-------------------------------------------------------------------\n\n";
   utils::logmesg(lmp, m);
+}
+
+/* The lines of Device Time Info about what the /ocl styles of this instance
+   share (collective; the text on rank 0): the streamcl contexts of each
+   rank (one is the design: one in-order queue per rank), each style's host
+   seconds per step and the host <-> device copies per step of all of them. */
+std::string PairLJCharmmCoulLongOCL::report_shared(double steps)
+{
+  namespace SC = StreamclContext;
+  const SC::RunBooks b = SC::run_books(lmp);
+  double local[4 + SC::USERS], hi[4 + SC::USERS];
+  local[0] = SC::count(lmp);
+  local[1] = SC::count_process();
+  local[2] = (double) (b.moved.uploads + b.moved.downloads);
+  local[3] = (double) (b.moved.upload_bytes + b.moved.download_bytes);
+  for (int u = 0; u < SC::USERS; u++) local[4 + u] = b.host[u];
+  MPI_Reduce(local, hi, 4 + SC::USERS, MPI_DOUBLE, MPI_MAX, 0, world);
+  const double bx[2] = {(double) b.bonded_x_shared, (double) b.bonded_x_uploaded};
+  double bxmin[2];   // min over ranks: "every rank shared x on every step" reads as all
+  MPI_Reduce(bx, bxmin, 2, MPI_DOUBLE, MPI_MIN, 0, world);
+  double up[4] = {(double) b.moved.uploads, (double) b.moved.upload_bytes,
+                  (double) b.moved.downloads, (double) b.moved.download_bytes};
+  double upmax[4];
+  MPI_Reduce(up, upmax, 4, MPI_DOUBLE, MPI_MAX, 0, world);
+  double mine[4 * SC::USERS], by[4 * SC::USERS];
+  for (int u = 0; u < SC::USERS; u++) {
+    const scl_transfer_stats &t = b.moved_by[u];
+    mine[4 * u] = (double) t.uploads, mine[4 * u + 1] = (double) t.upload_bytes;
+    mine[4 * u + 2] = (double) t.downloads, mine[4 * u + 3] = (double) t.download_bytes;
+  }
+  MPI_Reduce(mine, by, 4 * SC::USERS, MPI_DOUBLE, MPI_MAX, 0, world);
+  if (comm->me != 0) return "";
+  const double per = steps > 0 ? 1.0 / steps : 0.0;
+  std::string m;
+  m += strf("streamcl contexts: %.0f per rank (max over ranks; %.0f in the process), "
+            "shared by: %s\n", hi[0], hi[1], SC::users(lmp).c_str());
+  m += "Host per step, by style (ms, max over ranks, waits included):";
+  for (int u = 0; u < SC::USERS; u++)
+    m += strf(" %s %.4f", SC::user_name(u), 1e3 * hi[4 + u] * per);
+  m += "\n";
+  m += strf("Transfers per step (all styles, max over ranks): %.1f up (%.1f KB), "
+            "%.1f down (%.1f KB); %.1f copies, %.1f KB\n",
+            upmax[0] * per, upmax[1] * per / 1024.0, upmax[2] * per, upmax[3] * per / 1024.0,
+            hi[2] * per, hi[3] * per / 1024.0);
+  m += "  by style (up/down per step, KB):";
+  for (int u = 0; u < SC::USERS; u++)
+    m += strf(" %s %.1f/%.1f (%.0f/%.0f)", SC::user_name(u), by[4 * u] * per, by[4 * u + 2] * per,
+              by[4 * u + 1] * per / 1024.0, by[4 * u + 3] * per / 1024.0);
+  m += "\n";
+  if (bxmin[0] + hi[4 + SC::BONDED] > 0)   // (bonded styles in use)
+    m += strf("Bonded x: the pair's device copy in %.0f evaluations, uploaded in %.0f "
+              "(min over ranks)\n", bxmin[0], bxmin[1]);
+  return m;
 }

@@ -42,6 +42,10 @@ class PairLJCharmmCoulLongOCL : public PairLJCharmmCoulLong {
   void begin_run_stats();
   // "Device Time Info" of the run that just ended (rank 0 prints; collective).
   void report_run();
+  // This step's positions on the device (see scl_charmm_positions) for
+  // another style on the same context, when compute() started a step with
+  // natoms atoms; nullptr otherwise (then that style uploads x itself).
+  const scl_stream *device_positions(const scl_context *other, int natoms) const;
 
  private:
   std::string device_spec;
@@ -51,7 +55,7 @@ class PairLJCharmmCoulLongOCL : public PairLJCharmmCoulLong {
   int gpus;                // GPUs of a node the ranks spread over (0: all)
 
   scl_context *ctx;
-  std::string ctx_device_spec;  // device_spec and gpus the context was made for
+  std::string ctx_device_spec;  // the resolved device spec of ctx (shared: StreamclContext)
   std::string rank_device;      // the device spec this rank resolved to
   int gpus_used;               // GPUs this node's ranks use (0: no GPU assignment)
   scl_charmm *engine;
@@ -69,9 +73,10 @@ class PairLJCharmmCoulLongOCL : public PairLJCharmmCoulLong {
   void read_env();
   std::string resolve_device();
   int rank_host_threads(int local_ranks);
-  void create_context();
+  void create_context(const std::string &spec);   // the instance's shared context (collective)
   void ensure_engine();
   void set_atoms();
+  std::string report_shared(double steps);
   [[noreturn]] void fail(const char *file, int line, const std::string &what, scl_status st);
 };
 

@@ -4,6 +4,7 @@
 #include "pppm_ocl.h"
 
 #include "fix_streamcl_collect.h"
+#include "streamcl_context.h"
 #include "strf.h"
 
 #include "atom.h"
@@ -47,7 +48,7 @@ KSpace *PPPMOCL::creator(LAMMPS *lmp)
 PPPMOCL::PPPMOCL(LAMMPS *lmp) :
     PPPM(lmp), fp64(0), fft_device(1), ranks_keyword(RANKS_AUTO), ranks_mode(RANKS_DEVICE), kspace_dirty(true), pending_solve(false),
     pending_energy(false), pending_virial(false), pending_volume(0), pending_qscale(0), prestarted(-1), ctx(nullptr), engine(nullptr), engine_params(), pending(false),
-    pending_nlocal(0), pending_gathered(0), stats_base(), wait_time(0), host_time(0)
+    pending_nlocal(0), pending_gathered(0), local_rank(0), stats_base(), wait_time(0), host_time(0)
 {
   group_group_enable = 0;   // compute group/group then says kspace is unsupported
   read_env();
@@ -56,7 +57,7 @@ PPPMOCL::PPPMOCL(LAMMPS *lmp) :
 PPPMOCL::~PPPMOCL()
 {
   if (engine) scl_pppm_free(engine);
-  if (ctx) scl_context_free(ctx);
+  StreamclContext::release(lmp, ctx, StreamclContext::KSPACE);
 }
 
 /* defaults shared with pair_style lj/charmm/coul/long/ocl (for -sf ocl runs) */
@@ -151,6 +152,7 @@ void PPPMOCL::init()
     error->all(FLERR, "kspace_style pppm/ocl does not support run_style respa: use run_style verlet");
 
   PPPM::init();
+  local_rank = StreamclContext::node_rank(world, nullptr);   // collective
   // 29Sep2021's set_grid_local() set boxlo; since 2022 only PPPM::compute()
   // does, and the engine's geometry (ranks gather too) reads it before that
   boxlo = domain->boxlo;
@@ -159,7 +161,7 @@ void PPPMOCL::init()
     // (rank 0 looked at its device to resolve ranks auto; or an earlier run's)
     if (engine) scl_pppm_free(engine);
     engine = nullptr;
-    scl_context_free(ctx);
+    StreamclContext::release(lmp, ctx, StreamclContext::KSPACE);
     ctx = nullptr;
   }
   if (host_only()) {
@@ -217,32 +219,34 @@ PPPMOCL::RanksMode PPPMOCL::resolve_ranks_mode()
   return gpu ? RANKS_GATHER : RANKS_HOST;
 }
 
-/* This rank's OpenCL context (the STREAMCL_* options as the pair style reads
-   them); kept while the device spec stays. Called by the ranks that drive an
-   engine; failures stop the run through error->one. */
+/* This rank's OpenCL context: the instance's, shared with the other /ocl
+   styles (StreamclContext), for this rank's device (the pair style's rule:
+   no device or "gpu" is the node's GPUs round robin by node-local rank, the
+   first STREAMCL_GPUS of them). Kept while the device stays. Called by the
+   ranks that drive an engine (after init() found local_rank); failures stop
+   the run through error->one. */
 void PPPMOCL::create_context()
 {
-  if (ctx && ctx_device_spec != device_spec) {
+  std::string spec, err;
+  if (!StreamclContext::resolve(device_spec, local_rank, StreamclContext::env_gpus(), spec, &err))
+    error->one(FLERR, strf("kspace_style pppm/ocl: no GPU for this rank: %s -- check the "
+                           "'device' keyword / STREAMCL_DEVICE and STREAMCL_GPUS", err.c_str()));
+  if (ctx && ctx_device_spec != spec) {
     if (engine) scl_pppm_free(engine);
     engine = nullptr;
-    scl_context_free(ctx);
+    StreamclContext::release(lmp, ctx, StreamclContext::KSPACE);
     ctx = nullptr;
   }
   if (ctx) return;
-  scl_env_options env;
-  memset(&env, 0, sizeof env);
-  env.context.device = device_spec.empty() ? nullptr : device_spec.c_str();
-  env.context.profiling = 1;
-  scl_env_options_read(&env);
-  char err[1024] = "";
-  scl_status st = scl_context_create(&env.context, &ctx, err, sizeof err);
-  if (st != SCL_OK)
+  scl_status st = SCL_OK;
+  ctx = StreamclContext::acquire(lmp, spec, StreamclContext::KSPACE, &st, err);
+  if (!ctx)
     error->one(FLERR, strf("kspace_style pppm/ocl: no OpenCL device for '%s' (%s): %s -- check "
                            "the 'device' keyword / STREAMCL_DEVICE (cpu, gpu, P:D or a name; "
                            "'streamcl devices' lists them)",
-                           device_spec.empty() ? "default" : device_spec.c_str(),
-                           scl_status_name(st), err));
-  ctx_device_spec = device_spec;
+                           spec.empty() ? "default" : spec.c_str(), scl_status_name(st),
+                           err.c_str()));
+  ctx_device_spec = spec;
 }
 
 void PPPMOCL::setup()
@@ -460,6 +464,7 @@ void PPPMOCL::compute(int eflag, int vflag)
   if (evflag_atom && !peratom_allocate_flag) allocate_peratom();
   if (!charges_present()) return;
   const double t0 = MPI_Wtime();
+  const StreamclContext::Span span(lmp, StreamclContext::KSPACE);   // host time, transfers
   boxlo = domain->boxlo;
   if (atom->nmax > nmax) {
     memory->destroy(part2grid);
@@ -468,7 +473,7 @@ void PPPMOCL::compute(int eflag, int vflag)
   }
   if (has_engine()) ensure_engine();
   if (whole_device() && !evflag_atom && compute_device_step()) {
-    host_time += MPI_Wtime() - t0;
+    account(host_time, t0);
     return;
   }
 
@@ -523,7 +528,7 @@ void PPPMOCL::compute(int eflag, int vflag)
       for (int i = 0; i < nlocal; i++)
         for (int j = 0; j < 6; j++) vatom[i][j] *= 0.5 * qscale;
   }
-  host_time += MPI_Wtime() - t0;
+  account(host_time, t0);
 }
 
 // the charge sums, recounted when atoms were added or lost; false: no charges
@@ -546,10 +551,11 @@ void PPPMOCL::prestart(int vflag)
   ev_init(update->eflag_global == step ? ENERGY_GLOBAL : 0, vflag);
   if (!charges_present()) return;
   const double t0 = MPI_Wtime();
+  const StreamclContext::Span span(lmp, StreamclContext::KSPACE);   // host time, transfers
   boxlo = domain->boxlo;
   if (has_engine()) ensure_engine();
   if (compute_device_step()) prestarted = step;
-  host_time += MPI_Wtime() - t0;
+  account(host_time, t0);
 }
 
 /* one rank (or ranks gather, collective): the whole step queued on the
@@ -608,10 +614,11 @@ void PPPMOCL::collect()
                            "the kspace compute and the force collection", pending_nlocal,
                            atom->nlocal));
   const double t0 = MPI_Wtime();
+  const StreamclContext::Span span(lmp, StreamclContext::KSPACE);   // host time, transfers
   double *f = pending_nlocal ? atom->f[0] : nullptr;
   if (!pending_solve) {
     scl_status st = scl_pppm_fieldforce_finish(engine, f);
-    wait_time += MPI_Wtime() - t0;
+    account(wait_time, t0);
     if (st != SCL_OK) fail(FLERR, "collecting the kspace forces", st);
     return;
   }
@@ -628,7 +635,7 @@ void PPPMOCL::collect()
   } else {
     st = scl_pppm_solve_finish(engine, f, &e, v);
   }
-  wait_time += MPI_Wtime() - t0;
+  account(wait_time, t0);
   if (st != SCL_OK) fail(FLERR, "collecting the kspace step", st);
   // PPPM::compute's scaling of the sums (one rank, or rank 0's sums broadcast)
   const double qscale = pending_qscale, vol = pending_volume;
@@ -642,6 +649,12 @@ void PPPMOCL::collect()
   }
   if (pending_virial)
     for (int i = 0; i < 6; i++) virial[i] = 0.5 * qscale * vol * v[i];
+}
+
+/* the host seconds since t0 into `into` and the instance's run books */
+void PPPMOCL::account(double &into, double t0)
+{
+  into += MPI_Wtime() - t0;
 }
 
 bool PPPMOCL::host_only() const

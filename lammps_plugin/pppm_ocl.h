@@ -84,17 +84,19 @@ class PPPMOCL : public PPPM {
   bool pending_energy, pending_virial;
   double pending_volume, pending_qscale;
   bigint prestarted;             // timestep of the step prestart() queued, -1 none
-  scl_context *ctx;
-  std::string ctx_device_spec;
+  scl_context *ctx;               // the instance's shared context (StreamclContext)
+  std::string ctx_device_spec;   // its resolved device spec
   scl_pppm *engine;
   scl_pppm_params engine_params;
   bool pending;
   int pending_nlocal;
   int pending_gathered;          // ranks gather, rank 0: atoms of the pending step
+  int local_rank;                // node-local rank (init())
   scl_pppm_stats stats_base;
   double wait_time, host_time;   // host seconds in collect() / in compute()
 
   void read_env();
+  void account(double &into, double t0);
   RanksMode resolve_ranks_mode();
   void create_context();
   void gather_kspace();            // collective: rank 0's gf_full, fk_full

@@ -7,8 +7,12 @@
 #           before the device bonded styles: STREAMCL_BONDED=0, shake suffix off)
 #   bonded  -sf ocl, bonded styles on the device, fix shake on the host
 #   all     -sf ocl, bonded styles and fix shake/ocl on the device
+#   allnox  as all, but the bonded styles upload x themselves instead of reading
+#           the pair's device copy (STREAMCL_SHARE_X=0; not in the default MODES)
 #   gpudef  LAMMPS's GPU package, default (-sf gpu -pk gpu 1: pair + pppm/gpu)
-# Prints loop and LAMMPS's Pair/Bond/Kspace/Modify/Neigh/Comm rows, medians.
+# Prints loop and LAMMPS's Pair/Bond/Kspace/Modify/Neigh/Comm rows, medians;
+# devinfo.txt: each ocl run's streamcl contexts per rank, host ms per step by
+# style and transfers per step (Device Time Info).
 # Env: RANKS (default "1 8"), ROUNDS (default 3), MODES, STEPS (default 100).
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -37,12 +41,14 @@ for np in ${RANKS:-1 8}; do
         old)    env=(STREAMCL_BONDED=0); args=(-sf ocl -in in.hostshake); bin=$LMP_OCL ;;
         bonded) env=(STREAMCL_BONDED=1); args=(-sf ocl -in in.hostshake); bin=$LMP_OCL ;;
         all)    env=(STREAMCL_BONDED=1); args=(-sf ocl -in in.device); bin=$LMP_OCL ;;
+        allnox) env=(STREAMCL_BONDED=1 STREAMCL_SHARE_X=0); args=(-sf ocl -in in.device); bin=$LMP_OCL ;;
         gpudef) env=(); args=(-sf gpu -pk gpu 1 -in in.device); bin=$LMP ;;
       esac
       cmd=("$bin"); [ "$np" -gt 1 ] && cmd=(mpirun -np "$np" "$bin")
       env "${env[@]}" timeout 300 "${cmd[@]}" "${args[@]}" -log "$log" -screen none ||
         { echo "run failed: $log"; tail -5 "$log"; continue; }
       printf "%-6s %-7s %-5s %8s %7s %7s %7s %7s %7s %7s\n" "$np" "$mode" "$r" $(rows "$log") | tee -a table.txt
+      [ "$mode" = gpudef ] || { echo "== $log"; grep -E "^(streamcl contexts|Host per step, by style|Transfers per step|Bonded x)" "$log"; } >> devinfo.txt
     done
   done
 done

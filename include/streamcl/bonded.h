@@ -37,7 +37,8 @@
  * ~1e-15 in both.
  *
  * Transfers per compute: x of the owned atoms up to the last one a term
- * uses, plus the ghosts some term uses (packed on the host), up; the same
+ * uses (none with scl_bonded_compute_start_device: a device copy), plus
+ * the ghosts some term uses (packed on the host), up; the same
  * atoms' forces down (float in mixed); a few KB of energy/virial partials
  * when tallying. The lists, types and charges go up only in set_topology.
  *
@@ -163,6 +164,16 @@ scl_status scl_bonded_compute(scl_bonded *b, const double *x, const double *q, i
 scl_status scl_bonded_compute_start(scl_bonded *b, const double *x, const double *q, int flags);
 scl_status scl_bonded_compute_finish(scl_bonded *b, double *f, scl_bonded_result *result);
 int scl_bonded_pending(const scl_bonded *b);
+
+/* compute_start with the positions already on the device: x_dev, a stream
+ * of doubles on the engine's context holding x in the caller's numbering
+ * (at least 3 * the owned atoms a term uses; e.g. scl_charmm_positions of
+ * the pair engine's pending step), is copied on the device for the owned
+ * atoms instead of uploading them; x (host, 3*nall) still gives the few
+ * ghosts some term uses. The same results bit for bit. SCL_ERR_ARGUMENT
+ * for a stream of another context, of another type or too short. */
+scl_status scl_bonded_compute_start_device(scl_bonded *b, const scl_stream *x_dev,
+                                           const double *x, const double *q, int flags);
 
 /* Atoms whose forces compute adds (and per-atom arrays cover): nall with
  * newton_bond on, nlocal off. */

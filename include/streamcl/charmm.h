@@ -245,6 +245,16 @@ typedef struct {
 scl_status scl_charmm_finish(scl_charmm *eng, double *f, scl_charmm_result *result,
                              double *eatom_out, double *vatom_out);
 
+/* The positions of the pending step on the device, for other modules of
+ * the same context to read instead of uploading x again (e.g.
+ * scl_bonded_compute_start_device): a stream of doubles whose first
+ * 3 * *natoms elements are the x given to scl_charmm_compute, in the
+ * caller's order (natoms = nlocal + nghost of the last set_atoms). Work
+ * queued on the context's queue after compute and before the next compute
+ * reads this step's x. NULL (and *natoms 0) when no step is pending or the
+ * engine packs positions on the host (devices without fp64, host_pack). */
+const scl_stream *scl_charmm_positions(const scl_charmm *eng, int *natoms);
+
 /* Facts of the last steps, for reports ("Device Time Info"). */
 typedef struct {
     long steps, rebuilds;

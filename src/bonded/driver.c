@@ -666,7 +666,42 @@ static scl_status launch_gather(scl_bonded *b, scl_kernel *kn, int per_atom)
     return s;
 }
 
+/* The device atoms' positions into b->x: the owned ones copied on the device
+ * from x_dev when given (the same numbering), else written from x; the used
+ * ghosts (few) from the host staging either way. */
+static scl_status put_positions(scl_bonded *b, const scl_stream *x_dev, const double *x)
+{
+    scl_status s = SCL_OK;
+    if (b->nlo > 0)
+        s = x_dev ? scl_stream_copy(b->x.s, 0, x_dev, 0, 3 * (size_t)b->nlo, NULL)
+                  : scl_stream_write_range(b->x.s, 0, 3 * (size_t)b->nlo, x, 0, NULL);
+    for (int j = 0; j < b->nghost_ref; j++)
+        memcpy(b->ghost_x + 3 * j, x + 3 * (size_t)b->ghost[j], 3 * sizeof(double));
+    if (s == SCL_OK && b->nghost_ref > 0)
+        s = scl_stream_write_range(b->x.s, 3 * (size_t)b->nlo, 3 * (size_t)b->nghost_ref,
+                                   b->ghost_x, 0, NULL);
+    return s;
+}
+
+static scl_status start(scl_bonded *b, const scl_stream *x_dev, const double *x, const double *q,
+                        int flags);
+
 scl_status scl_bonded_compute_start(scl_bonded *b, const double *x, const double *q, int flags)
+{
+    return start(b, NULL, x, q, flags);
+}
+
+scl_status scl_bonded_compute_start_device(scl_bonded *b, const scl_stream *x_dev,
+                                           const double *x, const double *q, int flags)
+{
+    if (b && !x_dev)
+        return scl_fail(b->ctx, SCL_ERR_ARGUMENT, "scl_bonded_compute_start_device",
+                        "x_dev is NULL (scl_bonded_compute_start uploads x)");
+    return start(b, x_dev, x, q, flags);
+}
+
+static scl_status start(scl_bonded *b, const scl_stream *x_dev, const double *x, const double *q,
+                        int flags)
 {
     static const char *fn = "scl_bonded_compute_start";
     if (!b)
@@ -686,13 +721,7 @@ scl_status scl_bonded_compute_start(scl_bonded *b, const double *x, const double
         b->pending = 1;
         return SCL_OK;
     }
-    if (b->nlo > 0)
-        s = scl_stream_write_range(b->x.s, 0, 3 * (size_t)b->nlo, x, 0, NULL);
-    for (int j = 0; j < b->nghost_ref; j++)
-        memcpy(b->ghost_x + 3 * j, x + 3 * (size_t)b->ghost[j], 3 * sizeof(double));
-    if (s == SCL_OK && b->nghost_ref > 0)
-        s = scl_stream_write_range(b->x.s, 3 * (size_t)b->nlo, 3 * (size_t)b->nghost_ref,
-                                   b->ghost_x, 0, NULL);
+    s = put_positions(b, x_dev, x);
     if (s == SCL_OK && q && b->any_weight && b->nterms[2] > 0) {
         /* new charges: the device atoms' ones, gathered like x (rare: blocking) */
         double *dq = malloc(sizeof(double) * (size_t)b->nx);

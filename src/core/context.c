@@ -114,6 +114,15 @@ cl_device_id scl_cl_device(const scl_context *ctx) { return ctx ? ctx->device : 
 cl_command_queue scl_queue(const scl_context *ctx) { return ctx ? ctx->queue : NULL; }
 int scl_profiling(const scl_context *ctx) { return ctx ? ctx->profiling : 0; }
 
+void scl_transfer_stats_get(const scl_context *ctx, scl_transfer_stats *out)
+{
+    if (!out)
+        return;
+    memset(out, 0, sizeof *out);
+    if (ctx)
+        *out = ctx->transfers;
+}
+
 const char *scl_cache_dir(const scl_context *ctx)
 {
     return (ctx && ctx->cache_dir[0]) ? ctx->cache_dir : NULL;

@@ -59,6 +59,7 @@ struct scl_context {
     /* tuning defaults for plans (scl_context_options) */
     int no_tune, tune_repeats;
     char force[256];
+    scl_transfer_stats transfers; /* stream.c counts, scl_transfer_stats_get reads */
 };
 
 struct scl_program {

@@ -126,6 +126,13 @@ static scl_status transfer(scl_stream *s, int write, size_t first, size_t count,
         return scl_fail_cl(ctx, fn, write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer", rc,
                            "stream '%s', elements [%zu, %zu) of %s", s->label, first,
                            first + count, scl_type_name(s->type));
+    if (write) {
+        ctx->transfers.uploads++;
+        ctx->transfers.upload_bytes += count * es;
+    } else {
+        ctx->transfers.downloads++;
+        ctx->transfers.download_bytes += count * es;
+    }
     char label[80];
     snprintf(label, sizeof label, "%s %s", write ? "write" : "read", s->label);
     scl_track_event(ctx, label, write ? SCL_PROF_WRITE : SCL_PROF_READ, ev);

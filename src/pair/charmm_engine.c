@@ -742,6 +742,14 @@ scl_status scl_charmm_finish(scl_charmm *eng, double *f, scl_charmm_result *resu
     return SCL_OK;
 }
 
+const scl_stream *scl_charmm_positions(const scl_charmm *eng, int *natoms)
+{
+    const int ok = eng && eng->pending && eng->dev_pack && eng->xq_dev;
+    if (natoms)
+        *natoms = ok ? eng->nlist.natoms : 0;
+    return ok ? eng->xq_dev : NULL;
+}
+
 scl_status scl_charmm_stats_get(scl_charmm *eng, scl_charmm_stats *stats)
 {
     if (!eng || !stats)

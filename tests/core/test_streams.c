@@ -103,6 +103,25 @@ int main(void)
     CHECK_OK(ctx, scl_stream_read_range(s, 4098, 1, &last, 1, NULL));
     CHECK(last == -1.0f, "write through map lost: %g", last);
 
+    /* transfer counters: one write of 3 and one read of 2 floats, nothing
+     * for fills, copies and refused calls */
+    scl_transfer_stats t0, t1;
+    scl_transfer_stats_get(ctx, &t0);
+    float three[3] = {1, 2, 3}, two[2];
+    CHECK_OK(ctx, scl_stream_write_range(s, 10, 3, three, 1, NULL));
+    CHECK_OK(ctx, scl_stream_read_range(s, 11, 2, two, 1, NULL));
+    CHECK_OK(ctx, scl_stream_fill(s, &v));
+    CHECK(scl_stream_read_range(s, 4098, 5, two, 1, NULL) == SCL_ERR_ARGUMENT, "bad range read");
+    scl_transfer_stats_get(ctx, &t1);
+    CHECK(t1.uploads - t0.uploads == 1 && t1.upload_bytes - t0.upload_bytes == 12 &&
+              t1.downloads - t0.downloads == 1 && t1.download_bytes - t0.download_bytes == 8,
+          "transfer counters: %ld up (%llu B), %ld down (%llu B); want 1 (12), 1 (8)",
+          t1.uploads - t0.uploads, (unsigned long long)(t1.upload_bytes - t0.upload_bytes),
+          t1.downloads - t0.downloads, (unsigned long long)(t1.download_bytes - t0.download_bytes));
+    CHECK(two[0] == 2 && two[1] == 3, "read back %g %g", two[0], two[1]);
+    scl_transfer_stats_get(NULL, &t1);
+    CHECK(t1.uploads == 0 && t1.download_bytes == 0, "no context: counters not zero");
+
     /* bad ranges and sizes: clear errors, stream still usable */
     float buf[8];
     CHECK(scl_stream_read_range(s, 4095, 8, buf, 1, NULL) == SCL_ERR_ARGUMENT,

@@ -18,6 +18,12 @@
 #             rhodo 2e-5; the mixed pair forces, not SHAKE: see explicit)
 #   plugin    `plugin load` into the PLUGIN LAMMPS ($LMP_PLUGIN_HOST), -sf ocl:
 #             as sf (skips, 77, without a plugin host)
+#   sf_nobonded  as sf with STREAMCL_BONDED=0 (-sf ocl keeps LAMMPS's CPU
+#             bonded styles: the A/B switch of the bonded /ocl styles)
+#   sf, plugin and sf_nobonded also check Device Time Info: ONE streamcl
+#             context per rank (and in the process), shared by the pair, pppm/ocl
+#             (one rank: several ranks run LAMMPS's host PPPM on PoCL), the
+#             bonded styles (not with sf_nobonded) and fix shake/ocl
 #   respa     as explicit under run_style respa (both runs): fix shake/ocl takes
 #             FixShake's host path and says so in the log; equal as explicit
 #   minimize  `minimize` with fix shake/ocl: LAMMPS's error where fix shake refuses
@@ -84,6 +90,9 @@ explicit|respa)
   sed -E 's/^(fix\s+\S+\s+\S+\s+)shake\s/\1shake\/ocl /' in.cpu > in.ocl
   tol=1e-10; dx=1e-9; cmd=("$LMP_OCL" -in in.ocl) ;;
 sf) tol=1e-5; dx=1e-4; cmd=("$LMP_OCL" -sf ocl -in in.cpu) ;;
+sf_nobonded)
+  export STREAMCL_BONDED=0
+  tol=1e-5; dx=1e-4; cmd=("$LMP_OCL" -sf ocl -in in.cpu) ;;
 plugin)
   { echo "plugin load $PLUGIN_SO"; cat in.cpu; } > in.ocl
   tol=1e-5; dx=1e-4; cmd=("$LMP_PLUGIN_HOST" -sf ocl -in in.ocl) ;;
@@ -99,5 +108,20 @@ fi
 [ "$HOW" = respa ] || grep -q "^fix shake/ocl: SHAKE clusters solved on the OpenCL device" log.ocl ||
   { echo "FAIL: the log does not say fix shake/ocl solved on the device"; fails=1; }
 python3 "$HERE/shake_compare.py" log.ocl log.cpu $tol final.ocl final.cpu $dx 1e-3 || fails=1
+case "$HOW" in
+sf|plugin|sf_nobonded)
+  # the styles' shared context (lammps_plugin/streamcl_context.h)
+  want="pair"
+  [ "$NP" = 1 ] && want="$want, kspace"
+  [ "$HOW" = sf_nobonded ] || want="$want, bonded"
+  want="$want, shake"   # (sf_nobonded: no bonded user is the switch at work)
+  line=$(grep "^streamcl contexts:" log.ocl)
+  echo "$line"
+  [ "$line" = "streamcl contexts: 1 per rank (max over ranks; 1 in the process), shared by: $want" ] ||
+    { echo "FAIL: Device Time Info does not report one streamcl context per rank shared by $want"; fails=1; }
+  grep -E "^(Host per step, by style|Transfers per step)" log.ocl ||
+    { echo "FAIL: Device Time Info lacks the host time by style or the transfers per step"; fails=1; }
+  ;;
+esac
 grep -E "^(Modify|Loop time)" log.cpu log.ocl
 exit $fails

@@ -1,0 +1,97 @@
+/* -*- c++ -*-
+ * The streamcl context of the /ocl styles: ONE per LAMMPS instance, rank and
+ * device, shared by the pair style, pppm/ocl, the bonded /ocl styles and
+ * fix shake/ocl. A context is an OpenCL context with its in-order queue:
+ * sharing it puts the kernels of one step on one queue (no time-slicing
+ * between contexts of one rank on one GPU, no cross-context waits) and
+ * builds each program once.
+ *
+ * Reference counted by the styles: acquire() in a style's init (or first
+ * compute), release() in its destructor; `clear` deletes the styles and so,
+ * with the last one, the context. Keyed by the LAMMPS instance, so two
+ * instances in one process (library users) get their own.
+ *
+ * Also the per-instance books of the run for "Device Time Info": each
+ * style's host seconds, and the context's transfers (scl_transfer_stats).
+ */
+#ifndef LMP_STREAMCL_CONTEXT_H
+#define LMP_STREAMCL_CONTEXT_H
+
+#include "streamcl.h"
+
+#include <mpi.h>
+#include <string>
+
+namespace LAMMPS_NS {
+
+class LAMMPS;
+
+namespace StreamclContext {
+
+enum User { PAIR = 0, KSPACE, BONDED, SHAKE, USERS };
+const char *user_name(int user);
+
+// This process's rank among the ranks of world on its node, and their count.
+// Collective over world: call it where every rank is (a style's init).
+int node_rank(MPI_Comm world, int *local_ranks);
+
+// The device spec of this rank for a style's spec: "" or "gpu" is the
+// node's GPUs shared round robin by node-local rank (the first `gpus` of
+// them, 0: all; scl_charmm_rank_device); another spec is returned as given.
+// Without a GPU: "" stays "" (the library's default device); "gpu" fails
+// (returns false, *err says why). *gpus_used (optional): GPUs of the rule.
+bool resolve(const std::string &spec, int local_rank, int gpus, std::string &out,
+             std::string *err, int *gpus_used = nullptr);
+
+// STREAMCL_GPUS (0: unset or not a positive integer), for the styles
+// without a `gpus` keyword.
+int env_gpus();
+
+// The context of (lmp, resolved device spec) for `user`; made by the first
+// acquire (STREAMCL_* environment options, profiling on), shared after.
+// nullptr on failure: *st and err say why.
+scl_context *acquire(LAMMPS *lmp, const std::string &spec, int user, scl_status *st,
+                     std::string &err);
+// One reference of `user` fewer; the last frees the context (after its
+// engines: free them first).
+void release(LAMMPS *lmp, scl_context *ctx, int user);
+
+// Live contexts of this instance (on this rank), and of the whole process.
+int count(LAMMPS *lmp);
+int count_process();
+// "pair, kspace, bonded, shake": the users of this instance's contexts.
+std::string users(LAMMPS *lmp);
+
+// Run books (this rank): host seconds a style spent in its hooks and the
+// transfers they queued, since the start of a run's loop.
+void begin_run(LAMMPS *lmp);
+// One hook of a style, from construction to destruction: its wall seconds
+// and the host <-> device copies queued on the instance's contexts meanwhile
+// (the hooks of one instance do not overlap) go to `user`'s books.
+class Span {
+ public:
+  Span(LAMMPS *lmp, int user);
+  ~Span();
+  Span(const Span &) = delete;
+  Span &operator=(const Span &) = delete;
+
+ private:
+  LAMMPS *lmp;
+  int user;
+  double t0;
+  scl_transfer_stats at_start;
+};
+// A bonded evaluation read x from the pair's device copy (shared) or not.
+void note_bonded_x(LAMMPS *lmp, bool shared);
+struct RunBooks {
+  double host[USERS];        // seconds since begin_run
+  scl_transfer_stats moved;  // all this instance's contexts, since begin_run
+  scl_transfer_stats moved_by[USERS];   // of those, queued in each style's Spans
+  long bonded_x_shared, bonded_x_uploaded;   // bonded evaluations since begin_run
+};
+RunBooks run_books(LAMMPS *lmp);
+
+}    // namespace StreamclContext
+}    // namespace LAMMPS_NS
+
+#endif
