@@ -110,10 +110,34 @@ typedef struct {
     double resistance;     /* voltage source: 0 = hard source */
 } scl_fdtd_source;
 
+/* A waveform: an analytic wavelet, or samples from #excitation_file read as
+ * gprMax does (scipy's interp1d): values v[k] at times t[k] (t NULL: the
+ * simulation's times k dt, the column cut or zero-padded to the iteration
+ * count), interpolated 'l' linearly, 'n' to the nearest sample (a time half
+ * way between two takes the earlier), 'p' the previous, 'x' the next one;
+ * outside the time axis the fill value, or (extrapolate) the line through
+ * the two end samples. */
 typedef struct {
     char name[64];
     scl_wavelet w;
+    int nsamp;          /* 0: the wavelet w */
+    double *t, *v;      /* owned by the model */
+    char interp;
+    int extrapolate;
+    double fill;
 } scl_fdtd_wave;
+
+/* A field component given its material directly by a thin object (#plate,
+ * #edge, a zero-thickness #triangle or #cylindrical_sector), as gprMax's
+ * rigid components: it keeps that material unless a later object built
+ * without averaging touches it, or later averaged objects fill every cell
+ * around it (gprMax then averages it again). */
+typedef struct {
+    int comp;                   /* SCL_EX..SCL_HZ */
+    int ijk[3];
+    int mat;
+    unsigned int object;        /* build number of the object (scl_fdtd_model.objects) */
+} scl_fdtd_fixed;
 
 /* #geometry_view: cells [lo, hi) sampled every step cells, written per cell
  * (gprMax's 'n' mode) as VTKHDF ImageData, FILE.vtkhdf beside the input. */
@@ -151,6 +175,9 @@ typedef struct {
     unsigned int *rigid;        /* cell built without averaging: its object's build number
                                  * (later objects win shared edges, as in gprMax); 0: averaged */
     unsigned int objects;       /* build number of the object being filled (scl_fdtd_fill_box) */
+    unsigned int *owner;        /* cell's last object (any); made with the first fixed component */
+    int nfixed, capfixed;
+    scl_fdtd_fixed *fixed;      /* components set by thin objects, in build order */
     unsigned char *id[6];       /* per component material, padded grid layout */
     int nwave, nsrc, nrx;
     scl_fdtd_wave *wave;
@@ -192,6 +219,34 @@ int scl_fdtd_find_material(const scl_fdtd_model *m, const char *name);
 /* Fill cells [lo, hi) with material mat (averaging 1: as gprMax's averaged objects). */
 void scl_fdtd_fill_box(scl_fdtd_model *m, const int lo[3], const int hi[3], int mat,
                        int averaging);
+/* Thin objects (geometry.c), gprMax's rasterisation, built as object number
+ * m->objects (the caller counts objects). Node and cell indices, no checks
+ * beyond the grid's bounds (components outside are skipped).
+ *   face:   the four E edges of the cell face normal to axis a at node
+ *           p[a], cell p[b], p[d]: E_b at p and p + e_d with mat[b], E_d at p
+ *           and p + e_b with mat[d] (mat[] per component axis)
+ *   edge:   E_a at node p (one edge of an #edge)
+ * SCL_ERR_MEMORY when the list cannot grow. */
+scl_status scl_fdtd_build_face(scl_fdtd_model *m, int a, const int p[3], const int mat[3]);
+scl_status scl_fdtd_build_edge(scl_fdtd_model *m, int a, const int p[3], int mat);
+/* #triangle: vertices v (metres, on grid nodes), normal axis a, the plane at
+ * node level; cells whose centre lies strictly inside the triangle: with
+ * thick == 0 their face at level (scl_fdtd_build_face), else the cells
+ * level .. level + thick - 1 along a (scl_fdtd_fill_box, averaging as given).
+ * Returns the number of cells (columns) found, -1 on memory failure. */
+long scl_fdtd_build_triangle(scl_fdtd_model *m, const double v[3][3], int a, int level, int thick,
+                             int mat, int averaging);
+/* #cylindrical_sector: normal axis a, centre (c1, c2) on the two other axes
+ * (x normal: y z; y: x z; z: x y), radius r, from angle
+ * start (radians, from the first of those axes towards the second) through
+ * angle; cells whose centre is within r (inclusive), on or counter-clockwise
+ * of the start ray and strictly clockwise of the end ray; thick as for the
+ * triangle. Returns the count, -1 on memory failure. */
+long scl_fdtd_build_sector(scl_fdtd_model *m, int a, double c1, double c2, double r, double start,
+                           double angle, int level, int thick, int mat, int averaging);
+/* Value of waveform w at time t (s). */
+double scl_fdtd_wave_value(const scl_fdtd_model *m, int w, double t);
+
 /* Derive the per-component indices from the cells (averaged materials are
  * added); call after the last object. Also checks dt against Courant and the
  * CPML against the grid. */

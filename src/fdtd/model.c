@@ -73,6 +73,12 @@ void scl_fdtd_model_free(scl_fdtd_model *m)
     free(m->mat);
     free(m->solid);
     free(m->rigid);
+    free(m->owner);
+    free(m->fixed);
+    for (int w = 0; w < m->nwave && m->wave; w++) {
+        free(m->wave[w].t);
+        free(m->wave[w].v);
+    }
     for (int c = 0; c < 6; c++)
         free(m->id[c]);
     free(m->wave);
@@ -169,7 +175,36 @@ void scl_fdtd_fill_box(scl_fdtd_model *m, const int lo[3], const int hi[3], int 
             for (int i = lo[0]; i < hi[0]; i++) {
                 m->solid[cell(m, i, j, k)] = (unsigned char)mat;
                 m->rigid[cell(m, i, j, k)] = rigid;
+                if (m->owner)
+                    m->owner[cell(m, i, j, k)] = m->objects;
             }
+}
+
+/* Does the fixed component f keep its material? Not when a later object
+ * built without averaging touches it (it set the component itself), nor
+ * when later averaged objects filled every cell around it (gprMax unset
+ * the rigid flags there and averages it again). */
+static int fixed_holds(const scl_fdtd_model *m, const scl_fdtd_fixed *f)
+{
+    const scl_grid3d *g = &m->grid;
+    int c = f->comp, a = c % 3, b = (a + 1) % 3, d = (a + 2) % 3, later = 0, n = 0;
+    for (int q = 0; q < (c < 3 ? 4 : 2); q++) {
+        int p[3] = {f->ijk[0], f->ijk[1], f->ijk[2]};
+        if (c < 3) {
+            p[b] -= q & 1;
+            p[d] -= (q >> 1) & 1;
+        } else {
+            p[a] -= q;
+        }
+        if (p[0] < 0 || p[1] < 0 || p[2] < 0 || p[0] >= g->nx || p[1] >= g->ny || p[2] >= g->nz)
+            continue;
+        size_t ci = cell(m, p[0], p[1], p[2]);
+        if (m->rigid[ci] > f->object)
+            return 0;
+        later += m->owner[ci] > f->object;
+        n++;
+    }
+    return n == 0 || later < n;
 }
 
 /* Index of a material with the mean properties of the listed ones, added
@@ -336,6 +371,12 @@ scl_status scl_fdtd_model_finish(scl_fdtd_model *m, char *err, size_t errlen)
                     }
                     m->id[c][scl_grid3d_index(g, i, j, k)] = (unsigned char)id;
                 }
+    for (int q = 0; q < m->nfixed; q++) {
+        const scl_fdtd_fixed *f = &m->fixed[q];
+        if (fixed_holds(m, f))
+            m->id[f->comp][scl_grid3d_index(g, f->ijk[0], f->ijk[1], f->ijk[2])] =
+                (unsigned char)f->mat;
+    }
     /* resistive voltage sources add their conductivity on their edge */
     for (int s = 0; s < m->nsrc; s++) {
         scl_fdtd_source *src = &m->src[s];
@@ -474,7 +515,7 @@ double scl_fdtd_source_value(const scl_fdtd_model *m, int s, long n)
         return 0;
     const scl_grid3d *g = &m->grid;
     double d[3] = {g->dx, g->dy, g->dz};
-    double v = scl_wavelet_value(&m->wave[src->wave].w, t - src->start + 0.5 * m->dt);
+    double v = scl_fdtd_wave_value(m, src->wave, t - src->start + 0.5 * m->dt);
     if (src->kind == SCL_FDTD_HERTZIAN)
         return v * d[src->pol] / (g->dx * g->dy * g->dz); /* E -= cb * this */
     if (src->resistance == 0)
