@@ -9,6 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Cell centres on a triangle's edge or a sector's boundary are decided by
+ * the rule (edges and the end ray outside, the start ray and the arc
+ * inside), not by the rounding of the arithmetic: gprMax's float32 tests
+ * of such points are the rule's intent. Relative to the shape's size. */
+#define EDGE_TOL 1e-9
+
 /* the cell owner array appears with the first fixed component: cells
  * filled before it belong to objects older than any fixed component */
 static scl_status add_fixed(scl_fdtd_model *m, int comp, const int p[3], int mat)
@@ -121,7 +127,8 @@ long scl_fdtd_build_triangle(scl_fdtd_model *m, const double v[3][3], int a, int
             double y = (i + 0.5) * d[u], z = (j + 0.5) * d[w];
             double s = (z1 * y3 - y1 * z3 + (z3 - z1) * y + (y1 - y3) * z) / area2;
             double t = (y1 * z2 - z1 * y2 + (z1 - z2) * y + (y2 - y1) * z) / area2;
-            if (!(s > 0 && t > 0 && s + t < 1))
+            /* a centre on an edge is outside, whatever the rounding */
+            if (!(s > EDGE_TOL && t > EDGE_TOL && s + t < 1 - EDGE_TOL))
                 continue;
             if (build_column(m, a, i, j, level, thick, mat, averaging) != SCL_OK)
                 return -1;
@@ -136,10 +143,11 @@ long scl_fdtd_build_triangle(scl_fdtd_model *m, const double v[3][3], int a, int
  * union of the two half-planes rather than their intersection). */
 static int in_sector(double x, double y, double r, double start, double angle)
 {
-    if (x * x + y * y > r * r)
+    if (x * x + y * y > r * r * (1 + EDGE_TOL))
         return 0;
     double sx = cos(start), sy = sin(start), ex = cos(start + angle), ey = sin(start + angle);
-    int after_start = sx * y - sy * x >= 0, before_end = ex * y - ey * x < 0;
+    double tol = EDGE_TOL * r;
+    int after_start = sx * y - sy * x >= -tol, before_end = ex * y - ey * x < -tol;
     return angle <= M_PI ? after_start && before_end : after_start || before_end;
 }
 
