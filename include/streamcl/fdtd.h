@@ -288,6 +288,7 @@ int scl_fdtd_model_uniform(const scl_fdtd_model *m);
  * #dx_dy_dz #time_window #time_step_stability_factor #material
  * #add_dispersion_debye/_lorentz/_drude #waveform #hertzian_dipole
  * #voltage_source #rx #rx_array #src_steps #rx_steps #box #sphere #cylinder
+ * #plate #edge #triangle #cylindrical_sector #excitation_file
  * #pml_cells #geometry_view #snapshot #messages), with gprMax 4's 2D rules (a domain
  * one cell thick, or inf with #domain_mode: TM). Any other command is an
  * error naming it and the line. The model is finished, sources and

@@ -90,6 +90,8 @@ static const char *const refused[][2] = {
     {"#add_grass", "fractal volumes are not supported yet"},
     {"#subgrid_hsg", "sub-grids are not supported"},
     {"#include_file", "included files are not supported"},
+    {"#transmission_line", "transmission-line sources are not supported yet (use #voltage_source)"},
+    {"#geometry_objects_read", "reading geometry files is not supported yet"},
 };
 
 /* Coordinates that may be inf in a 2D model and their role (gprMax 4's

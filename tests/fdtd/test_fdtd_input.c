@@ -34,6 +34,104 @@ static void expect_error(const char *what, const char *text, const char *line_ta
           "%s: message '%s' lacks '%s' / '%s'", what, err, line_tag, phrase);
 }
 
+/* #plate #edge #triangle #cylindrical_sector as gprMax rasterises them, and
+ * #excitation_file's interpolation; their bad inputs by file and line */
+static void thin_objects(void)
+{
+    char err[1024];
+    scl_fdtd_model m;
+    const char *path = write_input("thin.in", BASE
+        "#material: 4 0 1 0 soil\n"
+        "#plate: 0.02 0.01 0.01 0.02 0.02 0.014 pec\n"   /* normal x at node 10 */
+        "#edge: 0.04 0.01 0.02 0.04 0.02 0.02 pec\n"     /* Ey at i 20, k 10, j 5..9 */
+        "#plate: 0.06 0.01 0.01 0.06 0.02 0.014 pec\n"
+        "#box: 0.05 0 0 0.07 0.08 0.02 soil\n"            /* covers the second plate: averaged again */
+        "#triangle: 0 0 0.03 0.02 0 0.03 0 0.02 0.03 0.004 soil\n"
+        "#cylindrical_sector: z 0.05 0.04 0.03 0.034 0.01 0 90 soil\n");
+    scl_status s = scl_fdtd_read_input(path, &m, err, sizeof err);
+    CHECK(s == SCL_OK, "thin objects: %s", err);
+    if (s == SCL_OK) {
+        const scl_grid3d *g = &m.grid;
+        int soil = scl_fdtd_find_material(&m, "soil"), bad = 0;
+        for (int j = 5; j <= 10; j++)
+            for (int k = 5; k <= 7; k++) {
+                if (j < 10) /* Ey on the plate's edges, Ez likewise */
+                    bad += m.id[SCL_EY][scl_grid3d_index(g, 10, j, k)] != 0;
+                if (k < 7)
+                    bad += m.id[SCL_EZ][scl_grid3d_index(g, 10, j, k)] != 0;
+            }
+        CHECK(bad == 0, "plate: %d of its edges not PEC", bad);
+        CHECK(m.id[SCL_EY][scl_grid3d_index(g, 11, 6, 6)] == 1 &&
+              m.id[SCL_EX][scl_grid3d_index(g, 10, 6, 6)] == 1, "plate: neighbours untouched");
+        bad = 0;
+        for (int j = 5; j < 10; j++)
+            bad += m.id[SCL_EY][scl_grid3d_index(g, 20, j, 10)] != 0;
+        CHECK(bad == 0 && m.id[SCL_EY][scl_grid3d_index(g, 20, 10, 10)] == 1 &&
+              m.id[SCL_EY][scl_grid3d_index(g, 21, 6, 10)] == 1, "edge: Ey j 5..9 PEC only");
+        CHECK(m.id[SCL_EY][scl_grid3d_index(g, 30, 6, 6)] == soil,
+              "a later averaged box around a plate averages its edges again (id %d)",
+              m.id[SCL_EY][scl_grid3d_index(g, 30, 6, 6)]);
+        long tri = 0, sec = 0, want_sec = 0;
+        for (int k = 0; k < g->nz; k++)
+            for (int j = 0; j < g->ny; j++)
+                for (int i = 0; i < 25; i++)
+                    if (m.solid[i + g->nx * (j + (long)g->ny * k)] == soil) {
+                        tri += i < 10 && j < 10 && k >= 15 && k < 17;
+                        sec += i >= 25;
+                    }
+        /* centres strictly inside x + y < 10 cells: i + j <= 8, 45 a layer */
+        CHECK(tri == 90, "triangle prism: %ld cells, expected 90", tri);
+        for (int k = 15; k < 17; k++)
+            for (int j = 0; j < g->ny; j++)
+                for (int i = 25; i < g->nx; i++) {
+                    double x = (i + 0.5) * 0.002 - 0.05, y = (j + 0.5) * 0.002 - 0.04;
+                    int in = m.solid[i + g->nx * (j + (long)g->ny * k)] == soil;
+                    want_sec += x > 0 && y > 0 && x * x + y * y <= 1e-4;
+                    sec += in;
+                }
+        CHECK(sec == want_sec && want_sec == 2 * 20, "sector: %ld cells, expected %ld (a quarter disc, 2 layers)", sec, want_sec);
+        scl_fdtd_model_free(&m);
+    }
+    /* excitation files: the simulation's axis zero-padded, a time column,
+     * kinds and fill values as scipy's interp1d */
+    write_input("e1.txt", "a\n0\n1\n2\n3\n");
+    write_input("e2.txt", "time b\n0 0\n1e-9 2\n");
+    path = write_input("exc.in", "#domain: 0.02 0.02 0.02\n#dx_dy_dz: 0.001 0.001 0.001\n"
+                       "#time_window: 20\n#pml_cells: 0\n#excitation_file: e1.txt\n"
+                       "#excitation_file: e2.txt linear extrapolate\n");
+    s = scl_fdtd_read_input(path, &m, err, sizeof err);
+    CHECK(s == SCL_OK && m.nwave == 2, "excitation files: %s", err);
+    if (s == SCL_OK) {
+        double dt = m.dt;
+        double v[5] = {scl_fdtd_wave_value(&m, 0, 0.5 * dt), scl_fdtd_wave_value(&m, 0, 3.5 * dt),
+                       scl_fdtd_wave_value(&m, 0, 19.5 * dt), scl_fdtd_wave_value(&m, 1, 0.25e-9),
+                       scl_fdtd_wave_value(&m, 1, 2e-9)};
+        CHECK(fabs(v[0] - 0.5) < 1e-12 && fabs(v[1] - 1.5) < 1e-12 && v[2] == 0 &&
+              fabs(v[3] - 0.5) < 1e-12 && fabs(v[4] - 4) < 1e-12,
+              "excitation values %g %g %g %g %g (0.5 1.5 0 0.5 4)", v[0], v[1], v[2], v[3], v[4]);
+        m.wave[0].interp = 'p';
+        CHECK(scl_fdtd_wave_value(&m, 0, 2.5 * dt) == 2, "previous sample");
+        m.wave[0].interp = 'n';
+        CHECK(scl_fdtd_wave_value(&m, 0, 2.4 * dt) == 2 && scl_fdtd_wave_value(&m, 0, 2.6 * dt) == 3,
+              "nearest sample");
+        scl_fdtd_model_free(&m);
+    }
+    expect_error("plate not flat", BASE "#plate: 0.01 0.01 0.01 0.02 0.02 0.02 pec\n", "bad.in:5:", "exactly one axis");
+    expect_error("edge diagonal", BASE "#edge: 0.01 0.01 0.01 0.02 0.02 0.01 pec\n", "bad.in:5:", "exactly one axis");
+    expect_error("edge material", BASE "#edge: 0.01 0.01 0.01 0.02 0.01 0.01 gold\n", "bad.in:5:", "material 'gold'");
+    expect_error("triangle tilted", BASE "#triangle: 0 0 0 0.02 0 0.01 0 0.02 0.02 0 pec\n", "bad.in:5:", "plane normal");
+    expect_error("triangle line", BASE "#triangle: 0 0 0 0.02 0 0 0.04 0 0 0 pec\n", "bad.in:5:", "make a triangle");
+    expect_error("triangle thickness", BASE "#triangle: 0 0 0 0.02 0 0 0 0.02 0 -1 pec\n", "bad.in:5:", "thickness");
+    expect_error("sector normal", BASE "#cylindrical_sector: w 0.05 0.04 0 0.01 0.01 0 90 pec\n", "bad.in:5:", "normal");
+    expect_error("sector angle", BASE "#cylindrical_sector: z 0.05 0.04 0 0.01 0.01 0 400 pec\n", "bad.in:5:", "angle");
+    expect_error("sector radius", BASE "#cylindrical_sector: z 0.05 0.04 0 0.01 0 0 90 pec\n", "bad.in:5:", "radius");
+    expect_error("excitation missing", BASE "#excitation_file: nofile.txt\n", "bad.in:5:", "nofile.txt");
+    expect_error("excitation kind", BASE "#excitation_file: e1.txt cubic 0\n", "bad.in:5:", "interpolation");
+    write_input("e3.txt", "a b\n1 2\n3\n");
+    expect_error("excitation row", BASE "#excitation_file: e3.txt\n", "e3.txt:3:", "header names 2");
+    expect_error("transmission line", BASE "#transmission_line: z 0.05 0.04 0.03 50 w1\n", "bad.in:5:", "'#transmission_line'");
+}
+
 int main(void)
 {
     if (!mkdtemp(dir))
@@ -100,6 +198,7 @@ int main(void)
     m.dt *= 1.001;
     CHECK(scl_fdtd_model_finish(&m, err, sizeof err) == SCL_ERR_INPUT && strstr(err, "Courant limit 1.9"), "%s", err);
     scl_fdtd_model_free(&m);
+    thin_objects();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)
