@@ -244,6 +244,21 @@ long scl_fdtd_build_triangle(scl_fdtd_model *m, const double v[3][3], int a, int
  * triangle. Returns the count, -1 on memory failure. */
 long scl_fdtd_build_sector(scl_fdtd_model *m, int a, double c1, double c2, double r, double start,
                            double angle, int level, int thick, int mat, int averaging);
+/* Soils (soil.c). Peplinski's mixing model as gprMax applies it: par = sand
+ * fraction, clay fraction, bulk density, sand particle density (g/cm3),
+ * water volume fraction range lo, hi; per bin q of nbins (the middle of
+ * each of nbins equal parts of the range) out[q] = permittivity at infinite
+ * frequency, Debye delta, tau (water's at 25 C), conductivity (S/m). */
+void scl_fdtd_peplinski(const double par[6], int nbins, double (*out)[4]);
+/* A fractal volume of n cells (x fastest): normal white noise (seeded,
+ * this library's generator) filtered by |w k|^-D (gprMax 4.0.1's) with gprMax's
+ * weights scaled by the smallest side, zero mean. 0, or -1 out of memory. */
+int scl_fdtd_fractal(const int n[3], double D, const double weight[3], unsigned long long seed,
+                     double *out);
+/* Replace the values by their bin 0..nbins-1 (numpy's digitize, right-closed,
+ * on nbins edges from the minimum to the maximum, as gprMax). */
+void scl_fdtd_fractal_bins(double *field, long cells, int nbins);
+
 /* Value of waveform w at time t (s). */
 double scl_fdtd_wave_value(const scl_fdtd_model *m, int w, double t);
 
@@ -288,7 +303,8 @@ int scl_fdtd_model_uniform(const scl_fdtd_model *m);
  * #dx_dy_dz #time_window #time_step_stability_factor #material
  * #add_dispersion_debye/_lorentz/_drude #waveform #hertzian_dipole
  * #voltage_source #rx #rx_array #src_steps #rx_steps #box #sphere #cylinder
- * #plate #edge #triangle #cylindrical_sector #excitation_file
+ * #plate #edge #triangle #cylindrical_sector #excitation_file #soil_peplinski
+ * #fractal_box
  * #pml_cells #geometry_view #snapshot #messages), with gprMax 4's 2D rules (a domain
  * one cell thick, or inf with #domain_mode: TM). Any other command is an
  * error naming it and the line. The model is finished, sources and

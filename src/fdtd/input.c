@@ -80,14 +80,16 @@ static const char *const known[] = {"#title", "#domain", "#dx_dy_dz", "#time_win
                                     "#rx_array", "#add_dispersion_debye",
                                     "#add_dispersion_lorentz", "#add_dispersion_drude",
                                     "#snapshot", "#plate", "#edge", "#triangle",
-                                    "#cylindrical_sector", "#excitation_file"};
+                                    "#cylindrical_sector", "#excitation_file",
+                                    "#soil_peplinski", "#fractal_box"};
 
 /* gprMax commands refused with a reason rather than as unknown */
 static const char *const refused[][2] = {
-    {"#soil_peplinski", "soil models are not supported yet"},
-    {"#fractal_box", "fractal volumes are not supported yet"},
-    {"#add_surface_roughness", "fractal volumes are not supported yet"},
-    {"#add_grass", "fractal volumes are not supported yet"},
+    {"#add_surface_roughness", "fractal surfaces are not supported yet"},
+    {"#add_surface_water", "fractal surfaces are not supported yet"},
+    {"#add_grass", "grass is not supported yet"},
+    {"#material_range", "material ranges are not supported yet (use #soil_peplinski)"},
+    {"#material_list", "material lists are not supported yet (use #soil_peplinski)"},
     {"#subgrid_hsg", "sub-grids are not supported"},
     {"#include_file", "included files are not supported"},
     {"#transmission_line", "transmission-line sources are not supported yet (use #voltage_source)"},
@@ -107,7 +109,7 @@ static const struct {
     {"#voltage_source", {1, -1}, {'p', 0}}, {"#rx", {0, -1}, {'p', 0}},
     {"#geometry_view", {0, 3}, {'l', 'u'}}, {"#rx_array", {0, 3}, {'l', 'u'}},
     {"#snapshot", {0, 3}, {'l', 'u'}},      {"#plate", {0, 3}, {'l', 'u'}},
-    {"#edge", {0, 3}, {'l', 'u'}},
+    {"#edge", {0, 3}, {'l', 'u'}},          {"#fractal_box", {0, 3}, {'l', 'u'}},
 };
 
 static scl_status read_lines(input *in, char *err, size_t errlen)
@@ -806,6 +808,114 @@ static scl_status parse_excitation(const input *in, const command *c, scl_fdtd_m
     return s;
 }
 
+/* The soil's materials for nbins bins: one Debye material each, named as
+ * gprMax names them (|er+se+mr+sm| with 4 decimals), reused when a material
+ * of that name exists. The first index, or -1 (err). */
+static int soil_materials(const input *in, const command *soil, const command *c,
+                          scl_fdtd_model *m, int nbins, char *err, size_t errlen)
+{
+    double par[6], (*bin)[4] = malloc((size_t)nbins * sizeof *bin);
+    int first = -1;
+    if (!bin || reals(in, soil, 0, 6, par, err, errlen)) {
+        free(bin);
+        return -1;
+    }
+    scl_fdtd_peplinski(par, nbins, bin);
+    for (int q = 0; q < nbins; q++) {
+        char name[64], why[512];
+        snprintf(name, sizeof name, "|%.4f+%.4f+%.4f+%.4f|", bin[q][0], bin[q][3], 1.0, 0.0);
+        int id = scl_fdtd_find_material(m, name);
+        if (id < 0) {
+            id = scl_fdtd_add_material(m, name, bin[q][0], bin[q][3], 1, 0, why, sizeof why);
+            double pole[2] = {bin[q][1], bin[q][2]};
+            if (id < 0 || scl_fdtd_add_poles(m, id, SCL_FDTD_DEBYE, 1, pole, why, sizeof why)) {
+                free(bin);
+                fail(in, c, err, errlen, why);
+                return -1;
+            }
+        }
+        if (q == 0)
+            first = id;
+        else if (id != first + q) {
+            free(bin);
+            fail(in, c, err, errlen, "the soil's bins give materials out of order (bins too close)");
+            return -1;
+        }
+    }
+    free(bin);
+    return first;
+}
+
+/* #soil_peplinski: sand clay bulk_density sand_density water_lo water_hi ID */
+static scl_status check_soil(const input *in, const command *c, char *err, size_t errlen)
+{
+    double v[6];
+    if (nparams(in, c, 7, 7, err, errlen) || reals(in, c, 0, 6, v, err, errlen))
+        return SCL_ERR_INPUT;
+    if (!(v[0] >= 0 && v[0] <= 1 && v[1] >= 0 && v[1] <= 1 && v[0] + v[1] <= 1))
+        return fail(in, c, err, errlen, "sand and clay fractions are in [0, 1] and sum to at most 1");
+    if (!(v[2] > 0 && v[3] > v[2]))
+        return fail(in, c, err, errlen, "densities: 0 < bulk density < sand particle density (g/cm3)");
+    if (!(v[4] > 0 && v[5] >= v[4] && v[5] <= 1))
+        return fail(in, c, err, errlen, "the water volume fraction range is 0 < lower <= upper <= 1");
+    return SCL_OK;
+}
+
+/* #fractal_box: x1 y1 z1 x2 y2 z2 D wx wy wz nbins soil ID [seed [averaging]] */
+static scl_status parse_fractal_box(const input *in, const command *c, scl_fdtd_model *m,
+                                    char *err, size_t errlen)
+{
+    double v[4];
+    int lo[3], hi[3], n[3];
+    long nb, seed = 0;
+    scl_status s;
+    if (nparams(in, c, 13, 15, err, errlen) || reals(in, c, 6, 4, v, err, errlen))
+        return SCL_ERR_INPUT;
+    if ((s = range_cells(in, c, m, 0, lo, hi, err, errlen)) != SCL_OK)
+        return s;
+    if (!(v[0] >= 0 && v[0] <= 3) || !(v[1] >= 0 && v[2] >= 0 && v[3] >= 0))
+        return fail(in, c, err, errlen, "the fractal dimension is in [0, 3] and the weights >= 0");
+    if (scl_parse_int(c->tok[10], &nb) != 0 || nb < 1 || nb > 200)
+        return fail(in, c, err, errlen, "the number of materials is an integer from 1 to 200");
+    if (c->ntok >= 14 && (scl_parse_int(c->tok[13], &seed) != 0 || seed < 0))
+        return fail(in, c, err, errlen, "the seed is a non-negative integer");
+    if (c->ntok == 15 && averaging_flag(in, c, 14, err, errlen) < 0)
+        return SCL_ERR_INPUT;
+    const command *soil = NULL;
+    for (int q = 0; q < in->n; q++)
+        if (strcmp(in->cmds[q].cmd, "#soil_peplinski") == 0 && in->cmds[q].ntok == 7 &&
+            strcmp(in->cmds[q].tok[6], c->tok[11]) == 0)
+            soil = &in->cmds[q];
+    if (!soil) {
+        char why[200];
+        snprintf(why, sizeof why, "mixing model '%.64s' is not defined (#soil_peplinski)", c->tok[11]);
+        return fail(in, c, err, errlen, why);
+    }
+    for (int a = 0; a < 3; a++)
+        if ((n[a] = hi[a] - lo[a]) < 1)
+            return fail(in, c, err, errlen, "the box spans at least one cell per axis");
+    int first = soil_materials(in, soil, c, m, (int)nb, err, errlen);
+    if (first < 0)
+        return SCL_ERR_INPUT;
+    long cells = (long)n[0] * n[1] * n[2];
+    double *f = malloc((size_t)cells * sizeof *f);
+    if (!f || scl_fdtd_fractal(n, v[0], v + 1, (unsigned long long)seed, f)) {
+        free(f);
+        return SCL_ERR_MEMORY;
+    }
+    scl_fdtd_fractal_bins(f, cells, (int)nb);
+    m->objects++;
+    for (int k = 0; k < n[2]; k++)
+        for (int j = 0; j < n[1]; j++)
+            for (int i = 0; i < n[0]; i++) {
+                int p0[3] = {lo[0] + i, lo[1] + j, lo[2] + k}, p1[3] = {p0[0] + 1, p0[1] + 1, p0[2] + 1};
+                /* the soil's materials have poles: never averaged */
+                scl_fdtd_fill_box(m, p0, p1, first + (int)f[i + (long)n[0] * (j + (long)n[1] * k)], 0);
+            }
+    free(f);
+    return SCL_OK;
+}
+
 static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char *err, size_t errlen)
 {
     const command *dom, *dx, *tw, *sf, *pml, *title, *dm, *ss, *rs;
@@ -944,6 +1054,9 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
             snprintf(nw[m->nwave].name, sizeof nw->name, "%s", c->tok[3]);
             nw[m->nwave].w = (scl_wavelet){(scl_wavelet_kind)kind, v[0], v[1], 0, 0};
             m->nwave++;
+        } else if (strcmp(c->cmd, "#soil_peplinski") == 0) {
+            if ((s = check_soil(in, c, err, errlen)) != SCL_OK)
+                return s;
         } else if (strcmp(c->cmd, "#excitation_file") == 0) {
             if ((s = parse_excitation(in, c, m, err, errlen)) != SCL_OK)
                 return s;
@@ -1029,6 +1142,9 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
               : c->cmd[1] == 't' ? parse_triangle(in, c, m, err, errlen)
                                  : parse_sector(in, c, m, err, errlen);
             if (s != SCL_OK)
+                return s;
+        } else if (strcmp(c->cmd, "#fractal_box") == 0) {
+            if ((s = parse_fractal_box(in, c, m, err, errlen)) != SCL_OK)
                 return s;
         } else if (strcmp(c->cmd, "#hertzian_dipole") == 0 || strcmp(c->cmd, "#voltage_source") == 0) {
             int volt = c->cmd[1] == 'v';

@@ -132,6 +132,98 @@ static void thin_objects(void)
     expect_error("transmission line", BASE "#transmission_line: z 0.05 0.04 0.03 50 w1\n", "bad.in:5:", "'#transmission_line'");
 }
 
+/* #soil_peplinski's Debye materials against Peplinski's formula (and
+ * gprMax 4.0.1's numbers for one soil), the fractal generator's spectrum
+ * and binning, and a fractal box in a model */
+static void soils(void)
+{
+    double par[6] = {0.5, 0.5, 2.0, 2.66, 0.001, 0.25}, bin[50][4];
+    scl_fdtd_peplinski(par, 50, bin);
+    /* gprMax 4.0.1 names these materials |3.6725+0.0108+...| and |10.9505+0.0792+...| */
+    CHECK(fabs(bin[0][0] - 3.6725) < 6e-5 && fabs(bin[0][3] - 0.0108) < 6e-5 &&
+          fabs(bin[49][0] - 10.9505) < 6e-5 && fabs(bin[49][3] - 0.0792) < 6e-5,
+          "Peplinski bins: %.5f %.5f .. %.5f %.5f", bin[0][0], bin[0][3], bin[49][0], bin[49][3]);
+    /* the Debye material's static permittivity is Peplinski's real part
+     * (water's Debye real part at 1.3 GHz, mixed with alpha 0.65, then the
+     * 0.3-1.3 GHz correction 1.15 e - 0.68); delta is the water part */
+    double T = 25, ew = 88.045 - 0.4147 * T + 6.295e-4 * T * T + 1.075e-5 * T * T * T;
+    double tau = (1.1109e-10 - 3.824e-12 * T + 6.938e-14 * T * T - 5.096e-16 * T * T * T) / (2 * M_PI);
+    double wr = 4.9 + (ew - 4.9) / (1 + pow(2 * M_PI * 1.3e9 * tau, 2)), worst = 0;
+    for (int q = 0; q < 50; q++) {
+        double mv = 0.001 + (0.25 - 0.001) * (q + 0.5) / 50;
+        double es = pow(1.01 + 0.44 * 2.66, 2) - 0.062, b1 = 1.2748 - 0.519 * 0.5 - 0.152 * 0.5;
+        double b2 = 1.33797 - 0.603 * 0.5 - 0.166 * 0.5;
+        double e = 1.15 * pow(1 + (2.0 / 2.66) * (pow(es, 0.65) - 1) + pow(mv, b1) * pow(wr, 0.65) - mv, 1 / 0.65) - 0.68;
+        worst = fmax(worst, fabs(bin[q][0] + bin[q][1] - e) / e);
+        worst = fmax(worst, fabs(bin[q][1] - pow(mv, b2 / 0.65) * (ew - 4.9)) / bin[q][1]);
+        worst = fmax(worst, fabs(bin[q][2] - tau) / tau);
+    }
+    CHECK(worst < 1e-12, "Peplinski Debye parameters against the formula: worst %.2e", worst);
+    /* the spectrum of a 64^3 fractal: power ~ k^-2D along a line of k */
+    int n[3] = {64, 64, 64};
+    double w[3] = {1, 1, 1}, D = 1.5, *f = malloc(64 * 64 * 64 * sizeof *f), *g = malloc(64 * 64 * 64 * sizeof *g);
+    CHECK(f && g && scl_fdtd_fractal(n, D, w, 3, f) == 0 && scl_fdtd_fractal(n, D, w, 3, g) == 0, "fractal");
+    if (f && g) {
+        CHECK(memcmp(f, g, 64 * 64 * 64 * sizeof *f) == 0, "a seed repeats its volume");
+        /* slope from the mean power of shells k in [2, 16] (a naive DFT of the shells' points) */
+        double sx = 0, sy = 0, sxx = 0, sxy = 0, mean = 0;
+        int npt = 0;
+        for (long q = 0; q < 64 * 64 * 64; q++)
+            mean += f[q] / (64.0 * 64 * 64);
+        for (int k = 2; k <= 16; k *= 2) {
+            double p = 0;
+            int cnt = 0;
+            for (int a = 0; a < 3; a++) { /* along each axis: |F(k e_a)|^2 */
+                double re = 0, im = 0;
+                for (long q = 0; q < 64 * 64 * 64; q++) {
+                    int c[3] = {(int)(q % 64), (int)(q / 64 % 64), (int)(q / 4096)};
+                    double ph = 2 * M_PI * k * c[a] / 64.0;
+                    re += f[q] * cos(ph);
+                    im -= f[q] * sin(ph);
+                }
+                p += re * re + im * im;
+                cnt++;
+            }
+            double x = log(k), y = log(p / cnt);
+            sx += x, sy += y, sxx += x * x, sxy += x * y, npt++;
+        }
+        double slope = (npt * sxy - sx * sy) / (npt * sxx - sx * sx);
+        CHECK(fabs(mean) < 1e-9 && fabs(slope + 2 * D) < 0.6, "fractal: mean %.2e, spectrum slope %.2f (-2D = %.1f)", mean, slope, -2 * D);
+        scl_fdtd_fractal_bins(f, 64 * 64 * 64, 50);
+        long first = 0, last = 0, bad = 0;
+        for (long q = 0; q < 64 * 64 * 64; q++) {
+            first += f[q] == 0;
+            last += f[q] == 49;
+            bad += f[q] != floor(f[q]) || f[q] < 0 || f[q] > 49;
+        }
+        CHECK(first == 1 && last >= 1 && bad == 0, "bins: the minimum alone in bin 0 (%ld), maximum in 49 (%ld)", first, last);
+    }
+    free(f);
+    free(g);
+    char err[1024];
+    scl_fdtd_model m;
+    const char *path = write_input("soil.in", BASE
+        "#soil_peplinski: 0.5 0.5 2.0 2.66 0.001 0.25 mysoil\n"
+        "#fractal_box: 0 0 0 0.1 0.08 0.02 1.5 1 1 1 20 mysoil fbox 5\n");
+    scl_status s = scl_fdtd_read_input(path, &m, err, sizeof err);
+    CHECK(s == SCL_OK && m.nmat >= 22 && m.mat[2].npoles == 1 && strncmp(m.mat[2].name, "|", 1) == 0,
+          "fractal box model: %s (%d materials)", err, s == SCL_OK ? m.nmat : 0);
+    if (s == SCL_OK) {
+        int used[SCL_FDTD_MAX_MATERIALS] = {0}, kinds = 0;
+        for (long q = 0; q < (long)m.grid.nx * m.grid.ny * m.grid.nz; q++)
+            used[m.solid[q]]++;
+        for (int q = 0; q < m.nmat; q++)
+            kinds += used[q] > 0;
+        CHECK(used[1] == 50 * 40 * 20 && kinds == 21, "soil below z 0.02 m: %d materials in use", kinds);
+        scl_fdtd_model_free(&m);
+    }
+    expect_error("soil fractions", BASE "#soil_peplinski: 0.8 0.5 2.0 2.66 0.001 0.25 s\n", "bad.in:5:", "fractions");
+    expect_error("soil water", BASE "#soil_peplinski: 0.5 0.5 2.0 2.66 0 0.25 s\n", "bad.in:5:", "water");
+    expect_error("fractal mixing model", BASE "#fractal_box: 0 0 0 0.1 0.08 0.02 1.5 1 1 1 20 nosoil f\n", "bad.in:5:", "'nosoil' is not defined");
+    expect_error("fractal bins", BASE "#soil_peplinski: 0.5 0.5 2.0 2.66 0.001 0.25 s\n#fractal_box: 0 0 0 0.1 0.08 0.02 1.5 1 1 1 0 s f\n", "bad.in:6:", "number of materials");
+    expect_error("surface roughness", BASE "#add_surface_roughness: 0 0 0 0.1 0.08 0.02 1.5 1 1 0.01 0.02 f\n", "bad.in:5:", "'#add_surface_roughness'");
+}
+
 int main(void)
 {
     if (!mkdtemp(dir))
@@ -199,6 +291,7 @@ int main(void)
     CHECK(scl_fdtd_model_finish(&m, err, sizeof err) == SCL_ERR_INPUT && strstr(err, "Courant limit 1.9"), "%s", err);
     scl_fdtd_model_free(&m);
     thin_objects();
+    soils();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)
