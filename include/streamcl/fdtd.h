@@ -86,6 +86,7 @@ typedef struct {
     double er, se, mr, sm;  /* relative permittivity, conductivity (S/m), permeability, magnetic loss (Ohm/m) */
     int pec;                /* 1: perfect conductor (coefficients 0) */
     int averagable;
+    int frozen;             /* 1: the component never changes (coefficients 1 and 0; 2D TE) */
     /* Dispersion (#add_dispersion_debye/_lorentz/_drude): er is the relative
      * permittivity at infinite frequency; each pole p in gprMax's complex form
      * chi_p(t) = Re(w_p exp(q_p t)) (w[p], q[p] as re, im): Debye w = deltaer/tau,
@@ -162,6 +163,11 @@ typedef struct {
     int mode2d;                 /* 0: 3D; 1 + a: 2D TM with axis a invariant (gprMax's
                                  * "2D TMx".."2D TMz"): one cell thick along a, no PML
                                  * across it, dt from the two other spacings */
+    int te2d;                   /* with mode2d: 2D TE instead (gprMax's "2D TEx".."2D TEz"):
+                                 * two cells thick along the axis a, the live plane at node
+                                 * 1 (E_b, E_d, H_a); E_a is held at zero (pec) and H_b,
+                                 * H_d by a frozen material (te-frozen: no update), so the
+                                 * 3D update is gprMax's 2D TE one */
     double dt;
     double stability;           /* factor of the Courant limit (gprMax's, default 1) */
     long iterations;

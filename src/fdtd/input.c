@@ -265,10 +265,15 @@ static scl_status resolve_inf(input *in, const scl_fdtd_model *m, char *err, siz
                     if (!m->mode2d)
                         return fail(in, c, err, errlen,
                                     "'inf' is a coordinate of 2D models only (#domain_mode: TM "
-                                    "with inf in #domain)");
+                                    "or TE with inf in #domain)");
                     char role = coords[k].role[t];
+                    /* the live layer: node 0 in TM, node 1 in TE (where an
+                     * #edge's inf also means, as in gprMax) */
+                    double live = m->te2d ? (a == 0 ? g->dx : a == 1 ? g->dy : g->dz) : 0;
+                    if (m->te2d && a == m->mode2d - 1 && strcmp(c->cmd, "#edge") == 0)
+                        role = 'p';
                     double v = role == 'l' ? 0 : role == 'u' ? ext[a]
-                             : a == m->mode2d - 1 ? 0 : sign > 0 ? ext[a] : 0;
+                             : a == m->mode2d - 1 ? live : sign > 0 ? ext[a] : 0;
                     char *slot = c->fix[t * 3 + a];
                     snprintf(slot, sizeof c->fix[0], "%.17g", v);
                     c->tok[i] = slot;
@@ -283,7 +288,8 @@ static scl_status resolve_inf(input *in, const scl_fdtd_model *m, char *err, siz
  * domain one cell thick on one axis, without inf, is also 2D TM on that axis
  * (the older style); TE and 3D with inf are refused. Sets n[] and *mode2d. */
 static scl_status domain_cells(const input *in, const command *dom, const command *dm,
-                               const double d[3], long n[3], int *mode2d, char *err, size_t errlen)
+                               const double d[3], long n[3], int *mode2d, int *te, char *err,
+                               size_t errlen)
 {
     int mode = 0; /* 0 none given, 'M' TM, '3' 3D */
     if (dm) {
@@ -295,7 +301,7 @@ static scl_status domain_cells(const input *in, const command *dom, const comman
         else if (!strcmp(v, "3D") || !strcmp(v, "3d"))
             mode = '3';
         else if (!strcmp(v, "TE") || !strcmp(v, "te"))
-            return fail(in, dm, err, errlen, "2D TE models are not supported (TM and 3D are)");
+            mode = 'E';
         else
             return fail(in, dm, err, errlen, "the mode is TM, TE or 3D");
     }
@@ -315,9 +321,11 @@ static scl_status domain_cells(const input *in, const command *dom, const comman
             return fail(in, dom, err, errlen, "sizes must be positive");
     }
     if (inf_axis >= 0 && mode == '3')
-        return fail(in, dom, err, errlen, "'inf' needs #domain_mode: TM (the model is 3D)");
-    if (inf_axis < 0 && mode == 'M')
-        return fail(in, dom, err, errlen, "#domain_mode: TM needs 'inf' on the invariant axis");
+        return fail(in, dom, err, errlen, "'inf' needs #domain_mode: TM or TE (the model is 3D)");
+    if (inf_axis < 0 && (mode == 'M' || mode == 'E'))
+        return fail(in, dom, err, errlen, "#domain_mode: TM or TE needs 'inf' on the invariant axis");
+    if (inf_axis >= 0 && mode == 'E') /* gprMax: TE is two cells thick, live at node 1 */
+        D[inf_axis] = 2 * d[inf_axis];
     int ones = 0, one_axis = -1;
     for (int a = 0; a < 3; a++) {
         n[a] = scl_round_half_down(D[a] / d[a]);
@@ -332,6 +340,7 @@ static scl_status domain_cells(const input *in, const command *dom, const comman
         return fail(in, dom, err, errlen,
                     "more than one axis is one cell thick: a 2D model has one invariant axis");
     *mode2d = inf_axis >= 0 ? inf_axis + 1 : (ones == 1 && mode != '3') ? one_axis + 1 : 0;
+    *te = mode == 'E';
     return SCL_OK;
 }
 
@@ -475,10 +484,14 @@ static scl_status parse_edge(const input *in, const command *c, scl_fdtd_model *
     if (nrun != 1)
         return fail(in, c, err, errlen,
                     "an edge runs along exactly one axis (after rounding to the grid)");
-    if (m->mode2d && m->mode2d != run + 1)
+    if (m->mode2d && !m->te2d && m->mode2d != run + 1)
         return fail(in, c, err, errlen,
                     "in a 2D TM model an edge runs along the invariant axis (others set a "
                     "component the model does not have)");
+    if (m->te2d && m->mode2d == run + 1)
+        return fail(in, c, err, errlen,
+                    "in a 2D TE model an edge runs across the invariant axis (along it, it "
+                    "sets a component held at zero)");
     int mat = material_of(in, c, m, c->tok[6], err, errlen);
     if (mat < 0)
         return SCL_ERR_INPUT;
@@ -944,8 +957,8 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
         return fail(in, sf, err, errlen, why);
     }
     long n[3];
-    int mode2d = 0;
-    if ((s = domain_cells(in, dom, dm, d, n, &mode2d, err, errlen)) != SCL_OK)
+    int mode2d = 0, te = 0;
+    if ((s = domain_cells(in, dom, dm, d, n, &mode2d, &te, err, errlen)) != SCL_OK)
         return s;
     if (max_cells > 0 && (double)n[0] * n[1] * n[2] > (double)max_cells) {
         char why[160];
@@ -960,6 +973,7 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
         return fail(in, dom, err, errlen, why);
     }
     m->mode2d = mode2d;
+    m->te2d = te;
     m->dt = factor * scl_fdtd_model_courant(m);
     if ((s = resolve_inf(in, m, err, errlen)) != SCL_OK)
         return s;

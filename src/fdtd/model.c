@@ -118,8 +118,8 @@ scl_status scl_fdtd_model_init(scl_fdtd_model *m, int nx, int ny, int nz, double
         return SCL_ERR_MEMORY;
     }
     memset(m->solid, 1, cells);
-    m->mat[0] = (scl_fdtd_material){"pec", 1, INFINITY, 1, 0, 1, 0, 0, {{0}}, {{0}}, 0};
-    m->mat[1] = (scl_fdtd_material){"free_space", 1, 0, 1, 0, 0, 1, 0, {{0}}, {{0}}, 0};
+    m->mat[0] = (scl_fdtd_material){.name = "pec", .er = 1, .se = INFINITY, .mr = 1, .pec = 1};
+    m->mat[1] = (scl_fdtd_material){.name = "free_space", .er = 1, .mr = 1, .averagable = 1};
     m->nmat = 2;
     return SCL_OK;
 }
@@ -285,6 +285,28 @@ static int component_material(scl_fdtd_model *m, int c, int i, int j, int k)
     return averaged(m, ids, n);
 }
 
+/* 2D TE: E along the invariant axis a held at zero (pec), H across it
+ * frozen, so that no derivative along a enters the live E_b, E_d, H_a. */
+static scl_status te_components(scl_fdtd_model *m, char *err, size_t errlen)
+{
+    int a = m->mode2d - 1, frozen = scl_fdtd_find_material(m, "te-frozen");
+    if (frozen < 0) {
+        if (m->nmat >= SCL_FDTD_MAX_MATERIALS) {
+            scl_format_error(err, errlen, "2D TE: more than %d materials", SCL_FDTD_MAX_MATERIALS);
+            return SCL_ERR_INPUT;
+        }
+        frozen = m->nmat++;
+        m->mat[frozen] = (scl_fdtd_material){.name = "te-frozen", .er = 1, .mr = 1, .frozen = 1};
+    }
+    long pts = scl_grid3d_points(&m->grid);
+    for (long o = 0; o < pts; o++) {
+        m->id[a][o] = 0;
+        m->id[3 + (a + 1) % 3][o] = (unsigned char)frozen;
+        m->id[3 + (a + 2) % 3][o] = (unsigned char)frozen;
+    }
+    return SCL_OK;
+}
+
 scl_status scl_fdtd_model_set_dt(scl_fdtd_model *m, double dt, char *err, size_t errlen)
 {
     const scl_grid3d *g = &m->grid;
@@ -321,9 +343,10 @@ scl_status scl_fdtd_model_finish(scl_fdtd_model *m, char *err, size_t errlen)
     const scl_grid3d *g = &m->grid;
     double limit = scl_fdtd_model_courant(m);
     int cells[3] = {g->nx, g->ny, g->nz};
-    if (m->mode2d < 0 || m->mode2d > 3 || (m->mode2d && cells[m->mode2d - 1] != 1)) {
-        scl_format_error(err, errlen, "2D mode %d: needs one cell along the invariant axis",
-                         m->mode2d);
+    if (m->mode2d < 0 || m->mode2d > 3 ||
+        (m->mode2d && cells[m->mode2d - 1] != (m->te2d ? 2 : 1)) || (m->te2d && !m->mode2d)) {
+        scl_format_error(err, errlen, "2D mode %d: needs %s along the invariant axis",
+                         m->mode2d, m->te2d ? "two cells (TE)" : "one cell");
         return SCL_ERR_INPUT;
     }
     if (!(m->dt > 0) || m->dt > limit) {
@@ -377,6 +400,8 @@ scl_status scl_fdtd_model_finish(scl_fdtd_model *m, char *err, size_t errlen)
             m->id[f->comp][scl_grid3d_index(g, f->ijk[0], f->ijk[1], f->ijk[2])] =
                 (unsigned char)f->mat;
     }
+    if (m->te2d && te_components(m, err, errlen) != SCL_OK)
+        return SCL_ERR_INPUT;
     /* resistive voltage sources add their conductivity on their edge */
     for (int s = 0; s < m->nsrc; s++) {
         scl_fdtd_source *src = &m->src[s];
@@ -502,8 +527,8 @@ void scl_fdtd_coefficients(const scl_fdtd_model *m, double *ca, double *cb, doub
         double hb = SCL_FDTD_MU0 * x->mr / m->dt - 0.5 * x->sm;
         ca[q] = x->pec ? 0 : eb / ea;
         cb[q] = x->pec ? 0 : 1 / ea;
-        da[q] = hb / ha;
-        db[q] = 1 / ha;
+        da[q] = x->frozen ? 1 : hb / ha;
+        db[q] = x->frozen ? 0 : 1 / ha;
     }
 }
 

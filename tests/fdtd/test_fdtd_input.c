@@ -224,6 +224,40 @@ static void soils(void)
     expect_error("surface roughness", BASE "#add_surface_roughness: 0 0 0 0.1 0.08 0.02 1.5 1 1 0.01 0.02 f\n", "bad.in:5:", "'#add_surface_roughness'");
 }
 
+/* 2D TE: two cells on the invariant axis, the live plane at node 1, the
+ * components across it held (E_a pec, H_b and H_d frozen) */
+static void te_mode(void)
+{
+    char err[1024];
+    scl_fdtd_model m;
+    const char *path = write_input("te.in",
+        "#domain_mode: TE\n#domain: 0.1 0.08 inf\n#dx_dy_dz: 0.002 0.002 0.002\n#time_window: 1e-9\n"
+        "#waveform: ricker 1 2e9 w1\n#hertzian_dipole: x 0.05 0.04 inf w1\n#rx: 0.06 0.04 inf\n"
+        "#edge: 0.02 0.02 inf 0.04 0.02 inf pec\n");
+    scl_status s = scl_fdtd_read_input(path, &m, err, sizeof err);
+    CHECK(s == SCL_OK, "TE model: %s", err);
+    if (s == SCL_OK) {
+        const scl_grid3d *g = &m.grid;
+        int fr = scl_fdtd_find_material(&m, "te-frozen");
+        CHECK(m.te2d && m.mode2d == 3 && g->nz == 2 && m.pml[2] == 0 && m.pml[5] == 0, "TEz: 2 cells, no z PML");
+        CHECK(m.src[0].ijk[2] == 1 && m.rx_ijk[0][2] == 1, "live plane at node 1");
+        CHECK(fr > 1 && m.mat[fr].frozen && m.id[SCL_HX][scl_grid3d_index(g, 20, 20, 1)] == fr &&
+              m.id[SCL_HY][scl_grid3d_index(g, 20, 20, 1)] == fr && m.id[SCL_EZ][scl_grid3d_index(g, 20, 20, 1)] == 0 &&
+              m.id[SCL_EX][scl_grid3d_index(g, 20, 20, 1)] == 1, "held components");
+        CHECK(m.id[SCL_EX][scl_grid3d_index(g, 12, 10, 1)] == 0 && m.id[SCL_EX][scl_grid3d_index(g, 12, 10, 0)] == 1,
+              "a TE edge's inf is the live plane");
+        double ca[SCL_FDTD_MAX_MATERIALS], cb[SCL_FDTD_MAX_MATERIALS], da[SCL_FDTD_MAX_MATERIALS], db[SCL_FDTD_MAX_MATERIALS];
+        scl_fdtd_coefficients(&m, ca, cb, da, db);
+        CHECK(da[fr] == 1 && db[fr] == 0, "frozen: da 1, db 0");
+        CHECK(fabs(m.dt - 0.002 / (SCL_FDTD_C0 * sqrt(2.0))) < 1e-25, "2D Courant step");
+        scl_fdtd_model_free(&m);
+    }
+    expect_error("TE edge along z", "#domain_mode: TE\n#domain: 0.1 0.08 inf\n#dx_dy_dz: 0.002 0.002 0.002\n"
+                 "#time_window: 1e-9\n#edge: 0.02 0.02 0 0.02 0.02 0.004 pec\n", "bad.in:5:", "across the invariant");
+    expect_error("TE without inf", "#domain_mode: TE\n#domain: 0.1 0.08 0.004\n#dx_dy_dz: 0.002 0.002 0.002\n"
+                 "#time_window: 1e-9\n", "bad.in:2:", "needs 'inf'");
+}
+
 int main(void)
 {
     if (!mkdtemp(dir))
@@ -292,6 +326,7 @@ int main(void)
     scl_fdtd_model_free(&m);
     thin_objects();
     soils();
+    te_mode();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)
