@@ -910,9 +910,13 @@ static scl_status parse_fractal_box(const input *in, const command *c, scl_fdtd_
     int first = soil_materials(in, soil, c, m, (int)nb, err, errlen);
     if (first < 0)
         return SCL_ERR_INPUT;
-    long cells = (long)n[0] * n[1] * n[2];
+    /* 2D TE: one layer, copied to both cells of the invariant axis (gprMax) */
+    int gen[3] = {n[0], n[1], n[2]}, ta = m->te2d ? m->mode2d - 1 : -1;
+    if (ta >= 0)
+        gen[ta] = 1;
+    long cells = (long)gen[0] * gen[1] * gen[2];
     double *f = malloc((size_t)cells * sizeof *f);
-    if (!f || scl_fdtd_fractal(n, v[0], v + 1, (unsigned long long)seed, f)) {
+    if (!f || scl_fdtd_fractal(gen, v[0], v + 1, (unsigned long long)seed, f)) {
         free(f);
         return SCL_ERR_MEMORY;
     }
@@ -923,7 +927,10 @@ static scl_status parse_fractal_box(const input *in, const command *c, scl_fdtd_
             for (int i = 0; i < n[0]; i++) {
                 int p0[3] = {lo[0] + i, lo[1] + j, lo[2] + k}, p1[3] = {p0[0] + 1, p0[1] + 1, p0[2] + 1};
                 /* the soil's materials have poles: never averaged */
-                scl_fdtd_fill_box(m, p0, p1, first + (int)f[i + (long)n[0] * (j + (long)n[1] * k)], 0);
+                int g[3] = {i, j, k};
+                if (ta >= 0)
+                    g[ta] = 0;
+                scl_fdtd_fill_box(m, p0, p1, first + (int)f[g[0] + (long)gen[0] * (g[1] + (long)gen[1] * g[2])], 0);
             }
     free(f);
     return SCL_OK;
