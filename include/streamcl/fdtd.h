@@ -86,6 +86,7 @@ typedef struct {
     double er, se, mr, sm;  /* relative permittivity, conductivity (S/m), permeability, magnetic loss (Ohm/m) */
     int pec;                /* 1: perfect conductor (coefficients 0) */
     int averagable;
+    int frozen;             /* 1: the component never changes (coefficients 1 and 0; 2D TE) */
     /* Dispersion (#add_dispersion_debye/_lorentz/_drude): er is the relative
      * permittivity at infinite frequency; each pole p in gprMax's complex form
      * chi_p(t) = Re(w_p exp(q_p t)) (w[p], q[p] as re, im): Debye w = deltaer/tau,
@@ -110,10 +111,34 @@ typedef struct {
     double resistance;     /* voltage source: 0 = hard source */
 } scl_fdtd_source;
 
+/* A waveform: an analytic wavelet, or samples from #excitation_file read as
+ * gprMax does (scipy's interp1d): values v[k] at times t[k] (t NULL: the
+ * simulation's times k dt, the column cut or zero-padded to the iteration
+ * count), interpolated 'l' linearly, 'n' to the nearest sample (a time half
+ * way between two takes the earlier), 'p' the previous, 'x' the next one;
+ * outside the time axis the fill value, or (extrapolate) the line through
+ * the two end samples. */
 typedef struct {
     char name[64];
     scl_wavelet w;
+    int nsamp;          /* 0: the wavelet w */
+    double *t, *v;      /* owned by the model */
+    char interp;
+    int extrapolate;
+    double fill;
 } scl_fdtd_wave;
+
+/* A field component given its material directly by a thin object (#plate,
+ * #edge, a zero-thickness #triangle or #cylindrical_sector), as gprMax's
+ * rigid components: it keeps that material unless a later object built
+ * without averaging touches it, or later averaged objects fill every cell
+ * around it (gprMax then averages it again). */
+typedef struct {
+    int comp;                   /* SCL_EX..SCL_HZ */
+    int ijk[3];
+    int mat;
+    unsigned int object;        /* build number of the object (scl_fdtd_model.objects) */
+} scl_fdtd_fixed;
 
 /* #geometry_view: cells [lo, hi) sampled every step cells, written per cell
  * (gprMax's 'n' mode) as VTKHDF ImageData, FILE.vtkhdf beside the input. */
@@ -138,6 +163,11 @@ typedef struct {
     int mode2d;                 /* 0: 3D; 1 + a: 2D TM with axis a invariant (gprMax's
                                  * "2D TMx".."2D TMz"): one cell thick along a, no PML
                                  * across it, dt from the two other spacings */
+    int te2d;                   /* with mode2d: 2D TE instead (gprMax's "2D TEx".."2D TEz"):
+                                 * two cells thick along the axis a, the live plane at node
+                                 * 1 (E_b, E_d, H_a); E_a is held at zero (pec) and H_b,
+                                 * H_d by a frozen material (te-frozen: no update), so the
+                                 * 3D update is gprMax's 2D TE one */
     double dt;
     double stability;           /* factor of the Courant limit (gprMax's, default 1) */
     long iterations;
@@ -151,6 +181,9 @@ typedef struct {
     unsigned int *rigid;        /* cell built without averaging: its object's build number
                                  * (later objects win shared edges, as in gprMax); 0: averaged */
     unsigned int objects;       /* build number of the object being filled (scl_fdtd_fill_box) */
+    unsigned int *owner;        /* cell's last object (any); made with the first fixed component */
+    int nfixed, capfixed;
+    scl_fdtd_fixed *fixed;      /* components set by thin objects, in build order */
     unsigned char *id[6];       /* per component material, padded grid layout */
     int nwave, nsrc, nrx;
     scl_fdtd_wave *wave;
@@ -192,6 +225,49 @@ int scl_fdtd_find_material(const scl_fdtd_model *m, const char *name);
 /* Fill cells [lo, hi) with material mat (averaging 1: as gprMax's averaged objects). */
 void scl_fdtd_fill_box(scl_fdtd_model *m, const int lo[3], const int hi[3], int mat,
                        int averaging);
+/* Thin objects (geometry.c), gprMax's rasterisation, built as object number
+ * m->objects (the caller counts objects). Node and cell indices, no checks
+ * beyond the grid's bounds (components outside are skipped).
+ *   face:   the four E edges of the cell face normal to axis a at node
+ *           p[a], cell p[b], p[d]: E_b at p and p + e_d with mat[b], E_d at p
+ *           and p + e_b with mat[d] (mat[] per component axis)
+ *   edge:   E_a at node p (one edge of an #edge)
+ * SCL_ERR_MEMORY when the list cannot grow. */
+scl_status scl_fdtd_build_face(scl_fdtd_model *m, int a, const int p[3], const int mat[3]);
+scl_status scl_fdtd_build_edge(scl_fdtd_model *m, int a, const int p[3], int mat);
+/* #triangle: vertices v (metres, on grid nodes), normal axis a, the plane at
+ * node level; cells whose centre lies strictly inside the triangle: with
+ * thick == 0 their face at level (scl_fdtd_build_face), else the cells
+ * level .. level + thick - 1 along a (scl_fdtd_fill_box, averaging as given).
+ * Returns the number of cells (columns) found, -1 on memory failure. */
+long scl_fdtd_build_triangle(scl_fdtd_model *m, const double v[3][3], int a, int level, int thick,
+                             int mat, int averaging);
+/* #cylindrical_sector: normal axis a, centre (c1, c2) on the two other axes
+ * (x normal: y z; y: x z; z: x y), radius r, from angle
+ * start (radians, from the first of those axes towards the second) through
+ * angle; cells whose centre is within r (inclusive), on or counter-clockwise
+ * of the start ray and strictly clockwise of the end ray; thick as for the
+ * triangle. Returns the count, -1 on memory failure. */
+long scl_fdtd_build_sector(scl_fdtd_model *m, int a, double c1, double c2, double r, double start,
+                           double angle, int level, int thick, int mat, int averaging);
+/* Soils (soil.c). Peplinski's mixing model as gprMax applies it: par = sand
+ * fraction, clay fraction, bulk density, sand particle density (g/cm3),
+ * water volume fraction range lo, hi; per bin q of nbins (the middle of
+ * each of nbins equal parts of the range) out[q] = permittivity at infinite
+ * frequency, Debye delta, tau (water's at 25 C), conductivity (S/m). */
+void scl_fdtd_peplinski(const double par[6], int nbins, double (*out)[4]);
+/* A fractal volume of n cells (x fastest): normal white noise (seeded,
+ * this library's generator) filtered by |w k|^-D (gprMax 4.0.1's) with gprMax's
+ * weights scaled by the smallest side, zero mean. 0, or -1 out of memory. */
+int scl_fdtd_fractal(const int n[3], double D, const double weight[3], unsigned long long seed,
+                     double *out);
+/* Replace the values by their bin 0..nbins-1 (numpy's digitize, right-closed,
+ * on nbins edges from the minimum to the maximum, as gprMax). */
+void scl_fdtd_fractal_bins(double *field, long cells, int nbins);
+
+/* Value of waveform w at time t (s). */
+double scl_fdtd_wave_value(const scl_fdtd_model *m, int w, double t);
+
 /* Derive the per-component indices from the cells (averaged materials are
  * added); call after the last object. Also checks dt against Courant and the
  * CPML against the grid. */
@@ -233,6 +309,8 @@ int scl_fdtd_model_uniform(const scl_fdtd_model *m);
  * #dx_dy_dz #time_window #time_step_stability_factor #material
  * #add_dispersion_debye/_lorentz/_drude #waveform #hertzian_dipole
  * #voltage_source #rx #rx_array #src_steps #rx_steps #box #sphere #cylinder
+ * #plate #edge #triangle #cylindrical_sector #excitation_file #soil_peplinski
+ * #fractal_box
  * #pml_cells #geometry_view #snapshot #messages), with gprMax 4's 2D rules (a domain
  * one cell thick, or inf with #domain_mode: TM). Any other command is an
  * error naming it and the line. The model is finished, sources and

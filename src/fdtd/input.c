@@ -79,16 +79,21 @@ static const char *const known[] = {"#title", "#domain", "#dx_dy_dz", "#time_win
                                     "#domain_mode", "#geometry_view", "#src_steps", "#rx_steps",
                                     "#rx_array", "#add_dispersion_debye",
                                     "#add_dispersion_lorentz", "#add_dispersion_drude",
-                                    "#snapshot"};
+                                    "#snapshot", "#plate", "#edge", "#triangle",
+                                    "#cylindrical_sector", "#excitation_file",
+                                    "#soil_peplinski", "#fractal_box"};
 
 /* gprMax commands refused with a reason rather than as unknown */
 static const char *const refused[][2] = {
-    {"#soil_peplinski", "soil models are not supported yet"},
-    {"#fractal_box", "fractal volumes are not supported yet"},
-    {"#add_surface_roughness", "fractal volumes are not supported yet"},
-    {"#add_grass", "fractal volumes are not supported yet"},
+    {"#add_surface_roughness", "fractal surfaces are not supported yet"},
+    {"#add_surface_water", "fractal surfaces are not supported yet"},
+    {"#add_grass", "grass is not supported yet"},
+    {"#material_range", "material ranges are not supported yet (use #soil_peplinski)"},
+    {"#material_list", "material lists are not supported yet (use #soil_peplinski)"},
     {"#subgrid_hsg", "sub-grids are not supported"},
     {"#include_file", "included files are not supported"},
+    {"#transmission_line", "transmission-line sources are not supported yet (use #voltage_source)"},
+    {"#geometry_objects_read", "reading geometry files is not supported yet"},
 };
 
 /* Coordinates that may be inf in a 2D model and their role (gprMax 4's
@@ -103,7 +108,8 @@ static const struct {
     {"#sphere", {0, -1}, {'p', 0}},         {"#hertzian_dipole", {1, -1}, {'p', 0}},
     {"#voltage_source", {1, -1}, {'p', 0}}, {"#rx", {0, -1}, {'p', 0}},
     {"#geometry_view", {0, 3}, {'l', 'u'}}, {"#rx_array", {0, 3}, {'l', 'u'}},
-    {"#snapshot", {0, 3}, {'l', 'u'}},
+    {"#snapshot", {0, 3}, {'l', 'u'}},      {"#plate", {0, 3}, {'l', 'u'}},
+    {"#edge", {0, 3}, {'l', 'u'}},          {"#fractal_box", {0, 3}, {'l', 'u'}},
 };
 
 static scl_status read_lines(input *in, char *err, size_t errlen)
@@ -259,10 +265,15 @@ static scl_status resolve_inf(input *in, const scl_fdtd_model *m, char *err, siz
                     if (!m->mode2d)
                         return fail(in, c, err, errlen,
                                     "'inf' is a coordinate of 2D models only (#domain_mode: TM "
-                                    "with inf in #domain)");
+                                    "or TE with inf in #domain)");
                     char role = coords[k].role[t];
+                    /* the live layer: node 0 in TM, node 1 in TE (where an
+                     * #edge's inf also means, as in gprMax) */
+                    double live = m->te2d ? (a == 0 ? g->dx : a == 1 ? g->dy : g->dz) : 0;
+                    if (m->te2d && a == m->mode2d - 1 && strcmp(c->cmd, "#edge") == 0)
+                        role = 'p';
                     double v = role == 'l' ? 0 : role == 'u' ? ext[a]
-                             : a == m->mode2d - 1 ? 0 : sign > 0 ? ext[a] : 0;
+                             : a == m->mode2d - 1 ? live : sign > 0 ? ext[a] : 0;
                     char *slot = c->fix[t * 3 + a];
                     snprintf(slot, sizeof c->fix[0], "%.17g", v);
                     c->tok[i] = slot;
@@ -277,7 +288,8 @@ static scl_status resolve_inf(input *in, const scl_fdtd_model *m, char *err, siz
  * domain one cell thick on one axis, without inf, is also 2D TM on that axis
  * (the older style); TE and 3D with inf are refused. Sets n[] and *mode2d. */
 static scl_status domain_cells(const input *in, const command *dom, const command *dm,
-                               const double d[3], long n[3], int *mode2d, char *err, size_t errlen)
+                               const double d[3], long n[3], int *mode2d, int *te, char *err,
+                               size_t errlen)
 {
     int mode = 0; /* 0 none given, 'M' TM, '3' 3D */
     if (dm) {
@@ -289,7 +301,7 @@ static scl_status domain_cells(const input *in, const command *dom, const comman
         else if (!strcmp(v, "3D") || !strcmp(v, "3d"))
             mode = '3';
         else if (!strcmp(v, "TE") || !strcmp(v, "te"))
-            return fail(in, dm, err, errlen, "2D TE models are not supported (TM and 3D are)");
+            mode = 'E';
         else
             return fail(in, dm, err, errlen, "the mode is TM, TE or 3D");
     }
@@ -309,9 +321,11 @@ static scl_status domain_cells(const input *in, const command *dom, const comman
             return fail(in, dom, err, errlen, "sizes must be positive");
     }
     if (inf_axis >= 0 && mode == '3')
-        return fail(in, dom, err, errlen, "'inf' needs #domain_mode: TM (the model is 3D)");
-    if (inf_axis < 0 && mode == 'M')
-        return fail(in, dom, err, errlen, "#domain_mode: TM needs 'inf' on the invariant axis");
+        return fail(in, dom, err, errlen, "'inf' needs #domain_mode: TM or TE (the model is 3D)");
+    if (inf_axis < 0 && (mode == 'M' || mode == 'E'))
+        return fail(in, dom, err, errlen, "#domain_mode: TM or TE needs 'inf' on the invariant axis");
+    if (inf_axis >= 0 && mode == 'E') /* gprMax: TE is two cells thick, live at node 1 */
+        D[inf_axis] = 2 * d[inf_axis];
     int ones = 0, one_axis = -1;
     for (int a = 0; a < 3; a++) {
         n[a] = scl_round_half_down(D[a] / d[a]);
@@ -326,6 +340,7 @@ static scl_status domain_cells(const input *in, const command *dom, const comman
         return fail(in, dom, err, errlen,
                     "more than one axis is one cell thick: a 2D model has one invariant axis");
     *mode2d = inf_axis >= 0 ? inf_axis + 1 : (ones == 1 && mode != '3') ? one_axis + 1 : 0;
+    *te = mode == 'E';
     return SCL_OK;
 }
 
@@ -403,6 +418,524 @@ static void fill_shape(scl_fdtd_model *m, const double *geo, int cylinder, int m
             }
 }
 
+/* #plate: x1 y1 z1 x2 y2 z2 mat [mat2]: zero extent on exactly one axis;
+ * the faces of its cells on that plane (two materials: the first for the
+ * plane's first axis' component, the second for the other's) */
+static scl_status parse_plate(const input *in, const command *c, scl_fdtd_model *m, char *err,
+                              size_t errlen)
+{
+    double p[6];
+    int lo[3], hi[3], flat = -1, nflat = 0;
+    scl_status s;
+    if (nparams(in, c, 7, 8, err, errlen) || reals(in, c, 0, 6, p, err, errlen))
+        return SCL_ERR_INPUT;
+    if ((s = box_cells(in, c, &m->grid, p, lo, hi, err, errlen)) != SCL_OK)
+        return s;
+    for (int a = 0; a < 3; a++)
+        if (lo[a] == hi[a]) {
+            flat = a;
+            nflat++;
+        }
+    if (nflat != 1)
+        return fail(in, c, err, errlen,
+                    "a plate has zero size on exactly one axis (after rounding to the grid)");
+    if (m->mode2d == flat + 1)
+        return fail(in, c, err, errlen,
+                    "in a 2D model a plate normal to the invariant axis lies on the domain wall; "
+                    "use a plate normal to another axis");
+    int u = flat == 0 ? 1 : 0, w = flat == 2 ? 1 : 2, mats[3] = {0, 0, 0};
+    for (int t = 0; t < c->ntok - 6; t++) {
+        int id = material_of(in, c, m, c->tok[6 + t], err, errlen);
+        if (id < 0)
+            return SCL_ERR_INPUT;
+        mats[t == 0 ? u : w] = id;
+        if (c->ntok == 7)
+            mats[0] = mats[1] = mats[2] = id;
+    }
+    m->objects++;
+    for (int i = lo[u]; i < hi[u]; i++)
+        for (int j = lo[w]; j < hi[w]; j++) {
+            int q[3];
+            q[flat] = lo[flat];
+            q[u] = i;
+            q[w] = j;
+            if (scl_fdtd_build_face(m, flat, q, mats) != SCL_OK)
+                return SCL_ERR_MEMORY;
+        }
+    return SCL_OK;
+}
+
+/* #edge: x1 y1 z1 x2 y2 z2 mat: along exactly one axis */
+static scl_status parse_edge(const input *in, const command *c, scl_fdtd_model *m, char *err,
+                             size_t errlen)
+{
+    double p[6];
+    int lo[3], hi[3], run = -1, nrun = 0;
+    scl_status s;
+    if (nparams(in, c, 7, 7, err, errlen) || reals(in, c, 0, 6, p, err, errlen))
+        return SCL_ERR_INPUT;
+    if ((s = box_cells(in, c, &m->grid, p, lo, hi, err, errlen)) != SCL_OK)
+        return s;
+    for (int a = 0; a < 3; a++)
+        if (lo[a] != hi[a]) {
+            run = a;
+            nrun++;
+        }
+    if (nrun != 1)
+        return fail(in, c, err, errlen,
+                    "an edge runs along exactly one axis (after rounding to the grid)");
+    if (m->mode2d && !m->te2d && m->mode2d != run + 1)
+        return fail(in, c, err, errlen,
+                    "in a 2D TM model an edge runs along the invariant axis (others set a "
+                    "component the model does not have)");
+    if (m->te2d && m->mode2d == run + 1)
+        return fail(in, c, err, errlen,
+                    "in a 2D TE model an edge runs across the invariant axis (along it, it "
+                    "sets a component held at zero)");
+    int mat = material_of(in, c, m, c->tok[6], err, errlen);
+    if (mat < 0)
+        return SCL_ERR_INPUT;
+    m->objects++;
+    for (int i = lo[run]; i < hi[run]; i++) {
+        int q[3] = {lo[0], lo[1], lo[2]};
+        q[run] = i;
+        if (scl_fdtd_build_edge(m, run, q, mat) != SCL_OK)
+            return SCL_ERR_MEMORY;
+    }
+    return SCL_OK;
+}
+
+/* A real, or inf (sign in *inf, 0 when finite). */
+static int real_or_inf(const input *in, const command *c, int t, double *v, int *inf, char *err,
+                       size_t errlen)
+{
+    *inf = 0;
+    if (is_inf(c->tok[t], inf)) {
+        *v = *inf > 0 ? INFINITY : -INFINITY;
+        return 0;
+    }
+    return reals(in, c, t, 1, v, err, errlen);
+}
+
+/* The node index of a length along axis a, in the domain; -1 (and err) if not. */
+static int node_of(const input *in, const command *c, const scl_fdtd_model *m, int a, double v,
+                   const char *what, char *err, size_t errlen)
+{
+    const scl_grid3d *g = &m->grid;
+    double d[3] = {g->dx, g->dy, g->dz};
+    int n[3] = {g->nx, g->ny, g->nz};
+    double q = v / d[a];
+    if (!(q >= 0) || q > n[a] * (1 + 1e-9) + 1e-9) {
+        snprintf(err, errlen, "%s:%ld: %s: %s %c = %g m is outside the domain [0, %g] m",
+                 in->r.path, c->line, c->cmd, what, "xyz"[a], v, n[a] * d[a]);
+        return -1;
+    }
+    long k = scl_round_half_down(q);
+    return (int)(k > n[a] ? n[a] : k);
+}
+
+/* Lower level and thickness in cells along a (gprMax's check_thickness). */
+static scl_status thickness_cells(const input *in, const command *c, const scl_fdtd_model *m,
+                                  int a, double lower, double thick, int *level, int *cells,
+                                  char *err, size_t errlen)
+{
+    double d[3] = {m->grid.dx, m->grid.dy, m->grid.dz};
+    if (!(thick >= 0))
+        return fail(in, c, err, errlen, "the thickness must be >= 0");
+    if ((*level = node_of(in, c, m, a, lower, "lower extent", err, errlen)) < 0 ||
+        node_of(in, c, m, a, lower + thick, "upper extent", err, errlen) < 0)
+        return SCL_ERR_INPUT;
+    *cells = (int)scl_round_half_down(thick / d[a]);
+    return SCL_OK;
+}
+
+/* the averaging flag and material of a volume object at tokens t, t + 1 */
+static scl_status volume_material(const input *in, const command *c, const scl_fdtd_model *m,
+                                  int t, int *mat, int *avg, char *err, size_t errlen)
+{
+    *mat = material_of(in, c, m, c->tok[t], err, errlen);
+    *avg = averaging_flag(in, c, t + 1, err, errlen);
+    return *mat < 0 || *avg < 0 ? SCL_ERR_INPUT : SCL_OK;
+}
+
+/* #triangle: x1 y1 z1 x2 y2 z2 x3 y3 z3 thickness mat [averaging]: vertices
+ * rounded to nodes, sharing one coordinate (the normal); in a 2D model an
+ * axis inf for all three is 0 and an inf thickness the domain's extent */
+static scl_status parse_triangle(const input *in, const command *c, scl_fdtd_model *m, char *err,
+                                 size_t errlen)
+{
+    double up[3][3], thick, dv[3][3], d[3] = {m->grid.dx, m->grid.dy, m->grid.dz};
+    int inf[3][3], tinf, n[3] = {m->grid.nx, m->grid.ny, m->grid.nz}, node[3][3];
+    if (c->ntok == 13)
+        return fail(in, c, err, errlen, "three materials (an anisotropic triangle) are not supported");
+    if (nparams(in, c, 11, 12, err, errlen) || real_or_inf(in, c, 9, &thick, &tinf, err, errlen))
+        return SCL_ERR_INPUT;
+    for (int v = 0; v < 3; v++)
+        for (int a = 0; a < 3; a++)
+            if (real_or_inf(in, c, 3 * v + a, &up[v][a], &inf[v][a], err, errlen))
+                return SCL_ERR_INPUT;
+    for (int a = 0; a < 3; a++) {
+        int all = inf[0][a] && inf[1][a] && inf[2][a], any = inf[0][a] || inf[1][a] || inf[2][a];
+        if (any && (!all || !m->mode2d))
+            return fail(in, c, err, errlen,
+                        "'inf' is for 2D models, on one axis of all three vertices");
+        if (all) {
+            up[0][a] = up[1][a] = up[2][a] = 0;
+            if (tinf)
+                thick = n[a] * d[a], tinf = 0;
+        }
+    }
+    if (tinf)
+        return fail(in, c, err, errlen, "an inf thickness needs the vertices' axis inf too");
+    for (int v = 0; v < 3; v++)
+        for (int a = 0; a < 3; a++) {
+            if ((node[v][a] = node_of(in, c, m, a, up[v][a], "vertex", err, errlen)) < 0)
+                return SCL_ERR_INPUT;
+            dv[v][a] = node[v][a] * d[a];
+        }
+    int normal = -1;
+    for (int a = 2; a >= 0; a--)
+        if (node[0][a] == node[1][a] && node[1][a] == node[2][a])
+            normal = a;
+    double e1[3], e2[3], cr = 0;
+    for (int a = 0; a < 3; a++)
+        e1[a] = node[1][a] - node[0][a], e2[a] = node[2][a] - node[0][a];
+    for (int a = 0; a < 3; a++)
+        cr += fabs(e1[(a + 1) % 3] * e2[(a + 2) % 3] - e1[(a + 2) % 3] * e2[(a + 1) % 3]);
+    if (cr == 0)
+        return fail(in, c, err, errlen, "the vertices must make a triangle after rounding to the grid");
+    if (normal < 0)
+        return fail(in, c, err, errlen,
+                    "the triangle must lie in a plane normal to x, y or z (the vertices share "
+                    "one coordinate)");
+    int level, cells, mat, avg;
+    scl_status s;
+    if ((s = thickness_cells(in, c, m, normal, up[0][normal], thick, &level, &cells, err, errlen)) ||
+        (s = volume_material(in, c, m, 10, &mat, &avg, err, errlen)))
+        return s;
+    m->objects++;
+    return scl_fdtd_build_triangle(m, (const double(*)[3])dv, normal, level, cells, mat, avg) < 0
+               ? SCL_ERR_MEMORY : SCL_OK;
+}
+
+/* #cylindrical_sector: normal c1 c2 extent1 extent2 r start angle mat
+ * [averaging]: angles in degrees, the centre rounded to the grid */
+static scl_status parse_sector(const input *in, const command *c, scl_fdtd_model *m, char *err,
+                               size_t errlen)
+{
+    double v[7], d[3] = {m->grid.dx, m->grid.dy, m->grid.dz};
+    int n[3] = {m->grid.nx, m->grid.ny, m->grid.nz}, inf;
+    if (c->ntok == 11)
+        return fail(in, c, err, errlen, "three materials (an anisotropic sector) are not supported");
+    if (nparams(in, c, 9, 10, err, errlen))
+        return SCL_ERR_INPUT;
+    const char *nt = c->tok[0];
+    if (!nt[0] || nt[1] || !strchr("xyzXYZ", nt[0]))
+        return fail(in, c, err, errlen, "the normal is x, y or z");
+    int a = (nt[0] | 0x20) - 'x', u = a == 0 ? 1 : 0, w = a == 2 ? 1 : 2;
+    if (m->mode2d && m->mode2d != a + 1)
+        return fail(in, c, err, errlen, "in a 2D model the sector's normal is the invariant axis");
+    for (int t = 0; t < 7; t++) {
+        if (real_or_inf(in, c, t + 1, &v[t], &inf, err, errlen))
+            return SCL_ERR_INPUT;
+        if (inf && (!m->mode2d || (t != 2 && t != 3)))
+            return fail(in, c, err, errlen, "'inf' is for the extents of a sector in a 2D model");
+        if (inf)
+            v[t] = t == 2 ? 0 : n[a] * d[a];
+    }
+    double c1 = scl_round_half_down(v[0] / d[u]) * d[u], c2 = scl_round_half_down(v[1] / d[w]) * d[w];
+    if (!(v[4] > 0))
+        return fail(in, c, err, errlen, "the radius must be positive");
+    if (!(v[5] >= 0 && v[5] < 360 && v[6] > 0 && v[6] < 360))
+        return fail(in, c, err, errlen,
+                    "the start angle is in [0, 360) degrees and the sector angle in (0, 360)");
+    int level, cells, mat, avg;
+    scl_status s;
+    if ((s = thickness_cells(in, c, m, a, v[2], v[3] - v[2], &level, &cells, err, errlen)) ||
+        (s = volume_material(in, c, m, 8, &mat, &avg, err, errlen)))
+        return s;
+    m->objects++;
+    const double deg = 3.14159265358979323846 / 180;
+    return scl_fdtd_build_sector(m, a, c1, c2, v[4], v[5] * deg, v[6] * deg, level, cells, mat, avg) < 0
+               ? SCL_ERR_MEMORY : SCL_OK;
+}
+
+#define EXC_COLUMNS 64
+
+/* The interpolation of #excitation_file (scipy's interp1d kind) and its
+ * fill value; 0 or -1 (err) */
+static int excitation_mode(const input *in, const command *c, char *interp, int *extrap,
+                           double *fill, char *err, size_t errlen)
+{
+    static const char *const kinds[][2] = {{"linear", "l"}, {"slinear", "l"}, {"1", "l"},
+                                           {"nearest", "n"}, {"previous", "p"}, {"zero", "p"},
+                                           {"0", "p"}, {"next", "x"}};
+    *interp = 'l';
+    *extrap = 0;
+    *fill = 0;
+    if (c->ntok == 1)
+        return 0;
+    *interp = 0;
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+        if (strcmp(c->tok[1], kinds[k][0]) == 0)
+            *interp = kinds[k][1][0];
+    if (!*interp) {
+        fail(in, c, err, errlen,
+             "the interpolation is linear, slinear, nearest, previous, next or zero (splines "
+             "of higher order are not supported)");
+        return -1;
+    }
+    if (strcmp(c->tok[2], "extrapolate") == 0) {
+        if (*interp != 'l') {
+            fail(in, c, err, errlen, "'extrapolate' is supported with linear interpolation only");
+            return -1;
+        }
+        *extrap = 1;
+        return 0;
+    }
+    return reals(in, c, 2, 1, fill, err, errlen);
+}
+
+/* Append one waveform of samples (values and times move into the model). */
+static scl_status add_sampled_wave(scl_fdtd_model *m, const char *name, int nsamp, double *t,
+                                   double *v, char interp, int extrap, double fill)
+{
+    scl_fdtd_wave *nw = realloc(m->wave, (size_t)(m->nwave + 1) * sizeof *nw);
+    if (!nw) {
+        free(t);
+        free(v);
+        return SCL_ERR_MEMORY;
+    }
+    m->wave = nw;
+    nw += m->nwave++;
+    memset(nw, 0, sizeof *nw);
+    snprintf(nw->name, sizeof nw->name, "%s", name);
+    nw->nsamp = nsamp;
+    nw->t = t;
+    nw->v = v;
+    nw->interp = interp;
+    nw->extrapolate = extrap;
+    nw->fill = fill;
+    return SCL_OK;
+}
+
+/* Read the rows of an excitation file: ncol numbers each, into data
+ * (row-major, grown as needed); the number of rows or -1 (err). */
+static long excitation_rows(scl_linereader *r, int ncol, double **data, char *err, size_t errlen)
+{
+    long rows = 0, cap = 0;
+    char *line, *tok[EXC_COLUMNS + 1];
+    int rc;
+    while ((rc = scl_linereader_next(r, &line, err, errlen)) == 1) {
+        int nt = scl_split_tokens(line, tok, EXC_COLUMNS + 1);
+        if (nt == 0)
+            continue;
+        if (nt != ncol) {
+            scl_linereader_fail(r, err, errlen, "%d values where the header names %d columns", nt,
+                                ncol);
+            return -1;
+        }
+        if (rows == cap) {
+            cap = cap ? 2 * cap : 1024;
+            double *d = realloc(*data, (size_t)cap * ncol * sizeof *d);
+            if (!d) {
+                scl_format_error(err, errlen, "%s: out of memory", r->path);
+                return -1;
+            }
+            *data = d;
+        }
+        for (int k = 0; k < ncol; k++)
+            if (scl_parse_real(tok[k], &(*data)[rows * ncol + k]) != 0) {
+                scl_linereader_fail(r, err, errlen, "'%s' is not a finite number", tok[k]);
+                return -1;
+            }
+        rows++;
+    }
+    return rc < 0 ? -1 : rows;
+}
+
+/* #excitation_file: file [kind fill]: a header line of waveform names
+ * (first 'time' for a time column), then rows of values; the path as
+ * given, else beside the input file (gprMax's order). */
+static scl_status parse_excitation(const input *in, const command *c, scl_fdtd_model *m, char *err,
+                                   size_t errlen)
+{
+    char interp, path[1024], why[900], head[1024], *line, *name[EXC_COLUMNS + 1];
+    int extrap, ncol;
+    double fill, *data = NULL;
+    if (nparams(in, c, 1, 3, err, errlen) || (c->ntok == 2 && nparams(in, c, 1, 1, err, errlen)) ||
+        excitation_mode(in, c, &interp, &extrap, &fill, err, errlen))
+        return SCL_ERR_INPUT;
+    const char *slash = strrchr(in->r.path, '/');
+    snprintf(path, sizeof path, "%s", c->tok[0]);
+    FILE *probe = fopen(path, "r");
+    if (probe)
+        fclose(probe);
+    else if (c->tok[0][0] != '/' && slash)
+        snprintf(path, sizeof path, "%.*s%s", (int)(slash - in->r.path + 1), in->r.path, c->tok[0]);
+    scl_linereader r;
+    if (scl_linereader_open(&r, path, why, sizeof why) != SCL_OK)
+        return fail(in, c, err, errlen, why);
+    int rc = scl_linereader_next(&r, &line, why, sizeof why);
+    snprintf(head, sizeof head, "%s", rc == 1 ? line : "");
+    ncol = scl_split_tokens(head, name, EXC_COLUMNS + 1);
+    if (rc != 1 || ncol < 1 || ncol > EXC_COLUMNS) {
+        scl_linereader_close(&r);
+        return fail(in, c, err, errlen, "the file's first line names 1 to 64 columns");
+    }
+    long rows = excitation_rows(&r, ncol, &data, why, sizeof why);
+    scl_linereader_close(&r);
+    int timed = strcmp(name[0], "time") == 0 || strcmp(name[0], "Time") == 0 ||
+                strcmp(name[0], "TIME") == 0;
+    if (rows < 0 || rows < 2 || (timed && ncol < 2)) {
+        free(data);
+        return fail(in, c, err, errlen,
+                    rows < 0 ? why : "needs at least two rows of samples (and a waveform after the time column)");
+    }
+    scl_status s = SCL_OK;
+    for (long k = 1; timed && k < rows && s == SCL_OK; k++)
+        if (!(data[k * ncol] > data[(k - 1) * ncol]))
+            s = fail(in, c, err, errlen, "the times must increase strictly");
+    for (int col = timed; col < ncol && s == SCL_OK; col++) {
+        for (int w = 0; w < m->nwave; w++)
+            if (strcmp(m->wave[w].name, name[col]) == 0) {
+                snprintf(why, sizeof why, "waveform '%.64s' is already defined", name[col]);
+                free(data);
+                return fail(in, c, err, errlen, why);
+            }
+        double *t = timed ? malloc((size_t)rows * sizeof *t) : NULL, *v = malloc((size_t)rows * sizeof *v);
+        if (!v || (timed && !t)) {
+            free(t);
+            free(v);
+            s = SCL_ERR_MEMORY;
+            break;
+        }
+        for (long k = 0; k < rows; k++) {
+            v[k] = data[k * ncol + col];
+            if (t)
+                t[k] = data[k * ncol];
+        }
+        s = add_sampled_wave(m, name[col], (int)rows, t, v, interp, extrap, fill);
+    }
+    free(data);
+    return s;
+}
+
+/* The soil's materials for nbins bins: one Debye material each, named as
+ * gprMax names them (|er+se+mr+sm| with 4 decimals), reused when a material
+ * of that name exists. The first index, or -1 (err). */
+static int soil_materials(const input *in, const command *soil, const command *c,
+                          scl_fdtd_model *m, int nbins, char *err, size_t errlen)
+{
+    double par[6], (*bin)[4] = malloc((size_t)nbins * sizeof *bin);
+    int first = -1;
+    if (!bin || reals(in, soil, 0, 6, par, err, errlen)) {
+        free(bin);
+        return -1;
+    }
+    scl_fdtd_peplinski(par, nbins, bin);
+    for (int q = 0; q < nbins; q++) {
+        char name[64], why[512];
+        snprintf(name, sizeof name, "|%.4f+%.4f+%.4f+%.4f|", bin[q][0], bin[q][3], 1.0, 0.0);
+        int id = scl_fdtd_find_material(m, name);
+        if (id < 0) {
+            id = scl_fdtd_add_material(m, name, bin[q][0], bin[q][3], 1, 0, why, sizeof why);
+            double pole[2] = {bin[q][1], bin[q][2]};
+            if (id < 0 || scl_fdtd_add_poles(m, id, SCL_FDTD_DEBYE, 1, pole, why, sizeof why)) {
+                free(bin);
+                fail(in, c, err, errlen, why);
+                return -1;
+            }
+        }
+        if (q == 0)
+            first = id;
+        else if (id != first + q) {
+            free(bin);
+            fail(in, c, err, errlen, "the soil's bins give materials out of order (bins too close)");
+            return -1;
+        }
+    }
+    free(bin);
+    return first;
+}
+
+/* #soil_peplinski: sand clay bulk_density sand_density water_lo water_hi ID */
+static scl_status check_soil(const input *in, const command *c, char *err, size_t errlen)
+{
+    double v[6];
+    if (nparams(in, c, 7, 7, err, errlen) || reals(in, c, 0, 6, v, err, errlen))
+        return SCL_ERR_INPUT;
+    if (!(v[0] >= 0 && v[0] <= 1 && v[1] >= 0 && v[1] <= 1 && v[0] + v[1] <= 1))
+        return fail(in, c, err, errlen, "sand and clay fractions are in [0, 1] and sum to at most 1");
+    if (!(v[2] > 0 && v[3] > v[2]))
+        return fail(in, c, err, errlen, "densities: 0 < bulk density < sand particle density (g/cm3)");
+    if (!(v[4] > 0 && v[5] >= v[4] && v[5] <= 1))
+        return fail(in, c, err, errlen, "the water volume fraction range is 0 < lower <= upper <= 1");
+    return SCL_OK;
+}
+
+/* #fractal_box: x1 y1 z1 x2 y2 z2 D wx wy wz nbins soil ID [seed [averaging]] */
+static scl_status parse_fractal_box(const input *in, const command *c, scl_fdtd_model *m,
+                                    char *err, size_t errlen)
+{
+    double v[4];
+    int lo[3], hi[3], n[3];
+    long nb, seed = 0;
+    scl_status s;
+    if (nparams(in, c, 13, 15, err, errlen) || reals(in, c, 6, 4, v, err, errlen))
+        return SCL_ERR_INPUT;
+    if ((s = range_cells(in, c, m, 0, lo, hi, err, errlen)) != SCL_OK)
+        return s;
+    if (!(v[0] >= 0 && v[0] <= 3) || !(v[1] >= 0 && v[2] >= 0 && v[3] >= 0))
+        return fail(in, c, err, errlen, "the fractal dimension is in [0, 3] and the weights >= 0");
+    if (scl_parse_int(c->tok[10], &nb) != 0 || nb < 1 || nb > 200)
+        return fail(in, c, err, errlen, "the number of materials is an integer from 1 to 200");
+    if (c->ntok >= 14 && (scl_parse_int(c->tok[13], &seed) != 0 || seed < 0))
+        return fail(in, c, err, errlen, "the seed is a non-negative integer");
+    if (c->ntok == 15 && averaging_flag(in, c, 14, err, errlen) < 0)
+        return SCL_ERR_INPUT;
+    const command *soil = NULL;
+    for (int q = 0; q < in->n; q++)
+        if (strcmp(in->cmds[q].cmd, "#soil_peplinski") == 0 && in->cmds[q].ntok == 7 &&
+            strcmp(in->cmds[q].tok[6], c->tok[11]) == 0)
+            soil = &in->cmds[q];
+    if (!soil) {
+        char why[200];
+        snprintf(why, sizeof why, "mixing model '%.64s' is not defined (#soil_peplinski)", c->tok[11]);
+        return fail(in, c, err, errlen, why);
+    }
+    for (int a = 0; a < 3; a++)
+        if ((n[a] = hi[a] - lo[a]) < 1)
+            return fail(in, c, err, errlen, "the box spans at least one cell per axis");
+    int first = soil_materials(in, soil, c, m, (int)nb, err, errlen);
+    if (first < 0)
+        return SCL_ERR_INPUT;
+    /* 2D TE: one layer, copied to both cells of the invariant axis (gprMax) */
+    int gen[3] = {n[0], n[1], n[2]}, ta = m->te2d ? m->mode2d - 1 : -1;
+    if (ta >= 0)
+        gen[ta] = 1;
+    long cells = (long)gen[0] * gen[1] * gen[2];
+    double *f = malloc((size_t)cells * sizeof *f);
+    if (!f || scl_fdtd_fractal(gen, v[0], v + 1, (unsigned long long)seed, f)) {
+        free(f);
+        return SCL_ERR_MEMORY;
+    }
+    scl_fdtd_fractal_bins(f, cells, (int)nb);
+    m->objects++;
+    for (int k = 0; k < n[2]; k++)
+        for (int j = 0; j < n[1]; j++)
+            for (int i = 0; i < n[0]; i++) {
+                int p0[3] = {lo[0] + i, lo[1] + j, lo[2] + k}, p1[3] = {p0[0] + 1, p0[1] + 1, p0[2] + 1};
+                /* the soil's materials have poles: never averaged */
+                int g[3] = {i, j, k};
+                if (ta >= 0)
+                    g[ta] = 0;
+                scl_fdtd_fill_box(m, p0, p1, first + (int)f[g[0] + (long)gen[0] * (g[1] + (long)gen[1] * g[2])], 0);
+            }
+    free(f);
+    return SCL_OK;
+}
+
 static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char *err, size_t errlen)
 {
     const command *dom, *dx, *tw, *sf, *pml, *title, *dm, *ss, *rs;
@@ -431,8 +964,8 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
         return fail(in, sf, err, errlen, why);
     }
     long n[3];
-    int mode2d = 0;
-    if ((s = domain_cells(in, dom, dm, d, n, &mode2d, err, errlen)) != SCL_OK)
+    int mode2d = 0, te = 0;
+    if ((s = domain_cells(in, dom, dm, d, n, &mode2d, &te, err, errlen)) != SCL_OK)
         return s;
     if (max_cells > 0 && (double)n[0] * n[1] * n[2] > (double)max_cells) {
         char why[160];
@@ -447,6 +980,7 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
         return fail(in, dom, err, errlen, why);
     }
     m->mode2d = mode2d;
+    m->te2d = te;
     m->dt = factor * scl_fdtd_model_courant(m);
     if ((s = resolve_inf(in, m, err, errlen)) != SCL_OK)
         return s;
@@ -541,6 +1075,12 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
             snprintf(nw[m->nwave].name, sizeof nw->name, "%s", c->tok[3]);
             nw[m->nwave].w = (scl_wavelet){(scl_wavelet_kind)kind, v[0], v[1], 0, 0};
             m->nwave++;
+        } else if (strcmp(c->cmd, "#soil_peplinski") == 0) {
+            if ((s = check_soil(in, c, err, errlen)) != SCL_OK)
+                return s;
+        } else if (strcmp(c->cmd, "#excitation_file") == 0) {
+            if ((s = parse_excitation(in, c, m, err, errlen)) != SCL_OK)
+                return s;
         }
     }
     /* poles of the materials defined above (before any object uses them):
@@ -616,6 +1156,17 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
                 }
                 fill_shape(m, geo, kind == 2, mat, avg);
             }
+        } else if (strcmp(c->cmd, "#plate") == 0 || strcmp(c->cmd, "#edge") == 0 ||
+                   strcmp(c->cmd, "#triangle") == 0 || strcmp(c->cmd, "#cylindrical_sector") == 0) {
+            s = c->cmd[1] == 'p' ? parse_plate(in, c, m, err, errlen)
+              : c->cmd[1] == 'e' ? parse_edge(in, c, m, err, errlen)
+              : c->cmd[1] == 't' ? parse_triangle(in, c, m, err, errlen)
+                                 : parse_sector(in, c, m, err, errlen);
+            if (s != SCL_OK)
+                return s;
+        } else if (strcmp(c->cmd, "#fractal_box") == 0) {
+            if ((s = parse_fractal_box(in, c, m, err, errlen)) != SCL_OK)
+                return s;
         } else if (strcmp(c->cmd, "#hertzian_dipole") == 0 || strcmp(c->cmd, "#voltage_source") == 0) {
             int volt = c->cmd[1] == 'v';
             int base = volt ? 6 : 5; /* pol x y z [R] wave [start stop] */

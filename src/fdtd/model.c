@@ -73,6 +73,12 @@ void scl_fdtd_model_free(scl_fdtd_model *m)
     free(m->mat);
     free(m->solid);
     free(m->rigid);
+    free(m->owner);
+    free(m->fixed);
+    for (int w = 0; w < m->nwave && m->wave; w++) {
+        free(m->wave[w].t);
+        free(m->wave[w].v);
+    }
     for (int c = 0; c < 6; c++)
         free(m->id[c]);
     free(m->wave);
@@ -112,8 +118,8 @@ scl_status scl_fdtd_model_init(scl_fdtd_model *m, int nx, int ny, int nz, double
         return SCL_ERR_MEMORY;
     }
     memset(m->solid, 1, cells);
-    m->mat[0] = (scl_fdtd_material){"pec", 1, INFINITY, 1, 0, 1, 0, 0, {{0}}, {{0}}, 0};
-    m->mat[1] = (scl_fdtd_material){"free_space", 1, 0, 1, 0, 0, 1, 0, {{0}}, {{0}}, 0};
+    m->mat[0] = (scl_fdtd_material){.name = "pec", .er = 1, .se = INFINITY, .mr = 1, .pec = 1};
+    m->mat[1] = (scl_fdtd_material){.name = "free_space", .er = 1, .mr = 1, .averagable = 1};
     m->nmat = 2;
     return SCL_OK;
 }
@@ -169,7 +175,36 @@ void scl_fdtd_fill_box(scl_fdtd_model *m, const int lo[3], const int hi[3], int 
             for (int i = lo[0]; i < hi[0]; i++) {
                 m->solid[cell(m, i, j, k)] = (unsigned char)mat;
                 m->rigid[cell(m, i, j, k)] = rigid;
+                if (m->owner)
+                    m->owner[cell(m, i, j, k)] = m->objects;
             }
+}
+
+/* Does the fixed component f keep its material? Not when a later object
+ * built without averaging touches it (it set the component itself), nor
+ * when later averaged objects filled every cell around it (gprMax unset
+ * the rigid flags there and averages it again). */
+static int fixed_holds(const scl_fdtd_model *m, const scl_fdtd_fixed *f)
+{
+    const scl_grid3d *g = &m->grid;
+    int c = f->comp, a = c % 3, b = (a + 1) % 3, d = (a + 2) % 3, later = 0, n = 0;
+    for (int q = 0; q < (c < 3 ? 4 : 2); q++) {
+        int p[3] = {f->ijk[0], f->ijk[1], f->ijk[2]};
+        if (c < 3) {
+            p[b] -= q & 1;
+            p[d] -= (q >> 1) & 1;
+        } else {
+            p[a] -= q;
+        }
+        if (p[0] < 0 || p[1] < 0 || p[2] < 0 || p[0] >= g->nx || p[1] >= g->ny || p[2] >= g->nz)
+            continue;
+        size_t ci = cell(m, p[0], p[1], p[2]);
+        if (m->rigid[ci] > f->object)
+            return 0;
+        later += m->owner[ci] > f->object;
+        n++;
+    }
+    return n == 0 || later < n;
 }
 
 /* Index of a material with the mean properties of the listed ones, added
@@ -250,6 +285,28 @@ static int component_material(scl_fdtd_model *m, int c, int i, int j, int k)
     return averaged(m, ids, n);
 }
 
+/* 2D TE: E along the invariant axis a held at zero (pec), H across it
+ * frozen, so that no derivative along a enters the live E_b, E_d, H_a. */
+static scl_status te_components(scl_fdtd_model *m, char *err, size_t errlen)
+{
+    int a = m->mode2d - 1, frozen = scl_fdtd_find_material(m, "te-frozen");
+    if (frozen < 0) {
+        if (m->nmat >= SCL_FDTD_MAX_MATERIALS) {
+            scl_format_error(err, errlen, "2D TE: more than %d materials", SCL_FDTD_MAX_MATERIALS);
+            return SCL_ERR_INPUT;
+        }
+        frozen = m->nmat++;
+        m->mat[frozen] = (scl_fdtd_material){.name = "te-frozen", .er = 1, .mr = 1, .frozen = 1};
+    }
+    long pts = scl_grid3d_points(&m->grid);
+    for (long o = 0; o < pts; o++) {
+        m->id[a][o] = 0;
+        m->id[3 + (a + 1) % 3][o] = (unsigned char)frozen;
+        m->id[3 + (a + 2) % 3][o] = (unsigned char)frozen;
+    }
+    return SCL_OK;
+}
+
 scl_status scl_fdtd_model_set_dt(scl_fdtd_model *m, double dt, char *err, size_t errlen)
 {
     const scl_grid3d *g = &m->grid;
@@ -286,9 +343,10 @@ scl_status scl_fdtd_model_finish(scl_fdtd_model *m, char *err, size_t errlen)
     const scl_grid3d *g = &m->grid;
     double limit = scl_fdtd_model_courant(m);
     int cells[3] = {g->nx, g->ny, g->nz};
-    if (m->mode2d < 0 || m->mode2d > 3 || (m->mode2d && cells[m->mode2d - 1] != 1)) {
-        scl_format_error(err, errlen, "2D mode %d: needs one cell along the invariant axis",
-                         m->mode2d);
+    if (m->mode2d < 0 || m->mode2d > 3 ||
+        (m->mode2d && cells[m->mode2d - 1] != (m->te2d ? 2 : 1)) || (m->te2d && !m->mode2d)) {
+        scl_format_error(err, errlen, "2D mode %d: needs %s along the invariant axis",
+                         m->mode2d, m->te2d ? "two cells (TE)" : "one cell");
         return SCL_ERR_INPUT;
     }
     if (!(m->dt > 0) || m->dt > limit) {
@@ -336,6 +394,14 @@ scl_status scl_fdtd_model_finish(scl_fdtd_model *m, char *err, size_t errlen)
                     }
                     m->id[c][scl_grid3d_index(g, i, j, k)] = (unsigned char)id;
                 }
+    for (int q = 0; q < m->nfixed; q++) {
+        const scl_fdtd_fixed *f = &m->fixed[q];
+        if (fixed_holds(m, f))
+            m->id[f->comp][scl_grid3d_index(g, f->ijk[0], f->ijk[1], f->ijk[2])] =
+                (unsigned char)f->mat;
+    }
+    if (m->te2d && te_components(m, err, errlen) != SCL_OK)
+        return SCL_ERR_INPUT;
     /* resistive voltage sources add their conductivity on their edge */
     for (int s = 0; s < m->nsrc; s++) {
         scl_fdtd_source *src = &m->src[s];
@@ -461,8 +527,8 @@ void scl_fdtd_coefficients(const scl_fdtd_model *m, double *ca, double *cb, doub
         double hb = SCL_FDTD_MU0 * x->mr / m->dt - 0.5 * x->sm;
         ca[q] = x->pec ? 0 : eb / ea;
         cb[q] = x->pec ? 0 : 1 / ea;
-        da[q] = hb / ha;
-        db[q] = 1 / ha;
+        da[q] = x->frozen ? 1 : hb / ha;
+        db[q] = x->frozen ? 0 : 1 / ha;
     }
 }
 
@@ -474,7 +540,7 @@ double scl_fdtd_source_value(const scl_fdtd_model *m, int s, long n)
         return 0;
     const scl_grid3d *g = &m->grid;
     double d[3] = {g->dx, g->dy, g->dz};
-    double v = scl_wavelet_value(&m->wave[src->wave].w, t - src->start + 0.5 * m->dt);
+    double v = scl_fdtd_wave_value(m, src->wave, t - src->start + 0.5 * m->dt);
     if (src->kind == SCL_FDTD_HERTZIAN)
         return v * d[src->pol] / (g->dx * g->dy * g->dz); /* E -= cb * this */
     if (src->resistance == 0)

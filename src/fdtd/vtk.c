@@ -123,7 +123,8 @@ static int write_view(hid_t f, const scl_fdtd_model *m, const scl_fdtd_geometry_
     names[nn++] = "pec";
     names[nn++] = "pmc";
     for (int q = 1; q < m->nmat && strncmp(m->mat[q].name, "averaged-", 9) != 0 &&
-                    strncmp(m->mat[q].name, "voltage-source-", 15) != 0;
+                    strncmp(m->mat[q].name, "voltage-source-", 15) != 0 &&
+                    strcmp(m->mat[q].name, "te-frozen") != 0;
          q++)
         names[nn++] = m->mat[q].name;
     int rc = 0;

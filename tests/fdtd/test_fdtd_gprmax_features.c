@@ -200,7 +200,7 @@ static void two_d(void)
     scl_fdtd_model_free(&thin);
     scl_fdtd_model_free(&inf);
     static const char *refused[][2] = {
-        {"#domain_mode: TE\n#domain: 0.04 0.03 inf\n", "TE"},
+        {"#domain_mode: TE\n#domain: 0.04 0.03 0.03\n", "needs 'inf'"},
         {"#domain: 0.04 0.002 0.002\n", "more than one axis"},
         {"#domain_mode: 3D\n#domain: 0.04 0.03 inf\n", "needs #domain_mode: TM"},
         {"#domain: 0.04 0.03 0.03\n#rx: 0.01 0.01 inf\n", "2D models only"},

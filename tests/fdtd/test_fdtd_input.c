@@ -34,6 +34,230 @@ static void expect_error(const char *what, const char *text, const char *line_ta
           "%s: message '%s' lacks '%s' / '%s'", what, err, line_tag, phrase);
 }
 
+/* #plate #edge #triangle #cylindrical_sector as gprMax rasterises them, and
+ * #excitation_file's interpolation; their bad inputs by file and line */
+static void thin_objects(void)
+{
+    char err[1024];
+    scl_fdtd_model m;
+    const char *path = write_input("thin.in", BASE
+        "#material: 4 0 1 0 soil\n"
+        "#plate: 0.02 0.01 0.01 0.02 0.02 0.014 pec\n"   /* normal x at node 10 */
+        "#edge: 0.04 0.01 0.02 0.04 0.02 0.02 pec\n"     /* Ey at i 20, k 10, j 5..9 */
+        "#plate: 0.06 0.01 0.01 0.06 0.02 0.014 pec\n"
+        "#box: 0.05 0 0 0.07 0.08 0.02 soil\n"            /* covers the second plate: averaged again */
+        "#triangle: 0 0 0.03 0.02 0 0.03 0 0.02 0.03 0.004 soil\n"
+        "#cylindrical_sector: z 0.05 0.04 0.03 0.034 0.01 0 90 soil\n");
+    scl_status s = scl_fdtd_read_input(path, &m, err, sizeof err);
+    CHECK(s == SCL_OK, "thin objects: %s", err);
+    if (s == SCL_OK) {
+        const scl_grid3d *g = &m.grid;
+        int soil = scl_fdtd_find_material(&m, "soil"), bad = 0;
+        for (int j = 5; j <= 10; j++)
+            for (int k = 5; k <= 7; k++) {
+                if (j < 10) /* Ey on the plate's edges, Ez likewise */
+                    bad += m.id[SCL_EY][scl_grid3d_index(g, 10, j, k)] != 0;
+                if (k < 7)
+                    bad += m.id[SCL_EZ][scl_grid3d_index(g, 10, j, k)] != 0;
+            }
+        CHECK(bad == 0, "plate: %d of its edges not PEC", bad);
+        CHECK(m.id[SCL_EY][scl_grid3d_index(g, 11, 6, 6)] == 1 &&
+              m.id[SCL_EX][scl_grid3d_index(g, 10, 6, 6)] == 1, "plate: neighbours untouched");
+        bad = 0;
+        for (int j = 5; j < 10; j++)
+            bad += m.id[SCL_EY][scl_grid3d_index(g, 20, j, 10)] != 0;
+        CHECK(bad == 0 && m.id[SCL_EY][scl_grid3d_index(g, 20, 10, 10)] == 1 &&
+              m.id[SCL_EY][scl_grid3d_index(g, 21, 6, 10)] == 1, "edge: Ey j 5..9 PEC only");
+        CHECK(m.id[SCL_EY][scl_grid3d_index(g, 30, 6, 6)] == soil,
+              "a later averaged box around a plate averages its edges again (id %d)",
+              m.id[SCL_EY][scl_grid3d_index(g, 30, 6, 6)]);
+        long tri = 0, sec = 0, want_sec = 0;
+        for (int k = 0; k < g->nz; k++)
+            for (int j = 0; j < g->ny; j++)
+                for (int i = 0; i < 25; i++)
+                    if (m.solid[i + g->nx * (j + (long)g->ny * k)] == soil) {
+                        tri += i < 10 && j < 10 && k >= 15 && k < 17;
+                        sec += i >= 25;
+                    }
+        /* centres strictly inside x + y < 10 cells: i + j <= 8, 45 a layer */
+        CHECK(tri == 90, "triangle prism: %ld cells, expected 90", tri);
+        for (int k = 15; k < 17; k++)
+            for (int j = 0; j < g->ny; j++)
+                for (int i = 25; i < g->nx; i++) {
+                    double x = (i + 0.5) * 0.002 - 0.05, y = (j + 0.5) * 0.002 - 0.04;
+                    int in = m.solid[i + g->nx * (j + (long)g->ny * k)] == soil;
+                    want_sec += x > 0 && y > 0 && x * x + y * y <= 1e-4;
+                    sec += in;
+                }
+        CHECK(sec == want_sec && want_sec == 2 * 20, "sector: %ld cells, expected %ld (a quarter disc, 2 layers)", sec, want_sec);
+        scl_fdtd_model_free(&m);
+    }
+    /* excitation files: the simulation's axis zero-padded, a time column,
+     * kinds and fill values as scipy's interp1d */
+    write_input("e1.txt", "a\n0\n1\n2\n3\n");
+    write_input("e2.txt", "time b\n0 0\n1e-9 2\n");
+    path = write_input("exc.in", "#domain: 0.02 0.02 0.02\n#dx_dy_dz: 0.001 0.001 0.001\n"
+                       "#time_window: 20\n#pml_cells: 0\n#excitation_file: e1.txt\n"
+                       "#excitation_file: e2.txt linear extrapolate\n");
+    s = scl_fdtd_read_input(path, &m, err, sizeof err);
+    CHECK(s == SCL_OK && m.nwave == 2, "excitation files: %s", err);
+    if (s == SCL_OK) {
+        double dt = m.dt;
+        double v[5] = {scl_fdtd_wave_value(&m, 0, 0.5 * dt), scl_fdtd_wave_value(&m, 0, 3.5 * dt),
+                       scl_fdtd_wave_value(&m, 0, 19.5 * dt), scl_fdtd_wave_value(&m, 1, 0.25e-9),
+                       scl_fdtd_wave_value(&m, 1, 2e-9)};
+        CHECK(fabs(v[0] - 0.5) < 1e-12 && fabs(v[1] - 1.5) < 1e-12 && v[2] == 0 &&
+              fabs(v[3] - 0.5) < 1e-12 && fabs(v[4] - 4) < 1e-12,
+              "excitation values %g %g %g %g %g (0.5 1.5 0 0.5 4)", v[0], v[1], v[2], v[3], v[4]);
+        m.wave[0].interp = 'p';
+        CHECK(scl_fdtd_wave_value(&m, 0, 2.5 * dt) == 2, "previous sample");
+        m.wave[0].interp = 'n';
+        CHECK(scl_fdtd_wave_value(&m, 0, 2.4 * dt) == 2 && scl_fdtd_wave_value(&m, 0, 2.6 * dt) == 3,
+              "nearest sample");
+        scl_fdtd_model_free(&m);
+    }
+    expect_error("plate not flat", BASE "#plate: 0.01 0.01 0.01 0.02 0.02 0.02 pec\n", "bad.in:5:", "exactly one axis");
+    expect_error("edge diagonal", BASE "#edge: 0.01 0.01 0.01 0.02 0.02 0.01 pec\n", "bad.in:5:", "exactly one axis");
+    expect_error("edge material", BASE "#edge: 0.01 0.01 0.01 0.02 0.01 0.01 gold\n", "bad.in:5:", "material 'gold'");
+    expect_error("triangle tilted", BASE "#triangle: 0 0 0 0.02 0 0.01 0 0.02 0.02 0 pec\n", "bad.in:5:", "plane normal");
+    expect_error("triangle line", BASE "#triangle: 0 0 0 0.02 0 0 0.04 0 0 0 pec\n", "bad.in:5:", "make a triangle");
+    expect_error("triangle thickness", BASE "#triangle: 0 0 0 0.02 0 0 0 0.02 0 -1 pec\n", "bad.in:5:", "thickness");
+    expect_error("sector normal", BASE "#cylindrical_sector: w 0.05 0.04 0 0.01 0.01 0 90 pec\n", "bad.in:5:", "normal");
+    expect_error("sector angle", BASE "#cylindrical_sector: z 0.05 0.04 0 0.01 0.01 0 400 pec\n", "bad.in:5:", "angle");
+    expect_error("sector radius", BASE "#cylindrical_sector: z 0.05 0.04 0 0.01 0 0 90 pec\n", "bad.in:5:", "radius");
+    expect_error("excitation missing", BASE "#excitation_file: nofile.txt\n", "bad.in:5:", "nofile.txt");
+    expect_error("excitation kind", BASE "#excitation_file: e1.txt cubic 0\n", "bad.in:5:", "interpolation");
+    write_input("e3.txt", "a b\n1 2\n3\n");
+    expect_error("excitation row", BASE "#excitation_file: e3.txt\n", "e3.txt:3:", "header names 2");
+    expect_error("transmission line", BASE "#transmission_line: z 0.05 0.04 0.03 50 w1\n", "bad.in:5:", "'#transmission_line'");
+}
+
+/* #soil_peplinski's Debye materials against Peplinski's formula (and
+ * gprMax 4.0.1's numbers for one soil), the fractal generator's spectrum
+ * and binning, and a fractal box in a model */
+static void soils(void)
+{
+    double par[6] = {0.5, 0.5, 2.0, 2.66, 0.001, 0.25}, bin[50][4];
+    scl_fdtd_peplinski(par, 50, bin);
+    /* gprMax 4.0.1 names these materials |3.6725+0.0108+...| and |10.9505+0.0792+...| */
+    CHECK(fabs(bin[0][0] - 3.6725) < 6e-5 && fabs(bin[0][3] - 0.0108) < 6e-5 &&
+          fabs(bin[49][0] - 10.9505) < 6e-5 && fabs(bin[49][3] - 0.0792) < 6e-5,
+          "Peplinski bins: %.5f %.5f .. %.5f %.5f", bin[0][0], bin[0][3], bin[49][0], bin[49][3]);
+    /* the Debye material's static permittivity is Peplinski's real part
+     * (water's Debye real part at 1.3 GHz, mixed with alpha 0.65, then the
+     * 0.3-1.3 GHz correction 1.15 e - 0.68); delta is the water part */
+    double T = 25, ew = 88.045 - 0.4147 * T + 6.295e-4 * T * T + 1.075e-5 * T * T * T;
+    double tau = (1.1109e-10 - 3.824e-12 * T + 6.938e-14 * T * T - 5.096e-16 * T * T * T) / (2 * M_PI);
+    double wr = 4.9 + (ew - 4.9) / (1 + pow(2 * M_PI * 1.3e9 * tau, 2)), worst = 0;
+    for (int q = 0; q < 50; q++) {
+        double mv = 0.001 + (0.25 - 0.001) * (q + 0.5) / 50;
+        double es = pow(1.01 + 0.44 * 2.66, 2) - 0.062, b1 = 1.2748 - 0.519 * 0.5 - 0.152 * 0.5;
+        double b2 = 1.33797 - 0.603 * 0.5 - 0.166 * 0.5;
+        double e = 1.15 * pow(1 + (2.0 / 2.66) * (pow(es, 0.65) - 1) + pow(mv, b1) * pow(wr, 0.65) - mv, 1 / 0.65) - 0.68;
+        worst = fmax(worst, fabs(bin[q][0] + bin[q][1] - e) / e);
+        worst = fmax(worst, fabs(bin[q][1] - pow(mv, b2 / 0.65) * (ew - 4.9)) / bin[q][1]);
+        worst = fmax(worst, fabs(bin[q][2] - tau) / tau);
+    }
+    CHECK(worst < 1e-12, "Peplinski Debye parameters against the formula: worst %.2e", worst);
+    /* the spectrum of a 64^3 fractal: power ~ k^-2D along a line of k */
+    int n[3] = {64, 64, 64};
+    double w[3] = {1, 1, 1}, D = 1.5, *f = malloc(64 * 64 * 64 * sizeof *f), *g = malloc(64 * 64 * 64 * sizeof *g);
+    CHECK(f && g && scl_fdtd_fractal(n, D, w, 3, f) == 0 && scl_fdtd_fractal(n, D, w, 3, g) == 0, "fractal");
+    if (f && g) {
+        CHECK(memcmp(f, g, 64 * 64 * 64 * sizeof *f) == 0, "a seed repeats its volume");
+        /* slope from the mean power of shells k in [2, 16] (a naive DFT of the shells' points) */
+        double sx = 0, sy = 0, sxx = 0, sxy = 0, mean = 0;
+        int npt = 0;
+        for (long q = 0; q < 64 * 64 * 64; q++)
+            mean += f[q] / (64.0 * 64 * 64);
+        for (int k = 2; k <= 16; k *= 2) {
+            double p = 0;
+            int cnt = 0;
+            for (int a = 0; a < 3; a++) { /* along each axis: |F(k e_a)|^2 */
+                double re = 0, im = 0;
+                for (long q = 0; q < 64 * 64 * 64; q++) {
+                    int c[3] = {(int)(q % 64), (int)(q / 64 % 64), (int)(q / 4096)};
+                    double ph = 2 * M_PI * k * c[a] / 64.0;
+                    re += f[q] * cos(ph);
+                    im -= f[q] * sin(ph);
+                }
+                p += re * re + im * im;
+                cnt++;
+            }
+            double x = log(k), y = log(p / cnt);
+            sx += x, sy += y, sxx += x * x, sxy += x * y, npt++;
+        }
+        double slope = (npt * sxy - sx * sy) / (npt * sxx - sx * sx);
+        CHECK(fabs(mean) < 1e-9 && fabs(slope + 2 * D) < 0.6, "fractal: mean %.2e, spectrum slope %.2f (-2D = %.1f)", mean, slope, -2 * D);
+        scl_fdtd_fractal_bins(f, 64 * 64 * 64, 50);
+        long first = 0, last = 0, bad = 0;
+        for (long q = 0; q < 64 * 64 * 64; q++) {
+            first += f[q] == 0;
+            last += f[q] == 49;
+            bad += f[q] != floor(f[q]) || f[q] < 0 || f[q] > 49;
+        }
+        CHECK(first == 1 && last >= 1 && bad == 0, "bins: the minimum alone in bin 0 (%ld), maximum in 49 (%ld)", first, last);
+    }
+    free(f);
+    free(g);
+    char err[1024];
+    scl_fdtd_model m;
+    const char *path = write_input("soil.in", BASE
+        "#soil_peplinski: 0.5 0.5 2.0 2.66 0.001 0.25 mysoil\n"
+        "#fractal_box: 0 0 0 0.1 0.08 0.02 1.5 1 1 1 20 mysoil fbox 5\n");
+    scl_status s = scl_fdtd_read_input(path, &m, err, sizeof err);
+    CHECK(s == SCL_OK && m.nmat >= 22 && m.mat[2].npoles == 1 && strncmp(m.mat[2].name, "|", 1) == 0,
+          "fractal box model: %s (%d materials)", err, s == SCL_OK ? m.nmat : 0);
+    if (s == SCL_OK) {
+        int used[SCL_FDTD_MAX_MATERIALS] = {0}, kinds = 0;
+        for (long q = 0; q < (long)m.grid.nx * m.grid.ny * m.grid.nz; q++)
+            used[m.solid[q]]++;
+        for (int q = 0; q < m.nmat; q++)
+            kinds += used[q] > 0;
+        CHECK(used[1] == 50 * 40 * 20 && kinds == 21, "soil below z 0.02 m: %d materials in use", kinds);
+        scl_fdtd_model_free(&m);
+    }
+    expect_error("soil fractions", BASE "#soil_peplinski: 0.8 0.5 2.0 2.66 0.001 0.25 s\n", "bad.in:5:", "fractions");
+    expect_error("soil water", BASE "#soil_peplinski: 0.5 0.5 2.0 2.66 0 0.25 s\n", "bad.in:5:", "water");
+    expect_error("fractal mixing model", BASE "#fractal_box: 0 0 0 0.1 0.08 0.02 1.5 1 1 1 20 nosoil f\n", "bad.in:5:", "'nosoil' is not defined");
+    expect_error("fractal bins", BASE "#soil_peplinski: 0.5 0.5 2.0 2.66 0.001 0.25 s\n#fractal_box: 0 0 0 0.1 0.08 0.02 1.5 1 1 1 0 s f\n", "bad.in:6:", "number of materials");
+    expect_error("surface roughness", BASE "#add_surface_roughness: 0 0 0 0.1 0.08 0.02 1.5 1 1 0.01 0.02 f\n", "bad.in:5:", "'#add_surface_roughness'");
+}
+
+/* 2D TE: two cells on the invariant axis, the live plane at node 1, the
+ * components across it held (E_a pec, H_b and H_d frozen) */
+static void te_mode(void)
+{
+    char err[1024];
+    scl_fdtd_model m;
+    const char *path = write_input("te.in",
+        "#domain_mode: TE\n#domain: 0.1 0.08 inf\n#dx_dy_dz: 0.002 0.002 0.002\n#time_window: 1e-9\n"
+        "#waveform: ricker 1 2e9 w1\n#hertzian_dipole: x 0.05 0.04 inf w1\n#rx: 0.06 0.04 inf\n"
+        "#edge: 0.02 0.02 inf 0.04 0.02 inf pec\n");
+    scl_status s = scl_fdtd_read_input(path, &m, err, sizeof err);
+    CHECK(s == SCL_OK, "TE model: %s", err);
+    if (s == SCL_OK) {
+        const scl_grid3d *g = &m.grid;
+        int fr = scl_fdtd_find_material(&m, "te-frozen");
+        CHECK(m.te2d && m.mode2d == 3 && g->nz == 2 && m.pml[2] == 0 && m.pml[5] == 0, "TEz: 2 cells, no z PML");
+        CHECK(m.src[0].ijk[2] == 1 && m.rx_ijk[0][2] == 1, "live plane at node 1");
+        CHECK(fr > 1 && m.mat[fr].frozen && m.id[SCL_HX][scl_grid3d_index(g, 20, 20, 1)] == fr &&
+              m.id[SCL_HY][scl_grid3d_index(g, 20, 20, 1)] == fr && m.id[SCL_EZ][scl_grid3d_index(g, 20, 20, 1)] == 0 &&
+              m.id[SCL_EX][scl_grid3d_index(g, 20, 20, 1)] == 1, "held components");
+        CHECK(m.id[SCL_EX][scl_grid3d_index(g, 12, 10, 1)] == 0 && m.id[SCL_EX][scl_grid3d_index(g, 12, 10, 0)] == 1,
+              "a TE edge's inf is the live plane");
+        double ca[SCL_FDTD_MAX_MATERIALS], cb[SCL_FDTD_MAX_MATERIALS], da[SCL_FDTD_MAX_MATERIALS], db[SCL_FDTD_MAX_MATERIALS];
+        scl_fdtd_coefficients(&m, ca, cb, da, db);
+        CHECK(da[fr] == 1 && db[fr] == 0, "frozen: da 1, db 0");
+        CHECK(fabs(m.dt - 0.002 / (SCL_FDTD_C0 * sqrt(2.0))) < 1e-25, "2D Courant step");
+        scl_fdtd_model_free(&m);
+    }
+    expect_error("TE edge along z", "#domain_mode: TE\n#domain: 0.1 0.08 inf\n#dx_dy_dz: 0.002 0.002 0.002\n"
+                 "#time_window: 1e-9\n#edge: 0.02 0.02 0 0.02 0.02 0.004 pec\n", "bad.in:5:", "across the invariant");
+    expect_error("TE without inf", "#domain_mode: TE\n#domain: 0.1 0.08 0.004\n#dx_dy_dz: 0.002 0.002 0.002\n"
+                 "#time_window: 1e-9\n", "bad.in:2:", "needs 'inf'");
+}
+
 int main(void)
 {
     if (!mkdtemp(dir))
@@ -100,6 +324,9 @@ int main(void)
     m.dt *= 1.001;
     CHECK(scl_fdtd_model_finish(&m, err, sizeof err) == SCL_ERR_INPUT && strstr(err, "Courant limit 1.9"), "%s", err);
     scl_fdtd_model_free(&m);
+    thin_objects();
+    soils();
+    te_mode();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)
