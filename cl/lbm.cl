@@ -85,6 +85,16 @@ inline void lbm_accelerate(float *o, const int on_row, const int blocked, const 
     accel_flags[x] = (uchar)go;
 }
 
+/* Tree sum of the work-group's scratch[0 .. size) into scratch[0] (size a
+ * power of two; float or double scratch): every work-item runs it. */
+#define LBM_TREE_SUM(scratch, lid, size)                                                     \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                            \
+    for (uint s = (size) / 2; s > 0; s >>= 1) {                                              \
+        if ((lid) < s)                                                                       \
+            scratch[lid] += scratch[(lid) + s];                                              \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                        \
+    }
+
 /* Tree sum of |u| over the work-group (a power of two); one partial per
  * group, no atomics. */
 inline void lbm_group_sum(float v, __local float *scratch, __global float *partials)
@@ -92,12 +102,7 @@ inline void lbm_group_sum(float v, __local float *scratch, __global float *parti
     const uint lid = get_local_id(0) + get_local_id(1) * get_local_size(0);
     const uint size = get_local_size(0) * get_local_size(1);
     scratch[lid] = v;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint s = size / 2; s > 0; s >>= 1) {
-        if (lid < s)
-            scratch[lid] += scratch[lid + s];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    LBM_TREE_SUM(scratch, lid, size);
     if (lid == 0)
         partials[get_group_id(0) + get_group_id(1) * get_num_groups(0)] = scratch[0];
 }
@@ -190,12 +195,7 @@ __kernel void lbm_sum_partials(__global const float *partials, const uint groups
     for (uint g = lid; g < groups; g += size)
         acc += (double)p[g];
     scratch[lid] = acc;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint s = size / 2; s > 0; s >>= 1) {
-        if (lid < s)
-            scratch[lid] += scratch[lid + s];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    LBM_TREE_SUM(scratch, lid, size);
     if (lid == 0)
         sums[get_group_id(0)] = scratch[0];
 }

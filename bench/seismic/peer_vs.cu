@@ -42,12 +42,13 @@ __device__ __forceinline__ float dm(const float *__restrict__ a, int c, int s, f
     return ORDER == 4 ? c1 * (a[c] - a[c - s]) + c2 * (a[c + s] - a[c - 2 * s]) : c1 * (a[c] - a[c - s]);
 }
 
-// The cell this thread updates: x, y from the block grid, z = blockIdx.z; -1
-// past the N x N face.
-__device__ __forceinline__ int cell_of_thread(const Grid &g)
+// The cell c this thread updates: x, y from the block grid, z = blockIdx.z;
+// false past the N x N face.
+__device__ __forceinline__ bool cell_of_thread(const Grid &g, int &c)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
-    return i < g.n && j < g.n ? g.origin + i + j * g.sy + (int)blockIdx.z * g.sz : -1;
+    c = g.origin + i + j * g.sy + (int)blockIdx.z * g.sz;
+    return i < g.n && j < g.n;
 }
 
 template <int ORDER>
@@ -57,9 +58,10 @@ __global__ void velocity(float *__restrict__ vx, float *__restrict__ vy, float *
                          const float *__restrict__ sxz, const float *__restrict__ syz,
                          const float *__restrict__ rho, Grid g, float c1, float c2, float dt)
 {
-    const int c = cell_of_thread(g), sy = g.sy, sz = g.sz;
-    if (c < 0)
+    int c;
+    if (!cell_of_thread(g, c))
         return;
+    const int sy = g.sy, sz = g.sz;
     const float r = rho[c], tdt = 2 * dt;
     vx[c] += tdt / (r + rho[c + 1]) *
              (dp<ORDER>(sxx, c, 1, c1, c2) + dm<ORDER>(sxy, c, sy, c1, c2) + dm<ORDER>(sxz, c, sz, c1, c2));
@@ -81,9 +83,10 @@ __global__ void stress(const float *__restrict__ vx, const float *__restrict__ v
                        float *__restrict__ syz, const float *__restrict__ lam,
                        const float *__restrict__ mu, Grid g, float c1, float c2, float dt)
 {
-    const int c = cell_of_thread(g), sy = g.sy, sz = g.sz;
-    if (c < 0)
+    int c;
+    if (!cell_of_thread(g, c))
         return;
+    const int sy = g.sy, sz = g.sz;
     const float exx = dm<ORDER>(vx, c, 1, c1, c2), eyy = dm<ORDER>(vy, c, sy, c1, c2),
                 ezz = dm<ORDER>(vz, c, sz, c1, c2);
     const float l = lam[c], m = mu[c], l2m = l + 2 * m;
