@@ -85,6 +85,16 @@ inline void lbm_accelerate(float *o, const int on_row, const int blocked, const 
     accel_flags[x] = (uchar)go;
 }
 
+/* Tree sum of the work-group's scratch[0 .. size) into scratch[0] (size a
+ * power of two; float or double scratch): every work-item runs it. */
+#define LBM_TREE_SUM(scratch, lid, size)                                                     \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                            \
+    for (uint s = (size) / 2; s > 0; s >>= 1) {                                              \
+        if ((lid) < s)                                                                       \
+            scratch[lid] += scratch[(lid) + s];                                              \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                        \
+    }
+
 /* Tree sum of |u| over the work-group (a power of two); one partial per
  * group, no atomics. */
 inline void lbm_group_sum(float v, __local float *scratch, __global float *partials)
@@ -92,12 +102,7 @@ inline void lbm_group_sum(float v, __local float *scratch, __global float *parti
     const uint lid = get_local_id(0) + get_local_id(1) * get_local_size(0);
     const uint size = get_local_size(0) * get_local_size(1);
     scratch[lid] = v;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint s = size / 2; s > 0; s >>= 1) {
-        if (lid < s)
-            scratch[lid] += scratch[lid + s];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    LBM_TREE_SUM(scratch, lid, size);
     if (lid == 0)
         partials[get_group_id(0) + get_group_id(1) * get_num_groups(0)] = scratch[0];
 }
@@ -122,35 +127,40 @@ inline void lbm_group_sum(float v, __local float *scratch, __global float *parti
     const uint ys = (y == 0 ? (uint)(ny - 1) : (uint)(y - 1)) * (uint)nx;                    \
     const uint i = (uint)x + yc
 
+/* The cell population k streams in from (its upwind neighbour), as an
+ * offset within k's slot; the downwind neighbour of k is up[opposite[k]]. */
+#define LBM_UPWIND                                                                           \
+    const uint up[9] = {i, xw + yc, x + ys, xe + yc, x + yn, xw + ys, xe + ys, xe + yn, xw + yn}
+
 #define LBM_ARGS                                                                             \
     __global const uchar *restrict obstacles, __global float *restrict partials,             \
         __global uchar *restrict accel_flags, const int nx, const int ny, const float4 par,  \
         const float4 eqw, const uint partial_offset, __local float *scratch,                 \
         const int y_first, const int y_end, const int accel_row
 
+/* One site of a step, the same in every streaming pattern, which only says
+ * where population k is read (IN + IN_AT) and where its result is written
+ * (OUT + OUT_AT): collide, accelerate, then the group's speed sum. */
+#define LBM_SITE(in, in_at, out, out_at)                                                     \
+    if (inside) {                                                                            \
+        const int blocked = obstacles[i];                                                    \
+        float t[9], o[9];                                                                    \
+        for (int k = 0; k < 9; k++)                                                          \
+            t[k] = LOAD(in, in_at, k);                                                       \
+        speed = lbm_cell(t, blocked, c.omega, o);                                            \
+        lbm_accelerate(o, y == accel_row, blocked, c, accel_flags, x);                       \
+        for (int k = 0; k < 9; k++)                                                          \
+            STORE(out, out_at, k, o[k]);                                                     \
+    }                                                                                        \
+    lbm_group_sum(speed, scratch, partials + partial_offset)
+
 /* Two lattices: pull from src, store into dst (the host swaps them). */
 __kernel void lbm_step(__global const store_t *restrict src, __global store_t *restrict dst,
                        LBM_ARGS)
 {
     LBM_PROLOGUE;
-    if (inside) {
-        const int blocked = obstacles[i];
-        float t[9], o[9];
-        t[0] = LOAD(src, i, 0);
-        t[1] = LOAD(src, 1 * n + xw + yc, 1);
-        t[2] = LOAD(src, 2 * n + x + ys, 2);
-        t[3] = LOAD(src, 3 * n + xe + yc, 3);
-        t[4] = LOAD(src, 4 * n + x + yn, 4);
-        t[5] = LOAD(src, 5 * n + xw + ys, 5);
-        t[6] = LOAD(src, 6 * n + xe + ys, 6);
-        t[7] = LOAD(src, 7 * n + xe + yn, 7);
-        t[8] = LOAD(src, 8 * n + xw + yn, 8);
-        speed = lbm_cell(t, blocked, c.omega, o);
-        lbm_accelerate(o, y == accel_row, blocked, c, accel_flags, x);
-        for (int k = 0; k < 9; k++)
-            STORE(dst, k * n + i, k, o[k]);
-    }
-    lbm_group_sum(speed, scratch, partials + partial_offset);
+    LBM_UPWIND;
+    LBM_SITE(src, k * n + up[k], dst, k * n + i);
 }
 
 /* AA pattern, even step: the incoming populations already sit in the cell's
@@ -158,18 +168,8 @@ __kernel void lbm_step(__global const store_t *restrict src, __global store_t *r
 __kernel void lbm_step_even(__global store_t *lat, LBM_ARGS)
 {
     LBM_PROLOGUE;
-    if (inside) {
-        const int blocked = obstacles[i];
-        float t[9], o[9];
-        for (int k = 0; k < 9; k++)
-            t[k] = LOAD(lat, k * n + i, k);
-        speed = lbm_cell(t, blocked, c.omega, o);
-        lbm_accelerate(o, y == accel_row, blocked, c, accel_flags, x);
-        const int opposite[9] = {0, 3, 4, 1, 2, 7, 8, 5, 6};
-        for (int k = 0; k < 9; k++)
-            STORE(lat, opposite[k] * n + i, k, o[k]);
-    }
-    lbm_group_sum(speed, scratch, partials + partial_offset);
+    const int opposite[9] = {0, 3, 4, 1, 2, 7, 8, 5, 6};
+    LBM_SITE(lat, k * n + i, lat, opposite[k] * n + i);
 }
 
 /* AA pattern, odd step: pull population k from the opposite slot of the
@@ -178,31 +178,9 @@ __kernel void lbm_step_even(__global store_t *lat, LBM_ARGS)
 __kernel void lbm_step_odd(__global store_t *lat, LBM_ARGS)
 {
     LBM_PROLOGUE;
-    if (inside) {
-        const int blocked = obstacles[i];
-        float t[9], o[9];
-        t[0] = LOAD(lat, i, 0);
-        t[1] = LOAD(lat, 3 * n + xw + yc, 1);
-        t[2] = LOAD(lat, 4 * n + x + ys, 2);
-        t[3] = LOAD(lat, 1 * n + xe + yc, 3);
-        t[4] = LOAD(lat, 2 * n + x + yn, 4);
-        t[5] = LOAD(lat, 7 * n + xw + ys, 5);
-        t[6] = LOAD(lat, 8 * n + xe + ys, 6);
-        t[7] = LOAD(lat, 5 * n + xe + yn, 7);
-        t[8] = LOAD(lat, 6 * n + xw + yn, 8);
-        speed = lbm_cell(t, blocked, c.omega, o);
-        lbm_accelerate(o, y == accel_row, blocked, c, accel_flags, x);
-        STORE(lat, i, 0, o[0]);
-        STORE(lat, 1 * n + xe + yc, 1, o[1]);
-        STORE(lat, 2 * n + x + yn, 2, o[2]);
-        STORE(lat, 3 * n + xw + yc, 3, o[3]);
-        STORE(lat, 4 * n + x + ys, 4, o[4]);
-        STORE(lat, 5 * n + xe + yn, 5, o[5]);
-        STORE(lat, 6 * n + xw + yn, 6, o[6]);
-        STORE(lat, 7 * n + xw + ys, 7, o[7]);
-        STORE(lat, 8 * n + xe + ys, 8, o[8]);
-    }
-    lbm_group_sum(speed, scratch, partials + partial_offset);
+    LBM_UPWIND;
+    const int opposite[9] = {0, 3, 4, 1, 2, 7, 8, 5, 6};
+    LBM_SITE(lat, opposite[k] * n + up[k], lat, k * n + up[opposite[k]]);
 }
 
 /* Finish a batch on the device so the host reads 8 bytes per step instead of
@@ -217,12 +195,7 @@ __kernel void lbm_sum_partials(__global const float *partials, const uint groups
     for (uint g = lid; g < groups; g += size)
         acc += (double)p[g];
     scratch[lid] = acc;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint s = size / 2; s > 0; s >>= 1) {
-        if (lid < s)
-            scratch[lid] += scratch[lid + s];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    LBM_TREE_SUM(scratch, lid, size);
     if (lid == 0)
         sums[get_group_id(0)] = scratch[0];
 }

@@ -8,13 +8,10 @@
 # 1-rank Bond 0.90 s -> <= 0.05 s per 100 steps. Tables in $OUT/bonded/ (OUT
 # defaults to ./out). About 4 minutes after the builds.
 set -uo pipefail
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$ROOT" || exit 1
-OUTDIR=${OUT:-$ROOT/out}/bonded
-W=${GPU_WORK:-$ROOT/build-rhodo-gpu}
-mkdir -p "$OUTDIR" "$W"
-. bench/rhodo/gpu-build.sh
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | tee "$OUTDIR/gpu.txt"
+. "$(dirname "$0")/../lib/rhodo.sh"
+rhodo_begin bonded
+rhodo_build
+gpu_info name,driver_version "$OUTDIR/gpu.txt"
 export STREAMCL_DEVICE=${STREAMCL_DEVICE:-gpu} LMP_OCL
 for np in ${RANKS:-1 4}; do
   NP=$np STEPS=${STEPS:-100} ROUNDS=${ROUNDS:-3} bash bench/bonded/run.sh "$OUTDIR/np$np" ||

@@ -29,16 +29,32 @@ struct Grid {
     long sy, sz;
 };
 
-// kz = 0: one thread per cell (blockIdx.z = k); else kz planes per thread.
+// What one thread updates: the cells (i, j, k0 .. k1 - 1), the first at
+// offset o. kz = 0: one thread per cell (k0 = blockIdx.z); else kz planes
+// per thread. False past the grid.
+struct Column {
+    int i, j, k0, k1;
+    long o;
+};
+__device__ __forceinline__ bool column_of_thread(const Grid &g, int kz, Column &c)
+{
+    c.i = blockIdx.x * blockDim.x + threadIdx.x;
+    c.j = blockIdx.y * blockDim.y + threadIdx.y;
+    c.k0 = kz ? blockIdx.z * kz : blockIdx.z;
+    c.k1 = kz ? min(c.k0 + kz, g.nz) : c.k0 + 1;
+    c.o = c.i + c.j * g.sy + c.k0 * g.sz;
+    return c.i < g.nx && c.j < g.ny && c.k0 < g.nz;
+}
+
 __global__ void update_h(float *__restrict__ hx, float *__restrict__ hy, float *__restrict__ hz,
                          const float *__restrict__ ex, const float *__restrict__ ey,
                          const float *__restrict__ ez, Grid g, float db, float rd, int kz)
 {
-    int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
-    int k0 = kz ? blockIdx.z * kz : blockIdx.z, k1 = kz ? min(k0 + kz, g.nz) : k0 + 1;
-    if (i >= g.nx || j >= g.ny || k0 >= g.nz)
+    Column c;
+    if (!column_of_thread(g, kz, c))
         return;
-    long o = i + j * g.sy + k0 * g.sz;
+    const int i = c.i, j = c.j, k0 = c.k0, k1 = c.k1;
+    long o = c.o;
     float ex0 = ex[o], ey0 = ey[o];
     for (int k = k0; k < k1; k++, o += g.sz) {
         float ez0 = ez[o], exu = ex[o + g.sz], eyu = ey[o + g.sz];
@@ -57,11 +73,11 @@ __global__ void update_e(float *__restrict__ ex, float *__restrict__ ey, float *
                          const float *__restrict__ hx, const float *__restrict__ hy,
                          const float *__restrict__ hz, Grid g, float cb, float rd, int kz)
 {
-    int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
-    int k0 = kz ? blockIdx.z * kz : blockIdx.z, k1 = kz ? min(k0 + kz, g.nz) : k0 + 1;
-    if (i >= g.nx || j >= g.ny || k0 >= g.nz)
+    Column c;
+    if (!column_of_thread(g, kz, c))
         return;
-    long o = i + j * g.sy + k0 * g.sz;
+    const int i = c.i, j = c.j, k0 = c.k0, k1 = c.k1;
+    long o = c.o;
     float hxm = k0 > 0 ? hx[o - g.sz] : 0, hym = k0 > 0 ? hy[o - g.sz] : 0;
     for (int k = k0; k < k1; k++, o += g.sz) {
         float hx0 = hx[o], hy0 = hy[o], hz0 = hz[o];

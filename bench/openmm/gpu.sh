@@ -4,7 +4,6 @@
 # Needs, carried with the tree: .gpu/wheels/ (openmm-8.6.1 for the machine's
 # python, openmm_cuda_13 for the CUDA platform, numpy if the image has none)
 # and .gpu/device/ (registers NVIDIA's OpenCL), plus data.rhodo: $DATA, else
-# build-rhodo-gpu/lammps/bench/data.rhodo (bench/rhodo/gpu.sh unpacks it), else
 # taken out of .gpu/lammps-trim.tar.xz.
 # Installs the wheels with pip --no-index into a private site directory (the
 # image's python is itself a venv, so a nested venv would not see its numpy
@@ -17,13 +16,8 @@
 # Env: STEPS (100), REPEAT (3), WARMUP (100 steps), VARIANTS (default "nh:custom langevin:custom nh:native"),
 #      PLATFORMS (default "OpenCL CUDA"). About 2-3 minutes.
 set -uo pipefail
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$ROOT" || exit 1
-OUTDIR=${OUT:-$ROOT/out}/openmm
-W=${GPU_WORK:-$ROOT/build-openmm-gpu}   # not under .gpu/: carrying .gpu replaces it
-mkdir -p "$OUTDIR" "$W"
-t_start=$(date +%s)
-stamp() { echo "[openmm/gpu.sh +$(( $(date +%s) - t_start ))s] $*"; }
+. "$(dirname "$0")/../lib/rhodo.sh"
+rhodo_begin openmm build-openmm-gpu
 die() { stamp "$*" >&2; exit 1; }
 
 [ -f .gpu/device/setup.sh ] && . .gpu/device/setup.sh
@@ -64,14 +58,7 @@ done
 $PY -c 'import openmm as m; print("OpenMM", m.__version__, "platforms:", [m.Platform.getPlatform(i).getName() for i in range(m.Platform.getNumPlatforms())]); print("plugin load failures:", m.Platform.getPluginLoadFailures())' \
   2>&1 | tee "$OUTDIR/platforms.txt" || die "openmm does not import"
 
-DATA=${DATA:-}
-[ -z "$DATA" ] && [ -f build-rhodo-gpu/lammps/bench/data.rhodo ] && DATA=build-rhodo-gpu/lammps/bench/data.rhodo
-if [ -z "$DATA" ]; then
-  [ -f .gpu/lammps-trim.tar.xz ] || die "no data.rhodo: set DATA or carry .gpu/lammps-trim.tar.xz"
-  [ -f "$W/lammps/bench/data.rhodo" ] || tar xJf .gpu/lammps-trim.tar.xz -C "$W" lammps/bench/data.rhodo \
-    || die "no lammps/bench/data.rhodo in .gpu/lammps-trim.tar.xz"
-  DATA=$W/lammps/bench/data.rhodo
-fi
+DATA=${DATA:-$(rhodo_data "$W")} || die "no data.rhodo: set DATA or carry .gpu/lammps-trim.tar.xz"
 
 : > "$OUTDIR/summary.txt"
 for plat in ${PLATFORMS:-OpenCL CUDA}; do

@@ -8,30 +8,12 @@
 # precision, 100 steps: each kind/list forced, then tuned (no forcing, fresh
 # plan cache); prints a Markdown table. About a minute.
 set -u
-. bench/gpu-setup.sh || exit 1
-RES=${OUT:+$OUT/cpu-kernel}
-RES=${RES:-build-gpu/cpu-kernel-results}
-mkdir -p "$RES"
-DATA=build-gpu/lammps-trim/lammps/bench/data.rhodo
-if [ ! -f "$DATA" ]; then
-    mkdir -p build-gpu/lammps-trim
-    tar -xJf .gpu/lammps-trim.tar.xz -C build-gpu/lammps-trim 2>/dev/null
-    [ -f "$DATA" ] || DATA=$(find build-gpu/lammps-trim -name data.rhodo | head -1)
-fi
-if [ ! -f "$DATA" ]; then
-    echo "bench/pair/cpu-kernel-gpu.sh: data.rhodo not found in .gpu/lammps-trim.tar.xz" >&2
-    exit 1
-fi
+. bench/pair/rhodo-setup.sh cpu-kernel
 # a plan cache of its own, empty: the tuned run below times every candidate
-export XDG_CACHE_HOME=$PWD/build-gpu/cache-cpu-kernel OMP_NUM_THREADS=${OMP_NUM_THREADS:-16}
+export XDG_CACHE_HOME=$PWD/build-gpu/cache-cpu-kernel
 rm -rf "$XDG_CACHE_HOME"
-DEV=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)
-run() { # name, args...
-    local name=$1; shift
-    echo "== pair-bench $name: $*"
-    timeout 300 "$STREAMCL" pair-bench --data "$DATA" --steps 100 --rebuild 10 \
-        --precision mixed --device gpu "$@" 2>&1 | tee "$RES/$name.txt" | grep -v '^RESULT'
-}
+PB_COMMON="--data $DATA --steps 100 --rebuild 10 --precision mixed --device gpu"
+run() { pb_run "$@"; }
 run charmm      --kernel charmm --no-reference
 run cpu-half    --kernel cpu --lists 2 --no-reference
 run cpu-full    --kernel cpu --lists 1 --no-reference
@@ -42,8 +24,8 @@ echo
 echo "| run ($(date -u +%F), $DEV, rhodo 32k mixed) | kernel | lists | blocks/colours/launches | force ms/step | force RMS err vs double C |"
 echo "|---|---|---|---|---|---|"
 for f in charmm cpu-half cpu-full cpu-half-tally tuned; do
-    line=$(grep '^RESULT' "$RES/$f.txt" 2>/dev/null) || { echo "| $f | failed | | | | |"; continue; }
-    get() { echo "$line" | tr ' ' '\n' | grep "^$1=" | cut -d= -f2; }
+    grep -q '^RESULT' "$RES/$f.txt" 2>/dev/null || { echo "| $f | failed | | | | |"; continue; }
+    get() { pb_get "$f" "$1"; }
     echo "| $f | $(get kernel) | $(get lists) | $(get blocks)/$(get colours)/$(get launches) | $(get force_ms) | $(get force_err) |"
 done | tee "$RES/table.md"
 echo "lists: 1 full, 2 half (cpu kind only); tuned = the plan the tuner chose among every kind, list and block."

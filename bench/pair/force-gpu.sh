@@ -12,13 +12,9 @@
 set -u
 B=build-gpu-pairk
 . bench/pair/rhodo-setup.sh pair-force
-COMMON="--data $DATA --steps ${STEPS:-100} --rebuild 10 --precision mixed --profile ${PAIR_BENCH_ARGS:-}"
-run() { # name, args...
-    local name=$1; shift
-    echo "== pair-bench $name: $*"
-    timeout 120 "$STREAMCL" pair-bench $COMMON "$@" > "$RES/$name.txt" 2>&1
-    grep -E '^(RESULT|cluster pairs|pairs/s|error vs|worst)' "$RES/$name.txt"
-}
+PB_COMMON="--data $DATA --steps ${STEPS:-100} --rebuild 10 --precision mixed --profile ${PAIR_BENCH_ARGS:-}"
+PB_TIMEOUT=120 PB_SHOW='^(RESULT|cluster pairs|pairs/s|error vs|worst)' PB_HIDE='^$'
+run() { pb_run "$@"; }
 run charmm       --kernel charmm
 run charmm-tally --kernel charmm --no-reference --tally
 # the charmm kind without its software-pipelined loop (plan value pipe=0),
@@ -37,8 +33,7 @@ run charmm-lanes4 --kernel charmm --no-reference --list-lanes 4
 # the cpu kind with full lists only (its coloured half lists take ~0.6 s a step on a GPU)
 STREAMCL_FORCE=list=1 run tuned-tally --no-reference --tally
 
-get() { grep '^RESULT' "$RES/$1.txt" 2>/dev/null | tr ' ' '\n' | grep "^$2=" | cut -d= -f2; }
-ratio() { python3 -c "print(f'{float(\"$2\")/float(\"$1\"):.3f}')" 2>/dev/null || echo "?"; }
+get() { pb_get "$@"; }
 echo
 echo "total $(( $(date +%s) - T0 )) s"
 echo

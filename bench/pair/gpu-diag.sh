@@ -4,24 +4,9 @@
 # 256k mixed, 32k double, a 32k water box in single, the charmm tests.
 # Run from the repository root: bash bench/pair/gpu-diag.sh
 set -u
-. bench/gpu-setup.sh || exit 1
-RES=${OUT:+$OUT/pair}
-RES=${RES:-build-gpu/pair-results}
-mkdir -p "$RES"
-DATA=build-gpu/lammps-trim/lammps/bench/data.rhodo
-if [ ! -f "$DATA" ]; then
-    mkdir -p build-gpu/lammps-trim
-    tar -xJf .gpu/lammps-trim.tar.xz -C build-gpu/lammps-trim 2>/dev/null
-    [ -f "$DATA" ] || DATA=$(find build-gpu/lammps-trim -name data.rhodo | head -1)
-fi
-export XDG_CACHE_HOME=$PWD/build-gpu/cache OMP_NUM_THREADS=${OMP_NUM_THREADS:-16}
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$RES/device.txt"
-run() { # name, args...
-    local name=$1; shift
-    echo "== pair-bench $name: $*"
-    timeout 120 "$STREAMCL" pair-bench "$@" > "$RES/$name.txt" 2>&1
-    grep -v -e '^RESULT' -e '^TIMING' "$RES/$name.txt" | grep -v '^ *$' | head -${LINES_MAX:-12}
-}
+. bench/pair/rhodo-setup.sh pair
+export PB_TIMEOUT=120 PB_HIDE='^(RESULT|TIMING)|^ *$'
+run() { PB_LINES=${LINES_MAX:-12} pb_run "$@"; }
 LINES_MAX=40 run r32-mixed --data "$DATA" --steps 100 --rebuild 10 --precision mixed --profile
 run r32-mixed-noprune --data "$DATA" --steps 100 --rebuild 10 --precision mixed --inner-skin -1
 run r32-mixed-move --data "$DATA" --steps 100 --rebuild 10 --precision mixed --displace 0.02

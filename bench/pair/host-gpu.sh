@@ -15,13 +15,9 @@
 set -u
 B=build-gpu-host
 . bench/pair/rhodo-setup.sh pair-host
-COMMON="--data $DATA --steps ${STEPS:-100} --rebuild 10 --precision mixed --no-reference ${PAIR_BENCH_ARGS:-}"
-run() { # name, args...
-    local name=$1; shift
-    echo "== pair-bench $name: $*"
-    timeout 120 "$STREAMCL" pair-bench $COMMON "$@" > "$RES/$name.txt" 2>&1
-    grep -E '^(host time|set_atoms host|host per step|per step)' "$RES/$name.txt"
-}
+PB_COMMON="--data $DATA --steps ${STEPS:-100} --rebuild 10 --precision mixed --no-reference ${PAIR_BENCH_ARGS:-}"
+PB_TIMEOUT=120 PB_SHOW='^(host time|set_atoms host|host per step|per step)'
+run() { pb_run "$@"; }
 # the first run tunes the plan (cached for the others). "direct": x, q and the
 # atom arrays go up from the caller's (pageable) memory, the plugin's way;
 # "staged": copied into pinned staging on N threads first
@@ -34,7 +30,7 @@ run new-direct-finish4 --inputs-stable 1 --host-threads 4
 run old-direct        --old-api --inputs-stable 1
 run new-direct-tally  --inputs-stable 1 --tally
 
-get() { grep '^RESULT' "$RES/$1.txt" 2>/dev/null | tr ' ' '\n' | grep "^$2=" | cut -d= -f2; }
+get() { pb_get "$@"; }
 echo
 echo "total $(( $(date +%s) - T0 )) s"
 echo

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Sourced by bench/rhodo/gpu.sh and gpu2.sh on the bare GPU machine: registers
+# Sourced (through rhodo_build of bench/lib/rhodo.sh) by the bench scripts that run LAMMPS on the bare GPU machine: registers
 # NVIDIA OpenCL, builds LAMMPS (GPU package, OpenCL, mixed + PLUGIN) from
 # .gpu/lammps-trim.tar.xz into $W/src-<tarball>/lammps-gpu (~95 s on 16 cores) and streamcl +
 # lmp_ocl against it into build-gpu. Stops (exit 1) when anything is missing:

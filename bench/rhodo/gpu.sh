@@ -10,17 +10,11 @@
 # Env: RANKS, KINDS (default "gpu gpudef ocl"), SCALED_NP, WITH_CPU=1 adds CPU runs at 1
 # and 16 ranks, RUN_TIMEOUT (default 150 s/run). About 5 minutes.
 set -uo pipefail
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$ROOT" || exit 1
-OUTDIR=${OUT:-$ROOT/out}/rhodo
-W=${GPU_WORK:-$ROOT/build-rhodo-gpu}   # not under .gpu/: carrying .gpu replaces it
-mkdir -p "$OUTDIR" "$W"
-t_start=$(date +%s)
-stamp() { echo "[gpu.sh +$(( $(date +%s) - t_start ))s] $*"; }
-
+. "$(dirname "$0")/../lib/rhodo.sh"
+rhodo_begin rhodo
 stamp "builds"
-. bench/rhodo/gpu-build.sh
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | tee "$OUTDIR/gpu.txt"
+rhodo_build
+gpu_info name,driver_version,memory.total "$OUTDIR/gpu.txt"
 "$ROOT/build-gpu/streamcl" devices 2>/dev/null | tee "$OUTDIR/devices.txt" || true
 
 export NP=4 RUN_TIMEOUT=${RUN_TIMEOUT:-150} STREAMCL_DEVICE=${STREAMCL_DEVICE:-gpu}
@@ -37,10 +31,7 @@ for t in rhodo rhodo-scaled; do
   for f in rhodo.md rhodo.csv rhodo.png runs.txt; do
     [ -f "$W/$t/$f" ] && cp "$W/$t/$f" "$OUTDIR/${t}.${f#rhodo.}"
   done
-  for d in "$W/$t"/*/; do
-    n=$(basename "$d"); mkdir -p "$OUTDIR/logs/$t/$n"
-    cp "$d"/log.lammps "$d"/screen.txt "$d"/stdout.txt "$OUTDIR/logs/$t/$n/" 2>/dev/null
-  done
+  copy_logs "$W/$t" "$OUTDIR/logs/$t"
 done
 stamp "done; tables in $OUTDIR"
 cat "$OUTDIR/rhodo.md" "$OUTDIR/rhodo-scaled.md" 2>/dev/null | grep -E "^\| (quantity|run|loop s|speedup|Pair s|dev force s|rel E_coul@0|rel PotEng@100)"

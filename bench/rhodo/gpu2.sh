@@ -7,16 +7,11 @@
 # 11): 2 GPUs <= 0.6x the loop time on 1 GPU. Builds as bench/rhodo/gpu.sh does
 # (stops when the LAMMPS tarball or rhodo inputs are missing). About 4 minutes.
 set -uo pipefail
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$ROOT" || exit 1
-OUTDIR=${OUT:-$ROOT/out}/rhodo2
-W=${GPU_WORK:-$ROOT/build-rhodo-gpu}
-mkdir -p "$OUTDIR" "$W"
-t_start=$(date +%s)
-stamp() { echo "[gpu2.sh +$(( $(date +%s) - t_start ))s] $*"; }
+. "$(dirname "$0")/../lib/rhodo.sh"
+rhodo_begin rhodo2
 stamp "builds"
-. bench/rhodo/gpu-build.sh
-nvidia-smi --query-gpu=index,name,memory.total --format=csv,noheader 2>/dev/null | tee "$OUTDIR/gpu.txt"
+rhodo_build
+gpu_info index,name,memory.total "$OUTDIR/gpu.txt"
 ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 [ "$ngpu" -ge 2 ] || stamp "warning: $ngpu GPU(s) visible; the 2-GPU runs share what there is"
 export RUN_TIMEOUT=${RUN_TIMEOUT:-200}
@@ -31,22 +26,19 @@ stamp "GPU package, $NPR ranks on 2 GPUs"
 SCALE=2 RUNS="gpu2:$NPR" bash bench/rhodo/run.sh "$W/rhodo2-gpupkg" || stamp "GPU package run failed"
 for t in rhodo2-gpus1 rhodo2-gpus2 rhodo2-gpupkg; do
   [ -f "$W/$t/rhodo.md" ] && cp "$W/$t/rhodo.md" "$OUTDIR/$t.md"
-  for d in "$W/$t"/*/; do
-    [ -d "$d" ] || continue
-    n=$(basename "$d"); mkdir -p "$OUTDIR/logs/$n"
-    cp "$d"/log.lammps "$d"/screen.txt "$d"/stdout.txt "$OUTDIR/logs/$n/" 2>/dev/null
-  done
+  copy_logs "$W/$t" "$OUTDIR/logs"
 done
-loop() { grep -h "^Loop time" "$W/$1"/*/log.lammps 2>/dev/null | head -1 | awk '{print $4}'; }
-pair() { grep -h "^Pair  " "$W/$1"/*/log.lammps 2>/dev/null | head -1 | awk -F'|' '{gsub(/ /,"",$3); print $3}'; }
-l1=$(loop rhodo2-gpus1); l2=$(loop rhodo2-gpus2); lg=$(loop rhodo2-gpupkg)
-ratio=$(python3 -c "print(f'{float(\"$l2\")/float(\"$l1\"):.3f}')" 2>/dev/null || echo "?")
+# "loop Pair" of a run folder's first log
+first_rows() { local f; f=$(ls "$W/$1"/*/log.lammps 2>/dev/null | head -1); [ -n "$f" ] && log_rows "$f" Pair || echo "- -"; }
+read -r l1 p1 <<< "$(first_rows rhodo2-gpus1)"; read -r l2 p2 <<< "$(first_rows rhodo2-gpus2)"
+read -r lg pg <<< "$(first_rows rhodo2-gpupkg)"
+ratio=$(ratio "$l1" "$l2")
 stamp "done"
 grep -h "^Device [0-9]" "$W"/rhodo2-gpus2/*/log.lammps "$W"/rhodo2-gpus2/*/screen.txt 2>/dev/null | sort -u
 echo
 echo "| rhodo.scaled 2x2x2 (256k), $NPR ranks, $(date -u +%F) | loop s | Pair s |"
 echo "|---|---|---|"
-echo "| ocl, 1 GPU (STREAMCL_GPUS=1) | $l1 | $(pair rhodo2-gpus1) |"
-echo "| ocl, 2 GPUs (STREAMCL_GPUS=2) | $l2 | $(pair rhodo2-gpus2) |"
-echo "| GPU package, 2 GPUs (-pk gpu 2 pair/only on) | $lg | $(pair rhodo2-gpupkg) |"
+echo "| ocl, 1 GPU (STREAMCL_GPUS=1) | $l1 | $p1 |"
+echo "| ocl, 2 GPUs (STREAMCL_GPUS=2) | $l2 | $p2 |"
+echo "| GPU package, 2 GPUs (-pk gpu 2 pair/only on) | $lg | $pg |"
 echo "| ocl 2 GPUs / 1 GPU (goal <= 0.6) | $ratio | |"

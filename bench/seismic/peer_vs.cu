@@ -42,6 +42,15 @@ __device__ __forceinline__ float dm(const float *__restrict__ a, int c, int s, f
     return ORDER == 4 ? c1 * (a[c] - a[c - s]) + c2 * (a[c + s] - a[c - 2 * s]) : c1 * (a[c] - a[c - s]);
 }
 
+// The cell c this thread updates: x, y from the block grid, z = blockIdx.z;
+// false past the N x N face.
+__device__ __forceinline__ bool cell_of_thread(const Grid &g, int &c)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
+    c = g.origin + i + j * g.sy + (int)blockIdx.z * g.sz;
+    return i < g.n && j < g.n;
+}
+
 template <int ORDER>
 __global__ void velocity(float *__restrict__ vx, float *__restrict__ vy, float *__restrict__ vz,
                          const float *__restrict__ sxx, const float *__restrict__ syy,
@@ -49,11 +58,10 @@ __global__ void velocity(float *__restrict__ vx, float *__restrict__ vy, float *
                          const float *__restrict__ sxz, const float *__restrict__ syz,
                          const float *__restrict__ rho, Grid g, float c1, float c2, float dt)
 {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y,
-              k = blockIdx.z;
-    if (i >= g.n || j >= g.n)
+    int c;
+    if (!cell_of_thread(g, c))
         return;
-    const int c = g.origin + i + j * g.sy + k * g.sz, sy = g.sy, sz = g.sz;
+    const int sy = g.sy, sz = g.sz;
     const float r = rho[c], tdt = 2 * dt;
     vx[c] += tdt / (r + rho[c + 1]) *
              (dp<ORDER>(sxx, c, 1, c1, c2) + dm<ORDER>(sxy, c, sy, c1, c2) + dm<ORDER>(sxz, c, sz, c1, c2));
@@ -75,11 +83,10 @@ __global__ void stress(const float *__restrict__ vx, const float *__restrict__ v
                        float *__restrict__ syz, const float *__restrict__ lam,
                        const float *__restrict__ mu, Grid g, float c1, float c2, float dt)
 {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y,
-              k = blockIdx.z;
-    if (i >= g.n || j >= g.n)
+    int c;
+    if (!cell_of_thread(g, c))
         return;
-    const int c = g.origin + i + j * g.sy + k * g.sz, sy = g.sy, sz = g.sz;
+    const int sy = g.sy, sz = g.sz;
     const float exx = dm<ORDER>(vx, c, 1, c1, c2), eyy = dm<ORDER>(vy, c, sy, c1, c2),
                 ezz = dm<ORDER>(vz, c, sz, c1, c2);
     const float l = lam[c], m = mu[c], l2m = l + 2 * m;
@@ -111,21 +118,18 @@ __global__ void fill_value(float *a, size_t n, float v)
         a[q] = v;
 }
 
-template <int ORDER>
-static double run(float **f, float *rho, float *lam, float *mu, Grid g, int steps, float h, float dt)
+// Seconds of one call of body(): CUDA events around each of 6 calls, the
+// median of the last 5 (the first warms up).
+template <class Body>
+static double median_seconds(Body body)
 {
-    const float c1 = (ORDER == 4 ? 9.f / 8 : 1.f) / h, c2 = (ORDER == 4 ? -1.f / 24 : 0.f) / h;
-    dim3 block(32, 8, 1), grid((g.n + 31) / 32, (g.n + 7) / 8, g.n);
     cudaEvent_t a, b;
     CK(cudaEventCreate(&a));
     CK(cudaEventCreate(&b));
     std::vector<double> t;
     for (int rep = 0; rep < 6; rep++) {
         CK(cudaEventRecord(a));
-        for (int s = 0; s < steps; s++) {
-            velocity<ORDER><<<grid, block>>>(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], rho, g, c1, c2, dt);
-            stress<ORDER><<<grid, block>>>(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], lam, mu, g, c1, c2, dt);
-        }
+        body();
         CK(cudaEventRecord(b));
         CK(cudaEventSynchronize(b));
         CK(cudaGetLastError());
@@ -134,8 +138,23 @@ static double run(float **f, float *rho, float *lam, float *mu, Grid g, int step
         if (rep > 0)
             t.push_back(ms * 1e-3);
     }
+    CK(cudaEventDestroy(a));
+    CK(cudaEventDestroy(b));
     std::sort(t.begin(), t.end());
     return t[t.size() / 2];
+}
+
+template <int ORDER>
+static double run(float **f, float *rho, float *lam, float *mu, Grid g, int steps, float h, float dt)
+{
+    const float c1 = (ORDER == 4 ? 9.f / 8 : 1.f) / h, c2 = (ORDER == 4 ? -1.f / 24 : 0.f) / h;
+    dim3 block(32, 8, 1), grid((g.n + 31) / 32, (g.n + 7) / 8, g.n);
+    return median_seconds([&] {
+        for (int s = 0; s < steps; s++) {
+            velocity<ORDER><<<grid, block>>>(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], rho, g, c1, c2, dt);
+            stress<ORDER><<<grid, block>>>(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], lam, mu, g, c1, c2, dt);
+        }
+    });
 }
 
 int main(int argc, char **argv)
@@ -166,22 +185,8 @@ int main(int argc, char **argv)
     const size_t cb = 1u << 30;
     CK(cudaMalloc(&src, cb));
     CK(cudaMalloc(&dst, cb));
-    cudaEvent_t a, b;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-    std::vector<double> ct;
-    for (int rep = 0; rep < 6; rep++) {
-        CK(cudaEventRecord(a));
-        CK(cudaMemcpy(dst, src, cb, cudaMemcpyDeviceToDevice));
-        CK(cudaEventRecord(b));
-        CK(cudaEventSynchronize(b));
-        float ms;
-        CK(cudaEventElapsedTime(&ms, a, b));
-        if (rep)
-            ct.push_back(ms * 1e-3);
-    }
-    std::sort(ct.begin(), ct.end());
-    const double copy_gbs = 2.0 * cb / ct[ct.size() / 2] / 1e9;
+    const double copy_gbs =
+        2.0 * cb / median_seconds([&] { CK(cudaMemcpy(dst, src, cb, cudaMemcpyDeviceToDevice)); }) / 1e9;
     cudaFree(src);
     cudaFree(dst);
 

@@ -4,10 +4,8 @@
 # -sf ocl, fix shake on the host vs fix shake/ocl, 3 interleaved rounds at 1
 # and 8 ranks (RANKS). Table in $OUT/shake/table.txt. A few minutes.
 set -uo pipefail
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$ROOT" || exit 1
-W=${GPU_WORK:-$ROOT/build-rhodo-gpu}
-mkdir -p "$W"
-. bench/rhodo/gpu-build.sh
+. "$(dirname "$0")/../lib/rhodo.sh"
+rhodo_begin shake
+rhodo_build
 export STREAMCL_DEVICE=${STREAMCL_DEVICE:-gpu}
 bash bench/shake/run.sh 100 3 ${RANKS:-1 8}

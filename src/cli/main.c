@@ -1,4 +1,5 @@
 /* streamcl: command-line front end over the library's public API. */
+#include "cli_modules.h"
 #include "commands.h"
 
 #include <stdio.h>
@@ -10,27 +11,22 @@ typedef struct {
     const char *summary;
 } subcommand;
 
+/* A module's sub-command, src/cli/cmd_<module>.c: COMMAND_<module>. The
+ * table takes those of the modules built, which the build lists in
+ * cli_modules.h as STREAMCL_CLI_MODULES(X): X(lbm) X(eri) ... */
+#define COMMAND_lbm {"lbm", cmd_lbm, "lattice Boltzmann D2Q9 (PARAMFILE OBSTACLEFILE)"}
+#define COMMAND_nbody {"nbody", cmd_nbody, "all-pairs gravitational n-body"}
+#define COMMAND_eri {"eri", cmd_eri, "two-electron integrals over s Gaussians, J/K and RHF"}
+#define COMMAND_fdtd {"fdtd", cmd_fdtd, "3D FDTD for Maxwell's equations (gprMax input subset)"}
+#define COMMAND_seismic                                                                          \
+    {"seismic", cmd_seismic, "3D elastic velocity-stress FDTD (RUNFILE or --bench N)"}
+#define COMMAND_pair {"pair-bench", cmd_pair_bench, "lj/charmm/coul/long force engine benchmark"}
+#define MODULE_COMMAND(m) COMMAND_##m,
+
 static const subcommand commands[] = {
     {"devices", cmd_devices, "list OpenCL platforms and devices with their facts"},
     {"reduce", cmd_reduce, "sum a random float stream on the device; bandwidth and check"},
-#ifdef STREAMCL_HAVE_LBM
-    {"lbm", cmd_lbm, "lattice Boltzmann D2Q9 (PARAMFILE OBSTACLEFILE)"},
-#endif
-#ifdef STREAMCL_HAVE_NBODY
-    {"nbody", cmd_nbody, "all-pairs gravitational n-body"},
-#endif
-#ifdef STREAMCL_HAVE_ERI
-    {"eri", cmd_eri, "two-electron integrals over s Gaussians, J/K and RHF"},
-#endif
-#ifdef STREAMCL_HAVE_FDTD
-    {"fdtd", cmd_fdtd, "3D FDTD for Maxwell's equations (gprMax input subset)"},
-#endif
-#ifdef STREAMCL_HAVE_SEISMIC
-    {"seismic", cmd_seismic, "3D elastic velocity-stress FDTD (RUNFILE or --bench N)"},
-#endif
-#ifdef STREAMCL_HAVE_PAIR
-    {"pair-bench", cmd_pair_bench, "lj/charmm/coul/long force engine benchmark"},
-#endif
+    STREAMCL_CLI_MODULES(MODULE_COMMAND)
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -18,14 +18,9 @@
 # which a bad rename could only replace there; without the privilege to make
 # them those cases are skipped and say so.
 #   cli_outputs.sh STREAMCL WORKDIR
-streamcl=$1
-work=$2
-[ -x "$streamcl" ] && [ -n "$work" ] || { echo "usage: $0 STREAMCL WORKDIR"; exit 2; }
-rm -rf "$work" && mkdir -p "$work" || exit 2
+. "$(dirname "$0")/../cli_lib.sh"
+cli_begin cli_outputs "$1" "$2"
 cd "$work" || exit 2
-passed=0 failed=0
-ok() { passed=$((passed + 1)); echo "ok   $*"; }
-fail() { failed=$((failed + 1)); echo "FAIL $*"; }
 # check NAME CONDITION...: ok when the command list succeeds
 check() { local name=$1; shift; if "$@"; then ok "$name"; else fail "$name"; fi; }
 # no temporary of any writer left in a directory (ours start with a dot)
@@ -270,5 +265,4 @@ check "fdtd '#messages: maybe' refused at its line" \
 
 check "no temporaries left anywhere" clean "$work"
 
-echo "cli_outputs: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+cli_end

@@ -89,17 +89,23 @@ static const scl_param_rule rules[3] = {
     {.min = 0, .max = 2, .why = "the mode"},
 };
 
+/* The plan NAME of these tests over NPARAMS parameters with the rules above. */
+static scl_plan_desc desc_of(const char *name, const scl_tune_param *p, int nparams, job *j)
+{
+    return (scl_plan_desc){.name = name,
+                           .shape = "test",
+                           .params = p,
+                           .nparams = nparams,
+                           .prepare = prepare,
+                           .run = run,
+                           .user = j,
+                           .rules = rules};
+}
+
 static scl_status make(scl_context *ctx, job *j, const char *force, scl_plan **plan)
 {
-    scl_plan_desc desc = {.name = "rules",
-                          .shape = "test",
-                          .params = params,
-                          .nparams = 3,
-                          .prepare = prepare,
-                          .run = run,
-                          .user = j,
-                          .rules = rules,
-                          .check = tile_check};
+    scl_plan_desc desc = desc_of("rules", params, 3, j);
+    desc.check = tile_check;
     scl_tune_options opt = {.force = force, .repeats = 1};
     *plan = NULL;
     return scl_plan_create(ctx, &desc, &opt, plan);
@@ -170,14 +176,7 @@ int main(void)
 
     /* a solver whose own candidate breaks its rule is told so */
     static const scl_tune_param bad[1] = {{"wg", 2, {64, 48}}};
-    scl_plan_desc desc = {.name = "bad",
-                          .shape = "test",
-                          .params = bad,
-                          .nparams = 1,
-                          .prepare = prepare,
-                          .run = run,
-                          .user = &j,
-                          .rules = rules};
+    scl_plan_desc desc = desc_of("bad", bad, 1, &j);
     scl_status s = scl_plan_create(ctx, &desc, NULL, &plan);
     CHECK(s == SCL_ERR_ARGUMENT && strstr(scl_last_error(ctx), "candidate wg=48"),
           "bad candidate: %s: %s", scl_status_name(s), scl_last_error(ctx));

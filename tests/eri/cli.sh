@@ -2,13 +2,10 @@
 # streamcl eri end to end: good runs checked by their numbers, bad input
 # refused with messages naming file and line, no output left by failures.
 #   cli.sh STREAMCL WORKDIR
-streamcl=$1
-work=$2
-rm -rf "$work" && mkdir -p "$work" || exit 1
-passed=0
-failed=0
+. "$(dirname "$0")/../cli_lib.sh"
+cli_begin eri_cli "$1" "$2"
 check() { # check NAME CONDITION-STATUS DETAIL
-    if [ "$2" = 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL $1: $3"; fi
+    if [ "$2" = 0 ]; then passed=$((passed + 1)); else fail "$1: $3"; fi
 }
 # expect_fail NAME MESSAGE ARGS...: non-zero exit and MESSAGE in the output
 expect_fail() {
@@ -97,5 +94,4 @@ expect_fail outdir "directory $work/no/such does not exist" --fcidump "$work/no/
 expect_fail single_ref "--precision single applies to --tensor" --precision single
 ls "$work"/*.tmp* > /dev/null 2>&1; [ $? -ne 0 ]; check no_temp_files $? "temporary files left"
 
-echo "eri_cli: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+cli_end

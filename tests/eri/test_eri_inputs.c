@@ -26,6 +26,41 @@ static void xyz_case(const char *text, const char *message)
     free(atoms);
 }
 
+/* Refused basis texts: the status and the message (file:line first). */
+static const struct {
+    const char *text;
+    scl_status want;
+    const char *message;
+} bad_basis[] = {
+    {"H S\n 1.0 1.0\nH P\n 1.0 1.0\n", SCL_ERR_UNSUPPORTED, "b.nw:3: P shell of H"},
+    {"C SP\n 1.0 1.0 1.0\n", SCL_ERR_UNSUPPORTED, "b.nw:1: SP shell of C"},
+    {"Xx S\n 1.0 1.0\n", SCL_ERR_INPUT, "b.nw:1: unknown element 'Xx'"},
+    {"H S\n 1.0 abc\n", SCL_ERR_INPUT, "b.nw:2: bad coefficient 'abc'"},
+    {"H S\n 1.0 1.0\n 2.0 x\n", SCL_ERR_INPUT, "b.nw:3:"},
+    {"H S\n 1.0 1.0\n 2.0 1.0 3.0\n", SCL_ERR_INPUT, "b.nw:3: expected exponent"},
+    {"H S\n -1.0 1.0\n", SCL_ERR_INPUT, "b.nw:2: exponent must be positive"},
+    {"H S\nHe S\n 1 1\n", SCL_ERR_INPUT, "b.nw:1: shell without primitives"},
+    {" 1.0 1.0\n", SCL_ERR_INPUT, "b.nw:1: numbers before"},
+    {"H Q\n 1 1\n", SCL_ERR_INPUT, "b.nw:1: unknown shell type 'Q'"},
+    {"# nothing\n", SCL_ERR_INPUT, "no shells"},
+    {"H S\n 1 nan\n", SCL_ERR_INPUT, "b.nw:2:"},
+    {"H S\n 1 1e999\n", SCL_ERR_INPUT, "b.nw:2:"},
+};
+
+/* Refused XYZ texts and the message (file:line first). */
+static const struct {
+    const char *text, *message;
+} bad_xyz[] = {
+    {"", "g.xyz:1: empty file"},
+    {"two\n\nH 0 0 0\n", "g.xyz:1: expected the atom count"},
+    {"2\ncomment\nH 0 0 0\n", "g.xyz:4: the file declares 2 atoms but holds 1"},
+    {"1\n\nQq 0 0 0\n", "g.xyz:3: unknown element 'Qq'"},
+    {"1\n\nH 0 0\n", "g.xyz:3: expected 'Element x y z'"},
+    {"1\n\nH 0 0 zz\n", "g.xyz:3: bad coordinate 'zz'"},
+    {"2\n\nH 0 0 0\nH 0 0 0.0\n", "g.xyz:4: the nucleus overlaps the one of line 3"},
+    {"1\n\nH 0 0 0\nH 1 1 1\n", "g.xyz:4: more atom lines than the 1 declared"},
+};
+
 int main(void)
 {
     /* good: a BASIS block, a general contraction (two columns), D exponents */
@@ -41,28 +76,11 @@ int main(void)
           "parsed %zu shells", b.nshell);
     scl_eri_basis_free(&b);
 
-    basis_case("H S\n 1.0 1.0\nH P\n 1.0 1.0\n", SCL_ERR_UNSUPPORTED, "b.nw:3: P shell of H");
-    basis_case("C SP\n 1.0 1.0 1.0\n", SCL_ERR_UNSUPPORTED, "b.nw:1: SP shell of C");
-    basis_case("Xx S\n 1.0 1.0\n", SCL_ERR_INPUT, "b.nw:1: unknown element 'Xx'");
-    basis_case("H S\n 1.0 abc\n", SCL_ERR_INPUT, "b.nw:2: bad coefficient 'abc'");
-    basis_case("H S\n 1.0 1.0\n 2.0 x\n", SCL_ERR_INPUT, "b.nw:3:");
-    basis_case("H S\n 1.0 1.0\n 2.0 1.0 3.0\n", SCL_ERR_INPUT, "b.nw:3: expected exponent");
-    basis_case("H S\n -1.0 1.0\n", SCL_ERR_INPUT, "b.nw:2: exponent must be positive");
-    basis_case("H S\nHe S\n 1 1\n", SCL_ERR_INPUT, "b.nw:1: shell without primitives");
-    basis_case(" 1.0 1.0\n", SCL_ERR_INPUT, "b.nw:1: numbers before");
-    basis_case("H Q\n 1 1\n", SCL_ERR_INPUT, "b.nw:1: unknown shell type 'Q'");
-    basis_case("# nothing\n", SCL_ERR_INPUT, "no shells");
-    basis_case("H S\n 1 nan\n", SCL_ERR_INPUT, "b.nw:2:");
-    basis_case("H S\n 1 1e999\n", SCL_ERR_INPUT, "b.nw:2:");
+    for (size_t i = 0; i < sizeof bad_basis / sizeof bad_basis[0]; i++)
+        basis_case(bad_basis[i].text, bad_basis[i].want, bad_basis[i].message);
 
-    xyz_case("", "g.xyz:1: empty file");
-    xyz_case("two\n\nH 0 0 0\n", "g.xyz:1: expected the atom count");
-    xyz_case("2\ncomment\nH 0 0 0\n", "g.xyz:4: the file declares 2 atoms but holds 1");
-    xyz_case("1\n\nQq 0 0 0\n", "g.xyz:3: unknown element 'Qq'");
-    xyz_case("1\n\nH 0 0\n", "g.xyz:3: expected 'Element x y z'");
-    xyz_case("1\n\nH 0 0 zz\n", "g.xyz:3: bad coordinate 'zz'");
-    xyz_case("2\n\nH 0 0 0\nH 0 0 0.0\n", "g.xyz:4: the nucleus overlaps the one of line 3");
-    xyz_case("1\n\nH 0 0 0\nH 1 1 1\n", "g.xyz:4: more atom lines than the 1 declared");
+    for (size_t i = 0; i < sizeof bad_xyz / sizeof bad_xyz[0]; i++)
+        xyz_case(bad_xyz[i].text, bad_xyz[i].message);
 
     /* a good XYZ in angstrom, symbols and atomic numbers */
     const char *xyz = "3\nwater-like\nO 0 0 0\n1 0.9572 0 0\nh2 -0.24 0.927 0\n\n";

@@ -4,12 +4,8 @@
 # in the output directory or the working directory (no half-written files).
 # One good run checks the files that a successful run does write.
 #   cli_bad_input.sh STREAMCL WORKDIR      (ctest passes both)
-streamcl=$1
-work=$2
-[ -x "$streamcl" ] && [ -n "$work" ] || { echo "usage: $0 STREAMCL WORKDIR"; exit 2; }
-rm -rf "$work" && mkdir -p "$work/in" || exit 2
-passed=0 failed=0
-fail() { failed=$((failed + 1)); echo "FAIL $*"; }
+. "$(dirname "$0")/../cli_lib.sh"
+cli_begin lbm_cli_bad_input "$1" "$2" in
 
 good_params() { printf '16\n8\n40\n16\n0.1\n0.005\n1.85\n'; }
 good_obstacles() { printf '3 4 1\n5 1 1\n'; }
@@ -38,8 +34,7 @@ case_() {
     elif [ -n "$(find "$d/out" "$d/cwd" -mindepth 1)" ]; then
         fail "$name: left files: $(find "$d/out" "$d/cwd" -mindepth 1 | tr '\n' ' ')"
     else
-        passed=$((passed + 1))
-        echo "ok   $name (exit $rc): $msg"
+        ok "$name (exit $rc): $msg"
     fi
 }
 
@@ -113,7 +108,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
     rc=$?
     if [ $rc -ne 0 ] && grep -q "cannot write $d/out/av_vels.dat: .*Permission denied" <<< "$msg" &&
        ! grep -q "Reynolds" <<< "$msg" && [ -z "$(find "$d/out" -mindepth 1)" ]; then
-        passed=$((passed + 1)); echo "ok   readonly_out (exit $rc): $(head -1 <<< "$msg")"
+        ok "readonly_out (exit $rc): $(head -1 <<< "$msg")"
     else
         fail "readonly_out: exit $rc, '$msg'"
     fi
@@ -148,13 +143,11 @@ if "$streamcl" lbm "$P/good.params" "$P/good.obst" --out "$d/out" --png "$d/out/
     if [ "$n_av" -eq 40 ] && [ "$n_st" -eq 128 ] && [ "$(wc -l < "$d/out/final_state.dat")" -eq 128 ] &&
        [ "$snaps" -eq 1 ] && [ -s "$d/out/u.png" ] && grep -q '^Reynolds number:' "$d/stdout" &&
        [ -z "$(find "$d/out" -name '*.tmp')" ]; then
-        passed=$((passed + 1))
-        echo "ok   good run: 40 av_vels lines, 128 state lines, 1 snapshot, PNG, Reynolds number"
+        ok "good run: 40 av_vels lines, 128 state lines, 1 snapshot, PNG, Reynolds number"
     else
         fail "good run: av_vels $n_av/40, state $n_st/128, snapshots $snaps, files: $(ls "$d/out" | tr '\n' ' ')"
     fi
 else
     fail "good run exited non-zero: $(tail -2 "$d/stderr")"
 fi
-echo "lbm_cli_bad_input: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+cli_end

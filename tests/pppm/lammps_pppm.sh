@@ -66,7 +66,9 @@ write_data data.box
 IN
   seed=$(( (RANDOM << 8 | RANDOM) % 900000 + 1000 )); echo "seed $seed"
   "$LMP_CPU" -in in.make -var seed $seed -log none -screen none || fail "making the box"
-  cat > in.box <<'IN'
+  # both box inputs start so: the random box, kspace only (pair_modify compute no)
+  box_head() {
+    cat <<'IN'
 units real
 atom_style full
 read_data data.box
@@ -75,6 +77,9 @@ pair_coeff 1 1 0.1 3.0
 pair_coeff 2 2 0.2 3.3
 pair_modify compute no
 kspace_style ${ks} 1e-5 ${kw}
+IN
+  }
+  { box_head; cat <<'IN'
 kspace_modify order ${order}
 thermo_style custom step pe elong press pxx pyy pzz pxy pxz pyz
 thermo_modify format float %22.15g
@@ -82,6 +87,7 @@ dump d all custom 1 f.${tag} id fx fy fz
 dump_modify d sort id format float %.17g
 run 0
 IN
+  } > in.box
   # odd orders: the whole step on the device (VkFFT); even: LAMMPS's host FFTs
   # between the device's assignment and interpolation (fft host)
   for order in 2 3 4 5 6 7; do
@@ -110,15 +116,7 @@ IN
     -var order 3 && check_static mixed3g3 cpu3 1e-5
   # ranks gather with per-atom kspace energy every 5 steps (those steps are LAMMPS's
   # host PPPM, the others rank 0's device) in 20 NVE steps, 3 ranks vs CPU on 2
-  cat > in.peratom <<'IN'
-units real
-atom_style full
-read_data data.box
-pair_style lj/charmm/coul/long 8.0 10.0
-pair_coeff 1 1 0.1 3.0
-pair_coeff 2 2 0.2 3.3
-pair_modify compute no
-kspace_style ${ks} 1e-5 ${kw}
+  { box_head; cat <<'IN'
 velocity all create 300 4928
 fix 1 all nve
 compute pa all pe/atom kspace
@@ -128,6 +126,7 @@ thermo_modify format float %22.15g
 thermo 5
 run 20
 IN
+  } > in.peratom
   lmp_run "$LMP_CPU" 2 in.peratom pa_cpu -var ks pppm -var kw "" &&
     lmp_run "$LMP_OCL" 3 in.peratom pa_gather -var ks pppm/ocl -var kw "precision double ranks gather" &&
     { python3 "$CMP_LOG" --floor 100 log.pa_gather log.pa_cpu 1e-10 0:PotEng,c_s,Press \
