@@ -55,6 +55,15 @@ struct scl_fdtd {
     double var_s[3];
     int var_shape[3][3], var_refused[3], recording;
     char var_why[3][320];
+    /* sub-domain: the CPML slab cells inside it, the cut axis (-1: whole),
+     * which low faces are cuts, the halo plane kernels (E, H) and staging,
+     * the exchange of the run in progress */
+    int lo[3], hi[3], split, sub_lo[3];
+    scl_kernel *kpl[2];
+    scl_stream *halo;
+    size_t halo_n; /* reals in one exchange */
+    scl_fdtd_exchange_fn xfn;
+    void *xuser;
 };
 
 static scl_status fail(scl_fdtd *f, scl_status s, const char *what)
@@ -253,6 +262,8 @@ static scl_status make_main(scl_fdtd *f, const char *options, int q)
 /* The CPML kernels of axis a and parity q: pair 0/1 magnetic (H_b <- +dE_d,
  * H_d <- -dE_b; targets H_out, sources E_in), 2/3 electric (E_b <- -dH_d,
  * E_d <- +dH_b; targets E_out, sources H_out), with the target's ranges. */
+static scl_status run_steps(scl_fdtd *f, long steps);
+
 static scl_status make_cpml(scl_fdtd *f, const char *options, int a, int q)
 {
     const scl_grid3d *g = &f->m->grid;
@@ -262,7 +273,7 @@ static scl_status make_cpml(scl_fdtd *f, const char *options, int a, int q)
     int b = (a + 1) % 3, dd = (a + 2) % 3;
     int lo_node[3];
     for (int x = 0; x < 3; x++)
-        lo_node[x] = f->m->periodic[x] ? 0 : 1;
+        lo_node[x] = f->m->periodic[x] || f->sub_lo[x] ? 0 : 1;
     size_t cells = (size_t)f->T[a] * (n[b] + 1) * (n[dd] + 1);
     scl_stream **in = f->fld[q], **out = f->fld[1 - q];
     scl_status s = SCL_OK;
@@ -301,8 +312,8 @@ static scl_status make_cpml(scl_fdtd *f, const char *options, int a, int q)
         e[a] = f->T[a];
         if (s == SCL_OK) s = scl_kernel_set_int(k, "axis", a);
         if (s == SCL_OK) s = scl_kernel_set_int(k, "planes", f->T[a]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "lo_cells", f->m->pml[a]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "hi_cells", f->m->pml[a + 3]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "lo_cells", f->lo[a]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "hi_cells", f->hi[a]);
         if (s == SCL_OK) s = scl_kernel_set_int(k, "na", n[a]);
         if (s == SCL_OK) s = scl_kernel_set_int(k, "sa", (int)st[a]);
         if (s == SCL_OK) s = scl_kernel_set_int(k, "e0", e[0]);
@@ -478,6 +489,8 @@ static scl_status step_fields(scl_fdtd *f, int q, const int w[3])
         s = launch_box(f->kh[q], o, m, w);
         if (s == SCL_OK)
             s = launch_cpml(f, q, 0);
+        if (s == SCL_OK && f->xfn) /* sub-domain: H halo before the E update */
+            s = f->xfn(f->xuser, f, 1);
         if (s == SCL_OK)
             s = launch_box(f->ke[q], o, m, w);
     }
@@ -559,6 +572,9 @@ void scl_fdtd_free(scl_fdtd *f)
     }
     scl_stream_free(f->cp);
     scl_stream_free(f->dummy);
+    scl_kernel_free(f->kpl[0]);
+    scl_kernel_free(f->kpl[1]);
+    scl_stream_free(f->halo);
     scl_stream *ds[7] = {f->d_off, f->d_comp, f->d_mat, f->d_np, f->d_dc, f->d_T, f->d_phi};
     for (int q = 0; q < 7; q++)
         scl_stream_free(ds[q]);
@@ -736,6 +752,31 @@ static scl_status make_debye(scl_fdtd *f, const char *options)
     return s;
 }
 
+/* Halo planes of a sub-domain: per field (0 E, 1 H) a kernel over the
+ * padded plane across the cut axis, its two tangential components, and a
+ * staging stream of one plane of both. */
+static scl_status make_halo(scl_fdtd *f, const char *options)
+{
+    const scl_grid3d *g = &f->m->grid;
+    int a = f->split, b = (a + 1) % 3, d = (a + 2) % 3;
+    long ext[3] = {g->px, g->py, g->pz}, st[3] = {1, g->px, g->px * g->py};
+    int c0 = b < d ? b : d, c1 = b < d ? d : b; /* the plane's axes, x fastest */
+    f->halo_n = 2 * (size_t)ext[c0] * (size_t)ext[c1];
+    scl_status s = scl_stream_create(f->ctx, "fdtd.halo", f->rt, f->halo_n, 1, 1, 0, &f->halo);
+    for (int q = 0; q < 2 && s == SCL_OK; q++) {
+        s = scl_kernel_create(f->ctx, "fdtd", "fdtd_plane", options, &f->kpl[q]);
+        scl_kernel *k = f->kpl[q];
+        if (s == SCL_OK) s = scl_kernel_set_stream(k, "a", f->fld[0][3 * q + b]);
+        if (s == SCL_OK) s = scl_kernel_set_stream(k, "b", f->fld[0][3 * q + d]);
+        if (s == SCL_OK) s = scl_kernel_set_stream(k, "buf", f->halo);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "s0", (int)st[c0]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "s1", (int)st[c1]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "e0", (int)ext[c0]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "e1", (int)ext[c1]);
+    }
+    return s;
+}
+
 static scl_status launch_debye(scl_fdtd *f, scl_kernel *k)
 {
     size_t local = 64, global = ((size_t)f->ndisp + local - 1) / local * local;
@@ -853,12 +894,17 @@ static scl_status create(scl_fdtd *f, const scl_fdtd_options *opt)
     const scl_grid3d *g = &m->grid;
     scl_status s;
     char err[1024];
-    if ((s = scl_fdtd_cpml_axes(m, f->ax, f->T, err, sizeof err)) != SCL_OK)
+    if ((s = scl_fdtd_cpml_local(m, f->ax, f->T, f->lo, f->hi, err, sizeof err)) != SCL_OK)
         return fail(f, s, err);
     char options[256];
     f->uniform = scl_fdtd_model_uniform(m);
     snprintf(options, sizeof options, "-DFDTD_FP64=%d -DPER_X=%d -DPER_Y=%d -DPER_Z=%d", f->fp64,
              m->periodic[0], m->periodic[1], m->periodic[2]);
+    for (int a = 0; a < 3; a++)
+        if (f->sub_lo[a]) { /* only then: whole domains keep their kernel builds */
+            size_t len = strlen(options);
+            snprintf(options + len, sizeof options - len, " -DSUB_LO_%c=1", "XYZ"[a]);
+        }
     if (f->uniform) {
         size_t len = strlen(options);
         snprintf(options + len, sizeof options - len, " -DUNIFORM=%d",
@@ -919,6 +965,8 @@ static scl_status create(scl_fdtd *f, const scl_fdtd_options *opt)
         s = make_receivers(f, options);
     if (s == SCL_OK)
         s = make_debye(f, options);
+    if (s == SCL_OK && f->split >= 0)
+        s = make_halo(f, options);
     if (s != SCL_OK)
         return s;
     size_t stage = (size_t)CHUNK * f->rs * (size_t)(m->nsrc > 6 * m->nrx ? m->nsrc : 6 * m->nrx);
@@ -1020,6 +1068,20 @@ scl_status scl_fdtd_create(scl_context *ctx, const scl_fdtd_model *m, const scl_
         return scl_fail(ctx, SCL_ERR_UNSUPPORTED, "scl_fdtd_create",
                         "dispersive materials run with the separate kernels, not the fused one");
     }
+    const scl_grid3d *g = &m->grid;
+    int o[3] = {g->ox, g->oy, g->oz}, n[3] = {g->nx, g->ny, g->nz}, gn[3] = {g->gnx, g->gny, g->gnz};
+    f->split = -1;
+    for (int a = 0; a < 3; a++) {
+        f->sub_lo[a] = o[a] > 0;
+        if (o[a] > 0 || n[a] != gn[a])
+            f->split = f->split < 0 ? a : 3; /* 3: more than one axis cut */
+    }
+    if (f->split == 3 || (f->split >= 0 && f->fused)) {
+        const char *why = f->split == 3 ? "a sub-domain cut along more than one axis"
+                                        : "a sub-domain runs with the separate kernels, not the fused one";
+        free(f);
+        return scl_fail(ctx, SCL_ERR_UNSUPPORTED, "scl_fdtd_create", "%s", why);
+    }
     if (f->fused && (m->periodic[0] || m->periodic[1] || m->periodic[2])) {
         free(f);
         return scl_fail(ctx, SCL_ERR_UNSUPPORTED, "scl_fdtd_create",
@@ -1040,6 +1102,21 @@ static double stage_value(const scl_fdtd *f, size_t i)
 }
 
 scl_status scl_fdtd_run(scl_fdtd *f, long steps)
+{
+    return scl_fdtd_run_exchange(f, steps, NULL, NULL);
+}
+
+scl_status scl_fdtd_run_exchange(scl_fdtd *f, long steps, scl_fdtd_exchange_fn fn, void *user)
+{
+    f->xfn = fn;
+    f->xuser = user;
+    scl_status s = run_steps(f, steps);
+    f->xfn = NULL;
+    f->xuser = NULL;
+    return s;
+}
+
+static scl_status run_steps(scl_fdtd *f, long steps)
 {
     const scl_fdtd_model *m = f->m;
     scl_status s = SCL_OK;
@@ -1088,6 +1165,8 @@ scl_status scl_fdtd_run(scl_fdtd *f, long steps)
             }
             if (s == SCL_OK && f->ndisp)
                 s = launch_debye(f, f->kdb);
+            if (s == SCL_OK && f->xfn) /* sub-domain: E halo before the next H update */
+                s = f->xfn(f->xuser, f, 0);
             if (s == SCL_OK)
                 f->steps++;
         }
@@ -1235,4 +1314,51 @@ double scl_fdtd_cpml_variant(const scl_fdtd *f, int cpml, int shape[3], int *ref
     *limit = k ? scl_kernel_max_work_group(k) : 0;
     *why = v < 0 ? "" : f->var_why[v];
     return v < 0 ? -1 : f->var_s[v];
+}
+
+int scl_fdtd_halo_axis(const scl_fdtd *f)
+{
+    return f->split;
+}
+
+size_t scl_fdtd_halo_bytes(const scl_fdtd *f)
+{
+    return f->split >= 0 ? f->halo_n * f->rs : 0;
+}
+
+/* The plane kernel of field (0 E, 1 H) at node plane index along the cut
+ * axis, packing (0) or unpacking (1). */
+static scl_status plane_launch(scl_fdtd *f, int field, int index, int unpack)
+{
+    const scl_grid3d *g = &f->m->grid;
+    long st[3] = {1, g->px, g->px * g->py}, ext[3] = {g->px, g->py, g->pz};
+    int a = f->split, b = (a + 1) % 3, d = (a + 2) % 3;
+    int c0 = b < d ? b : d, c1 = b < d ? d : b;
+    scl_kernel *k = f->kpl[field];
+    scl_status s = scl_kernel_set_int(k, "start", (int)((index + g->halo) * st[a]));
+    if (s == SCL_OK)
+        s = scl_kernel_set_int(k, "unpack", unpack);
+    size_t local[2] = {32, 4};
+    size_t global[2] = {((size_t)ext[c0] + 31) / 32 * 32, ((size_t)ext[c1] + 3) / 4 * 4};
+    return s == SCL_OK ? scl_kernel_launch(k, 2, global, local, NULL) : s;
+}
+
+scl_status scl_fdtd_halo_read(scl_fdtd *f, int field, void *buf)
+{
+    if (f->split < 0 || field < 0 || field > 1 || !buf)
+        return scl_fail(f->ctx, SCL_ERR_ARGUMENT, "scl_fdtd_halo_read", "%s (field %d)",
+                        f->split < 0 ? "the solver's model is not a sub-domain" : "bad field", field);
+    const int n[3] = {f->m->grid.nx, f->m->grid.ny, f->m->grid.nz};
+    scl_status s = plane_launch(f, field, field ? n[f->split] - 1 : 0, 0);
+    return s == SCL_OK ? scl_stream_read(f->halo, buf, 1, NULL) : s;
+}
+
+scl_status scl_fdtd_halo_write(scl_fdtd *f, int field, const void *buf)
+{
+    if (f->split < 0 || field < 0 || field > 1 || !buf)
+        return scl_fail(f->ctx, SCL_ERR_ARGUMENT, "scl_fdtd_halo_write", "%s (field %d)",
+                        f->split < 0 ? "the solver's model is not a sub-domain" : "bad field", field);
+    const int n[3] = {f->m->grid.nx, f->m->grid.ny, f->m->grid.nz};
+    scl_status s = scl_stream_write(f->halo, buf, 1, NULL);
+    return s == SCL_OK ? plane_launch(f, field, field ? -1 : n[f->split], 1) : s;
 }
