@@ -138,8 +138,8 @@ scl_status scl_fdtd_model_subdomain(const scl_fdtd_model *g, int axis, int lo, i
 /* The CPML of one axis of a sub-domain: the global profile read from the
  * sub-domain's offset, and the slab cells of the global CPML that fall in
  * it (lo: planes [0, lo], hi: [n - hi, n]; a slab of the global CPML that
- * misses the sub-domain leaves 0 cells, whose one plane has the c = 0 of
- * the global interior there and so no correction). */
+ * misses the sub-domain leaves 0 cells, whose one plane gets the global
+ * profile there: c = 0 in the interior, no correction). */
 static scl_status cut_axis(const scl_fdtd_model *m, int a, scl_cpml_axis *ax, int *T, int *lo,
                            int *hi, char *err, size_t errlen)
 {
@@ -163,6 +163,11 @@ static scl_status cut_axis(const scl_fdtd_model *m, int a, scl_cpml_axis *ax, in
     }
     *lo = l < 0 ? 0 : l;
     *hi = h < 0 ? 0 : h;
+    /* no low slab: its one plane (index 0) is also the high slab's first
+     * when that spans the sub-domain; counted once (the kernels take the
+     * profile at the index, whichever slab lists it) */
+    if (l < 0 && *hi == n)
+        *hi = n - 1;
     *T = (*lo + 1) + (*hi + 1);
     ax->n = n;
     ax->lo = *lo;
