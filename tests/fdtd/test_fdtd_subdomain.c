@@ -223,11 +223,7 @@ static void precision(scl_context *ctx, const scl_fdtd_model *m, int fp64)
 
 int main(void)
 {
-    scl_context *ctx = NULL;
-    if (scl_context_create(NULL, &ctx) != SCL_OK) {
-        printf("SKIP: no OpenCL device: %s\n", scl_last_error(NULL));
-        return TEST_SKIP_CODE;
-    }
+    scl_context *ctx = test_context();
     scl_fdtd_model m;
     if (build(&m) == 0) {
         precision(ctx, &m, 0);
