@@ -51,22 +51,23 @@ typedef float real;
  * alias an output are restrict, so loads of a plane need not wait for the
  * stores of the previous one. */
 
-/* H <- DA H - DB curl E; the three components a point owns. Outputs and
- * inputs may be the same buffers (in place) or the two halves of a
- * ping-pong pair. */
+/* H <- DA H - DB curl E; the three components a point owns, over the box
+ * [ox, mx) x [oy, my) x [oz, mz) (the whole domain, or the part of a
+ * sub-domain updated while its halo planes travel). Outputs and inputs may
+ * be the same buffers (in place) or the two halves of a ping-pong pair. */
 __kernel void fdtd_h(__global real *hx, __global real *hy, __global real *hz,
                      __global const real *hxi, __global const real *hyi,
                      __global const real *hzi, __global const real *restrict ex,
                      __global const real *restrict ey, __global const real *restrict ez,
                      __global const uchar *idhx, __global const uchar *idhy,
                      __global const uchar *idhz, __constant real *da, __constant real *db,
-                     int nx, int ny, int nz, int base, int px, int pxy, real rdx, real rdy,
-                     real rdz, int kz)
+                     int nx, int ny, int nz, int ox, int oy, int oz, int mx, int my, int mz,
+                     int base, int px, int pxy, real rdx, real rdy, real rdz, int kz)
 {
-    int i = (int)get_global_id(0) - 1, j = get_global_id(1), k0 = get_global_id(2) * kz;
-    if (i < 0 || i >= nx || j >= ny || k0 >= nz)
+    int i = ox + (int)get_global_id(0) - 1, j = oy + get_global_id(1), k0 = oz + get_global_id(2) * kz;
+    if (i < ox || i >= mx || j >= my || k0 >= mz)
         return; /* updated H points all have i, j, k < n */
-    int k1 = min(k0 + kz, nz);
+    int k1 = min(k0 + kz, mz);
     int o = base + i + px * j + pxy * k0;
     /* +1 neighbours, wrapped on periodic axes */
     int sx = (PER_X && i == nx - 1) ? -(nx - 1) : 1;

@@ -341,10 +341,27 @@ scl_status scl_fdtd_model_subdomain(const scl_fdtd_model *g, int axis, int lo, i
 typedef scl_status (*scl_fdtd_exchange_fn)(void *user, scl_fdtd *f, int field);
 /* scl_fdtd_run with the two halo exchanges per step (fn NULL: scl_fdtd_run). */
 scl_status scl_fdtd_run_exchange(scl_fdtd *f, long steps, scl_fdtd_exchange_fn fn, void *user);
+/* The overlapped run's transport: send (in the first half of
+ * scl_fdtd_halo_staging) goes to the neighbour, the neighbour's plane into
+ * recv (the second half); field 0: E, down (to the lower neighbour, from the
+ * upper one), then field 1: H, up; called twice per step on every
+ * sub-domain, also where a face has no neighbour (the buffers are then not
+ * read or not used). A status other than SCL_OK stops the run. */
+typedef scl_status (*scl_fdtd_transport_fn)(void *user, int field, const void *send, void *recv);
+/* scl_fdtd_run with each halo swap behind an interior update (the planes
+ * packed and read first, the interior queued, fn while it runs, the
+ * received plane written before the points that read it): the same fields
+ * as scl_fdtd_run_exchange. The E planes of step n travel at the start of
+ * step n (before the H update that reads them). */
+scl_status scl_fdtd_run_overlap(scl_fdtd *f, long steps, scl_fdtd_transport_fn fn, void *user);
 /* The cut axis (-1 for a whole domain) and the bytes of one halo plane of
  * two components in the solver's precision (what read and write move). */
 int scl_fdtd_halo_axis(const scl_fdtd *f);
 size_t scl_fdtd_halo_bytes(const scl_fdtd *f);
+/* Pinned host memory of two halo planes (2 * scl_fdtd_halo_bytes, mapped
+ * for the solver's life; NULL for a whole domain): send and receive buffers
+ * that the bus reaches at full speed. */
+void *scl_fdtd_halo_staging(scl_fdtd *f);
 /* field 1: H of the last owned plane n - 1 (for the upper neighbour);
  * field 0: E of plane 0 (for the lower neighbour). Blocking. */
 scl_status scl_fdtd_halo_read(scl_fdtd *f, int field, void *buf);

@@ -58,11 +58,14 @@ struct scl_fdtd {
     /* sub-domain: the CPML slab cells inside it, the cut axis (-1: whole),
      * which low faces are cuts, the halo plane kernels (E, H) and staging,
      * the exchange of the run in progress */
-    int lo[3], hi[3], split, sub_lo[3];
+    int lo[3], hi[3], split, sub_lo[3], sub_hi[3];
+    int cut_lo[3][4], cut_hi[3][4]; /* CPML kernel (axis, pair): its range along the cut axis */
     scl_kernel *kpl[2];
-    scl_stream *halo;
+    scl_stream *halo, *pinned; /* pinned: host-mapped send and receive planes */
+    void *pinned_ptr;
     size_t halo_n; /* reals in one exchange */
     scl_fdtd_exchange_fn xfn;
+    scl_fdtd_transport_fn ofn; /* the overlapped run's transport */
     void *xuser;
 };
 
@@ -237,8 +240,12 @@ static scl_status make_main(scl_fdtd *f, const char *options, int q)
             if (s == SCL_OK) s = scl_kernel_set_stream(f->kh[q], fhi[c], in[3 + c]);
             if (s == SCL_OK) s = scl_kernel_set_stream(f->kh[q], fe[c], in[c]);
         }
+        const scl_grid3d *g = &f->m->grid;
+        int o[3] = {0, 0, 0}, m[3] = {g->nx, g->ny, g->nz};
         if (s == SCL_OK)
             s = bind_common(f, f->kh[q]);
+        if (s == SCL_OK)
+            s = e_box(f->kh[q], o, m);
         if (s != SCL_OK)
             return s;
     }
@@ -263,6 +270,7 @@ static scl_status make_main(scl_fdtd *f, const char *options, int q)
  * H_d <- -dE_b; targets H_out, sources E_in), 2/3 electric (E_b <- -dH_d,
  * E_d <- +dH_b; targets E_out, sources H_out), with the target's ranges. */
 static scl_status run_steps(scl_fdtd *f, long steps);
+static scl_status step_overlap(scl_fdtd *f);
 
 static scl_status make_cpml(scl_fdtd *f, const char *options, int a, int q)
 {
@@ -286,6 +294,10 @@ static scl_status make_cpml(scl_fdtd *f, const char *options, int a, int q)
             int half = electric ? (x == tcomp) : (x != tcomp);
             lo[x] = half ? 0 : lo_node[x];
             hi[x] = n[x] - 1;
+        }
+        if (f->split >= 0) {
+            f->cut_lo[a][p] = lo[f->split];
+            f->cut_hi[a][p] = hi[f->split];
         }
         if (!f->psi[a][p]) { /* psi is shared by both parities */
             char label[32];
@@ -418,8 +430,41 @@ static scl_status fused_edges(scl_fdtd *f, scl_kernel *k, const int w[3])
     return s == SCL_OK ? scl_kernel_launch(k, 3, global, local, NULL) : s;
 }
 
+/* The CPML kernels of a sub-domain with the cut axis's range clipped to
+ * [r0, r1] (the part of an overlapped step); every launch sets it. */
+static scl_status launch_cpml_part(scl_fdtd *f, int q, int electric, int r0, int r1)
+{
+    static const char *ln[3] = {"lo0", "lo1", "lo2"}, *hn[3] = {"hi0", "hi1", "hi2"};
+    const scl_grid3d *g = &f->m->grid;
+    int n[3] = {g->nx, g->ny, g->nz}, c = f->split;
+    for (int a = 0; a < 3; a++) {
+        if (!f->T[a])
+            continue;
+        size_t global[3] = {(size_t)n[0] + 1, (size_t)n[1] + 1, (size_t)n[2] + 1};
+        global[a] = (size_t)f->T[a];
+        size_t local[3] = {32, 4, 1};
+        for (int p = electric * 2; p < electric * 2 + 2; p++) {
+            int lo = f->cut_lo[a][p] > r0 ? f->cut_lo[a][p] : r0;
+            int hi = f->cut_hi[a][p] < r1 ? f->cut_hi[a][p] : r1;
+            if (lo > hi)
+                continue;
+            scl_kernel *k = f->kp[q][a][p];
+            scl_status s = scl_kernel_set_int(k, ln[c], lo);
+            if (s == SCL_OK)
+                s = scl_kernel_set_int(k, hn[c], hi);
+            if (s == SCL_OK)
+                s = scl_kernel_launch(k, 3, global, local, NULL);
+            if (s != SCL_OK)
+                return s;
+        }
+    }
+    return SCL_OK;
+}
+
 static scl_status launch_cpml(scl_fdtd *f, int q, int electric)
 {
+    if (f->split >= 0) /* the whole range (an overlapped step may have clipped it) */
+        return launch_cpml_part(f, q, electric, -1, 1 << 30);
     const scl_grid3d *g = &f->m->grid;
     int n[3] = {g->nx, g->ny, g->nz};
     for (int a = 0; a < 3; a++) {
@@ -575,6 +620,9 @@ void scl_fdtd_free(scl_fdtd *f)
     scl_kernel_free(f->kpl[0]);
     scl_kernel_free(f->kpl[1]);
     scl_stream_free(f->halo);
+    if (f->pinned_ptr)
+        scl_stream_unmap(f->pinned, f->pinned_ptr);
+    scl_stream_free(f->pinned);
     scl_stream *ds[7] = {f->d_off, f->d_comp, f->d_mat, f->d_np, f->d_dc, f->d_T, f->d_phi};
     for (int q = 0; q < 7; q++)
         scl_stream_free(ds[q]);
@@ -763,6 +811,13 @@ static scl_status make_halo(scl_fdtd *f, const char *options)
     int c0 = b < d ? b : d, c1 = b < d ? d : b; /* the plane's axes, x fastest */
     f->halo_n = 2 * (size_t)ext[c0] * (size_t)ext[c1];
     scl_status s = scl_stream_create(f->ctx, "fdtd.halo", f->rt, f->halo_n, 1, 1, 0, &f->halo);
+    /* pinned host memory for the planes on their way: a copy from pageable
+     * memory is staged by the driver at a fraction of the bus speed */
+    if (s == SCL_OK)
+        s = scl_stream_create(f->ctx, "fdtd.halo.host", SCL_UCHAR, 2 * f->halo_n * f->rs, 1, 1,
+                              SCL_STREAM_HOST_MAPPED, &f->pinned);
+    if (s == SCL_OK)
+        s = scl_stream_map(f->pinned, SCL_MAP_READ | SCL_MAP_WRITE, &f->pinned_ptr);
     for (int q = 0; q < 2 && s == SCL_OK; q++) {
         s = scl_kernel_create(f->ctx, "fdtd", "fdtd_plane", options, &f->kpl[q]);
         scl_kernel *k = f->kpl[q];
@@ -1073,6 +1128,7 @@ scl_status scl_fdtd_create(scl_context *ctx, const scl_fdtd_model *m, const scl_
     f->split = -1;
     for (int a = 0; a < 3; a++) {
         f->sub_lo[a] = o[a] > 0;
+        f->sub_hi[a] = o[a] + n[a] < gn[a];
         if (o[a] > 0 || n[a] != gn[a])
             f->split = f->split < 0 ? a : 3; /* 3: more than one axis cut */
     }
@@ -1116,6 +1172,19 @@ scl_status scl_fdtd_run_exchange(scl_fdtd *f, long steps, scl_fdtd_exchange_fn f
     return s;
 }
 
+scl_status scl_fdtd_run_overlap(scl_fdtd *f, long steps, scl_fdtd_transport_fn fn, void *user)
+{
+    if (f->split < 0 || !fn)
+        return scl_fail(f->ctx, SCL_ERR_ARGUMENT, "scl_fdtd_run_overlap", "%s",
+                        fn ? "the solver's model is not a sub-domain" : "no transport");
+    f->ofn = fn;
+    f->xuser = user;
+    scl_status s = run_steps(f, steps);
+    f->ofn = NULL;
+    f->xuser = NULL;
+    return s;
+}
+
 static scl_status run_steps(scl_fdtd *f, long steps)
 {
     const scl_fdtd_model *m = f->m;
@@ -1155,7 +1224,7 @@ static scl_status run_steps(scl_fdtd *f, long steps)
             if (s == SCL_OK && f->ndisp)
                 s = launch_debye(f, f->kda);
             if (s == SCL_OK)
-                s = step_fields(f, q, f->shape);
+                s = f->ofn ? step_overlap(f) : step_fields(f, q, f->shape);
             if (s == SCL_OK && f->ndisp)
                 s = launch_debye(f, f->kdapply);
             if (s == SCL_OK && m->nsrc > 0) {
@@ -1316,6 +1385,11 @@ double scl_fdtd_cpml_variant(const scl_fdtd *f, int cpml, int shape[3], int *ref
     return v < 0 ? -1 : f->var_s[v];
 }
 
+void *scl_fdtd_halo_staging(scl_fdtd *f)
+{
+    return f->split >= 0 ? f->pinned_ptr : NULL;
+}
+
 int scl_fdtd_halo_axis(const scl_fdtd *f)
 {
     return f->split;
@@ -1361,4 +1435,90 @@ scl_status scl_fdtd_halo_write(scl_fdtd *f, int field, const void *buf)
     const int n[3] = {f->m->grid.nx, f->m->grid.ny, f->m->grid.nz};
     scl_status s = scl_stream_write(f->halo, buf, 1, NULL);
     return s == SCL_OK ? plane_launch(f, field, field ? -1 : n[f->split], 1) : s;
+}
+
+/* The H (field 1) or E kernel and its CPML over the planes [a0, a1) of the
+ * cut axis (whole across it); the kernel's box back to whole after. */
+static scl_status update_part(scl_fdtd *f, int field, int a0, int a1)
+{
+    if (a1 <= a0)
+        return SCL_OK;
+    const scl_grid3d *g = &f->m->grid;
+    int o[3] = {0, 0, 0}, m[3] = {g->nx, g->ny, g->nz};
+    scl_kernel *k = field ? f->kh[0] : f->ke[0];
+    o[f->split] = a0;
+    m[f->split] = a1;
+    scl_status s = e_box(k, o, m);
+    if (s == SCL_OK)
+        s = launch_box(k, o, m, f->shape);
+    o[f->split] = 0;
+    m[f->split] = (f->split == 0 ? g->nx : f->split == 1 ? g->ny : g->nz);
+    if (s == SCL_OK)
+        s = e_box(k, o, m);
+    return s == SCL_OK ? launch_cpml_part(f, 0, !field, a0, a1 - 1) : s;
+}
+
+/* The send plane of field (E: plane 0, when there is a lower neighbour; H:
+ * plane n - 1, when there is an upper one) packed and read into the pinned
+ * send half without blocking. */
+static scl_status post_plane(scl_fdtd *f, int field, scl_event *ev)
+{
+    const int n[3] = {f->m->grid.nx, f->m->grid.ny, f->m->grid.nz}, a = f->split;
+    *ev = NULL;
+    if (!(field ? f->sub_hi[a] : f->sub_lo[a]))
+        return SCL_OK;
+    scl_status s = plane_launch(f, field, field ? n[a] - 1 : 0, 0);
+    return s == SCL_OK ? scl_stream_read(f->halo, f->pinned_ptr, 0, ev) : s;
+}
+
+/* Wait for the send plane while the queued interior runs, let the caller's
+ * transport swap it, queue the received plane's write (E into plane n, H
+ * into plane -1, where that face is a cut). */
+static scl_status swap_plane(scl_fdtd *f, int field, scl_event ev)
+{
+    const int n[3] = {f->m->grid.nx, f->m->grid.ny, f->m->grid.nz}, a = f->split;
+    scl_status s = scl_flush(f->ctx);
+    if (ev) {
+        if (s == SCL_OK)
+            s = scl_event_wait(f->ctx, ev);
+        scl_event_release(ev);
+    }
+    char *recv = (char *)f->pinned_ptr + f->halo_n * f->rs;
+    scl_status t = f->ofn(f->xuser, field, f->pinned_ptr, recv); /* always: the neighbours wait */
+    s = s == SCL_OK ? t : s;
+    if (s != SCL_OK || !(field ? f->sub_lo[a] : f->sub_hi[a]))
+        return s;
+    s = scl_stream_write(f->halo, recv, 0, NULL);
+    return s == SCL_OK ? plane_launch(f, field, field ? -1 : n[a], 1) : s;
+}
+
+/* One step's fields of a sub-domain with each halo swap behind an interior
+ * update: E of plane 0 goes down while H updates planes [0, n - 1); H of
+ * plane n - 1 goes up while E updates planes [1, n); then E of plane 0. The
+ * same points computed by the same kernels as step_fields: the same bits. */
+static scl_status step_overlap(scl_fdtd *f)
+{
+    const int n[3] = {f->m->grid.nx, f->m->grid.ny, f->m->grid.nz}, N = n[f->split];
+    scl_event ev = NULL;
+    scl_status s = post_plane(f, 0, &ev);
+    if (s == SCL_OK)
+        s = update_part(f, 1, 0, N - 1);
+    if (s == SCL_OK)
+        s = swap_plane(f, 0, ev);
+    else if (ev) /* failed: the caller keeps the neighbours' swaps company */
+        scl_event_release(ev);
+    ev = NULL;
+    if (s == SCL_OK)
+        s = update_part(f, 1, N - 1, N);
+    if (s == SCL_OK)
+        s = post_plane(f, 1, &ev);
+    if (s == SCL_OK)
+        s = update_part(f, 0, 1, N);
+    if (s == SCL_OK)
+        s = swap_plane(f, 1, ev);
+    else if (ev)
+        scl_event_release(ev);
+    if (s == SCL_OK)
+        s = update_part(f, 0, 0, 1);
+    return s;
 }

@@ -6,6 +6,7 @@
 #  - sources (a z and an x dipole) and receivers on slab boundaries
 #  - uneven slabs: a prime axis (13 cells over 3, 7 over 4: a one-cell slab)
 #  - a CPML corner over 4 ranks (z0 CPML of 8 cells on a 10-cell axis)
+#  - halo swaps behind the interior updates (default) and --no-overlap
 # Failures: a bad output path (rank 0), a bad device on rank 1, more ranks
 # than cells, a 2-D --decomp: non-zero, the message, no files left.
 #   mpi_ranks.sh STREAMCL MPIEXEC WORKDIR HAVE_MPI      (ctest passes them)
@@ -129,6 +130,14 @@ for prec in fp32 fp64; do
 done
 run a_x2 2 a --decomp 2x1x1
 same "fp32 12x10x9, --decomp 2x1x1 (the z dipole on the cut)" a_ref_fp32 a_x2 0
+# the halo swaps between the half steps (--no-overlap) instead of behind the
+# interior updates (the default above): the same bits
+run a_noov 3 a --no-overlap
+same "fp32 12x10x9, 3 ranks, --no-overlap" a_ref_fp32 a_noov 0
+run b_noov 4 b --decomp 1x1x4 --no-overlap --fp64
+same "fp64 13x6x7, --decomp 1x1x4 (a one-cell slab), --no-overlap" b_ref_fp64 b_noov 1
+run c_noov 4 c --decomp 1x1x4 --no-overlap
+same "fp32 CPML corner over 4 z slabs, --no-overlap" c_ref_fp32 c_noov 0
 
 # expect_fail DIR NAME REGEX NP ARGS... : non-zero, message, nothing left in DIR/out
 expect_fail() {
