@@ -356,11 +356,22 @@ static int gather_receivers(fdtd_rank *r, const scl_fdtd_model *gm, const scl_fd
     return 0;
 }
 
-/* Rank 0: receivers checked and written as a one-rank run writes them. */
+/* Rank 0: receivers checked and written as a one-rank run writes them, and
+ * the model's #geometry_view files (a one-rank run writes them before its
+ * steps; here after them, so that a failed run leaves none). */
 static int write_outputs(const margs *a, const scl_fdtd_model *gm, scl_receivers *rx, long iters,
                          cli_outputs *outs, const char *h5, const char *text)
 {
     char err[2048];
+    for (int v = 0; v < gm->ngview; v++) {
+        char path[1100];
+        snprintf(path, sizeof path, "%s.vtkhdf", gm->gview[v].file);
+        if (scl_fdtd_write_geometry_view(path, gm, v, err, sizeof err) != SCL_OK) {
+            fprintf(stderr, "streamcl fdtd: #geometry_view: %s\n", err);
+            return -1;
+        }
+        printf("fdtd: geometry view -> %s\n", path);
+    }
     for (long i = 0; i < (long)rx->n * 6 * rx->nt; i++)
         if (!isfinite(rx->data[i])) {
             fprintf(stderr, "streamcl fdtd: receiver %ld has a non-finite value at step %ld\n",

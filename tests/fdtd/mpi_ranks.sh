@@ -139,6 +139,16 @@ same "fp64 13x6x7, --decomp 1x1x4 (a one-cell slab), --no-overlap" b_ref_fp64 b_
 run c_noov 4 c --decomp 1x1x4 --no-overlap
 same "fp32 CPML corner over 4 z slabs, --no-overlap" c_ref_fp32 c_noov 0
 
+# a #geometry_view: written by rank 0 as one rank writes it (beside the input)
+{ cat "$work/in/a.in"; echo "#geometry_view: 0 0 0 0.024 0.02 0.018 0.002 0.002 0.002 g_geo n"; } \
+    > "$work/in/g.in"
+run g_np3 3 g
+if [ -s "$work/in/g_geo.vtkhdf" ] && [ -s "$work/g_np3/r.h5" ]; then
+    ok "#geometry_view at 3 ranks: $(grep -c 'geometry view' "$work/g_np3.log") file written by rank 0"
+else
+    fail "#geometry_view at 3 ranks: no g_geo.vtkhdf ($(grep -m1 streamcl "$work/g_np3.log"))"
+fi
+
 # expect_fail DIR NAME REGEX NP ARGS... : non-zero, message, nothing left in DIR/out
 expect_fail() {
     local d="$work/$1" name=$2 regex=$3 np=$4
