@@ -266,12 +266,12 @@ static scl_status make_main(scl_fdtd *f, const char *options, int q)
     return s;
 }
 
-/* The CPML kernels of axis a and parity q: pair 0/1 magnetic (H_b <- +dE_d,
- * H_d <- -dE_b; targets H_out, sources E_in), 2/3 electric (E_b <- -dH_d,
- * E_d <- +dH_b; targets E_out, sources H_out), with the target's ranges. */
 static scl_status run_steps(scl_fdtd *f, long steps);
 static scl_status step_overlap(scl_fdtd *f);
 
+/* The CPML kernels of axis a and parity q: pair 0/1 magnetic (H_b <- +dE_d,
+ * H_d <- -dE_b; targets H_out, sources E_in), 2/3 electric (E_b <- -dH_d,
+ * E_d <- +dH_b; targets E_out, sources H_out), with the target's ranges. */
 static scl_status make_cpml(scl_fdtd *f, const char *options, int a, int q)
 {
     const scl_grid3d *g = &f->m->grid;
