@@ -7,10 +7,13 @@
  * averaged and unaveraged materials, a PEC box, a dispersive (Debye) box,
  * CPML of different thickness per face (a slab wholly inside it, one that
  * holds its inner face), sources and receivers on the cuts, uneven slabs
- * and one-cell slabs. */
+ * and one-cell slabs. The overlapped run (scl_fdtd_run_overlap) too: one
+ * context and thread per slab as the ranks would be, the planes swapped
+ * through mailboxes between barriers. */
 #include "streamcl/fdtd.h"
 #include "test_util.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +21,7 @@
 #define NY 9
 #define NZ 7
 #define STEPS 40
+#define MAX_PARTS 16
 
 static int build(scl_fdtd_model *m)
 {
@@ -144,9 +148,9 @@ static long compare_rx(const scl_receivers *whole, const scl_receivers *part, co
 static void split_run(scl_context *ctx, const scl_fdtd_model *gm, const scl_fdtd_options *o,
                       int axis, int parts, double *const whole[6], const scl_receivers *wrx)
 {
-    scl_fdtd_model sm[16];
-    scl_fdtd *f[16] = {0};
-    int *index[16] = {0}, lo[16], cnt[16], N = axis == 0 ? NX : axis == 1 ? NY : NZ, ok = 1;
+    scl_fdtd_model sm[MAX_PARTS];
+    scl_fdtd *f[MAX_PARTS] = {0};
+    int *index[MAX_PARTS] = {0}, lo[16], cnt[16], N = axis == 0 ? NX : axis == 1 ? NY : NZ, ok = 1;
     char err[1024];
     for (int p = 0; p < parts; p++) {
         cnt[p] = N / parts + (p < N % parts);
@@ -191,6 +195,126 @@ static void split_run(scl_context *ctx, const scl_fdtd_model *gm, const scl_fdtd
     }
 }
 
+typedef struct overlap_run overlap_run;
+typedef struct {
+    overlap_run *run;
+    int p;
+    scl_fdtd *f;
+    scl_status s;
+} slab_thread;
+struct overlap_run {
+    int parts;
+    size_t bytes;
+    char *down[MAX_PARTS], *up[MAX_PARTS]; /* E planes going down, H planes going up */
+    pthread_barrier_t barrier;
+    slab_thread t[MAX_PARTS];
+};
+
+/* The transport of a slab's thread: its plane into its mailbox, then the
+ * neighbour's (E from above, H from below) once every slab has posted. */
+static scl_status mailbox(void *user, int field, const void *send, void *recv)
+{
+    slab_thread *t = user;
+    overlap_run *r = t->run;
+    char **box = field ? r->up : r->down;
+    int from = field ? t->p - 1 : t->p + 1;
+    memcpy(box[t->p], send, r->bytes);
+    pthread_barrier_wait(&r->barrier);
+    if (from >= 0 && from < r->parts)
+        memcpy(recv, box[from], r->bytes);
+    pthread_barrier_wait(&r->barrier); /* read before the next post */
+    return SCL_OK;
+}
+
+/* A context per slab as test_context makes it, but keeping the kernel
+ * cache its first call emptied (the slabs build the same programs). */
+static scl_context *slab_context(void)
+{
+    static scl_env_options env;
+    memset(&env, 0, sizeof env);
+    scl_env_options_read(&env);
+    char err[1024];
+    scl_context *ctx = NULL;
+    if (scl_context_create(&env.context, &ctx, err, sizeof err) != SCL_OK)
+        CHECK(0, "context: %s", err);
+    return ctx;
+}
+
+static void *slab_main(void *arg)
+{
+    slab_thread *t = arg;
+    t->s = scl_fdtd_run_overlap(t->f, STEPS, mailbox, t);
+    return NULL;
+}
+
+/* The model cut into parts slabs along axis, each on its own context and
+ * thread, halos swapped behind the interior updates. */
+static void overlap_split(const scl_fdtd_model *gm, const scl_fdtd_options *o, int axis, int parts,
+                          double *const whole[6], const scl_receivers *wrx)
+{
+    static overlap_run r;
+    scl_fdtd_model sm[MAX_PARTS];
+    scl_context *ctx[MAX_PARTS] = {0};
+    int *index[MAX_PARTS] = {0}, lo[MAX_PARTS], N = axis == 0 ? NX : axis == 1 ? NY : NZ, ok = 1;
+    char err[1024];
+    memset(&r, 0, sizeof r);
+    r.parts = parts;
+    for (int p = 0; p < parts && ok; p++) {
+        int cnt = N / parts + (p < N % parts);
+        lo[p] = p * (N / parts) + (p < N % parts ? p : N % parts);
+        memset(&sm[p], 0, sizeof sm[p]);
+        ok = scl_fdtd_model_subdomain(gm, axis, lo[p], cnt, &sm[p], &index[p], err, sizeof err) == SCL_OK;
+        CHECK(ok, "subdomain %d: %s", p, err);
+        ctx[p] = ok ? slab_context() : NULL;
+        ok = ctx[p] != NULL;
+        r.t[p] = (slab_thread){&r, p, NULL, SCL_OK};
+        if (ok)
+            CHECK_OK(ctx[p], r.t[p].s = scl_fdtd_create(ctx[p], &sm[p], o, &r.t[p].f));
+        ok = ok && r.t[p].s == SCL_OK;
+        r.bytes = ok ? scl_fdtd_halo_bytes(r.t[p].f) : 0;
+        ok = ok && (r.down[p] = malloc(r.bytes)) && (r.up[p] = malloc(r.bytes));
+    }
+    if (ok) {
+        pthread_t th[MAX_PARTS];
+        pthread_barrier_init(&r.barrier, NULL, (unsigned)parts);
+        for (int p = 0; p < parts; p++)
+            pthread_create(&th[p], NULL, slab_main, &r.t[p]);
+        for (int p = 0; p < parts; p++)
+            pthread_join(th[p], NULL);
+        pthread_barrier_destroy(&r.barrier);
+        for (int p = 0; p < parts; p++) {
+            CHECK(r.t[p].s == SCL_OK, "overlapped slab %d: %s", p, scl_last_error(ctx[p]));
+            ok = ok && r.t[p].s == SCL_OK;
+        }
+    }
+    long pts = scl_grid3d_points(&gm->grid), bad = 0, rbad = 0;
+    double *buf = malloc((size_t)pts * sizeof *buf);
+    for (int p = 0; p < parts && ok && buf; p++) {
+        bad += compare_fields(gm, &sm[p], axis, lo[p], p == parts - 1, whole, r.t[p].f, buf);
+        scl_receivers rx = {0};
+        if (scl_receivers_create(&rx, sm[p].nrx, 6, STEPS, err, sizeof err) == SCL_OK &&
+            scl_fdtd_read_receivers(r.t[p].f, &rx) == SCL_OK)
+            rbad += compare_rx(wrx, &rx, index[p]);
+        else
+            rbad++;
+        scl_receivers_free(&rx);
+    }
+    if (ok)
+        CHECK(bad == 0 && rbad == 0, "%s, %d slabs along %c overlapped: %ld field points and %ld "
+              "receiver series differ from the whole run's", o->fp64 ? "fp64" : "fp32", parts,
+              "xyz"[axis], bad, rbad);
+    free(buf);
+    for (int p = 0; p < parts; p++) {
+        scl_fdtd_free(r.t[p].f);
+        if (ctx[p])
+            scl_context_free(ctx[p]);
+        scl_fdtd_model_free(&sm[p]);
+        free(index[p]);
+        free(r.down[p]);
+        free(r.up[p]);
+    }
+}
+
 static void precision(scl_context *ctx, const scl_fdtd_model *m, int fp64)
 {
     scl_fdtd_options o = {.fp64 = fp64, .no_tune = 1, .kernel = SCL_FDTD_SEPARATE};
@@ -215,6 +339,9 @@ static void precision(scl_context *ctx, const scl_fdtd_model *m, int fp64)
     static const int cuts[][2] = {{0, 3}, {1, 3}, {2, 3}, {0, 2}, {1, 4}, {2, NZ}};
     for (size_t q = 0; ok && q < sizeof cuts / sizeof *cuts; q++)
         split_run(ctx, m, &o, cuts[q][0], cuts[q][1], whole, &wrx);
+    static const int ocuts[][2] = {{0, 4}, {1, 3}, {2, NZ}};
+    for (size_t q = 0; ok && q < sizeof ocuts / sizeof *ocuts; q++)
+        overlap_split(m, &o, ocuts[q][0], ocuts[q][1], whole, &wrx);
     for (int c = 0; c < 6; c++)
         free(whole[c]);
     scl_receivers_free(&wrx);
