@@ -543,6 +543,18 @@ static int run_mpi(int argc, char **argv, fdtd_rank *r)
         a.input = NULL; /* failed: agreed below */
     if (agree(r, a.input || a.bench[0]) || set_up(r, &a, &gm, &sm, &rx_index))
         goto done;
+    /* the whole model's per-cell arrays are cut: what outputs still need is
+     * the cells of #geometry_view, on rank 0 */
+    for (int c = 0; c < 6; c++) {
+        free(gm.id[c]);
+        gm.id[c] = NULL;
+    }
+    free(gm.rigid);
+    gm.rigid = NULL;
+    if (r->rank != 0 || gm.ngview == 0) {
+        free(gm.solid);
+        gm.solid = NULL;
+    }
     long iters = a.bench[0] ? sm.iterations : a.steps > 0 ? a.steps : gm.iterations;
     const int n[3] = {a.bench[0] ? (int)a.bench[0] : gm.grid.nx, a.bench[0] ? (int)a.bench[1] : gm.grid.ny,
                       a.bench[0] ? (int)a.bench[2] : gm.grid.nz};
