@@ -7,6 +7,7 @@
 #  - uneven slabs: a prime axis (13 cells over 3, 7 over 4: a one-cell slab)
 #  - a CPML corner over 4 ranks (z0 CPML of 8 cells on a 10-cell axis)
 #  - halo swaps behind the interior updates (default) and --no-overlap
+#  - voltage sources (resistive, hard) and a Debye material on cuts; 2D TMz
 # Failures: a bad output path (rank 0), a bad device on rank 1, more ranks
 # than cells, a 2-D --decomp: non-zero, the message, no files left.
 #   mpi_ranks.sh STREAMCL MPIEXEC WORKDIR HAVE_MPI      (ctest passes them)
@@ -76,6 +77,32 @@ cat > "$work/in/c.in" <<'IN'
 #rx: 0.002 0.002 0.018
 IN
 
+# resistive and hard voltage sources on cuts, a dispersive (Debye) half space
+cat > "$work/in/v.in" <<'IN'
+#domain: 0.024 0.02 0.018
+#dx_dy_dz: 0.002 0.002 0.002
+#time_window: 50
+#pml_cells: 3
+#material: 5 0.001 1 0 sand
+#add_dispersion_debye: 1 20 1e-11 sand
+#box: 0 0 0 0.024 0.02 0.008 sand
+#waveform: gaussian 1 6e9 w1
+#voltage_source: z 0.012 0.01 0.012 50 w1
+#voltage_source: x 0.008 0.012 0.006 0 w1
+#rx: 0.012 0.012 0.006
+#rx: 0.008 0.01 0.012
+IN
+# 2D TMz (one cell thick along z)
+cat > "$work/in/t.in" <<'IN'
+#domain: 0.04 0.03 0.002
+#dx_dy_dz: 0.002 0.002 0.002
+#time_window: 60
+#pml_cells: 4
+#waveform: ricker 1 6e9 w1
+#hertzian_dipole: z 0.02 0.014 0 w1
+#rx: 0.026 0.016 0
+IN
+
 # run NAME NP MODEL ARGS...  (NP 0: no mpirun, the one-rank reference)
 run() {
     local name=$1 np=$2 model=$3
@@ -130,6 +157,12 @@ for prec in fp32 fp64; do
 done
 run a_x2 2 a --decomp 2x1x1
 same "fp32 12x10x9, --decomp 2x1x1 (the z dipole on the cut)" a_ref_fp32 a_x2 0
+run v_ref 0 v
+run v_z 3 v --decomp 1x1x3
+same "fp32 voltage sources (50 ohm, hard) and a Debye half space, --decomp 1x1x3" v_ref v_z 0
+run t_ref 0 t
+run t_x 2 t
+same "fp32 2D TMz, 2 ranks (slabs along x)" t_ref t_x 0
 # the halo swaps between the half steps (--no-overlap) instead of behind the
 # interior updates (the default above): the same bits
 run a_noov 3 a --no-overlap
