@@ -18,10 +18,23 @@ typedef float real;
 #ifndef PER_Z
 #define PER_Z 0
 #endif
-/* first updated node index along an axis: 1 (PEC faces) or 0 (periodic) */
-#define LO_X (1 - PER_X)
-#define LO_Y (1 - PER_Y)
-#define LO_Z (1 - PER_Z)
+/* SUB_LO_X/Y/Z: a sub-domain whose low face on that axis is a cut between
+ * sub-domains, not the PEC wall: its node plane 0 is updated like any
+ * interior plane (reading the halo plane -1 the caller filled) */
+#ifndef SUB_LO_X
+#define SUB_LO_X 0
+#endif
+#ifndef SUB_LO_Y
+#define SUB_LO_Y 0
+#endif
+#ifndef SUB_LO_Z
+#define SUB_LO_Z 0
+#endif
+/* first updated node index along an axis: 1 (PEC faces) or 0 (periodic, or
+ * the low face of a sub-domain is a cut) */
+#define LO_X (1 - PER_X - SUB_LO_X)
+#define LO_Y (1 - PER_Y - SUB_LO_Y)
+#define LO_Z (1 - PER_Z - SUB_LO_Z)
 
 #ifdef UNIFORM
 #define MAT(ids, o) UNIFORM
@@ -38,22 +51,23 @@ typedef float real;
  * alias an output are restrict, so loads of a plane need not wait for the
  * stores of the previous one. */
 
-/* H <- DA H - DB curl E; the three components a point owns. Outputs and
- * inputs may be the same buffers (in place) or the two halves of a
- * ping-pong pair. */
+/* H <- DA H - DB curl E; the three components a point owns, over the box
+ * [ox, mx) x [oy, my) x [oz, mz) (the whole domain, or the part of a
+ * sub-domain updated while its halo planes travel). Outputs and inputs may
+ * be the same buffers (in place) or the two halves of a ping-pong pair. */
 __kernel void fdtd_h(__global real *hx, __global real *hy, __global real *hz,
                      __global const real *hxi, __global const real *hyi,
                      __global const real *hzi, __global const real *restrict ex,
                      __global const real *restrict ey, __global const real *restrict ez,
                      __global const uchar *idhx, __global const uchar *idhy,
                      __global const uchar *idhz, __constant real *da, __constant real *db,
-                     int nx, int ny, int nz, int base, int px, int pxy, real rdx, real rdy,
-                     real rdz, int kz)
+                     int nx, int ny, int nz, int ox, int oy, int oz, int mx, int my, int mz,
+                     int base, int px, int pxy, real rdx, real rdy, real rdz, int kz)
 {
-    int i = (int)get_global_id(0) - 1, j = get_global_id(1), k0 = get_global_id(2) * kz;
-    if (i < 0 || i >= nx || j >= ny || k0 >= nz)
+    int i = ox + (int)get_global_id(0) - 1, j = oy + get_global_id(1), k0 = oz + get_global_id(2) * kz;
+    if (i < ox || i >= mx || j >= my || k0 >= mz)
         return; /* updated H points all have i, j, k < n */
-    int k1 = min(k0 + kz, nz);
+    int k1 = min(k0 + kz, mz);
     int o = base + i + px * j + pxy * k0;
     /* +1 neighbours, wrapped on periodic axes */
     int sx = (PER_X && i == nx - 1) ? -(nx - 1) : 1;
@@ -663,5 +677,25 @@ __kernel void fdtd_debye_b(__global const real *ex, __global const real *ey,
         __global const real *k = dc + (q * maxp + p) * 6;
         T[(i * maxp + p) * 2] -= k[4] * ev;
         T[(i * maxp + p) * 2 + 1] -= k[5] * ev;
+    }
+}
+
+/* Halo planes of a sub-domain (domain decomposition): two components' whole
+ * padded plane from offset start (c0, c1 along the plane's axes with
+ * strides s0, s1, extents e0, e1) into buf (component a, then b), or back
+ * (unpack). */
+__kernel void fdtd_plane(__global real *a, __global real *b, __global real *buf, int start,
+                         int s0, int s1, int e0, int e1, int unpack)
+{
+    int c0 = get_global_id(0), c1 = get_global_id(1);
+    if (c0 >= e0 || c1 >= e1)
+        return;
+    int o = start + c0 * s0 + c1 * s1, q = c0 + e0 * c1, n = e0 * e1;
+    if (unpack) {
+        a[o] = buf[q];
+        b[o] = buf[n + q];
+    } else {
+        buf[q] = a[o];
+        buf[n + q] = b[o];
     }
 }

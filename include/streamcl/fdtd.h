@@ -49,16 +49,22 @@
  * registers); the slab kernels of the separate path re-read and re-write the
  * target field too (+56). Slabs hold (lo + hi + 2) / n of the cells per axis.
  *
- * Decomposition (prepared, not implemented): cut the global grid into boxes
- * with scl_grid3d_subdomain; each part keeps one halo plane per face (the
- * arrays already have them, and kernels read only the +-1 neighbour planes
- * through the padded strides). After the H update a part sends its first
- * owned plane of the two tangential H components to the lower neighbour's
- * halo; after the E update it sends its last plane of the tangential E
- * components to the upper neighbour. CPML coefficients come from the global
- * axis at ox + i; sources and receivers belong to the part that owns their
- * node. The fused kernel needs a second halo exchange (its recomputed H
- * reads E at -1 neighbours): exchange E and H of step n before it.
+ * Decomposition (slabs along one axis; the transport, e.g. MPI, is the
+ * caller's): scl_fdtd_model_subdomain cuts cells [lo, lo + n) of a finished
+ * model along an axis into a model of its own, whose grid keeps the offset
+ * and the global sizes; a solver on it treats a cut face as interior (its
+ * node plane 0 is updated, reading halo plane -1), reads the global CPML
+ * profile at the offset and applies the part of the global CPML slabs that
+ * falls inside. A slab owns cells [lo, lo + n) (the last one also the
+ * closing node plane), and the sources and receivers there. Per step the
+ * updates need, along the cut axis, H of plane -1 (the lower neighbour's
+ * plane n - 1) before the E update and E of plane n (the upper neighbour's
+ * plane 0) before the next H update: two tangential components each, one
+ * way each (scl_fdtd_run_exchange, scl_fdtd_halo_read/_write). Every owned
+ * point then computes what the whole domain computes there, operation for
+ * operation: a decomposed run equals the whole run bit for bit. The
+ * separate kernels only (the fused kernel recomputes H of the -1
+ * neighbours, which would need E, H and psi halos of step n as well).
  *
  * Errors: solver calls record messages in the context (scl_last_error);
  * readers and checks fill err[] ("PATH:LINE: why" for input files).
@@ -392,6 +398,53 @@ int scl_fdtd_cpml_inline(const scl_fdtd *f);
  * the CPML code for 0; it falls as registers rise). */
 double scl_fdtd_cpml_variant(const scl_fdtd *f, int cpml, int shape[3], int *refused,
                              size_t *limit, const char **why);
+
+/* ------------------------------------------------------------------ sub-domains */
+
+/* Cells [lo, lo + n) along axis (0 x, 1 y, 2 z) of the finished whole model
+ * g as a model of its own (see Decomposition above): materials per
+ * component from g (averaged edges and halo planes included), g's CPML
+ * (cut by the solver), waves, and the sources and receivers it owns (their
+ * indices shifted); rx_index[r] (malloc'ed, free it) is receiver r's index
+ * in g. Snapshots and geometry views stay with g. Refused: a periodic axis
+ * cut. Free with scl_fdtd_model_free. */
+scl_status scl_fdtd_model_subdomain(const scl_fdtd_model *g, int axis, int lo, int n,
+                                    scl_fdtd_model *sub, int **rx_index, char *err,
+                                    size_t errlen);
+
+/* Called by scl_fdtd_run_exchange after the H update of each step (field 1:
+ * H planes ready to go, E update next) and after the whole step (field 0:
+ * E); it swaps the halo planes with the neighbours (scl_fdtd_halo_read,
+ * scl_fdtd_halo_write). A status other than SCL_OK stops the run with it. */
+typedef scl_status (*scl_fdtd_exchange_fn)(void *user, scl_fdtd *f, int field);
+/* scl_fdtd_run with the two halo exchanges per step (fn NULL: scl_fdtd_run). */
+scl_status scl_fdtd_run_exchange(scl_fdtd *f, long steps, scl_fdtd_exchange_fn fn, void *user);
+/* The overlapped run's transport: send (in the first half of
+ * scl_fdtd_halo_staging) goes to the neighbour, the neighbour's plane into
+ * recv (the second half); field 0: E, down (to the lower neighbour, from the
+ * upper one), then field 1: H, up; called twice per step on every
+ * sub-domain, also where a face has no neighbour (the buffers are then not
+ * read or not used). A status other than SCL_OK stops the run. */
+typedef scl_status (*scl_fdtd_transport_fn)(void *user, int field, const void *send, void *recv);
+/* scl_fdtd_run with each halo swap behind an interior update (the planes
+ * packed and read first, the interior queued, fn while it runs, the
+ * received plane written before the points that read it): the same fields
+ * as scl_fdtd_run_exchange. The E planes of step n travel at the start of
+ * step n (before the H update that reads them). */
+scl_status scl_fdtd_run_overlap(scl_fdtd *f, long steps, scl_fdtd_transport_fn fn, void *user);
+/* The cut axis (-1 for a whole domain) and the bytes of one halo plane of
+ * two components in the solver's precision (what read and write move). */
+int scl_fdtd_halo_axis(const scl_fdtd *f);
+size_t scl_fdtd_halo_bytes(const scl_fdtd *f);
+/* Pinned host memory of two halo planes (2 * scl_fdtd_halo_bytes, mapped
+ * for the solver's life; NULL for a whole domain): send and receive buffers
+ * that the bus reaches at full speed. */
+void *scl_fdtd_halo_staging(scl_fdtd *f);
+/* field 1: H of the last owned plane n - 1 (for the upper neighbour);
+ * field 0: E of plane 0 (for the lower neighbour). Blocking. */
+scl_status scl_fdtd_halo_read(scl_fdtd *f, int field, void *buf);
+/* field 1: into the H halo plane -1; field 0: into the E plane n. */
+scl_status scl_fdtd_halo_write(scl_fdtd *f, int field, const void *buf);
 
 /* ------------------------------------------------------------------ outputs */
 

@@ -516,8 +516,27 @@ static int simulate(const seis_args *a, cli_outputs *out, const seis_paths *path
     return rc;
 }
 
+/* Ranks of the launcher (mpirun, PMI) that started us, 0 outside one. */
+static int seis_launcher_ranks(void)
+{
+    static const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"};
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v)
+            return atoi(v);
+    }
+    return 0;
+}
+
 int cmd_seismic(int argc, char **argv)
 {
+    /* not decomposed yet: N copies would race for the same output files */
+    if (seis_launcher_ranks() > 1) {
+        fprintf(stderr, "streamcl seismic: started on %d MPI ranks; the seismic solver runs on one "
+                        "rank (its decomposition over MPI is not there yet): run it without mpirun\n",
+                seis_launcher_ranks());
+        return 2;
+    }
     seis_args a = {.comp = SCL_SEIS_VZ, .plane_index = -1, .decimate = 1, .tune = 1, .pml = -1};
     setvbuf(stdout, NULL, _IOLBF, 0); /* a run cut short keeps what it printed */
     const int p = parse_args(argc, argv, &a);

@@ -8,6 +8,11 @@
  * the OpenCL solver both use it). */
 scl_status scl_fdtd_cpml_axes(const scl_fdtd_model *m, scl_cpml_axis ax[3], int T[3], char *err,
                               size_t errlen);
+/* The same for the model's grid, which may be a sub-domain (its offsets
+ * and global sizes in the grid): the global profile read from the offset,
+ * and the slab cells lo/hi of the global CPML inside it (subdomain.c). */
+scl_status scl_fdtd_cpml_local(const scl_fdtd_model *m, scl_cpml_axis ax[3], int T[3], int lo[3],
+                               int hi[3], char *err, size_t errlen);
 /* cells of dispersive materials: offsets and component masks (model.c) */
 long scl_fdtd_dispersive_points(const scl_fdtd_model *m, int **off, unsigned char **comp);
 

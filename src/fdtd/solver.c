@@ -55,6 +55,18 @@ struct scl_fdtd {
     double var_s[3];
     int var_shape[3][3], var_refused[3], recording;
     char var_why[3][320];
+    /* sub-domain: the CPML slab cells inside it, the cut axis (-1: whole),
+     * which low faces are cuts, the halo plane kernels (E, H) and staging,
+     * the exchange of the run in progress */
+    int lo[3], hi[3], split, sub_lo[3], sub_hi[3];
+    int cut_lo[3][4], cut_hi[3][4]; /* CPML kernel (axis, pair): its range along the cut axis */
+    scl_kernel *kpl[2];
+    scl_stream *halo, *pinned; /* pinned: host-mapped send and receive planes */
+    void *pinned_ptr;
+    size_t halo_n; /* reals in one exchange */
+    scl_fdtd_exchange_fn xfn;
+    scl_fdtd_transport_fn ofn; /* the overlapped run's transport */
+    void *xuser;
 };
 
 static scl_status fail(scl_fdtd *f, scl_status s, const char *what)
@@ -228,8 +240,12 @@ static scl_status make_main(scl_fdtd *f, const char *options, int q)
             if (s == SCL_OK) s = scl_kernel_set_stream(f->kh[q], fhi[c], in[3 + c]);
             if (s == SCL_OK) s = scl_kernel_set_stream(f->kh[q], fe[c], in[c]);
         }
+        const scl_grid3d *g = &f->m->grid;
+        int o[3] = {0, 0, 0}, m[3] = {g->nx, g->ny, g->nz};
         if (s == SCL_OK)
             s = bind_common(f, f->kh[q]);
+        if (s == SCL_OK)
+            s = e_box(f->kh[q], o, m);
         if (s != SCL_OK)
             return s;
     }
@@ -250,6 +266,9 @@ static scl_status make_main(scl_fdtd *f, const char *options, int q)
     return s;
 }
 
+static scl_status run_steps(scl_fdtd *f, long steps);
+static scl_status step_overlap(scl_fdtd *f);
+
 /* The CPML kernels of axis a and parity q: pair 0/1 magnetic (H_b <- +dE_d,
  * H_d <- -dE_b; targets H_out, sources E_in), 2/3 electric (E_b <- -dH_d,
  * E_d <- +dH_b; targets E_out, sources H_out), with the target's ranges. */
@@ -262,7 +281,7 @@ static scl_status make_cpml(scl_fdtd *f, const char *options, int a, int q)
     int b = (a + 1) % 3, dd = (a + 2) % 3;
     int lo_node[3];
     for (int x = 0; x < 3; x++)
-        lo_node[x] = f->m->periodic[x] ? 0 : 1;
+        lo_node[x] = f->m->periodic[x] || f->sub_lo[x] ? 0 : 1;
     size_t cells = (size_t)f->T[a] * (n[b] + 1) * (n[dd] + 1);
     scl_stream **in = f->fld[q], **out = f->fld[1 - q];
     scl_status s = SCL_OK;
@@ -275,6 +294,10 @@ static scl_status make_cpml(scl_fdtd *f, const char *options, int a, int q)
             int half = electric ? (x == tcomp) : (x != tcomp);
             lo[x] = half ? 0 : lo_node[x];
             hi[x] = n[x] - 1;
+        }
+        if (f->split >= 0) {
+            f->cut_lo[a][p] = lo[f->split];
+            f->cut_hi[a][p] = hi[f->split];
         }
         if (!f->psi[a][p]) { /* psi is shared by both parities */
             char label[32];
@@ -301,8 +324,8 @@ static scl_status make_cpml(scl_fdtd *f, const char *options, int a, int q)
         e[a] = f->T[a];
         if (s == SCL_OK) s = scl_kernel_set_int(k, "axis", a);
         if (s == SCL_OK) s = scl_kernel_set_int(k, "planes", f->T[a]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "lo_cells", f->m->pml[a]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "hi_cells", f->m->pml[a + 3]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "lo_cells", f->lo[a]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "hi_cells", f->hi[a]);
         if (s == SCL_OK) s = scl_kernel_set_int(k, "na", n[a]);
         if (s == SCL_OK) s = scl_kernel_set_int(k, "sa", (int)st[a]);
         if (s == SCL_OK) s = scl_kernel_set_int(k, "e0", e[0]);
@@ -407,8 +430,41 @@ static scl_status fused_edges(scl_fdtd *f, scl_kernel *k, const int w[3])
     return s == SCL_OK ? scl_kernel_launch(k, 3, global, local, NULL) : s;
 }
 
+/* The CPML kernels of a sub-domain with the cut axis's range clipped to
+ * [r0, r1] (the part of an overlapped step); every launch sets it. */
+static scl_status launch_cpml_part(scl_fdtd *f, int q, int electric, int r0, int r1)
+{
+    static const char *ln[3] = {"lo0", "lo1", "lo2"}, *hn[3] = {"hi0", "hi1", "hi2"};
+    const scl_grid3d *g = &f->m->grid;
+    int n[3] = {g->nx, g->ny, g->nz}, c = f->split;
+    for (int a = 0; a < 3; a++) {
+        if (!f->T[a])
+            continue;
+        size_t global[3] = {(size_t)n[0] + 1, (size_t)n[1] + 1, (size_t)n[2] + 1};
+        global[a] = (size_t)f->T[a];
+        size_t local[3] = {32, 4, 1};
+        for (int p = electric * 2; p < electric * 2 + 2; p++) {
+            int lo = f->cut_lo[a][p] > r0 ? f->cut_lo[a][p] : r0;
+            int hi = f->cut_hi[a][p] < r1 ? f->cut_hi[a][p] : r1;
+            if (lo > hi)
+                continue;
+            scl_kernel *k = f->kp[q][a][p];
+            scl_status s = scl_kernel_set_int(k, ln[c], lo);
+            if (s == SCL_OK)
+                s = scl_kernel_set_int(k, hn[c], hi);
+            if (s == SCL_OK)
+                s = scl_kernel_launch(k, 3, global, local, NULL);
+            if (s != SCL_OK)
+                return s;
+        }
+    }
+    return SCL_OK;
+}
+
 static scl_status launch_cpml(scl_fdtd *f, int q, int electric)
 {
+    if (f->split >= 0) /* the whole range (an overlapped step may have clipped it) */
+        return launch_cpml_part(f, q, electric, -1, 1 << 30);
     const scl_grid3d *g = &f->m->grid;
     int n[3] = {g->nx, g->ny, g->nz};
     for (int a = 0; a < 3; a++) {
@@ -478,6 +534,8 @@ static scl_status step_fields(scl_fdtd *f, int q, const int w[3])
         s = launch_box(f->kh[q], o, m, w);
         if (s == SCL_OK)
             s = launch_cpml(f, q, 0);
+        if (s == SCL_OK && f->xfn) /* sub-domain: H halo before the E update */
+            s = f->xfn(f->xuser, f, 1);
         if (s == SCL_OK)
             s = launch_box(f->ke[q], o, m, w);
     }
@@ -559,6 +617,12 @@ void scl_fdtd_free(scl_fdtd *f)
     }
     scl_stream_free(f->cp);
     scl_stream_free(f->dummy);
+    scl_kernel_free(f->kpl[0]);
+    scl_kernel_free(f->kpl[1]);
+    scl_stream_free(f->halo);
+    if (f->pinned_ptr)
+        scl_stream_unmap(f->pinned, f->pinned_ptr);
+    scl_stream_free(f->pinned);
     scl_stream *ds[7] = {f->d_off, f->d_comp, f->d_mat, f->d_np, f->d_dc, f->d_T, f->d_phi};
     for (int q = 0; q < 7; q++)
         scl_stream_free(ds[q]);
@@ -736,6 +800,38 @@ static scl_status make_debye(scl_fdtd *f, const char *options)
     return s;
 }
 
+/* Halo planes of a sub-domain: per field (0 E, 1 H) a kernel over the
+ * padded plane across the cut axis, its two tangential components, and a
+ * staging stream of one plane of both. */
+static scl_status make_halo(scl_fdtd *f, const char *options)
+{
+    const scl_grid3d *g = &f->m->grid;
+    int a = f->split, b = (a + 1) % 3, d = (a + 2) % 3;
+    long ext[3] = {g->px, g->py, g->pz}, st[3] = {1, g->px, g->px * g->py};
+    int c0 = b < d ? b : d, c1 = b < d ? d : b; /* the plane's axes, x fastest */
+    f->halo_n = 2 * (size_t)ext[c0] * (size_t)ext[c1];
+    scl_status s = scl_stream_create(f->ctx, "fdtd.halo", f->rt, f->halo_n, 1, 1, 0, &f->halo);
+    /* pinned host memory for the planes on their way: a copy from pageable
+     * memory is staged by the driver at a fraction of the bus speed */
+    if (s == SCL_OK)
+        s = scl_stream_create(f->ctx, "fdtd.halo.host", SCL_UCHAR, 2 * f->halo_n * f->rs, 1, 1,
+                              SCL_STREAM_HOST_MAPPED, &f->pinned);
+    if (s == SCL_OK)
+        s = scl_stream_map(f->pinned, SCL_MAP_READ | SCL_MAP_WRITE, &f->pinned_ptr);
+    for (int q = 0; q < 2 && s == SCL_OK; q++) {
+        s = scl_kernel_create(f->ctx, "fdtd", "fdtd_plane", options, &f->kpl[q]);
+        scl_kernel *k = f->kpl[q];
+        if (s == SCL_OK) s = scl_kernel_set_stream(k, "a", f->fld[0][3 * q + b]);
+        if (s == SCL_OK) s = scl_kernel_set_stream(k, "b", f->fld[0][3 * q + d]);
+        if (s == SCL_OK) s = scl_kernel_set_stream(k, "buf", f->halo);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "s0", (int)st[c0]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "s1", (int)st[c1]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "e0", (int)ext[c0]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, "e1", (int)ext[c1]);
+    }
+    return s;
+}
+
 static scl_status launch_debye(scl_fdtd *f, scl_kernel *k)
 {
     size_t local = 64, global = ((size_t)f->ndisp + local - 1) / local * local;
@@ -853,12 +949,17 @@ static scl_status create(scl_fdtd *f, const scl_fdtd_options *opt)
     const scl_grid3d *g = &m->grid;
     scl_status s;
     char err[1024];
-    if ((s = scl_fdtd_cpml_axes(m, f->ax, f->T, err, sizeof err)) != SCL_OK)
+    if ((s = scl_fdtd_cpml_local(m, f->ax, f->T, f->lo, f->hi, err, sizeof err)) != SCL_OK)
         return fail(f, s, err);
     char options[256];
     f->uniform = scl_fdtd_model_uniform(m);
     snprintf(options, sizeof options, "-DFDTD_FP64=%d -DPER_X=%d -DPER_Y=%d -DPER_Z=%d", f->fp64,
              m->periodic[0], m->periodic[1], m->periodic[2]);
+    for (int a = 0; a < 3; a++)
+        if (f->sub_lo[a]) { /* only then: whole domains keep their kernel builds */
+            size_t len = strlen(options);
+            snprintf(options + len, sizeof options - len, " -DSUB_LO_%c=1", "XYZ"[a]);
+        }
     if (f->uniform) {
         size_t len = strlen(options);
         snprintf(options + len, sizeof options - len, " -DUNIFORM=%d",
@@ -919,6 +1020,8 @@ static scl_status create(scl_fdtd *f, const scl_fdtd_options *opt)
         s = make_receivers(f, options);
     if (s == SCL_OK)
         s = make_debye(f, options);
+    if (s == SCL_OK && f->split >= 0)
+        s = make_halo(f, options);
     if (s != SCL_OK)
         return s;
     size_t stage = (size_t)CHUNK * f->rs * (size_t)(m->nsrc > 6 * m->nrx ? m->nsrc : 6 * m->nrx);
@@ -1020,6 +1123,21 @@ scl_status scl_fdtd_create(scl_context *ctx, const scl_fdtd_model *m, const scl_
         return scl_fail(ctx, SCL_ERR_UNSUPPORTED, "scl_fdtd_create",
                         "dispersive materials run with the separate kernels, not the fused one");
     }
+    const scl_grid3d *g = &m->grid;
+    int o[3] = {g->ox, g->oy, g->oz}, n[3] = {g->nx, g->ny, g->nz}, gn[3] = {g->gnx, g->gny, g->gnz};
+    f->split = -1;
+    for (int a = 0; a < 3; a++) {
+        f->sub_lo[a] = o[a] > 0;
+        f->sub_hi[a] = o[a] + n[a] < gn[a];
+        if (o[a] > 0 || n[a] != gn[a])
+            f->split = f->split < 0 ? a : 3; /* 3: more than one axis cut */
+    }
+    if (f->split == 3 || (f->split >= 0 && f->fused)) {
+        const char *why = f->split == 3 ? "a sub-domain cut along more than one axis"
+                                        : "a sub-domain runs with the separate kernels, not the fused one";
+        free(f);
+        return scl_fail(ctx, SCL_ERR_UNSUPPORTED, "scl_fdtd_create", "%s", why);
+    }
     if (f->fused && (m->periodic[0] || m->periodic[1] || m->periodic[2])) {
         free(f);
         return scl_fail(ctx, SCL_ERR_UNSUPPORTED, "scl_fdtd_create",
@@ -1040,6 +1158,34 @@ static double stage_value(const scl_fdtd *f, size_t i)
 }
 
 scl_status scl_fdtd_run(scl_fdtd *f, long steps)
+{
+    return scl_fdtd_run_exchange(f, steps, NULL, NULL);
+}
+
+scl_status scl_fdtd_run_exchange(scl_fdtd *f, long steps, scl_fdtd_exchange_fn fn, void *user)
+{
+    f->xfn = fn;
+    f->xuser = user;
+    scl_status s = run_steps(f, steps);
+    f->xfn = NULL;
+    f->xuser = NULL;
+    return s;
+}
+
+scl_status scl_fdtd_run_overlap(scl_fdtd *f, long steps, scl_fdtd_transport_fn fn, void *user)
+{
+    if (f->split < 0 || !fn)
+        return scl_fail(f->ctx, SCL_ERR_ARGUMENT, "scl_fdtd_run_overlap", "%s",
+                        fn ? "the solver's model is not a sub-domain" : "no transport");
+    f->ofn = fn;
+    f->xuser = user;
+    scl_status s = run_steps(f, steps);
+    f->ofn = NULL;
+    f->xuser = NULL;
+    return s;
+}
+
+static scl_status run_steps(scl_fdtd *f, long steps)
 {
     const scl_fdtd_model *m = f->m;
     scl_status s = SCL_OK;
@@ -1078,7 +1224,7 @@ scl_status scl_fdtd_run(scl_fdtd *f, long steps)
             if (s == SCL_OK && f->ndisp)
                 s = launch_debye(f, f->kda);
             if (s == SCL_OK)
-                s = step_fields(f, q, f->shape);
+                s = f->ofn ? step_overlap(f) : step_fields(f, q, f->shape);
             if (s == SCL_OK && f->ndisp)
                 s = launch_debye(f, f->kdapply);
             if (s == SCL_OK && m->nsrc > 0) {
@@ -1088,6 +1234,8 @@ scl_status scl_fdtd_run(scl_fdtd *f, long steps)
             }
             if (s == SCL_OK && f->ndisp)
                 s = launch_debye(f, f->kdb);
+            if (s == SCL_OK && f->xfn) /* sub-domain: E halo before the next H update */
+                s = f->xfn(f->xuser, f, 0);
             if (s == SCL_OK)
                 f->steps++;
         }
@@ -1235,4 +1383,142 @@ double scl_fdtd_cpml_variant(const scl_fdtd *f, int cpml, int shape[3], int *ref
     *limit = k ? scl_kernel_max_work_group(k) : 0;
     *why = v < 0 ? "" : f->var_why[v];
     return v < 0 ? -1 : f->var_s[v];
+}
+
+void *scl_fdtd_halo_staging(scl_fdtd *f)
+{
+    return f->split >= 0 ? f->pinned_ptr : NULL;
+}
+
+int scl_fdtd_halo_axis(const scl_fdtd *f)
+{
+    return f->split;
+}
+
+size_t scl_fdtd_halo_bytes(const scl_fdtd *f)
+{
+    return f->split >= 0 ? f->halo_n * f->rs : 0;
+}
+
+/* The plane kernel of field (0 E, 1 H) at node plane index along the cut
+ * axis, packing (0) or unpacking (1). */
+static scl_status plane_launch(scl_fdtd *f, int field, int index, int unpack)
+{
+    const scl_grid3d *g = &f->m->grid;
+    long st[3] = {1, g->px, g->px * g->py}, ext[3] = {g->px, g->py, g->pz};
+    int a = f->split, b = (a + 1) % 3, d = (a + 2) % 3;
+    int c0 = b < d ? b : d, c1 = b < d ? d : b;
+    scl_kernel *k = f->kpl[field];
+    scl_status s = scl_kernel_set_int(k, "start", (int)((index + g->halo) * st[a]));
+    if (s == SCL_OK)
+        s = scl_kernel_set_int(k, "unpack", unpack);
+    size_t local[2] = {32, 4};
+    size_t global[2] = {((size_t)ext[c0] + 31) / 32 * 32, ((size_t)ext[c1] + 3) / 4 * 4};
+    return s == SCL_OK ? scl_kernel_launch(k, 2, global, local, NULL) : s;
+}
+
+scl_status scl_fdtd_halo_read(scl_fdtd *f, int field, void *buf)
+{
+    if (f->split < 0 || field < 0 || field > 1 || !buf)
+        return scl_fail(f->ctx, SCL_ERR_ARGUMENT, "scl_fdtd_halo_read", "%s (field %d)",
+                        f->split < 0 ? "the solver's model is not a sub-domain" : "bad field", field);
+    const int n[3] = {f->m->grid.nx, f->m->grid.ny, f->m->grid.nz};
+    scl_status s = plane_launch(f, field, field ? n[f->split] - 1 : 0, 0);
+    return s == SCL_OK ? scl_stream_read(f->halo, buf, 1, NULL) : s;
+}
+
+scl_status scl_fdtd_halo_write(scl_fdtd *f, int field, const void *buf)
+{
+    if (f->split < 0 || field < 0 || field > 1 || !buf)
+        return scl_fail(f->ctx, SCL_ERR_ARGUMENT, "scl_fdtd_halo_write", "%s (field %d)",
+                        f->split < 0 ? "the solver's model is not a sub-domain" : "bad field", field);
+    const int n[3] = {f->m->grid.nx, f->m->grid.ny, f->m->grid.nz};
+    scl_status s = scl_stream_write(f->halo, buf, 1, NULL);
+    return s == SCL_OK ? plane_launch(f, field, field ? -1 : n[f->split], 1) : s;
+}
+
+/* The H (field 1) or E kernel and its CPML over the planes [a0, a1) of the
+ * cut axis (whole across it); the kernel's box back to whole after. */
+static scl_status update_part(scl_fdtd *f, int field, int a0, int a1)
+{
+    if (a1 <= a0)
+        return SCL_OK;
+    const scl_grid3d *g = &f->m->grid;
+    int o[3] = {0, 0, 0}, m[3] = {g->nx, g->ny, g->nz};
+    scl_kernel *k = field ? f->kh[0] : f->ke[0];
+    o[f->split] = a0;
+    m[f->split] = a1;
+    scl_status s = e_box(k, o, m);
+    if (s == SCL_OK)
+        s = launch_box(k, o, m, f->shape);
+    o[f->split] = 0;
+    m[f->split] = (f->split == 0 ? g->nx : f->split == 1 ? g->ny : g->nz);
+    if (s == SCL_OK)
+        s = e_box(k, o, m);
+    return s == SCL_OK ? launch_cpml_part(f, 0, !field, a0, a1 - 1) : s;
+}
+
+/* The send plane of field (E: plane 0, when there is a lower neighbour; H:
+ * plane n - 1, when there is an upper one) packed and read into the pinned
+ * send half without blocking. */
+static scl_status post_plane(scl_fdtd *f, int field, scl_event *ev)
+{
+    const int n[3] = {f->m->grid.nx, f->m->grid.ny, f->m->grid.nz}, a = f->split;
+    *ev = NULL;
+    if (!(field ? f->sub_hi[a] : f->sub_lo[a]))
+        return SCL_OK;
+    scl_status s = plane_launch(f, field, field ? n[a] - 1 : 0, 0);
+    return s == SCL_OK ? scl_stream_read(f->halo, f->pinned_ptr, 0, ev) : s;
+}
+
+/* Wait for the send plane while the queued interior runs, let the caller's
+ * transport swap it, queue the received plane's write (E into plane n, H
+ * into plane -1, where that face is a cut). */
+static scl_status swap_plane(scl_fdtd *f, int field, scl_event ev)
+{
+    const int n[3] = {f->m->grid.nx, f->m->grid.ny, f->m->grid.nz}, a = f->split;
+    scl_status s = scl_flush(f->ctx);
+    if (ev) {
+        if (s == SCL_OK)
+            s = scl_event_wait(f->ctx, ev);
+        scl_event_release(ev);
+    }
+    char *recv = (char *)f->pinned_ptr + f->halo_n * f->rs;
+    scl_status t = f->ofn(f->xuser, field, f->pinned_ptr, recv); /* always: the neighbours wait */
+    s = s == SCL_OK ? t : s;
+    if (s != SCL_OK || !(field ? f->sub_lo[a] : f->sub_hi[a]))
+        return s;
+    s = scl_stream_write(f->halo, recv, 0, NULL);
+    return s == SCL_OK ? plane_launch(f, field, field ? -1 : n[a], 1) : s;
+}
+
+/* One step's fields of a sub-domain with each halo swap behind an interior
+ * update: E of plane 0 goes down while H updates planes [0, n - 1); H of
+ * plane n - 1 goes up while E updates planes [1, n); then E of plane 0. The
+ * same points computed by the same kernels as step_fields: the same bits. */
+static scl_status step_overlap(scl_fdtd *f)
+{
+    const int n[3] = {f->m->grid.nx, f->m->grid.ny, f->m->grid.nz}, N = n[f->split];
+    scl_event ev = NULL;
+    scl_status s = post_plane(f, 0, &ev);
+    if (s == SCL_OK)
+        s = update_part(f, 1, 0, N - 1);
+    if (s == SCL_OK)
+        s = swap_plane(f, 0, ev);
+    else if (ev) /* failed: the caller keeps the neighbours' swaps company */
+        scl_event_release(ev);
+    ev = NULL;
+    if (s == SCL_OK)
+        s = update_part(f, 1, N - 1, N);
+    if (s == SCL_OK)
+        s = post_plane(f, 1, &ev);
+    if (s == SCL_OK)
+        s = update_part(f, 0, 1, N);
+    if (s == SCL_OK)
+        s = swap_plane(f, 1, ev);
+    else if (ev)
+        scl_event_release(ev);
+    if (s == SCL_OK)
+        s = update_part(f, 0, 0, 1);
+    return s;
 }
