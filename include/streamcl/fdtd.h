@@ -21,8 +21,10 @@
  * Materials on edges/faces between different cells are averaged as gprMax
  * does (E: the 4 cells around the edge, H: the 2 cells beside the face) unless
  * the object was built without averaging (its edges take its material).
- * CPML: Roden & Gedney with gprMax's default grading (order 4, sigma_max =
- * (m+1)/(150 pi d), kappa 1, alpha 0), inside the domain, as correction terms
+ * CPML: gprMax's default (its first-order recursive-integration "HORIPML"
+ * form, order 4 grading, sigma_max = 0.8 (m+1)/(z0 d sqrt(er mr)) from the
+ * mean er, mr of each slab's entrance plane, kappa 1, alpha 0; E sampled at
+ * depths j, H at j + 1/2 cells; coefficients in host.c), inside the domain, as correction terms
  * added to the main update at the slab points (the fused kernel: inline, its
  * auxiliary fields stored for the slab planes only; the separate kernels:
  * slab kernels after each update). lo + hi CPML cells must leave at least one
