@@ -568,7 +568,8 @@ __kernel void fdtd_cpml(__global real *restrict t, __global const real *restrict
     t[o] += sign * coef[MAT(ids, o)] * ((kinv[ia] - (real)1) * d + p);
 }
 
-/* Sources after the E update: additive (E -= amp * value) or hard (E = value).
+/* Sources after the E update: additive (E -= amp * value) or hard (E = value,
+ * unless NaN: scl_fdtd_source_value).
  * values holds nsrc values per step of the chunk, step-major. */
 __kernel void fdtd_source(__global real *ex, __global real *ey, __global real *ez,
                           __global const int *offset, __global const int *pol,
@@ -580,9 +581,10 @@ __kernel void fdtd_source(__global real *ex, __global real *ey, __global real *e
         return;
     __global real *e = pol[q] == 0 ? ex : pol[q] == 1 ? ey : ez;
     real v = values[slot * nsrc + q];
-    if (hard[q])
-        e[offset[q]] = v;
-    else
+    if (hard[q]) {
+        if (!isnan(v)) /* NaN: outside its window, the edge is left free */
+            e[offset[q]] = v;
+    } else
         e[offset[q]] -= amp[q] * v;
 }
 

@@ -231,6 +231,10 @@ static void record(scl_fdtd_host *h, scl_receivers *rx)
 void scl_fdtd_host_run(scl_fdtd_host *h, long steps, scl_receivers *rx)
 {
     for (long n = 0; n < steps; n++) {
+        if (h->step == 0 && h->fp64) /* hard sources' E at t = 0 (gprMax's) */
+            sources_d(h, -1);
+        else if (h->step == 0)
+            sources_f(h, -1);
         record(h, rx);
         if (h->fp64)
             step_d(h);

@@ -194,9 +194,10 @@ static void CAT(sources, SFX)(struct scl_fdtd_host *h, long n)
         long o = scl_grid3d_index(&m->grid, src->ijk[0], src->ijk[1], src->ijk[2]);
         REAL *E = F(src->pol);
         double v = scl_fdtd_source_value(m, s, n);
-        if (src->kind == SCL_FDTD_VOLTAGE && src->resistance == 0)
-            E[o] = (REAL)v;
-        else
+        if (src->kind == SCL_FDTD_VOLTAGE && src->resistance == 0) {
+            if (!isnan(v)) /* NaN: outside its window, the edge is free */
+                E[o] = (REAL)v;
+        } else if (n >= 0)
             E[o] -= (REAL)(h->cb[m->id[src->pol][o]] * v);
     }
 }
