@@ -8,6 +8,13 @@
 #   vhard.in         a hard voltage source active in a window [0.1, 0.9] ns:
 #                    E = -V((n+1) dt)/d, the edge free outside the window
 #   vres.in          a resistive voltage source (50 Ohm) and a windowed dipole
+#   charge.in        a dipole whose excitation (#excitation_file, a Gaussian)
+#                    leaves a net charge, PEC plate and edge, 10 PML cells,
+#                    gprMax in double (-cpu_precision double) against our
+#                    --fp64: within 1e-6 over the whole trace, late time
+#                    included (in single precision both codes carry rounding
+#                    of the discrete curl of the static field: late-time H
+#                    differs by 1-10% of its own small size there)
 # Components with less than 1e-6 of the strongest E (or H) energy at a
 # receiver are skipped (zero by symmetry: only rounding left). Each model is
 # also run by the C reference (--engine reference) with the same bound.
@@ -64,14 +71,38 @@ cat > vres.in <<'IN'
 #rx: 0.024 0.022 0.022
 #rx: 0.034 0.030 0.018
 IN
-models="dipole_x dipole_y dipole_z vhard vres"
+"$py" - <<'PY' || { echo "FAIL: writing the excitation file"; exit 1; }
+import numpy as np
+t = np.arange(250) / (299792458 * np.sqrt(3 / 0.002**2))
+with open("dc.txt", "w") as f:
+    f.write("dc\n")
+    f.writelines(f"{v:.10e}\n" for v in np.exp(-((t - 0.4e-9) / 0.1e-9)**2))
+PY
+cat > charge.in <<'IN'
+#title: a net charge left on a dipole, PEC plate and edge, 10 PML cells
+#domain: 0.060 0.060 0.060
+#dx_dy_dz: 0.002 0.002 0.002
+#time_window: 3e-9
+#excitation_file: dc.txt
+#hertzian_dipole: y 0.030 0.024 0.020 dc
+#rx: 0.036 0.030 0.030
+#rx: 0.022 0.038 0.040
+#plate: 0.016 0.016 0.018 0.034 0.040 0.018 pec
+#edge: 0.026 0.020 0.016 0.026 0.020 0.040 pec
+IN
+models="dipole_x dipole_y dipole_z vhard vres charge"
 for f in $models; do
-    if ! OMP_NUM_THREADS=2 "$py" -m gprMax $f.in > $f.gprmax.log 2>&1 || [ ! -s $f.h5 ]; then
+    prec=single engines="opencl reference"
+    [ $f = charge ] && prec=double engines="fp64 reference"
+    if ! OMP_NUM_THREADS=2 "$py" -m gprMax $f.in -cpu_precision $prec > $f.gprmax.log 2>&1 ||
+            [ ! -s $f.h5 ]; then
         echo "FAIL: gprMax on $f.in"; tail -20 $f.gprmax.log; exit 1
     fi
     mv $f.h5 $f.gprmax.h5
-    for e in opencl reference; do
-        if ! "$streamcl" fdtd $f.in -o $f.$e.h5 --engine $e --no-tune > $f.$e.log 2>&1; then
+    for e in $engines; do
+        opt="--engine $e"
+        [ $e = fp64 ] && opt=--fp64
+        if ! "$streamcl" fdtd $f.in -o $f.$e.h5 $opt --no-tune > $f.$e.log 2>&1; then
             echo "FAIL: streamcl fdtd $f.in --engine $e"; cat $f.$e.log; exit 1
         fi
     done
@@ -84,7 +115,8 @@ import numpy as np
 passed = failed = 0
 for f in os.environ["MODELS"].split():
     g = h5py.File(f"{f}.gprmax.h5", "r")
-    for e in ("opencl", "reference"):
+    bound = 1e-6 if f == "charge" else 1e-3
+    for e in (("fp64", "reference") if f == "charge" else ("opencl", "reference")):
         o = h5py.File(f"{f}.{e}.h5", "r")
         for rx in g["rxs"]:
             comps = {c: (np.asarray(g[f"rxs/{rx}/{c}"], float), np.asarray(o[f"rxs/{rx}/{c}"], float))
@@ -99,7 +131,7 @@ for f in os.environ["MODELS"].split():
                 err = np.linalg.norm(a - b) / np.linalg.norm(a) if len(a) == len(b) else np.inf
                 err = err if np.isfinite(err) else np.inf  # NaN-safe
                 worst = max(worst, err)
-                ok = err <= 1e-3
+                ok = err <= bound
                 passed += ok
                 failed += not ok
                 if not ok:
