@@ -129,9 +129,9 @@ __kernel void fdtd_e(__global real *ex, __global real *ey, __global real *ez,
 /* CPML folded into the fused kernel (CPML_X/Y/Z: the axis has slabs). A
  * point in a slab updates its auxiliary fields psi in place of a separate
  * pass: the target gets sign coef ((kinv - 1) D + psi) and then psi <- b psi
- * + c D (gprMax's recursive integration, see host.c), D being the derivative its own curl already formed. psi
- * is stored for the slab planes only: along the axis, planes [0, lo] and
- * [n - hi, n] numbered 0 .. T-1; across it, x fastest: the x psi at
+ * + c D (gprMax's recursive integration, see host.c), D being the derivative
+ * its own curl already formed. psi is stored for the slab planes only: along
+ * the axis, planes [0, lo] and [n - hi, n] numbered 0 .. T-1; across it, x fastest: the x psi at
  * (plane, j, k) extents (T, ny + 1), the y and z psi in rows of the fields'
  * padded px from i = -1 (so that a work-group's row starts aligned, as its
  * field rows do) at (i, plane, k) and (i, j, plane), extents (px, T or ny + 1).

@@ -96,7 +96,8 @@ static double entrance_ermr(const scl_fdtd_model *m, int a, int cell)
             p[a] = cell;
             p[b] = u;
             p[d] = v;
-            const scl_fdtd_material *x = &m->mat[m->solid[p[0] + (long)n[0] * (p[1] + (long)n[1] * p[2])]];
+            long c = p[0] + (long)n[0] * (p[1] + (long)n[1] * p[2]);
+            const scl_fdtd_material *x = &m->mat[m->solid[c]];
             er += x->er;
             mr += x->mr;
             cnt++;

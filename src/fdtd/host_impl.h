@@ -135,7 +135,8 @@ static void CAT(update_e, SFX)(struct scl_fdtd_host *h)
 
 /* CPML correction in the slabs of axis a: for the field pair (target t,
  * source f) with derivative along a, t += sign coef ((kinv - 1) D + psi),
- * then psi <- b psi + c D (gprMax's recursive integration, host.c). electric: D uses f(p) - f(p - e_a); magnetic: f(p + e_a) - f(p). */
+ * then psi <- b psi + c D (gprMax's recursive integration, host.c).
+ * electric: D uses f(p) - f(p - e_a); magnetic: f(p + e_a) - f(p). */
 static void CAT(cpml, SFX)(struct scl_fdtd_host *h, int a, int electric)
 {
     int b = (a + 1) % 3, d = (a + 2) % 3;
