@@ -142,10 +142,10 @@ __kernel void fdtd_e(__global real *ex, __global real *ey, __global real *ez,
 
 /* CPML folded into the fused kernel (CPML_X/Y/Z: the axis has slabs). A
  * point in a slab updates its auxiliary fields psi in place of a separate
- * pass: psi <- b psi + c D and the target gets sign coef ((kinv - 1) D + psi)
- * (Roden & Gedney), D being the derivative its own curl already formed. psi
- * is stored for the slab planes only: along the axis, planes [0, lo] and
- * [n - hi, n] numbered 0 .. T-1; across it, x fastest: the x psi at
+ * pass: the target gets sign coef ((kinv - 1) D + psi) and then psi <- b psi
+ * + c D (gprMax's recursive integration, see host.c), D being the derivative
+ * its own curl already formed. psi is stored for the slab planes only: along
+ * the axis, planes [0, lo] and [n - hi, n] numbered 0 .. T-1; across it, x fastest: the x psi at
  * (plane, j, k) extents (T, ny + 1), the y and z psi in rows of the fields'
  * padded px from i = -1 (so that a work-group's row starts aligned, as its
  * field rows do) at (i, plane, k) and (i, j, plane), extents (px, T or ny + 1).
@@ -174,12 +174,12 @@ static inline int cpml_plane(int ia, int lo, int hi, int n)
 }
 
 /* One pair at index ia of a profile (kinv, b, c, each of s entries from
- * cp[k]): the new psi into *p, and the term the target adds times sign coef. */
+ * cp[k]): the new psi into *p, and the term the target adds times sign coef,
+ * which takes psi of the previous step (gprMax's recursive integration). */
 static inline real cpml_term(__global const real *cp, int k, int ia, int s, real d, real psi, real *p)
 {
-    real q = cp[k + s + ia] * psi + cp[k + 2 * s + ia] * d;
-    *p = q;
-    return (cp[k + ia] - (real)1) * d + q;
+    *p = cp[k + s + ia] * psi + cp[k + 2 * s + ia] * d;
+    return (cp[k + ia] - (real)1) * d + psi;
 }
 #endif
 
@@ -551,7 +551,8 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
 }
 
 /* CPML correction of one field pair in the slabs of axis `axis`
- * (Roden & Gedney): psi <- b psi + c D, t += sign coef ((kinv - 1) D + psi),
+ * (gprMax's RIPML, host.c): t += sign coef ((kinv - 1) D + psi), then
+ * psi <- b psi + c D,
  * where D is the derivative along the axis of the source field (electric:
  * s(p) - s(p - e_a), magnetic: s(p + e_a) - s(p), over the spacing).
  * Work-items (x, y, z) with the slab plane index in place of the axis
@@ -576,12 +577,13 @@ __kernel void fdtd_cpml(__global real *restrict t, __global const real *restrict
     int o = base + p0 + px * p1 + pxy * p2;
     real d = electric ? (s[o] - s[o - sa]) * ra : (s[o + sa] - s[o]) * ra;
     int pi = c0 + e0 * (c1 + e1 * c2);
-    real p = pb[ia] * psi[pi] + pc[ia] * d;
-    psi[pi] = p;
+    real p = psi[pi];
+    psi[pi] = pb[ia] * p + pc[ia] * d;
     t[o] += sign * coef[MAT(ids, o)] * ((kinv[ia] - (real)1) * d + p);
 }
 
-/* Sources after the E update: additive (E -= amp * value) or hard (E = value).
+/* Sources after the E update: additive (E -= amp * value) or hard (E = value,
+ * unless NaN: scl_fdtd_source_value).
  * values holds nsrc values per step of the chunk, step-major. */
 __kernel void fdtd_source(__global real *ex, __global real *ey, __global real *ez,
                           __global const int *offset, __global const int *pol,
@@ -593,9 +595,10 @@ __kernel void fdtd_source(__global real *ex, __global real *ey, __global real *e
         return;
     __global real *e = pol[q] == 0 ? ex : pol[q] == 1 ? ey : ez;
     real v = values[slot * nsrc + q];
-    if (hard[q])
-        e[offset[q]] = v;
-    else
+    if (hard[q]) {
+        if (!isnan(v)) /* NaN: outside its window, the edge is left free */
+            e[offset[q]] = v;
+    } else
         e[offset[q]] -= amp[q] * v;
 }
 

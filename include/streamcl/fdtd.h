@@ -17,12 +17,15 @@
  * Tangential E on the domain faces is never updated (PEC box), unless an axis
  * is periodic. Each step: record receivers (E at n dt, H at (n-1/2) dt), update
  * H, CPML H, update E, CPML E, then sources with J at (n+1/2) dt:
- * Hertzian dipole E -= CB J dl/(dx dy dz); hard voltage source E = -V/d.
+ * Hertzian dipole E -= CB J dl/(dx dy dz); hard voltage source E = -V/d with
+ * V at (n+1) dt (and at 0 before step 0), as gprMax (scl_fdtd_source_value).
  * Materials on edges/faces between different cells are averaged as gprMax
  * does (E: the 4 cells around the edge, H: the 2 cells beside the face) unless
  * the object was built without averaging (its edges take its material).
- * CPML: Roden & Gedney with gprMax's default grading (order 4, sigma_max =
- * (m+1)/(150 pi d), kappa 1, alpha 0), inside the domain, as correction terms
+ * CPML: gprMax's default (its first-order recursive-integration "HORIPML"
+ * form, order 4 grading, sigma_max = 0.8 (m+1)/(z0 d sqrt(er mr)) from the
+ * mean er, mr of each slab's entrance plane, kappa 1, alpha 0; E sampled at
+ * depths j, H at j + 1/2 cells; coefficients in host.c), inside the domain, as correction terms
  * added to the main update at the slab points (the fused kernel: inline, its
  * auxiliary fields stored for the slab planes only; the separate kernels:
  * slab kernels after each update). lo + hi CPML cells must leave at least one
@@ -306,7 +309,12 @@ typedef enum { SCL_FDTD_DEBYE, SCL_FDTD_LORENTZ, SCL_FDTD_DRUDE } scl_fdtd_pole_
  * values gprMax refuses (negative, zero times, an overdamped Lorentz pole). */
 scl_status scl_fdtd_add_poles(scl_fdtd_model *m, int mat, scl_fdtd_pole_kind kind, int npoles,
                               const double *par, char *err, size_t errlen);
-/* Source term of source s at step n (the value added, per the source kind). */
+/* Source term of source s applied after the E update of step n (gprMax's
+ * semantics): a Hertzian dipole or resistive voltage source, active while
+ * n dt is in its window, gives the current at (n + 1/2) dt (E -= cb * value,
+ * 0 when inactive); a hard voltage source gives E^{n+1} = -V((n+1) dt)/d
+ * while (n+1) dt is in its window, NaN outside it (the edge is then left to
+ * the update). n = -1: the hard sources' E at t = 0, set before step 0. */
 double scl_fdtd_source_value(const scl_fdtd_model *m, int s, long n);
 /* 1 if every component of every point has the same material (uniform kernels). */
 int scl_fdtd_model_uniform(const scl_fdtd_model *m);

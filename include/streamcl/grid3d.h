@@ -113,7 +113,8 @@ typedef struct {
 } scl_cpml_grading;
 
 /* Peak damping for Maxwell: sigma_opt = (m+1) / (150 pi d sqrt(eps_r mu_r)) S/m
- * (Taflove & Hagness 7.67, the value gprMax uses), returned as sigma/eps0. */
+ * (Taflove & Hagness 7.67; gprMax's 0.8 (m+1)/(z0 d sqrt(er mr)) is 0.07%
+ * larger, and fdtd uses gprMax's own CPML form), returned as sigma/eps0. */
 double scl_cpml_em_dmax(int order, double d, double eps_r, double mu_r);
 /* Peak damping for elastic waves (Collino & Tsogka): -(m+1) vp ln(R) / (2 L). */
 double scl_cpml_seismic_dmax(int order, double vp, double thickness, double reflection);

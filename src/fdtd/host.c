@@ -3,6 +3,7 @@
 #include "fdtd/fdtd_internal.h"
 #include "core/internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +60,68 @@ void scl_fdtd_host_free(scl_fdtd_host *h)
     free(h);
 }
 
+/* gprMax's CPML (its default: the first-order "HORIPML" recursive-integration
+ * form, Giannakis & Giannopoulos), so that receivers near a PML agree with
+ * gprMax's. Per profile sample, with sigma (S/m), kappa, alpha (S/m):
+ *   t = 2 eps0 kappa + dt (alpha kappa + sigma)
+ *   RA = (2 eps0 + dt alpha)/t, RB = 2 eps0 kappa/t,
+ *   RE = (2 eps0 kappa - dt (alpha kappa + sigma))/t, RF = 2 sigma dt/(kappa t)
+ * and the update uses the derivative D as RA D + RB Phi with Phi of the
+ * previous step, then Phi <- RE Phi - RF D. Kept as psi = RB Phi (RB is fixed
+ * per point): kinv = RA, b = RE, c = -RB RF, the target gets
+ * (kinv - 1) D + psi(old) and psi <- b psi + c D. This bilinear form differs
+ * from Roden & Gedney's exponential one by O((sigma dt/eps0)^2), which is
+ * ~2 at the outer cells: the 1-2% receiver differences near a PML. */
+static void ripml_coeffs(double sigma, double dt, double *kinv, double *b, double *c)
+{
+    const double kappa = 1, alpha = 0, e2 = 2 * SCL_FDTD_EPS0; /* gprMax's defaults */
+    double t = e2 * kappa + dt * (alpha * kappa + sigma);
+    double rb = e2 * kappa / t, rf = 2 * sigma * dt / (kappa * t);
+    *kinv = (e2 + dt * alpha) / t;
+    *b = (e2 * kappa - dt * (alpha * kappa + sigma)) / t;
+    *c = -rb * rf;
+}
+
+/* Mean er * mr of the cells of the slab's entrance plane (the cells next to
+ * the interior: plane `cell` of axis a), as gprMax grades each slab from. */
+static double entrance_ermr(const scl_fdtd_model *m, int a, int cell)
+{
+    const scl_grid3d *g = &m->grid;
+    int n[3] = {g->nx, g->ny, g->nz}, b = (a + 1) % 3, d = (a + 2) % 3;
+    double er = 0, mr = 0;
+    long cnt = 0;
+    for (int v = 0; v < n[d]; v++)
+        for (int u = 0; u < n[b]; u++) {
+            int p[3];
+            p[a] = cell;
+            p[b] = u;
+            p[d] = v;
+            long c = p[0] + (long)n[0] * (p[1] + (long)n[1] * p[2]);
+            const scl_fdtd_material *x = &m->mat[m->solid[c]];
+            er += x->er;
+            mr += x->mr;
+            cnt++;
+        }
+    return cnt ? (er / cnt) * (mr / cnt) : 1;
+}
+
+/* One face's profile: depth j (cells from the entrance) of an E sample (j)
+ * and an H sample (j + 1/2) out of T cells, sigma = sigma_max (j/T)^4 with
+ * sigma_max = 0.8 (4 + 1)/(z0 d sqrt(er mr)) (gprMax's, from its er, mr). */
+static void face_profile(scl_cpml_axis *ax, int lo, int T, int n, double d, double dt, double ermr)
+{
+    const double z0 = SCL_FDTD_MU0 * SCL_FDTD_C0;
+    double smax = 0.8 * 5 / (z0 * d * sqrt(ermr));
+    for (int j = 0; j < T; j++) {
+        double re = pow((double)j / T, 4), rh = pow((j + 0.5) / T, 4);
+        /* node and half node of depth j: lo face counts down from node T,
+         * the hi face up from node n - T */
+        int ie = lo ? T - j : n - T + j, ih = lo ? T - 1 - j : n - T + j;
+        ripml_coeffs(smax * re, dt, &ax->kinv_node[ie], &ax->b_node[ie], &ax->c_node[ie]);
+        ripml_coeffs(smax * rh, dt, &ax->kinv_half[ih], &ax->b_half[ih], &ax->c_half[ih]);
+    }
+}
+
 /* The CPML profile of every axis with PML cells (fdtd_internal.h). */
 scl_status scl_fdtd_cpml_axes(const scl_fdtd_model *m, scl_cpml_axis ax[3], int T[3], char *err,
                               size_t errlen)
@@ -71,11 +134,19 @@ scl_status scl_fdtd_cpml_axes(const scl_fdtd_model *m, scl_cpml_axis ax[3], int 
         T[a] = 0;
         if (!m->pml[a] && !m->pml[a + 3])
             continue;
-        scl_cpml_grading gr = {4, scl_cpml_em_dmax(4, d[a], 1, 1), 1, 0};
+        /* the shared builder checks the layout and sizes the arrays (kinv
+         * 1, b = c = 0 outside); the faces are then filled with gprMax's form */
+        scl_cpml_grading gr = {4, 0, 1, 0};
         scl_status s = scl_cpml_axis_build(&ax[a], n[a], d[a], m->dt, m->pml[a], m->pml[a + 3],
                                            &gr, err, errlen);
         if (s != SCL_OK)
             return s;
+        if (m->pml[a])
+            face_profile(&ax[a], 1, m->pml[a], n[a], d[a], m->dt,
+                         m->solid ? entrance_ermr(m, a, m->pml[a] - 1) : 1);
+        if (m->pml[a + 3])
+            face_profile(&ax[a], 0, m->pml[a + 3], n[a], d[a], m->dt,
+                         m->solid ? entrance_ermr(m, a, n[a] - m->pml[a + 3]) : 1);
         T[a] = (m->pml[a] + 1) + (m->pml[a + 3] + 1);
     }
     return SCL_OK;
@@ -161,6 +232,10 @@ static void record(scl_fdtd_host *h, scl_receivers *rx)
 void scl_fdtd_host_run(scl_fdtd_host *h, long steps, scl_receivers *rx)
 {
     for (long n = 0; n < steps; n++) {
+        if (h->step == 0 && h->fp64) /* hard sources' E at t = 0 (gprMax's) */
+            sources_d(h, -1);
+        else if (h->step == 0)
+            sources_f(h, -1);
         record(h, rx);
         if (h->fp64)
             step_d(h);

@@ -134,8 +134,9 @@ static void CAT(update_e, SFX)(struct scl_fdtd_host *h)
 }
 
 /* CPML correction in the slabs of axis a: for the field pair (target t,
- * source f) with derivative along a, psi <- b psi + c D, t += sign coef (
- * (kinv - 1) D + psi). electric: D uses f(p) - f(p - e_a); magnetic: f(p + e_a) - f(p). */
+ * source f) with derivative along a, t += sign coef ((kinv - 1) D + psi),
+ * then psi <- b psi + c D (gprMax's recursive integration, host.c).
+ * electric: D uses f(p) - f(p - e_a); magnetic: f(p + e_a) - f(p). */
 static void CAT(cpml, SFX)(struct scl_fdtd_host *h, int a, int electric)
 {
     int b = (a + 1) % 3, d = (a + 2) % 3;
@@ -179,8 +180,9 @@ static void CAT(cpml, SFX)(struct scl_fdtd_host *h, int a, int electric)
                     long o = scl_grid3d_index(&h->m->grid, p[0], p[1], p[2]);
                     REAL D = electric ? (S[o] - S[o - h->s[a]]) * ra : (S[o + h->s[a]] - S[o]) * ra;
                     long pi = c0 + (long)e[0] * (c1 + (long)e[1] * c2);
-                    psi[pi] = (REAL)cb[ia] * psi[pi] + (REAL)cc[ia] * D;
-                    T[o] += sign * (REAL)coef[id[o]] * (((REAL)kinv[ia] - 1) * D + psi[pi]);
+                    REAL old = psi[pi];
+                    psi[pi] = (REAL)cb[ia] * old + (REAL)cc[ia] * D;
+                    T[o] += sign * (REAL)coef[id[o]] * (((REAL)kinv[ia] - 1) * D + old);
                 }
     }
 }
@@ -193,9 +195,10 @@ static void CAT(sources, SFX)(struct scl_fdtd_host *h, long n)
         long o = scl_grid3d_index(&m->grid, src->ijk[0], src->ijk[1], src->ijk[2]);
         REAL *E = F(src->pol);
         double v = scl_fdtd_source_value(m, s, n);
-        if (src->kind == SCL_FDTD_VOLTAGE && src->resistance == 0)
-            E[o] = (REAL)v;
-        else
+        if (src->kind == SCL_FDTD_VOLTAGE && src->resistance == 0) {
+            if (!isnan(v)) /* NaN: outside its window, the edge is free */
+                E[o] = (REAL)v;
+        } else if (n >= 0)
             E[o] -= (REAL)(h->cb[m->id[src->pol][o]] * v);
     }
 }

@@ -535,16 +535,24 @@ void scl_fdtd_coefficients(const scl_fdtd_model *m, double *ca, double *cb, doub
 double scl_fdtd_source_value(const scl_fdtd_model *m, int s, long n)
 {
     const scl_fdtd_source *src = &m->src[s];
+    const scl_grid3d *g = &m->grid;
+    double d[3] = {g->dx, g->dy, g->dz};
+    if (src->kind == SCL_FDTD_VOLTAGE && src->resistance == 0) {
+        /* gprMax's hard source prescribes E^{n+1} = -V((n+1) dt)/d while
+         * (n+1) dt is in its window and leaves the edge to the update
+         * outside it (not clamped to zero) */
+        double t = (n + 1) * m->dt;
+        if (t < src->start || (src->stop >= 0 && t > src->stop))
+            return NAN;
+        return -scl_fdtd_wave_value(m, src->wave, t - src->start) / d[src->pol];
+    }
+    /* additive sources: a current at (n + 1/2) dt while n dt is in the window */
     double t = n * m->dt;
     if (t < src->start || (src->stop >= 0 && t > src->stop))
         return 0;
-    const scl_grid3d *g = &m->grid;
-    double d[3] = {g->dx, g->dy, g->dz};
     double v = scl_fdtd_wave_value(m, src->wave, t - src->start + 0.5 * m->dt);
     if (src->kind == SCL_FDTD_HERTZIAN)
         return v * d[src->pol] / (g->dx * g->dy * g->dz); /* E -= cb * this */
-    if (src->resistance == 0)
-        return -v / d[src->pol];                          /* E = this */
     return v / (src->resistance * d[(src->pol + 1) % 3] * d[(src->pol + 2) % 3]);
 }
 

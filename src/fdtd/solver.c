@@ -1157,6 +1157,28 @@ static double stage_value(const scl_fdtd *f, size_t i)
     return f->fp64 ? ((double *)f->stage)[i] : (double)((float *)f->stage)[i];
 }
 
+/* Before step 0: the hard sources' E at t = 0 (gprMax's), through the source
+ * kernel whose outputs are the buffers step 0 reads. */
+static scl_status initial_sources(scl_fdtd *f)
+{
+    const scl_fdtd_model *m = f->m;
+    for (int q = 0; q < m->nsrc; q++) {
+        double v = scl_fdtd_source_value(m, q, -1);
+        if (f->fp64)
+            ((double *)f->stage)[q] = v;
+        else
+            ((float *)f->stage)[q] = (float)v;
+    }
+    scl_status s = scl_stream_write_range(f->src_val, 0, (size_t)m->nsrc, f->stage, 1, NULL);
+    scl_kernel *k = f->ksrc[f->fused ? 1 - parity(f) : 0];
+    size_t one = 1, gs = (size_t)m->nsrc;
+    if (s == SCL_OK)
+        s = scl_kernel_set_int(k, "slot", 0);
+    if (s == SCL_OK)
+        s = scl_kernel_launch(k, 1, &gs, &one, NULL);
+    return s;
+}
+
 scl_status scl_fdtd_run(scl_fdtd *f, long steps)
 {
     return scl_fdtd_run_exchange(f, steps, NULL, NULL);
@@ -1189,6 +1211,8 @@ static scl_status run_steps(scl_fdtd *f, long steps)
 {
     const scl_fdtd_model *m = f->m;
     scl_status s = SCL_OK;
+    if (f->steps == 0 && m->nsrc > 0 && steps > 0)
+        s = initial_sources(f);
     for (long done = 0; done < steps && s == SCL_OK;) {
         int chunk = (int)(steps - done < CHUNK ? steps - done : CHUNK);
         if (m->nsrc > 0) {

@@ -16,8 +16,8 @@ mkdir -p "$work" || exit 2
 venv=$(dirname "$(dirname "$peer_py")")
 cd "$work" || exit 2
 # a dipole over a lossy dielectric block in a 40^3 box with 10 PML cells;
-# receivers close to the source, where the absorbing boundaries (gprMax's
-# HORIPML vs the CPML here) matter least
+# receivers close to the source (the PML is gprMax's own form: see
+# gprmax_pml.sh for receivers beside it)
 cat > model.in <<'IN'
 #title: streamcl vs gprMax
 #domain: 0.080 0.080 0.080
