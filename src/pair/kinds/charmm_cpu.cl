@@ -610,8 +610,16 @@ __kernel void charmm_cpu_force(__global const pos4 *restrict pos,
         accv a_e = ACC_ZERO, a0 = ACC_ZERO, a1 = ACC_ZERO, a2 = ACC_ZERO, a3 = ACC_ZERO,
              a4 = ACC_ZERO, a5 = ACC_ZERO;
 #endif
+        /* the next group's entries are loaded one group ahead, and a half
+         * list's partner rows before the pair math: their loads' latency
+         * hides behind the math instead of stalling the scatter */
+        int8 next = ngroups > 0 ? vload8(0, list) : (int8)0;
         for (int g = 0; g < ngroups; g++) {
-            const int8 packed = vload8(0, list + (size_t)g * (size_t)gstride);
+            const int8 packed = next;
+            next = vload8(0, list + (size_t)min(g + 1, ngroups - 1) * (size_t)gstride);
+#if HALF
+            const int8 sj = gather_int(row_of, packed & INDEX_MASK);
+#endif
             group_out o;
             if (g < nsp_groups)
                 o = pair_group(pos, pos_lo, type, ljc, ntypes, pi, lo_i, qi, ti, packed, 1,
@@ -649,7 +657,6 @@ __kernel void charmm_cpu_force(__global const pos4 *restrict pos,
             /* local partners get minus the pair's force and (tallying) the
              * pair's per-atom terms; its global terms count twice for them
              * (both full-list entries), once for ghosts */
-            const int8 sj = gather_int(row_of, packed & INDEX_MASK);
             const int8 local_j = sj >= (int8)0;
             const int8 rows = select((int8)(spare_first + 8 * b) + (int8)(0, 1, 2, 3, 4, 5, 6, 7), sj, local_j);
 #if PREC != 2
