@@ -128,6 +128,18 @@ def best_versus_best(rows):
             f"round {rnd}: {o[1]:.2f} s ({o[0]}) / {h[1]:.2f} s ({h[0]}) = {o[1] / h[1]:.2f}x"
             for rnd, o, h in ratios)
             + f"; median **{median([o[1] / h[1] for _, o, h in ratios]):.2f}x**.")
+    # Pair against OPT's Pair at the same rank count, round by round
+    pair = {}
+    for (code, base), runs in cases.items():
+        for rnd, r in runs:
+            if code in ("ocl", "opt") and r["Pair s"]:
+                pair.setdefault((r["ranks"], rnd), {})[code] = r["Pair s"]
+    for ranks in sorted({k[0] for k in pair}):
+        q = [v["ocl"] / v["opt"] for (n, _), v in sorted(pair.items()) if n == ranks
+             and "ocl" in v and "opt" in v]
+        if q:
+            md.append(f"\nocl Pair / `-sf opt` Pair at {ranks} rank(s), round by round: "
+                      + ", ".join(f"{x:.2f}x" for x in q) + f"; median **{median(q):.2f}x**.")
     return md
 
 
