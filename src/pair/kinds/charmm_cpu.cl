@@ -205,16 +205,6 @@ inline void sub_rows(__global accs *p, int8 r, realv x, realv y, realv z)
 #define TO_MASKV(m) (m)
 #endif
 
-/* Mixed with float pair math: each lane sums its force terms in float over
- * FPART groups (8 pairs a lane, the FSUM 8 of the GPU kinds: ~4 ulps of a
- * partial, far below the 1e-6 the tests bound) and moves them into the double
- * sums then, instead of converting and adding in double every group. */
-#if PREC == 1 && SCL_FP64 && !PAIR_DOUBLE
-#define FPART 8
-#else
-#define FPART 0
-#endif
-
 #define INDEX_MASK 0x3fffffff
 #define KIND_SHIFT 30
 #define PAD 8
@@ -603,9 +593,6 @@ __kernel void charmm_cpu_force(__global const pos4 *restrict pos,
         const int nsp_groups = sorted ? (nspecial_front[ii] + PAD - 1) / PAD : ngroups;
         __global const int *list = nbr + (size_t)(ii - list_first) * (size_t)astride;
         accv fx = ACC_ZERO, fy = ACC_ZERO, fz = ACC_ZERO;
-#if FPART
-        realv px = (realv)0, py = (realv)0, pz = (realv)0;
-#endif
 #if TALLY
         accv a_e = ACC_ZERO, a0 = ACC_ZERO, a1 = ACC_ZERO, a2 = ACC_ZERO, a3 = ACC_ZERO,
              a4 = ACC_ZERO, a5 = ACC_ZERO;
@@ -631,17 +618,9 @@ __kernel void charmm_cpu_force(__global const pos4 *restrict pos,
                                cut_forcesq, cut_coulsq, cut_ljsq, cut_lj_innersq, inv_denom_lj,
                                qqrd2e, g_ewald, special_lj, special_coul, min_r2, unit,
                                cut_force_units, cut_coul_units, error, ii);
-#if FPART
-            px += o.dx * o.fpair, py += o.dy * o.fpair, pz += o.dz * o.fpair;
-            if (g % FPART == FPART - 1) {
-                fx = acc_add(fx, to_accv(px)), fy = acc_add(fy, to_accv(py)), fz = acc_add(fz, to_accv(pz));
-                px = py = pz = (realv)0;
-            }
-#else
             const accv ax = to_accv(o.dx * o.fpair), ay = to_accv(o.dy * o.fpair),
                        az = to_accv(o.dz * o.fpair);
             fx = acc_add(fx, ax), fy = acc_add(fy, ay), fz = acc_add(fz, az);
-#endif
 #if TALLY
             accv ev = to_accv(o.evdwl), ec = to_accv(o.ecoul);
             accv v0 = to_accv(o.dx * o.dx * o.fpair), v1 = to_accv(o.dy * o.dy * o.fpair),
@@ -695,9 +674,6 @@ __kernel void charmm_cpu_force(__global const pos4 *restrict pos,
             t3 = acc_add(t3, v3), t4 = acc_add(t4, v4), t5 = acc_add(t5, v5);
 #endif
         }
-#if FPART
-        fx = acc_add(fx, to_accv(px)), fy = acc_add(fy, to_accv(py)), fz = acc_add(fz, to_accv(pz));
-#endif
 #if HALF
         const size_t oi = (size_t)ii; /* its row */
 #if PREC == 2
