@@ -167,9 +167,13 @@ void PPPMOCL::init()
   if (host_only()) {
     if (comm->me == 0)
       utils::logmesg(lmp, strf("kspace_style pppm/ocl: %d ranks: LAMMPS's host PPPM computes "
-                               "kspace (ranks host; 'ranks gather' runs it on rank 0's device, "
+                               "kspace (ranks host%s; 'ranks gather' runs it on rank 0's device, "
                                "'ranks device' keeps the particle-mesh work on each rank's)\n",
-                               comm->nprocs));
+                               comm->nprocs,
+                               ranks_keyword == RANKS_AUTO
+                                   ? ", chosen by ranks auto: a CPU device, several nodes or fft "
+                                     "host, where LAMMPS's own code is the fastest"
+                                   : ""));
     return;
   }
   if (gathered() && comm->me == 0)

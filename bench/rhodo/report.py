@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """report.py MANIFEST OUTDIR: side-by-side tables (Markdown + CSV) and a PNG bar
 chart of the rhodo runs listed in MANIFEST (name, dir, status, command; tab
-separated), differences taken against the first CPU run."""
+separated), differences taken against the first CPU run. The headline is best
+versus best: each code (cpu = LAMMPS's own style, opt = its OPT package, ocl,
+gpu...) at its fastest rank count (medians over the rounds of run.sh ROUNDS),
+and the best ocl loop over the best host-only one, taken round by round."""
 import csv
 import datetime
 import os
@@ -64,6 +67,82 @@ def load(name, d, status, cmd):
     return row
 
 
+def case_of(name):
+    """'ocl-2rank-r3' -> ('ocl', 'ocl-2rank', 3)"""
+    m = re.match(r"^(.*?)-r(\d+)$", name)
+    base, rnd = (m.group(1), int(m.group(2))) if m else (name, 1)
+    return base.split("-", 1)[0], base, rnd
+
+
+def median(v):
+    v = sorted(x for x in v if x is not None)
+    if not v:
+        return None
+    n = len(v)
+    return v[n // 2] if n % 2 else 0.5 * (v[n // 2 - 1] + v[n // 2])
+
+
+HOST_CODES = ("cpu", "opt")  # LAMMPS on the host cores only: what ocl is measured against
+
+
+def best_versus_best(rows):
+    """Markdown lines: per code its fastest case (median loop over rounds),
+    and per round the best ocl loop over the best host-only loop."""
+    cases = {}
+    for r in rows:
+        code, base, rnd = case_of(r["run"])
+        if r["loop s"]:
+            cases.setdefault((code, base), []).append((rnd, r))
+    best = {}
+    for (code, base), runs in cases.items():
+        med = median([r["loop s"] for _, r in runs])
+        if code not in best or med < best[code][1]:
+            best[code] = (base, med, runs)
+    if not best:
+        return []
+    host = [best[c] for c in HOST_CODES if c in best]
+    host_best = min(host, key=lambda b: b[1]) if host else None
+    md = ["\n## Best versus best\n",
+          "Each code at its fastest rank count (median over the rounds: "
+          f"{max(len(b[2]) for b in best.values())}). Pair and Kspace: LAMMPS's timers, medians.\n",
+          "| code | fastest case | ranks | loop s | Pair s | Kspace s | loop / best host-only LAMMPS |",
+          "|---|---|---|---|---|---|---|"]
+    for code, (base, med, runs) in sorted(best.items(), key=lambda kv: kv[1][1]):
+        ratio = med / host_best[1] if host_best else None
+        md.append(f"| {code} | {base} | {runs[0][1]['ranks']} | {med:.2f} | "
+                  f"{median([r['Pair s'] for _, r in runs]) or 0:.2f} | "
+                  f"{median([r['Kspace s'] for _, r in runs]) or 0:.2f} | "
+                  + (f"{ratio:.2f}x" if ratio else "-") + " |")
+    # the same ratio round by round (both sides of a ratio from one round)
+    per_round = {}
+    for (code, base), runs in cases.items():
+        for rnd, r in runs:
+            slot = per_round.setdefault(rnd, {})
+            key = "ocl" if code == "ocl" else ("host" if code in HOST_CODES else None)
+            if key and (key not in slot or r["loop s"] < slot[key][1]):
+                slot[key] = (base, r["loop s"])
+    ratios = [(rnd, v["ocl"], v["host"]) for rnd, v in sorted(per_round.items())
+              if "ocl" in v and "host" in v]
+    if ratios:
+        md.append("\nBest ocl / best of `lmp` and `lmp -sf opt`, round by round: " + ", ".join(
+            f"round {rnd}: {o[1]:.2f} s ({o[0]}) / {h[1]:.2f} s ({h[0]}) = {o[1] / h[1]:.2f}x"
+            for rnd, o, h in ratios)
+            + f"; median **{median([o[1] / h[1] for _, o, h in ratios]):.2f}x**.")
+    # Pair against OPT's Pair at the same rank count, round by round
+    pair = {}
+    for (code, base), runs in cases.items():
+        for rnd, r in runs:
+            if code in ("ocl", "opt") and r["Pair s"]:
+                pair.setdefault((r["ranks"], rnd), {})[code] = r["Pair s"]
+    for ranks in sorted({k[0] for k in pair}):
+        q = [v["ocl"] / v["opt"] for (n, _), v in sorted(pair.items()) if n == ranks
+             and "ocl" in v and "opt" in v]
+        if q:
+            md.append(f"\nocl Pair / `-sf opt` Pair at {ranks} rank(s), round by round: "
+                      + ", ".join(f"{x:.2f}x" for x in q) + f"; median **{median(q):.2f}x**.")
+    return md
+
+
 def main():
     manifest, out = sys.argv[1], sys.argv[2]
     rows = []
@@ -113,6 +192,7 @@ def main():
               f"({cpu_model()}, {os.cpu_count()} cores)\n")
     md.append("Loop time and LAMMPS's timing breakdown (avg over ranks, seconds, 100 steps). "
               "ocl: device wait is stamped as Pair; GPU package: its device wait lands in Modify.\n")
+    md += best_versus_best(rows)
     timing = ["ranks", "atoms", "device", "loop s", "speedup vs " + (ref["run"] if ref else "cpu"),
               "Pair / cpu Pair (same ranks)"] + [s + " s" for s in SECTIONS]
     energy = [f"{e}@{st}" for st in STEPS for e in ENERGIES]

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Rhodopsin benchmark (LAMMPS bench/in.rhodo, 32k atoms, 100 steps): the CPU
-# pair style (lmp), lj/charmm/coul/long/ocl (lmp_ocl -sf ocl) and, when given,
-# LAMMPS's GPU package (-sf gpu), on 1 and N ranks; side-by-side tables.
+# pair style (lmp), LAMMPS's OPT package (lmp -sf opt), lj/charmm/coul/long/ocl
+# (lmp_ocl -sf ocl) and, when given, LAMMPS's GPU package (-sf gpu), on 1 and N
+# ranks; side-by-side tables, headed by the best rank count of each code.
 #
 #   bench/rhodo/run.sh [OUTDIR]          (default OUTDIR: out/rhodo)
 #
@@ -20,7 +21,10 @@
 #   LMP_GPU   LAMMPS built with the GPU package (optional; runs -sf gpu -pk gpu 1 pair/only on;
 #             kind gpudef: -sf gpu -pk gpu 1 (its default: pppm/gpu too); gpu2: pair/only on 2 GPUs)
 #   NP        ranks of the "N ranks" runs (default: number of cores)
-#   RUNS      runs to do (default "cpu:1 cpu:N ocl:1 ocl:N gpu:1 gpu:N"; gpu only with LMP_GPU)
+#   RUNS      runs to do (default "cpu:1 cpu:N ocl:1 ocl:N gpu:1 gpu:N"; gpu only with LMP_GPU;
+#             opt:K runs LMP_CPU -sf opt, LAMMPS's OPT package, the fastest CPU pair style)
+#   ROUNDS    repeat RUNS this many times, interleaved (default 1); runs of later rounds are
+#             named <run>-r<k> and the report takes each case's median
 #   SCALE     k: run in.rhodo.scaled replicated k x k x k instead of in.rhodo
 #   RUN_TIMEOUT seconds per run (default 900)
 #   RUN_TAG   suffix of the run names (e.g. gpus2 for STREAMCL_GPUS=2 runs)
@@ -73,10 +77,13 @@ if [ -n "${SCALE:-}" ]; then INPUT=in.rhodo.scaled; VARS=(-var x "$SCALE" -var y
 RUNS=${RUNS:-"cpu:1 cpu:N ocl:1 ocl:N gpu:1 gpu:N"}
 
 manifest="$OUT/runs.txt"; : > "$manifest"
+ROUNDS=${ROUNDS:-1}
+for round in $(seq 1 "$ROUNDS"); do
 for r in $RUNS; do
   kind=${r%%:*}; np=${r##*:}; [ "$np" = N ] && np=$NP
   case $kind in
     cpu) exe=$LMP_CPU; args=() ;;
+    opt) exe=$LMP_CPU; args=(-sf opt) ;;                              # LAMMPS's OPT package
     ocl) exe=$LMP_OCL; args=(-sf ocl) ;;
     gpu) exe=${LMP_GPU:-}; args=(-sf gpu -pk gpu 1 pair/only on) ;;  # pair on the GPU, pppm on the CPU, like ocl
     gpudef) exe=${LMP_GPU:-}; args=(-sf gpu -pk gpu 1) ;;             # its default: pppm/gpu as well
@@ -85,6 +92,7 @@ for r in $RUNS; do
   esac
   if [ -z "$exe" ]; then echo "skip $kind:$np (no binary; set LMP_${kind^^})" >&2; continue; fi
   name="$kind-${np}rank${SCALE:+-scaled$SCALE}${RUN_TAG:+-$RUN_TAG}"
+  [ "$round" -gt 1 ] && name="$name-r$round"
   d="$OUT/$name"; rm -rf "$d"; mkdir -p "$d"
   ln -s "$LAMMPS_SOURCE_DIR/bench/data.rhodo" "$d/data.rhodo"
   cp "$LAMMPS_SOURCE_DIR/bench/$INPUT" "$d/"
@@ -100,6 +108,7 @@ for r in $RUNS; do
   t1=$(date +%s.%N)
   echo "   $st, $(python3 -c "print(f'{$t1-$t0:.1f}')") s wall" >&2
   printf '%s\t%s\t%s\t%s\n' "$name" "$d" "$st" "${envs[*]} ${cmd[*]}" >> "$manifest"
+done
 done
 PY=python3   # prefer an interpreter that has matplotlib (for the PNG)
 for p in python3 /usr/bin/python3; do
