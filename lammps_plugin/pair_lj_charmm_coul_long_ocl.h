@@ -46,6 +46,7 @@ class PairLJCharmmCoulLongOCL : public PairLJCharmmCoulLong {
   // another style on the same context, when compute() started a step with
   // natoms atoms; nullptr otherwise (then that style uploads x itself).
   const scl_stream *device_positions(const scl_context *other, int natoms) const;
+  const scl_context *context() const { return ctx; }
 
  private:
   std::string device_spec;

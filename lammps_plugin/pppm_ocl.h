@@ -89,6 +89,7 @@ class PPPMOCL : public PPPM {
   scl_pppm *engine;
   scl_pppm_params engine_params;
   bool pending;
+  int share_x = -1;              // read x, q from the pair's device copy (STREAMCL_SHARE_X)
   int pending_nlocal;
   int pending_gathered;          // ranks gather, rank 0: atoms of the pending step
   int local_rank;                // node-local rank (init())
@@ -96,6 +97,7 @@ class PPPMOCL : public PPPM {
   double wait_time, host_time;   // host seconds in collect() / in compute()
 
   void read_env();
+  bool shares_x();
   void account(double &into, double t0);
   RanksMode resolve_ranks_mode();
   void create_context();

@@ -108,6 +108,12 @@ int env_gpus()
   return g && *g && !*end && v > 0 && v < 1 << 20 ? (int) v : 0;
 }
 
+bool share_x()
+{
+  const char *e = getenv("STREAMCL_SHARE_X");
+  return !(e && !strcmp(e, "0"));
+}
+
 bool resolve(const std::string &spec, int local_rank, int gpus, std::string &out,
              std::string *err, int *gpus_used)
 {

@@ -47,6 +47,10 @@ bool resolve(const std::string &spec, int local_rank, int gpus, std::string &out
 // without a `gpus` keyword.
 int env_gpus();
 
+// The styles read x (and q) from the pair style's device copy of the step
+// where they can (STREAMCL_SHARE_X=0: each uploads its own, for A/B).
+bool share_x();
+
 // The context of (lmp, resolved device spec) for `user`; made by the first
 // acquire (STREAMCL_* environment options, profiling on), shared after.
 // nullptr on failure: *st and err say why.
