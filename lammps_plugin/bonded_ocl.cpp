@@ -211,7 +211,7 @@ void BondedOCLEngine::start(int eflag, int vflag)
   st = xdev ? scl_bonded_compute_start_device(engine, xdev, x, nullptr, flags)
             : scl_bonded_compute_start(engine, x, nullptr, flags);
   if (st) fail(FLERR, "starting the bonded terms", st);
-  StreamclContext::note_bonded_x(lmp, xdev != nullptr);
+  StreamclContext::note_x(lmp, StreamclContext::BONDED, xdev != nullptr);
   in_flight = true;
   unclaimed = active;
 }

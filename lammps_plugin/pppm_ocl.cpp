@@ -611,6 +611,7 @@ bool PPPMOCL::start_own_step(bool tally)
   st = xq ? scl_pppm_solve_start_device(engine, nlocal, xq, 3 * (size_t) nall, atom->q, tally)
           : scl_pppm_solve_start(engine, nlocal, nlocal ? atom->x[0] : nullptr, atom->q, tally);
   if (st != SCL_OK) fail(FLERR, "starting the device step", st);
+  StreamclContext::note_x(lmp, StreamclContext::KSPACE, xq != nullptr);
   return true;
 }
 

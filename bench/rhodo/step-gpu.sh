@@ -48,7 +48,7 @@ for np in ${RANKS:-1 8}; do
       env "${env[@]}" timeout 300 "${cmd[@]}" "${args[@]}" -log "$log" -screen none ||
         { echo "run failed: $log"; tail -5 "$log"; continue; }
       printf "%-6s %-7s %-5s %8s %7s %7s %7s %7s %7s %7s\n" "$np" "$mode" "$r" $(rows "$log") | tee -a table.txt
-      [ "$mode" = gpudef ] || { echo "== $log"; grep -E "^(streamcl contexts|Host per step, by style|Transfers per step|Bonded x)" "$log"; } >> devinfo.txt
+      [ "$mode" = gpudef ] || { echo "== $log"; grep -E "^(streamcl contexts|Host per step, by style|Transfers per step|Shared x)" "$log"; } >> devinfo.txt
     done
   done
 done
