@@ -56,7 +56,10 @@ class PPPMOCL : public PPPM {
   // it overlaps the pair and bonded computes on the host; compute() then only
   // checks the energy/virial flags. Only with the whole step on the device
   // (one rank), no per-atom tallies, and no other pre_force fix (those may
-  // change x or q, e.g. fix qeq).
+  // change x or q, e.g. fix qeq). Not when the step reads x and q from the
+  // pair style's device copy (shares_x(): that copy exists only once the
+  // pair computed, so the step is queued in compute(), after the pair's, on
+  // the one in-order queue; STREAMCL_SHARE_X=0 uploads and prestarts).
   void prestart(int vflag);
   // Add the forces of the step compute() started; no-op when none is pending.
   void collect();
