@@ -155,10 +155,7 @@ void BondedOCLEngine::start(int eflag, int vflag)
   if (improper && force->improper == improper) active |= 1 << SCL_BONDED_IMPROPER;
   if (!ctx) create();
   scl_status st;
-  if (share_x < 0) {
-    const char *e = getenv("STREAMCL_SHARE_X");
-    share_x = !(e && !strcmp(e, "0"));
-  }
+  if (share_x < 0) share_x = StreamclContext::share_x();
   if (coeffs_dirty) {
     scl_bonded_coeffs c;
     memset(&c, 0, sizeof c);
@@ -214,7 +211,7 @@ void BondedOCLEngine::start(int eflag, int vflag)
   st = xdev ? scl_bonded_compute_start_device(engine, xdev, x, nullptr, flags)
             : scl_bonded_compute_start(engine, x, nullptr, flags);
   if (st) fail(FLERR, "starting the bonded terms", st);
-  StreamclContext::note_bonded_x(lmp, xdev != nullptr);
+  StreamclContext::note_x(lmp, StreamclContext::BONDED, xdev != nullptr);
   in_flight = true;
   unclaimed = active;
 }

@@ -1,6 +1,7 @@
 #include "fix_shake_ocl.h"
 
 #include "lammps_compat.h"
+#include "pair_lj_charmm_coul_long_ocl.h"
 
 #include "streamcl_context.h"
 #include "strf.h"
@@ -219,8 +220,18 @@ void FixShakeOCL::post_force(int vflag)
   in.box.xz = domain->xz;
   in.box.yz = domain->yz;
   const bool tally = evflag && vflag_global;
+  // x from the pair style's device copy of this step where it has one on
+  // this context (STREAMCL_SHARE_X=0: uploaded, for A/B); xshake goes up
+  const scl_stream *xdev = nullptr;
+  if (share_x < 0) share_x = StreamclContext::share_x();
+  if (share_x && natoms_used && !utils::strmatch(update->integrate_style, "^respa"))
+    if (auto *pair = dynamic_cast<PairLJCharmmCoulLongOCL *>(force->pair))
+      xdev = pair->last_device_positions(ctx, atom->nlocal + atom->nghost);
   if (nlist > 0) {
-    scl_status st = scl_shake_solve(engine, &in, &atom->f[0][0], tally ? virial : nullptr);
+    double *f = &atom->f[0][0], *vir = tally ? virial : nullptr;
+    scl_status st = xdev ? scl_shake_solve_device_x(engine, &in, xdev, f, vir)
+                         : scl_shake_solve(engine, &in, f, vir);
+    StreamclContext::note_x(lmp, StreamclContext::SHAKE, xdev != nullptr);
     if (st == SCL_ERR_INPUT && strstr(scl_last_error(ctx), "determinant"))
       error->one(FLERR, strf("Shake determinant = 0.0 (fix shake/ocl: %s)", scl_last_error(ctx)));
     if (st != SCL_OK)

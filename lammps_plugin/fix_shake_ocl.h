@@ -6,8 +6,11 @@
  * Everything else is FixShake's own: the arguments, cluster finding, bond and
  * angle distances, the unconstrained update and its communication, setup's
  * coordinate correction, statistics output, restart, dof. The cluster list
- * goes up on re-neighbor steps only (pre_neighbor); each step uploads x and
- * xshake (the atoms the clusters touch), downloads the per-cluster force
+ * goes up on re-neighbor steps only (pre_neighbor); each step uploads
+ * xshake and x (the atoms the clusters touch; x instead copied on the device
+ * from the pair style's copy of the step where it has one on this context:
+ * x is unchanged from its compute to post_force; not under respa;
+ * STREAMCL_SHARE_X=0 uploads), downloads the per-cluster force
  * increments (and, when the virial is wanted, per-work-group virial sums).
  * On the host instead, with a note in the log: run_style respa (its
  * post_force_respa is FixShake's), steps that want per-atom virial, a device
@@ -50,6 +53,7 @@ class FixShakeOCL : public FixShake {
   int natoms_used;                          // 1 + the largest atom index of a cluster
   std::vector<scl_shake_cluster> clusters;
   bool noted_host_virial;
+  int share_x = -1;                         // x from the pair's device copy (STREAMCL_SHARE_X)
   bool host_only;                           // no usable device (noted in the log)
   double wall;                              // seconds in the device path of post_force this run
   long steps_device, steps_host;

@@ -452,6 +452,7 @@ void PairLJCharmmCoulLongOCL::compute(int eflag, int vflag)
                                      eflag_atom, vflag_atom);
   if (st != SCL_OK) fail(FLERR, "starting the force step", st);
   pending = true;
+  computed_step = update->ntimestep;
   compute_time += MPI_Wtime() - t0;
 }
 
@@ -461,6 +462,18 @@ const scl_stream *PairLJCharmmCoulLongOCL::device_positions(const scl_context *o
   if (!pending || !engine || other != ctx) return nullptr;
   int n = 0;
   const scl_stream *x = scl_charmm_positions(engine, &n);
+  return x && n == natoms ? x : nullptr;
+}
+
+const scl_stream *PairLJCharmmCoulLongOCL::last_device_positions(const scl_context *other,
+                                                                 int natoms) const
+{
+  // this force evaluation's: pair computed on this step (a minimizer's
+  // evaluations all compute the pair), x unchanged since (post_force)
+  if (!engine || other != ctx || !compute_flag || computed_step != update->ntimestep)
+    return nullptr;
+  int n = 0;
+  const scl_stream *x = scl_charmm_last_positions(engine, &n);
   return x && n == natoms ? x : nullptr;
 }
 
@@ -592,9 +605,10 @@ std::string PairLJCharmmCoulLongOCL::report_shared(double steps)
   local[3] = (double) (b.moved.upload_bytes + b.moved.download_bytes);
   for (int u = 0; u < SC::USERS; u++) local[4 + u] = b.host[u];
   MPI_Reduce(local, hi, 4 + SC::USERS, MPI_DOUBLE, MPI_MAX, 0, world);
-  const double bx[2] = {(double) b.bonded_x_shared, (double) b.bonded_x_uploaded};
-  double bxmin[2];   // min over ranks: "every rank shared x on every step" reads as all
-  MPI_Reduce(bx, bxmin, 2, MPI_DOUBLE, MPI_MIN, 0, world);
+  double bx[2 * SC::USERS], bxmin[2 * SC::USERS];
+  for (int u = 0; u < SC::USERS; u++) bx[2 * u] = b.x_shared[u], bx[2 * u + 1] = b.x_uploaded[u];
+  // min over ranks: "every rank shared x on every step" reads as all
+  MPI_Reduce(bx, bxmin, 2 * SC::USERS, MPI_DOUBLE, MPI_MIN, 0, world);
   double up[4] = {(double) b.moved.uploads, (double) b.moved.upload_bytes,
                   (double) b.moved.downloads, (double) b.moved.download_bytes};
   double upmax[4];
@@ -624,8 +638,12 @@ std::string PairLJCharmmCoulLongOCL::report_shared(double steps)
     m += strf(" %s %.1f/%.1f (%.0f/%.0f)", SC::user_name(u), by[4 * u] * per, by[4 * u + 2] * per,
               by[4 * u + 1] * per / 1024.0, by[4 * u + 3] * per / 1024.0);
   m += "\n";
-  if (bxmin[0] + hi[4 + SC::BONDED] > 0)   // (bonded styles in use)
-    m += strf("Bonded x: the pair's device copy in %.0f evaluations, uploaded in %.0f "
-              "(min over ranks)\n", bxmin[0], bxmin[1]);
+  std::string xs;
+  for (int u = SC::KSPACE; u < SC::USERS; u++)
+    if (bxmin[2 * u] + bxmin[2 * u + 1] + hi[4 + u] > 0)   // (the style in use)
+      xs += strf(" %s %.0f/%.0f", SC::user_name(u), bxmin[2 * u], bxmin[2 * u + 1]);
+  if (!xs.empty())
+    m += "Shared x: evaluations reading the pair's device copy / uploading x (min over ranks):" +
+         xs + "\n";
   return m;
 }

@@ -46,6 +46,11 @@ class PairLJCharmmCoulLongOCL : public PairLJCharmmCoulLong {
   // another style on the same context, when compute() started a step with
   // natoms atoms; nullptr otherwise (then that style uploads x itself).
   const scl_stream *device_positions(const scl_context *other, int natoms) const;
+  const scl_context *context() const { return ctx; }
+  // The same after the step's collection (post_force: x unchanged since
+  // compute), until the next compute; nullptr where the pair did not
+  // compute on this timestep.
+  const scl_stream *last_device_positions(const scl_context *other, int natoms) const;
 
  private:
   std::string device_spec;
@@ -63,6 +68,7 @@ class PairLJCharmmCoulLongOCL : public PairLJCharmmCoulLong {
   std::vector<double> eps_mixed, sigma_mixed;  // the arrays engine_params points to
   bool engine_stale;       // init_style ran since the engine was made
   bool pending;            // compute() enqueued a step not yet collected
+  bigint computed_step = -1;   // timestep of the last compute()
   int last_nlocal, last_nghost;
   int host_threads;        // threads of the engine's host copies (its share of the node's cores)
   scl_charmm_stats stats_base;

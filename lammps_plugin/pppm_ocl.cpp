@@ -4,6 +4,7 @@
 #include "pppm_ocl.h"
 
 #include "fix_streamcl_collect.h"
+#include "pair_lj_charmm_coul_long_ocl.h"
 #include "streamcl_context.h"
 #include "strf.h"
 
@@ -549,7 +550,8 @@ void PPPMOCL::prestart(int vflag)
 {
   prestarted = -1;
   const bigint step = update->ntimestep;
-  if (!whole_device() || !compute_flag || pending || modify->n_pre_force != 1 ||
+  // x and q shared with the pair style: queued after its step (in compute)
+  if (!whole_device() || !compute_flag || pending || modify->n_pre_force != 1 || shares_x() ||
       update->eflag_atom == step || (vflag & (VIRIAL_ATOM | VIRIAL_CENTROID)))
     return;
   ev_init(update->eflag_global == step ? ENERGY_GLOBAL : 0, vflag);
@@ -603,10 +605,27 @@ bool PPPMOCL::start_own_step(bool tally)
     if (st) fail(FLERR, "setting up the device FFT step", st);
     kspace_dirty = false;
   }
-  const int nlocal = atom->nlocal;
-  st = scl_pppm_solve_start(engine, nlocal, nlocal ? atom->x[0] : nullptr, atom->q, tally);
+  const int nlocal = atom->nlocal, nall = nlocal + atom->nghost;
+  // x and q from the pair style's device copy of this step where it has one
+  // on this context (the owned atoms first, q after all its 3 nall x), else
+  // uploaded
+  const scl_stream *xq = nullptr;
+  if (shares_x())
+    xq = static_cast<PairLJCharmmCoulLongOCL *>(force->pair)->device_positions(ctx, nall);
+  st = xq ? scl_pppm_solve_start_device(engine, nlocal, xq, 3 * (size_t) nall, atom->q, tally)
+          : scl_pppm_solve_start(engine, nlocal, nlocal ? atom->x[0] : nullptr, atom->q, tally);
   if (st != SCL_OK) fail(FLERR, "starting the device step", st);
+  StreamclContext::note_x(lmp, StreamclContext::KSPACE, xq != nullptr);
   return true;
+}
+
+/* The pair style is ours on this rank's context and sharing is on: its
+   device x and q of the step serve the whole device step (one rank). */
+bool PPPMOCL::shares_x()
+{
+  if (share_x < 0) share_x = StreamclContext::share_x();
+  auto *pair = dynamic_cast<PairLJCharmmCoulLongOCL *>(force->pair);
+  return share_x && pair && ctx && pair->context() == ctx;
 }
 
 void PPPMOCL::collect()

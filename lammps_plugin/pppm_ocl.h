@@ -56,7 +56,10 @@ class PPPMOCL : public PPPM {
   // it overlaps the pair and bonded computes on the host; compute() then only
   // checks the energy/virial flags. Only with the whole step on the device
   // (one rank), no per-atom tallies, and no other pre_force fix (those may
-  // change x or q, e.g. fix qeq).
+  // change x or q, e.g. fix qeq). Not when the step reads x and q from the
+  // pair style's device copy (shares_x(): that copy exists only once the
+  // pair computed, so the step is queued in compute(), after the pair's, on
+  // the one in-order queue; STREAMCL_SHARE_X=0 uploads and prestarts).
   void prestart(int vflag);
   // Add the forces of the step compute() started; no-op when none is pending.
   void collect();
@@ -89,6 +92,7 @@ class PPPMOCL : public PPPM {
   scl_pppm *engine;
   scl_pppm_params engine_params;
   bool pending;
+  int share_x = -1;              // read x, q from the pair's device copy (STREAMCL_SHARE_X)
   int pending_nlocal;
   int pending_gathered;          // ranks gather, rank 0: atoms of the pending step
   int local_rank;                // node-local rank (init())
@@ -96,6 +100,7 @@ class PPPMOCL : public PPPM {
   double wait_time, host_time;   // host seconds in collect() / in compute()
 
   void read_env();
+  bool shares_x();
   void account(double &into, double t0);
   RanksMode resolve_ranks_mode();
   void create_context();

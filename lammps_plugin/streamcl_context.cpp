@@ -26,7 +26,7 @@ struct Instance {
   double host[USERS] = {0, 0, 0, 0};
   scl_transfer_stats base{};      // transfers of the live contexts at begin_run
   scl_transfer_stats retired{};   // totals of contexts freed since
-  long x_shared = 0, x_uploaded = 0;
+  long x_shared[USERS] = {0, 0, 0, 0}, x_uploaded[USERS] = {0, 0, 0, 0};
   scl_transfer_stats moved_by[USERS] = {};
 };
 
@@ -106,6 +106,12 @@ int env_gpus()
   char *end = nullptr;
   const long v = g && *g ? strtol(g, &end, 10) : 0;
   return g && *g && !*end && v > 0 && v < 1 << 20 ? (int) v : 0;
+}
+
+bool share_x()
+{
+  const char *e = getenv("STREAMCL_SHARE_X");
+  return !(e && !strcmp(e, "0"));
 }
 
 bool resolve(const std::string &spec, int local_rank, int gpus, std::string &out,
@@ -236,16 +242,16 @@ void begin_run(LAMMPS *lmp)
   Instance &in = it->second;
   for (double &h : in.host) h = 0.0;
   for (scl_transfer_stats &m : in.moved_by) m = scl_transfer_stats{};
-  in.x_shared = in.x_uploaded = 0;
+  for (int u = 0; u < USERS; u++) in.x_shared[u] = in.x_uploaded[u] = 0;
   in.base = live_transfers(in);
 }
 
-void note_bonded_x(LAMMPS *lmp, bool shared)
+void note_x(LAMMPS *lmp, int user, bool shared)
 {
   std::lock_guard<std::mutex> g(lock());
   auto it = instances().find(lmp);
-  if (it == instances().end()) return;
-  (shared ? it->second.x_shared : it->second.x_uploaded)++;
+  if (it == instances().end() || user < 0 || user >= USERS) return;
+  (shared ? it->second.x_shared : it->second.x_uploaded)[user]++;
 }
 
 RunBooks run_books(LAMMPS *lmp)
@@ -256,8 +262,7 @@ RunBooks run_books(LAMMPS *lmp)
   if (it == instances().end()) return b;
   const Instance &in = it->second;
   for (int u = 0; u < USERS; u++) b.host[u] = in.host[u], b.moved_by[u] = in.moved_by[u];
-  b.bonded_x_shared = in.x_shared;
-  b.bonded_x_uploaded = in.x_uploaded;
+  for (int u = 0; u < USERS; u++) b.x_shared[u] = in.x_shared[u], b.x_uploaded[u] = in.x_uploaded[u];
   b.moved = live_transfers(in);
   b.moved.uploads -= in.base.uploads;
   b.moved.downloads -= in.base.downloads;

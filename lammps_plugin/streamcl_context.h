@@ -47,6 +47,10 @@ bool resolve(const std::string &spec, int local_rank, int gpus, std::string &out
 // without a `gpus` keyword.
 int env_gpus();
 
+// The styles read x (and q) from the pair style's device copy of the step
+// where they can (STREAMCL_SHARE_X=0: each uploads its own, for A/B).
+bool share_x();
+
 // The context of (lmp, resolved device spec) for `user`; made by the first
 // acquire (STREAMCL_* environment options, profiling on), shared after.
 // nullptr on failure: *st and err say why.
@@ -81,13 +85,14 @@ class Span {
   double t0;
   scl_transfer_stats at_start;
 };
-// A bonded evaluation read x from the pair's device copy (shared) or not.
-void note_bonded_x(LAMMPS *lmp, bool shared);
+// An evaluation of `user` (bonded, kspace, shake) read x from the pair's
+// device copy (shared) or uploaded it.
+void note_x(LAMMPS *lmp, int user, bool shared);
 struct RunBooks {
   double host[USERS];        // seconds since begin_run
   scl_transfer_stats moved;  // all this instance's contexts, since begin_run
   scl_transfer_stats moved_by[USERS];   // of those, queued in each style's Spans
-  long bonded_x_shared, bonded_x_uploaded;   // bonded evaluations since begin_run
+  long x_shared[USERS], x_uploaded[USERS];   // evaluations by style since begin_run
 };
 RunBooks run_books(LAMMPS *lmp);
 

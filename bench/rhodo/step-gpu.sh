@@ -42,7 +42,7 @@ for np in ${RANKS:-1 8}; do
         { echo "run failed: $log"; tail -5 "$log"; continue; }
       # shellcheck disable=SC2046,SC2059
       printf "$fmt" "$np" "$mode" "$r" $(log_rows "$log" Pair Bond Kspace Modify Neigh Comm) | tee -a table.txt
-      [ "$mode" = gpudef ] || { echo "== $log"; grep -E "^(streamcl contexts|Host per step, by style|Transfers per step|Bonded x)" "$log"; } >> devinfo.txt
+      [ "$mode" = gpudef ] || { echo "== $log"; grep -E "^(streamcl contexts|Host per step, by style|Transfers per step|Shared x)" "$log"; } >> devinfo.txt
     done
   done
 done

@@ -254,6 +254,12 @@ scl_status scl_charmm_finish(scl_charmm *eng, double *f, scl_charmm_result *resu
  * reads this step's x. NULL (and *natoms 0) when no step is pending or the
  * engine packs positions on the host (devices without fp64, host_pack). */
 const scl_stream *scl_charmm_positions(const scl_charmm *eng, int *natoms);
+/* The same stream and layout, pending or finished: x and q of the last
+ * compute, until the next set_atoms or compute (for work after the step's
+ * finish, e.g. constraints in LAMMPS's post_force, while x is unchanged).
+ * NULL (and *natoms 0) when no compute followed the last set_atoms or the
+ * engine packs on the host. */
+const scl_stream *scl_charmm_last_positions(const scl_charmm *eng, int *natoms);
 
 /* Facts of the last steps, for reports ("Device Time Info"). */
 typedef struct {

@@ -114,6 +114,16 @@ scl_status scl_pppm_solver_set(scl_pppm *p, const scl_pppm_kspace *k);
  * are copied before the call returns, or read until scl_pppm_solve_finish
  * with params.inputs_stable. */
 scl_status scl_pppm_solve_start(scl_pppm *p, int n, const double *x, const double *q, int tally);
+/* solve_start with x and q already on the device: xq_dev, a stream of
+ * doubles on p's context holding x (3n doubles from element 0) and q (n
+ * doubles from element q_first >= 3n), e.g. scl_charmm_positions of the
+ * pair engine's pending step (q_first = 3 * its natoms), copied on the
+ * device instead of uploaded. q (host, n) still gives the fixed-point scale
+ * and must equal the device's q. The same results bit for bit.
+ * SCL_ERR_ARGUMENT for a stream of another type or too short, or a device
+ * without fp64 (its positions are float: use solve_start). */
+scl_status scl_pppm_solve_start_device(scl_pppm *p, int n, const scl_stream *xq_dev,
+                                       size_t q_first, const double *q, int tally);
 /* Wait, add forces (f[3i+d] += ...). With tally, *energy = sum over k of
  * s2 G |rho_k|^2 and virial[6] the same weighted by LAMMPS's vg, i.e. the
  * values of LAMMPS's `energy` and `virial` after poisson_ik, before its

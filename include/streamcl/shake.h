@@ -105,6 +105,16 @@ int scl_shake_cluster_count(const scl_shake *s);
  * indices must be < in->natoms (SCL_ERR_ARGUMENT). Blocks until done. */
 scl_status scl_shake_solve(scl_shake *s, const scl_shake_input *in, double *f, double virial[6]);
 
+/* scl_shake_solve with x already on the device: x_dev, a stream of doubles
+ * on s's context whose first 3 * in->natoms elements are x in the clusters'
+ * numbering (e.g. scl_charmm_last_positions of the pair engine, this step's
+ * x of all owned and ghost atoms), copied on the device instead of uploaded
+ * (in->x is not used). xshake still goes up, f comes down as there. The
+ * same results bit for bit. SCL_ERR_ARGUMENT for a stream of another
+ * context or type, or too short. */
+scl_status scl_shake_solve_device_x(scl_shake *s, const scl_shake_input *in,
+                                    const scl_stream *x_dev, double *f, double virial[6]);
+
 /* Device-resident form: x, xshake and f are the caller's device streams of
  * SCL_DOUBLE, natoms * 3 each (in->x, in->xshake and in->natoms are not
  * used: natoms is the streams' size / 3). The forces are added into f on the

@@ -254,6 +254,7 @@ scl_status scl_charmm_set_atoms_from(scl_charmm *eng, const scl_charmm_atoms *a)
         return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "atoms is NULL");
     if (eng->pending)
         return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "a step is in flight: call finish first");
+    eng->xq_natoms = 0; /* xq_dev may be reallocated; the next compute fills it */
     int nlocal = a->nlocal, nghost = a->nghost;
     if (nlocal < 0 || nghost < 0 || (long)nlocal + nghost >= CHARMM_INDEX_MASK ||
         (a->nspecial && a->maxspecial < 0))
@@ -525,6 +526,7 @@ scl_status scl_charmm_compute(scl_charmm *eng, const double *x, const double *q,
      * where none runs, or the last one did not */
     if (s == SCL_OK && (!eng->dev_pack || !eng->stat_clean))
         s = clear_errors(eng);
+    eng->xq_natoms = 0; /* valid again once this step is queued */
     if (s == SCL_OK && eng->dev_pack) {
         prune_decide(eng);
         eng->disp_known = 0; /* until this step is finished */
@@ -549,6 +551,7 @@ scl_status scl_charmm_compute(scl_charmm *eng, const double *x, const double *q,
         return s;
     }
     eng->pending = 1;
+    eng->xq_natoms = eng->dev_pack && eng->xq_dev ? nl->natoms : 0;
     return SCL_OK;
 }
 
@@ -747,6 +750,14 @@ const scl_stream *scl_charmm_positions(const scl_charmm *eng, int *natoms)
     const int ok = eng && eng->pending && eng->dev_pack && eng->xq_dev;
     if (natoms)
         *natoms = ok ? eng->nlist.natoms : 0;
+    return ok ? eng->xq_dev : NULL;
+}
+
+const scl_stream *scl_charmm_last_positions(const scl_charmm *eng, int *natoms)
+{
+    const int ok = eng && eng->xq_natoms > 0 && eng->dev_pack && eng->xq_dev;
+    if (natoms)
+        *natoms = ok ? eng->xq_natoms : 0;
     return ok ? eng->xq_dev : NULL;
 }
 

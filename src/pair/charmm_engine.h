@@ -41,6 +41,7 @@ struct scl_charmm {
     /* device streams of a step (the atom set's are the neighbor list's) */
     scl_stream *pos, *pos_lo, *force, *partials, *eatom, *vatom, *error;
     scl_stream *xq_dev; /* device packing's input: x (3 per atom), then q */
+    int xq_natoms;      /* atoms of the last compute xq_dev holds (0: none since set_atoms) */
     charmm_step_io io;
 
     /* device packing (fp64 devices, unless params.host_pack): the caller's x

@@ -222,7 +222,32 @@ void pppm_add_seconds(scl_pppm *p, scl_event ev, double *acc)
 
 scl_status pppm_upload_atoms(scl_pppm *p, int n, const double *x, const double *q, double *scale)
 {
+    return pppm_put_atoms(p, n, x, q, NULL, 0, scale);
+}
+
+/* The device copy of the inputs: the same doubles as the upload writes, so
+ * the same results bit for bit; double positions only (fp64 devices). */
+static scl_status pppm_check_xq_dev(scl_pppm *p, int n, const scl_stream *xq_dev, size_t q_first)
+{
+    const char *fn = "scl_pppm_solve_start_device";
+    if (!p->pos_fp64)
+        return scl_fail(p->ctx, SCL_ERR_ARGUMENT, fn,
+                        "the device has no fp64 (its positions are float): upload x");
+    if (scl_stream_type(xq_dev) != SCL_DOUBLE)
+        return scl_fail(p->ctx, SCL_ERR_ARGUMENT, fn, "xq_dev is not a stream of doubles");
+    const size_t need = q_first + (size_t)n;
+    if (q_first < 3 * (size_t)n || scl_stream_count(xq_dev) < need)
+        return scl_fail(p->ctx, SCL_ERR_ARGUMENT, fn,
+                        "xq_dev holds %zu doubles: x needs 3 * %d and q (from %zu) %d",
+                        scl_stream_count(xq_dev), n, q_first, n);
+    return SCL_OK;
+}
+
+scl_status pppm_put_atoms(scl_pppm *p, int n, const double *x, const double *q,
+                          const scl_stream *xq_dev, size_t q_first, double *scale)
+{
     scl_status st;
+    if (xq_dev && (st = pppm_check_xq_dev(p, n, xq_dev, q_first))) return st;
     if ((st = pppm_reserve_atoms(p, n))) return st;
     p->n = n;
     /* fixed point: no grid sum can exceed delvolinv * sum|q| (weights are in
@@ -234,6 +259,11 @@ scl_status pppm_upload_atoms(scl_pppm *p, int n, const double *x, const double *
     *scale = qabs > 0 ? ldexp(1.0, 60) / qabs : 1.0;
     p->inv_scale = p->p.delvolinv / *scale;
     if (n == 0) return SCL_OK;
+    if (xq_dev) {
+        pppm_account_uploads(p);
+        st = scl_stream_copy(p->x, 0, xq_dev, 0, 3 * (size_t)n, NULL);
+        return st ? st : scl_stream_copy(p->q, 0, xq_dev, q_first, (size_t)n, NULL);
+    }
     const void *xs = x, *qs = q;
     if (!p->pos_fp64) {
         float *xf = p->pos_host, *qf = p->q_host;

@@ -54,6 +54,9 @@ scl_status pppm_reserve_atoms(scl_pppm *p, int n);
 /* queue the upload of the atoms; sets p->n and p->inv_scale, returns the
  * fixed-point scale to pass to the assignment kernel */
 scl_status pppm_upload_atoms(scl_pppm *p, int n, const double *x, const double *q, double *scale);
+/* the same from a device stream (xq_dev: x at 0, q at q_first; NULL: upload) */
+scl_status pppm_put_atoms(scl_pppm *p, int n, const double *x, const double *q,
+                          const scl_stream *xq_dev, size_t q_first, double *scale);
 void pppm_add_seconds(scl_pppm *p, scl_event ev, double *acc);
 /* the upload time of the last pppm_upload_atoms once its writes are done */
 void pppm_account_uploads(scl_pppm *p);

@@ -185,14 +185,33 @@ scl_status scl_pppm_solver_set(scl_pppm *p, const scl_pppm_kspace *k)
     return scl_kernel_set_real(p->poisson, "gew_term", 0.25 / (k->g_ewald * k->g_ewald));
 }
 
+static scl_status solve_start(scl_pppm *p, int n, const double *x, const double *q,
+                              const scl_stream *xq_dev, size_t q_first, int tally);
+
 scl_status scl_pppm_solve_start(scl_pppm *p, int n, const double *x, const double *q, int tally)
 {
     if (!p || n < 0 || (n > 0 && (!x || !q))) return SCL_ERR_ARGUMENT;
+    return solve_start(p, n, x, q, NULL, 0, tally);
+}
+
+scl_status scl_pppm_solve_start_device(scl_pppm *p, int n, const scl_stream *xq_dev,
+                                       size_t q_first, const double *q, int tally)
+{
+    if (!p || n < 0 || (n > 0 && !q)) return SCL_ERR_ARGUMENT;
+    if (!xq_dev)
+        return scl_fail(p->ctx, SCL_ERR_ARGUMENT, "scl_pppm_solve_start_device",
+                        "xq_dev is NULL (scl_pppm_solve_start uploads x and q)");
+    return solve_start(p, n, NULL, q, xq_dev, q_first, tally);
+}
+
+static scl_status solve_start(scl_pppm *p, int n, const double *x, const double *q,
+                              const scl_stream *xq_dev, size_t q_first, int tally)
+{
     const char *fn = "scl_pppm_solve_start";
     if (!p->fft) return scl_fail(p->ctx, SCL_ERR_ARGUMENT, fn, "call scl_pppm_solver_set first");
     if (p->pending) return scl_fail(p->ctx, SCL_ERR_ARGUMENT, fn, "a step is pending");
     double scale;
-    scl_status st = pppm_upload_atoms(p, n, x, q, &scale);
+    scl_status st = pppm_put_atoms(p, n, x, q, xq_dev, q_first, &scale);
     if (st) return st;
     const size_t np = (size_t)p->nk[0] * p->nk[1] * p->nk[2];
     const int64_t zero = 0;

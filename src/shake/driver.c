@@ -320,14 +320,38 @@ static scl_status check_indices(scl_shake *s, const char *fn, int natoms)
     return SCL_OK;
 }
 
+static scl_status solve_host_f(scl_shake *s, const char *fn, const scl_shake_input *in,
+                               const scl_stream *x_dev, double *f, double virial[6]);
+
 scl_status scl_shake_solve(scl_shake *s, const scl_shake_input *in, double *f, double virial[6])
 {
-    static const char *fn = "scl_shake_solve";
+    return solve_host_f(s, "scl_shake_solve", in, NULL, f, virial);
+}
+
+scl_status scl_shake_solve_device_x(scl_shake *s, const scl_shake_input *in,
+                                    const scl_stream *x_dev, double *f, double virial[6])
+{
+    static const char *fn = "scl_shake_solve_device_x";
+    if (!s) return SCL_ERR_ARGUMENT;
+    if (!x_dev || scl_stream_type(x_dev) != SCL_DOUBLE)
+        return scl_fail(s->ctx, SCL_ERR_ARGUMENT, fn, "x_dev must be a stream of double "
+                        "(scl_shake_solve uploads x)");
+    if (in && in->natoms > 0 && scl_stream_count(x_dev) < 3 * (size_t)in->natoms)
+        return scl_fail(s->ctx, SCL_ERR_ARGUMENT, fn, "x_dev holds %zu doubles, natoms %d need %zu",
+                        scl_stream_count(x_dev), in->natoms, 3 * (size_t)in->natoms);
+    return solve_host_f(s, fn, in, x_dev, f, virial);
+}
+
+/* x (host, or the device copy x_dev: the same doubles, the same bits) and
+ * xshake up, the per-cluster forces down and added to the owned atoms' f */
+static scl_status solve_host_f(scl_shake *s, const char *fn, const scl_shake_input *in,
+                               const scl_stream *x_dev, double *f, double virial[6])
+{
     if (!s) return SCL_ERR_ARGUMENT;
     scl_status st = check_input(s, fn, in);
     if (st) return st;
     if (!s->n) return SCL_OK;
-    if (in->natoms < 1 || !in->x || !in->xshake || !f)
+    if (in->natoms < 1 || (!in->x && !x_dev) || !in->xshake || !f)
         return scl_fail(s->ctx, SCL_ERR_ARGUMENT, fn, "natoms %d, x, xshake and f must be given",
                         in->natoms);
     if ((st = check_indices(s, fn, in->natoms))) return st;
@@ -345,7 +369,9 @@ scl_status scl_shake_solve(scl_shake *s, const scl_shake_input *in, double *f, d
     }
     const int prof = scl_profiling(s->ctx);
     scl_event e1 = NULL, e2 = NULL;
-    if ((st = scl_stream_write_range(s->x, 0, nd, in->x, 0, prof ? &e1 : NULL)) ||
+    st = x_dev ? scl_stream_copy(s->x, 0, x_dev, 0, nd, NULL)
+               : scl_stream_write_range(s->x, 0, nd, in->x, 0, prof ? &e1 : NULL);
+    if (st ||
         (st = scl_stream_write_range(s->xs, 0, nd, in->xshake, 0, prof ? &e2 : NULL))) {
         scl_finish(s->ctx);
         add_seconds(s, e1, &s->stats.t_upload);

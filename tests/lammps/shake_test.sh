@@ -20,6 +20,10 @@
 #             as sf (skips, 77, without a plugin host)
 #   sf_nobonded  as sf with STREAMCL_BONDED=0 (-sf ocl keeps LAMMPS's CPU
 #             bonded styles: the A/B switch of the bonded /ocl styles)
+#   sharex    as sf, and again with STREAMCL_SHARE_X=0 (bonded, pppm/ocl and
+#             fix shake/ocl upload x instead of reading the pair's device copy):
+#             thermo and final positions bit for bit equal, and Device Time
+#             Info's "Shared x" line says who read the copy in each run
 #   sf, plugin and sf_nobonded also check Device Time Info: ONE streamcl
 #             context per rank (and in the process), shared by the pair, pppm/ocl
 #             (one rank: several ranks run LAMMPS's host PPPM on PoCL), the
@@ -89,7 +93,7 @@ case "$HOW" in
 explicit|respa)
   sed -E 's/^(fix\s+\S+\s+\S+\s+)shake\s/\1shake\/ocl /' in.cpu > in.ocl
   tol=1e-10; dx=1e-9; cmd=("$LMP_OCL" -in in.ocl) ;;
-sf) tol=1e-5; dx=1e-4; cmd=("$LMP_OCL" -sf ocl -in in.cpu) ;;
+sf|sharex) tol=1e-5; dx=1e-4; cmd=("$LMP_OCL" -sf ocl -in in.cpu) ;;
 sf_nobonded)
   export STREAMCL_BONDED=0
   tol=1e-5; dx=1e-4; cmd=("$LMP_OCL" -sf ocl -in in.cpu) ;;
@@ -108,6 +112,21 @@ fi
 [ "$HOW" = respa ] || grep -q "^fix shake/ocl: SHAKE clusters solved on the OpenCL device" log.ocl ||
   { echo "FAIL: the log does not say fix shake/ocl solved on the device"; fails=1; }
 python3 "$HERE/shake_compare.py" log.ocl log.cpu $tol final.ocl final.cpu $dx 1e-3 || fails=1
+if [ "$HOW" = sharex ]; then
+  STREAMCL_SHARE_X=0 run "${cmd[@]}" -log log.nox -screen none && mv final.dump final.nox ||
+    { echo "FAIL: the STREAMCL_SHARE_X=0 run failed"; tail -20 log.nox; exit 1; }
+  thermo() { awk '/^ *Step /{on=1; print; next} /^Loop time/{on=0} on && $1 ~ /^[0-9]+$/' "$1"; }
+  [ -n "$(thermo log.ocl)" ] && [ "$(thermo log.ocl)" = "$(thermo log.nox)" ] ||
+    { echo "FAIL: thermo with the shared x differs from the uploads'"; diff <(thermo log.ocl) <(thermo log.nox) | head; fails=1; }
+  cmp final.ocl final.nox || { echo "FAIL: final positions with the shared x differ"; fails=1; }
+  # 20 steps + setup: every evaluation of each style read the copy, or none
+  want=" kspace 20/0 bonded 20/0 shake 20/0"; [ "$NP" = 1 ] || want=" bonded 20/0 shake 20/0"
+  for log in log.ocl log.nox; do
+    line=$(grep "^Shared x:" $log); echo "$log: $line"
+    [ "${line#*):}" = "$want" ] || { echo "FAIL: $log: want Shared x:$want"; fails=1; }
+    want=$(echo "$want" | sed -E 's| ([a-z]+) ([0-9]+)/0| \1 0/\2|g')
+  done
+fi
 case "$HOW" in
 sf|plugin|sf_nobonded)
   # the styles' shared context (lammps_plugin/streamcl_context.h)

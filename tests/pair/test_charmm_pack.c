@@ -17,6 +17,28 @@ static int residuals_of(const scl_charmm *eng, int tally)
     return eng->params.precision == SCL_PREC_MIXED && charmm_forces_pair_double(&eng->forces, tally);
 }
 
+/* The caller's x and q on the device for other modules (scl_charmm_positions
+ * while pending, scl_charmm_last_positions until the next set_atoms): the
+ * doubles given, bit for bit; none after set_atoms. */
+static void positions_shared(scl_context *ctx, scl_charmm *eng, int n, const double *x,
+                             const double *q, int pending)
+{
+    int np = -1, nl = -1;
+    const scl_stream *sp = scl_charmm_positions(eng, &np);
+    const scl_stream *sl = scl_charmm_last_positions(eng, &nl);
+    CHECK(sl && nl == n, "last positions: %p, %d atoms (want %d)", (const void *)sl, nl, n);
+    CHECK(pending ? sp == sl && np == n : !sp && np == 0, "pending %d: positions %p, %d atoms",
+          pending, (const void *)sp, np);
+    if (!sl || nl != n || sl != eng->xq_dev)
+        return;
+    double *xq = malloc(4 * (size_t)n * sizeof *xq);
+    CHECK_OK(ctx, scl_stream_read_range(eng->xq_dev, 0, 4 * (size_t)n, xq, 1, NULL));
+    CHECK(!memcmp(xq, x, 3 * (size_t)n * sizeof *x) &&
+              !memcmp(xq + 3 * (size_t)n, q, (size_t)n * sizeof *q),
+          "the device copy differs from the caller's x and q");
+    free(xq);
+}
+
 static void pack_matches(scl_context *ctx, const test_atoms *a, scl_precision prec, int tally,
                          int tally_double, uint64_t *rng)
 {
@@ -53,7 +75,9 @@ static void pack_matches(scl_context *ctx, const test_atoms *a, scl_precision pr
             }
         }
         CHECK_OK(ctx, scl_charmm_compute(eng, x, a->q, tally, tally, 0, 0));
+        positions_shared(ctx, eng, n, x, a->q, 1);
         CHECK_OK(ctx, scl_charmm_finish(eng, f, NULL, NULL, NULL));
+        positions_shared(ctx, eng, n, x, a->q, 0);
         size_t na = (size_t)n + 1, es = prec == SCL_PREC_DOUBLE ? 32 : 16;
         char *dev = malloc(na * es), *dev_lo = malloc(na * 16);
         char *host = malloc(na * es), *host_lo = malloc(na * 16);
@@ -78,6 +102,11 @@ static void pack_matches(scl_context *ctx, const test_atoms *a, scl_precision pr
               diff, diff_lo);
         free(dev), free(dev_lo);
     }
+    CHECK_OK(ctx, scl_charmm_set_atoms(eng, a->nlocal, a->nghost, a->x, a->type, a->tag,
+                                       a->sys.nspecial, a->sys.special, a->sys.maxspecial));
+    int nafter = -1;
+    CHECK(!scl_charmm_last_positions(eng, &nafter) && nafter == 0,
+          "last positions after set_atoms: %d atoms", nafter);
     if (prec != SCL_PREC_DOUBLE) {
         printf("  %ld coordinates on exact ties\n", ties);
         CHECK(ties > 0, "no ties were made");

@@ -203,6 +203,38 @@ static void test_device(scl_context *ctx, int order, int fp64, uint64_t *rng)
  * the field unfolded into the same brick. Grid 9x10x8 (odd, not powers of 2),
  * or one smaller than the stencil (LAMMPS's pppm runs 4x4x4 at order 5: the
  * stencil wraps around the grid more than once). */
+/* x and q from a device stream (as the pair engine's positions are shared):
+ * the same forces, energy and virial bit for bit as the upload; a short or
+ * misplaced stream refused. */
+static void test_solve_device(scl_context *ctx, scl_pppm *p, int n, const double *x,
+                              const double *q, const double *f_up, double e_up,
+                              const double v_up[6])
+{
+    const size_t qf = 3 * (size_t)n + 5; /* q after a gap, as the pair's ghosts leave */
+    double *xq = calloc(qf + (size_t)n, sizeof(double));
+    memcpy(xq, x, 3 * (size_t)n * sizeof(double));
+    memcpy(xq + qf, q, (size_t)n * sizeof(double));
+    scl_stream *s = NULL;
+    CHECK_OK(ctx, scl_stream_create(ctx, "xq", SCL_DOUBLE, qf + (size_t)n, 1, 1, 0, &s));
+    CHECK_OK(ctx, scl_stream_write(s, xq, 1, NULL));
+    double *f = calloc(3 * (size_t)n, sizeof(double)), e = NAN, v[6];
+    CHECK_OK(ctx, scl_pppm_solve_start_device(p, n, s, qf, q, 1));
+    CHECK_OK(ctx, scl_pppm_solve_finish(p, f, &e, v));
+    CHECK(!memcmp(f, f_up, 3 * (size_t)n * sizeof(double)), "solve from a device x: other forces");
+    CHECK(!memcmp(&e, &e_up, sizeof e) && !memcmp(v, v_up, sizeof v),
+          "solve from a device x: other energy %.17g (upload %.17g) or virial", e, e_up);
+    CHECK(scl_pppm_solve_start_device(p, n, s, qf + 1, q, 0) == SCL_ERR_ARGUMENT &&
+              strstr(scl_last_error(ctx), "xq_dev holds"),
+          "a stream too short for q: %s", scl_last_error(ctx));
+    CHECK(scl_pppm_solve_start_device(p, n, s, 3 * (size_t)n - 1, q, 0) == SCL_ERR_ARGUMENT,
+          "q overlapping x: accepted");
+    CHECK(scl_pppm_solve_start_device(p, n, NULL, qf, q, 0) == SCL_ERR_ARGUMENT, "NULL stream");
+    CHECK(!scl_pppm_pending(p), "pending after refused starts");
+    scl_stream_free(s);
+    free(f);
+    free(xq);
+}
+
 static void test_solve_grid(scl_context *ctx, int order, int fp64, uint64_t *rng, const int nk[3])
 {
     const int np = nk[0] * nk[1] * nk[2], n = 150 + (int)(test_uniform(rng) * 100);
@@ -335,6 +367,7 @@ static void test_solve_grid(scl_context *ctx, int order, int fp64, uint64_t *rng
         CHECK_OK(ctx, scl_pppm_solve_start(p, n, x, q, 0));
         CHECK_OK(ctx, scl_pppm_solve_finish(p, f2, NULL, NULL));
         CHECK(!memcmp(f, f2, 3 * (size_t)n * sizeof(double)), "solve, inputs_stable: other forces");
+        if (scl_device(ctx)->fp64) test_solve_device(ctx, p, n, x, q, f, e, v);
         /* an atom far outside the box */
         x[0] = bp.boxlo[0] + 3.5 * prd[0];
         CHECK_OK(ctx, scl_pppm_solve_start(p, n, x, q, 0));

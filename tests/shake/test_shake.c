@@ -12,6 +12,7 @@ typedef struct {
     int n, natoms;
     scl_shake_cluster *c;
     double *x, *xs;
+    double *f0;         /* compare_device: the start forces */
     scl_shake_input in;
 } system_t;
 
@@ -119,6 +120,7 @@ static void free_system(system_t *s)
     free(s->c);
     free(s->x);
     free(s->xs);
+    free(s->f0);
 }
 
 static double max_abs(const double *a, size_t n)
@@ -195,6 +197,32 @@ static void test_reference_satisfies(uint64_t *rng, int triclinic)
     free_system(&s);
 }
 
+/* x from a device stream (the pair engine's copy, shared): the host-f
+ * solve's forces and virial bit for bit (f_up, v_up: scl_shake_solve's from
+ * the same start forces s->f0); in->x unused. */
+static void compare_device_x(scl_context *ctx, scl_shake *sh, const system_t *s,
+                             const scl_stream *x, const double *f_up, const double v_up[6],
+                             const char *what)
+{
+    const size_t nd = 3 * (size_t)s->natoms;
+    double *f = malloc(nd * sizeof(double)), v[6] = {0};
+    memcpy(f, s->f0, nd * sizeof(double));
+    scl_shake_input in = s->in;
+    in.x = NULL;
+    CHECK_OK(ctx, scl_shake_solve_device_x(sh, &in, x, f, v));
+    size_t differ = 0;
+    for (size_t i = 0; i < nd; i++) differ += memcmp(&f[i], &f_up[i], sizeof(double)) != 0;
+    CHECK(differ == 0, "%s device x: %zu of %zu forces differ from the upload's", what, differ, nd);
+    CHECK(!memcmp(v, v_up, sizeof v), "%s device x: the virial differs from the upload's", what);
+    in.natoms = s->natoms + 1;   /* beyond the stream */
+    CHECK(scl_shake_solve_device_x(sh, &in, x, f, NULL) == SCL_ERR_ARGUMENT &&
+              strstr(scl_last_error(ctx), "x_dev holds"),
+          "%s device x: a short stream accepted (%s)", what, scl_last_error(ctx));
+    CHECK(scl_shake_solve_device_x(sh, &s->in, NULL, f, NULL) == SCL_ERR_ARGUMENT,
+          "%s device x: NULL stream accepted", what);
+    free(f);
+}
+
 static void compare_device(scl_context *ctx, uint64_t *rng, scl_precision prec, int triclinic,
                            int ghosts)
 {
@@ -208,6 +236,8 @@ static void compare_device(scl_context *ctx, uint64_t *rng, scl_precision prec, 
     double *fr = calloc(nd, sizeof(double)), *fd = calloc(nd, sizeof(double));
     double *fs = calloc(nd, sizeof(double));
     for (size_t i = 0; i < nd; i++) fr[i] = fd[i] = fs[i] = test_uniform(rng) - 0.5;
+    s.f0 = malloc(nd * sizeof(double));
+    memcpy(s.f0, fd, nd * sizeof(double));
     double vr[6] = {0}, vd[6] = {0}, vs[6] = {0}, vabs[6] = {0};
     const int r = scl_shake_reference(&o, s.n, s.c, &s.in, fr, vr, NULL);
     CHECK(r == 0, "reference failed at cluster %d", r - 1);
@@ -257,6 +287,7 @@ static void compare_device(scl_context *ctx, uint64_t *rng, scl_precision prec, 
         const double es = rel_diff(fr, fs, nd), evs = rel_diff(vd, vs, 6);
         CHECK(es <= 1e-12, "%s streams: forces differ by %.3g", what, es);
         CHECK(evs == 0.0, "%s streams: virial differs from the host path by %.3g", what, evs);
+        compare_device_x(ctx, sh, &s, x, fd, vd, what);
     }
     /* the unconstrained update on the device: LAMMPS's formula, owned atoms only */
     if (x && xs && f) {
