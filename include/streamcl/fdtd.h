@@ -183,6 +183,8 @@ typedef struct {
     double time_window;         /* s, when #time_window gave seconds (0: iterations given):
                                  * a new dt keeps it, iterations = ceil(window / dt) + 1 */
     int pml[6];                 /* CPML cells at x0 y0 z0 x1 y1 z1 faces */
+    double pml_ermr[6];         /* a sub-domain's: each face's entrance-plane mean er * mr
+                                 * in the whole model (0: from this model's own cells) */
     int periodic[3];            /* 1: axis wraps (no CPML on it), for plane-wave tests */
     int nmat;
     scl_fdtd_material *mat;     /* 0 pec, 1 free_space, then user and averaged ones */

@@ -122,31 +122,58 @@ static void face_profile(scl_cpml_axis *ax, int lo, int T, int n, double d, doub
     }
 }
 
+/* Face f's grading er * mr: a sub-domain carries its whole model's. */
+static double face_ermr(const scl_fdtd_model *m, int f)
+{
+    const scl_grid3d *g = &m->grid;
+    int a = f % 3, n[3] = {g->nx, g->ny, g->nz};
+    if (m->pml_ermr[f] > 0)
+        return m->pml_ermr[f];
+    if (!m->solid)
+        return 1;
+    return entrance_ermr(m, a, f < 3 ? m->pml[f] - 1 : n[a] - m->pml[f]);
+}
+
+void scl_fdtd_pml_ermr(const scl_fdtd_model *m, double ermr[6])
+{
+    for (int f = 0; f < 6; f++)
+        ermr[f] = m->pml[f] ? face_ermr(m, f) : 0;
+}
+
+/* The whole axis a's CPML profile (fdtd_internal.h): global sizes, so that a
+ * sub-domain reads the same numbers from its offset. */
+scl_status scl_fdtd_cpml_axis_whole(const scl_fdtd_model *m, int a, scl_cpml_axis *ax, char *err,
+                                    size_t errlen)
+{
+    const scl_grid3d *g = &m->grid;
+    int N[3] = {g->gnx ? g->gnx : g->nx, g->gny ? g->gny : g->ny, g->gnz ? g->gnz : g->nz};
+    double d[3] = {g->dx, g->dy, g->dz};
+    /* the shared builder checks the layout and sizes the arrays (kinv 1,
+     * b = c = 0 outside); the faces are then filled with gprMax's form */
+    scl_cpml_grading gr = {4, 0, 1, 0};
+    scl_status s = scl_cpml_axis_build(ax, N[a], d[a], m->dt, m->pml[a], m->pml[a + 3], &gr, err,
+                                       errlen);
+    if (s != SCL_OK)
+        return s;
+    if (m->pml[a])
+        face_profile(ax, 1, m->pml[a], N[a], d[a], m->dt, face_ermr(m, a));
+    if (m->pml[a + 3])
+        face_profile(ax, 0, m->pml[a + 3], N[a], d[a], m->dt, face_ermr(m, a + 3));
+    return SCL_OK;
+}
+
 /* The CPML profile of every axis with PML cells (fdtd_internal.h). */
 scl_status scl_fdtd_cpml_axes(const scl_fdtd_model *m, scl_cpml_axis ax[3], int T[3], char *err,
                               size_t errlen)
 {
-    const scl_grid3d *g = &m->grid;
-    int n[3] = {g->nx, g->ny, g->nz};
-    double d[3] = {g->dx, g->dy, g->dz};
     for (int a = 0; a < 3; a++) {
         memset(&ax[a], 0, sizeof ax[a]);
         T[a] = 0;
         if (!m->pml[a] && !m->pml[a + 3])
             continue;
-        /* the shared builder checks the layout and sizes the arrays (kinv
-         * 1, b = c = 0 outside); the faces are then filled with gprMax's form */
-        scl_cpml_grading gr = {4, 0, 1, 0};
-        scl_status s = scl_cpml_axis_build(&ax[a], n[a], d[a], m->dt, m->pml[a], m->pml[a + 3],
-                                           &gr, err, errlen);
+        scl_status s = scl_fdtd_cpml_axis_whole(m, a, &ax[a], err, errlen);
         if (s != SCL_OK)
             return s;
-        if (m->pml[a])
-            face_profile(&ax[a], 1, m->pml[a], n[a], d[a], m->dt,
-                         m->solid ? entrance_ermr(m, a, m->pml[a] - 1) : 1);
-        if (m->pml[a + 3])
-            face_profile(&ax[a], 0, m->pml[a + 3], n[a], d[a], m->dt,
-                         m->solid ? entrance_ermr(m, a, n[a] - m->pml[a + 3]) : 1);
         T[a] = (m->pml[a] + 1) + (m->pml[a + 3] + 1);
     }
     return SCL_OK;
