@@ -116,7 +116,8 @@ __kernel void seis_velocity(__global const real *vx, __global const real *vy,
                             __global const real *restrict profx, __global const real *restrict profy,
                             __global const real *restrict profz, __global real *restrict psix,
                             __global real *restrict psiy, __global real *restrict psiz, int nx,
-                            int ny, int nz, int sy, int sz, int origin, int pml, int free_surface,
+                            int ny, int nz, int gx0, int gy0, int gz0, int gnx, int gny, int gnz,
+                            int sy, int sz, int origin, int pml, int free_surface,
                             int xs, int x0, int y0, int z0, int x1, int y1, int z1, int kz,
                             real c1, real c2, real dt)
 {
@@ -126,7 +127,10 @@ __kernel void seis_velocity(__global const real *vx, __global const real *vy,
         return;
     const int k1 = min(k0 + kz, z1);
     int c = origin + i + j * sy + k0 * sz;
-    const int si = pml ? slab_slot(i, nx, pml, 1) : -1, sj = pml ? slab_slot(j, ny, pml, 1) : -1;
+    /* CPML slots and the free surface from the whole model's cell (a slab
+     * of it starts at gx0, gy0, gz0; profiles and psi are the slab's own) */
+    const int si = pml ? slab_slot(i + gx0, gnx, pml, 1) : -1;
+    const int sj = pml ? slab_slot(j + gy0, gny, pml, 1) : -1;
     const real two_dt = 2 * dt;
     WIN(wxz);
     WIN(wyz);
@@ -143,7 +147,7 @@ __kernel void seis_velocity(__global const real *vx, __global const real *vy,
         real dyx = DM(sxy, c, sy), dyy = DP(syy, c, sy), dyz = DM(syz, c, sy);
         real dzx = WIN_D(wxz), dzy = WIN_D(wyz), dzz = WIN_D(wzz);
         if (pml) {
-            const int sk = slab_slot(k, nz, pml, !free_surface);
+            const int sk = slab_slot(k + gz0, gnz, pml, !free_surface);
             if (si >= 0) {
                 const int ns = 2 * pml * ny * nz, q = si + 2 * pml * (j + ny * k);
                 dxx = pml_d(psix, q, profx, nx, i, 3, dxx);
@@ -189,7 +193,8 @@ __kernel void seis_stress(__global const real *restrict vx, __global const real 
                           __global const real *restrict mu, __global const real *restrict profx,
                           __global const real *restrict profy, __global const real *restrict profz,
                           __global real *restrict psix, __global real *restrict psiy,
-                          __global real *restrict psiz, int nx, int ny, int nz, int sy, int sz,
+                          __global real *restrict psiz, int nx, int ny, int nz, int gx0, int gy0,
+                          int gz0, int gnx, int gny, int gnz, int sy, int sz,
                           int origin, int pml, int free_surface, int xs, int x0, int y0, int z0,
                           int x1, int y1, int z1, int kz, real c1, real c2, real dt)
 {
@@ -199,7 +204,10 @@ __kernel void seis_stress(__global const real *restrict vx, __global const real 
         return;
     const int k1 = min(k0 + kz, z1);
     int c = origin + i + j * sy + k0 * sz;
-    const int si = pml ? slab_slot(i, nx, pml, 1) : -1, sj = pml ? slab_slot(j, ny, pml, 1) : -1;
+    /* CPML slots and the free surface from the whole model's cell (a slab
+     * of it starts at gx0, gy0, gz0; profiles and psi are the slab's own) */
+    const int si = pml ? slab_slot(i + gx0, gnx, pml, 1) : -1;
+    const int sj = pml ? slab_slot(j + gy0, gny, pml, 1) : -1;
     WIN(wvx);
     WIN(wvy);
     WIN(wvz);
@@ -216,18 +224,18 @@ __kernel void seis_stress(__global const real *restrict vx, __global const real 
         real vxy = DP(vx, c, sy), vyx = DP(vy, c, 1);
         real vxz = WIN_D(wvx), vzx = DP(vz, c, 1);
         real vyz = WIN_D(wvy), vzy = DP(vz, c, sy);
-        const int fs = free_surface && k < 2;
+        const int gk = k + gz0, fs = free_surface && gk < 2;
         if (fs) {
             /* 4th-order vertical stencils would reach above the surface */
             const real h1 = c1 + 3 * c2;
             ezz = h1 * (DM_AT0(wvz) - DM_ATM1(wvz));
-            if (k == 0) {
+            if (gk == 0) {
                 vxz = h1 * (DP_ATP1(wvx) - DP_AT0(wvx));
                 vyz = h1 * (DP_ATP1(wvy) - DP_AT0(wvy));
             }
         }
         if (pml) {
-            const int sk = slab_slot(k, nz, pml, !free_surface);
+            const int sk = slab_slot(k + gz0, gnz, pml, !free_surface);
             if (si >= 0) {
                 const int ns = 2 * pml * ny * nz, q = si + 2 * pml * (j + ny * k);
                 exx = pml_d(psix, 3 * ns + q, profx, nx, i, 0, exx);
@@ -250,7 +258,7 @@ __kernel void seis_stress(__global const real *restrict vx, __global const real 
         const real l = lam[c], l2m = l + 2 * m;
         const real mz = mu[c + sz], mzx = mu[c + 1 + sz], mzy = mu[c + sy + sz];
         real nxx, nyy, nzz;
-        if (fs && k == 0) {
+        if (fs && gk == 0) {
             /* szz = 0 on the surface: dvz/dz = -lam/(lam+2mu) (dvx/dx + dvy/dy) */
             const real r = l2m > 0 ? l / l2m : 0;
             nxx = sxx[c] + dt * ((l2m - l * r) * exx + (l - l * r) * eyy);
@@ -270,13 +278,13 @@ __kernel void seis_stress(__global const real *restrict vx, __global const real 
         qxy[c] = nxy;
         qxz[c] = nxz;
         qyz[c] = nyz;
-        if (free_surface && k < 3) {
+        if (free_surface && gk < 3) {
             /* antisymmetric images above the surface for the next velocity pass
              * (this kernel reads no stress halo, so writing it here is safe) */
-            if (k == 0) {
+            if (gk == 0) {
                 qxz[c - sz] = -nxz;
                 qyz[c - sz] = -nyz;
-            } else if (k == 1) {
+            } else if (gk == 1) {
                 qxz[c - 3 * sz] = -nxz;
                 qyz[c - 3 * sz] = -nyz;
                 qzz[c - 2 * sz] = -nzz;
@@ -688,4 +696,25 @@ __kernel void seis_record(__global const real *vx, __global const real *vy,
     t[steps] = (float)vy[c];
     t[2 * (size_t)steps] = (float)vz[c];
     t[3 * (size_t)steps] = (float)(-(sxx[c] + syy[c] + szz[c]) / 3);
+}
+
+/* Halo planes of a slab: the box of e0 planes (stride s0, along the cut)
+ * by e1 x e2 (strides s1, s2: the padded extents across it) of fields a,
+ * b, c from start, packed into buf (field, plane, e2, e1) or unpacked from
+ * it. Copies only. */
+__kernel void seis_halo(__global real *a, __global real *b, __global real *c,
+                        __global real *buf, int start, int s0, int s1, int s2, int e0, int e1,
+                        int e2, int at, int unpack)
+{
+    const int u = get_global_id(0), v = get_global_id(1), w = get_global_id(2);
+    if (u >= e1 || v >= e2)
+        return;
+    const int plane = w % e0, f = w / e0;
+    __global real *fld = f == 0 ? a : f == 1 ? b : c;
+    const int x = start + plane * s0 + u * s1 + v * s2;
+    const int q = at + ((f * e0 + plane) * e2 + v) * e1 + u;
+    if (unpack)
+        fld[x] = buf[q];
+    else
+        buf[q] = fld[x];
 }
