@@ -12,9 +12,10 @@
 # streamcl seismic --bench NXxNYxNZ: homogeneous rock, CPML of PML cells on
 # every face, an explosive source at the centre, one receiver; the separate
 # velocity and stress kernels (the decomposed run's scheme), slabs along z
-# (--decomp 1x1xN), host-staged halos (pinned): per step 2 planes of the 6
-# stresses and 2 of the 3 velocities each way (18 x 1056 x 1028 floats,
-# 75 MiB per face per step at a 1024^2 cross-section). MODES: "overlap"
+# (--decomp 1x1xN), host-staged halos (pinned): per step 2 planes of the 3
+# stresses differentiated along z and 2 of the 3 velocities each way
+# (12 x 1056 x 1028 floats, 50 MiB per face per step at a 1024^2
+# cross-section; the device-host copies are not hidden, MPI is). MODES: "overlap"
 # (default: planes packed and read first, the planes that do not read the
 # halo updated meanwhile, then the 2 planes at each cut) and "serial"
 # (--no-overlap). TUNE=0 (default) takes the untuned plan (tuning a 1024^3

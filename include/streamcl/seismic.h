@@ -175,8 +175,8 @@ void scl_seis_work_group(const scl_seis *s, int *lx, int *ly, int *kz);
  * whole model of nx * ny * nz cells. Its solver updates those cells with
  * the whole model's CPML profiles, free surface, sources (an injection at a
  * cell of the slab only) and receivers, and takes R = order / 2 halo planes
- * of each neighbour (velocities after the velocity update, stresses after
- * the stress update): the same cells, the same operations, the same bits
+ * of each neighbour (the velocities after the velocity update; the three
+ * stresses differentiated along the cut after the stress update): the same cells, the same operations, the same bits
  * as the whole model's solver. The separate scheme only (the fused one
  * would need 2R halo planes). Each slab needs n >= R, and with a free
  * surface over a z cut the top slab n >= 3 (its stress images). */

@@ -58,10 +58,11 @@ struct scl_seis {
     double scheme_s[3];   /* tuned step seconds per scheme (0: not timed) */
     int tuning;       /* 1 while the tuner times steps: no sources, no receivers */
     long done;
-    /* a slab (s.cut >= 0): the halo kernels (velocities, two of stresses),
+    /* a slab (s.cut >= 0): the halo kernels (the velocities; the three
+     * stresses differentiated along the cut, the only ones read across it),
      * the device buffer of the planes (send low, high, receive low, high)
      * and its pinned host copy; neighbours below and above */
-    scl_kernel *halo[3];
+    scl_kernel *halo[2];
     scl_stream *hbuf, *pinned;
     char *pinned_ptr;
     size_t plane_elems; /* one field's R planes */
@@ -336,20 +337,14 @@ static scl_status halo_planes(scl_seis *sv, int group, int face, int unpack)
     const long stride[3] = {1, g->sy, g->sz}, ext[3] = {g->px, g->py, g->pz};
     const int n = a == 0 ? g->nx : a == 1 ? g->ny : g->nz;
     const int plane = unpack ? (face ? n : -R) : (face ? n - R : 0);
-    const size_t region = 6 * sv->plane_elems;
-    scl_status st = SCL_OK;
-    for (int c = 0; c < 1 + group && st == SCL_OK; c++) {
-        scl_kernel *k = sv->halo[group + c];
-        const size_t at = (size_t)(2 * unpack + face) * region + (size_t)c * 3 * sv->plane_elems;
-        st = scl_kernel_set_int(k, "start", (int)((plane + SCL_SEIS_HALO) * stride[a]));
-        if (st == SCL_OK) st = scl_kernel_set_int(k, "at", (int)at);
-        if (st == SCL_OK) st = scl_kernel_set_int(k, "unpack", unpack);
-        const size_t global[3] = {((size_t)ext[b] + 31) / 32 * 32, (size_t)ext[d], 3 * (size_t)R};
-        const size_t local[3] = {32, 1, 1};
-        if (st == SCL_OK)
-            st = scl_kernel_launch(k, 3, global, local, NULL);
-    }
-    return st;
+    const size_t at = (size_t)(2 * unpack + face) * 3 * sv->plane_elems; /* regions of 3 fields */
+    scl_kernel *k = sv->halo[group];
+    scl_status st = scl_kernel_set_int(k, "start", (int)((plane + SCL_SEIS_HALO) * stride[a]));
+    if (st == SCL_OK) st = scl_kernel_set_int(k, "at", (int)at);
+    if (st == SCL_OK) st = scl_kernel_set_int(k, "unpack", unpack);
+    const size_t global[3] = {((size_t)ext[b] + 31) / 32 * 32, (size_t)ext[d], 3 * (size_t)R};
+    const size_t local[3] = {32, 1, 1};
+    return st == SCL_OK ? scl_kernel_launch(k, 3, global, local, NULL) : st;
 }
 
 /* Pack group's planes at the faces with a neighbour and queue their read
@@ -364,7 +359,7 @@ static scl_status post_halo(scl_seis *sv, int group, scl_event *ev)
         st = halo_planes(sv, group, 1, 0);
     if (st != SCL_OK || (!sv->has_lo && !sv->has_hi))
         return st;
-    return scl_stream_read_range(sv->hbuf, 0, 12 * sv->plane_elems, sv->pinned_ptr, 0, ev);
+    return scl_stream_read_range(sv->hbuf, 0, 6 * sv->plane_elems, sv->pinned_ptr, 0, ev);
 }
 
 /* Wait for the send planes (the queued updates run meanwhile), let the
@@ -377,15 +372,14 @@ static scl_status swap_halo(scl_seis *sv, int group, scl_event ev)
             st = scl_event_wait(sv->ctx, ev);
         scl_event_release(ev);
     }
-    const size_t region = 6 * sv->plane_elems * sv->real_size;
-    void *const send[2] = {sv->pinned_ptr, sv->pinned_ptr + region};
-    void *const recv[2] = {sv->pinned_ptr + 2 * region, sv->pinned_ptr + 3 * region};
-    const size_t bytes = (size_t)(3 + 3 * group) * sv->plane_elems * sv->real_size;
+    const size_t bytes = 3 * sv->plane_elems * sv->real_size; /* a region: 3 fields' planes */
+    void *const send[2] = {sv->pinned_ptr, sv->pinned_ptr + bytes};
+    void *const recv[2] = {sv->pinned_ptr + 2 * bytes, sv->pinned_ptr + 3 * bytes};
     scl_status t = sv->tx.fn(sv->tx.user, group, send, recv, bytes); /* always: the neighbours wait */
     st = st == SCL_OK ? t : st;
     if (st != SCL_OK || (!sv->has_lo && !sv->has_hi))
         return st;
-    st = scl_stream_write_range(sv->hbuf, 12 * sv->plane_elems, 12 * sv->plane_elems, recv[0], 0,
+    st = scl_stream_write_range(sv->hbuf, 6 * sv->plane_elems, 6 * sv->plane_elems, recv[0], 0,
                                 NULL);
     if (st == SCL_OK && sv->has_lo)
         st = halo_planes(sv, group, 0, 1);
@@ -801,7 +795,7 @@ static scl_status check_fits(scl_context *ctx, const scl_seis_model *m, const sc
     return SCL_OK;
 }
 
-/* A slab's halo: the pack/unpack kernels, R planes of six fields per
+/* A slab's halo: the pack/unpack kernels, R planes of three fields per
  * region (send low, high, receive low, high) on the device and pinned. */
 static scl_status make_halo(scl_seis *sv)
 {
@@ -815,20 +809,23 @@ static scl_status make_halo(scl_seis *sv)
     sv->has_lo = sv->s.off[a] > 0;
     sv->has_hi = sv->s.off[a] + n < sv->s.gn[a];
     const scl_type t = sv->fp64 ? SCL_DOUBLE : SCL_FLOAT;
-    scl_status st = scl_stream_create(sv->ctx, "seis halo", t, 24 * sv->plane_elems, 1, 1, 0, &sv->hbuf);
+    scl_status st = scl_stream_create(sv->ctx, "seis halo", t, 12 * sv->plane_elems, 1, 1, 0, &sv->hbuf);
     if (st == SCL_OK)
-        st = scl_stream_create(sv->ctx, "seis halo host", SCL_UCHAR, 24 * sv->plane_elems * sv->real_size,
+        st = scl_stream_create(sv->ctx, "seis halo host", SCL_UCHAR, 12 * sv->plane_elems * sv->real_size,
                                1, 1, SCL_STREAM_HOST_MAPPED, &sv->pinned);
     void *ptr = NULL;
     if (st == SCL_OK)
         st = scl_stream_map(sv->pinned, SCL_MAP_READ | SCL_MAP_WRITE, &ptr);
     sv->pinned_ptr = ptr;
-    for (int q = 0; q < 3 && st == SCL_OK; q++) {
+    /* the velocity update reads across the cut only the stresses it
+     * differentiates along it (e.g. sxz, syz, szz for a z cut) */
+    static const int trio[3][3] = {{F_SXX, F_SXY, F_SXZ}, {F_SXY, F_SYY, F_SYZ}, {F_SXZ, F_SYZ, F_SZZ}};
+    for (int q = 0; q < 2 && st == SCL_OK; q++) {
         st = scl_kernel_create(sv->ctx, "seismic", "seis_halo", sv->options, &sv->halo[q]);
         scl_kernel *k = sv->halo[q];
         static const char *abc[3] = {"a", "b", "c"};
         for (int f = 0; f < 3 && st == SCL_OK; f++)
-            st = scl_kernel_set_stream(k, abc[f], sv->f[0][3 * q + f]);
+            st = scl_kernel_set_stream(k, abc[f], sv->f[0][q ? trio[a][f] : f]);
         if (st == SCL_OK) st = scl_kernel_set_stream(k, "buf", sv->hbuf);
         if (st == SCL_OK) st = scl_kernel_set_int(k, "s0", (int)stride[a]);
         if (st == SCL_OK) st = scl_kernel_set_int(k, "s1", (int)stride[b]);
@@ -978,7 +975,7 @@ void scl_seis_free(scl_seis *sv)
         scl_stream_free(sv->prof[d]);
         scl_stream_free(sv->psi[d]);
     }
-    for (int q = 0; q < 3; q++)
+    for (int q = 0; q < 2; q++)
         scl_kernel_free(sv->halo[q]);
     if (sv->pinned && sv->pinned_ptr)
         scl_stream_unmap(sv->pinned, sv->pinned_ptr);
