@@ -2,8 +2,8 @@
 # Sourced by the grid solvers' multi-GPU scaling scripts (bench/fdtd/mpi-gpu.sh,
 # bench/seismic/mpi-gpu.sh):  . "$(dirname "$0")/../lib/mpi-scaling.sh"
 # One rank per GPU under mpirun; each point's log must carry a line with
-# "MPI ranks", "<seconds> s" and "<rate> Gcells/s", and one with "halo" and
-# "<ms> ms/step" (what the streamcl commands print). Environment:
+# "MPI ranks" and "<seconds> s, <rate> Gcells/s" (or "s:"), and one with
+# "halo" and "<ms> ms/step" (what the streamcl commands print). Environment:
 #   GPUS="1 2 4"   ranks (GPUs) per point; points above the GPUs here are skipped
 #   MODES          "overlap" (halo swaps behind the interior) and/or "serial"
 #                  (--no-overlap); the script sets the default
@@ -36,10 +36,11 @@ mpi_scaling_point() {
     shift 6
     if [ "$n" -gt "$ngpu" ]; then echo "skip $kind $n GPUs: only $ngpu here"; return; fi
     timeout 600 "${mpirun[@]}" -np "$n" "$@" > "$log" 2>&1
-    local rc=$? line g s h
-    line=$(grep -m1 'MPI ranks.*Gcells/s\|Gcells/s.*MPI ranks' "$log")
-    g=$(echo "$line" | grep -o '[0-9.]* Gcells/s' | cut -d' ' -f1)
-    s=$(echo "$line" | grep -o '[0-9.]* s[,:]' | head -1 | cut -d' ' -f1)
+    local rc=$? pair g s h
+    # "<seconds> s, <rate> Gcells/s" (fdtd) or "<seconds> s: <rate> Gcells/s" (seismic)
+    pair=$(grep 'MPI ranks' "$log" | grep -o '[0-9.]\+ s[,:] [0-9.]\+ Gcells/s' | head -1)
+    s=$(echo "$pair" | cut -d' ' -f1)
+    g=$(echo "$pair" | cut -d' ' -f3)
     h=$(grep -m1 'halo.*ms/step' "$log" | grep -o '[0-9.]* ms/step' | tail -1 | cut -d' ' -f1)
     if [ "$rc" -ne 0 ] || [ -z "$g" ] || [ -z "$s" ]; then
         echo "$kind $mode $n GPUs: failed (rc $rc): $(grep -m1 'streamcl' "$log")"
@@ -53,7 +54,7 @@ mpi_scaling_point() {
     awk -v k="$kind" -v mode="$mode" -v n="$n" -v c="$cells" -v g="$g" -v b="$b" -v s="$s" \
         -v h="${h:--}" -v t="$steps" -v bm="$b_ms" \
         'BEGIN { sp = g / b; ms = 1000 * s / t; ex = (k == "weak" && bm != "") ? sprintf("%.3f", ms - bm) : "-";
-                 printf "%s\t%s\t%d\t%s\t%.2f\t%.2f\t%.3f\t%s\t%.3f\t%s\t%s\n", k, mode, n, c, g, sp, sp / n, s, ms, h, ex }' |
+                 printf "%s\t%s\t%d\t%s\t%.4f\t%.2f\t%.3f\t%s\t%.3f\t%s\t%s\n", k, mode, n, c, g, sp, sp / n, s, ms, h, ex }' |
         tee -a "$dest/scaling.tsv"
 }
 

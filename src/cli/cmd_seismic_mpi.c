@@ -329,15 +329,17 @@ static int run_mpi(int argc, char **argv, int rank, int size)
     if (cli_mpi_agree(ok))
         goto done;
     const int n[3] = {run.model.nx, run.model.ny, run.model.nz};
+    const double t0 = MPI_Wtime();
     if (make_cart(r, &a, n, run.config.order) ||
         cli_mpi_agree(own_receivers(r, &run.config, &mine, &rx, &index) == 0) ||
         set_up(r, &a, &run, &mine))
         goto done;
-    if (r->rank == 0)
+    if (r->rank == 0) /* set_up ended in an agreement: every rank's set-up is done */
         printf("grid %d x %d x %d, order %d, %s, dt = %g s, %ld steps, %d sources, %d receivers, "
-               "pml %d, %d MPI ranks\n", n[0], n[1], n[2], run.config.order,
+               "pml %d, %d MPI ranks (set-up %.2f s)\n", n[0], n[1], n[2], run.config.order,
                run.config.fp64 ? "fp64" : "fp32", run.config.dt, run.config.steps,
-               run.config.nsources, run.config.nreceivers, run.config.pml, r->size);
+               run.config.nsources, run.config.nreceivers, run.config.pml, r->size,
+               MPI_Wtime() - t0);
     double secs = 0;
     if (run_all(r, &a, run.config.steps, &secs))
         goto done;
