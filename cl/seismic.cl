@@ -94,6 +94,28 @@ inline real harm4(real m0, real m1, real m2, real m3)
 #define DP_ATP1(w) w##1
 #endif
 
+/* A walking work-item's column: cell (i, j), planes [k0, k1) of the box,
+ * c the index of its first; work-items outside the box return. */
+#define WALK_BEGIN                                                           \
+    const int i = xs + get_global_id(0), j = y0 + get_global_id(1);          \
+    const int k0 = z0 + get_global_id(2) * kz;                               \
+    if (i < x0 || i >= x1 || j >= y1 || k0 >= z1)                            \
+        return;                                                              \
+    const int k1 = min(k0 + kz, z1);                                         \
+    int c = origin + i + j * sy + k0 * sz
+/* The interior kernels' one cell (i, j, k) at index c; outside the box: return. */
+#define CELL_BEGIN                                                           \
+    const int i = xs + (int)get_global_id(0), j = y0 + (int)get_global_id(1); \
+    const int k = z0 + (int)get_global_id(2);                                \
+    if (i < x0 || i >= x1 || j >= y1 || k >= z1)                             \
+        return;                                                              \
+    const int c = origin + i + j * sy + k * sz
+/* CPML slots (and the free surface, below) from the whole model's cell (a
+ * slab of it starts at gx0, gy0, gz0; profiles and psi are the slab's own) */
+#define CPML_SLOTS                                                           \
+    const int si = pml ? slab_slot(i + gx0, gnx, pml, 1) : -1;              \
+    const int sj = pml ? slab_slot(j + gy0, gny, pml, 1) : -1
+
 /* reads of a field at index x, for the windows */
 #define G_SXZ(x) sxz[x]
 #define G_SYZ(x) syz[x]
@@ -102,31 +124,62 @@ inline real harm4(real m0, real m1, real m2, real m3)
 #define G_VY(x) vy[x]
 #define G_VZ(x) vz[x]
 
+/* The three velocity windows of the stress updates (read by G: an array
+ * element or a recomputed velocity): declared, filled, next plane, slid. */
+#define VWIN_DECLARE WIN(wvx); WIN(wvy); WIN(wvz)
+#define VWIN_INIT(GX, GY, GZ, c) \
+    WIN_INIT(wvx, GX, c, sz, LO_DP); WIN_INIT(wvy, GY, c, sz, LO_DP); WIN_INIT(wvz, GZ, c, sz, LO_DM)
+#define VWIN_NEXT(GX, GY, GZ, c) \
+    WIN_NEXT(wvx, GX, c, sz, LO_DP); WIN_NEXT(wvy, GY, c, sz, LO_DP); WIN_NEXT(wvz, GZ, c, sz, LO_DM)
+#define VWIN_SHIFT WIN_SHIFT(wvx); WIN_SHIFT(wvy); WIN_SHIFT(wvz)
+
+/* the velocity kernels' fields: old velocities, the new ones (may be the old), stresses, rho */
+#define VELOCITY_FIELDS \
+    __global const real *vx, __global const real *vy, __global const real *vz, \
+    __global real *ox, __global real *oy, __global real *oz, \
+    __global const real *restrict sxx, __global const real *restrict syy, \
+    __global const real *restrict szz, __global const real *restrict sxy, \
+    __global const real *restrict sxz, __global const real *restrict syz, \
+    __global const real *restrict rho
+/* the stress kernels' fields: new velocities, old stresses, the new ones (may be the old), lambda, mu */
+#define STRESS_FIELDS \
+    __global const real *restrict vx, __global const real *restrict vy, \
+    __global const real *restrict vz, __global const real *sxx, __global const real *syy, \
+    __global const real *szz, __global const real *sxy, __global const real *sxz, \
+    __global const real *syz, __global real *qxx, __global real *qyy, __global real *qzz, \
+    __global real *qxy, __global real *qxz, __global real *qyz, \
+    __global const real *restrict lam, __global const real *restrict mu
+
+/* The normal stresses' update (decl: a declaration's type, or nothing),
+ * and the six new stresses stored at c. */
+#define NORMAL_STRESSES(decl)                                                \
+    decl nxx = sxx[c] + dt * (l2m * exx + l * (eyy + ezz));                  \
+    decl nyy = syy[c] + dt * (l2m * eyy + l * (exx + ezz));                  \
+    decl nzz = szz[c] + dt * (l2m * ezz + l * (exx + eyy))
+#define STORE_STRESSES                                                       \
+    qxx[c] = nxx;                                                            \
+    qyy[c] = nyy;                                                            \
+    qzz[c] = nzz;                                                            \
+    qxy[c] = nxy;                                                            \
+    qxz[c] = nxz;                                                            \
+    qyz[c] = nyz
+
 /* Velocities of the cells of box [x0,x1) x [y0,y1) x [z0,z1): out = in +
  * dt b div(sigma). out may be in (in place) or the other buffer set.
  * Work-item (xs + gx, y0 + gy, z0 + gz kz) walks kz planes; xs <= x0 is the
  * first x of the launch, chosen so that work-groups' rows start on an
  * aligned element (rows are padded to whole cache lines). */
-__kernel void seis_velocity(__global const real *vx, __global const real *vy,
-                            __global const real *vz, __global real *ox, __global real *oy,
-                            __global real *oz, __global const real *restrict sxx,
-                            __global const real *restrict syy, __global const real *restrict szz,
-                            __global const real *restrict sxy, __global const real *restrict sxz,
-                            __global const real *restrict syz, __global const real *restrict rho,
+__kernel void seis_velocity(VELOCITY_FIELDS,
                             __global const real *restrict profx, __global const real *restrict profy,
                             __global const real *restrict profz, __global real *restrict psix,
                             __global real *restrict psiy, __global real *restrict psiz, int nx,
-                            int ny, int nz, int sy, int sz, int origin, int pml, int free_surface,
+                            int ny, int nz, int gx0, int gy0, int gz0, int gnx, int gny, int gnz,
+                            int sy, int sz, int origin, int pml, int free_surface,
                             int xs, int x0, int y0, int z0, int x1, int y1, int z1, int kz,
                             real c1, real c2, real dt)
 {
-    const int i = xs + get_global_id(0), j = y0 + get_global_id(1);
-    const int k0 = z0 + get_global_id(2) * kz;
-    if (i < x0 || i >= x1 || j >= y1 || k0 >= z1)
-        return;
-    const int k1 = min(k0 + kz, z1);
-    int c = origin + i + j * sy + k0 * sz;
-    const int si = pml ? slab_slot(i, nx, pml, 1) : -1, sj = pml ? slab_slot(j, ny, pml, 1) : -1;
+    WALK_BEGIN;
+    CPML_SLOTS;
     const real two_dt = 2 * dt;
     WIN(wxz);
     WIN(wyz);
@@ -143,7 +196,7 @@ __kernel void seis_velocity(__global const real *vx, __global const real *vy,
         real dyx = DM(sxy, c, sy), dyy = DP(syy, c, sy), dyz = DM(syz, c, sy);
         real dzx = WIN_D(wxz), dzy = WIN_D(wyz), dzz = WIN_D(wzz);
         if (pml) {
-            const int sk = slab_slot(k, nz, pml, !free_surface);
+            const int sk = slab_slot(k + gz0, gnz, pml, !free_surface);
             if (si >= 0) {
                 const int ns = 2 * pml * ny * nz, q = si + 2 * pml * (j + ny * k);
                 dxx = pml_d(psix, q, profx, nx, i, 3, dxx);
@@ -179,55 +232,38 @@ __kernel void seis_velocity(__global const real *vx, __global const real *vy,
 
 /* Stresses of the cells of the box from the new velocities: q = s + dt C
  * grad(v); q may be s (in place). Same walk as seis_velocity. */
-__kernel void seis_stress(__global const real *restrict vx, __global const real *restrict vy,
-                          __global const real *restrict vz, __global const real *sxx,
-                          __global const real *syy, __global const real *szz,
-                          __global const real *sxy, __global const real *sxz,
-                          __global const real *syz, __global real *qxx, __global real *qyy,
-                          __global real *qzz, __global real *qxy, __global real *qxz,
-                          __global real *qyz, __global const real *restrict lam,
-                          __global const real *restrict mu, __global const real *restrict profx,
+__kernel void seis_stress(STRESS_FIELDS, __global const real *restrict profx,
                           __global const real *restrict profy, __global const real *restrict profz,
                           __global real *restrict psix, __global real *restrict psiy,
-                          __global real *restrict psiz, int nx, int ny, int nz, int sy, int sz,
+                          __global real *restrict psiz, int nx, int ny, int nz, int gx0, int gy0,
+                          int gz0, int gnx, int gny, int gnz, int sy, int sz,
                           int origin, int pml, int free_surface, int xs, int x0, int y0, int z0,
                           int x1, int y1, int z1, int kz, real c1, real c2, real dt)
 {
-    const int i = xs + get_global_id(0), j = y0 + get_global_id(1);
-    const int k0 = z0 + get_global_id(2) * kz;
-    if (i < x0 || i >= x1 || j >= y1 || k0 >= z1)
-        return;
-    const int k1 = min(k0 + kz, z1);
-    int c = origin + i + j * sy + k0 * sz;
-    const int si = pml ? slab_slot(i, nx, pml, 1) : -1, sj = pml ? slab_slot(j, ny, pml, 1) : -1;
-    WIN(wvx);
-    WIN(wvy);
-    WIN(wvz);
-    WIN_INIT(wvx, G_VX, c, sz, LO_DP);
-    WIN_INIT(wvy, G_VY, c, sz, LO_DP);
-    WIN_INIT(wvz, G_VZ, c, sz, LO_DM);
+    WALK_BEGIN;
+    CPML_SLOTS;
+    VWIN_DECLARE;
+    VWIN_INIT(G_VX, G_VY, G_VZ, c);
     /* mu at c, c+1, c+sy: the previous plane read them as its +sz neighbours */
     real m = mu[c], mx = mu[c + 1], my = mu[c + sy];
     for (int k = k0; k < k1; k++, c += sz) {
-        WIN_NEXT(wvx, G_VX, c, sz, LO_DP);
-        WIN_NEXT(wvy, G_VY, c, sz, LO_DP);
-        WIN_NEXT(wvz, G_VZ, c, sz, LO_DM);
+        VWIN_NEXT(G_VX, G_VY, G_VZ, c);
         real exx = DM(vx, c, 1), eyy = DM(vy, c, sy), ezz = WIN_D(wvz);
         real vxy = DP(vx, c, sy), vyx = DP(vy, c, 1);
         real vxz = WIN_D(wvx), vzx = DP(vz, c, 1);
         real vyz = WIN_D(wvy), vzy = DP(vz, c, sy);
-        const int fs = free_surface && k < 2;
+        const int gk = k + gz0, fs = free_surface && gk < 2;
         if (fs) {
             /* 4th-order vertical stencils would reach above the surface */
             const real h1 = c1 + 3 * c2;
             ezz = h1 * (DM_AT0(wvz) - DM_ATM1(wvz));
-            if (k == 0) {
+            if (gk == 0) {
                 vxz = h1 * (DP_ATP1(wvx) - DP_AT0(wvx));
                 vyz = h1 * (DP_ATP1(wvy) - DP_AT0(wvy));
             }
         }
         if (pml) {
-            const int sk = slab_slot(k, nz, pml, !free_surface);
+            const int sk = slab_slot(k + gz0, gnz, pml, !free_surface);
             if (si >= 0) {
                 const int ns = 2 * pml * ny * nz, q = si + 2 * pml * (j + ny * k);
                 exx = pml_d(psix, 3 * ns + q, profx, nx, i, 0, exx);
@@ -250,33 +286,26 @@ __kernel void seis_stress(__global const real *restrict vx, __global const real 
         const real l = lam[c], l2m = l + 2 * m;
         const real mz = mu[c + sz], mzx = mu[c + 1 + sz], mzy = mu[c + sy + sz];
         real nxx, nyy, nzz;
-        if (fs && k == 0) {
+        if (fs && gk == 0) {
             /* szz = 0 on the surface: dvz/dz = -lam/(lam+2mu) (dvx/dx + dvy/dy) */
             const real r = l2m > 0 ? l / l2m : 0;
             nxx = sxx[c] + dt * ((l2m - l * r) * exx + (l - l * r) * eyy);
             nyy = syy[c] + dt * ((l - l * r) * exx + (l2m - l * r) * eyy);
             nzz = 0;
         } else {
-            nxx = sxx[c] + dt * (l2m * exx + l * (eyy + ezz));
-            nyy = syy[c] + dt * (l2m * eyy + l * (exx + ezz));
-            nzz = szz[c] + dt * (l2m * ezz + l * (exx + eyy));
+            NORMAL_STRESSES();
         }
         const real nxy = sxy[c] + dt * harm4(m, mx, my, mu[c + 1 + sy]) * (vxy + vyx);
         const real nxz = sxz[c] + dt * harm4(m, mx, mz, mzx) * (vxz + vzx);
         const real nyz = syz[c] + dt * harm4(m, my, mz, mzy) * (vyz + vzy);
-        qxx[c] = nxx;
-        qyy[c] = nyy;
-        qzz[c] = nzz;
-        qxy[c] = nxy;
-        qxz[c] = nxz;
-        qyz[c] = nyz;
-        if (free_surface && k < 3) {
+        STORE_STRESSES;
+        if (free_surface && gk < 3) {
             /* antisymmetric images above the surface for the next velocity pass
              * (this kernel reads no stress halo, so writing it here is safe) */
-            if (k == 0) {
+            if (gk == 0) {
                 qxz[c - sz] = -nxz;
                 qyz[c - sz] = -nyz;
-            } else if (k == 1) {
+            } else if (gk == 1) {
                 qxz[c - 3 * sz] = -nxz;
                 qyz[c - 3 * sz] = -nyz;
                 qzz[c - 2 * sz] = -nzz;
@@ -287,9 +316,7 @@ __kernel void seis_stress(__global const real *restrict vx, __global const real 
         m = mz;
         mx = mzx;
         my = mzy;
-        WIN_SHIFT(wvx);
-        WIN_SHIFT(wvy);
-        WIN_SHIFT(wvz);
+        VWIN_SHIFT;
     }
 }
 
@@ -324,23 +351,11 @@ inline real vel_z(__global const real *vz, __global const real *sxz, __global co
  * ptxas) against 32 here, so a quarter of the warps per SM to hide DRAM
  * latency. The separate scheme runs these over the cells outside the CPML
  * slabs and the surface rows, the general kernels over the boxes around. */
-__kernel void seis_velocity_in(__global const real *vx, __global const real *vy,
-                               __global const real *vz, __global real *ox, __global real *oy,
-                               __global real *oz, __global const real *restrict sxx,
-                               __global const real *restrict syy,
-                               __global const real *restrict szz,
-                               __global const real *restrict sxy,
-                               __global const real *restrict sxz,
-                               __global const real *restrict syz,
-                               __global const real *restrict rho, int sy, int sz, int origin,
+__kernel void seis_velocity_in(VELOCITY_FIELDS, int sy, int sz, int origin,
                                int xs, int x0, int y0, int z0, int x1, int y1, int z1, real c1,
                                real c2, real dt)
 {
-    const int i = xs + (int)get_global_id(0), j = y0 + (int)get_global_id(1);
-    const int k = z0 + (int)get_global_id(2);
-    if (i < x0 || i >= x1 || j >= y1 || k >= z1)
-        return;
-    const int c = origin + i + j * sy + k * sz;
+    CELL_BEGIN;
     const real two_dt = 2 * dt;
     const real nvx = vel_x(vx, sxx, sxy, sxz, rho, c, sy, sz, c1, c2, two_dt);
     const real nvy = vel_y(vy, sxy, syy, syz, rho, c, sy, sz, c1, c2, two_dt);
@@ -350,37 +365,19 @@ __kernel void seis_velocity_in(__global const real *vx, __global const real *vy,
     oz[c] = nvz;
 }
 
-__kernel void seis_stress_in(__global const real *restrict vx, __global const real *restrict vy,
-                             __global const real *restrict vz, __global const real *sxx,
-                             __global const real *syy, __global const real *szz,
-                             __global const real *sxy, __global const real *sxz,
-                             __global const real *syz, __global real *qxx, __global real *qyy,
-                             __global real *qzz, __global real *qxy, __global real *qxz,
-                             __global real *qyz, __global const real *restrict lam,
-                             __global const real *restrict mu, int sy, int sz, int origin,
+__kernel void seis_stress_in(STRESS_FIELDS, int sy, int sz, int origin,
                              int xs, int x0, int y0, int z0, int x1, int y1, int z1, real c1,
                              real c2, real dt)
 {
-    const int i = xs + (int)get_global_id(0), j = y0 + (int)get_global_id(1);
-    const int k = z0 + (int)get_global_id(2);
-    if (i < x0 || i >= x1 || j >= y1 || k >= z1)
-        return;
-    const int c = origin + i + j * sy + k * sz;
+    CELL_BEGIN;
     const real exx = DM(vx, c, 1), eyy = DM(vy, c, sy), ezz = DM(vz, c, sz);
     const real l = lam[c], m = mu[c], l2m = l + 2 * m;
     const real mx = mu[c + 1], my = mu[c + sy], mz = mu[c + sz];
-    const real nxx = sxx[c] + dt * (l2m * exx + l * (eyy + ezz));
-    const real nyy = syy[c] + dt * (l2m * eyy + l * (exx + ezz));
-    const real nzz = szz[c] + dt * (l2m * ezz + l * (exx + eyy));
+    NORMAL_STRESSES(const real);
     const real nxy = sxy[c] + dt * harm4(m, mx, my, mu[c + 1 + sy]) * (DP(vx, c, sy) + DP(vy, c, 1));
     const real nxz = sxz[c] + dt * harm4(m, mx, mz, mu[c + 1 + sz]) * (DP(vx, c, sz) + DP(vz, c, 1));
     const real nyz = syz[c] + dt * harm4(m, my, mz, mu[c + sy + sz]) * (DP(vy, c, sz) + DP(vz, c, sy));
-    qxx[c] = nxx;
-    qyy[c] = nyy;
-    qzz[c] = nzz;
-    qxy[c] = nxy;
-    qxz[c] = nxz;
-    qyz[c] = nyz;
+    STORE_STRESSES;
 }
 
 /* Six stress components (or strain rates: xx, yy, zz and the shear sums
@@ -408,12 +405,7 @@ inline void fused_put(__global real *ox, __global real *oy, __global real *oz,
     ox[c] = ux;
     oy[c] = uy;
     oz[c] = uz;
-    qxx[c] = nxx;
-    qyy[c] = nyy;
-    qzz[c] = nzz;
-    qxy[c] = nxy;
-    qxz[c] = nxz;
-    qyz[c] = nyz;
+    STORE_STRESSES;
 }
 
 /* Fused step of the interior box (no CPML, no surface rows, no force source
@@ -424,41 +416,31 @@ inline void fused_put(__global real *ox, __global real *oy, __global real *oz,
  * kernels); the neighbours' velocity updates are recomputed from cache.
  * Walking z, the new velocities along z slide in windows: per plane 3 along
  * z plus 6 (order 2) or 18 (order 4) x/y neighbours are recomputed. */
+/* the fused kernels' fields: old (read), new (written), materials */
+#define FUSED_FIELDS                                                                                \
+    __global const real *restrict vx, __global const real *restrict vy,                             \
+        __global const real *restrict vz, __global const real *restrict sxx,                        \
+        __global const real *restrict syy, __global const real *restrict szz,                       \
+        __global const real *restrict sxy, __global const real *restrict sxz,                       \
+        __global const real *restrict syz, __global real *restrict ox, __global real *restrict oy,  \
+        __global real *restrict oz, __global real *restrict qxx, __global real *restrict qyy,       \
+        __global real *restrict qzz, __global real *restrict qxy, __global real *restrict qxz,      \
+        __global real *restrict qyz, __global const real *restrict rho,                             \
+        __global const real *restrict lam, __global const real *restrict mu
+/* a new velocity at c from the old fields (both fused kernels) */
 #define VX(c) vel_x(vx, sxx, sxy, sxz, rho, c, sy, sz, c1, c2, two_dt)
 #define VY(c) vel_y(vy, sxy, syy, syz, rho, c, sy, sz, c1, c2, two_dt)
 #define VZ(c) vel_z(vz, sxz, syz, szz, rho, c, sy, sz, c1, c2, two_dt)
-__kernel void seis_fused(__global const real *restrict vx, __global const real *restrict vy,
-                         __global const real *restrict vz, __global const real *restrict sxx,
-                         __global const real *restrict syy, __global const real *restrict szz,
-                         __global const real *restrict sxy, __global const real *restrict sxz,
-                         __global const real *restrict syz, __global real *restrict ox,
-                         __global real *restrict oy, __global real *restrict oz,
-                         __global real *restrict qxx, __global real *restrict qyy,
-                         __global real *restrict qzz, __global real *restrict qxy,
-                         __global real *restrict qxz, __global real *restrict qyz,
-                         __global const real *restrict rho, __global const real *restrict lam,
-                         __global const real *restrict mu, int sy, int sz, int origin, int xs,
-                         int x0, int y0, int z0, int x1, int y1, int z1, int kz, real c1, real c2,
-                         real dt)
+__kernel void seis_fused(FUSED_FIELDS, int sy, int sz, int origin, int xs, int x0, int y0, int z0,
+                         int x1, int y1, int z1, int kz, real c1, real c2, real dt)
 {
-    const int i = xs + get_global_id(0), j = y0 + get_global_id(1);
-    const int k0 = z0 + get_global_id(2) * kz;
-    if (i < x0 || i >= x1 || j >= y1 || k0 >= z1)
-        return;
-    const int k1 = min(k0 + kz, z1);
-    int c = origin + i + j * sy + k0 * sz;
+    WALK_BEGIN;
     const real two_dt = 2 * dt;
-    WIN(wvx);
-    WIN(wvy);
-    WIN(wvz);
-    WIN_INIT(wvx, VX, c, sz, LO_DP);
-    WIN_INIT(wvy, VY, c, sz, LO_DP);
-    WIN_INIT(wvz, VZ, c, sz, LO_DM);
+    VWIN_DECLARE;
+    VWIN_INIT(VX, VY, VZ, c);
     real m = mu[c], mx = mu[c + 1], my = mu[c + sy];
     for (int k = k0; k < k1; k++, c += sz) {
-        WIN_NEXT(wvx, VX, c, sz, LO_DP);
-        WIN_NEXT(wvy, VY, c, sz, LO_DP);
-        WIN_NEXT(wvz, VZ, c, sz, LO_DM);
+        VWIN_NEXT(VX, VY, VZ, c);
         const real ux = DP_AT0(wvx), uy = DP_AT0(wvy), uz = DM_AT0(wvz);
 #if ORDER == 4
         const real exx = c1 * (ux - VX(c - 1)) + c2 * (VX(c + 1) - VX(c - 2));
@@ -481,14 +463,9 @@ __kernel void seis_fused(__global const real *restrict vx, __global const real *
         m = mz;
         mx = mzx;
         my = mzy;
-        WIN_SHIFT(wvx);
-        WIN_SHIFT(wvy);
-        WIN_SHIFT(wvz);
+        VWIN_SHIFT;
     }
 }
-#undef VX
-#undef VY
-#undef VZ
 
 /* The fused step with the new velocities shared through local memory: a
  * work-group of lx by ly work-items walks kz planes; per plane each
@@ -525,22 +502,9 @@ inline own_in own_loads(__global const real *restrict sxx, __global const real *
     return w;
 }
 #define TILE(comp, dx, dy) lv[(comp) * tn + (ty + RR + (dy)) * tw + tx + RR + (dx)]
-#define VX(c) vel_x(vx, sxx, sxy, sxz, rho, c, sy, sz, c1, c2, two_dt)
-#define VY(c) vel_y(vy, sxy, syy, syz, rho, c, sy, sz, c1, c2, two_dt)
-#define VZ(c) vel_z(vz, sxz, syz, szz, rho, c, sy, sz, c1, c2, two_dt)
-__kernel void seis_fused_lds(__global const real *restrict vx, __global const real *restrict vy,
-                             __global const real *restrict vz, __global const real *restrict sxx,
-                             __global const real *restrict syy, __global const real *restrict szz,
-                             __global const real *restrict sxy, __global const real *restrict sxz,
-                             __global const real *restrict syz, __global real *restrict ox,
-                             __global real *restrict oy, __global real *restrict oz,
-                             __global real *restrict qxx, __global real *restrict qyy,
-                             __global real *restrict qzz, __global real *restrict qxy,
-                             __global real *restrict qxz, __global real *restrict qyz,
-                             __global const real *restrict rho, __global const real *restrict lam,
-                             __global const real *restrict mu, __local real *lv, int sy, int sz,
-                             int origin, int xs, int x0, int y0, int z0, int x1, int y1, int z1,
-                             int kz, real c1, real c2, real dt)
+__kernel void seis_fused_lds(FUSED_FIELDS, __local real *lv, int sy, int sz, int origin, int xs,
+                             int x0, int y0, int z0, int x1, int y1, int z1, int kz, real c1,
+                             real c2, real dt)
 {
     const int lx = get_local_size(0), ly = get_local_size(1);
     const int tx = get_local_id(0), ty = get_local_id(1);
@@ -556,13 +520,9 @@ __kernel void seis_fused_lds(__global const real *restrict vx, __global const re
     const int mine = i >= x0 - RR && i < x1 + RR && j < y1 + RR;
     const real two_dt = 2 * dt;
     int c = origin + i + j * sy + k0 * sz;
-    WIN(wvx);
-    WIN(wvy);
-    WIN(wvz);
+    VWIN_DECLARE;
     if (mine) {
-        WIN_INIT(wvx, VX, c, sz, LO_DP);
-        WIN_INIT(wvy, VY, c, sz, LO_DP);
-        WIN_INIT(wvz, VZ, c, sz, LO_DM);
+        VWIN_INIT(VX, VY, VZ, c);
     }
     real m = 0, mx = 0, my = 0;
     if (own) {
@@ -578,9 +538,7 @@ __kernel void seis_fused_lds(__global const real *restrict vx, __global const re
             w = own_loads(sxx, syy, szz, sxy, sxz, syz, lam, mu, c, sy, sz);
 #endif
         if (mine) {
-            WIN_NEXT(wvx, VX, c, sz, LO_DP);
-            WIN_NEXT(wvy, VY, c, sz, LO_DP);
-            WIN_NEXT(wvz, VZ, c, sz, LO_DM);
+            VWIN_NEXT(VX, VY, VZ, c);
             TILE(0, 0, 0) = DP_AT0(wvx);
             TILE(1, 0, 0) = DP_AT0(wvy);
             TILE(2, 0, 0) = DM_AT0(wvz);
@@ -632,9 +590,7 @@ __kernel void seis_fused_lds(__global const real *restrict vx, __global const re
             my = w.mzy;
         }
         if (mine) {
-            WIN_SHIFT(wvx);
-            WIN_SHIFT(wvy);
-            WIN_SHIFT(wvz);
+            VWIN_SHIFT;
         }
         barrier(CLK_LOCAL_MEM_FENCE); /* the tile is rewritten next plane */
     }
@@ -688,4 +644,25 @@ __kernel void seis_record(__global const real *vx, __global const real *vy,
     t[steps] = (float)vy[c];
     t[2 * (size_t)steps] = (float)vz[c];
     t[3 * (size_t)steps] = (float)(-(sxx[c] + syy[c] + szz[c]) / 3);
+}
+
+/* Halo planes of a slab: the box of e0 planes (stride s0, along the cut)
+ * by e1 x e2 (strides s1, s2: the padded extents across it) of fields a,
+ * b, c from start, packed into buf (field, plane, e2, e1) or unpacked from
+ * it. Copies only. */
+__kernel void seis_halo(__global real *a, __global real *b, __global real *c,
+                        __global real *buf, int start, int s0, int s1, int s2, int e0, int e1,
+                        int e2, int at, int unpack)
+{
+    const int u = get_global_id(0), v = get_global_id(1), w = get_global_id(2);
+    if (u >= e1 || v >= e2)
+        return;
+    const int plane = w % e0, f = w / e0;
+    __global real *fld = f == 0 ? a : f == 1 ? b : c;
+    const int x = start + plane * s0 + u * s1 + v * s2;
+    const int q = at + ((f * e0 + plane) * e2 + v) * e1 + u;
+    if (unpack)
+        fld[x] = buf[q];
+    else
+        buf[q] = fld[x];
 }

@@ -3,7 +3,9 @@
 # machine with several GPUs (device tool kind nvidia-h100-x4 / nvidia-h200-x4;
 # say which in bench/RESULTS.md). Run from the repository root:
 #   export STREAMCL_GPU_CMAKE_ARGS="-DSTREAMCL_MODULES=fdtd;grid3d;pair"; . bench/gpu-setup.sh
-#   bash bench/fdtd/mpi-gpu.sh           (STEPS=200 PML=10 GPUS="1 2 4")
+#   bash bench/fdtd/mpi-gpu.sh           (STEPS=200 PML=10 GPUS="1 2 4"
+#                                         MODES="overlap serial" SCALING="weak strong";
+#                                         bench/lib/mpi-scaling.sh)
 # (pair only for the node-local round-robin device choice; without it every
 # rank takes the default device.) Needs Open MPI (openmpi-bin,
 # libopenmpi-dev) at configure time: `streamcl fdtd` then runs over ranks
@@ -31,15 +33,10 @@
 cd "$(dirname "$0")/../.." || exit 1
 . bench/gpu-setup.sh || { echo "gpu-setup failed"; exit 1; }
 dest=$(gpu_dest fdtd-mpi)
-mkdir -p "$dest"
 steps=${STEPS:-200}
 pml=${PML:-10}
-gpus_list=${GPUS:-"1 2 4"}
-ngpu=$(nvidia-smi -L 2>/dev/null | wc -l)
-nvidia-smi --query-gpu=name,driver_version --format=csv > "$dest/nvidia-smi.txt" 2>&1
-nvidia-smi topo -m > "$dest/topo.txt" 2>&1
-mpirun=(mpirun --allow-run-as-root --oversubscribe --bind-to none)
-
+. bench/lib/mpi-scaling.sh
+mpi_scaling_begin "$dest" "overlap serial"
 echo "== correctness: 2 GPUs vs 1 GPU, 96 x 80 x 72 cells, fp32 receivers bitwise"
 cat > "$dest/small.in" <<'IN'
 #domain: 0.192 0.16 0.144
@@ -68,49 +65,16 @@ for split in 2x1x1 1x1x2 "1x1x2 --no-overlap"; do
     fi
 done
 
-# run KIND N NX NY NZ: one scaling point into scaling.tsv
-modes=${MODES:-"overlap serial"}
-printf 'kind\tmode\tgpus\tcells\tgcells_s\tspeedup\tefficiency\tseconds\tms_per_step\thalo_ms_per_step\texposed_ms_per_step\n' > "$dest/scaling.tsv"
-run() {
-    local kind=$1 mode=$2 n=$3 nx=$4 ny=$5 nz=$6
-    if [ "$n" -gt "$ngpu" ]; then echo "skip $kind $n GPUs: only $ngpu here"; return; fi
-    local log=$dest/$kind-$mode-np$n.log flag=
+# point KIND MODE N: weak 1024 x 1024 x (512 N) cells, strong 1024^3
+point() {
+    local kind=$1 mode=$2 n=$3 nz=1024 flag=
+    [ "$kind" = weak ] && nz=$((512 * n))
     [ "$mode" = serial ] && flag=--no-overlap
     # shellcheck disable=SC2086
-    timeout 600 "${mpirun[@]}" -np "$n" "$STREAMCL" fdtd --bench "$nx" "$ny" "$nz" --pml "$pml" \
-        --steps "$steps" --decomp "1x1x$n" $flag > "$log" 2>&1
-    local rc=$?
-    local g s h
-    g=$(awk '/Gcells\/s/ && /MPI ranks/ { print $(NF-1) }' "$log")
-    s=$(awk '/Gcells\/s/ && /MPI ranks/ { print $(NF-3) }' "$log")
-    h=$(awk '/ halo .*ms\/step/ { print $(NF-1) }' "$log")
-    if [ "$rc" -ne 0 ] || [ -z "$g" ]; then
-        echo "$kind $mode $n GPUs: failed (rc $rc): $(grep -m1 'streamcl' "$log")"
-        return
-    fi
-    # against the 1-GPU run of the same kind (the better mode: one rank has no halo)
-    local b b_ms
-    b=$(awk -F'\t' -v k="$kind" 'NR > 1 && $1 == k && $3 == 1 && $5 > b { b = $5 } END { print b }' "$dest/scaling.tsv")
-    b_ms=$(awk -F'\t' -v k="$kind" 'NR > 1 && $1 == k && $3 == 1 && (m == "" || $9 < m) { m = $9 } END { print m }' "$dest/scaling.tsv")
-    [ -z "$b" ] && b=$g
-    # weak: efficiency = per-GPU rate / 1-GPU rate; strong: speed-up / N
-    awk -v k="$kind" -v mode="$mode" -v n="$n" -v c="${nx}x${ny}x${nz}" -v g="$g" -v b="$b" -v s="$s" \
-        -v h="$h" -v t="$steps" -v bm="$b_ms" \
-        'BEGIN { sp = g / b; ms = 1000 * s / t; ex = (k == "weak" && bm != "") ? sprintf("%.3f", ms - bm) : "-";
-                 printf "%s\t%s\t%d\t%s\t%.2f\t%.2f\t%.3f\t%s\t%.3f\t%s\t%s\n", k, mode, n, c, g, sp, sp / n, s, ms, h, ex }' |
-        tee -a "$dest/scaling.tsv"
+    mpi_scaling_point "$kind" "$mode" "$n" "1024x1024x$nz" "$steps" "$dest/$kind-$mode-np$n.log" \
+        "$STREAMCL" fdtd --bench 1024 1024 "$nz" --pml "$pml" --steps "$steps" --decomp "1x1x$n" $flag
 }
-
-echo "== weak scaling, 1024 x 1024 x 512 per GPU, fp32, CPML $pml, $steps steps"
-# one rank has no halo: one mode at 1 GPU
-for n in $gpus_list; do for mode in $modes; do
-    [ "$n" = 1 ] && [ "$mode" != "${modes%% *}" ] && continue
-    run weak "$mode" "$n" 1024 1024 $((512 * n))
-done; done
-echo "== strong scaling, 1024^3, fp32, CPML $pml, $steps steps"
-for n in $gpus_list; do for mode in $modes; do
-    [ "$n" = 1 ] && [ "$mode" != "${modes%% *}" ] && continue
-    run strong "$mode" "$n" 1024 1024 1024
-done; done
+echo "== $scaling scaling (weak: 1024 x 1024 x 512 per GPU; strong: 1024^3), fp32, CPML $pml, $steps steps"
+mpi_scaling_sweep point
 echo "goals (issue 24): weak-scaling efficiency >= 0.95 at 4 GPUs; strong >= 3.5x on 4 GPUs"
 echo "results in $dest/scaling.tsv"

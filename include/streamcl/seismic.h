@@ -168,6 +168,56 @@ double scl_seis_scheme_seconds(const scl_seis *s, int scheme);
  * work-item walks (kz). */
 void scl_seis_work_group(const scl_seis *s, int *lx, int *ly, int *kz);
 
+/* ------------------------------------------------------------------ slabs */
+
+/* A slab of a whole model for a decomposed run (the transport, e.g. MPI,
+ * is the caller's): the cells [lo, lo + n) along axis (0 x, 1 y, 2 z) of a
+ * whole model of nx * ny * nz cells. Its solver updates those cells with
+ * the whole model's CPML profiles, free surface, sources (an injection at a
+ * cell of the slab only) and receivers, and takes R = order / 2 halo planes
+ * of each neighbour (the velocities after the velocity update; the three
+ * stresses differentiated along the cut after the stress update): the same cells, the same operations, the same bits
+ * as the whole model's solver. The separate scheme only (the fused one
+ * would need 2R halo planes). Each slab needs n >= R, and with a free
+ * surface over a z cut the top slab n >= 3 (its stress images). */
+typedef struct {
+    int axis, lo, n;
+    int nx, ny, nz;  /* the whole model's cells */
+    double vp_max;   /* the whole model's largest vp (the CPML's damping) */
+} scl_seis_slab;
+
+/* The window of the whole model g that a slab's solver takes: its planes
+ * lo - 2 .. lo + n + 1 along axis (n + 4, those past g's walls repeat
+ * g's outer plane, as the padded layout does); allocates w's arrays
+ * (scl_seis_model_release). */
+scl_status scl_seis_model_window(const scl_seis_model *g, int axis, int lo, int n,
+                                 scl_seis_model *w);
+
+/* A slab's solver: w is the window (scl_seis_model_window, or one built
+ * the same way), c the whole run's configuration with its global
+ * positions (the caller checked it against the whole model with
+ * scl_seis_check) but only the receivers inside the slab (in c's order,
+ * traces as scl_seis_traces for them). */
+scl_status scl_seis_create_slab(scl_context *ctx, const scl_seis_model *w, const scl_seis_config *c,
+                                const scl_seis_slab *slab, const scl_seis_options *opt,
+                                scl_seis **out);
+
+/* The halo transport of a slab's solver: group 0 velocities, 1 stresses.
+ * send[0] goes to the lower neighbour (planes lo, ..), send[1] to the
+ * upper one; recv[0] takes the lower neighbour's planes, recv[1] the upper
+ * one's; each `bytes` long (pinned host memory). Called on every slab for
+ * every swap, also where a face has no neighbour (then its buffers are
+ * neither sent nor read). A status other than SCL_OK stops the steps. */
+typedef scl_status (*scl_seis_transport_fn)(void *user, int group, void *const send[2],
+                                            void *const recv[2], size_t bytes);
+/* scl_seis_step of a slab's solver with the halo swaps: overlap 1 swaps
+ * behind the update of the planes that do not read the halo (packed and
+ * read first, the inner planes queued, fn while they run, the received
+ * planes written, then the edge planes); 0 swaps between whole updates.
+ * The same bits either way. */
+scl_status scl_seis_step_slab(scl_seis *s, long steps, scl_seis_transport_fn fn, void *user,
+                              int overlap);
+
 /* ------------------------------------------------------------------ reference */
 
 typedef struct scl_seis_ref scl_seis_ref;

@@ -249,7 +249,7 @@ static int bench_model(const fdtd_args *a, scl_fdtd_model *m)
     return 0;
 }
 
-static char *default_output(const char *input)
+char *fdtd_default_output(const char *input)
 {
     size_t n = strlen(input);
     char *out = malloc(n + 4);
@@ -321,7 +321,7 @@ static int write_geometry_views(const scl_fdtd_model *m)
 
 static int run_bscan(const fdtd_args *a, scl_fdtd_model *m)
 {
-    char *base = a->out ? strdup(a->out) : default_output(a->input);
+    char *base = a->out ? strdup(a->out) : fdtd_default_output(a->input);
     if (!base) {
         fprintf(stderr, "streamcl fdtd: out of memory\n");
         return 1;
@@ -413,7 +413,7 @@ int cmd_fdtd(int argc, char **argv)
      * or another output; HDF5 needs a regular file */
     if (!bench) {
         cli_input(&outs, a.input);
-        out = a.out ? strdup(a.out) : default_output(a.input);
+        out = a.out ? strdup(a.out) : fdtd_default_output(a.input);
         if (!out) {
             fprintf(stderr, "streamcl fdtd: out of memory\n");
             goto done;

@@ -3,6 +3,7 @@
  * not started on several ranks remains. */
 #include "commands.h"
 #include "fdtd_mpi.h"
+#include "mpi_grid.h"
 #include "streamcl/fdtd.h"
 
 #include <math.h>
@@ -10,24 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Launchers say so in the environment (the command may read it; the library
- * does not): Open MPI's mpirun, or a PMI/PMIx launcher such as srun. */
-static int launcher_size(void)
-{
-    static const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"};
-    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
-        const char *v = getenv(vars[i]);
-        if (v && *v)
-            return atoi(v) > 0 ? atoi(v) : 1;
-    }
-    return getenv("PMIX_RANK") ? 1 : 0;
-}
-
 #if STREAMCL_HAVE_MPI
 #include <mpi.h>
-#if STREAMCL_HAVE_PAIR
-#include "streamcl/charmm.h"
-#endif
 
 typedef struct {
     const char *input, *out, *text, *device, *plan;
@@ -49,17 +34,10 @@ typedef struct {
     double halo_s; /* wall time in the exchanges, the device idle before each */
 } fdtd_rank;
 
-int fdtd_mpi_launched(void)
-{
-    return launcher_size() > 0;
-}
-
 static int agree(fdtd_rank *r, int ok)
 {
     (void)r; /* MPI_COMM_WORLD: also before the Cartesian communicator exists */
-    int mine = ok != 0, all = 0;
-    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    return all ? 0 : -1;
+    return cli_mpi_agree(ok);
 }
 
 static int refuse(const char *opt)
@@ -71,12 +49,8 @@ static int refuse(const char *opt)
 
 static int parse_decomp(const char *v, margs *a)
 {
-    char tail;
-    if (sscanf(v, "%dx%dx%d%c", &a->dims[0], &a->dims[1], &a->dims[2], &tail) != 3 ||
-        a->dims[0] < 1 || a->dims[1] < 1 || a->dims[2] < 1) {
-        fprintf(stderr, "streamcl fdtd: --decomp is PxQxR (ranks along x, y, z), got '%s'\n", v);
+    if (cli_mpi_parse_decomp("fdtd", v, a->dims))
         return -1;
-    }
     a->decomp = 1;
     return 0;
 }
@@ -145,47 +119,13 @@ static int parse_args(int argc, char **argv, margs *a)
  * the axis with the most cells (the thinnest halo planes per cell). */
 static int choose_split(fdtd_rank *r, const margs *a, const int n[3], int dims[3])
 {
-    int axis = 2;
-    if (a->decomp) {
-        int cut = 0;
-        for (int q = 0; q < 3; q++)
-            if (a->dims[q] > 1) {
-                axis = q;
-                cut++;
-            }
-        if (a->dims[0] * a->dims[1] * a->dims[2] != r->size) {
-            fprintf(stderr, "streamcl fdtd: --decomp %dx%dx%d is %d ranks, mpirun started %d\n",
-                    a->dims[0], a->dims[1], a->dims[2], a->dims[0] * a->dims[1] * a->dims[2], r->size);
-            return -1;
-        }
-        if (cut > 1) {
-            fprintf(stderr, "streamcl fdtd: --decomp %dx%dx%d cuts more than one axis; this version "
-                            "splits along one axis only (e.g. 1x1x%d)\n",
-                    a->dims[0], a->dims[1], a->dims[2], r->size);
-            return -1;
-        }
-    } else {
-        for (int q = 1; q >= 0; q--)
-            if (n[q] > n[axis])
-                axis = q;
-    }
-    if (n[axis] < r->size) {
-        fprintf(stderr, "streamcl fdtd: the %c axis has %d cells: it cannot be split over %d MPI "
-                        "ranks (at most one rank per cell)\n", "xyz"[axis], n[axis], r->size);
+    int axis = cli_mpi_choose_axis("fdtd", r->size, a->decomp ? a->dims : NULL, n, 1);
+    if (axis < 0)
         return -1;
-    }
     dims[0] = dims[1] = dims[2] = 1;
     dims[axis] = r->size;
     r->axis = axis;
     return 0;
-}
-
-/* Cells of slab c of p along n: the first n % p slabs get one more. */
-static void slab(int n, int p, int c, int *lo, int *cells)
-{
-    int base = n / p, extra = n % p;
-    *cells = base + (c < extra);
-    *lo = c * base + (c < extra ? c : extra);
 }
 
 static void free_rank(fdtd_rank *r)
@@ -195,27 +135,6 @@ static void free_rank(fdtd_rank *r)
         scl_context_free(r->ctx);
     if (r->cart != MPI_COMM_NULL)
         MPI_Comm_free(&r->cart);
-}
-
-/* The device of this rank: the node's GPUs round robin by node-local rank,
- * as the LAMMPS pair style spreads its ranks; no GPU: the default device. */
-static const char *rank_device(const char *device, char *spec, size_t len)
-{
-    MPI_Comm node; /* collective: before any rank may return */
-    int local = 0;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    MPI_Comm_rank(node, &local);
-    MPI_Comm_free(&node);
-    if (device && strcmp(device, "gpu"))
-        return device;
-#if STREAMCL_HAVE_PAIR
-    char err[512];
-    if (scl_charmm_rank_device(local, 0, spec, len, NULL, err, sizeof err) == SCL_OK)
-        return spec;
-#else
-    (void)spec, (void)len, (void)local;
-#endif
-    return device;
 }
 
 /* --bench: this rank's slab of the free-space box built directly (the whole
@@ -386,26 +305,12 @@ static int write_outputs(const margs *a, const scl_fdtd_model *gm, scl_receivers
     return cli_outputs_commit(outs);
 }
 
-static char *default_output(const char *input)
-{
-    size_t n = strlen(input);
-    char *out = malloc(n + 4);
-    if (!out)
-        return NULL;
-    strcpy(out, input);
-    char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
-    if (dot && (!slash || dot > slash))
-        *dot = '\0';
-    strcat(out, ".h5");
-    return out;
-}
-
 /* Rank 0 registers the outputs before anything is computed. */
 static int open_outputs(const margs *a, cli_outputs *outs, char **out, const char **h5,
                         const char **text)
 {
     cli_input(outs, a->input);
-    *out = a->out ? strdup(a->out) : default_output(a->input);
+    *out = a->out ? strdup(a->out) : fdtd_default_output(a->input);
     if (!*out)
         return fprintf(stderr, "streamcl fdtd: out of memory\n"), -1;
     if (!(*h5 = cli_output(outs, *out)) || (a->text && !(*text = cli_output(outs, a->text))))
@@ -428,7 +333,7 @@ static int set_up(fdtd_rank *r, const margs *a, const scl_fdtd_model *gm, scl_fd
     MPI_Cart_coords(r->cart, r->rank, 3, coords);
     MPI_Cart_shift(r->cart, r->axis, 1, &r->below, &r->above);
     r->overlap = !a->no_overlap;
-    slab(n[r->axis], r->size, coords[r->axis], &r->lo, &r->n);
+    cli_mpi_slab(n[r->axis], r->size, coords[r->axis], &r->lo, &r->n);
     char err[1024], spec[64];
     int ok;
     if (a->bench[0]) {
@@ -439,7 +344,7 @@ static int set_up(fdtd_rank *r, const margs *a, const scl_fdtd_model *gm, scl_fd
         if (!ok)
             fprintf(stderr, "streamcl fdtd: rank %d: %s\n", r->rank, err);
     }
-    const char *dev = rank_device(a->device, spec, sizeof spec);
+    const char *dev = cli_mpi_rank_device(a->device, spec, sizeof spec);
     if (ok)
         ok = (r->ctx = cli_context(dev, 0)) != NULL;
     if (ok) {
@@ -587,40 +492,22 @@ done:
     return status;
 }
 
-int cmd_fdtd_mpi(int argc, char **argv)
+static int body(int argc, char **argv, int rank, int size)
 {
-    if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
-        fprintf(stderr, "streamcl fdtd: MPI_Init failed\n");
-        return 1;
-    }
-    fdtd_rank r = {.cart = MPI_COMM_NULL};
-    MPI_Comm_rank(MPI_COMM_WORLD, &r.rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &r.size);
-    int rc = run_mpi(argc, argv, &r);
-    /* every rank has cleaned up (rank 0 removed its uncommitted outputs)
-     * before any leaves: mpirun kills the rest when one exits non-zero */
-    MPI_Barrier(MPI_COMM_WORLD);
-    MPI_Finalize();
-    return rc;
+    fdtd_rank r = {.cart = MPI_COMM_NULL, .rank = rank, .size = size};
+    return run_mpi(argc, argv, &r);
 }
 
-#else /* no MPI: refuse to run as several copies of one job */
+#else
+#define body NULL /* cmd_fdtd sends no run here without MPI */
+#endif
+
+int cmd_fdtd_mpi(int argc, char **argv)
+{
+    return cli_mpi_main("fdtd", argc, argv, body);
+}
 
 int fdtd_mpi_launched(void)
 {
-    int n = launcher_size();
-    if (n > 1) {
-        fprintf(stderr, "streamcl fdtd: started on %d MPI ranks, but this streamcl was built "
-                        "without MPI (none found at configure time, or -DSTREAMCL_MPI=OFF: install "
-                        "libopenmpi-dev and reconfigure); run it without mpirun\n", n);
-        return -1;
-    }
-    return 0;
+    return cli_mpi_launched("fdtd");
 }
-
-int cmd_fdtd_mpi(int argc, char **argv)
-{
-    (void)argc, (void)argv;
-    return 1;
-}
-#endif

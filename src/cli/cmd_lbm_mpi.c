@@ -4,29 +4,14 @@
  * several ranks remains. */
 #include "commands.h"
 #include "lbm_mpi.h"
+#include "mpi_grid.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Launchers say so in the environment (the command may read it; the library
- * does not): Open MPI's mpirun, or a PMI/PMIx launcher such as srun. */
-static int launcher_size(void)
-{
-    static const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"};
-    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
-        const char *v = getenv(vars[i]);
-        if (v && *v)
-            return atoi(v) > 0 ? atoi(v) : 1;
-    }
-    return getenv("PMIX_RANK") ? 1 : 0;
-}
-
 #if STREAMCL_HAVE_MPI
 #include <mpi.h>
-#if STREAMCL_HAVE_PAIR
-#include "streamcl/charmm.h"
-#endif
 
 struct lbm_mpi {
     MPI_Comm cart;     /* periodic 1-D: the lattice streams periodically in y */
@@ -41,11 +26,6 @@ struct lbm_mpi {
     scl_lbm_params p;
     int failed;        /* a device call of this rank failed */
 };
-
-int lbm_mpi_launched(void)
-{
-    return launcher_size() > 0;
-}
 
 lbm_mpi *lbm_mpi_start(int *argc, char ***argv)
 {
@@ -100,35 +80,6 @@ int lbm_mpi_agree(lbm_mpi *m, int ok)
     return all ? 0 : -1;
 }
 
-/* The device of this rank: the node's GPUs round robin by node-local rank,
- * as the LAMMPS pair style spreads its ranks; no GPU: the default device. */
-static const char *rank_device(lbm_mpi *m, const char *device, char *spec, size_t len)
-{
-    MPI_Comm node; /* collective: before any rank may return */
-    int local = 0;
-    MPI_Comm_split_type(m->cart, MPI_COMM_TYPE_SHARED, m->rank, MPI_INFO_NULL, &node);
-    MPI_Comm_rank(node, &local);
-    MPI_Comm_free(&node);
-    if (device && strcmp(device, "gpu"))
-        return device;
-#if STREAMCL_HAVE_PAIR
-    char err[512];
-    if (scl_charmm_rank_device(local, 0, spec, len, NULL, err, sizeof err) == SCL_OK)
-        return spec;
-#else
-    (void)spec, (void)len, (void)local;
-#endif
-    return device; /* "gpu" then fails with the library's message; NULL: its default */
-}
-
-/* Rows of slab c of size slabs: the first ny % size slabs get one more. */
-static void slab_rows(int ny, int size, int c, int *y0, int *rows)
-{
-    int base = ny / size, extra = ny % size;
-    *rows = base + (c < extra);
-    *y0 = c * base + (c < extra ? c : extra);
-}
-
 int lbm_mpi_create(lbm_mpi *m, const char *device, const char *param_path,
                    const scl_lbm_params *p, const unsigned char *obst,
                    const scl_lbm_options *opt, int overlap, scl_context **ctx, scl_lbm **lbm)
@@ -145,9 +96,9 @@ int lbm_mpi_create(lbm_mpi *m, const char *device, const char *param_path,
         return -1;
     }
     char spec[64];
-    int ok = (m->ctx = *ctx = cli_context(rank_device(m, device, spec, sizeof spec), 0)) != NULL;
+    int ok = (m->ctx = *ctx = cli_context(cli_mpi_rank_device(device, spec, sizeof spec), 0)) != NULL;
     int y0 = 0, rows = 0;
-    slab_rows(p->ny, m->size, m->rank, &y0, &rows);
+    cli_mpi_slab(p->ny, m->size, m->rank, &y0, &rows);
     if (ok) {
         scl_status s = scl_lbm_create_rows(*ctx, p, obst, y0, rows, opt, lbm);
         if (s == SCL_ERR_TOO_LARGE)
@@ -299,7 +250,7 @@ int lbm_mpi_gather_speeds(lbm_mpi *m, scl_lbm *lbm, float *f)
     MPI_Type_commit(&row);
     int *displs = counts + m->size;
     for (int r = 0; r < m->size; r++)
-        slab_rows(p->ny, m->size, r, &displs[r], &counts[r]);
+        cli_mpi_slab(p->ny, m->size, r, &displs[r], &counts[r]);
     for (int k = 0; k < SCL_LBM_Q; k++)
         MPI_Gatherv(slab + (size_t)k * mine, rows, row,
                     m->rank == 0 ? f + (size_t)k * nx * (size_t)p->ny : NULL, counts, displs,
@@ -310,24 +261,11 @@ int lbm_mpi_gather_speeds(lbm_mpi *m, scl_lbm *lbm, float *f)
     return 0;
 }
 
-#else /* no MPI: refuse to run as several copies of one job */
+#else /* no MPI: lbm_mpi_launched refuses several ranks */
 
 struct lbm_mpi {
     int unused;
 };
-
-int lbm_mpi_launched(void)
-{
-    int n = launcher_size();
-    if (n > 1) {
-        fprintf(stderr, "streamcl lbm: started on %d MPI ranks, but this streamcl was built "
-                        "without MPI (none found at configure time, or -DSTREAMCL_MPI=OFF: install "
-                        "libopenmpi-dev and reconfigure); "
-                        "run it without mpirun\n", n);
-        return -1;
-    }
-    return 0;
-}
 
 lbm_mpi *lbm_mpi_start(int *argc, char ***argv)
 {
@@ -380,3 +318,8 @@ int lbm_mpi_gather_speeds(lbm_mpi *m, scl_lbm *lbm, float *f)
     return -1;
 }
 #endif
+
+int lbm_mpi_launched(void)
+{
+    return cli_mpi_launched("lbm");
+}

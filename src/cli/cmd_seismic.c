@@ -2,6 +2,8 @@
  * homogeneous benchmark cube): receiver traces as SEG-Y and CSV, a shot
  * gather and wavefield slices as PNG, cell updates per second. */
 #include "commands.h"
+#include "mpi_grid.h"
+#include "seismic_cli.h"
 #include "streamcl/grid3d.h"
 #include "streamcl/seismic.h"
 
@@ -34,21 +36,49 @@ static void usage(FILE *out)
             "                   source, --steps S (default 100), --order (default 4),\n"
             "                   --precision single|double, --pml W (CPML width, default 10;\n"
             "                   0: rigid walls); prints cell updates per second\n"
-            "  --device SPEC    OpenCL device (default: $STREAMCL_DEVICE, else first GPU)\n");
+            "  --device SPEC    OpenCL device (default: $STREAMCL_DEVICE, else first GPU)\n"
+            "  --bench NXxNYxNZ a box instead of the cube\n"
+            "under mpirun -np N: slabs along one axis, one rank per device (no --png,\n"
+            "--every, --plane, --engine reference):\n"
+            "  --decomp PxQxR   ranks along x, y, z (one factor above 1; default: the\n"
+            "                   longest axis)\n"
+            "  --no-overlap     halo swaps between the updates (default: behind the\n"
+            "                   planes that do not read the halo)\n");
 }
 
-typedef struct {
-    const char *runfile, *segy, *csv, *gather, *png, *device, *plan, *engine;
-    int comp, plane_axis, fp64;
-    long plane_index, every, decimate, threads, tune, bench, steps, order, pml;
-} seis_args;
+/* --bench N (a cube) or NXxNYxNZ, each 24..8192. */
+static int parse_bench(const char *v, seis_args *a)
+{
+    char tail;
+    int n = sscanf(v, "%ldx%ldx%ld%c", &a->bench_n[0], &a->bench_n[1], &a->bench_n[2], &tail);
+    if (n == 1)
+        a->bench_n[1] = a->bench_n[2] = a->bench_n[0];
+    for (int q = 0; q < 3; q++)
+        if ((n != 1 && n != 3) || a->bench_n[q] < 24 || a->bench_n[q] > 8192)
+            return fprintf(stderr, "streamcl seismic: --bench is N or NXxNYxNZ, each 24..8192, got "
+                                   "'%s'\n", v), -1;
+    a->bench = a->bench_n[0];
+    return 0;
+}
 
-static int parse_args(int argc, char **argv, seis_args *a)
+static long bench_min(const seis_args *a)
+{
+    long m = a->bench_n[0];
+    for (int q = 1; q < 3; q++)
+        m = a->bench_n[q] < m ? a->bench_n[q] : m;
+    return m;
+}
+
+int seis_parse_args(int argc, char **argv, seis_args *a)
 {
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         if (!strcmp(o, "--help") || !strcmp(o, "-h"))
             return 1;
+        if (!strcmp(o, "--no-overlap")) {
+            a->no_overlap = 1;
+            continue;
+        }
         if (o[0] != '-' || !o[1]) {
             if (a->runfile) {
                 fprintf(stderr, "streamcl seismic: more than one run file ('%s')\n", o);
@@ -104,8 +134,10 @@ static int parse_args(int argc, char **argv, seis_args *a)
             if (cli_parse_long("seismic", o, val, 1, 4096, &a->threads)) return -1;
         } else if (!strcmp(o, "--tune")) {
             if (cli_parse_long("seismic", o, val, 0, 1, &a->tune)) return -1;
+        } else if (!strcmp(o, "--decomp")) {
+            if (cli_mpi_parse_decomp("seismic", val, a->decomp)) return -1;
         } else if (!strcmp(o, "--bench")) {
-            if (cli_parse_long("seismic", o, val, 24, 2048, &a->bench)) return -1;
+            if (parse_bench(val, a)) return -1;
         } else if (!strcmp(o, "--pml")) {
             if (cli_parse_long("seismic", o, val, 0, 100, &a->pml)) return -1;
         } else if (!strcmp(o, "--steps")) {
@@ -130,24 +162,33 @@ static int parse_args(int argc, char **argv, seis_args *a)
         fprintf(stderr, "streamcl seismic: --pml is for --bench (a run file sets its own)\n");
         return -1;
     }
-    if (a->pml >= 0 && 2 * a->pml + 4 > a->bench) {
-        fprintf(stderr, "streamcl seismic: --pml %ld leaves no interior in a %ld^3 cube\n", a->pml,
-                a->bench);
+    if (a->pml >= 0 && 2 * a->pml + 4 > bench_min(a)) {
+        if (a->bench_n[1] == a->bench && a->bench_n[2] == a->bench)
+            fprintf(stderr, "streamcl seismic: --pml %ld leaves no interior in a %ld^3 cube\n",
+                    a->pml, a->bench);
+        else
+            fprintf(stderr, "streamcl seismic: --pml %ld leaves no interior in the %ldx%ldx%ld "
+                            "box\n", a->pml, a->bench_n[0], a->bench_n[1], a->bench_n[2]);
         return -1;
     }
     return 0;
 }
 
-/* The benchmark cube: homogeneous granite-like rock, 10 cells of CPML on all
- * sides (or --pml), an explosive Ricker source in the middle, one receiver. */
-static int bench_run(const seis_args *a, scl_seis_run *run)
+/* The benchmark box: homogeneous granite-like rock, 10 cells of CPML on all
+ * sides (or --pml), an explosive Ricker source in the middle, one receiver
+ * 10 cells along x from it. The model holds fill[3] cells (the whole box,
+ * or a slab's window), positions are the whole box's. */
+int seis_bench_run(const seis_args *a, const int fill[3], scl_seis_run *run)
 {
     memset(run, 0, sizeof *run);
     scl_seis_model *m = &run->model;
-    m->nx = m->ny = m->nz = (int)a->bench;
+    m->nx = fill[0];
+    m->ny = fill[1];
+    m->nz = fill[2];
     m->h = 10;
     if (scl_seis_model_fill(m, 5000, 2900, 2700) != SCL_OK) {
-        fprintf(stderr, "streamcl seismic: out of memory for the %ld^3 model\n", a->bench);
+        fprintf(stderr, "streamcl seismic: out of memory for the %dx%dx%d model\n", fill[0],
+                fill[1], fill[2]);
         return -1;
     }
     scl_seis_config *c = &run->config;
@@ -156,15 +197,15 @@ static int bench_run(const seis_args *a, scl_seis_run *run)
     c->fp64 = a->fp64;
     c->dt = 0.9 * scl_seis_dt_max(m, c->order);
     c->steps = a->steps ? a->steps : 100;
-    const int mid = m->nx / 2;
-    run->sources[0] = (scl_seis_source){.kind = SCL_SEIS_EXPLOSIVE, .i = mid, .j = mid, .k = mid,
+    const int mx = (int)a->bench_n[0] / 2, my = (int)a->bench_n[1] / 2, mz = (int)a->bench_n[2] / 2;
+    run->sources[0] = (scl_seis_source){.kind = SCL_SEIS_EXPLOSIVE, .i = mx, .j = my, .k = mz,
                                         .wavelet = {SCL_WAVE_RICKER, 1e9, 2900.0 / (10 * 10 * 2.5), 0, 0}};
     c->sources = run->sources;
     c->nsources = 1;
     run->receivers = calloc(1, sizeof *run->receivers);
     if (!run->receivers)
         return -1;
-    run->receivers[0] = (scl_seis_receiver){mid + 10 < m->nx ? mid + 10 : mid, mid, mid};
+    run->receivers[0] = (scl_seis_receiver){mx + 10 < a->bench_n[0] ? mx + 10 : mx, my, mz};
     c->receivers = run->receivers;
     c->nreceivers = 1;
     return 0;
@@ -312,14 +353,9 @@ static int write_gather(const char *path, const scl_seis_config *c, const float 
     return 0;
 }
 
-/* Where each output goes (temporaries from cli_output, committed together). */
-typedef struct {
-    const char *segy[SCL_SEIS_NCOMP], *csv, *gather;
-} seis_paths;
-
 static const char *component_names[SCL_SEIS_NCOMP] = {"vx", "vy", "vz", "p"};
 
-static int register_outputs(const seis_args *a, cli_outputs *out, seis_paths *p)
+int seis_register_outputs(const seis_args *a, cli_outputs *out, seis_paths *p)
 {
     char path[2048], err[1024];
     memset(p, 0, sizeof *p);
@@ -339,7 +375,7 @@ static int register_outputs(const seis_args *a, cli_outputs *out, seis_paths *p)
     return 0;
 }
 
-static int write_outputs(const seis_args *a, const seis_paths *p, const scl_seis_run *run,
+int seis_write_outputs(const seis_args *a, const seis_paths *p, const scl_seis_run *run,
                          const float *traces)
 {
     char err[4400];
@@ -355,7 +391,7 @@ static int write_outputs(const seis_args *a, const seis_paths *p, const scl_seis
     return 0;
 }
 
-static void report_outputs(const seis_args *a, const scl_seis_config *c)
+void seis_report_outputs(const seis_args *a, const scl_seis_config *c)
 {
     for (int q = 0; a->segy && q < SCL_SEIS_NCOMP; q++)
         printf("wrote %s_%s.sgy\n", a->segy, component_names[q]);
@@ -501,9 +537,9 @@ static int simulate(const seis_args *a, cli_outputs *out, const seis_paths *path
         }
         if (!rc) {
             printf("peak |receiver value| %.6g\n", peak);
-            rc = write_outputs(a, paths, run, traces) || cli_outputs_commit(out) ? 1 : 0;
+            rc = seis_write_outputs(a, paths, run, traces) || cli_outputs_commit(out) ? 1 : 0;
             if (!rc)
-                report_outputs(a, c);
+                seis_report_outputs(a, c);
         }
     }
     free(traces);
@@ -516,30 +552,15 @@ static int simulate(const seis_args *a, cli_outputs *out, const seis_paths *path
     return rc;
 }
 
-/* Ranks of the launcher (mpirun, PMI) that started us, 0 outside one. */
-static int seis_launcher_ranks(void)
-{
-    static const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"};
-    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
-        const char *v = getenv(vars[i]);
-        if (v && *v)
-            return atoi(v);
-    }
-    return 0;
-}
-
 int cmd_seismic(int argc, char **argv)
 {
-    /* not decomposed yet: N copies would race for the same output files */
-    if (seis_launcher_ranks() > 1) {
-        fprintf(stderr, "streamcl seismic: started on %d MPI ranks; the seismic solver runs on one "
-                        "rank (its decomposition over MPI is not there yet): run it without mpirun\n",
-                seis_launcher_ranks());
-        return 2;
-    }
-    seis_args a = {.comp = SCL_SEIS_VZ, .plane_index = -1, .decimate = 1, .tune = 1, .pml = -1};
+    /* under mpirun (one rank too): the decomposed run */
+    const int launched = cli_mpi_launched("seismic");
+    if (launched)
+        return launched < 0 ? 2 : cmd_seismic_mpi(argc, argv);
+    seis_args a = SEIS_ARGS_DEFAULT;
     setvbuf(stdout, NULL, _IOLBF, 0); /* a run cut short keeps what it printed */
-    const int p = parse_args(argc, argv, &a);
+    const int p = seis_parse_args(argc, argv, &a);
     if (p != 0) {
         usage(p > 0 ? stdout : stderr);
         return p > 0 ? 0 : 2;
@@ -548,14 +569,15 @@ int cmd_seismic(int argc, char **argv)
     cli_outputs_init(&out, "seismic");
     seis_paths paths;
     cli_input(&out, a.runfile);
-    if (register_outputs(&a, &out, &paths) != 0) {
+    if (seis_register_outputs(&a, &out, &paths) != 0) {
         cli_outputs_free(&out);
         return 1;
     }
     scl_seis_run run;
     char warn[512] = "", err[2048];
     if (a.bench) {
-        if (bench_run(&a, &run) != 0) {
+        const int whole[3] = {(int)a.bench_n[0], (int)a.bench_n[1], (int)a.bench_n[2]};
+        if (seis_bench_run(&a, whole, &run) != 0) {
             cli_outputs_free(&out);
             return 1;
         }

@@ -13,6 +13,9 @@
 /* 1: started by mpirun (or a PMI launcher) and built with MPI; 0: a plain
  * run; -1 after printing why not (several ranks, built without MPI). */
 int fdtd_mpi_launched(void);
+/* INPUT with its extension (if any) replaced by .h5 (malloc'ed; NULL out
+ * of memory): the receivers' file when -o is not given. */
+char *fdtd_default_output(const char *input);
 /* The whole command under MPI (MPI_Init .. MPI_Finalize); exit status. */
 int cmd_fdtd_mpi(int argc, char **argv);
 

@@ -71,11 +71,17 @@ typedef struct {
     int ninj;
     long *rec_index;   /* padded index of each receiver's cell */
     int nrec;
+    /* a slab of a whole model (scl_seis_slab): cut axis (-1: the whole
+     * model), the whole model's index of local cell 0 and its cells */
+    int cut, off[3], gn[3];
 } seis_setup;
 
 /* Build every table from a checked model and config. */
 scl_status seis_setup_create(const scl_seis_model *m, const scl_seis_config *c, seis_setup *s,
                              char *err, size_t errlen);
+/* The same for a slab (NULL: the whole model m): m is its window. */
+scl_status seis_setup_slab(const scl_seis_model *m, const scl_seis_config *c,
+                           const scl_seis_slab *slab, seis_setup *s, char *err, size_t errlen);
 void seis_setup_free(seis_setup *s);
 
 /* Slab sizes of the memory variables of direction d (6 variables each). */

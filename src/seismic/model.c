@@ -279,3 +279,39 @@ scl_status scl_seis_read_raw(const char *header, scl_seis_model *m, char *err, s
         scl_seis_model_release(m);
     return st;
 }
+
+scl_status scl_seis_model_window(const scl_seis_model *g, int axis, int lo, int n,
+                                 scl_seis_model *w)
+{
+    const int gn[3] = {g->nx, g->ny, g->nz};
+    memset(w, 0, sizeof *w);
+    if (axis < 0 || axis > 2 || n < 1 || lo < 0 || lo + n > gn[axis])
+        return SCL_ERR_ARGUMENT;
+    int wn[3] = {gn[0], gn[1], gn[2]};
+    wn[axis] = n + 4;
+    const size_t cells = (size_t)wn[0] * wn[1] * wn[2];
+    w->nx = wn[0];
+    w->ny = wn[1];
+    w->nz = wn[2];
+    w->h = g->h;
+    w->vp = malloc(cells * sizeof(float));
+    w->vs = malloc(cells * sizeof(float));
+    w->rho = malloc(cells * sizeof(float));
+    if (!w->vp || !w->vs || !w->rho) {
+        scl_seis_model_release(w);
+        return SCL_ERR_MEMORY;
+    }
+    for (int k = 0; k < wn[2]; k++)
+        for (int j = 0; j < wn[1]; j++)
+            for (int i = 0; i < wn[0]; i++) {
+                int p[3] = {i, j, k};
+                p[axis] += lo - 2; /* past the walls: the outer plane */
+                p[axis] = p[axis] < 0 ? 0 : p[axis] >= gn[axis] ? gn[axis] - 1 : p[axis];
+                const size_t from = (size_t)p[0] + (size_t)gn[0] * ((size_t)p[1] + (size_t)gn[1] * p[2]);
+                const size_t to = (size_t)i + (size_t)wn[0] * ((size_t)j + (size_t)wn[1] * k);
+                w->vp[to] = g->vp[from];
+                w->vs[to] = g->vs[from];
+                w->rho[to] = g->rho[from];
+            }
+    return SCL_OK;
+}

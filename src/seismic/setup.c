@@ -28,8 +28,10 @@ scl_status seis_layout_init(seis_layout *g, int nx, int ny, int nz, double h, ch
     return SCL_OK;
 }
 
-/* Edge-replicating copy of a per-cell quantity into the padded layout. */
-static void pad_replicate(const seis_layout *g, const double *cell, double *out)
+/* Edge-replicating copy of a per-cell quantity of the window (wn cells;
+ * local cell 0 is its cell woff) into the padded layout. */
+static void pad_replicate(const seis_layout *g, const int wn[3], const int woff[3],
+                          const double *cell, double *out)
 {
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) if (g->n > SEIS_PAR_MIN)
@@ -37,11 +39,12 @@ static void pad_replicate(const seis_layout *g, const double *cell, double *out)
     for (long k = 0; k < g->pz; k++)
         for (long j = 0; j < g->py; j++)
             for (long i = 0; i < g->px; i++) {
-                long ci = i - SCL_SEIS_HALO, cj = j - SCL_SEIS_HALO, ck = k - SCL_SEIS_HALO;
-                ci = ci < 0 ? 0 : ci >= g->nx ? g->nx - 1 : ci;
-                cj = cj < 0 ? 0 : cj >= g->ny ? g->ny - 1 : cj;
-                ck = ck < 0 ? 0 : ck >= g->nz ? g->nz - 1 : ck;
-                out[i + j * g->sy + k * g->sz] = cell[ci + g->nx * (cj + (long)g->ny * ck)];
+                long ci = i - SCL_SEIS_HALO + woff[0], cj = j - SCL_SEIS_HALO + woff[1];
+                long ck = k - SCL_SEIS_HALO + woff[2];
+                ci = ci < 0 ? 0 : ci >= wn[0] ? wn[0] - 1 : ci;
+                cj = cj < 0 ? 0 : cj >= wn[1] ? wn[1] - 1 : cj;
+                ck = ck < 0 ? 0 : ck >= wn[2] ? wn[2] - 1 : ck;
+                out[i + j * g->sy + k * g->sz] = cell[ci + wn[0] * (cj + (long)wn[1] * ck)];
             }
 }
 
@@ -95,16 +98,38 @@ static void cpml_dir_free(seis_cpml_dir *p)
     memset(p, 0, sizeof *p);
 }
 
+/* Keep the profiles of cells [lo, lo + n) (a slab's own along its cut). */
+static void cpml_dir_slice(seis_cpml_dir *p, int lo, int n)
+{
+    double *arrays[6] = {p->a_c, p->b_c, p->ik_c, p->a_h, p->b_h, p->ik_h};
+    for (int a = 0; a < 6; a++)
+        memmove(arrays[a], arrays[a] + lo, (size_t)n * sizeof(double));
+    memmove(p->slot, p->slot + lo, (size_t)n * sizeof(int));
+    p->n = n;
+}
+
 long seis_cpml_slab(const seis_setup *s, int d)
 {
     const long nx = s->g.nx, ny = s->g.ny, nz = s->g.nz, w = s->dir[d].width;
     return d == 0 ? w * ny * nz : d == 1 ? nx * w * nz : nx * ny * w;
 }
 
+/* Whether the whole model's cell (i,j,k) is one of this setup's own. */
+static int own_cell(const seis_setup *s, int i, int j, int k)
+{
+    const int p[3] = {i - s->off[0], j - s->off[1], k - s->off[2]};
+    const int n[3] = {s->g.nx, s->g.ny, s->g.nz};
+    return s->cut < 0 || (p[s->cut] >= 0 && p[s->cut] < n[s->cut]);
+}
+
+/* An injection at the whole model's cell (i,j,k), where it is one of ours. */
 static void add_injection(seis_setup *s, int field, int i, int j, int k, int src, double coeff)
 {
-    if (coeff == 0)
+    if (coeff == 0 || !own_cell(s, i, j, k))
         return;
+    i -= s->off[0];
+    j -= s->off[1];
+    k -= s->off[2];
     seis_injection *q = &s->inj[s->ninj++];
     q->field = field;
     q->index = seis_index(&s->g, i, j, k);
@@ -112,11 +137,110 @@ static void add_injection(seis_setup *s, int field, int i, int j, int k, int src
     q->coeff = coeff;
 }
 
+/* The padded material arrays rho, lambda, mu from the window m (wn cells,
+ * local cell 0 at woff); the window's largest vp. */
+static double setup_materials(seis_setup *s, const scl_seis_model *m, const int woff[3],
+                              double *tmp)
+{
+    const seis_layout *g = &s->g;
+    const int wn[3] = {m->nx, m->ny, m->nz};
+    const size_t cells = (size_t)m->nx * m->ny * m->nz;
+    double vp_max = 0;
+    const int par = cells > (size_t)SEIS_PAR_MIN;
+    (void)par;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) reduction(max : vp_max) if (par)
+#endif
+    for (size_t q = 0; q < cells; q++) {
+        tmp[q] = m->rho[q];
+        if (m->vp[q] > vp_max)
+            vp_max = m->vp[q];
+    }
+    pad_replicate(g, wn, woff, tmp, s->rho);
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (par)
+#endif
+    for (size_t q = 0; q < cells; q++)
+        tmp[q] = (double)m->rho[q] * ((double)m->vp[q] * m->vp[q] - 2.0 * m->vs[q] * m->vs[q]);
+    pad_replicate(g, wn, woff, tmp, s->lam);
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (par)
+#endif
+    for (size_t q = 0; q < cells; q++)
+        tmp[q] = (double)m->rho[q] * m->vs[q] * m->vs[q];
+    pad_replicate(g, wn, woff, tmp, s->mu);
+    return vp_max;
+}
+
+/* Wavelet samples and injection points of the sources (global cells; a
+ * slab keeps the injections at its own cells). */
+static void setup_sources(seis_setup *s, const scl_seis_config *c, double h)
+{
+    const seis_layout *g = &s->g;
+    const double h3 = h * h * h, dt = c->dt;
+    for (int q = 0; q < c->nsources; q++) {
+        const scl_seis_source *src = &c->sources[q];
+        const int moment = src->kind != SCL_SEIS_FORCE;
+        for (long n = 0; n <= c->steps; n++)
+            s->wavelet[(size_t)q * (size_t)(c->steps + 1) + (size_t)n] =
+                scl_wavelet_value(&src->wavelet, (n + (moment ? 0.5 : 0.0)) * dt);
+        const int i = src->i, j = src->j, k = src->k;
+        if (!moment) {
+            if (!own_cell(s, i, j, k))
+                continue;
+            const long ci = seis_index(g, i - s->off[0], j - s->off[1], k - s->off[2]);
+            const long step[3] = {1, g->sy, g->sz};
+            for (int a = 0; a < 3; a++) {
+                const double rho_node = 0.5 * (s->rho[ci] + s->rho[ci + step[a]]);
+                add_injection(s, F_VX + a, i, j, k, q, dt * src->dir[a] / (rho_node * h3));
+            }
+            continue;
+        }
+        double mt[6] = {1, 1, 1, 0, 0, 0};
+        if (src->kind == SCL_SEIS_MOMENT)
+            memcpy(mt, src->m, sizeof mt);
+        const double f = -dt / h3;
+        add_injection(s, F_SXX, i, j, k, q, f * mt[0]);
+        add_injection(s, F_SYY, i, j, k, q, f * mt[1]);
+        add_injection(s, F_SZZ, i, j, k, q, f * mt[2]);
+        /* off-diagonal terms: the four shear nodes around the centre (a node
+         * outside the grid is dropped) */
+        const int shear[3] = {F_SXY, F_SXZ, F_SYZ};
+        const int ax[3][2] = {{0, 1}, {0, 2}, {1, 2}};
+        for (int t = 0; t < 3; t++)
+            for (int u = 0; u < 2; u++)
+                for (int v = 0; v < 2; v++) {
+                    int p[3] = {i, j, k};
+                    p[ax[t][0]] -= u;
+                    p[ax[t][1]] -= v;
+                    if (p[0] < 0 || p[1] < 0 || p[2] < 0)
+                        continue;
+                    add_injection(s, shear[t], p[0], p[1], p[2], q, 0.25 * f * mt[3 + t]);
+                }
+    }
+}
+
 scl_status seis_setup_create(const scl_seis_model *m, const scl_seis_config *c, seis_setup *s,
                              char *err, size_t errlen)
 {
+    return seis_setup_slab(m, c, NULL, s, err, errlen);
+}
+
+scl_status seis_setup_slab(const scl_seis_model *m, const scl_seis_config *c,
+                           const scl_seis_slab *slab, seis_setup *s, char *err, size_t errlen)
+{
     memset(s, 0, sizeof *s);
-    scl_status st = seis_layout_init(&s->g, m->nx, m->ny, m->nz, m->h, err, errlen);
+    int ln[3] = {m->nx, m->ny, m->nz}, woff[3] = {0, 0, 0};
+    s->cut = slab ? slab->axis : -1;
+    s->gn[0] = slab ? slab->nx : m->nx;
+    s->gn[1] = slab ? slab->ny : m->ny;
+    s->gn[2] = slab ? slab->nz : m->nz;
+    if (slab) { /* the window holds 2 planes more on each side of the cut */
+        ln[s->cut] = slab->n;
+        woff[s->cut] = 2;
+        s->off[s->cut] = slab->lo;
+    }
+    scl_status st = seis_layout_init(&s->g, ln[0], ln[1], ln[2], m->h, err, errlen);
     if (st != SCL_OK)
         return st;
     const seis_layout *g = &s->g;
@@ -147,31 +271,10 @@ scl_status seis_setup_create(const scl_seis_model *m, const scl_seis_config *c, 
                  m->nz);
         return SCL_ERR_MEMORY;
     }
-    double vp_max = 0;
-    const int par = cells > (size_t)SEIS_PAR_MIN;
-    (void)par;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) reduction(max : vp_max) if (par)
-#endif
-    for (size_t q = 0; q < cells; q++) {
-        tmp[q] = m->rho[q];
-        if (m->vp[q] > vp_max)
-            vp_max = m->vp[q];
-    }
-    pad_replicate(g, tmp, s->rho);
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (par)
-#endif
-    for (size_t q = 0; q < cells; q++)
-        tmp[q] = (double)m->rho[q] * ((double)m->vp[q] * m->vp[q] - 2.0 * m->vs[q] * m->vs[q]);
-    pad_replicate(g, tmp, s->lam);
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (par)
-#endif
-    for (size_t q = 0; q < cells; q++)
-        tmp[q] = (double)m->rho[q] * m->vs[q] * m->vs[q];
-    pad_replicate(g, tmp, s->mu);
+    double vp_max = setup_materials(s, m, woff, tmp);
     free(tmp);
+    if (slab)
+        vp_max = slab->vp_max;
 
     /* CPML (Komatitsch & Martin 2007): grading order 2, kappa 1, alpha = pi f */
     const double R = c->pml_r > 0 ? c->pml_r : 1e-4;
@@ -180,60 +283,22 @@ scl_status seis_setup_create(const scl_seis_model *m, const scl_seis_config *c, 
         fpml = c->nsources > 0 ? c->sources[0].wavelet.freq : 0;
     const scl_cpml_grading gr = {
         2, c->pml > 0 ? scl_cpml_seismic_dmax(2, vp_max, c->pml * m->h, R) : 0, 1.0, M_PI * fpml};
-    const int dims[3] = {m->nx, m->ny, m->nz};
     for (int d = 0; d < 3; d++) {
         const int low = !(d == 2 && c->free_surface);
-        st = cpml_dir_init(&s->dir[d], dims[d], m->h, c->pml, low, &gr, c->dt, err, errlen);
+        st = cpml_dir_init(&s->dir[d], s->gn[d], m->h, c->pml, low, &gr, c->dt, err, errlen);
         if (st != SCL_OK) {
             seis_setup_free(s);
             if (st == SCL_ERR_MEMORY)
                 snprintf(err, errlen, "seismic: out of host memory for CPML profiles");
             return st;
         }
+        if (d == s->cut)
+            cpml_dir_slice(&s->dir[d], slab->lo, slab->n);
     }
-
-    /* Sources: wavelet samples and injection points. */
-    const double h3 = m->h * m->h * m->h, dt = c->dt;
-    for (int q = 0; q < c->nsources; q++) {
-        const scl_seis_source *src = &c->sources[q];
-        const int moment = src->kind != SCL_SEIS_FORCE;
-        for (long n = 0; n <= c->steps; n++)
-            s->wavelet[(size_t)q * (size_t)(c->steps + 1) + (size_t)n] =
-                scl_wavelet_value(&src->wavelet, (n + (moment ? 0.5 : 0.0)) * dt);
-        const int i = src->i, j = src->j, k = src->k;
-        const long ci = seis_index(g, i, j, k);
-        if (!moment) {
-            const long step[3] = {1, g->sy, g->sz};
-            for (int a = 0; a < 3; a++) {
-                const double rho_node = 0.5 * (s->rho[ci] + s->rho[ci + step[a]]);
-                add_injection(s, F_VX + a, i, j, k, q, dt * src->dir[a] / (rho_node * h3));
-            }
-            continue;
-        }
-        double mt[6] = {1, 1, 1, 0, 0, 0};
-        if (src->kind == SCL_SEIS_MOMENT)
-            memcpy(mt, src->m, sizeof mt);
-        const double f = -dt / h3;
-        add_injection(s, F_SXX, i, j, k, q, f * mt[0]);
-        add_injection(s, F_SYY, i, j, k, q, f * mt[1]);
-        add_injection(s, F_SZZ, i, j, k, q, f * mt[2]);
-        /* off-diagonal terms: the four shear nodes around the centre (a node
-         * outside the grid is dropped) */
-        const int shear[3] = {F_SXY, F_SXZ, F_SYZ};
-        const int ax[3][2] = {{0, 1}, {0, 2}, {1, 2}};
-        for (int t = 0; t < 3; t++)
-            for (int u = 0; u < 2; u++)
-                for (int v = 0; v < 2; v++) {
-                    int p[3] = {i, j, k};
-                    p[ax[t][0]] -= u;
-                    p[ax[t][1]] -= v;
-                    if (p[0] < 0 || p[1] < 0 || p[2] < 0)
-                        continue;
-                    add_injection(s, shear[t], p[0], p[1], p[2], q, 0.25 * f * mt[3 + t]);
-                }
-    }
+    setup_sources(s, c, m->h);
     for (int r = 0; r < c->nreceivers; r++)
-        s->rec_index[r] = seis_index(g, c->receivers[r].i, c->receivers[r].j, c->receivers[r].k);
+        s->rec_index[r] = seis_index(g, c->receivers[r].i - s->off[0], c->receivers[r].j - s->off[1],
+                                     c->receivers[r].k - s->off[2]);
     return SCL_OK;
 }
 

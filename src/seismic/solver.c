@@ -28,6 +28,12 @@
 
 enum { M_RHO, M_LAM, M_MU, M_COUNT };
 
+/* A slab's halo transport while scl_seis_step_slab runs. */
+typedef struct {
+    scl_seis_transport_fn fn;
+    void *user;
+} seis_transport;
+
 struct scl_seis {
     scl_context *ctx;
     seis_setup s;
@@ -52,6 +58,17 @@ struct scl_seis {
     double scheme_s[3];   /* tuned step seconds per scheme (0: not timed) */
     int tuning;       /* 1 while the tuner times steps: no sources, no receivers */
     long done;
+    /* a slab (s.cut >= 0): the halo kernels (the velocities; the three
+     * stresses differentiated along the cut, the only ones read across it),
+     * the device buffer of the planes (send low, high, receive low, high)
+     * and its pinned host copy; neighbours below and above */
+    scl_kernel *halo[2];
+    scl_stream *hbuf, *pinned;
+    char *pinned_ptr;
+    size_t plane_elems; /* one field's R planes */
+    int has_lo, has_hi, reach;
+    seis_transport tx;
+    int overlap;
 };
 
 static const char *field_label[F_COUNT] = {"seis vx",  "seis vy",  "seis vz",
@@ -117,6 +134,12 @@ static scl_status bind_update(scl_seis *sv, scl_kernel *k)
     if (st == SCL_OK) st = scl_kernel_set_int(k, "nx", s->g.nx);
     if (st == SCL_OK) st = scl_kernel_set_int(k, "ny", s->g.ny);
     if (st == SCL_OK) st = scl_kernel_set_int(k, "nz", s->g.nz);
+    static const char *off_arg[3] = {"gx0", "gy0", "gz0"}, *gn_arg[3] = {"gnx", "gny", "gnz"};
+    for (int d = 0; d < 3 && st == SCL_OK; d++) {
+        st = scl_kernel_set_int(k, off_arg[d], s->off[d]);
+        if (st == SCL_OK)
+            st = scl_kernel_set_int(k, gn_arg[d], s->gn[d]);
+    }
     if (st == SCL_OK) st = scl_kernel_set_int(k, "sy", (int)s->g.sy);
     if (st == SCL_OK) st = scl_kernel_set_int(k, "sz", (int)s->g.sz);
     if (st == SCL_OK) st = scl_kernel_set_int(k, "origin", (int)s->g.origin);
@@ -283,6 +306,122 @@ static scl_status launch_small(scl_kernel *k, int count, int n)
     return st == SCL_OK ? scl_kernel_launch(k, 1, &g1, NULL, NULL) : st;
 }
 
+/* The separate scheme's update of one phase (0 velocities, 1 stresses)
+ * over the planes [a0, a1) of a slab's cut axis (a1 < 0: every cell): the
+ * interior kernel over its box, the general one over the boxes around,
+ * each clipped to the planes. */
+static scl_status update_planes(const scl_seis *sv, int phase, int a0, int a1, const int *values)
+{
+    const int cut = sv->s.cut;
+    int b[6];
+    scl_status st = SCL_OK;
+    for (int q = -1; q < 6 && st == SCL_OK; q++) {
+        memcpy(b, q < 0 ? sv->sep_inner : sv->sep_outer[q], sizeof b);
+        if (cut >= 0 && a1 >= 0) {
+            b[cut] = b[cut] > a0 ? b[cut] : a0;
+            b[3 + cut] = b[3 + cut] < a1 ? b[3 + cut] : a1;
+        }
+        scl_kernel *k = q < 0 ? (phase ? sv->str_in : sv->vel_in) : phase ? sv->str[0] : sv->vel[0];
+        st = launch_box(sv, k, b, values, q >= 0);
+    }
+    return st;
+}
+
+/* Pack (unpack 0) the R planes of group (0 velocities, 1 stresses) at
+ * face (0 low, 1 high) into the send region, or unpack (1) the receive
+ * region into the halo planes beyond that face. */
+static scl_status halo_planes(scl_seis *sv, int group, int face, int unpack)
+{
+    const seis_layout *g = &sv->s.g;
+    const int a = sv->s.cut, b = a == 0 ? 1 : 0, d = a == 2 ? 1 : 2, R = sv->reach;
+    const long stride[3] = {1, g->sy, g->sz}, ext[3] = {g->px, g->py, g->pz};
+    const int n = a == 0 ? g->nx : a == 1 ? g->ny : g->nz;
+    const int plane = unpack ? (face ? n : -R) : (face ? n - R : 0);
+    const size_t at = (size_t)(2 * unpack + face) * 3 * sv->plane_elems; /* regions of 3 fields */
+    scl_kernel *k = sv->halo[group];
+    scl_status st = scl_kernel_set_int(k, "start", (int)((plane + SCL_SEIS_HALO) * stride[a]));
+    if (st == SCL_OK) st = scl_kernel_set_int(k, "at", (int)at);
+    if (st == SCL_OK) st = scl_kernel_set_int(k, "unpack", unpack);
+    const size_t global[3] = {((size_t)ext[b] + 31) / 32 * 32, (size_t)ext[d], 3 * (size_t)R};
+    const size_t local[3] = {32, 1, 1};
+    return st == SCL_OK ? scl_kernel_launch(k, 3, global, local, NULL) : st;
+}
+
+/* Pack group's planes at the faces with a neighbour and queue their read
+ * into the pinned send regions (ev: its event). */
+static scl_status post_halo(scl_seis *sv, int group, scl_event *ev)
+{
+    *ev = NULL;
+    scl_status st = SCL_OK;
+    if (sv->has_lo)
+        st = halo_planes(sv, group, 0, 0);
+    if (st == SCL_OK && sv->has_hi)
+        st = halo_planes(sv, group, 1, 0);
+    if (st != SCL_OK || (!sv->has_lo && !sv->has_hi))
+        return st;
+    return scl_stream_read_range(sv->hbuf, 0, 6 * sv->plane_elems, sv->pinned_ptr, 0, ev);
+}
+
+/* Wait for the send planes (the queued updates run meanwhile), let the
+ * caller's transport swap them, queue the received planes' unpacking. */
+static scl_status swap_halo(scl_seis *sv, int group, scl_event ev)
+{
+    scl_status st = scl_flush(sv->ctx);
+    if (ev) {
+        if (st == SCL_OK)
+            st = scl_event_wait(sv->ctx, ev);
+        scl_event_release(ev);
+    }
+    const size_t bytes = 3 * sv->plane_elems * sv->real_size; /* a region: 3 fields' planes */
+    void *const send[2] = {sv->pinned_ptr, sv->pinned_ptr + bytes};
+    void *const recv[2] = {sv->pinned_ptr + 2 * bytes, sv->pinned_ptr + 3 * bytes};
+    scl_status t = sv->tx.fn(sv->tx.user, group, send, recv, bytes); /* always: the neighbours wait */
+    st = st == SCL_OK ? t : st;
+    if (st != SCL_OK || (!sv->has_lo && !sv->has_hi))
+        return st;
+    st = scl_stream_write_range(sv->hbuf, 6 * sv->plane_elems, 6 * sv->plane_elems, recv[0], 0,
+                                NULL);
+    if (st == SCL_OK && sv->has_lo)
+        st = halo_planes(sv, group, 0, 1);
+    if (st == SCL_OK && sv->has_hi)
+        st = halo_planes(sv, group, 1, 1);
+    return st;
+}
+
+/* One phase of a slab's step: group's halo (the other phase's fields)
+ * swapped, then this phase's update; overlapped: the planes that read no
+ * halo are updated while the swap runs, the R planes at each face after. */
+static scl_status phase_slab(scl_seis *sv, int phase, const int *values)
+{
+    const seis_layout *g = &sv->s.g;
+    const int cut = sv->s.cut, R = sv->reach, N = cut == 0 ? g->nx : cut == 1 ? g->ny : g->nz;
+    const int group = !phase; /* velocities need stresses, stresses velocities */
+    scl_event ev = NULL;
+    scl_status st = post_halo(sv, group, &ev);
+    if (st == SCL_OK && sv->overlap)
+        st = update_planes(sv, phase, R, N - R, values);
+    if (st == SCL_OK)
+        st = swap_halo(sv, group, ev);
+    else if (ev) /* failed: the caller keeps the neighbours' swaps company */
+        scl_event_release(ev);
+    if (st != SCL_OK)
+        return st;
+    if (!sv->overlap)
+        return update_planes(sv, phase, 0, N, values);
+    st = update_planes(sv, phase, 0, R < N ? R : N, values);
+    return st == SCL_OK ? update_planes(sv, phase, R > N - R ? R : N - R, N, values) : st;
+}
+
+/* A slab's step (separate scheme): the stress planes travel first, then
+ * the velocities after their update and sources. */
+static scl_status step_slab(scl_seis *sv, const int *values)
+{
+    scl_status st = phase_slab(sv, 0, values);
+    if (st == SCL_OK)
+        st = launch_small(sv->inj_v, sv->ninj_v, (int)sv->done);
+    return st == SCL_OK ? phase_slab(sv, 1, values) : st;
+}
+
 /* One step (values: lx, ly, kz, fused); sources and receivers unless tuning. */
 static scl_status step_run(void *user, void *variant, const int *values)
 {
@@ -292,16 +431,14 @@ static scl_status step_run(void *user, void *variant, const int *values)
     const int n = (int)sv->done;
     scl_status st;
     int var = 0;
-    if (!values[3]) {
-        st = launch_box(sv, sv->vel_in, sv->sep_inner, values, 0);
-        for (int q = 0; q < 6 && st == SCL_OK; q++)
-            st = launch_box(sv, sv->vel[0], sv->sep_outer[q], values, 1);
+    if (!values[3] && sv->tx.fn && !sv->tuning) {
+        st = step_slab(sv, values);
+    } else if (!values[3]) {
+        st = update_planes(sv, 0, 0, -1, values);
         if (st == SCL_OK && !sv->tuning)
             st = launch_small(sv->inj_v, sv->ninj_v, n);
         if (st == SCL_OK)
-            st = launch_box(sv, sv->str_in, sv->sep_inner, values, 0);
-        for (int q = 0; q < 6 && st == SCL_OK; q++)
-            st = launch_box(sv, sv->str[0], sv->sep_outer[q], values, 1);
+            st = update_planes(sv, 1, 0, -1, values);
     } else {
         var = sv->cur == 0 ? 1 : 2;
         scl_kernel *k = values[3] != 2 ? sv->fused[var] : values[4] ? sv->lds[var] : sv->lds_late[var];
@@ -401,12 +538,12 @@ static void separate_boxes(scl_seis *sv)
     const seis_setup *s = &sv->s;
     const int n[3] = {s->g.nx, s->g.ny, s->g.nz};
     int *b = sv->sep_inner;
-    for (int a = 0; a < 3; a++) {
-        b[a] = s->pml;
-        b[3 + a] = n[a] - s->pml;
+    for (int a = 0; a < 3; a++) { /* a slab's local cells: the whole model's less off */
+        b[a] = s->pml - s->off[a];
+        b[3 + a] = s->gn[a] - s->pml - s->off[a];
     }
     if (s->free_surface)
-        b[2] = 3;
+        b[2] = 3 - s->off[2];
     around_box(b, n, sv->sep_outer);
 }
 
@@ -424,7 +561,8 @@ static void fuse_boxes(scl_seis *sv)
     }
     if (s->free_surface)
         b[2] = 3 > reach ? 3 : reach;
-    sv->can_fuse = b[3] > b[0] && b[4] > b[1] && b[5] > b[2] && sv->ninj_v == 0;
+    /* a slab: separate only (the fused pass would read 2R halo planes) */
+    sv->can_fuse = b[3] > b[0] && b[4] > b[1] && b[5] > b[2] && sv->ninj_v == 0 && s->cut < 0;
     if (sv->can_fuse)
         around_box(b, n, sv->outer);
     sv->nouter = 6;
@@ -657,16 +795,55 @@ static scl_status check_fits(scl_context *ctx, const scl_seis_model *m, const sc
     return SCL_OK;
 }
 
-scl_status scl_seis_create(scl_context *ctx, const scl_seis_model *m, const scl_seis_config *c,
-                           const scl_seis_options *opt, scl_seis **out)
+/* A slab's halo: the pack/unpack kernels, R planes of three fields per
+ * region (send low, high, receive low, high) on the device and pinned. */
+static scl_status make_halo(scl_seis *sv)
 {
-    *out = NULL;
-    char err[1024];
-    scl_status st = scl_seis_check(m, c, NULL, 0, err, sizeof err);
-    if (st != SCL_OK) {
-        scl_fail(ctx, st, "scl_seis_create", "%s", err);
-        return st;
+    const seis_layout *g = &sv->s.g;
+    const int a = sv->s.cut;
+    const long ext[3] = {g->px, g->py, g->pz}, stride[3] = {1, g->sy, g->sz};
+    const int b = a == 0 ? 1 : 0, d = a == 2 ? 1 : 2;
+    sv->reach = sv->s.order / 2;
+    sv->plane_elems = (size_t)sv->reach * (size_t)ext[b] * (size_t)ext[d];
+    const int n = a == 0 ? g->nx : a == 1 ? g->ny : g->nz;
+    sv->has_lo = sv->s.off[a] > 0;
+    sv->has_hi = sv->s.off[a] + n < sv->s.gn[a];
+    const scl_type t = sv->fp64 ? SCL_DOUBLE : SCL_FLOAT;
+    scl_status st = scl_stream_create(sv->ctx, "seis halo", t, 12 * sv->plane_elems, 1, 1, 0, &sv->hbuf);
+    if (st == SCL_OK)
+        st = scl_stream_create(sv->ctx, "seis halo host", SCL_UCHAR, 12 * sv->plane_elems * sv->real_size,
+                               1, 1, SCL_STREAM_HOST_MAPPED, &sv->pinned);
+    void *ptr = NULL;
+    if (st == SCL_OK)
+        st = scl_stream_map(sv->pinned, SCL_MAP_READ | SCL_MAP_WRITE, &ptr);
+    sv->pinned_ptr = ptr;
+    /* the velocity update reads across the cut only the stresses it
+     * differentiates along it (e.g. sxz, syz, szz for a z cut) */
+    static const int trio[3][3] = {{F_SXX, F_SXY, F_SXZ}, {F_SXY, F_SYY, F_SYZ}, {F_SXZ, F_SYZ, F_SZZ}};
+    for (int q = 0; q < 2 && st == SCL_OK; q++) {
+        st = scl_kernel_create(sv->ctx, "seismic", "seis_halo", sv->options, &sv->halo[q]);
+        scl_kernel *k = sv->halo[q];
+        static const char *abc[3] = {"a", "b", "c"};
+        for (int f = 0; f < 3 && st == SCL_OK; f++)
+            st = scl_kernel_set_stream(k, abc[f], sv->f[0][q ? trio[a][f] : f]);
+        if (st == SCL_OK) st = scl_kernel_set_stream(k, "buf", sv->hbuf);
+        if (st == SCL_OK) st = scl_kernel_set_int(k, "s0", (int)stride[a]);
+        if (st == SCL_OK) st = scl_kernel_set_int(k, "s1", (int)stride[b]);
+        if (st == SCL_OK) st = scl_kernel_set_int(k, "s2", (int)stride[d]);
+        if (st == SCL_OK) st = scl_kernel_set_int(k, "e0", sv->reach);
+        if (st == SCL_OK) st = scl_kernel_set_int(k, "e1", (int)ext[b]);
+        if (st == SCL_OK) st = scl_kernel_set_int(k, "e2", (int)ext[d]);
     }
+    return st;
+}
+
+/* The solver of a whole model (slab NULL, m checked) or of a slab (m its window). */
+static scl_status create_solver(scl_context *ctx, const scl_seis_model *m, const scl_seis_config *c,
+                                const scl_seis_slab *slab, const scl_seis_options *opt,
+                                scl_seis **out)
+{
+    char err[1024];
+    scl_status st;
     if (c->fp64 && !scl_device(ctx)->fp64) {
         scl_fail(ctx, SCL_ERR_UNSUPPORTED, "scl_seis_create", "device %s has no fp64", scl_device(ctx)->name);
         return SCL_ERR_UNSUPPORTED;
@@ -679,7 +856,7 @@ scl_status scl_seis_create(scl_context *ctx, const scl_seis_model *m, const scl_
     sv->ctx = ctx;
     sv->fp64 = c->fp64;
     sv->real_size = c->fp64 ? sizeof(double) : sizeof(float);
-    if ((st = seis_setup_create(m, c, &sv->s, err, sizeof err)) != SCL_OK) {
+    if ((st = seis_setup_slab(m, c, slab, &sv->s, err, sizeof err)) != SCL_OK) {
         scl_fail(ctx, st, "scl_seis_create", "%s", err);
         free(sv);
         return st;
@@ -690,12 +867,91 @@ scl_status scl_seis_create(scl_context *ctx, const scl_seis_model *m, const scl_
                               m->nx, m->ny, m->nz);
         return SCL_ERR_TOO_LARGE;
     }
-    if ((st = create_device(sv, opt)) != SCL_OK) {
+    if ((st = create_device(sv, opt)) == SCL_OK && slab)
+        st = make_halo(sv);
+    if (st != SCL_OK) {
         scl_seis_free(sv);
         return st;
     }
     *out = sv;
     return SCL_OK;
+}
+
+scl_status scl_seis_create(scl_context *ctx, const scl_seis_model *m, const scl_seis_config *c,
+                           const scl_seis_options *opt, scl_seis **out)
+{
+    *out = NULL;
+    char err[1024];
+    scl_status st = scl_seis_check(m, c, NULL, 0, err, sizeof err);
+    if (st != SCL_OK) {
+        scl_fail(ctx, st, "scl_seis_create", "%s", err);
+        return st;
+    }
+    return create_solver(ctx, m, c, NULL, opt, out);
+}
+
+/* What a slab's solver cannot take (a message in err), else 0. */
+static int slab_refused(const scl_seis_model *w, const scl_seis_config *c, const scl_seis_slab *sl,
+                        char *err, size_t errlen)
+{
+    const int gn[3] = {sl->nx, sl->ny, sl->nz}, a = sl->axis, R = c->order / 2;
+    if (a < 0 || a > 2 || sl->n < 1 || sl->lo < 0 || sl->lo + sl->n > gn[a])
+        return snprintf(err, errlen, "slab: cells [%d, %d) along axis %d of a %d x %d x %d model",
+                        sl->lo, sl->lo + sl->n, a, gn[0], gn[1], gn[2]);
+    const int wn[3] = {w->nx, w->ny, w->nz};
+    for (int d = 0; d < 3; d++)
+        if (wn[d] != (d == a ? sl->n + 4 : gn[d]) ||
+            (d == 2 && c->free_surface ? c->pml : 2 * c->pml) >= gn[d])
+            return snprintf(err, errlen, "slab: the window is %d x %d x %d (expected %d planes along "
+                            "the cut, the whole model across it), pml %d",
+                            wn[0], wn[1], wn[2], sl->n + 4, c->pml);
+    if ((c->order != 2 && c->order != 4) || !(c->dt > 0) || c->steps < 1 || !(sl->vp_max > 0))
+        return snprintf(err, errlen, "slab: order %d, dt %g, %ld steps, vp_max %g", c->order, c->dt,
+                        c->steps, sl->vp_max);
+    if (sl->n < R)
+        return snprintf(err, errlen, "a slab of %d plane(s) along %c: at order %d each needs at "
+                        "least %d (its neighbours read %d halo planes of it)", sl->n, "xyz"[a],
+                        c->order, R, R);
+    if (c->free_surface && a == 2 && sl->lo < 3 && (sl->lo > 0 || sl->n < 3) && gn[2] > sl->n)
+        return snprintf(err, errlen, "a free surface over a z cut needs the top slab to hold at "
+                        "least 3 planes (its stress images above the surface)");
+    for (int q = 0; q < c->nsources; q++) {
+        const scl_seis_source *s = &c->sources[q];
+        if (s->i < 0 || s->j < 0 || s->k < 0 || s->i >= gn[0] || s->j >= gn[1] || s->k >= gn[2])
+            return snprintf(err, errlen, "source %d is outside the model", q + 1);
+    }
+    for (int r = 0; r < c->nreceivers; r++) {
+        const int p[3] = {c->receivers[r].i, c->receivers[r].j, c->receivers[r].k};
+        if (p[a] < sl->lo || p[a] >= sl->lo + sl->n || p[(a + 1) % 3] < 0 || p[(a + 2) % 3] < 0 ||
+            p[(a + 1) % 3] >= gn[(a + 1) % 3] || p[(a + 2) % 3] >= gn[(a + 2) % 3])
+            return snprintf(err, errlen, "receiver %d is not in the slab", r + 1);
+    }
+    return 0;
+}
+
+scl_status scl_seis_create_slab(scl_context *ctx, const scl_seis_model *w, const scl_seis_config *c,
+                                const scl_seis_slab *slab, const scl_seis_options *opt,
+                                scl_seis **out)
+{
+    *out = NULL;
+    char err[512];
+    if (!w || !c || !slab || slab_refused(w, c, slab, err, sizeof err))
+        return scl_fail(ctx, SCL_ERR_INPUT, "scl_seis_create_slab", "%s",
+                        w && c && slab ? err : "no window, configuration or slab");
+    return create_solver(ctx, w, c, slab, opt, out);
+}
+
+scl_status scl_seis_step_slab(scl_seis *sv, long steps, scl_seis_transport_fn fn, void *user,
+                              int overlap)
+{
+    if (sv->s.cut < 0 || !fn)
+        return scl_fail(sv->ctx, SCL_ERR_ARGUMENT, "scl_seis_step_slab", "%s",
+                        fn ? "the solver is not a slab's" : "no transport");
+    sv->overlap = overlap;
+    sv->tx = (seis_transport){fn, user};
+    const scl_status st = scl_seis_step(sv, steps);
+    sv->tx = (seis_transport){NULL, NULL}; /* these steps' only */
+    return st;
 }
 
 void scl_seis_free(scl_seis *sv)
@@ -719,6 +975,12 @@ void scl_seis_free(scl_seis *sv)
         scl_stream_free(sv->prof[d]);
         scl_stream_free(sv->psi[d]);
     }
+    for (int q = 0; q < 2; q++)
+        scl_kernel_free(sv->halo[q]);
+    if (sv->pinned && sv->pinned_ptr)
+        scl_stream_unmap(sv->pinned, sv->pinned_ptr);
+    scl_stream_free(sv->pinned);
+    scl_stream_free(sv->hbuf);
     seis_setup_free(&sv->s);
     free(sv);
 }

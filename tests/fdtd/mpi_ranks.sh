@@ -11,18 +11,7 @@
 # Failures: a bad output path (rank 0), a bad device on rank 1, more ranks
 # than cells, a 2-D --decomp: non-zero, the message, no files left.
 #   mpi_ranks.sh STREAMCL MPIEXEC WORKDIR HAVE_MPI      (ctest passes them)
-streamcl=$1 mpiexec=$2 work=$3 have_mpi=$4
-[ -x "$streamcl" ] && [ -n "$work" ] || { echo "usage: $0 STREAMCL MPIEXEC WORKDIR HAVE_MPI"; exit 2; }
-if [ "$have_mpi" != 1 ] || [ ! -x "$mpiexec" ]; then
-    echo "SKIP: streamcl was built without MPI (no libopenmpi-dev at configure time)"
-    exit 77
-fi
-rm -rf "$work" && mkdir -p "$work/in" || exit 2
-export XDG_CACHE_HOME=${XDG_CACHE_HOME:-$work/cache}
-passed=0 failed=0
-ok() { passed=$((passed + 1)); echo "ok   $*"; }
-fail() { failed=$((failed + 1)); echo "FAIL $*"; }
-mpi() { local np=$1; shift; timeout 300 "$mpiexec" --oversubscribe --allow-run-as-root -np "$np" "$@"; }
+. "$(dirname "$0")/../mpi_ranks_lib.sh" "$@"
 # h5py for the bitwise comparison of the HDF5 datasets; without it the text
 # (10 significant digits: every fp32 bit) is compared, fp64 runs are skipped
 py=$(. "$(dirname "$0")/../peers_python.sh" h5py > "$work/peers.log" 2>&1; echo "$peer_py")
@@ -109,12 +98,8 @@ run() {
     shift 3
     local d="$work/$name"
     mkdir -p "$d"
-    if [ "$np" = 0 ]; then
-        "$streamcl" fdtd "$work/in/$model.in" -o "$d/r.h5" --text "$d/r.txt" --no-tune "$@" > "$d.log" 2>&1
-    else
-        mpi "$np" "$streamcl" fdtd "$work/in/$model.in" -o "$d/r.h5" --text "$d/r.txt" --no-tune "$@" \
-            > "$d.log" 2>&1
-    fi
+    ranks "$np" "$streamcl" fdtd "$work/in/$model.in" -o "$d/r.h5" --text "$d/r.txt" --no-tune "$@" \
+        > "$d.log" 2>&1
 }
 
 # same NAME REF DIR FP64
@@ -182,34 +167,18 @@ else
     fail "#geometry_view at 3 ranks: no g_geo.vtkhdf ($(grep -m1 streamcl "$work/g_np3.log"))"
 fi
 
-# expect_fail DIR NAME REGEX NP ARGS... : non-zero, message, nothing left in DIR/out
-expect_fail() {
-    local d="$work/$1" name=$2 regex=$3 np=$4
-    shift 4
-    mkdir -p "$d/out"
-    mpi "$np" "$@" --text "$d/out/r.txt" --no-tune > "$d.log" 2>&1
-    local rc=$?
-    if [ "$rc" -eq 0 ]; then
-        fail "$name: exit status 0"
-    elif ! grep -Eq -- "$regex" "$d.log"; then
-        fail "$name: no message matching '$regex' in: $(grep -m1 streamcl "$d.log")"
-    elif [ -n "$(find "$d/out" -mindepth 1)" ]; then
-        fail "$name: left files: $(find "$d/out" -mindepth 1 | tr '\n' ' ')"
-    else
-        ok "$name"
-    fi
-}
+# out DIR: the command's text output and untuned plan, into WORK/DIR/out
+out() { echo --text "$work/$1/out/r.txt" --no-tune; }
 expect_fail fail_path "a bad output path on rank 0 stops all 3 ranks" "no/such/dir" 3 \
-    "$streamcl" fdtd "$work/in/a.in" -o "$work/no/such/dir/r.h5"
+    "$streamcl" fdtd "$work/in/a.in" -o "$work/no/such/dir/r.h5" $(out fail_path)
 expect_fail fail_device "a bad device on rank 1 stops all 3 ranks" "no OpenCL device matches '7:7'" 3 \
     sh -c 'if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then set -- "$@" --device 7:7; fi; exec "$@"' sh \
-    "$streamcl" fdtd "$work/in/a.in" -o "$work/fail_device/out/r.h5"
+    "$streamcl" fdtd "$work/in/a.in" -o "$work/fail_device/out/r.h5" $(out fail_device)
 expect_fail fail_ranks "8 ranks over 7 z cells refused" "the z axis has 7 cells: it cannot be split over 8" 8 \
-    "$streamcl" fdtd "$work/in/b.in" -o "$work/fail_ranks/out/r.h5" --decomp 1x1x8
+    "$streamcl" fdtd "$work/in/b.in" -o "$work/fail_ranks/out/r.h5" --decomp 1x1x8 $(out fail_ranks)
 expect_fail fail_2d "a 2-D split refused" "cuts more than one axis" 4 \
-    "$streamcl" fdtd "$work/in/b.in" -o "$work/fail_2d/out/r.h5" --decomp 2x2x1
+    "$streamcl" fdtd "$work/in/b.in" -o "$work/fail_2d/out/r.h5" --decomp 2x2x1 $(out fail_2d)
 expect_fail fail_png "--png refused under mpirun" "--png is for one-rank runs" 2 \
-    "$streamcl" fdtd "$work/in/b.in" -o "$work/fail_png/out/r.h5" --png "$work/fail_png/out"
+    "$streamcl" fdtd "$work/in/b.in" -o "$work/fail_png/out/r.h5" --png "$work/fail_png/out" $(out fail_png)
 
-echo "fdtd_mpi_ranks: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+mpi_ranks_end fdtd_mpi_ranks

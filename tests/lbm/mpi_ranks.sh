@@ -12,18 +12,7 @@
 # Failures: more ranks than rows, and one rank with a bad device: every rank
 # stops, non-zero, the message shown, no files (nor .part) left.
 #   mpi_ranks.sh STREAMCL MPIEXEC WORKDIR HAVE_MPI      (ctest passes them)
-streamcl=$1 mpiexec=$2 work=$3 have_mpi=$4
-[ -x "$streamcl" ] && [ -n "$work" ] || { echo "usage: $0 STREAMCL MPIEXEC WORKDIR HAVE_MPI"; exit 2; }
-if [ "$have_mpi" != 1 ] || [ ! -x "$mpiexec" ]; then
-    echo "SKIP: streamcl was built without MPI (no libopenmpi-dev at configure time)"
-    exit 77
-fi
-rm -rf "$work" && mkdir -p "$work/in" || exit 2
-export XDG_CACHE_HOME=$work/cache
-passed=0 failed=0
-ok() { passed=$((passed + 1)); echo "ok   $*"; }
-fail() { failed=$((failed + 1)); echo "FAIL $*"; }
-mpi() { local np=$1; shift; timeout 300 "$mpiexec" --oversubscribe --allow-run-as-root -np "$np" "$@"; }
+. "$(dirname "$0")/../mpi_ranks_lib.sh" "$@"
 
 # 19x13, 60 steps; obstacles on rows 0 and 12 (the periodic wrap), on the
 # slab edges of 2, 3 and 4 ranks (rows 3/4, 4/5, 6/7, 7/8) and near row 11,
@@ -57,11 +46,7 @@ run() {
     shift 4
     local d="$work/$name"
     mkdir -p "$d"
-    if [ "$np" = 0 ]; then
-        "$streamcl" lbm "$work/in/$par" "$work/in/$obs" --out "$d" "$@" > "$d.log" 2>&1
-    else
-        mpi "$np" "$streamcl" lbm "$work/in/$par" "$work/in/$obs" --out "$d" "$@" > "$d.log" 2>&1
-    fi
+    ranks "$np" "$streamcl" lbm "$work/in/$par" "$work/in/$obs" --out "$d" "$@" > "$d.log" 2>&1
 }
 
 run a_ref 0 a.par a.obs --force lx=16,ly=1
@@ -99,32 +84,15 @@ run b16_ref 0 b.par b.obs --storage fp16
 run b16_np4 4 b.par b.obs --storage fp16
 compare "23x5 fp16 storage, 4 ranks" "$work/b16_ref" "$work/b16_np4"
 
-# expect_fail NAME REGEX NP ARGS... : non-zero, message, nothing left in DIR
-expect_fail() {
-    local name=$1 regex=$2 np=$3
-    shift 3
-    local d="$work/$name"
-    mkdir -p "$d/out"
-    mpi "$np" "$@" --out "$d/out" --png "$d/out/u.png" > "$d.log" 2>&1
-    local rc=$?
-    if [ "$rc" -eq 0 ]; then
-        fail "$name: exit status 0"
-    elif ! grep -Eq -- "$regex" "$d.log"; then
-        fail "$name: no message matching '$regex' in: $(grep -m1 streamcl "$d.log")"
-    elif [ -n "$(find "$d/out" -mindepth 1)" ]; then
-        fail "$name: left files: $(find "$d/out" -mindepth 1 | tr '\n' ' ')"
-    else
-        ok "$name"
-    fi
-}
-expect_fail "6 ranks for 5 rows refused" "b.par:2: ny 5 rows cannot be split over 6 MPI ranks" 6 \
-    "$streamcl" lbm "$work/in/b.par" "$work/in/b.obs"
+# out DIR: the command's outputs into WORK/DIR/out
+out() { echo --out "$work/$1/out" --png "$work/$1/out/u.png"; }
+expect_fail fail_rows "6 ranks for 5 rows refused" "b.par:2: ny 5 rows cannot be split over 6 MPI ranks" 6 \
+    "$streamcl" lbm "$work/in/b.par" "$work/in/b.obs" $(out fail_rows)
 # rank 1 alone asks for a device that does not exist
-expect_fail "a bad device on rank 1 stops all 3 ranks" "no OpenCL device matches '7:7'" 3 \
+expect_fail fail_device "a bad device on rank 1 stops all 3 ranks" "no OpenCL device matches '7:7'" 3 \
     sh -c 'if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then set -- "$@" --device 7:7; fi; exec "$@"' sh \
-    "$streamcl" lbm "$work/in/b.par" "$work/in/b.obs"
-expect_fail "in-place streaming refused on slabs" "in-place .AA. streaming is not supported" 2 \
-    "$streamcl" lbm "$work/in/b.par" "$work/in/b.obs" --inplace
+    "$streamcl" lbm "$work/in/b.par" "$work/in/b.obs" $(out fail_device)
+expect_fail fail_inplace "in-place streaming refused on slabs" "in-place .AA. streaming is not supported" 2 \
+    "$streamcl" lbm "$work/in/b.par" "$work/in/b.obs" --inplace $(out fail_inplace)
 
-echo "lbm_mpi_ranks: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+mpi_ranks_end lbm_mpi_ranks

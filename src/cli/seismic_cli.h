@@ -1,0 +1,40 @@
+/* streamcl seismic's pieces shared by the one-rank command (cmd_seismic.c)
+ * and its run over MPI ranks (cmd_seismic_mpi.c): the options, the
+ * benchmark box and the receiver outputs. */
+#ifndef STREAMCL_CLI_SEISMIC_H
+#define STREAMCL_CLI_SEISMIC_H
+
+#include "commands.h"
+#include "streamcl/seismic.h"
+
+typedef struct {
+    const char *runfile, *segy, *csv, *gather, *png, *device, *plan, *engine;
+    int comp, plane_axis, fp64;
+    long plane_index, every, decimate, threads, tune, bench, steps, order, pml;
+    long bench_n[3];  /* --bench box (bench: nonzero when given) */
+    int decomp[3];    /* --decomp (0 0 0: not given) */
+    int no_overlap;
+} seis_args;
+
+#define SEIS_ARGS_DEFAULT \
+    {.comp = SCL_SEIS_VZ, .plane_index = -1, .decimate = 1, .tune = 1, .pml = -1}
+
+/* Where each output goes (temporaries from cli_output, committed together). */
+typedef struct {
+    const char *segy[SCL_SEIS_NCOMP], *csv, *gather;
+} seis_paths;
+
+/* 0, 1 for --help, -1 after printing. */
+int seis_parse_args(int argc, char **argv, seis_args *a);
+/* The --bench run; the model holds fill[3] cells (the whole box or a
+ * slab's window), positions are the whole box's. */
+int seis_bench_run(const seis_args *a, const int fill[3], scl_seis_run *run);
+int seis_register_outputs(const seis_args *a, cli_outputs *out, seis_paths *p);
+/* traces of every receiver of run's config (scl_seis_traces' layout). */
+int seis_write_outputs(const seis_args *a, const seis_paths *p, const scl_seis_run *run,
+                       const float *traces);
+void seis_report_outputs(const seis_args *a, const scl_seis_config *c);
+/* The whole command under mpirun (MPI_Init .. MPI_Finalize); exit status. */
+int cmd_seismic_mpi(int argc, char **argv);
+
+#endif
