@@ -72,7 +72,8 @@ point() {
     [ "$mode" = serial ] && flag=--no-overlap
     # shellcheck disable=SC2086
     mpi_scaling_point "$kind" "$mode" "$n" "1024x1024x$nz" "$steps" "$dest/$kind-$mode-np$n.log" \
-        "$STREAMCL" fdtd --bench 1024 1024 "$nz" --pml "$pml" --steps "$steps" --decomp "1x1x$n" $flag
+        "$STREAMCL" fdtd --bench 1024 1024 "$nz" --pml "$pml" --steps "$steps" --decomp "1x1x$n" $flag \
+        ${FDTD_ARGS:-}
 }
 echo "== $scaling scaling (weak: 1024 x 1024 x 512 per GPU; strong: 1024^3), fp32, CPML $pml, $steps steps"
 mpi_scaling_sweep point

@@ -8,6 +8,7 @@
 #   MODES          "overlap" (halo swaps behind the interior) and/or "serial"
 #                  (--no-overlap); the script sets the default
 #   SCALING        "weak strong" (default), "weak" or "strong"
+#   FDTD_ARGS      (fdtd) more options for each point, e.g. "--no-tune --plan lx=32,ly=2,kz=16"
 #   NGPU           GPUs here (default: nvidia-smi -L)
 # Defines functions only; mpi_scaling_begin sets the variables below.
 
