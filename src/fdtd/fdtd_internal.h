@@ -8,6 +8,9 @@
  * the OpenCL solver both use it). */
 scl_status scl_fdtd_cpml_axes(const scl_fdtd_model *m, scl_cpml_axis ax[3], int T[3], char *err,
                               size_t errlen);
+/* One axis a's gprMax CPML profile over N cells along it (host.c). */
+scl_status scl_fdtd_cpml_profile(const scl_fdtd_model *m, int a, int N, scl_cpml_axis *ax, char *err,
+                                 size_t errlen);
 /* The same for the model's grid, which may be a sub-domain (its offsets
  * and global sizes in the grid): the global profile read from the offset,
  * and the slab cells lo/hi of the global CPML inside it (subdomain.c). */

@@ -122,31 +122,45 @@ static void face_profile(scl_cpml_axis *ax, int lo, int T, int n, double d, doub
     }
 }
 
+/* One axis's profile over N cells (the whole axis: N is the grid's global
+ * count; fdtd_internal.h). The slabs are graded from their entrance planes'
+ * er mr where the model holds the whole axis, from free space where it is a
+ * sub-domain cut along it. */
+scl_status scl_fdtd_cpml_profile(const scl_fdtd_model *m, int a, int N, scl_cpml_axis *ax, char *err,
+                                 size_t errlen)
+{
+    const scl_grid3d *g = &m->grid;
+    int n = a == 0 ? g->nx : a == 1 ? g->ny : g->nz;
+    double d = a == 0 ? g->dx : a == 1 ? g->dy : g->dz;
+    int lo = m->pml[a], hi = m->pml[a + 3], own = m->solid && n == N;
+    memset(ax, 0, sizeof *ax);
+    /* the shared builder checks the layout and sizes the arrays (kinv
+     * 1, b = c = 0 outside); the faces are then filled with gprMax's form */
+    scl_cpml_grading gr = {4, 0, 1, 0};
+    scl_status s = scl_cpml_axis_build(ax, N, d, m->dt, lo, hi, &gr, err, errlen);
+    if (s != SCL_OK)
+        return s;
+    if (lo)
+        face_profile(ax, 1, lo, N, d, m->dt, own ? entrance_ermr(m, a, lo - 1) : 1);
+    if (hi)
+        face_profile(ax, 0, hi, N, d, m->dt, own ? entrance_ermr(m, a, N - hi) : 1);
+    return SCL_OK;
+}
+
 /* The CPML profile of every axis with PML cells (fdtd_internal.h). */
 scl_status scl_fdtd_cpml_axes(const scl_fdtd_model *m, scl_cpml_axis ax[3], int T[3], char *err,
                               size_t errlen)
 {
     const scl_grid3d *g = &m->grid;
     int n[3] = {g->nx, g->ny, g->nz};
-    double d[3] = {g->dx, g->dy, g->dz};
     for (int a = 0; a < 3; a++) {
         memset(&ax[a], 0, sizeof ax[a]);
         T[a] = 0;
         if (!m->pml[a] && !m->pml[a + 3])
             continue;
-        /* the shared builder checks the layout and sizes the arrays (kinv
-         * 1, b = c = 0 outside); the faces are then filled with gprMax's form */
-        scl_cpml_grading gr = {4, 0, 1, 0};
-        scl_status s = scl_cpml_axis_build(&ax[a], n[a], d[a], m->dt, m->pml[a], m->pml[a + 3],
-                                           &gr, err, errlen);
+        scl_status s = scl_fdtd_cpml_profile(m, a, n[a], &ax[a], err, errlen);
         if (s != SCL_OK)
             return s;
-        if (m->pml[a])
-            face_profile(&ax[a], 1, m->pml[a], n[a], d[a], m->dt,
-                         m->solid ? entrance_ermr(m, a, m->pml[a] - 1) : 1);
-        if (m->pml[a + 3])
-            face_profile(&ax[a], 0, m->pml[a + 3], n[a], d[a], m->dt,
-                         m->solid ? entrance_ermr(m, a, n[a] - m->pml[a + 3]) : 1);
         T[a] = (m->pml[a] + 1) + (m->pml[a + 3] + 1);
     }
     return SCL_OK;

@@ -146,13 +146,10 @@ static scl_status cut_axis(const scl_fdtd_model *m, int a, scl_cpml_axis *ax, in
     const scl_grid3d *g = &m->grid;
     const int ns[3] = {g->nx, g->ny, g->nz}, os[3] = {g->ox, g->oy, g->oz};
     const int Ns[3] = {g->gnx, g->gny, g->gnz};
-    const double ds[3] = {g->dx, g->dy, g->dz};
     int n = ns[a], o = os[a], N = Ns[a];
-    double d = ds[a];
     int glo = m->pml[a], ghi = m->pml[a + 3];
     scl_cpml_axis whole;
-    scl_cpml_grading gr = {4, scl_cpml_em_dmax(4, d, 1, 1), 1, 0};
-    scl_status s = scl_cpml_axis_build(&whole, N, d, m->dt, glo, ghi, &gr, err, errlen);
+    scl_status s = scl_fdtd_cpml_profile(m, a, N, &whole, err, errlen);
     if (s != SCL_OK)
         return s;
     int l = glo > 0 && glo - o >= 0 ? (glo - o < n ? glo - o : n) : -1;
@@ -196,7 +193,6 @@ scl_status scl_fdtd_cpml_local(const scl_fdtd_model *m, scl_cpml_axis ax[3], int
     const scl_grid3d *g = &m->grid;
     int n[3] = {g->nx, g->ny, g->nz}, o[3] = {g->ox, g->oy, g->oz};
     int gn[3] = {g->gnx, g->gny, g->gnz};
-    double d[3] = {g->dx, g->dy, g->dz};
     for (int a = 0; a < 3; a++) {
         memset(&ax[a], 0, sizeof ax[a]);
         T[a] = lo[a] = hi[a] = 0;
@@ -206,9 +202,7 @@ scl_status scl_fdtd_cpml_local(const scl_fdtd_model *m, scl_cpml_axis ax[3], int
             continue;
         scl_status s;
         if (o[a] == 0 && gn[a] == n[a]) { /* the whole axis */
-            scl_cpml_grading gr = {4, scl_cpml_em_dmax(4, d[a], 1, 1), 1, 0};
-            s = scl_cpml_axis_build(&ax[a], n[a], d[a], m->dt, m->pml[a], m->pml[a + 3],
-                                    &gr, err, errlen);
+            s = scl_fdtd_cpml_profile(m, a, n[a], &ax[a], err, errlen);
             lo[a] = m->pml[a];
             hi[a] = m->pml[a + 3];
             T[a] = (lo[a] + 1) + (hi[a] + 1);
