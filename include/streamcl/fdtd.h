@@ -108,7 +108,9 @@ typedef struct {
     double pole_se;
 } scl_fdtd_material;
 
-typedef enum { SCL_FDTD_HERTZIAN, SCL_FDTD_VOLTAGE } scl_fdtd_source_kind;
+/* SCL_FDTD_MAGNETIC: gprMax's #magnetic_dipole, a magnetic current on the H
+ * component pol after the H update */
+typedef enum { SCL_FDTD_HERTZIAN, SCL_FDTD_VOLTAGE, SCL_FDTD_MAGNETIC } scl_fdtd_source_kind;
 
 typedef struct {
     scl_fdtd_source_kind kind;

@@ -81,7 +81,7 @@ static const char *const known[] = {"#title", "#domain", "#dx_dy_dz", "#time_win
                                     "#add_dispersion_lorentz", "#add_dispersion_drude",
                                     "#snapshot", "#plate", "#edge", "#triangle",
                                     "#cylindrical_sector", "#excitation_file",
-                                    "#soil_peplinski", "#fractal_box"};
+                                    "#soil_peplinski", "#fractal_box", "#magnetic_dipole"};
 
 /* gprMax commands refused with a reason rather than as unknown */
 static const char *const refused[][2] = {
@@ -107,6 +107,7 @@ static const struct {
     {"#box", {0, 3}, {'l', 'u'}},           {"#cylinder", {0, 3}, {'l', 'u'}},
     {"#sphere", {0, -1}, {'p', 0}},         {"#hertzian_dipole", {1, -1}, {'p', 0}},
     {"#voltage_source", {1, -1}, {'p', 0}}, {"#rx", {0, -1}, {'p', 0}},
+    {"#magnetic_dipole", {1, -1}, {'p', 0}},
     {"#geometry_view", {0, 3}, {'l', 'u'}}, {"#rx_array", {0, 3}, {'l', 'u'}},
     {"#snapshot", {0, 3}, {'l', 'u'}},      {"#plate", {0, 3}, {'l', 'u'}},
     {"#edge", {0, 3}, {'l', 'u'}},          {"#fractal_box", {0, 3}, {'l', 'u'}},
@@ -1167,18 +1168,25 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
         } else if (strcmp(c->cmd, "#fractal_box") == 0) {
             if ((s = parse_fractal_box(in, c, m, err, errlen)) != SCL_OK)
                 return s;
-        } else if (strcmp(c->cmd, "#hertzian_dipole") == 0 || strcmp(c->cmd, "#voltage_source") == 0) {
-            int volt = c->cmd[1] == 'v';
+        } else if (strcmp(c->cmd, "#hertzian_dipole") == 0 || strcmp(c->cmd, "#voltage_source") == 0 ||
+                   strcmp(c->cmd, "#magnetic_dipole") == 0) {
+            int volt = c->cmd[1] == 'v', mag = c->cmd[1] == 'm';
             int base = volt ? 6 : 5; /* pol x y z [R] wave [start stop] */
             if (nparams(in, c, base, base + 2, err, errlen))
                 return SCL_ERR_INPUT;
             if (c->ntok == base + 1)
                 return fail(in, c, err, errlen, "give both start and stop times, or neither");
-            scl_fdtd_source src = {volt ? SCL_FDTD_VOLTAGE : SCL_FDTD_HERTZIAN, -1, {0, 0, 0}, {0, 0, 0}, -1, 0, -1, 0};
+            scl_fdtd_source src = {volt ? SCL_FDTD_VOLTAGE : mag ? SCL_FDTD_MAGNETIC : SCL_FDTD_HERTZIAN,
+                                   -1, {0, 0, 0}, {0, 0, 0}, -1, 0, -1, 0};
             if (strlen(c->tok[0]) == 1 && c->tok[0][0] >= 'x' && c->tok[0][0] <= 'z')
                 src.pol = c->tok[0][0] - 'x';
             else
                 return fail(in, c, err, errlen, "polarisation must be x, y or z");
+            /* gprMax 4: in 2D the H a magnetic dipole drives must live (TM:
+             * across the invariant axis, TE: along it) */
+            if (mag && m->mode2d && (src.pol == m->mode2d - 1) != (m->te2d != 0))
+                return fail(in, c, err, errlen, m->te2d ? "in a 2D TE model the polarisation is the invariant axis"
+                                                        : "in a 2D TM model the polarisation is not the invariant axis");
             if (reals(in, c, 1, 3, src.pos, err, errlen))
                 return SCL_ERR_INPUT;
             if (volt && (reals(in, c, 4, 1, &src.resistance, err, errlen) || !(src.resistance >= 0)))
@@ -1335,7 +1343,7 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
         }
     }
     if (m->nsrc == 0 && m->nrx > 0) {
-        snprintf(err, errlen, "%s: no source (#hertzian_dipole or #voltage_source)", in->r.path);
+        snprintf(err, errlen, "%s: no source (#hertzian_dipole, #magnetic_dipole or #voltage_source)", in->r.path);
         return SCL_ERR_INPUT;
     }
     for (int q = 0; q < m->nsrc; q++)

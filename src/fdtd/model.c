@@ -550,6 +550,8 @@ double scl_fdtd_source_value(const scl_fdtd_model *m, int s, long n)
     double t = n * m->dt;
     if (t < src->start || (src->stop >= 0 && t > src->stop))
         return 0;
+    if (src->kind == SCL_FDTD_MAGNETIC) /* gprMax: the wave at n dt; H -= db * this */
+        return scl_fdtd_wave_value(m, src->wave, t - src->start) / (g->dx * g->dy * g->dz);
     double v = scl_fdtd_wave_value(m, src->wave, t - src->start + 0.5 * m->dt);
     if (src->kind == SCL_FDTD_HERTZIAN)
         return v * d[src->pol] / (g->dx * g->dy * g->dz); /* E -= cb * this */

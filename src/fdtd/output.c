@@ -77,7 +77,9 @@ static int write_file(hid_t f, const scl_fdtd_model *m, const scl_receivers *rx,
             return -1;
         const scl_fdtd_source *src = &m->src[s];
         double pos[3] = {src->ijk[0] * g->dx, src->ijk[1] * g->dy, src->ijk[2] * g->dz};
-        rc |= attr_string(grp, "Type", src->kind == SCL_FDTD_HERTZIAN ? "HertzianDipole" : "VoltageSource");
+        rc |= attr_string(grp, "Type", src->kind == SCL_FDTD_HERTZIAN    ? "HertzianDipole"
+                                       : src->kind == SCL_FDTD_MAGNETIC ? "MagneticDipole"
+                                                                        : "VoltageSource");
         rc |= attr_array(grp, "Position", H5T_NATIVE_DOUBLE, pos, 3);
         H5Gclose(grp);
     }

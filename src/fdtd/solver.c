@@ -39,6 +39,13 @@ struct scl_fdtd {
     scl_stream *psi_h2[3][2]; /* folded: the second set of H psi (ping-pong) */
     scl_stream *cp, *dummy;   /* folded: profiles of all axes in one stream; unused arguments */
     scl_stream *src_off, *src_pol, *src_hard, *src_amp, *src_val;
+    /* magnetic dipoles: the source kernel on H after the H update (separate
+     * path), its amplitudes (0 for the E sources), no hard edges, values; the
+     * E sources' amplitude is 0 for them. hslot: the chunk slot, -1 outside runs */
+    scl_kernel *ksrch;
+    scl_stream *src_mamp, *src_mhard, *msrc_val;
+    void *mstage;
+    int nmag, hslot;
     scl_stream *rx_off, *rx_out;
     void *stage;                        /* host staging of CHUNK steps */
     double *rec;                        /* receiver samples [step][rx][6] */
@@ -534,6 +541,12 @@ static scl_status step_fields(scl_fdtd *f, int q, const int w[3])
         s = launch_box(f->kh[q], o, m, w);
         if (s == SCL_OK)
             s = launch_cpml(f, q, 0);
+        if (s == SCL_OK && f->ksrch && f->hslot >= 0) { /* magnetic dipoles: on the new H */
+            size_t one = 1, gs = (size_t)f->m->nsrc;
+            s = scl_kernel_set_int(f->ksrch, "slot", f->hslot);
+            if (s == SCL_OK)
+                s = scl_kernel_launch(f->ksrch, 1, &gs, &one, NULL);
+        }
         if (s == SCL_OK && f->xfn) /* sub-domain: H halo before the E update */
             s = f->xfn(f->xuser, f, 1);
         if (s == SCL_OK)
@@ -634,6 +647,11 @@ void scl_fdtd_free(scl_fdtd *f)
     scl_stream_free(f->src_hard);
     scl_stream_free(f->src_amp);
     scl_stream_free(f->src_val);
+    scl_kernel_free(f->ksrch);
+    scl_stream_free(f->src_mamp);
+    scl_stream_free(f->src_mhard);
+    scl_stream_free(f->msrc_val);
+    free(f->mstage);
     scl_stream_free(f->rx_off);
     scl_stream_free(f->rx_out);
     free(f->stage);
@@ -641,49 +659,86 @@ void scl_fdtd_free(scl_fdtd *f)
     free(f);
 }
 
-static scl_status make_sources(scl_fdtd *f, const char *options)
+/* The source tables at the model's positions: offsets, polarisations and
+ * hard flags (off, 3 nsrc), the E sources' amplitude (cb of the edge's
+ * material) and the magnetic dipoles' (gprMax's 1/HA: db of the H
+ * component's material), each 0 for the other kind. */
+static int source_tables(const scl_fdtd_model *m, int *off, double *amp, double *mamp)
 {
-    const scl_fdtd_model *m = f->m;
-    const scl_grid3d *g = &m->grid;
-    int *off = malloc(3 * sizeof(int) * (size_t)m->nsrc);
-    double *amp = malloc(sizeof(double) * (size_t)m->nsrc);
     double *co = malloc(sizeof(double) * 4 * (size_t)m->nmat);
-    if (!off || !amp || !co) {
-        free(off);
-        free(amp);
-        free(co);
-        return fail(f, SCL_ERR_MEMORY, "out of host memory");
-    }
+    if (!co)
+        return -1;
     scl_fdtd_coefficients(m, co, co + m->nmat, co + 2 * m->nmat, co + 3 * m->nmat);
     for (int q = 0; q < m->nsrc; q++) {
         const scl_fdtd_source *src = &m->src[q];
-        long o = scl_grid3d_index(g, src->ijk[0], src->ijk[1], src->ijk[2]);
+        long o = scl_grid3d_index(&m->grid, src->ijk[0], src->ijk[1], src->ijk[2]);
+        int mag = src->kind == SCL_FDTD_MAGNETIC;
         off[q] = (int)o;
         off[m->nsrc + q] = src->pol;
         off[2 * m->nsrc + q] = src->kind == SCL_FDTD_VOLTAGE && src->resistance == 0;
-        amp[q] = co[m->nmat + m->id[src->pol][o]]; /* cb of the edge's material */
+        amp[q] = mag ? 0 : co[m->nmat + m->id[src->pol][o]];
+        mamp[q] = mag ? co[3 * m->nmat + m->id[3 + src->pol][o]] : 0;
     }
     free(co);
-    scl_status s = upload_int(f, "fdtd.src", off, (size_t)m->nsrc, &f->src_off);
-    if (s == SCL_OK) s = upload_int(f, "fdtd.src", off + m->nsrc, (size_t)m->nsrc, &f->src_pol);
-    if (s == SCL_OK) s = upload_int(f, "fdtd.src", off + 2 * m->nsrc, (size_t)m->nsrc, &f->src_hard);
-    if (s == SCL_OK) s = upload_real(f, "fdtd.src", amp, (size_t)m->nsrc, &f->src_amp);
+    return 0;
+}
+
+/* The source kernel acting on fields c0..c0+2 of buffer set b. */
+static scl_status bind_source(scl_fdtd *f, scl_kernel *k, int b, int c0, scl_stream *hard,
+                              scl_stream *amp, scl_stream *val)
+{
+    scl_status s = SCL_OK;
+    for (int c = 0; c < 3 && s == SCL_OK; c++)
+        s = scl_kernel_set_stream(k, fe[c], f->fld[b][c0 + c]);
+    if (s == SCL_OK) s = scl_kernel_set_stream(k, "offset", f->src_off);
+    if (s == SCL_OK) s = scl_kernel_set_stream(k, "pol", f->src_pol);
+    if (s == SCL_OK) s = scl_kernel_set_stream(k, "hard", hard);
+    if (s == SCL_OK) s = scl_kernel_set_stream(k, "amp", amp);
+    if (s == SCL_OK) s = scl_kernel_set_stream(k, "values", val);
+    if (s == SCL_OK) s = scl_kernel_set_int(k, "nsrc", f->m->nsrc);
+    return s;
+}
+
+static scl_status make_sources(scl_fdtd *f, const char *options)
+{
+    const scl_fdtd_model *m = f->m;
+    size_t n = (size_t)m->nsrc;
+    int *off = malloc(3 * sizeof(int) * n);
+    double *amp = malloc(2 * sizeof(double) * n);
+    if (!off || !amp || source_tables(m, off, amp, amp + n) != 0) {
+        free(off);
+        free(amp);
+        return fail(f, SCL_ERR_MEMORY, "out of host memory");
+    }
+    for (int q = 0; q < m->nsrc; q++)
+        f->nmag += m->src[q].kind == SCL_FDTD_MAGNETIC;
+    scl_status s = upload_int(f, "fdtd.src", off, n, &f->src_off);
+    if (s == SCL_OK) s = upload_int(f, "fdtd.src", off + n, n, &f->src_pol);
+    if (s == SCL_OK) s = upload_int(f, "fdtd.src", off + 2 * n, n, &f->src_hard);
+    if (s == SCL_OK) s = upload_real(f, "fdtd.src", amp, n, &f->src_amp);
+    if (s == SCL_OK && f->nmag) {
+        memset(off, 0, n * sizeof(int)); /* no hard H edges */
+        s = upload_int(f, "fdtd.src", off, n, &f->src_mhard);
+        if (s == SCL_OK) s = upload_real(f, "fdtd.src", amp + n, n, &f->src_mamp);
+    }
     free(off);
     free(amp);
     if (s == SCL_OK)
-        s = scl_stream_create(f->ctx, "fdtd.srcval", f->rt, (size_t)m->nsrc * CHUNK, 1, 1, 0, &f->src_val);
-    for (int q = 0; q < 1 + f->fused && s == SCL_OK; q++) {
-        scl_kernel *k = NULL;
+        s = scl_stream_create(f->ctx, "fdtd.srcval", f->rt, n * CHUNK, 1, 1, 0, &f->src_val);
+    for (int q = 0; q < 1 + f->fused && s == SCL_OK; q++) { /* sources act on the new E */
         s = scl_kernel_create(f->ctx, "fdtd", "fdtd_source", options, &f->ksrc[q]);
-        k = f->ksrc[q];
-        for (int c = 0; c < 3 && s == SCL_OK; c++) /* sources act on the new E */
-            s = scl_kernel_set_stream(k, fe[c], f->fld[1 - q][c]);
-        if (s == SCL_OK) s = scl_kernel_set_stream(k, "offset", f->src_off);
-        if (s == SCL_OK) s = scl_kernel_set_stream(k, "pol", f->src_pol);
-        if (s == SCL_OK) s = scl_kernel_set_stream(k, "hard", f->src_hard);
-        if (s == SCL_OK) s = scl_kernel_set_stream(k, "amp", f->src_amp);
-        if (s == SCL_OK) s = scl_kernel_set_stream(k, "values", f->src_val);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "nsrc", m->nsrc);
+        if (s == SCL_OK)
+            s = bind_source(f, f->ksrc[q], 1 - q, 0, f->src_hard, f->src_amp, f->src_val);
+    }
+    if (s == SCL_OK && f->nmag) {
+        f->mstage = malloc(n * CHUNK * f->rs);
+        if (!f->mstage)
+            return fail(f, SCL_ERR_MEMORY, "out of host memory");
+        s = scl_stream_create(f->ctx, "fdtd.srcval", f->rt, n * CHUNK, 1, 1, 0, &f->msrc_val);
+        if (s == SCL_OK)
+            s = scl_kernel_create(f->ctx, "fdtd", "fdtd_source", options, &f->ksrch);
+        if (s == SCL_OK)
+            s = bind_source(f, f->ksrch, 0, 3, f->src_mhard, f->src_mamp, f->msrc_val);
     }
     return s;
 }
@@ -1115,17 +1170,23 @@ scl_status scl_fdtd_create(scl_context *ctx, const scl_fdtd_model *m, const scl_
     f->rt = fp64 ? SCL_DOUBLE : SCL_FLOAT;
     f->rs = fp64 ? sizeof(double) : sizeof(float);
     f->fused = opt && opt->kernel == SCL_FDTD_FUSED;
-    int poles = 0;
+    int poles = 0, mag = 0;
     for (int q = 0; q < m->nmat; q++)
         poles |= m->mat[q].npoles > 0;
-    if (f->fused && poles) {
+    for (int q = 0; q < m->nsrc; q++)
+        mag |= m->src[q].kind == SCL_FDTD_MAGNETIC;
+    if ((f->fused && (poles || mag)) || (mag && (m->grid.nx != m->grid.gnx || m->grid.ny != m->grid.gny ||
+                                                  m->grid.nz != m->grid.gnz))) {
+        int p = poles && f->fused;
         free(f);
-        return scl_fail(ctx, SCL_ERR_UNSUPPORTED, "scl_fdtd_create",
-                        "dispersive materials run with the separate kernels, not the fused one");
+        return scl_fail(ctx, SCL_ERR_UNSUPPORTED, "scl_fdtd_create", "%s run with the separate kernels%s",
+                        p ? "dispersive materials" : "magnetic dipoles",
+                        p ? ", not the fused one" : " on the whole domain (not the fused one, nor a sub-domain)");
     }
     const scl_grid3d *g = &m->grid;
     int o[3] = {g->ox, g->oy, g->oz}, n[3] = {g->nx, g->ny, g->nz}, gn[3] = {g->gnx, g->gny, g->gnz};
     f->split = -1;
+    f->hslot = -1;
     for (int a = 0; a < 3; a++) {
         f->sub_lo[a] = o[a] > 0;
         f->sub_hi[a] = o[a] + n[a] < gn[a];
@@ -1207,6 +1268,34 @@ scl_status scl_fdtd_run_overlap(scl_fdtd *f, long steps, scl_fdtd_transport_fn f
     return s;
 }
 
+/* The sources' values for the chunk's steps, step-major: the E sources'
+ * (a magnetic dipole's too: its E amplitude is 0), and with magnetic dipoles
+ * theirs apart (the others' 0, never a hard source's NaN) */
+static scl_status stage_sources(scl_fdtd *f, int chunk)
+{
+    const scl_fdtd_model *m = f->m;
+    for (int n = 0; n < chunk; n++)
+        for (int q = 0; q < m->nsrc; q++) {
+            double v = scl_fdtd_source_value(m, q, f->steps + n);
+            int mag = m->src[q].kind == SCL_FDTD_MAGNETIC;
+            size_t i = (size_t)n * m->nsrc + q;
+            if (f->fp64) {
+                ((double *)f->stage)[i] = v;
+                if (f->nmag)
+                    ((double *)f->mstage)[i] = mag ? v : 0;
+            } else {
+                ((float *)f->stage)[i] = (float)v;
+                if (f->nmag)
+                    ((float *)f->mstage)[i] = mag ? (float)v : 0;
+            }
+        }
+    size_t cnt = (size_t)chunk * m->nsrc;
+    scl_status s = scl_stream_write_range(f->src_val, 0, cnt, f->stage, 1, NULL);
+    if (s == SCL_OK && f->nmag)
+        s = scl_stream_write_range(f->msrc_val, 0, cnt, f->mstage, 1, NULL);
+    return s;
+}
+
 static scl_status run_steps(scl_fdtd *f, long steps)
 {
     const scl_fdtd_model *m = f->m;
@@ -1215,18 +1304,8 @@ static scl_status run_steps(scl_fdtd *f, long steps)
         s = initial_sources(f);
     for (long done = 0; done < steps && s == SCL_OK;) {
         int chunk = (int)(steps - done < CHUNK ? steps - done : CHUNK);
-        if (m->nsrc > 0) {
-            for (int n = 0; n < chunk; n++)
-                for (int q = 0; q < m->nsrc; q++) {
-                    double v = scl_fdtd_source_value(m, q, f->steps + n);
-                    size_t i = (size_t)n * m->nsrc + q;
-                    if (f->fp64)
-                        ((double *)f->stage)[i] = v;
-                    else
-                        ((float *)f->stage)[i] = (float)v;
-                }
-            s = scl_stream_write_range(f->src_val, 0, (size_t)chunk * m->nsrc, f->stage, 1, NULL);
-        }
+        if (m->nsrc > 0)
+            s = stage_sources(f, chunk);
         if (m->nrx > 0 && f->rec_cap < f->steps + chunk) {
             long cap = (f->steps + chunk) * 2;
             double *r = realloc(f->rec, (size_t)cap * m->nrx * 6 * sizeof(double));
@@ -1247,8 +1326,10 @@ static scl_status run_steps(scl_fdtd *f, long steps)
             /* E^n is read before the H update too: part A may go first */
             if (s == SCL_OK && f->ndisp)
                 s = launch_debye(f, f->kda);
+            f->hslot = n; /* magnetic dipoles in step_fields */
             if (s == SCL_OK)
                 s = f->ofn ? step_overlap(f) : step_fields(f, q, f->shape);
+            f->hslot = -1;
             if (s == SCL_OK && f->ndisp)
                 s = launch_debye(f, f->kdapply);
             if (s == SCL_OK && m->nsrc > 0) {
@@ -1278,38 +1359,36 @@ static scl_status run_steps(scl_fdtd *f, long steps)
 
 long scl_fdtd_steps(const scl_fdtd *f) { return f->steps; }
 
+/* Reals from doubles into the staging buffer, then to the device. */
+static scl_status put_reals(scl_fdtd *f, scl_stream *st, const double *v, size_t n)
+{
+    for (size_t q = 0; q < n; q++) {
+        if (f->fp64)
+            ((double *)f->stage)[q] = v[q];
+        else
+            ((float *)f->stage)[q] = (float)v[q];
+    }
+    return scl_stream_write(st, f->stage, 1, NULL);
+}
+
 scl_status scl_fdtd_restart(scl_fdtd *f)
 {
     const scl_fdtd_model *m = f->m;
     const scl_grid3d *g = &m->grid;
     int n = m->nsrc > m->nrx ? m->nsrc : m->nrx;
     int *off = malloc(3 * sizeof(int) * (size_t)(n ? n : 1));
-    double *amp = malloc(sizeof(double) * (size_t)(n ? n : 1));
-    double *co = malloc(sizeof(double) * 4 * (size_t)m->nmat);
+    double *amp = malloc(2 * sizeof(double) * (size_t)(n ? n : 1));
     scl_status s = SCL_OK;
-    if (!off || !amp || !co)
-        s = scl_fail(f->ctx, SCL_ERR_MEMORY, "scl_fdtd_restart", "out of host memory");
     /* the same tables make_sources and make_receivers upload, at the
-     * positions the model has now */
+     * positions the model has now (the staging holds CHUNK * nsrc reals) */
+    if (!off || !amp || (m->nsrc > 0 && source_tables(m, off, amp, amp + m->nsrc) != 0))
+        s = scl_fail(f->ctx, SCL_ERR_MEMORY, "scl_fdtd_restart", "out of host memory");
     if (s == SCL_OK && m->nsrc > 0) {
-        scl_fdtd_coefficients(m, co, co + m->nmat, co + 2 * m->nmat, co + 3 * m->nmat);
-        for (int q = 0; q < m->nsrc; q++) {
-            const scl_fdtd_source *src = &m->src[q];
-            long o = scl_grid3d_index(g, src->ijk[0], src->ijk[1], src->ijk[2]);
-            off[q] = (int)o;
-            amp[q] = co[m->nmat + m->id[src->pol][o]];
-        }
         s = scl_stream_write(f->src_off, off, 1, NULL);
-        if (s == SCL_OK) {
-            void *buf = f->stage; /* at least CHUNK * nsrc reals */
-            for (int q = 0; q < m->nsrc; q++) {
-                if (f->fp64)
-                    ((double *)buf)[q] = amp[q];
-                else
-                    ((float *)buf)[q] = (float)amp[q];
-            }
-            s = scl_stream_write(f->src_amp, buf, 1, NULL);
-        }
+        if (s == SCL_OK)
+            s = put_reals(f, f->src_amp, amp, (size_t)m->nsrc);
+        if (s == SCL_OK && f->nmag)
+            s = put_reals(f, f->src_mamp, amp + m->nsrc, (size_t)m->nsrc);
     }
     if (s == SCL_OK && m->nrx > 0) {
         for (int r = 0; r < m->nrx; r++)
@@ -1318,7 +1397,6 @@ scl_status scl_fdtd_restart(scl_fdtd *f)
     }
     free(off);
     free(amp);
-    free(co);
     if (s == SCL_OK)
         s = reset_state(f);
     if (s == SCL_OK)

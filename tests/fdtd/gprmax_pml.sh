@@ -8,6 +8,8 @@
 #   vhard.in         a hard voltage source active in a window [0.1, 0.9] ns:
 #                    E = -V((n+1) dt)/d, the edge free outside the window
 #   vres.in          a resistive voltage source (50 Ohm) and a windowed dipole
+#   mdip.in          two magnetic dipoles (#magnetic_dipole: H -= db w(n dt)/dV
+#                    after the H update), one windowed, over a lossy soil
 #   charge.in        a dipole whose excitation (#excitation_file, a Gaussian)
 #                    leaves a net charge, PEC plate and edge, 10 PML cells,
 #                    gprMax in double (-cpu_precision double) against our
@@ -59,6 +61,20 @@ cat > vhard.in <<'IN'
 #rx: 0.024 0.022 0.022
 #rx: 0.034 0.030 0.018
 IN
+cat > mdip.in <<'IN'
+#title: magnetic dipoles over a half-space
+#domain: 0.050 0.046 0.044
+#dx_dy_dz: 0.002 0.002 0.002
+#time_window: 1.2e-9
+#pml_cells: 6
+#material: 3 0.002 1 0 soil
+#box: 0 0 0 0.050 0.046 0.018 soil
+#waveform: gaussiandot 1 2e9 pulse
+#magnetic_dipole: x 0.024 0.022 0.024 pulse
+#magnetic_dipole: z 0.030 0.028 0.016 pulse 0.05e-9 0.8e-9
+#rx: 0.024 0.022 0.024
+#rx: 0.034 0.030 0.018
+IN
 cat > vres.in <<'IN'
 #title: resistive voltage source and a windowed dipole
 #domain: 0.050 0.046 0.044
@@ -90,7 +106,7 @@ cat > charge.in <<'IN'
 #plate: 0.016 0.016 0.018 0.034 0.040 0.018 pec
 #edge: 0.026 0.020 0.016 0.026 0.020 0.040 pec
 IN
-models="dipole_x dipole_y dipole_z vhard vres charge"
+models="dipole_x dipole_y dipole_z vhard vres mdip charge"
 for f in $models; do
     prec=single engines="opencl reference"
     [ $f = charge ] && prec=double engines="fp64 reference"
