@@ -98,6 +98,7 @@ scl_status scl_fdtd_model_subdomain(const scl_fdtd_model *g, int axis, int lo, i
     s->iterations = g->iterations;
     s->time_window = g->time_window;
     memcpy(s->pml, g->pml, sizeof s->pml); /* the global CPML: the solver cuts it */
+    s->cfs = g->cfs;
     memcpy(s->periodic, g->periodic, sizeof s->periodic);
     memcpy(s->src_step, g->src_step, sizeof s->src_step);
     memcpy(s->rx_step, g->rx_step, sizeof s->rx_step);

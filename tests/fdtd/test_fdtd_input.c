@@ -131,6 +131,12 @@ static void thin_objects(void)
     write_input("e3.txt", "a b\n1 2\n3\n");
     expect_error("excitation row", BASE "#excitation_file: e3.txt\n", "e3.txt:3:", "header names 2");
     expect_error("transmission line", BASE "#transmission_line: z 0.05 0.04 0.03 50 w1\n", "bad.in:5:", "'#transmission_line'");
+    expect_error("cfs twice", BASE "#pml_cfs: constant forward 0 0 constant forward 1 1 quartic forward 0 None\n"
+                 "#pml_cfs: constant forward 0 0 constant forward 1 1 quartic forward 0 None\n", "bad.in:6:", "second-order");
+    expect_error("cfs profile", BASE "#pml_cfs: cosine forward 0 0 constant forward 1 1 quartic forward 0 None\n", "bad.in:5:", "profile");
+    expect_error("cfs kappa", BASE "#pml_cfs: constant forward 0 0 constant forward 0 0 quartic forward 0 None\n", "bad.in:5:", "kappa");
+    expect_error("cfs negative", BASE "#pml_cfs: constant forward 0 -1 constant forward 1 1 quartic forward 0 None\n", "bad.in:5:", "zero or greater");
+    expect_error("cfs id", BASE "#pml_cfs: constant forward 0 0 constant forward 1 1 quartic forward 0 None p1\n", "bad.in:5:", "identifiers");
     /* #magnetic_dipole: an H source, gprMax's 2D rules for its polarisation */
     expect_error("magnetic wave", BASE "#magnetic_dipole: x 0.05 0.04 0.03 w2\n", "bad.in:5:", "'w2'");
     expect_error("magnetic 2D TM", "#domain: 0.1 0.08 0.002\n#dx_dy_dz: 0.002 0.002 0.002\n#time_window: 1e-9\n"
