@@ -1010,6 +1010,21 @@ static scl_status parse_pml(input *in, const command *pml, const command *dom, s
     return parse_cfs(in, m, err, errlen);
 }
 
+/* *arrp (an array of n items of size bytes, any pointer type: read and
+ * written as bytes) grown by one, item appended and n counted; unchanged
+ * when out of memory */
+static scl_status push(void *arrp, int *n, const void *item, size_t size)
+{
+    void *arr;
+    memcpy(&arr, arrp, sizeof arr);
+    char *p = realloc(arr, (size_t)(*n + 1) * size);
+    if (!p)
+        return SCL_ERR_MEMORY;
+    memcpy(p + (size_t)(*n)++ * size, item, size);
+    memcpy(arrp, &p, sizeof p);
+    return SCL_OK;
+}
+
 /* #dx_dy_dz, #time_step_stability_factor, #domain (+ #domain_mode): the
  * model's grid, its 2D mode and time step; the cells in n. */
 static scl_status grid_setup(input *in, const command *dom, const command *dx, const command *dm,
@@ -1285,12 +1300,7 @@ static scl_status parse_source(const input *in, const command *c, scl_fdtd_model
     }
     if (scl_grid3d_locate(&m->grid, "source", src.pos[0], src.pos[1], src.pos[2], src.ijk, why, sizeof why) != SCL_OK)
         return fail(in, c, err, errlen, why);
-    scl_fdtd_source *ns = realloc(m->src, (size_t)(m->nsrc + 1) * sizeof *ns);
-    if (!ns)
-        return SCL_ERR_MEMORY;
-    m->src = ns;
-    ns[m->nsrc++] = src;
-    return SCL_OK;
+    return push(&m->src, &m->nsrc, &src, sizeof src);
 }
 
 /* #rx: x y z [name [outputs]] */
@@ -1310,23 +1320,41 @@ static scl_status parse_rx(const input *in, const command *c, scl_fdtd_model *m,
     return SCL_OK;
 }
 
+/* The box x1 y1 z1 x2 y2 z2 and its steps dx dy dz: #snapshot's and
+ * #geometry_view's (11 parameters: at least one cell per axis, sampled
+ * every cell or more) or, with array, #rx_array's (9: a step of 0 only
+ * along an axis the array does not extend on). */
+static scl_status sampled_box(const input *in, const command *c, const scl_fdtd_model *m, int array,
+                              int lo[3], int hi[3], int step[3], char *err, size_t errlen)
+{
+    double v[3];
+    scl_status s;
+    int np = array ? 9 : 11;
+    if (nparams(in, c, np, np, err, errlen) || reals(in, c, 6, 3, v, err, errlen))
+        return SCL_ERR_INPUT;
+    if ((s = range_cells(in, c, m, 0, lo, hi, err, errlen)) != SCL_OK)
+        return s;
+    for (int a = 0; a < 3; a++) {
+        double cq = v[a] / (a == 0 ? m->grid.dx : a == 1 ? m->grid.dy : m->grid.dz);
+        step[a] = fabs(cq) <= 1e6 ? (int)scl_round_half_down(cq) : -1;
+        if (array && (step[a] < 0 || (step[a] == 0 && hi[a] > lo[a])))
+            return fail(in, c, err, errlen, "steps must be >= 1 cell along the array's extent");
+        if (!array && step[a] < 1)
+            return fail(in, c, err, errlen, "the sampling must be at least one cell");
+        if (!array && hi[a] <= lo[a])
+            return fail(in, c, err, errlen, "the box must span at least one cell per axis");
+    }
+    return SCL_OK;
+}
+
 /* #rx_array: receivers from p1 to p2 (inclusive) every step */
 static scl_status parse_rx_array(const input *in, const command *c, scl_fdtd_model *m, char *err, size_t errlen)
 {
     scl_status s;
     /* receivers from p1 to p2 (inclusive) every step, as gprMax */
     int lo[3], hi[3], st[3];
-    double v[3];
-    if (nparams(in, c, 9, 9, err, errlen) || reals(in, c, 6, 3, v, err, errlen))
-        return SCL_ERR_INPUT;
-    if ((s = range_cells(in, c, m, 0, lo, hi, err, errlen)) != SCL_OK)
+    if ((s = sampled_box(in, c, m, 1, lo, hi, st, err, errlen)) != SCL_OK)
         return s;
-    for (int a = 0; a < 3; a++) {
-        double cq = v[a] / (a == 0 ? m->grid.dx : a == 1 ? m->grid.dy : m->grid.dz);
-        st[a] = fabs(cq) <= 1e6 ? (int)scl_round_half_down(cq) : -1;
-        if (st[a] < 0 || (st[a] == 0 && hi[a] > lo[a]))
-            return fail(in, c, err, errlen, "steps must be >= 1 cell along the array's extent");
-    }
     long count = 1;
     for (int a = 0; a < 3; a++)
         count *= st[a] ? (hi[a] - lo[a]) / st[a] + 1 : 1;
@@ -1351,19 +1379,9 @@ static scl_status parse_snapshot(const input *in, const command *c, scl_fdtd_mod
     /* x1 y1 z1 x2 y2 z2 dx dy dz T name: T an integer is the iteration,
      * a real the time, mapped to the nearest step (gprMax) */
     scl_fdtd_snapshot sn;
-    double v[3];
     memset(&sn, 0, sizeof sn);
-    if (nparams(in, c, 11, 11, err, errlen) || reals(in, c, 6, 3, v, err, errlen))
-        return SCL_ERR_INPUT;
-    if ((s = range_cells(in, c, m, 0, sn.lo, sn.hi, err, errlen)) != SCL_OK)
+    if ((s = sampled_box(in, c, m, 0, sn.lo, sn.hi, sn.step, err, errlen)) != SCL_OK)
         return s;
-    for (int a = 0; a < 3; a++) {
-        double cq = v[a] / (a == 0 ? m->grid.dx : a == 1 ? m->grid.dy : m->grid.dz);
-        sn.step[a] = fabs(cq) <= 1e6 ? (int)scl_round_half_down(cq) : 0;
-        if (sn.step[a] < 1 || sn.hi[a] <= sn.lo[a])
-            return fail(in, c, err, errlen,
-                        "the snapshot spans at least one cell per axis, sampled every cell or more");
-    }
     long it;
     double t;
     if (scl_parse_int(c->tok[9], &it) == 0) {
@@ -1389,12 +1407,7 @@ static scl_status parse_snapshot(const input *in, const command *c, scl_fdtd_mod
     if (snprintf(sn.file, sizeof sn.file, "%.*s%.*s_snaps/%s%s", dirlen, in->r.path, stem, base,
                  name, dot ? "" : ".vtkhdf") >= (int)sizeof sn.file)
         return fail(in, c, err, errlen, "the snapshot's file path is too long");
-    scl_fdtd_snapshot *ns = realloc(m->snap, (size_t)(m->nsnap + 1) * sizeof *ns);
-    if (!ns)
-        return SCL_ERR_MEMORY;
-    m->snap = ns;
-    ns[m->nsnap++] = sn;
-    return SCL_OK;
+    return push(&m->snap, &m->nsnap, &sn, sizeof sn);
 }
 
 /* #geometry_view */
@@ -1402,25 +1415,14 @@ static scl_status parse_gview(const input *in, const command *c, scl_fdtd_model 
 {
     scl_status s;
     scl_fdtd_geometry_view gv;
-    double v[3];
     memset(&gv, 0, sizeof gv);
-    if (nparams(in, c, 11, 11, err, errlen) || reals(in, c, 6, 3, v, err, errlen))
-        return SCL_ERR_INPUT;
-    if ((s = range_cells(in, c, m, 0, gv.lo, gv.hi, err, errlen)) != SCL_OK)
+    if ((s = sampled_box(in, c, m, 0, gv.lo, gv.hi, gv.step, err, errlen)) != SCL_OK)
         return s;
     if (strcmp(c->tok[10], "f") == 0)
         return fail(in, c, err, errlen,
                     "the fine ('f', per-edge) geometry view is not supported; use 'n'");
     if (strcmp(c->tok[10], "n") != 0)
         return fail(in, c, err, errlen, "the type is 'n' (per cell) or 'f' (per edge)");
-    for (int a = 0; a < 3; a++) {
-        double cq = v[a] / (a == 0 ? m->grid.dx : a == 1 ? m->grid.dy : m->grid.dz);
-        gv.step[a] = fabs(cq) <= 1e6 ? (int)scl_round_half_down(cq) : 0;
-        if (gv.step[a] < 1)
-            return fail(in, c, err, errlen, "the sampling must be at least one cell");
-        if (gv.hi[a] <= gv.lo[a])
-            return fail(in, c, err, errlen, "the view must span at least one cell per axis");
-    }
     if (strchr(c->tok[9], '/') || strlen(c->tok[9]) > 200)
         return fail(in, c, err, errlen, "the file name has no directory part and at most 200 characters");
     /* beside the input file, as gprMax 4 puts it (FILE.vtkhdf) */
@@ -1429,12 +1431,7 @@ static scl_status parse_gview(const input *in, const command *c, scl_fdtd_model 
     if (snprintf(gv.file, sizeof gv.file, "%.*s%s", dirlen, in->r.path, c->tok[9]) >=
         (int)sizeof gv.file)
         return fail(in, c, err, errlen, "the view's file path is too long");
-    scl_fdtd_geometry_view *nv = realloc(m->gview, (size_t)(m->ngview + 1) * sizeof *nv);
-    if (!nv)
-        return SCL_ERR_MEMORY;
-    m->gview = nv;
-    nv[m->ngview++] = gv;
-    return SCL_OK;
+    return push(&m->gview, &m->ngview, &gv, sizeof gv);
 }
 
 /* #messages */
