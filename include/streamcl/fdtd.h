@@ -198,6 +198,8 @@ typedef struct {
                                  * a new dt keeps it, iterations = ceil(window / dt) + 1 */
     int pml[6];                 /* CPML cells at x0 y0 z0 x1 y1 z1 faces */
     scl_fdtd_cfs cfs;           /* their profile (#pml_cfs) */
+    double pml_ermr[6];         /* er mr of each face's entrance plane that grades it (a
+                                 * sub-domain: the whole model's; 0: from the model's cells) */
     int periodic[3];            /* 1: axis wraps (no CPML on it), for plane-wave tests */
     int nmat;
     scl_fdtd_material *mat;     /* 0 pec, 1 free_space, then user and averaged ones */

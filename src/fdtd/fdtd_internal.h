@@ -8,6 +8,10 @@
  * the OpenCL solver both use it). */
 scl_status scl_fdtd_cpml_axes(const scl_fdtd_model *m, scl_cpml_axis ax[3], int T[3], char *err,
                               size_t errlen);
+/* The er mr that grades PML face f (0-5: x0 y0 z0 x1 y1 z1): the model's
+ * pml_ermr, else the mean er times the mean mr of the face's entrance plane
+ * (gprMax's; host.c). */
+double scl_fdtd_pml_ermr(const scl_fdtd_model *m, int f);
 /* One axis a's gprMax CPML profile over N cells along it (host.c). */
 scl_status scl_fdtd_cpml_profile(const scl_fdtd_model *m, int a, int N, scl_cpml_axis *ax, char *err,
                                  size_t errlen);

@@ -144,17 +144,25 @@ static void face_profile(const scl_fdtd_cfs *cfs, scl_cpml_axis *ax, int lo, int
     }
 }
 
+double scl_fdtd_pml_ermr(const scl_fdtd_model *m, int f)
+{
+    const scl_grid3d *g = &m->grid;
+    int a = f % 3, n = a == 0 ? g->nx : a == 1 ? g->ny : g->nz;
+    if (m->pml_ermr[f] > 0)
+        return m->pml_ermr[f];
+    if (!m->solid)
+        return 1;
+    return entrance_ermr(m, a, f < 3 ? m->pml[f] - 1 : n - m->pml[f]);
+}
+
 /* One axis's profile over N cells (the whole axis: N is the grid's global
- * count; fdtd_internal.h). The slabs are graded from their entrance planes'
- * er mr where the model holds the whole axis, from free space where it is a
- * sub-domain cut along it. */
+ * count; fdtd_internal.h), each slab graded from scl_fdtd_pml_ermr. */
 scl_status scl_fdtd_cpml_profile(const scl_fdtd_model *m, int a, int N, scl_cpml_axis *ax, char *err,
                                  size_t errlen)
 {
     const scl_grid3d *g = &m->grid;
-    int n = a == 0 ? g->nx : a == 1 ? g->ny : g->nz;
     double d = a == 0 ? g->dx : a == 1 ? g->dy : g->dz;
-    int lo = m->pml[a], hi = m->pml[a + 3], own = m->solid && n == N;
+    int lo = m->pml[a], hi = m->pml[a + 3];
     memset(ax, 0, sizeof *ax);
     /* the shared builder checks the layout and sizes the arrays (kinv
      * 1, b = c = 0 outside); the faces are then filled with gprMax's form */
@@ -163,9 +171,9 @@ scl_status scl_fdtd_cpml_profile(const scl_fdtd_model *m, int a, int N, scl_cpml
     if (s != SCL_OK)
         return s;
     if (lo)
-        face_profile(&m->cfs, ax, 1, lo, N, d, m->dt, own ? entrance_ermr(m, a, lo - 1) : 1);
+        face_profile(&m->cfs, ax, 1, lo, N, d, m->dt, scl_fdtd_pml_ermr(m, a));
     if (hi)
-        face_profile(&m->cfs, ax, 0, hi, N, d, m->dt, own ? entrance_ermr(m, a, N - hi) : 1);
+        face_profile(&m->cfs, ax, 0, hi, N, d, m->dt, scl_fdtd_pml_ermr(m, a + 3));
     return SCL_OK;
 }
 

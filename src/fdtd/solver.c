@@ -279,23 +279,60 @@ static scl_status step_overlap(scl_fdtd *f);
 /* The CPML kernels of axis a and parity q: pair 0/1 magnetic (H_b <- +dE_d,
  * H_d <- -dE_b; targets H_out, sources E_in), 2/3 electric (E_b <- -dH_d,
  * E_d <- +dH_b; targets E_out, sources H_out), with the target's ranges. */
-static scl_status make_cpml(scl_fdtd *f, const char *options, int a, int q)
+/* The arguments of CPML kernel k of axis a, pair p (0, 1: H; 2, 3: E),
+ * parity q, over the box lo..hi. */
+static scl_status bind_cpml(scl_fdtd *f, scl_kernel *k, int a, int p, int q, const int lo[3],
+                            const int hi[3])
 {
     const scl_grid3d *g = &f->m->grid;
     int n[3] = {g->nx, g->ny, g->nz};
     long st[3] = {1, g->px, g->px * g->py};
     double d[3] = {g->dx, g->dy, g->dz};
+    int electric = p >= 2, pair = p & 1, b = (a + 1) % 3, dd = (a + 2) % 3;
+    int tcomp = pair == 0 ? b : dd, fcomp = pair == 0 ? dd : b, pset = electric ? 0 : 3;
+    scl_stream **in = f->fld[q], **out = f->fld[1 - q];
+    const char *const sname[8] = {"t", "s", "psi", "ids", "coef", "kinv", "pb", "pc"};
+    scl_stream *const sval[8] = {electric ? out[tcomp] : out[3 + tcomp],
+                                 electric ? out[3 + fcomp] : in[fcomp],
+                                 f->psi[a][p],
+                                 f->id[electric ? tcomp : 3 + tcomp],
+                                 f->coef[electric ? 1 : 3],
+                                 f->prof[a][pset],
+                                 f->prof[a][pset + 1],
+                                 f->prof[a][pset + 2]};
+    int e[3] = {n[0] + 1, n[1] + 1, n[2] + 1};
+    e[a] = f->T[a];
+    const char *const iname[19] = {"axis", "planes", "lo_cells", "hi_cells", "na",  "sa",  "e0",
+                                   "e1",   "lo0",    "hi0",      "lo1",      "hi1", "lo2", "hi2",
+                                   "base", "px",     "pxy",      "electric", NULL};
+    const int ival[18] = {a,      f->T[a], f->lo[a], f->hi[a], n[a],   (int)st[a],
+                          e[0],   e[1],    lo[0],    hi[0],    lo[1],  hi[1],
+                          lo[2],  hi[2],   (int)scl_grid3d_index(g, 0, 0, 0),
+                          (int)g->px, (int)(g->px * g->py), electric};
+    scl_status s = SCL_OK;
+    for (int i = 0; i < 8 && s == SCL_OK; i++)
+        s = scl_kernel_set_stream(k, sname[i], sval[i]);
+    for (int i = 0; iname[i] && s == SCL_OK; i++)
+        s = scl_kernel_set_int(k, iname[i], ival[i]);
+    if (s == SCL_OK)
+        s = scl_kernel_set_real(k, "ra", 1 / d[a]);
+    if (s == SCL_OK) /* the sign of the curl term the pair corrects */
+        s = scl_kernel_set_real(k, "sign", (pair == 0) == electric ? -1 : 1);
+    return s;
+}
+
+static scl_status make_cpml(scl_fdtd *f, const char *options, int a, int q)
+{
+    const scl_grid3d *g = &f->m->grid;
+    int n[3] = {g->nx, g->ny, g->nz};
     int b = (a + 1) % 3, dd = (a + 2) % 3;
     int lo_node[3];
     for (int x = 0; x < 3; x++)
         lo_node[x] = f->m->periodic[x] || f->sub_lo[x] ? 0 : 1;
     size_t cells = (size_t)f->T[a] * (n[b] + 1) * (n[dd] + 1);
-    scl_stream **in = f->fld[q], **out = f->fld[1 - q];
     scl_status s = SCL_OK;
     for (int p = 0; p < 4 && s == SCL_OK; p++) {
-        int electric = p >= 2, pair = p & 1;
-        int tcomp = pair == 0 ? b : dd, fcomp = pair == 0 ? dd : b;
-        double sign = (pair == 0) == electric ? -1 : 1;
+        int electric = p >= 2, tcomp = (p & 1) == 0 ? b : dd;
         int lo[3], hi[3];
         for (int x = 0; x < 3; x++) {
             int half = electric ? (x == tcomp) : (x != tcomp);
@@ -315,40 +352,8 @@ static scl_status make_cpml(scl_fdtd *f, const char *options, int a, int q)
         }
         if (s == SCL_OK)
             s = scl_kernel_create(f->ctx, "fdtd", "fdtd_cpml", options, &f->kp[q][a][p]);
-        if (s != SCL_OK)
-            return s;
-        scl_kernel *k = f->kp[q][a][p];
-        int pset = electric ? 0 : 3;
-        s = scl_kernel_set_stream(k, "t", electric ? out[tcomp] : out[3 + tcomp]);
-        if (s == SCL_OK) s = scl_kernel_set_stream(k, "s", electric ? out[3 + fcomp] : in[fcomp]);
-        if (s == SCL_OK) s = scl_kernel_set_stream(k, "psi", f->psi[a][p]);
-        if (s == SCL_OK) s = scl_kernel_set_stream(k, "ids", f->id[electric ? tcomp : 3 + tcomp]);
-        if (s == SCL_OK) s = scl_kernel_set_stream(k, "coef", f->coef[electric ? 1 : 3]);
-        if (s == SCL_OK) s = scl_kernel_set_stream(k, "kinv", f->prof[a][pset]);
-        if (s == SCL_OK) s = scl_kernel_set_stream(k, "pb", f->prof[a][pset + 1]);
-        if (s == SCL_OK) s = scl_kernel_set_stream(k, "pc", f->prof[a][pset + 2]);
-        int e[3] = {n[0] + 1, n[1] + 1, n[2] + 1};
-        e[a] = f->T[a];
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "axis", a);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "planes", f->T[a]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "lo_cells", f->lo[a]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "hi_cells", f->hi[a]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "na", n[a]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "sa", (int)st[a]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "e0", e[0]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "e1", e[1]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "lo0", lo[0]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "hi0", hi[0]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "lo1", lo[1]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "hi1", hi[1]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "lo2", lo[2]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "hi2", hi[2]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "base", (int)scl_grid3d_index(g, 0, 0, 0));
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "px", (int)g->px);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "pxy", (int)(g->px * g->py));
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "electric", electric);
-        if (s == SCL_OK) s = scl_kernel_set_real(k, "ra", 1 / d[a]);
-        if (s == SCL_OK) s = scl_kernel_set_real(k, "sign", sign);
+        if (s == SCL_OK)
+            s = bind_cpml(f, f->kp[q][a][p], a, p, q, lo, hi);
     }
     return s;
 }

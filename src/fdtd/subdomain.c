@@ -99,6 +99,8 @@ scl_status scl_fdtd_model_subdomain(const scl_fdtd_model *g, int axis, int lo, i
     s->time_window = g->time_window;
     memcpy(s->pml, g->pml, sizeof s->pml); /* the global CPML: the solver cuts it */
     s->cfs = g->cfs;
+    for (int f = 0; f < 6; f++) /* the whole model's grading on every rank */
+        s->pml_ermr[f] = g->pml[f] ? scl_fdtd_pml_ermr(g, f) : 0;
     memcpy(s->periodic, g->periodic, sizeof s->periodic);
     memcpy(s->src_step, g->src_step, sizeof s->src_step);
     memcpy(s->rx_step, g->rx_step, sizeof s->rx_step);
