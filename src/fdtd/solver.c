@@ -228,6 +228,28 @@ static scl_status make_fused(scl_fdtd *f, const char *options, int q, int cpml, 
     return s;
 }
 
+/* A separate H (electric 0) or E (1) kernel: its target component set t,
+ * that set's input and the other field's set, over the whole domain. */
+static scl_status make_update(scl_fdtd *f, const char *options, int electric, scl_stream **t,
+                              scl_stream **ti, scl_stream **o, scl_kernel **out)
+{
+    scl_status s = scl_kernel_create(f->ctx, "fdtd", electric ? "fdtd_e" : "fdtd_h", options, out);
+    const char *const *tn = electric ? fe : fh, *const *tin = electric ? fei : fhi;
+    const char *const *on = electric ? fh : fe;
+    for (int c = 0; c < 3 && s == SCL_OK; c++) {
+        s = scl_kernel_set_stream(*out, tn[c], t[c]);
+        if (s == SCL_OK) s = scl_kernel_set_stream(*out, tin[c], ti[c]);
+        if (s == SCL_OK) s = scl_kernel_set_stream(*out, on[c], o[c]);
+    }
+    const scl_grid3d *g = &f->m->grid;
+    int zero[3] = {0, 0, 0}, m[3] = {g->nx, g->ny, g->nz};
+    if (s == SCL_OK)
+        s = bind_common(f, *out);
+    if (s == SCL_OK)
+        s = e_box(*out, zero, m);
+    return s;
+}
+
 /* Main kernels of parity q: inputs fld[q], outputs fld[1-q]. */
 static scl_status make_main(scl_fdtd *f, const char *options, int q)
 {
@@ -239,38 +261,10 @@ static scl_status make_main(scl_fdtd *f, const char *options, int q)
             s = make_fused(f, options, q, 0, &f->kfs[q]);
         if (s != SCL_OK || !f->any_cpml)
             return s; /* without CPML the fused kernel is the whole step */
-    } else {
-        if ((s = scl_kernel_create(f->ctx, "fdtd", "fdtd_h", options, &f->kh[q])) != SCL_OK)
-            return s;
-        for (int c = 0; c < 3 && s == SCL_OK; c++) {
-            s = scl_kernel_set_stream(f->kh[q], fh[c], out[3 + c]);
-            if (s == SCL_OK) s = scl_kernel_set_stream(f->kh[q], fhi[c], in[3 + c]);
-            if (s == SCL_OK) s = scl_kernel_set_stream(f->kh[q], fe[c], in[c]);
-        }
-        const scl_grid3d *g = &f->m->grid;
-        int o[3] = {0, 0, 0}, m[3] = {g->nx, g->ny, g->nz};
-        if (s == SCL_OK)
-            s = bind_common(f, f->kh[q]);
-        if (s == SCL_OK)
-            s = e_box(f->kh[q], o, m);
-        if (s != SCL_OK)
-            return s;
-    }
-    /* E from E_in and H_out: the whole domain (separate) or the CPML slabs (fused) */
-    if ((s = scl_kernel_create(f->ctx, "fdtd", "fdtd_e", options, &f->ke[q])) != SCL_OK)
+    } else if ((s = make_update(f, options, 0, out + 3, in + 3, in, &f->kh[q])) != SCL_OK)
         return s;
-    for (int c = 0; c < 3 && s == SCL_OK; c++) {
-        s = scl_kernel_set_stream(f->ke[q], fe[c], out[c]);
-        if (s == SCL_OK) s = scl_kernel_set_stream(f->ke[q], fei[c], in[c]);
-        if (s == SCL_OK) s = scl_kernel_set_stream(f->ke[q], fh[c], out[3 + c]);
-    }
-    const scl_grid3d *g = &f->m->grid;
-    int o[3] = {0, 0, 0}, m[3] = {g->nx, g->ny, g->nz};
-    if (s == SCL_OK)
-        s = bind_common(f, f->ke[q]);
-    if (s == SCL_OK)
-        s = e_box(f->ke[q], o, m);
-    return s;
+    /* E from E_in and H_out: the whole domain (separate) or the CPML slabs (fused) */
+    return make_update(f, options, 1, out, in, out + 3, &f->ke[q]);
 }
 
 static scl_status run_steps(scl_fdtd *f, long steps);
@@ -1003,28 +997,13 @@ static scl_status plan_variants(scl_fdtd *f, const scl_plan_desc *desc, const sc
                     scl_device(f->ctx)->name, f->var_why[1], f->var_why[2], f->var_why[0]);
 }
 
-static scl_status create(scl_fdtd *f, const scl_fdtd_options *opt)
+/* The field buffers (two sets for the fused kernel), the material indices,
+ * the update coefficients and the CPML profiles on the device. */
+static scl_status make_buffers(scl_fdtd *f)
 {
     const scl_fdtd_model *m = f->m;
     const scl_grid3d *g = &m->grid;
-    scl_status s;
-    char err[1024];
-    if ((s = scl_fdtd_cpml_local(m, f->ax, f->T, f->lo, f->hi, err, sizeof err)) != SCL_OK)
-        return fail(f, s, err);
-    char options[256];
-    f->uniform = scl_fdtd_model_uniform(m);
-    snprintf(options, sizeof options, "-DFDTD_FP64=%d -DPER_X=%d -DPER_Y=%d -DPER_Z=%d", f->fp64,
-             m->periodic[0], m->periodic[1], m->periodic[2]);
-    for (int a = 0; a < 3; a++)
-        if (f->sub_lo[a]) { /* only then: whole domains keep their kernel builds */
-            size_t len = strlen(options);
-            snprintf(options + len, sizeof options - len, " -DSUB_LO_%c=1", "XYZ"[a]);
-        }
-    if (f->uniform) {
-        size_t len = strlen(options);
-        snprintf(options + len, sizeof options - len, " -DUNIFORM=%d",
-                 m->id[0][scl_grid3d_index(g, 0, 0, 0)]);
-    }
+    scl_status s = SCL_OK;
     long pts = scl_grid3d_points(g);
     static const char *names[6] = {"fdtd.ex", "fdtd.ey", "fdtd.ez", "fdtd.hx", "fdtd.hy", "fdtd.hz"};
     for (int q = 0; q < 2; q++)
@@ -1063,34 +1042,16 @@ static scl_status create(scl_fdtd *f, const scl_fdtd_options *opt)
         for (int p = 0; p < 6 && s == SCL_OK; p++)
             s = upload_real(f, "fdtd.cpml", arrays[p], (size_t)f->ax[a].n + 1, &f->prof[a][p]);
     }
-    f->any_cpml = f->T[0] || f->T[1] || f->T[2];
-    if (s == SCL_OK)
-        s = scl_stream_create(f->ctx, "fdtd.unused", f->rt, 1, 1, 1, 0, &f->dummy);
-    if (s == SCL_OK && f->fused && f->any_cpml)
-        s = make_folded_state(f);
-    for (int q = 0; q < 1 + f->fused && s == SCL_OK; q++) {
-        s = make_main(f, options, q);
-        for (int a = 0; a < 3 && s == SCL_OK; a++)
-            if (f->T[a])
-                s = make_cpml(f, options, a, q);
-    }
-    if (s == SCL_OK && m->nsrc > 0)
-        s = make_sources(f, options);
-    if (s == SCL_OK && m->nrx > 0)
-        s = make_receivers(f, options);
-    if (s == SCL_OK)
-        s = make_debye(f, options);
-    if (s == SCL_OK && f->split >= 0)
-        s = make_halo(f, options);
-    if (s != SCL_OK)
-        return s;
-    size_t stage = (size_t)CHUNK * f->rs * (size_t)(m->nsrc > 6 * m->nrx ? m->nsrc : 6 * m->nrx);
-    f->stage = malloc(stage ? stage : 1);
-    if (!f->stage)
-        return fail(f, SCL_ERR_MEMORY, "out of host memory");
-    if ((s = reset_state(f)) != SCL_OK)
-        return s;
-    /* the launch shape: tuned per device, grid and variant, cached */
+    return s;
+}
+
+/* The launch shape and CPML variant: tuned per device, grid and variant,
+ * cached; the fields reset after the tuner's steps. */
+static scl_status tune_shape(scl_fdtd *f, const scl_fdtd_options *opt)
+{
+    const scl_fdtd_model *m = f->m;
+    const scl_grid3d *g = &m->grid;
+    scl_status s;
     /* cpml: the fused kernel's CPML inline in a kernel for the edge walks (1),
      * inline in one kernel for all (2), or as slab passes (0) */
     scl_tune_param params[4] = {{"lx", 4, {64, 32, 128, 256}},
@@ -1126,6 +1087,60 @@ static scl_status create(scl_fdtd *f, const scl_fdtd_options *opt)
     if ((s = scl_finish(f->ctx)) == SCL_OK)
         s = reset_state(f);
     return s;
+}
+
+static scl_status create(scl_fdtd *f, const scl_fdtd_options *opt)
+{
+    const scl_fdtd_model *m = f->m;
+    const scl_grid3d *g = &m->grid;
+    scl_status s;
+    char err[1024];
+    if ((s = scl_fdtd_cpml_local(m, f->ax, f->T, f->lo, f->hi, err, sizeof err)) != SCL_OK)
+        return fail(f, s, err);
+    char options[256];
+    f->uniform = scl_fdtd_model_uniform(m);
+    snprintf(options, sizeof options, "-DFDTD_FP64=%d -DPER_X=%d -DPER_Y=%d -DPER_Z=%d", f->fp64,
+             m->periodic[0], m->periodic[1], m->periodic[2]);
+    for (int a = 0; a < 3; a++)
+        if (f->sub_lo[a]) { /* only then: whole domains keep their kernel builds */
+            size_t len = strlen(options);
+            snprintf(options + len, sizeof options - len, " -DSUB_LO_%c=1", "XYZ"[a]);
+        }
+    if (f->uniform) {
+        size_t len = strlen(options);
+        snprintf(options + len, sizeof options - len, " -DUNIFORM=%d",
+                 m->id[0][scl_grid3d_index(g, 0, 0, 0)]);
+    }
+    if ((s = make_buffers(f)) != SCL_OK)
+        return s;
+    f->any_cpml = f->T[0] || f->T[1] || f->T[2];
+    if (s == SCL_OK)
+        s = scl_stream_create(f->ctx, "fdtd.unused", f->rt, 1, 1, 1, 0, &f->dummy);
+    if (s == SCL_OK && f->fused && f->any_cpml)
+        s = make_folded_state(f);
+    for (int q = 0; q < 1 + f->fused && s == SCL_OK; q++) {
+        s = make_main(f, options, q);
+        for (int a = 0; a < 3 && s == SCL_OK; a++)
+            if (f->T[a])
+                s = make_cpml(f, options, a, q);
+    }
+    if (s == SCL_OK && m->nsrc > 0)
+        s = make_sources(f, options);
+    if (s == SCL_OK && m->nrx > 0)
+        s = make_receivers(f, options);
+    if (s == SCL_OK)
+        s = make_debye(f, options);
+    if (s == SCL_OK && f->split >= 0)
+        s = make_halo(f, options);
+    if (s != SCL_OK)
+        return s;
+    size_t stage = (size_t)CHUNK * f->rs * (size_t)(m->nsrc > 6 * m->nrx ? m->nsrc : 6 * m->nrx);
+    f->stage = malloc(stage ? stage : 1);
+    if (!f->stage)
+        return fail(f, SCL_ERR_MEMORY, "out of host memory");
+    if ((s = reset_state(f)) != SCL_OK)
+        return s;
+    return tune_shape(f, opt);
 }
 
 /* The device-memory budget, checked before any buffer is made: the field
