@@ -436,8 +436,9 @@ static scl_status fused_edges(scl_fdtd *f, scl_kernel *k, const int w[3])
     return s == SCL_OK ? scl_kernel_launch(k, 3, global, local, NULL) : s;
 }
 
-/* The CPML kernels of a sub-domain with the cut axis's range clipped to
- * [r0, r1] (the part of an overlapped step); every launch sets it. */
+/* The CPML kernels of one field (H or E) of parity q; in a sub-domain with
+ * the cut axis's range clipped to [r0, r1] (the part of an overlapped step;
+ * every launch there sets it). */
 static scl_status launch_cpml_part(scl_fdtd *f, int q, int electric, int r0, int r1)
 {
     static const char *ln[3] = {"lo0", "lo1", "lo2"}, *hn[3] = {"hi0", "hi1", "hi2"};
@@ -448,16 +449,21 @@ static scl_status launch_cpml_part(scl_fdtd *f, int q, int electric, int r0, int
             continue;
         size_t global[3] = {(size_t)n[0] + 1, (size_t)n[1] + 1, (size_t)n[2] + 1};
         global[a] = (size_t)f->T[a];
+        /* an explicit shape: left to the driver, sizes like 513 or 22 got
+         * work-groups of odd widths (uncoalesced rows, idle lanes) */
         size_t local[3] = {32, 4, 1};
         for (int p = electric * 2; p < electric * 2 + 2; p++) {
-            int lo = f->cut_lo[a][p] > r0 ? f->cut_lo[a][p] : r0;
-            int hi = f->cut_hi[a][p] < r1 ? f->cut_hi[a][p] : r1;
-            if (lo > hi)
-                continue;
             scl_kernel *k = f->kp[q][a][p];
-            scl_status s = scl_kernel_set_int(k, ln[c], lo);
-            if (s == SCL_OK)
-                s = scl_kernel_set_int(k, hn[c], hi);
+            scl_status s = SCL_OK;
+            if (c >= 0) {
+                int lo = f->cut_lo[a][p] > r0 ? f->cut_lo[a][p] : r0;
+                int hi = f->cut_hi[a][p] < r1 ? f->cut_hi[a][p] : r1;
+                if (lo > hi)
+                    continue;
+                s = scl_kernel_set_int(k, ln[c], lo);
+                if (s == SCL_OK)
+                    s = scl_kernel_set_int(k, hn[c], hi);
+            }
             if (s == SCL_OK)
                 s = scl_kernel_launch(k, 3, global, local, NULL);
             if (s != SCL_OK)
@@ -467,27 +473,10 @@ static scl_status launch_cpml_part(scl_fdtd *f, int q, int electric, int r0, int
     return SCL_OK;
 }
 
+/* The whole range (an overlapped step may have clipped a sub-domain's). */
 static scl_status launch_cpml(scl_fdtd *f, int q, int electric)
 {
-    if (f->split >= 0) /* the whole range (an overlapped step may have clipped it) */
-        return launch_cpml_part(f, q, electric, -1, 1 << 30);
-    const scl_grid3d *g = &f->m->grid;
-    int n[3] = {g->nx, g->ny, g->nz};
-    for (int a = 0; a < 3; a++) {
-        if (!f->T[a])
-            continue;
-        size_t global[3] = {(size_t)n[0] + 1, (size_t)n[1] + 1, (size_t)n[2] + 1};
-        global[a] = (size_t)f->T[a];
-        /* an explicit shape: left to the driver, sizes like 513 or 22 got
-         * work-groups of odd widths (uncoalesced rows, idle lanes) */
-        size_t local[3] = {32, 4, 1};
-        for (int p = 0; p < 2; p++) {
-            scl_status s = scl_kernel_launch(f->kp[q][a][electric * 2 + p], 3, global, local, NULL);
-            if (s != SCL_OK)
-                return s;
-        }
-    }
-    return SCL_OK;
+    return launch_cpml_part(f, q, electric, -1, 1 << 30);
 }
 
 /* Fused path: E again in the slabs where corrected H values enter
