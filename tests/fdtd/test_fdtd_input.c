@@ -35,17 +35,6 @@ static void expect_error(const char *what, const char *text, const char *line_ta
           "%s: message '%s' lacks '%s' / '%s'", what, err, line_tag, phrase);
 }
 
-/* Bad inputs, each refused with its file:line tag and a phrase. */
-typedef struct {
-    const char *what, *text, *line_tag, *phrase;
-} bad_case;
-
-static void expect_errors(const bad_case *c, size_t n)
-{
-    for (size_t q = 0; q < n; q++)
-        expect_error(c[q].what, c[q].text, c[q].line_tag, c[q].phrase);
-}
-
 /* #plate #edge #triangle #cylindrical_sector as gprMax rasterises them, and
  * #excitation_file's interpolation; their bad inputs by file and line */
 static void thin_objects(void)
@@ -128,37 +117,30 @@ static void thin_objects(void)
               "nearest sample");
         scl_fdtd_model_free(&m);
     }
-    static const bad_case bad1[] = {
-        {"plate not flat", BASE "#plate: 0.01 0.01 0.01 0.02 0.02 0.02 pec\n", "bad.in:5:", "exactly one axis"},
-        {"edge diagonal", BASE "#edge: 0.01 0.01 0.01 0.02 0.02 0.01 pec\n", "bad.in:5:", "exactly one axis"},
-        {"edge material", BASE "#edge: 0.01 0.01 0.01 0.02 0.01 0.01 gold\n", "bad.in:5:", "material 'gold'"},
-        {"triangle tilted", BASE "#triangle: 0 0 0 0.02 0 0.01 0 0.02 0.02 0 pec\n", "bad.in:5:", "plane normal"},
-        {"triangle line", BASE "#triangle: 0 0 0 0.02 0 0 0.04 0 0 0 pec\n", "bad.in:5:", "make a triangle"},
-        {"triangle thickness", BASE "#triangle: 0 0 0 0.02 0 0 0 0.02 0 -1 pec\n", "bad.in:5:", "thickness"},
-        {"sector normal", BASE "#cylindrical_sector: w 0.05 0.04 0 0.01 0.01 0 90 pec\n", "bad.in:5:", "normal"},
-        {"sector angle", BASE "#cylindrical_sector: z 0.05 0.04 0 0.01 0.01 0 400 pec\n", "bad.in:5:", "angle"},
-        {"sector radius", BASE "#cylindrical_sector: z 0.05 0.04 0 0.01 0 0 90 pec\n", "bad.in:5:", "radius"},
-        {"excitation missing", BASE "#excitation_file: nofile.txt\n", "bad.in:5:", "nofile.txt"},
-        {"excitation kind", BASE "#excitation_file: e1.txt cubic 0\n", "bad.in:5:", "interpolation"},
-    };
-    expect_errors(bad1, sizeof bad1 / sizeof bad1[0]);
+    expect_error("plate not flat", BASE "#plate: 0.01 0.01 0.01 0.02 0.02 0.02 pec\n", "bad.in:5:", "exactly one axis");
+    expect_error("edge diagonal", BASE "#edge: 0.01 0.01 0.01 0.02 0.02 0.01 pec\n", "bad.in:5:", "exactly one axis");
+    expect_error("edge material", BASE "#edge: 0.01 0.01 0.01 0.02 0.01 0.01 gold\n", "bad.in:5:", "material 'gold'");
+    expect_error("triangle tilted", BASE "#triangle: 0 0 0 0.02 0 0.01 0 0.02 0.02 0 pec\n", "bad.in:5:", "plane normal");
+    expect_error("triangle line", BASE "#triangle: 0 0 0 0.02 0 0 0.04 0 0 0 pec\n", "bad.in:5:", "make a triangle");
+    expect_error("triangle thickness", BASE "#triangle: 0 0 0 0.02 0 0 0 0.02 0 -1 pec\n", "bad.in:5:", "thickness");
+    expect_error("sector normal", BASE "#cylindrical_sector: w 0.05 0.04 0 0.01 0.01 0 90 pec\n", "bad.in:5:", "normal");
+    expect_error("sector angle", BASE "#cylindrical_sector: z 0.05 0.04 0 0.01 0.01 0 400 pec\n", "bad.in:5:", "angle");
+    expect_error("sector radius", BASE "#cylindrical_sector: z 0.05 0.04 0 0.01 0 0 90 pec\n", "bad.in:5:", "radius");
+    expect_error("excitation missing", BASE "#excitation_file: nofile.txt\n", "bad.in:5:", "nofile.txt");
+    expect_error("excitation kind", BASE "#excitation_file: e1.txt cubic 0\n", "bad.in:5:", "interpolation");
     write_input("e3.txt", "a b\n1 2\n3\n");
-    static const bad_case bad2[] = {
-        {"excitation row", BASE "#excitation_file: e3.txt\n", "e3.txt:3:", "header names 2"},
-        {"transmission line", BASE "#transmission_line: z 0.05 0.04 0.03 50 w1\n", "bad.in:5:", "'#transmission_line'"},
-        {"cfs twice", BASE "#pml_cfs: constant forward 0 0 constant forward 1 1 quartic forward 0 None\n" "#pml_cfs: constant forward 0 0 constant forward 1 1 quartic forward 0 None\n", "bad.in:6:", "second-order"},
-        {"cfs profile", BASE "#pml_cfs: cosine forward 0 0 constant forward 1 1 quartic forward 0 None\n", "bad.in:5:", "profile"},
-        {"cfs kappa", BASE "#pml_cfs: constant forward 0 0 constant forward 0 0 quartic forward 0 None\n", "bad.in:5:", "kappa"},
-        {"cfs negative", BASE "#pml_cfs: constant forward 0 -1 constant forward 1 1 quartic forward 0 None\n", "bad.in:5:", "zero or greater"},
-        {"cfs id", BASE "#pml_cfs: constant forward 0 0 constant forward 1 1 quartic forward 0 None p1\n", "bad.in:5:", "identifiers"},
-    };
-    expect_errors(bad2, sizeof bad2 / sizeof bad2[0]);
+    expect_error("excitation row", BASE "#excitation_file: e3.txt\n", "e3.txt:3:", "header names 2");
+    expect_error("transmission line", BASE "#transmission_line: z 0.05 0.04 0.03 50 w1\n", "bad.in:5:", "'#transmission_line'");
+    expect_error("cfs twice", BASE "#pml_cfs: constant forward 0 0 constant forward 1 1 quartic forward 0 None\n"
+                 "#pml_cfs: constant forward 0 0 constant forward 1 1 quartic forward 0 None\n", "bad.in:6:", "second-order");
+    expect_error("cfs profile", BASE "#pml_cfs: cosine forward 0 0 constant forward 1 1 quartic forward 0 None\n", "bad.in:5:", "profile");
+    expect_error("cfs kappa", BASE "#pml_cfs: constant forward 0 0 constant forward 0 0 quartic forward 0 None\n", "bad.in:5:", "kappa");
+    expect_error("cfs negative", BASE "#pml_cfs: constant forward 0 -1 constant forward 1 1 quartic forward 0 None\n", "bad.in:5:", "zero or greater");
+    expect_error("cfs id", BASE "#pml_cfs: constant forward 0 0 constant forward 1 1 quartic forward 0 None p1\n", "bad.in:5:", "identifiers");
     /* #magnetic_dipole: an H source, gprMax's 2D rules for its polarisation */
-    static const bad_case bad3[] = {
-        {"magnetic wave", BASE "#magnetic_dipole: x 0.05 0.04 0.03 w2\n", "bad.in:5:", "'w2'"},
-        {"magnetic 2D TM", "#domain: 0.1 0.08 0.002\n#dx_dy_dz: 0.002 0.002 0.002\n#time_window: 1e-9\n" "#waveform: ricker 1 2e9 w1\n#magnetic_dipole: z 0.05 0.04 0 w1\n", "bad.in:5:", "2D TM"},
-    };
-    expect_errors(bad3, sizeof bad3 / sizeof bad3[0]);
+    expect_error("magnetic wave", BASE "#magnetic_dipole: x 0.05 0.04 0.03 w2\n", "bad.in:5:", "'w2'");
+    expect_error("magnetic 2D TM", "#domain: 0.1 0.08 0.002\n#dx_dy_dz: 0.002 0.002 0.002\n#time_window: 1e-9\n"
+                 "#waveform: ricker 1 2e9 w1\n#magnetic_dipole: z 0.05 0.04 0 w1\n", "bad.in:5:", "2D TM");
     path = write_input("mag.in", BASE "#magnetic_dipole: y 0.05 0.04 0.03 w1 1e-10 5e-10\n");
     s = scl_fdtd_read_input(path, &m, err, sizeof err);
     CHECK(s == SCL_OK, "magnetic dipole: %s", err);
@@ -261,14 +243,11 @@ static void soils(void)
         CHECK(used[1] == 50 * 40 * 20 && kinds == 21, "soil below z 0.02 m: %d materials in use", kinds);
         scl_fdtd_model_free(&m);
     }
-    static const bad_case bad4[] = {
-        {"soil fractions", BASE "#soil_peplinski: 0.8 0.5 2.0 2.66 0.001 0.25 s\n", "bad.in:5:", "fractions"},
-        {"soil water", BASE "#soil_peplinski: 0.5 0.5 2.0 2.66 0 0.25 s\n", "bad.in:5:", "water"},
-        {"fractal mixing model", BASE "#fractal_box: 0 0 0 0.1 0.08 0.02 1.5 1 1 1 20 nosoil f\n", "bad.in:5:", "'nosoil' is not defined"},
-        {"fractal bins", BASE "#soil_peplinski: 0.5 0.5 2.0 2.66 0.001 0.25 s\n#fractal_box: 0 0 0 0.1 0.08 0.02 1.5 1 1 1 0 s f\n", "bad.in:6:", "number of materials"},
-        {"surface roughness", BASE "#add_surface_roughness: 0 0 0 0.1 0.08 0.02 1.5 1 1 0.01 0.02 f\n", "bad.in:5:", "'#add_surface_roughness'"},
-    };
-    expect_errors(bad4, sizeof bad4 / sizeof bad4[0]);
+    expect_error("soil fractions", BASE "#soil_peplinski: 0.8 0.5 2.0 2.66 0.001 0.25 s\n", "bad.in:5:", "fractions");
+    expect_error("soil water", BASE "#soil_peplinski: 0.5 0.5 2.0 2.66 0 0.25 s\n", "bad.in:5:", "water");
+    expect_error("fractal mixing model", BASE "#fractal_box: 0 0 0 0.1 0.08 0.02 1.5 1 1 1 20 nosoil f\n", "bad.in:5:", "'nosoil' is not defined");
+    expect_error("fractal bins", BASE "#soil_peplinski: 0.5 0.5 2.0 2.66 0.001 0.25 s\n#fractal_box: 0 0 0 0.1 0.08 0.02 1.5 1 1 1 0 s f\n", "bad.in:6:", "number of materials");
+    expect_error("surface roughness", BASE "#add_surface_roughness: 0 0 0 0.1 0.08 0.02 1.5 1 1 0.01 0.02 f\n", "bad.in:5:", "'#add_surface_roughness'");
 }
 
 /* 2D TE: two cells on the invariant axis, the live plane at node 1, the
@@ -299,11 +278,10 @@ static void te_mode(void)
         CHECK(fabs(m.dt - 0.002 / (SCL_FDTD_C0 * sqrt(2.0))) < 1e-25, "2D Courant step");
         scl_fdtd_model_free(&m);
     }
-    static const bad_case bad5[] = {
-        {"TE edge along z", "#domain_mode: TE\n#domain: 0.1 0.08 inf\n#dx_dy_dz: 0.002 0.002 0.002\n" "#time_window: 1e-9\n#edge: 0.02 0.02 0 0.02 0.02 0.004 pec\n", "bad.in:5:", "across the invariant"},
-        {"TE without inf", "#domain_mode: TE\n#domain: 0.1 0.08 0.004\n#dx_dy_dz: 0.002 0.002 0.002\n" "#time_window: 1e-9\n", "bad.in:2:", "needs 'inf'"},
-    };
-    expect_errors(bad5, sizeof bad5 / sizeof bad5[0]);
+    expect_error("TE edge along z", "#domain_mode: TE\n#domain: 0.1 0.08 inf\n#dx_dy_dz: 0.002 0.002 0.002\n"
+                 "#time_window: 1e-9\n#edge: 0.02 0.02 0 0.02 0.02 0.004 pec\n", "bad.in:5:", "across the invariant");
+    expect_error("TE without inf", "#domain_mode: TE\n#domain: 0.1 0.08 0.004\n#dx_dy_dz: 0.002 0.002 0.002\n"
+                 "#time_window: 1e-9\n", "bad.in:2:", "needs 'inf'");
 }
 
 int main(void)
@@ -351,23 +329,21 @@ int main(void)
           "integer window / six PML counts: %s", err);
     scl_fdtd_model_free(&m);
 
-    static const bad_case bad6[] = {
-        {"unknown command", BASE "#foo: 1 2\n", "bad.in:5:", "unknown or unsupported command '#foo'"},
-        {"box outside", BASE "#material: 4 0 1 0 s\n#box: 0 0 0 0.2 0.08 0.02 s\n", "bad.in:6:", "not inside the domain"},
-        {"dt above Courant", BASE "#time_step_stability_factor: 1.5\n", "bad.in:5:", "Courant limit"},
-        {"negative permittivity", BASE "#material: -2 0 1 0 m\n", "bad.in:5:", "permittivity"},
-        {"missing waveform", BASE "#hertzian_dipole: z 0.05 0.04 0.03 nowave\n", "bad.in:5:", "waveform 'nowave' is not defined"},
-        {"rx outside", BASE "#hertzian_dipole: z 0.05 0.04 0.03 w1\n#rx: 0.05 0.09 0.03\n", "bad.in:6:", "outside the domain"},
-        {"bad number", BASE "#material: 4 0.01x 1 0 soil\n", "bad.in:5:", "not a finite number"},
-        {"unknown material", BASE "#box: 0 0 0 0.01 0.01 0.01 rock\n", "bad.in:5:", "material 'rock' is not defined"},
-        {"unknown waveform type", BASE "#waveform: square 1 2e9 w\n", "bad.in:5:", "waveform type"},
-        {"bad polarisation", BASE "#hertzian_dipole: q 0.05 0.04 0.03 w1\n", "bad.in:5:", "polarisation"},
-        {"python", BASE "#python:\n", "bad.in:5:", "Python"},
-        {"no domain", "#dx_dy_dz: 0.002 0.002 0.002\n#time_window: 1e-9\n", "bad.in", "#domain is required"},
-        {"pml fills", BASE "#pml_cells: 20\n", "bad.in:5:", "PML"},
-        {"twice", BASE "#domain: 0.1 0.1 0.1\n", "bad.in:5:", "more than once"},
-    };
-    expect_errors(bad6, sizeof bad6 / sizeof bad6[0]);
+    expect_error("unknown command", BASE "#foo: 1 2\n", "bad.in:5:", "unknown or unsupported command '#foo'");
+    expect_error("box outside", BASE "#material: 4 0 1 0 s\n#box: 0 0 0 0.2 0.08 0.02 s\n", "bad.in:6:", "not inside the domain");
+    expect_error("dt above Courant", BASE "#time_step_stability_factor: 1.5\n", "bad.in:5:", "Courant limit");
+    expect_error("negative permittivity", BASE "#material: -2 0 1 0 m\n", "bad.in:5:", "permittivity");
+    expect_error("missing waveform", BASE "#hertzian_dipole: z 0.05 0.04 0.03 nowave\n", "bad.in:5:",
+                 "waveform 'nowave' is not defined");
+    expect_error("rx outside", BASE "#hertzian_dipole: z 0.05 0.04 0.03 w1\n#rx: 0.05 0.09 0.03\n", "bad.in:6:", "outside the domain");
+    expect_error("bad number", BASE "#material: 4 0.01x 1 0 soil\n", "bad.in:5:", "not a finite number");
+    expect_error("unknown material", BASE "#box: 0 0 0 0.01 0.01 0.01 rock\n", "bad.in:5:", "material 'rock' is not defined");
+    expect_error("unknown waveform type", BASE "#waveform: square 1 2e9 w\n", "bad.in:5:", "waveform type");
+    expect_error("bad polarisation", BASE "#hertzian_dipole: q 0.05 0.04 0.03 w1\n", "bad.in:5:", "polarisation");
+    expect_error("python", BASE "#python:\n", "bad.in:5:", "Python");
+    expect_error("no domain", "#dx_dy_dz: 0.002 0.002 0.002\n#time_window: 1e-9\n", "bad.in", "#domain is required");
+    expect_error("pml fills", BASE "#pml_cells: 20\n", "bad.in:5:", "PML");
+    expect_error("twice", BASE "#domain: 0.1 0.1 0.1\n", "bad.in:5:", "more than once");
     CHECK(scl_fdtd_read_input("/nonexistent/x.in", &m, err, sizeof err) == SCL_ERR_IO && strstr(err, "/nonexistent/x.in"), "missing file");
     /* the API refuses a dt above the limit, naming the limit */
     CHECK(scl_fdtd_model_init(&m, 4, 4, 4, 1e-3, 1e-3, 1e-3, 1, err, sizeof err) == SCL_OK, "%s", err);
