@@ -94,7 +94,7 @@ static const char *const refused[][2] = {
     {"#subgrid_hsg", "sub-grids are not supported"},
     {"#include_file", "included files are not supported"},
     {"#transmission_line", "transmission-line sources are not supported yet (use #voltage_source)"},
-    {"#geometry_objects_read", "reading geometry files is not supported yet"},
+    {"#geometry_objects_read", "reading geometry files (gprMax 4: an HDF5 file keyed to a JSON material database) is not supported yet"},
 };
 
 /* Coordinates that may be inf in a 2D model and their role (gprMax 4's
