@@ -108,7 +108,9 @@ typedef struct {
     double pole_se;
 } scl_fdtd_material;
 
-typedef enum { SCL_FDTD_HERTZIAN, SCL_FDTD_VOLTAGE } scl_fdtd_source_kind;
+/* SCL_FDTD_MAGNETIC: gprMax's #magnetic_dipole, a magnetic current on the H
+ * component pol after the H update */
+typedef enum { SCL_FDTD_HERTZIAN, SCL_FDTD_VOLTAGE, SCL_FDTD_MAGNETIC } scl_fdtd_source_kind;
 
 typedef struct {
     scl_fdtd_source_kind kind;
@@ -166,6 +168,18 @@ typedef struct {
     char file[1024];            /* path with the extension */
 } scl_fdtd_snapshot;
 
+/* gprMax's CFS parameters of its CPML (#pml_cfs), for alpha (S/m), kappa
+ * and sigma (S/m), [0..2]: a polynomial of order profile (0 constant: max
+ * everywhere) from min at the slab's entrance to max at its outer end
+ * (reverse: the other way), at each sample's depth over the thickness;
+ * sigma_auto: sigma max is gprMax's 0.8 (order + 1)/(z0 d sqrt(er mr)) from
+ * the entrance plane. set 0: gprMax's default (alpha 0, kappa 1, sigma
+ * quartic, automatic). */
+typedef struct {
+    int set, profile[3], reverse[3], sigma_auto;
+    double min[3], max[3];
+} scl_fdtd_cfs;
+
 typedef struct {
     char title[256];
     scl_grid3d grid;            /* halo 1 */
@@ -183,8 +197,9 @@ typedef struct {
     double time_window;         /* s, when #time_window gave seconds (0: iterations given):
                                  * a new dt keeps it, iterations = ceil(window / dt) + 1 */
     int pml[6];                 /* CPML cells at x0 y0 z0 x1 y1 z1 faces */
-    double pml_ermr[6];         /* a sub-domain's: each face's entrance-plane mean er * mr
-                                 * in the whole model (0: from this model's own cells) */
+    scl_fdtd_cfs cfs;           /* their profile (#pml_cfs) */
+    double pml_ermr[6];         /* er mr of each face's entrance plane that grades it (a
+                                 * sub-domain: the whole model's; 0: from the model's cells) */
     int periodic[3];            /* 1: axis wraps (no CPML on it), for plane-wave tests */
     int nmat;
     scl_fdtd_material *mat;     /* 0 pec, 1 free_space, then user and averaged ones */
@@ -323,11 +338,11 @@ int scl_fdtd_model_uniform(const scl_fdtd_model *m);
 
 /* Read a gprMax input file (the subset: #title #domain #domain_mode
  * #dx_dy_dz #time_window #time_step_stability_factor #material
- * #add_dispersion_debye/_lorentz/_drude #waveform #hertzian_dipole
+ * #add_dispersion_debye/_lorentz/_drude #waveform #hertzian_dipole #magnetic_dipole
  * #voltage_source #rx #rx_array #src_steps #rx_steps #box #sphere #cylinder
  * #plate #edge #triangle #cylindrical_sector #excitation_file #soil_peplinski
  * #fractal_box
- * #pml_cells #geometry_view #snapshot #messages), with gprMax 4's 2D rules (a domain
+ * #pml_cells #pml_cfs #geometry_view #snapshot #messages), with gprMax 4's 2D rules (a domain
  * one cell thick, or inf with #domain_mode: TM). Any other command is an
  * error naming it and the line. The model is finished, sources and
  * receivers at trace 0. */

@@ -25,8 +25,9 @@ static void usage(FILE *out)
             "       streamcl fdtd --bench NX NY NZ [--steps N] [--pml N] [--fp64] [--engine ...]\n"
             "  INPUT          gprMax input (subset: #title #domain #dx_dy_dz #time_window\n"
             "                 #time_step_stability_factor #material #waveform #hertzian_dipole\n"
-            "                 #voltage_source #rx #rx_array #box #sphere #cylinder #plate #edge\n"
-            "                 #triangle #cylindrical_sector #excitation_file #pml_cells\n"
+            "                 #magnetic_dipole #voltage_source #rx #rx_array #box #sphere\n"
+            "                 #cylinder #plate #edge #triangle #cylindrical_sector\n"
+            "                 #excitation_file #pml_cells #pml_cfs\n"
             "                 #messages #domain_mode #src_steps #rx_steps #geometry_view #snapshot\n"
             "                 #add_dispersion_debye/_lorentz/_drude #soil_peplinski #fractal_box);\n"
             "                 a domain one cell thick (or inf with #domain_mode: TM) is 2D TM,\n"
@@ -58,28 +59,88 @@ typedef struct {
     double dt;
 } fdtd_args;
 
+/* An option with a value that picks one of a set: 1 taken, -1 bad, 0 not one of these. */
+static int parse_choice(const char *o, const char *val, fdtd_args *a)
+{
+    if (!strcmp(o, "--engine")) {
+        if (strcmp(val, "opencl") && strcmp(val, "reference") && strcmp(val, "omp"))
+            return fprintf(stderr, "streamcl fdtd: --engine is opencl, reference or omp, got '%s'\n", val), -1;
+        a->engine = val;
+    } else if (!strcmp(o, "--kernel")) {
+        if (strcmp(val, "separate") && strcmp(val, "fused"))
+            return fprintf(stderr, "streamcl fdtd: --kernel is separate or fused, got '%s'\n", val), -1;
+        a->fused = !strcmp(val, "fused");
+    } else if (!strcmp(o, "--field")) {
+        static const char *names[6] = {"Ex", "Ey", "Ez", "Hx", "Hy", "Hz"};
+        int ok = 0;
+        for (int c = 0; c < 6; c++)
+            ok |= !strcmp(val, names[c]);
+        if (!ok)
+            return fprintf(stderr, "streamcl fdtd: --field is one of Ex Ey Ez Hx Hy Hz, got '%s'\n", val), -1;
+        a->field = val;
+    } else if (!strcmp(o, "--slice")) {
+        long idx;
+        if (strlen(val) < 3 || !strchr("xyz", val[0]) || val[1] != '=' ||
+            cli_parse_long("fdtd", "--slice", val + 2, 0, 1000000, &idx))
+            return fprintf(stderr, "streamcl fdtd: --slice is x=I, y=J or z=K\n"), -1;
+        a->slice_axis = val[0] - 'x';
+        a->slice_index = (int)idx;
+    } else
+        return 0;
+    return 1;
+}
+
+/* An option with a value: a string, a number in its range or a choice. 0
+ * taken, -1 bad or unknown. */
+static int parse_value(const char *o, const char *val, fdtd_args *a)
+{
+    const struct {
+        const char *name;
+        const char **to;
+    } strs[] = {{"-o", &a->out},           {"--text", &a->text}, {"--png", &a->png},
+                {"--device", &a->device}, {"--radargram", &a->radargram}, {"--plan", &a->plan}};
+    const struct {
+        const char *name;
+        long *to, lo, hi;
+    } nums[] = {{"-n", &a->ntraces, 1, 100000},        {"--png-every", &a->png_every, 1, 1L << 30},
+                {"--threads", &a->threads, 1, 1024},  {"--steps", &a->steps, 1, 100000000},
+                {"--pml", &a->pml, 0, 1000}};
+    for (size_t k = 0; k < sizeof strs / sizeof strs[0]; k++)
+        if (!strcmp(o, strs[k].name)) {
+            *strs[k].to = val;
+            return 0;
+        }
+    for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++)
+        if (!strcmp(o, nums[k].name))
+            return cli_parse_long("fdtd", o, val, nums[k].lo, nums[k].hi, nums[k].to) ? -1 : 0;
+    if (!strcmp(o, "--dt")) {
+        if (cli_parse_double("fdtd", o, val, &a->dt) || !(a->dt > 0))
+            return fprintf(stderr, "streamcl fdtd: --dt must be positive\n"), -1;
+        return 0;
+    }
+    int c = parse_choice(o, val, a);
+    if (c == 0)
+        fprintf(stderr, "streamcl fdtd: unknown option '%s'\n", o);
+    return c == 1 ? 0 : -1;
+}
+
 static int parse_args(int argc, char **argv, fdtd_args *a)
 {
+    const struct {
+        const char *name;
+        int *to;
+    } flags[] = {{"--fp64", &a->fp64}, {"--profile", &a->profile}, {"--no-tune", &a->no_tune},
+                 {"--no-merge", &a->no_merge}};
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
+        int flag = 0;
         if (!strcmp(o, "--help") || !strcmp(o, "-h"))
             return 1;
-        if (!strcmp(o, "--fp64")) {
-            a->fp64 = 1;
+        for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
+            if (!strcmp(o, flags[k].name))
+                flag = *flags[k].to = 1;
+        if (flag)
             continue;
-        }
-        if (!strcmp(o, "--profile")) {
-            a->profile = 1;
-            continue;
-        }
-        if (!strcmp(o, "--no-tune")) {
-            a->no_tune = 1;
-            continue;
-        }
-        if (!strcmp(o, "--no-merge")) {
-            a->no_merge = 1;
-            continue;
-        }
         if (o[0] != '-') {
             if (a->input) {
                 fprintf(stderr, "streamcl fdtd: more than one input ('%s', '%s')\n", a->input, o);
@@ -104,70 +165,8 @@ static int parse_args(int argc, char **argv, fdtd_args *a)
             return -1;
         }
         i++;
-        if (!strcmp(o, "-o"))
-            a->out = val;
-        else if (!strcmp(o, "--text"))
-            a->text = val;
-        else if (!strcmp(o, "--png"))
-            a->png = val;
-        else if (!strcmp(o, "--device"))
-            a->device = val;
-        else if (!strcmp(o, "--radargram"))
-            a->radargram = val;
-        else if (!strcmp(o, "-n")) {
-            if (cli_parse_long("fdtd", o, val, 1, 100000, &a->ntraces))
-                return -1;
-        }
-        else if (!strcmp(o, "--plan"))
-            a->plan = val;
-        else if (!strcmp(o, "--engine")) {
-            if (strcmp(val, "opencl") && strcmp(val, "reference") && strcmp(val, "omp")) {
-                fprintf(stderr, "streamcl fdtd: --engine is opencl, reference or omp, got '%s'\n", val);
-                return -1;
-            }
-            a->engine = val;
-        } else if (!strcmp(o, "--kernel")) {
-            if (strcmp(val, "separate") && strcmp(val, "fused")) {
-                fprintf(stderr, "streamcl fdtd: --kernel is separate or fused, got '%s'\n", val);
-                return -1;
-            }
-            a->fused = !strcmp(val, "fused");
-        } else if (!strcmp(o, "--field")) {
-            static const char *names[6] = {"Ex", "Ey", "Ez", "Hx", "Hy", "Hz"};
-            int ok = 0;
-            for (int c = 0; c < 6; c++)
-                ok |= !strcmp(val, names[c]);
-            if (!ok) {
-                fprintf(stderr, "streamcl fdtd: --field is one of Ex Ey Ez Hx Hy Hz, got '%s'\n", val);
-                return -1;
-            }
-            a->field = val;
-        } else if (!strcmp(o, "--slice")) {
-            long idx;
-            if (strlen(val) < 3 || !strchr("xyz", val[0]) || val[1] != '=' ||
-                cli_parse_long("fdtd", "--slice", val + 2, 0, 1000000, &idx))
-                return fprintf(stderr, "streamcl fdtd: --slice is x=I, y=J or z=K\n"), -1;
-            a->slice_axis = val[0] - 'x';
-            a->slice_index = (int)idx;
-        } else if (!strcmp(o, "--png-every")) {
-            if (cli_parse_long("fdtd", o, val, 1, 1L << 30, &a->png_every))
-                return -1;
-        } else if (!strcmp(o, "--threads")) {
-            if (cli_parse_long("fdtd", o, val, 1, 1024, &a->threads))
-                return -1;
-        } else if (!strcmp(o, "--steps")) {
-            if (cli_parse_long("fdtd", o, val, 1, 100000000, &a->steps))
-                return -1;
-        } else if (!strcmp(o, "--pml")) {
-            if (cli_parse_long("fdtd", o, val, 0, 1000, &a->pml))
-                return -1;
-        } else if (!strcmp(o, "--dt")) {
-            if (cli_parse_double("fdtd", o, val, &a->dt) || !(a->dt > 0))
-                return fprintf(stderr, "streamcl fdtd: --dt must be positive\n"), -1;
-        } else {
-            fprintf(stderr, "streamcl fdtd: unknown option '%s'\n", o);
+        if (parse_value(o, val, a) != 0)
             return -1;
-        }
     }
     if (!a->input && !a->bench[0]) {
         fprintf(stderr, "streamcl fdtd: no input file (or --bench NX NY NZ)\n");
@@ -337,6 +336,246 @@ static int run_bscan(const fdtd_args *a, scl_fdtd_model *m)
     return rc;
 }
 
+/* What one run (not -n) holds between its stages. */
+typedef struct {
+    fdtd_args *a;
+    scl_fdtd_model *m;
+    int bench, n[3];
+    long iters;
+    engine e;
+    scl_receivers rx;
+    double *field;
+    float *plane;
+    cli_outputs outs;
+    char *out;
+    const char *h5_path, *text_path, *engine_name;
+} single_run;
+
+/* The checks before a run, and -n's B-scan: the exit status, or -1 to run
+ * the model once. */
+static int dispatch(fdtd_args *a, scl_fdtd_model *m, int bench)
+{
+    if (!bench && write_geometry_views(m) != 0)
+        return 1;
+    if (!bench && a->ntraces > 1 && m->nsnap > 0)
+        return fprintf(stderr, "streamcl fdtd: #snapshot is written by single runs, not by -n\n"), 2;
+    if (!bench && a->ntraces <= 1 && snapshot_dirs(m) != 0)
+        return 1;
+    if (!bench && a->ntraces > 1) {
+        if (a->png && !a->radargram) /* a B-scan's picture is its radargram */
+            a->radargram = a->png;
+        else if (a->png)
+            return fprintf(stderr, "streamcl fdtd: -n: give --png or --radargram, not both\n"), 2;
+        if (a->dt > 0 || a->steps > 0 || a->text || a->profile)
+            return fprintf(stderr, "streamcl fdtd: -n runs the model as written: --dt, --steps, "
+                                   "--text and --profile are for single runs\n"), 2;
+        return run_bscan(a, m);
+    }
+    if (a->radargram || a->no_merge)
+        return fprintf(stderr, "streamcl fdtd: --radargram and --no-merge need -n N with N > 1\n"), 2;
+    return -1;
+}
+
+/* Outputs are checked before anything is computed: none may be the input
+ * or another output; HDF5 needs a regular file. Then the slices' buffers. */
+static int setup_outputs(single_run *r)
+{
+    char err[2048];
+    fdtd_args *a = r->a;
+    if (!r->bench) {
+        cli_input(&r->outs, a->input);
+        r->out = a->out ? strdup(a->out) : fdtd_default_output(a->input);
+        if (!r->out)
+            return fprintf(stderr, "streamcl fdtd: out of memory\n"), 1;
+        char target[4096];
+        int direct = 0;
+        if (scl_output_resolve(r->out, target, sizeof target, &direct, err, sizeof err) == SCL_OK && direct)
+            return fprintf(stderr, "streamcl fdtd: -o %s: HDF5 output needs a regular file, not a device or FIFO\n",
+                           r->out), 1;
+        if (!(r->h5_path = cli_output(&r->outs, r->out)) ||
+            (a->text && !(r->text_path = cli_output(&r->outs, a->text))))
+            return 1;
+    }
+    if (!a->png)
+        return 0;
+    const int *n = r->n;
+    char probe[1200];
+    snprintf(probe, sizeof probe, "%s/fdtd_000000.png", a->png);
+    if (scl_output_path_check(probe, err, sizeof err) != SCL_OK)
+        return fprintf(stderr, "streamcl fdtd: --png: %s\n", err), 1;
+    if (a->slice_index < 0)
+        a->slice_index = n[a->slice_axis] / 2;
+    if (a->slice_index > n[a->slice_axis])
+        return fprintf(stderr, "streamcl fdtd: --slice %c=%d is outside [0, %d]\n", "xyz"[a->slice_axis],
+                       a->slice_index, n[a->slice_axis]), 1;
+    r->field = malloc((size_t)scl_grid3d_points(&r->m->grid) * sizeof(double));
+    r->plane = malloc((size_t)(n[0] + 1 > n[1] + 1 ? n[0] + 1 : n[1] + 1) *
+                      (size_t)((n[1] > n[2] ? n[1] : n[2]) + 1) * sizeof(float) * 2);
+    if (!r->field || !r->plane)
+        return fprintf(stderr, "streamcl fdtd: out of memory for slices\n"), 1;
+    return 0;
+}
+
+/* The engine and the receivers; what the tuner measured per CPML variant. */
+static int setup_engine(single_run *r)
+{
+    char err[2048];
+    fdtd_args *a = r->a;
+    if (!strcmp(r->engine_name, "opencl")) {
+        r->e.ctx = cli_context(a->device, a->profile);
+        if (!r->e.ctx)
+            return 1;
+        scl_fdtd_options o = {.fp64 = a->fp64, .no_tune = a->no_tune, .force = a->plan,
+                              .kernel = a->fused ? SCL_FDTD_FUSED : SCL_FDTD_SEPARATE};
+        if (scl_fdtd_create(r->e.ctx, r->m, &o, &r->e.dev) != SCL_OK)
+            return fprintf(stderr, "streamcl fdtd: %s\n", scl_last_error(r->e.ctx)), 1;
+    } else {
+        int omp = !strcmp(r->engine_name, "omp");
+        if (scl_fdtd_host_create(r->m, omp ? a->fp64 : 1, omp ? (int)(a->threads ? a->threads : 1) : 1,
+                                 &r->e.host, err, sizeof err) != SCL_OK)
+            return fprintf(stderr, "streamcl fdtd: %s\n", err), 1;
+    }
+    if (scl_receivers_create(&r->rx, r->m->nrx, 6, r->iters, err, sizeof err) != SCL_OK)
+        return fprintf(stderr, "streamcl fdtd: %s\n", err), 1;
+    if (r->bench && engine_run(&r->e, 2, NULL) != 0) /* warm-up: builds, first launches */
+        return 1;
+    for (int v = 0; r->e.dev && v < 3; v++) {
+        static const char *what[3] = {"slab passes", "inline, edge walks apart", "inline, one kernel"};
+        int sh[3], refused;
+        size_t limit;
+        const char *why;
+        double t = scl_fdtd_cpml_variant(r->e.dev, v, sh, &refused, &limit, &why);
+        if (t > 0)
+            printf("fdtd: tuned cpml=%d (%s): %.4f ms/step = %.2f Gcells/s, work-group %dx%d, %d planes/work-item; "
+                   "%d shapes refused, kernel work-group limit %zu\n",
+                   v, what[v], 1e3 * t, (double)r->n[0] * r->n[1] * r->n[2] * 1e-9 / t, sh[0], sh[1], sh[2],
+                   refused, limit);
+        else if (t == 0)
+            printf("fdtd: tuned cpml=%d (%s): not run: %s (kernel work-group limit %zu)\n", v, what[v],
+                   why, limit);
+    }
+    if (a->profile && r->e.ctx)
+        scl_profile_reset(r->e.ctx); /* the table covers the timed steps only */
+    return 0;
+}
+
+/* After a chunk: the field checked for non-finite values, and the slice
+ * written with --png. *checking: the seconds a plain check took. */
+static int after_chunk(single_run *r, long done_steps, int check, double *checking)
+{
+    char err[2048];
+    fdtd_args *a = r->a;
+    if (a->png || check) {
+        double c0 = cli_now();
+        if (engine_get(&r->e, a->png ? component(a->field) : SCL_EZ, r->field) != 0)
+            return 1;
+        const long np = scl_grid3d_points(&r->m->grid);
+        for (long q = 0; q < np; q++)
+            if (!isfinite(r->field[q]))
+                return fprintf(stderr, "streamcl fdtd: the field is not finite at step %ld (point %ld); "
+                                       "stopped, nothing written\n", done_steps, q), 1;
+        if (!a->png)
+            *checking += cli_now() - c0;
+    }
+    if (a->png) {
+        int w, h;
+        scl_grid3d_slice_double(&r->m->grid, r->field, a->slice_axis, a->slice_index, r->plane, &w, &h);
+        char name[1200];
+        snprintf(name, sizeof name, "%s/fdtd_%06ld.png", a->png, done_steps);
+        const char *path = cli_output(&r->outs, name);
+        if (!path || scl_png_slice(path, r->plane, w, h, 0, 1, err, sizeof err) != SCL_OK) {
+            if (path)
+                fprintf(stderr, "streamcl fdtd: %s\n", err);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The timed steps, in chunks between checks, slices and snapshots; the
+ * seconds in *secs (checks left out). */
+static int time_steps(single_run *r, double *secs)
+{
+    fdtd_args *a = r->a;
+    const scl_fdtd_model *m = r->m;
+    long iters = r->iters;
+    cli_progress p;
+    cli_progress_start(&p, "fdtd", iters);
+    long every = a->png ? a->png_every : r->bench ? iters : (iters > 100 ? iters / 100 : 1);
+    /* without slices, one field is checked for non-finite values after chunks
+     * 1, 2, 4, 8 ... and at the end: a blow-up stops the run within twice its
+     * step count for about log2(100) full-field reads (not in the timing) */
+    if (!r->bench && !r->field && !(r->field = malloc((size_t)scl_grid3d_points(&m->grid) * sizeof(double))))
+        return fprintf(stderr, "streamcl fdtd: out of memory for the finiteness check\n"), 1;
+    long chunks = 0;
+    double checking = 0, t0 = cli_now();
+    int bad = 0;
+    for (long done_steps = 0; done_steps < iters && !bad;) {
+        long chunk = iters - done_steps < every ? iters - done_steps : every;
+        /* #snapshot: stop at its iteration (E at n dt, H at (n - 1/2) dt) */
+        for (int v = 0; v < m->nsnap && !bad; v++) {
+            long at = m->snap[v].iteration;
+            bad = at == done_steps && take_snapshot(m, &r->e, v) != 0;
+            if (at > done_steps && at - done_steps < chunk)
+                chunk = at - done_steps;
+        }
+        if (bad || engine_run(&r->e, chunk, r->e.host ? &r->rx : NULL) != 0)
+            break;
+        done_steps += chunk;
+        cli_progress_update(&p, done_steps);
+        const int check = !r->bench && (cli_check_due(&chunks) || done_steps == iters);
+        bad = after_chunk(r, done_steps, check, &checking) != 0;
+    }
+    cli_progress_end(&p);
+    if (bad)
+        return 1;
+    if (r->e.dev && scl_finish(r->e.ctx) != SCL_OK)
+        return fprintf(stderr, "streamcl fdtd: %s\n", scl_last_error(r->e.ctx)), 1;
+    *secs = cli_now() - t0 - checking;
+    return 0;
+}
+
+/* The receivers read back and checked, the rates printed, the files written. */
+static int finish_run(single_run *r, double secs)
+{
+    char err[2048];
+    fdtd_args *a = r->a;
+    const int *n = r->n;
+    long iters = r->iters;
+    if (r->e.dev && scl_fdtd_read_receivers(r->e.dev, &r->rx) != SCL_OK)
+        return fprintf(stderr, "streamcl fdtd: %s\n", scl_last_error(r->e.ctx)), 1;
+    /* a non-finite receiver sample means the run blew up: no output */
+    for (long i = 0; i < (long)r->rx.n * 6 * r->rx.nt; i++)
+        if (!isfinite(r->rx.data[i]))
+            return fprintf(stderr, "streamcl fdtd: receiver %ld has a non-finite value at step %ld\n",
+                           i / (6 * r->rx.nt) + 1, i % r->rx.nt), 1;
+    double cells = (double)n[0] * n[1] * n[2];
+    printf("fdtd: %d x %d x %d cells, %ld steps, dt %.6e s, %s%s: %.3f s, %.3f Gcells/s\n", n[0],
+           n[1], n[2], iters, r->m->dt, r->engine_name, a->fp64 ? " fp64" : "", secs,
+           cells * iters / secs * 1e-9);
+    if (r->e.dev) {
+        int lx, ly, kz;
+        scl_fdtd_work_group(r->e.dev, &lx, &ly, &kz);
+        double bpc = scl_fdtd_bytes_per_cell(r->e.dev);
+        int inl = scl_fdtd_cpml_inline(r->e.dev);
+        printf("fdtd: device %s, %s kernels%s, work-group %dx%d, %d planes/work-item, %.0f bytes/cell update -> %.1f GB/s\n",
+               scl_device(r->e.ctx)->name, a->fused ? "fused" : "separate",
+               inl < 0 ? "" : inl == 1 ? ", CPML inline (edge walks apart)" : inl == 2 ? ", CPML inline" : ", CPML slab passes", lx, ly, kz, bpc,
+               bpc * cells * iters / secs * 1e-9);
+    }
+    if (a->profile && r->e.ctx)
+        scl_profile_report(r->e.ctx, stdout);
+    if (r->bench)
+        return 0;
+    if (scl_fdtd_write_hdf5(r->h5_path, r->m, &r->rx, iters, a->fp64, err, sizeof err) != SCL_OK ||
+        (a->text && scl_fdtd_write_text(r->text_path, r->m, &r->rx, iters, err, sizeof err) != SCL_OK))
+        return fprintf(stderr, "streamcl fdtd: %s\n", err), 1;
+    if (cli_outputs_commit(&r->outs) != 0)
+        return 1;
+    printf("fdtd: %d receivers -> %s%s%s\n", r->m->nrx, r->out, a->text ? ", " : "", a->text ? a->text : "");
+    return 0;
+}
+
 int cmd_fdtd(int argc, char **argv)
 {
     /* under mpirun: the decomposed run (cmd_fdtd_mpi.c) */
@@ -359,252 +598,39 @@ int cmd_fdtd(int argc, char **argv)
             fprintf(stderr, "streamcl fdtd: %s\n", err);
         return 1;
     }
-    int status = 1;
-    char *out = NULL;
-    engine e = {0};
-    if (!bench && write_geometry_views(&m) != 0) {
-        scl_fdtd_model_free(&m);
-        return 1;
-    }
-    if (!bench && a.ntraces > 1 && m.nsnap > 0) {
-        fprintf(stderr, "streamcl fdtd: #snapshot is written by single runs, not by -n\n");
-        scl_fdtd_model_free(&m);
-        return 2;
-    }
-    if (!bench && a.ntraces <= 1 && snapshot_dirs(&m) != 0) {
-        scl_fdtd_model_free(&m);
-        return 1;
-    }
-    if (!bench && a.ntraces > 1) {
-        if (a.png && !a.radargram) /* a B-scan's picture is its radargram */
-            a.radargram = a.png;
-        else if (a.png) {
-            fprintf(stderr, "streamcl fdtd: -n: give --png or --radargram, not both\n");
-            scl_fdtd_model_free(&m);
-            return 2;
-        }
-        if (a.dt > 0 || a.steps > 0 || a.text || a.profile) {
-            fprintf(stderr, "streamcl fdtd: -n runs the model as written: --dt, --steps, "
-                            "--text and --profile are for single runs\n");
-            scl_fdtd_model_free(&m);
-            return 2;
-        }
-        status = run_bscan(&a, &m);
+    int status = dispatch(&a, &m, bench);
+    if (status >= 0) {
         scl_fdtd_model_free(&m);
         return status;
     }
-    if (a.radargram || a.no_merge) {
-        fprintf(stderr, "streamcl fdtd: --radargram and --no-merge need -n N with N > 1\n");
-        scl_fdtd_model_free(&m);
-        return 2;
-    }
-    scl_receivers rx = {0};
-    double *field = NULL;
-    float *plane = NULL;
-    cli_outputs outs;
-    cli_outputs_init(&outs, "fdtd");
-    const char *h5_path = NULL, *text_path = NULL;
-    if (a.dt > 0 && scl_fdtd_model_set_dt(&m, a.dt, err, sizeof err) != SCL_OK) {
+    status = 1;
+    single_run r;
+    memset(&r, 0, sizeof r);
+    r.a = &a;
+    r.m = &m;
+    r.bench = bench;
+    r.engine_name = a.engine ? a.engine : "opencl";
+    cli_outputs_init(&r.outs, "fdtd");
+    double secs = 0;
+    if (a.dt > 0 && scl_fdtd_model_set_dt(&m, a.dt, err, sizeof err) != SCL_OK)
         fprintf(stderr, "streamcl fdtd: --dt: %s\n", err);
-        goto done;
+    else {
+        r.iters = bench ? m.iterations : (a.steps > 0 ? a.steps : m.iterations);
+        r.n[0] = m.grid.nx;
+        r.n[1] = m.grid.ny;
+        r.n[2] = m.grid.nz;
+        if (setup_outputs(&r) == 0 && setup_engine(&r) == 0 && time_steps(&r, &secs) == 0)
+            status = finish_run(&r, secs);
     }
-    long iters = bench ? m.iterations : (a.steps > 0 ? a.steps : m.iterations);
-    /* outputs are checked before anything is computed: none may be the input
-     * or another output; HDF5 needs a regular file */
-    if (!bench) {
-        cli_input(&outs, a.input);
-        out = a.out ? strdup(a.out) : fdtd_default_output(a.input);
-        if (!out) {
-            fprintf(stderr, "streamcl fdtd: out of memory\n");
-            goto done;
-        }
-        char target[4096];
-        int direct = 0;
-        if (scl_output_resolve(out, target, sizeof target, &direct, err, sizeof err) == SCL_OK && direct) {
-            fprintf(stderr, "streamcl fdtd: -o %s: HDF5 output needs a regular file, not a device or FIFO\n",
-                    out);
-            goto done;
-        }
-        if (!(h5_path = cli_output(&outs, out)) || (a.text && !(text_path = cli_output(&outs, a.text))))
-            goto done;
-    }
-    int n[3] = {m.grid.nx, m.grid.ny, m.grid.nz};
-    if (a.png) {
-        char probe[1200];
-        snprintf(probe, sizeof probe, "%s/fdtd_000000.png", a.png);
-        if (scl_output_path_check(probe, err, sizeof err) != SCL_OK) {
-            fprintf(stderr, "streamcl fdtd: --png: %s\n", err);
-            goto done;
-        }
-        if (a.slice_index < 0)
-            a.slice_index = n[a.slice_axis] / 2;
-        if (a.slice_index > n[a.slice_axis]) {
-            fprintf(stderr, "streamcl fdtd: --slice %c=%d is outside [0, %d]\n", "xyz"[a.slice_axis],
-                    a.slice_index, n[a.slice_axis]);
-            goto done;
-        }
-        field = malloc((size_t)scl_grid3d_points(&m.grid) * sizeof(double));
-        plane = malloc((size_t)(n[0] + 1 > n[1] + 1 ? n[0] + 1 : n[1] + 1) *
-                       (size_t)((n[1] > n[2] ? n[1] : n[2]) + 1) * sizeof(float) * 2);
-        if (!field || !plane) {
-            fprintf(stderr, "streamcl fdtd: out of memory for slices\n");
-            goto done;
-        }
-    }
-    const char *engine_name = a.engine ? a.engine : "opencl";
-    if (!strcmp(engine_name, "opencl")) {
-        e.ctx = cli_context(a.device, a.profile);
-        if (!e.ctx)
-            goto done;
-        scl_fdtd_options o = {.fp64 = a.fp64, .no_tune = a.no_tune, .force = a.plan,
-                              .kernel = a.fused ? SCL_FDTD_FUSED : SCL_FDTD_SEPARATE};
-        if (scl_fdtd_create(e.ctx, &m, &o, &e.dev) != SCL_OK) {
-            fprintf(stderr, "streamcl fdtd: %s\n", scl_last_error(e.ctx));
-            goto done;
-        }
-    } else {
-        int omp = !strcmp(engine_name, "omp");
-        if (scl_fdtd_host_create(&m, omp ? a.fp64 : 1, omp ? (int)(a.threads ? a.threads : 1) : 1,
-                                 &e.host, err, sizeof err) != SCL_OK) {
-            fprintf(stderr, "streamcl fdtd: %s\n", err);
-            goto done;
-        }
-    }
-    if (scl_receivers_create(&rx, m.nrx, 6, iters, err, sizeof err) != SCL_OK) {
-        fprintf(stderr, "streamcl fdtd: %s\n", err);
-        goto done;
-    }
-    if (bench && engine_run(&e, 2, NULL) != 0) /* warm-up: builds, first launches */
-        goto done;
-    for (int v = 0; e.dev && v < 3; v++) { /* what the tuner measured per CPML variant */
-        static const char *what[3] = {"slab passes", "inline, edge walks apart", "inline, one kernel"};
-        int sh[3], refused;
-        size_t limit;
-        const char *why;
-        double t = scl_fdtd_cpml_variant(e.dev, v, sh, &refused, &limit, &why);
-        if (t > 0)
-            printf("fdtd: tuned cpml=%d (%s): %.4f ms/step = %.2f Gcells/s, work-group %dx%d, %d planes/work-item; "
-                   "%d shapes refused, kernel work-group limit %zu\n",
-                   v, what[v], 1e3 * t, (double)n[0] * n[1] * n[2] * 1e-9 / t, sh[0], sh[1], sh[2], refused, limit);
-        else if (t == 0)
-            printf("fdtd: tuned cpml=%d (%s): not run: %s (kernel work-group limit %zu)\n", v, what[v],
-                   why, limit);
-    }
-    if (a.profile && e.ctx)
-        scl_profile_reset(e.ctx); /* the table covers the timed steps only */
-    cli_progress p;
-    cli_progress_start(&p, "fdtd", iters);
-    long every = a.png ? a.png_every : bench ? iters : (iters > 100 ? iters / 100 : 1);
-    /* without slices, one field is checked for non-finite values after chunks
-     * 1, 2, 4, 8 ... and at the end: a blow-up stops the run within twice its
-     * step count for about log2(100) full-field reads (not in the timing) */
-    if (!bench && !field && !(field = malloc((size_t)scl_grid3d_points(&m.grid) * sizeof(double)))) {
-        fprintf(stderr, "streamcl fdtd: out of memory for the finiteness check\n");
-        goto done;
-    }
-    long chunks = 0;
-    double checking = 0;
-    double t0 = cli_now();
-    for (long done_steps = 0; done_steps < iters;) {
-        long chunk = iters - done_steps < every ? iters - done_steps : every;
-        /* #snapshot: stop at its iteration (E at n dt, H at (n - 1/2) dt) */
-        for (int v = 0; v < m.nsnap; v++) {
-            long at = m.snap[v].iteration;
-            if (at == done_steps && take_snapshot(&m, &e, v) != 0) {
-                cli_progress_end(&p);
-                goto done;
-            }
-            if (at > done_steps && at - done_steps < chunk)
-                chunk = at - done_steps;
-        }
-        if (engine_run(&e, chunk, e.host ? &rx : NULL) != 0)
-            goto done;
-        done_steps += chunk;
-        cli_progress_update(&p, done_steps);
-        const int check = !bench && (cli_check_due(&chunks) || done_steps == iters);
-        if (a.png || check) {
-            double c0 = cli_now();
-            if (engine_get(&e, a.png ? component(a.field) : SCL_EZ, field) != 0)
-                goto done;
-            const long np = scl_grid3d_points(&m.grid);
-            for (long q = 0; q < np; q++)
-                if (!isfinite(field[q])) {
-                    cli_progress_end(&p);
-                    fprintf(stderr, "streamcl fdtd: the field is not finite at step %ld (point %ld); "
-                            "stopped, nothing written\n", done_steps, q);
-                    goto done;
-                }
-            if (!a.png)
-                checking += cli_now() - c0;
-        }
-        if (a.png) {
-            int w, h;
-            scl_grid3d_slice_double(&m.grid, field, a.slice_axis, a.slice_index, plane, &w, &h);
-            char name[1200];
-            snprintf(name, sizeof name, "%s/fdtd_%06ld.png", a.png, done_steps);
-            const char *path = cli_output(&outs, name);
-            if (!path || scl_png_slice(path, plane, w, h, 0, 1, err, sizeof err) != SCL_OK) {
-                cli_progress_end(&p);
-                if (path)
-                    fprintf(stderr, "streamcl fdtd: %s\n", err);
-                goto done;
-            }
-        }
-    }
-    if (e.dev && scl_finish(e.ctx) != SCL_OK) {
-        fprintf(stderr, "streamcl fdtd: %s\n", scl_last_error(e.ctx));
-        goto done;
-    }
-    double secs = cli_now() - t0 - checking;
-    cli_progress_end(&p);
-    if (e.dev && scl_fdtd_read_receivers(e.dev, &rx) != SCL_OK) {
-        fprintf(stderr, "streamcl fdtd: %s\n", scl_last_error(e.ctx));
-        goto done;
-    }
-    /* a non-finite receiver sample means the run blew up: no output */
-    for (long i = 0; i < (long)rx.n * 6 * rx.nt; i++)
-        if (!isfinite(rx.data[i])) {
-            fprintf(stderr, "streamcl fdtd: receiver %ld has a non-finite value at step %ld\n",
-                    i / (6 * rx.nt) + 1, i % rx.nt);
-            goto done;
-        }
-    double cells = (double)n[0] * n[1] * n[2];
-    printf("fdtd: %d x %d x %d cells, %ld steps, dt %.6e s, %s%s: %.3f s, %.3f Gcells/s\n", n[0],
-           n[1], n[2], iters, m.dt, engine_name, a.fp64 ? " fp64" : "", secs,
-           cells * iters / secs * 1e-9);
-    if (e.dev) {
-        int lx, ly, kz;
-        scl_fdtd_work_group(e.dev, &lx, &ly, &kz);
-        double bpc = scl_fdtd_bytes_per_cell(e.dev);
-        int inl = scl_fdtd_cpml_inline(e.dev);
-        printf("fdtd: device %s, %s kernels%s, work-group %dx%d, %d planes/work-item, %.0f bytes/cell update -> %.1f GB/s\n",
-               scl_device(e.ctx)->name, a.fused ? "fused" : "separate",
-               inl < 0 ? "" : inl == 1 ? ", CPML inline (edge walks apart)" : inl == 2 ? ", CPML inline" : ", CPML slab passes", lx, ly, kz, bpc,
-               bpc * cells * iters / secs * 1e-9);
-    }
-    if (a.profile && e.ctx)
-        scl_profile_report(e.ctx, stdout);
-    if (!bench) {
-        if (scl_fdtd_write_hdf5(h5_path, &m, &rx, iters, a.fp64, err, sizeof err) != SCL_OK ||
-            (a.text && scl_fdtd_write_text(text_path, &m, &rx, iters, err, sizeof err) != SCL_OK)) {
-            fprintf(stderr, "streamcl fdtd: %s\n", err);
-            goto done;
-        }
-        if (cli_outputs_commit(&outs) != 0)
-            goto done;
-        printf("fdtd: %d receivers -> %s%s%s\n", m.nrx, out, a.text ? ", " : "", a.text ? a.text : "");
-    }
-    status = 0;
-done:
-    cli_outputs_free(&outs); /* what was not committed: a failed run leaves nothing */
-    scl_receivers_free(&rx);
-    scl_fdtd_free(e.dev);
-    scl_fdtd_host_free(e.host);
-    if (e.ctx)
-        scl_context_free(e.ctx);
+    cli_outputs_free(&r.outs); /* what was not committed: a failed run leaves nothing */
+    scl_receivers_free(&r.rx);
+    scl_fdtd_free(r.e.dev);
+    scl_fdtd_host_free(r.e.host);
+    if (r.e.ctx)
+        scl_context_free(r.e.ctx);
     scl_fdtd_model_free(&m);
-    free(out);
-    free(field);
-    free(plane);
+    free(r.out);
+    free(r.field);
+    free(r.plane);
     return status;
 }

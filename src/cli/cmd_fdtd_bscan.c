@@ -33,11 +33,116 @@ static int finite_traces(const scl_receivers *rx, int trace)
     return 1;
 }
 
-int fdtd_bscan_run(const fdtd_bscan_args *b, scl_fdtd_model *m)
+/* Every trace's position and output path checked, and its receivers made,
+ * before any runs; the model left at trace 0. 0 on success. */
+static int prepare(const fdtd_bscan_args *b, scl_fdtd_model *m, scl_receivers *rx, char **paths,
+                   const char *merged)
 {
     char err[2048];
-    int status = 1, n = b->ntraces;
+    for (int t = 0; t < b->ntraces; t++) {
+        char num[24];
+        snprintf(num, sizeof num, "%d.h5", t + 1);
+        paths[t] = with_suffix(b->base, num);
+        if (!paths[t] || scl_output_path_check(paths[t], err, sizeof err) != SCL_OK) {
+            fprintf(stderr, "streamcl fdtd: %s\n", paths[t] ? err : "out of memory");
+            return 1;
+        }
+        if (scl_fdtd_model_trace(m, t, err, sizeof err) != SCL_OK) {
+            fprintf(stderr, "streamcl fdtd: %s: %s\n", b->input, err);
+            return 1;
+        }
+        if (scl_receivers_create(&rx[t], m->nrx, 6, m->iterations, err, sizeof err) != SCL_OK) {
+            fprintf(stderr, "streamcl fdtd: %s\n", err);
+            return 1;
+        }
+    }
+    if (b->merge && scl_output_path_check(merged, err, sizeof err) != SCL_OK) {
+        fprintf(stderr, "streamcl fdtd: %s\n", err);
+        return 1;
+    }
+    if (b->radargram && scl_output_path_check(b->radargram, err, sizeof err) != SCL_OK) {
+        fprintf(stderr, "streamcl fdtd: --radargram: %s\n", err);
+        return 1;
+    }
+    if (scl_fdtd_model_trace(m, 0, err, sizeof err) != SCL_OK) {
+        fprintf(stderr, "streamcl fdtd: %s: %s\n", b->input, err);
+        return 1;
+    }
+    return 0;
+}
+
+/* Trace t into rx and its file: on the device solver dev (restarted from
+ * rest), or a fresh C engine (cheap to set up) when dev is NULL. 0 on success. */
+static int run_trace(const fdtd_bscan_args *b, scl_fdtd_model *m, scl_context *ctx, scl_fdtd *dev,
+                     int t, scl_receivers *rx, const char *path)
+{
+    char err[2048];
     long iters = m->iterations;
+    double t0 = cli_now();
+    if (scl_fdtd_model_trace(m, t, err, sizeof err) != SCL_OK) {
+        fprintf(stderr, "streamcl fdtd: %s: %s\n", b->input, err);
+        return 1;
+    }
+    if (!dev) {
+        int omp = !strcmp(b->engine, "omp");
+        scl_fdtd_host *h;
+        if (scl_fdtd_host_create(m, omp ? b->fp64 : 1, omp ? b->threads : 1, &h, err, sizeof err) != SCL_OK) {
+            fprintf(stderr, "streamcl fdtd: %s\n", err);
+            return 1;
+        }
+        scl_fdtd_host_run(h, iters, rx);
+        scl_fdtd_host_free(h);
+    } else if ((t > 0 && scl_fdtd_restart(dev) != SCL_OK) || scl_fdtd_run(dev, iters) != SCL_OK ||
+               scl_fdtd_read_receivers(dev, rx) != SCL_OK) {
+        fprintf(stderr, "streamcl fdtd: trace %d: %s\n", t + 1, scl_last_error(ctx));
+        return 1;
+    }
+    if (!finite_traces(rx, t))
+        return 1;
+    if (scl_fdtd_write_hdf5(path, m, rx, iters, b->fp64, err, sizeof err) != SCL_OK) {
+        fprintf(stderr, "streamcl fdtd: %s\n", err);
+        return 1;
+    }
+    const int *s = m->nsrc ? m->src[0].ijk : NULL, *r = m->nrx ? m->rx_ijk[0] : NULL;
+    printf("fdtd: trace %d/%d: %ld steps in %.3f s, source at cell (%d, %d, %d), receiver at (%d, %d, %d) -> %s\n",
+           t + 1, b->ntraces, iters, cli_now() - t0, s ? s[0] : -1, s ? s[1] : -1, s ? s[2] : -1,
+           r ? r[0] : -1, r ? r[1] : -1, r ? r[2] : -1, path);
+    fflush(stdout);
+    return 0;
+}
+
+/* The merged file and the radargram, as asked. 0 on success. */
+static int write_bscan(const fdtd_bscan_args *b, const scl_fdtd_model *m, const scl_receivers *rx,
+                       const char *merged)
+{
+    char err[2048];
+    int n = b->ntraces;
+    long iters = m->iterations;
+    if (b->merge) {
+        if (scl_fdtd_write_merged(merged, m, rx, n, iters, b->fp64, err, sizeof err) != SCL_OK) {
+            fprintf(stderr, "streamcl fdtd: %s\n", err);
+            return 1;
+        }
+        printf("fdtd: merged B-scan (%ld x %d per component) -> %s\n", iters, n, merged);
+    }
+    if (b->radargram) {
+        if (m->nrx == 0) {
+            fprintf(stderr, "streamcl fdtd: --radargram: the model has no receiver\n");
+            return 1;
+        }
+        if (scl_fdtd_write_radargram(b->radargram, rx, n, 0, b->component, iters, err, sizeof err) != SCL_OK) {
+            fprintf(stderr, "streamcl fdtd: %s\n", err);
+            return 1;
+        }
+        printf("fdtd: radargram of rx1 %s -> %s\n",
+               (const char *[]){"Ex", "Ey", "Ez", "Hx", "Hy", "Hz"}[b->component], b->radargram);
+    }
+    return 0;
+}
+
+int fdtd_bscan_run(const fdtd_bscan_args *b, scl_fdtd_model *m)
+{
+    int status = 1, n = b->ntraces;
     scl_receivers *rx = calloc((size_t)n, sizeof *rx);
     char **paths = calloc((size_t)n, sizeof *paths);
     char *merged = with_suffix(b->base, "_merged.h5");
@@ -47,38 +152,9 @@ int fdtd_bscan_run(const fdtd_bscan_args *b, scl_fdtd_model *m)
         fprintf(stderr, "streamcl fdtd: out of memory\n");
         goto done;
     }
-    /* every trace's position and every output path are checked first */
-    for (int t = 0; t < n; t++) {
-        char num[24];
-        snprintf(num, sizeof num, "%d.h5", t + 1);
-        paths[t] = with_suffix(b->base, num);
-        if (!paths[t] || scl_output_path_check(paths[t], err, sizeof err) != SCL_OK) {
-            fprintf(stderr, "streamcl fdtd: %s\n", paths[t] ? err : "out of memory");
-            goto done;
-        }
-        if (scl_fdtd_model_trace(m, t, err, sizeof err) != SCL_OK) {
-            fprintf(stderr, "streamcl fdtd: %s: %s\n", b->input, err);
-            goto done;
-        }
-        if (scl_receivers_create(&rx[t], m->nrx, 6, iters, err, sizeof err) != SCL_OK) {
-            fprintf(stderr, "streamcl fdtd: %s\n", err);
-            goto done;
-        }
-    }
-    if (b->merge && scl_output_path_check(merged, err, sizeof err) != SCL_OK) {
-        fprintf(stderr, "streamcl fdtd: %s\n", err);
+    if (prepare(b, m, rx, paths, merged) != 0)
         goto done;
-    }
-    if (b->radargram && scl_output_path_check(b->radargram, err, sizeof err) != SCL_OK) {
-        fprintf(stderr, "streamcl fdtd: --radargram: %s\n", err);
-        goto done;
-    }
-    if (scl_fdtd_model_trace(m, 0, err, sizeof err) != SCL_OK) {
-        fprintf(stderr, "streamcl fdtd: %s: %s\n", b->input, err);
-        goto done;
-    }
-    int host = strcmp(b->engine, "opencl") != 0;
-    if (!host) {
+    if (strcmp(b->engine, "opencl") == 0) {
         ctx = cli_context(b->device, 0);
         if (!ctx)
             goto done;
@@ -90,63 +166,13 @@ int fdtd_bscan_run(const fdtd_bscan_args *b, scl_fdtd_model *m)
         }
     }
     double total = cli_now();
-    for (int t = 0; t < n; t++) {
-        double t0 = cli_now();
-        if (scl_fdtd_model_trace(m, t, err, sizeof err) != SCL_OK) {
-            fprintf(stderr, "streamcl fdtd: %s: %s\n", b->input, err);
+    for (int t = 0; t < n; t++)
+        if (run_trace(b, m, ctx, dev, t, &rx[t], paths[t]) != 0)
             goto done;
-        }
-        if (host) {
-            /* the C engines are cheap to set up: a fresh one per trace */
-            int omp = !strcmp(b->engine, "omp");
-            scl_fdtd_host *h;
-            if (scl_fdtd_host_create(m, omp ? b->fp64 : 1, omp ? b->threads : 1, &h, err,
-                                     sizeof err) != SCL_OK) {
-                fprintf(stderr, "streamcl fdtd: %s\n", err);
-                goto done;
-            }
-            scl_fdtd_host_run(h, iters, &rx[t]);
-            scl_fdtd_host_free(h);
-        } else if ((t > 0 && scl_fdtd_restart(dev) != SCL_OK) || scl_fdtd_run(dev, iters) != SCL_OK ||
-                   scl_fdtd_read_receivers(dev, &rx[t]) != SCL_OK) {
-            fprintf(stderr, "streamcl fdtd: trace %d: %s\n", t + 1, scl_last_error(ctx));
-            goto done;
-        }
-        if (!finite_traces(&rx[t], t))
-            goto done;
-        if (scl_fdtd_write_hdf5(paths[t], m, &rx[t], iters, b->fp64, err, sizeof err) != SCL_OK) {
-            fprintf(stderr, "streamcl fdtd: %s\n", err);
-            goto done;
-        }
-        const int *s = m->nsrc ? m->src[0].ijk : NULL, *r = m->nrx ? m->rx_ijk[0] : NULL;
-        printf("fdtd: trace %d/%d: %ld steps in %.3f s, source at cell (%d, %d, %d), receiver at (%d, %d, %d) -> %s\n",
-               t + 1, n, iters, cli_now() - t0, s ? s[0] : -1, s ? s[1] : -1, s ? s[2] : -1,
-               r ? r[0] : -1, r ? r[1] : -1, r ? r[2] : -1, paths[t]);
-        fflush(stdout);
-    }
     double secs = cli_now() - total;
     printf("fdtd: B-scan of %d traces, %d x %d x %d cells, %ld steps each, %s: %.3f s, %.2f traces/s\n",
-           n, m->grid.nx, m->grid.ny, m->grid.nz, iters, b->engine, secs, n / secs);
-    if (b->merge) {
-        if (scl_fdtd_write_merged(merged, m, rx, n, iters, b->fp64, err, sizeof err) != SCL_OK) {
-            fprintf(stderr, "streamcl fdtd: %s\n", err);
-            goto done;
-        }
-        printf("fdtd: merged B-scan (%ld x %d per component) -> %s\n", iters, n, merged);
-    }
-    if (b->radargram) {
-        if (m->nrx == 0) {
-            fprintf(stderr, "streamcl fdtd: --radargram: the model has no receiver\n");
-            goto done;
-        }
-        if (scl_fdtd_write_radargram(b->radargram, rx, n, 0, b->component, iters, err, sizeof err) != SCL_OK) {
-            fprintf(stderr, "streamcl fdtd: %s\n", err);
-            goto done;
-        }
-        printf("fdtd: radargram of rx1 %s -> %s\n",
-               (const char *[]){"Ex", "Ey", "Ez", "Hx", "Hy", "Hz"}[b->component], b->radargram);
-    }
-    status = 0;
+           n, m->grid.nx, m->grid.ny, m->grid.nz, m->iterations, b->engine, secs, n / secs);
+    status = write_bscan(b, m, rx, merged);
 done:
     for (int t = 0; rx && t < n; t++)
         scl_receivers_free(&rx[t]);

@@ -8,12 +8,13 @@
  * the OpenCL solver both use it). */
 scl_status scl_fdtd_cpml_axes(const scl_fdtd_model *m, scl_cpml_axis ax[3], int T[3], char *err,
                               size_t errlen);
-/* One axis's whole profile, over the global sizes when the model is a
- * sub-domain (host.c). */
-scl_status scl_fdtd_cpml_axis_whole(const scl_fdtd_model *m, int a, scl_cpml_axis *ax, char *err,
-                                    size_t errlen);
-/* Each face's entrance-plane er * mr that grades its CPML (0: no PML there). */
-void scl_fdtd_pml_ermr(const scl_fdtd_model *m, double ermr[6]);
+/* The er mr that grades PML face f (0-5: x0 y0 z0 x1 y1 z1): the model's
+ * pml_ermr, else the mean er times the mean mr of the face's entrance plane
+ * (gprMax's; host.c). */
+double scl_fdtd_pml_ermr(const scl_fdtd_model *m, int f);
+/* One axis a's gprMax CPML profile over N cells along it (host.c). */
+scl_status scl_fdtd_cpml_profile(const scl_fdtd_model *m, int a, int N, scl_cpml_axis *ax, char *err,
+                                 size_t errlen);
 /* The same for the model's grid, which may be a sub-domain (its offsets
  * and global sizes in the grid): the global profile read from the offset,
  * and the slab cells lo/hi of the global CPML inside it (subdomain.c). */

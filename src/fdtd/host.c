@@ -72,14 +72,25 @@ void scl_fdtd_host_free(scl_fdtd_host *h)
  * (kinv - 1) D + psi(old) and psi <- b psi + c D. This bilinear form differs
  * from Roden & Gedney's exponential one by O((sigma dt/eps0)^2), which is
  * ~2 at the outer cells: the 1-2% receiver differences near a PML. */
-static void ripml_coeffs(double sigma, double dt, double *kinv, double *b, double *c)
+static void ripml_coeffs(double alpha, double kappa, double sigma, double dt, double *kinv, double *b,
+                         double *c)
 {
-    const double kappa = 1, alpha = 0, e2 = 2 * SCL_FDTD_EPS0; /* gprMax's defaults */
+    const double e2 = 2 * SCL_FDTD_EPS0;
     double t = e2 * kappa + dt * (alpha * kappa + sigma);
     double rb = e2 * kappa / t, rf = 2 * sigma * dt / (kappa * t);
     *kinv = (e2 + dt * alpha) / t;
     *b = (e2 * kappa - dt * (alpha * kappa + sigma)) / t;
     *c = -rb * rf;
+}
+
+/* One CFS parameter p at depth u (cells from the entrance) of T (gprMax's
+ * calculate_values: constant is max; a polynomial from min to max). */
+static double cfs_value(const scl_fdtd_cfs *cfs, int p, double u, int T, double max)
+{
+    if (cfs->profile[p] == 0)
+        return max;
+    double x = (cfs->reverse[p] ? T - u : u) / T;
+    return cfs->min[p] + (max - cfs->min[p]) * pow(x, cfs->profile[p]);
 }
 
 /* Mean er * mr of the cells of the slab's entrance plane (the cells next to
@@ -106,59 +117,63 @@ static double entrance_ermr(const scl_fdtd_model *m, int a, int cell)
 }
 
 /* One face's profile: depth j (cells from the entrance) of an E sample (j)
- * and an H sample (j + 1/2) out of T cells, sigma = sigma_max (j/T)^4 with
- * sigma_max = 0.8 (4 + 1)/(z0 d sqrt(er mr)) (gprMax's, from its er, mr). */
-static void face_profile(scl_cpml_axis *ax, int lo, int T, int n, double d, double dt, double ermr)
+ * and an H sample (j + 1/2) out of T cells, alpha, kappa and sigma from the
+ * model's CFS (gprMax's default: sigma_max (j/T)^4, sigma_max = 0.8 (4 + 1)/
+ * (z0 d sqrt(er mr)) from its er, mr; kappa 1, alpha 0). */
+static void face_profile(const scl_fdtd_cfs *cfs, scl_cpml_axis *ax, int lo, int T, int n, double d,
+                         double dt, double ermr)
 {
     const double z0 = SCL_FDTD_MU0 * SCL_FDTD_C0;
-    double smax = 0.8 * 5 / (z0 * d * sqrt(ermr));
+    scl_fdtd_cfs def = {0, {0, 0, 4}, {0, 0, 0}, 1, {0, 1, 0}, {0, 1, 0}};
+    if (!cfs->set)
+        cfs = &def;
+    double smax = cfs->sigma_auto ? 0.8 * (cfs->profile[2] + 1) / (z0 * d * sqrt(ermr)) : cfs->max[2];
     for (int j = 0; j < T; j++) {
-        double re = pow((double)j / T, 4), rh = pow((j + 0.5) / T, 4);
         /* node and half node of depth j: lo face counts down from node T,
          * the hi face up from node n - T */
         int ie = lo ? T - j : n - T + j, ih = lo ? T - 1 - j : n - T + j;
-        ripml_coeffs(smax * re, dt, &ax->kinv_node[ie], &ax->b_node[ie], &ax->c_node[ie]);
-        ripml_coeffs(smax * rh, dt, &ax->kinv_half[ih], &ax->b_half[ih], &ax->c_half[ih]);
+        for (int h = 0; h < 2; h++) {
+            double u = j + 0.5 * h;
+            double al = cfs_value(cfs, 0, u, T, cfs->max[0]), ka = cfs_value(cfs, 1, u, T, cfs->max[1]);
+            double si = cfs_value(cfs, 2, u, T, smax);
+            if (h)
+                ripml_coeffs(al, ka, si, dt, &ax->kinv_half[ih], &ax->b_half[ih], &ax->c_half[ih]);
+            else
+                ripml_coeffs(al, ka, si, dt, &ax->kinv_node[ie], &ax->b_node[ie], &ax->c_node[ie]);
+        }
     }
 }
 
-/* Face f's grading er * mr: a sub-domain carries its whole model's. */
-static double face_ermr(const scl_fdtd_model *m, int f)
+double scl_fdtd_pml_ermr(const scl_fdtd_model *m, int f)
 {
     const scl_grid3d *g = &m->grid;
-    int a = f % 3, n[3] = {g->nx, g->ny, g->nz};
+    int a = f % 3, n = a == 0 ? g->nx : a == 1 ? g->ny : g->nz;
     if (m->pml_ermr[f] > 0)
         return m->pml_ermr[f];
     if (!m->solid)
         return 1;
-    return entrance_ermr(m, a, f < 3 ? m->pml[f] - 1 : n[a] - m->pml[f]);
+    return entrance_ermr(m, a, f < 3 ? m->pml[f] - 1 : n - m->pml[f]);
 }
 
-void scl_fdtd_pml_ermr(const scl_fdtd_model *m, double ermr[6])
-{
-    for (int f = 0; f < 6; f++)
-        ermr[f] = m->pml[f] ? face_ermr(m, f) : 0;
-}
-
-/* The whole axis a's CPML profile (fdtd_internal.h): global sizes, so that a
- * sub-domain reads the same numbers from its offset. */
-scl_status scl_fdtd_cpml_axis_whole(const scl_fdtd_model *m, int a, scl_cpml_axis *ax, char *err,
-                                    size_t errlen)
+/* One axis's profile over N cells (the whole axis: N is the grid's global
+ * count; fdtd_internal.h), each slab graded from scl_fdtd_pml_ermr. */
+scl_status scl_fdtd_cpml_profile(const scl_fdtd_model *m, int a, int N, scl_cpml_axis *ax, char *err,
+                                 size_t errlen)
 {
     const scl_grid3d *g = &m->grid;
-    int N[3] = {g->gnx ? g->gnx : g->nx, g->gny ? g->gny : g->ny, g->gnz ? g->gnz : g->nz};
-    double d[3] = {g->dx, g->dy, g->dz};
-    /* the shared builder checks the layout and sizes the arrays (kinv 1,
-     * b = c = 0 outside); the faces are then filled with gprMax's form */
+    double d = a == 0 ? g->dx : a == 1 ? g->dy : g->dz;
+    int lo = m->pml[a], hi = m->pml[a + 3];
+    memset(ax, 0, sizeof *ax);
+    /* the shared builder checks the layout and sizes the arrays (kinv
+     * 1, b = c = 0 outside); the faces are then filled with gprMax's form */
     scl_cpml_grading gr = {4, 0, 1, 0};
-    scl_status s = scl_cpml_axis_build(ax, N[a], d[a], m->dt, m->pml[a], m->pml[a + 3], &gr, err,
-                                       errlen);
+    scl_status s = scl_cpml_axis_build(ax, N, d, m->dt, lo, hi, &gr, err, errlen);
     if (s != SCL_OK)
         return s;
-    if (m->pml[a])
-        face_profile(ax, 1, m->pml[a], N[a], d[a], m->dt, face_ermr(m, a));
-    if (m->pml[a + 3])
-        face_profile(ax, 0, m->pml[a + 3], N[a], d[a], m->dt, face_ermr(m, a + 3));
+    if (lo)
+        face_profile(&m->cfs, ax, 1, lo, N, d, m->dt, scl_fdtd_pml_ermr(m, a));
+    if (hi)
+        face_profile(&m->cfs, ax, 0, hi, N, d, m->dt, scl_fdtd_pml_ermr(m, a + 3));
     return SCL_OK;
 }
 
@@ -166,12 +181,14 @@ scl_status scl_fdtd_cpml_axis_whole(const scl_fdtd_model *m, int a, scl_cpml_axi
 scl_status scl_fdtd_cpml_axes(const scl_fdtd_model *m, scl_cpml_axis ax[3], int T[3], char *err,
                               size_t errlen)
 {
+    const scl_grid3d *g = &m->grid;
+    int n[3] = {g->nx, g->ny, g->nz};
     for (int a = 0; a < 3; a++) {
         memset(&ax[a], 0, sizeof ax[a]);
         T[a] = 0;
         if (!m->pml[a] && !m->pml[a + 3])
             continue;
-        scl_status s = scl_fdtd_cpml_axis_whole(m, a, &ax[a], err, errlen);
+        scl_status s = scl_fdtd_cpml_profile(m, a, n[a], &ax[a], err, errlen);
         if (s != SCL_OK)
             return s;
         T[a] = (m->pml[a] + 1) + (m->pml[a + 3] + 1);

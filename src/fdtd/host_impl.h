@@ -194,12 +194,27 @@ static void CAT(sources, SFX)(struct scl_fdtd_host *h, long n)
         const scl_fdtd_source *src = &m->src[s];
         long o = scl_grid3d_index(&m->grid, src->ijk[0], src->ijk[1], src->ijk[2]);
         REAL *E = F(src->pol);
+        if (src->kind == SCL_FDTD_MAGNETIC)
+            continue; /* after the H update: hsources */
         double v = scl_fdtd_source_value(m, s, n);
         if (src->kind == SCL_FDTD_VOLTAGE && src->resistance == 0) {
             if (!isnan(v)) /* NaN: outside its window, the edge is free */
                 E[o] = (REAL)v;
         } else if (n >= 0)
             E[o] -= (REAL)(h->cb[m->id[src->pol][o]] * v);
+    }
+}
+
+/* Magnetic dipoles, after the H update and its CPML (gprMax's order). */
+static void CAT(hsources, SFX)(struct scl_fdtd_host *h, long n)
+{
+    const scl_fdtd_model *m = h->m;
+    for (int s = 0; s < m->nsrc; s++) {
+        const scl_fdtd_source *src = &m->src[s];
+        if (src->kind != SCL_FDTD_MAGNETIC)
+            continue;
+        long o = scl_grid3d_index(&m->grid, src->ijk[0], src->ijk[1], src->ijk[2]);
+        F(3 + src->pol)[o] -= (REAL)(h->db[m->id[3 + src->pol][o]] * scl_fdtd_source_value(m, s, n));
     }
 }
 
@@ -265,6 +280,7 @@ static void CAT(step, SFX)(struct scl_fdtd_host *h)
     for (int a = 0; a < 3; a++)
         if (h->T[a])
             CAT(cpml, SFX)(h, a, 0);
+    CAT(hsources, SFX)(h, h->step);
     if (h->ndisp)
         CAT(disp_a, SFX)(h);
     if (box)

@@ -81,7 +81,8 @@ static const char *const known[] = {"#title", "#domain", "#dx_dy_dz", "#time_win
                                     "#add_dispersion_lorentz", "#add_dispersion_drude",
                                     "#snapshot", "#plate", "#edge", "#triangle",
                                     "#cylindrical_sector", "#excitation_file",
-                                    "#soil_peplinski", "#fractal_box"};
+                                    "#soil_peplinski", "#fractal_box", "#magnetic_dipole",
+                                    "#pml_cfs"};
 
 /* gprMax commands refused with a reason rather than as unknown */
 static const char *const refused[][2] = {
@@ -93,7 +94,7 @@ static const char *const refused[][2] = {
     {"#subgrid_hsg", "sub-grids are not supported"},
     {"#include_file", "included files are not supported"},
     {"#transmission_line", "transmission-line sources are not supported yet (use #voltage_source)"},
-    {"#geometry_objects_read", "reading geometry files is not supported yet"},
+    {"#geometry_objects_read", "reading geometry files (gprMax 4: an HDF5 file keyed to a JSON material database) is not supported yet"},
 };
 
 /* Coordinates that may be inf in a 2D model and their role (gprMax 4's
@@ -107,6 +108,7 @@ static const struct {
     {"#box", {0, 3}, {'l', 'u'}},           {"#cylinder", {0, 3}, {'l', 'u'}},
     {"#sphere", {0, -1}, {'p', 0}},         {"#hertzian_dipole", {1, -1}, {'p', 0}},
     {"#voltage_source", {1, -1}, {'p', 0}}, {"#rx", {0, -1}, {'p', 0}},
+    {"#magnetic_dipole", {1, -1}, {'p', 0}},
     {"#geometry_view", {0, 3}, {'l', 'u'}}, {"#rx_array", {0, 3}, {'l', 'u'}},
     {"#snapshot", {0, 3}, {'l', 'u'}},      {"#plate", {0, 3}, {'l', 'u'}},
     {"#edge", {0, 3}, {'l', 'u'}},          {"#fractal_box", {0, 3}, {'l', 'u'}},
@@ -936,18 +938,100 @@ static scl_status parse_fractal_box(const input *in, const command *c, scl_fdtd_
     return SCL_OK;
 }
 
-static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char *err, size_t errlen)
+/* gprMax's #pml_cfs: three (profile direction min max) for alpha, kappa and
+ * sigma, sigma's max 'None' for gprMax's automatic value. One only: two
+ * make gprMax's second-order HORIPML, not supported. */
+static scl_status parse_cfs(input *in, scl_fdtd_model *m, char *err, size_t errlen)
 {
-    const command *dom, *dx, *tw, *sf, *pml, *title, *dm, *ss, *rs;
+    static const char *const prof[] = {"constant", "linear", "quadratic", "cubic", "quartic",
+                                       "quintic", "sextic", "septic", "octic"};
+    int count;
+    const command *c = find(in, "#pml_cfs", &count);
+    if (!c)
+        return SCL_OK;
+    if (count > 1)
+        return fail(in, c, err, errlen, "a second #pml_cfs (gprMax's second-order HORIPML) is not supported");
+    if (c->ntok == 13)
+        return fail(in, c, err, errlen, "PML profile identifiers (#pml_profile, #pml_slab) are not supported");
+    if (nparams(in, c, 12, 12, err, errlen))
+        return SCL_ERR_INPUT;
+    scl_fdtd_cfs *cfs = &m->cfs;
+    cfs->set = 1;
+    for (int p = 0; p < 3; p++) {
+        char *const *t = &c->tok[4 * p];
+        double v[2] = {0, 0};
+        cfs->profile[p] = -1;
+        for (int k = 0; k < 9; k++)
+            if (strcmp(t[0], prof[k]) == 0)
+                cfs->profile[p] = k;
+        if (cfs->profile[p] < 0)
+            return fail(in, c, err, errlen, "a scaling profile is constant, linear, quadratic, cubic, "
+                                            "quartic, quintic, sextic, septic or octic");
+        if (strcmp(t[1], "forward") && strcmp(t[1], "reverse"))
+            return fail(in, c, err, errlen, "a scaling direction is forward or reverse");
+        cfs->reverse[p] = strcmp(t[1], "reverse") == 0;
+        cfs->sigma_auto = p == 2 && (strcmp(t[3], "None") == 0 || strcmp(t[3], "none") == 0);
+        if (reals(in, c, 4 * p + 2, cfs->sigma_auto ? 1 : 2, v, err, errlen))
+            return SCL_ERR_INPUT;
+        if (!(v[0] >= 0 && v[0] <= 1e30 && v[1] >= 0 && v[1] <= 1e30))
+            return fail(in, c, err, errlen, "minimum and maximum values are zero or greater");
+        cfs->min[p] = v[0];
+        cfs->max[p] = v[1];
+    }
+    /* kappa divides the update (gprMax's zero kappa gives NaN) */
+    if (!(cfs->max[1] > 0) || (cfs->profile[1] != 0 && !(cfs->min[1] > 0)))
+        return fail(in, c, err, errlen, "kappa must be positive");
+    return SCL_OK;
+}
+
+/* #pml_cells (gprMax's default: 10 on every face; none across a 2D model's
+ * invariant axis) and #pml_cfs. */
+static scl_status parse_pml(input *in, const command *pml, const command *dom, scl_fdtd_model *m,
+                            const long n[3], char *err, size_t errlen)
+{
+    for (int f = 0; f < 6; f++)
+        m->pml[f] = 10;
+    if (pml) {
+        long v[6];
+        if (pml->ntok != 1 && pml->ntok != 6)
+            return fail(in, pml, err, errlen, "needs 1 or 6 integers (x0 y0 z0 xmax ymax zmax)");
+        for (int f = 0; f < pml->ntok; f++)
+            if (scl_parse_int(pml->tok[f], &v[f]) != 0 || v[f] < 0 || v[f] > 1000)
+                return fail(in, pml, err, errlen, "cell counts are integers in [0, 1000]");
+        for (int f = 0; f < 6; f++)
+            m->pml[f] = (int)(pml->ntok == 1 ? v[0] : v[f]);
+    }
+    if (m->mode2d)
+        m->pml[m->mode2d - 1] = m->pml[m->mode2d + 2] = 0;
+    for (int a = 0; a < 3; a++)
+        if (m->pml[a] + m->pml[a + 3] >= (int)n[a])
+            return fail(in, pml ? pml : dom, err, errlen,
+                        "the PML layers fill the domain: make it larger or the PML thinner");
+    return parse_cfs(in, m, err, errlen);
+}
+
+/* *arrp (an array of n items of size bytes, any pointer type: read and
+ * written as bytes) grown by one, item appended and n counted; unchanged
+ * when out of memory */
+static scl_status push(void *arrp, int *n, const void *item, size_t size)
+{
+    void *arr;
+    memcpy(&arr, arrp, sizeof arr);
+    char *p = realloc(arr, (size_t)(*n + 1) * size);
+    if (!p)
+        return SCL_ERR_MEMORY;
+    memcpy(p + (size_t)(*n)++ * size, item, size);
+    memcpy(arrp, &p, sizeof p);
+    return SCL_OK;
+}
+
+/* #dx_dy_dz, #time_step_stability_factor, #domain (+ #domain_mode): the
+ * model's grid, its 2D mode and time step; the cells in n. */
+static scl_status grid_setup(input *in, const command *dom, const command *dx, const command *dm,
+                             const command *sf, long long max_cells, scl_fdtd_model *m, long n[3],
+                             char *err, size_t errlen)
+{
     scl_status s;
-    if ((s = single(in, "#domain", 1, &dom, err, errlen)) || (s = single(in, "#dx_dy_dz", 1, &dx, err, errlen)) ||
-        (s = single(in, "#domain_mode", 0, &dm, err, errlen)) ||
-        (s = single(in, "#src_steps", 0, &ss, err, errlen)) ||
-        (s = single(in, "#rx_steps", 0, &rs, err, errlen)) ||
-        (s = single(in, "#time_window", 1, &tw, err, errlen)) ||
-        (s = single(in, "#time_step_stability_factor", 0, &sf, err, errlen)) ||
-        (s = single(in, "#pml_cells", 0, &pml, err, errlen)) || (s = single(in, "#title", 0, &title, err, errlen)))
-        return s;
     double d[3], factor = 1;
     if (nparams(in, dx, 3, 3, err, errlen) || reals(in, dx, 0, 3, d, err, errlen))
         return SCL_ERR_INPUT;
@@ -963,7 +1047,6 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
                  factor, scl_fdtd_courant_dt(d[0], d[1], d[2]));
         return fail(in, sf, err, errlen, why);
     }
-    long n[3];
     int mode2d = 0, te = 0;
     if ((s = domain_cells(in, dom, dm, d, n, &mode2d, &te, err, errlen)) != SCL_OK)
         return s;
@@ -984,6 +1067,16 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
     m->dt = factor * scl_fdtd_model_courant(m);
     if ((s = resolve_inf(in, m, err, errlen)) != SCL_OK)
         return s;
+
+    return SCL_OK;
+}
+
+/* #src_steps, #rx_steps, #title and #time_window (a real number is seconds,
+ * an integer iterations: gprMax) */
+static scl_status run_setup(input *in, const command *ss, const command *rs, const command *title,
+                            const command *tw, scl_fdtd_model *m, char *err, size_t errlen)
+{
+    const double d[3] = {m->grid.dx, m->grid.dy, m->grid.dz};
     for (int t = 0; t < 2; t++) {
         const command *c = t ? rs : ss;
         double v[3];
@@ -1003,7 +1096,6 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
             size_t len = strlen(m->title);
             snprintf(m->title + len, sizeof m->title - len, "%s%s", q ? " " : "", title->tok[q]);
         }
-    /* time window: a real number is seconds, an integer is iterations (gprMax) */
     if (nparams(in, tw, 1, 1, err, errlen))
         return SCL_ERR_INPUT;
     long iters;
@@ -1024,26 +1116,41 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
         return SCL_ERR_INPUT;
     if (m->iterations > 100000000L)
         return fail(in, tw, err, errlen, "more than 1e8 iterations");
-    /* PML: gprMax's default is 10 cells on every face */
-    for (int f = 0; f < 6; f++)
-        m->pml[f] = 10;
-    if (pml) {
-        long v[6];
-        if (pml->ntok != 1 && pml->ntok != 6)
-            return fail(in, pml, err, errlen, "needs 1 or 6 integers (x0 y0 z0 xmax ymax zmax)");
-        for (int f = 0; f < pml->ntok; f++)
-            if (scl_parse_int(pml->tok[f], &v[f]) != 0 || v[f] < 0 || v[f] > 1000)
-                return fail(in, pml, err, errlen, "cell counts are integers in [0, 1000]");
-        for (int f = 0; f < 6; f++)
-            m->pml[f] = (int)(pml->ntok == 1 ? v[0] : v[f]);
-    }
-    if (m->mode2d) /* gprMax: no PML across the invariant axis of a 2D model */
-        m->pml[m->mode2d - 1] = m->pml[m->mode2d + 2] = 0;
-    for (int a = 0; a < 3; a++)
-        if (m->pml[a] + m->pml[a + 3] >= (int)n[a])
-            return fail(in, pml ? pml : dom, err, errlen,
-                        "the PML layers fill the domain: make it larger or the PML thinner");
-    /* materials and waveforms first (any order in the file) */
+
+    return SCL_OK;
+}
+
+/* #waveform: type amplitude frequency name */
+static scl_status parse_waveform(input *in, const command *c, scl_fdtd_model *m, char *err, size_t errlen)
+{
+    double v[2];
+    if (nparams(in, c, 4, 4, err, errlen) || reals(in, c, 1, 2, v, err, errlen))
+        return SCL_ERR_INPUT;
+    int kind = scl_wavelet_kind_from_name(c->tok[0]);
+    if (kind < 0)
+        return fail(in, c, err, errlen,
+                    "waveform type must be gaussian, gaussiandot, gaussiandotnorm, "
+                    "gaussiandotdot, gaussiandotdotnorm, ricker, sine or contsine");
+    if (!(v[1] > 0))
+        return fail(in, c, err, errlen, "frequency must be positive");
+    for (int w = 0; w < m->nwave; w++)
+        if (strcmp(m->wave[w].name, c->tok[3]) == 0)
+            return fail(in, c, err, errlen, "waveform name already defined");
+    scl_fdtd_wave *nw = realloc(m->wave, (size_t)(m->nwave + 1) * sizeof *nw);
+    if (!nw)
+        return SCL_ERR_MEMORY;
+    m->wave = nw;
+    memset(&nw[m->nwave], 0, sizeof *nw);
+    snprintf(nw[m->nwave].name, sizeof nw->name, "%s", c->tok[3]);
+    nw[m->nwave].w = (scl_wavelet){(scl_wavelet_kind)kind, v[0], v[1], 0, 0};
+    m->nwave++;
+    return SCL_OK;
+}
+
+/* Materials, waveforms, soils and excitation files first (any order in the file). */
+static scl_status parse_defs(input *in, scl_fdtd_model *m, char *err, size_t errlen)
+{
+    scl_status s;
     for (int q = 0; q < in->n; q++) {
         const command *c = &in->cmds[q];
         if (strcmp(c->cmd, "#material") == 0) {
@@ -1054,27 +1161,8 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
             if (scl_fdtd_add_material(m, c->tok[4], v[0], v[1], v[2], v[3], why, sizeof why) < 0)
                 return fail(in, c, err, errlen, why);
         } else if (strcmp(c->cmd, "#waveform") == 0) {
-            double v[2];
-            if (nparams(in, c, 4, 4, err, errlen) || reals(in, c, 1, 2, v, err, errlen))
-                return SCL_ERR_INPUT;
-            int kind = scl_wavelet_kind_from_name(c->tok[0]);
-            if (kind < 0)
-                return fail(in, c, err, errlen,
-                            "waveform type must be gaussian, gaussiandot, gaussiandotnorm, "
-                            "gaussiandotdot, gaussiandotdotnorm, ricker, sine or contsine");
-            if (!(v[1] > 0))
-                return fail(in, c, err, errlen, "frequency must be positive");
-            for (int w = 0; w < m->nwave; w++)
-                if (strcmp(m->wave[w].name, c->tok[3]) == 0)
-                    return fail(in, c, err, errlen, "waveform name already defined");
-            scl_fdtd_wave *nw = realloc(m->wave, (size_t)(m->nwave + 1) * sizeof *nw);
-            if (!nw)
-                return SCL_ERR_MEMORY;
-            m->wave = nw;
-            memset(&nw[m->nwave], 0, sizeof *nw);
-            snprintf(nw[m->nwave].name, sizeof nw->name, "%s", c->tok[3]);
-            nw[m->nwave].w = (scl_wavelet){(scl_wavelet_kind)kind, v[0], v[1], 0, 0};
-            m->nwave++;
+            if ((s = parse_waveform(in, c, m, err, errlen)) != SCL_OK)
+                return s;
         } else if (strcmp(c->cmd, "#soil_peplinski") == 0) {
             if ((s = check_soil(in, c, err, errlen)) != SCL_OK)
                 return s;
@@ -1083,8 +1171,14 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
                 return s;
         }
     }
-    /* poles of the materials defined above (before any object uses them):
-     * N, the values of each pole, then one or more materials */
+
+    return SCL_OK;
+}
+
+/* Poles of the materials defined above (before any object uses them):
+ * N, the values of each pole, then one or more materials. */
+static scl_status parse_poles(input *in, scl_fdtd_model *m, char *err, size_t errlen)
+{
     for (int q = 0; q < in->n; q++) {
         const command *c = &in->cmds[q];
         static const char *cmds[3] = {"#add_dispersion_debye", "#add_dispersion_lorentz",
@@ -1118,224 +1212,285 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
                 return fail(in, c, err, errlen, why);
         }
     }
-    /* objects in order; sources and receivers */
-    for (int q = 0; q < in->n; q++) {
-        const command *c = &in->cmds[q];
-        char why[512];
-        if (strcmp(c->cmd, "#box") == 0 || strcmp(c->cmd, "#sphere") == 0 ||
-            strcmp(c->cmd, "#cylinder") == 0) {
-            int kind = c->cmd[1] == 'b' ? 0 : c->cmd[1] == 's' ? 1 : 2;
-            int ngeo = kind == 0 ? 6 : kind == 1 ? 4 : 7;
-            m->objects++; /* shared edges of objects built without averaging: the later wins */
-            double geo[7];
-            if (nparams(in, c, ngeo + 1, ngeo + 2, err, errlen) || reals(in, c, 0, ngeo, geo, err, errlen))
-                return SCL_ERR_INPUT;
-            int mat = material_of(in, c, m, c->tok[ngeo], err, errlen);
-            int avg = averaging_flag(in, c, ngeo + 1, err, errlen);
-            if (mat < 0 || avg < 0)
-                return SCL_ERR_INPUT;
-            if (kind == 0) {
-                int lo[3], hi[3];
-                if ((s = box_cells(in, c, &m->grid, geo, lo, hi, err, errlen)) != SCL_OK)
-                    return s;
-                scl_fdtd_fill_box(m, lo, hi, mat, avg);
-            } else {
-                double r = geo[kind == 1 ? 3 : 6];
-                if (!(r > 0))
-                    return fail(in, c, err, errlen, "radius must be positive");
-                /* the centre (or both axis ends) must lie in the domain */
-                for (int a = 0; a < 3; a++) {
-                    double ext[3] = {m->grid.nx * m->grid.dx, m->grid.ny * m->grid.dy, m->grid.nz * m->grid.dz};
-                    double c0 = kind == 1 ? geo[a] : fmin(geo[a], geo[3 + a]);
-                    double c1 = kind == 1 ? geo[a] : fmax(geo[a], geo[3 + a]);
-                    if (c0 < 0 || c1 > ext[a] * (1 + 1e-9)) {
-                        snprintf(why, sizeof why, "centre/axis %c = %g m is outside the domain [0, %g] m",
-                                 "xyz"[a], c0 < 0 ? c0 : c1, ext[a]);
-                        return fail(in, c, err, errlen, why);
-                    }
-                }
-                fill_shape(m, geo, kind == 2, mat, avg);
-            }
-        } else if (strcmp(c->cmd, "#plate") == 0 || strcmp(c->cmd, "#edge") == 0 ||
-                   strcmp(c->cmd, "#triangle") == 0 || strcmp(c->cmd, "#cylindrical_sector") == 0) {
-            s = c->cmd[1] == 'p' ? parse_plate(in, c, m, err, errlen)
-              : c->cmd[1] == 'e' ? parse_edge(in, c, m, err, errlen)
-              : c->cmd[1] == 't' ? parse_triangle(in, c, m, err, errlen)
-                                 : parse_sector(in, c, m, err, errlen);
-            if (s != SCL_OK)
-                return s;
-        } else if (strcmp(c->cmd, "#fractal_box") == 0) {
-            if ((s = parse_fractal_box(in, c, m, err, errlen)) != SCL_OK)
-                return s;
-        } else if (strcmp(c->cmd, "#hertzian_dipole") == 0 || strcmp(c->cmd, "#voltage_source") == 0) {
-            int volt = c->cmd[1] == 'v';
-            int base = volt ? 6 : 5; /* pol x y z [R] wave [start stop] */
-            if (nparams(in, c, base, base + 2, err, errlen))
-                return SCL_ERR_INPUT;
-            if (c->ntok == base + 1)
-                return fail(in, c, err, errlen, "give both start and stop times, or neither");
-            scl_fdtd_source src = {volt ? SCL_FDTD_VOLTAGE : SCL_FDTD_HERTZIAN, -1, {0, 0, 0}, {0, 0, 0}, -1, 0, -1, 0};
-            if (strlen(c->tok[0]) == 1 && c->tok[0][0] >= 'x' && c->tok[0][0] <= 'z')
-                src.pol = c->tok[0][0] - 'x';
-            else
-                return fail(in, c, err, errlen, "polarisation must be x, y or z");
-            if (reals(in, c, 1, 3, src.pos, err, errlen))
-                return SCL_ERR_INPUT;
-            if (volt && (reals(in, c, 4, 1, &src.resistance, err, errlen) || !(src.resistance >= 0)))
-                return volt && src.resistance < 0 ? fail(in, c, err, errlen, "resistance must be >= 0") : SCL_ERR_INPUT;
-            const char *wname = c->tok[volt ? 5 : 4];
-            for (int w = 0; w < m->nwave; w++)
-                if (strcmp(m->wave[w].name, wname) == 0)
-                    src.wave = w;
-            if (src.wave < 0) {
-                snprintf(why, sizeof why, "waveform '%s' is not defined (#waveform)", wname);
+
+    return SCL_OK;
+}
+
+/* #box, #sphere, #cylinder */
+static scl_status parse_solid(const input *in, const command *c, scl_fdtd_model *m, char *err, size_t errlen)
+{
+    char why[512];
+    scl_status s;
+    int kind = c->cmd[1] == 'b' ? 0 : c->cmd[1] == 's' ? 1 : 2;
+    int ngeo = kind == 0 ? 6 : kind == 1 ? 4 : 7;
+    m->objects++; /* shared edges of objects built without averaging: the later wins */
+    double geo[7];
+    if (nparams(in, c, ngeo + 1, ngeo + 2, err, errlen) || reals(in, c, 0, ngeo, geo, err, errlen))
+        return SCL_ERR_INPUT;
+    int mat = material_of(in, c, m, c->tok[ngeo], err, errlen);
+    int avg = averaging_flag(in, c, ngeo + 1, err, errlen);
+    if (mat < 0 || avg < 0)
+        return SCL_ERR_INPUT;
+    if (kind == 0) {
+        int lo[3], hi[3];
+        if ((s = box_cells(in, c, &m->grid, geo, lo, hi, err, errlen)) != SCL_OK)
+            return s;
+        scl_fdtd_fill_box(m, lo, hi, mat, avg);
+    } else {
+        double r = geo[kind == 1 ? 3 : 6];
+        if (!(r > 0))
+            return fail(in, c, err, errlen, "radius must be positive");
+        /* the centre (or both axis ends) must lie in the domain */
+        for (int a = 0; a < 3; a++) {
+            double ext[3] = {m->grid.nx * m->grid.dx, m->grid.ny * m->grid.dy, m->grid.nz * m->grid.dz};
+            double c0 = kind == 1 ? geo[a] : fmin(geo[a], geo[3 + a]);
+            double c1 = kind == 1 ? geo[a] : fmax(geo[a], geo[3 + a]);
+            if (c0 < 0 || c1 > ext[a] * (1 + 1e-9)) {
+                snprintf(why, sizeof why, "centre/axis %c = %g m is outside the domain [0, %g] m",
+                         "xyz"[a], c0 < 0 ? c0 : c1, ext[a]);
                 return fail(in, c, err, errlen, why);
             }
-            if (c->ntok == base + 2) {
-                double t[2];
-                if (reals(in, c, base, 2, t, err, errlen))
-                    return SCL_ERR_INPUT;
-                if (!(t[0] >= 0 && t[1] > t[0]))
-                    return fail(in, c, err, errlen, "need 0 <= start < stop");
-                src.start = t[0];
-                src.stop = t[1];
-            }
-            if (scl_grid3d_locate(&m->grid, "source", src.pos[0], src.pos[1], src.pos[2], src.ijk, why, sizeof why) != SCL_OK)
-                return fail(in, c, err, errlen, why);
-            scl_fdtd_source *ns = realloc(m->src, (size_t)(m->nsrc + 1) * sizeof *ns);
-            if (!ns)
-                return SCL_ERR_MEMORY;
-            m->src = ns;
-            ns[m->nsrc++] = src;
-        } else if (strcmp(c->cmd, "#rx") == 0) {
-            double p[3];
-            if (c->ntok < 3 && nparams(in, c, 3, 3, err, errlen))
-                return SCL_ERR_INPUT;
-            if (reals(in, c, 0, 3, p, err, errlen))
-                return SCL_ERR_INPUT;
-            for (int o = 4; o < c->ntok; o++)
-                if (strlen(c->tok[o]) != 2 || !strchr("EH", c->tok[o][0]) || !strchr("xyz", c->tok[o][1]))
-                    return fail(in, c, err, errlen, "outputs are Ex Ey Ez Hx Hy Hz (currents are not supported)");
-            if ((s = add_rx(in, c, m, p, c->ntok >= 4 ? c->tok[3] : "", err, errlen)) != SCL_OK)
-                return s;
-        } else if (strcmp(c->cmd, "#rx_array") == 0) {
-            /* receivers from p1 to p2 (inclusive) every step, as gprMax */
-            int lo[3], hi[3], st[3];
-            double v[3];
-            if (nparams(in, c, 9, 9, err, errlen) || reals(in, c, 6, 3, v, err, errlen))
-                return SCL_ERR_INPUT;
-            if ((s = range_cells(in, c, m, 0, lo, hi, err, errlen)) != SCL_OK)
-                return s;
-            for (int a = 0; a < 3; a++) {
-                double cq = v[a] / (a == 0 ? m->grid.dx : a == 1 ? m->grid.dy : m->grid.dz);
-                st[a] = fabs(cq) <= 1e6 ? (int)scl_round_half_down(cq) : -1;
-                if (st[a] < 0 || (st[a] == 0 && hi[a] > lo[a]))
-                    return fail(in, c, err, errlen, "steps must be >= 1 cell along the array's extent");
-            }
-            long count = 1;
-            for (int a = 0; a < 3; a++)
-                count *= st[a] ? (hi[a] - lo[a]) / st[a] + 1 : 1;
-            if (count > 100000)
-                return fail(in, c, err, errlen, "more than 100000 receivers");
-            /* x outermost, z innermost: gprMax's numbering rx1, rx2, ... */
-            for (int i = lo[0]; i <= hi[0]; i += st[0] ? st[0] : hi[0] + 1)
-                for (int j = lo[1]; j <= hi[1]; j += st[1] ? st[1] : hi[1] + 1)
-                    for (int k = lo[2]; k <= hi[2]; k += st[2] ? st[2] : hi[2] + 1) {
-                        double p[3] = {i * m->grid.dx, j * m->grid.dy, k * m->grid.dz};
-                        if ((s = add_rx(in, c, m, p, "", err, errlen)) != SCL_OK)
-                            return s;
-                    }
-        } else if (strcmp(c->cmd, "#snapshot") == 0) {
-            /* x1 y1 z1 x2 y2 z2 dx dy dz T name: T an integer is the iteration,
-             * a real the time, mapped to the nearest step (gprMax) */
-            scl_fdtd_snapshot sn;
-            double v[3];
-            memset(&sn, 0, sizeof sn);
-            if (nparams(in, c, 11, 11, err, errlen) || reals(in, c, 6, 3, v, err, errlen))
-                return SCL_ERR_INPUT;
-            if ((s = range_cells(in, c, m, 0, sn.lo, sn.hi, err, errlen)) != SCL_OK)
-                return s;
-            for (int a = 0; a < 3; a++) {
-                double cq = v[a] / (a == 0 ? m->grid.dx : a == 1 ? m->grid.dy : m->grid.dz);
-                sn.step[a] = fabs(cq) <= 1e6 ? (int)scl_round_half_down(cq) : 0;
-                if (sn.step[a] < 1 || sn.hi[a] <= sn.lo[a])
-                    return fail(in, c, err, errlen,
-                                "the snapshot spans at least one cell per axis, sampled every cell or more");
-            }
-            long it;
-            double t;
-            if (scl_parse_int(c->tok[9], &it) == 0) {
-                sn.iteration = it;
-            } else if (reals(in, c, 9, 1, &t, err, errlen) == 0) {
-                sn.iteration = lround(t / m->dt);
-            } else
-                return SCL_ERR_INPUT;
-            if (sn.iteration < 0 || sn.iteration >= m->iterations) {
-                snprintf(why, sizeof why, "iteration %ld is outside the run's 0 to %ld", sn.iteration,
-                         m->iterations - 1);
-                return fail(in, c, err, errlen, why);
-            }
-            const char *name = c->tok[10], *dot = strrchr(name, '.');
-            if (dot && strcmp(dot, ".vtkhdf") != 0)
-                return fail(in, c, err, errlen, "snapshots are written as .vtkhdf (the .h5 form is not supported)");
-            if (strchr(name, '/') || strlen(name) > 200)
-                return fail(in, c, err, errlen, "the file name has no directory part and at most 200 characters");
-            /* INPUT_snaps/NAME.vtkhdf beside the input, as gprMax 4 */
-            const char *slash = strrchr(in->r.path, '/'), *base = slash ? slash + 1 : in->r.path;
-            const char *ext = strrchr(base, '.');
-            int dirlen = (int)(base - in->r.path), stem = ext ? (int)(ext - base) : (int)strlen(base);
-            if (snprintf(sn.file, sizeof sn.file, "%.*s%.*s_snaps/%s%s", dirlen, in->r.path, stem, base,
-                         name, dot ? "" : ".vtkhdf") >= (int)sizeof sn.file)
-                return fail(in, c, err, errlen, "the snapshot's file path is too long");
-            scl_fdtd_snapshot *ns = realloc(m->snap, (size_t)(m->nsnap + 1) * sizeof *ns);
-            if (!ns)
-                return SCL_ERR_MEMORY;
-            m->snap = ns;
-            ns[m->nsnap++] = sn;
-        } else if (strcmp(c->cmd, "#geometry_view") == 0) {
-            scl_fdtd_geometry_view gv;
-            double v[3];
-            memset(&gv, 0, sizeof gv);
-            if (nparams(in, c, 11, 11, err, errlen) || reals(in, c, 6, 3, v, err, errlen))
-                return SCL_ERR_INPUT;
-            if ((s = range_cells(in, c, m, 0, gv.lo, gv.hi, err, errlen)) != SCL_OK)
-                return s;
-            if (strcmp(c->tok[10], "f") == 0)
-                return fail(in, c, err, errlen,
-                            "the fine ('f', per-edge) geometry view is not supported; use 'n'");
-            if (strcmp(c->tok[10], "n") != 0)
-                return fail(in, c, err, errlen, "the type is 'n' (per cell) or 'f' (per edge)");
-            for (int a = 0; a < 3; a++) {
-                double cq = v[a] / (a == 0 ? m->grid.dx : a == 1 ? m->grid.dy : m->grid.dz);
-                gv.step[a] = fabs(cq) <= 1e6 ? (int)scl_round_half_down(cq) : 0;
-                if (gv.step[a] < 1)
-                    return fail(in, c, err, errlen, "the sampling must be at least one cell");
-                if (gv.hi[a] <= gv.lo[a])
-                    return fail(in, c, err, errlen, "the view must span at least one cell per axis");
-            }
-            if (strchr(c->tok[9], '/') || strlen(c->tok[9]) > 200)
-                return fail(in, c, err, errlen, "the file name has no directory part and at most 200 characters");
-            /* beside the input file, as gprMax 4 puts it (FILE.vtkhdf) */
-            const char *slash = strrchr(in->r.path, '/');
-            int dirlen = slash ? (int)(slash - in->r.path + 1) : 0;
-            if (snprintf(gv.file, sizeof gv.file, "%.*s%s", dirlen, in->r.path, c->tok[9]) >=
-                (int)sizeof gv.file)
-                return fail(in, c, err, errlen, "the view's file path is too long");
-            scl_fdtd_geometry_view *nv = realloc(m->gview, (size_t)(m->ngview + 1) * sizeof *nv);
-            if (!nv)
-                return SCL_ERR_MEMORY;
-            m->gview = nv;
-            nv[m->ngview++] = gv;
-        } else if (strcmp(c->cmd, "#messages") == 0) {
-            if (nparams(in, c, 1, 1, err, errlen))
-                return SCL_ERR_INPUT;
-            /* gprMax takes y or n only */
-            if (!c->tok[0][0] || c->tok[0][1] || !strchr("yYnN", c->tok[0][0]))
-                return fail(in, c, err, errlen, "expected y or n");
         }
+        fill_shape(m, geo, kind == 2, mat, avg);
     }
+    return SCL_OK;
+}
+
+/* #hertzian_dipole, #magnetic_dipole, #voltage_source: pol x y z [R] wave [start stop] */
+static scl_status parse_source(const input *in, const command *c, scl_fdtd_model *m, char *err, size_t errlen)
+{
+    char why[512];
+    int volt = c->cmd[1] == 'v', mag = c->cmd[1] == 'm';
+    int base = volt ? 6 : 5; /* pol x y z [R] wave [start stop] */
+    if (nparams(in, c, base, base + 2, err, errlen))
+        return SCL_ERR_INPUT;
+    if (c->ntok == base + 1)
+        return fail(in, c, err, errlen, "give both start and stop times, or neither");
+    scl_fdtd_source src = {volt ? SCL_FDTD_VOLTAGE : mag ? SCL_FDTD_MAGNETIC : SCL_FDTD_HERTZIAN,
+                           -1, {0, 0, 0}, {0, 0, 0}, -1, 0, -1, 0};
+    if (strlen(c->tok[0]) == 1 && c->tok[0][0] >= 'x' && c->tok[0][0] <= 'z')
+        src.pol = c->tok[0][0] - 'x';
+    else
+        return fail(in, c, err, errlen, "polarisation must be x, y or z");
+    /* gprMax 4: in 2D the H a magnetic dipole drives must live (TM:
+     * across the invariant axis, TE: along it) */
+    if (mag && m->mode2d && (src.pol == m->mode2d - 1) != (m->te2d != 0))
+        return fail(in, c, err, errlen, m->te2d ? "in a 2D TE model the polarisation is the invariant axis"
+                                                : "in a 2D TM model the polarisation is not the invariant axis");
+    if (reals(in, c, 1, 3, src.pos, err, errlen))
+        return SCL_ERR_INPUT;
+    if (volt && (reals(in, c, 4, 1, &src.resistance, err, errlen) || !(src.resistance >= 0)))
+        return volt && src.resistance < 0 ? fail(in, c, err, errlen, "resistance must be >= 0") : SCL_ERR_INPUT;
+    const char *wname = c->tok[volt ? 5 : 4];
+    for (int w = 0; w < m->nwave; w++)
+        if (strcmp(m->wave[w].name, wname) == 0)
+            src.wave = w;
+    if (src.wave < 0) {
+        snprintf(why, sizeof why, "waveform '%s' is not defined (#waveform)", wname);
+        return fail(in, c, err, errlen, why);
+    }
+    if (c->ntok == base + 2) {
+        double t[2];
+        if (reals(in, c, base, 2, t, err, errlen))
+            return SCL_ERR_INPUT;
+        if (!(t[0] >= 0 && t[1] > t[0]))
+            return fail(in, c, err, errlen, "need 0 <= start < stop");
+        src.start = t[0];
+        src.stop = t[1];
+    }
+    if (scl_grid3d_locate(&m->grid, "source", src.pos[0], src.pos[1], src.pos[2], src.ijk, why, sizeof why) != SCL_OK)
+        return fail(in, c, err, errlen, why);
+    return push(&m->src, &m->nsrc, &src, sizeof src);
+}
+
+/* #rx: x y z [name [outputs]] */
+static scl_status parse_rx(const input *in, const command *c, scl_fdtd_model *m, char *err, size_t errlen)
+{
+    scl_status s;
+    double p[3];
+    if (c->ntok < 3 && nparams(in, c, 3, 3, err, errlen))
+        return SCL_ERR_INPUT;
+    if (reals(in, c, 0, 3, p, err, errlen))
+        return SCL_ERR_INPUT;
+    for (int o = 4; o < c->ntok; o++)
+        if (strlen(c->tok[o]) != 2 || !strchr("EH", c->tok[o][0]) || !strchr("xyz", c->tok[o][1]))
+            return fail(in, c, err, errlen, "outputs are Ex Ey Ez Hx Hy Hz (currents are not supported)");
+    if ((s = add_rx(in, c, m, p, c->ntok >= 4 ? c->tok[3] : "", err, errlen)) != SCL_OK)
+        return s;
+    return SCL_OK;
+}
+
+/* The box x1 y1 z1 x2 y2 z2 and its steps dx dy dz: #snapshot's and
+ * #geometry_view's (11 parameters: at least one cell per axis, sampled
+ * every cell or more) or, with array, #rx_array's (9: a step of 0 only
+ * along an axis the array does not extend on). */
+static scl_status sampled_box(const input *in, const command *c, const scl_fdtd_model *m, int array,
+                              int lo[3], int hi[3], int step[3], char *err, size_t errlen)
+{
+    double v[3];
+    scl_status s;
+    int np = array ? 9 : 11;
+    if (nparams(in, c, np, np, err, errlen) || reals(in, c, 6, 3, v, err, errlen))
+        return SCL_ERR_INPUT;
+    if ((s = range_cells(in, c, m, 0, lo, hi, err, errlen)) != SCL_OK)
+        return s;
+    for (int a = 0; a < 3; a++) {
+        double cq = v[a] / (a == 0 ? m->grid.dx : a == 1 ? m->grid.dy : m->grid.dz);
+        step[a] = fabs(cq) <= 1e6 ? (int)scl_round_half_down(cq) : -1;
+        if (array && (step[a] < 0 || (step[a] == 0 && hi[a] > lo[a])))
+            return fail(in, c, err, errlen, "steps must be >= 1 cell along the array's extent");
+        if (!array && step[a] < 1)
+            return fail(in, c, err, errlen, "the sampling must be at least one cell");
+        if (!array && hi[a] <= lo[a])
+            return fail(in, c, err, errlen, "the box must span at least one cell per axis");
+    }
+    return SCL_OK;
+}
+
+/* #rx_array: receivers from p1 to p2 (inclusive) every step */
+static scl_status parse_rx_array(const input *in, const command *c, scl_fdtd_model *m, char *err, size_t errlen)
+{
+    scl_status s;
+    /* receivers from p1 to p2 (inclusive) every step, as gprMax */
+    int lo[3], hi[3], st[3];
+    if ((s = sampled_box(in, c, m, 1, lo, hi, st, err, errlen)) != SCL_OK)
+        return s;
+    long count = 1;
+    for (int a = 0; a < 3; a++)
+        count *= st[a] ? (hi[a] - lo[a]) / st[a] + 1 : 1;
+    if (count > 100000)
+        return fail(in, c, err, errlen, "more than 100000 receivers");
+    /* x outermost, z innermost: gprMax's numbering rx1, rx2, ... */
+    for (int i = lo[0]; i <= hi[0]; i += st[0] ? st[0] : hi[0] + 1)
+        for (int j = lo[1]; j <= hi[1]; j += st[1] ? st[1] : hi[1] + 1)
+            for (int k = lo[2]; k <= hi[2]; k += st[2] ? st[2] : hi[2] + 1) {
+                double p[3] = {i * m->grid.dx, j * m->grid.dy, k * m->grid.dz};
+                if ((s = add_rx(in, c, m, p, "", err, errlen)) != SCL_OK)
+                    return s;
+            }
+    return SCL_OK;
+}
+
+/* #snapshot */
+static scl_status parse_snapshot(const input *in, const command *c, scl_fdtd_model *m, char *err, size_t errlen)
+{
+    char why[512];
+    scl_status s;
+    /* x1 y1 z1 x2 y2 z2 dx dy dz T name: T an integer is the iteration,
+     * a real the time, mapped to the nearest step (gprMax) */
+    scl_fdtd_snapshot sn;
+    memset(&sn, 0, sizeof sn);
+    if ((s = sampled_box(in, c, m, 0, sn.lo, sn.hi, sn.step, err, errlen)) != SCL_OK)
+        return s;
+    long it;
+    double t;
+    if (scl_parse_int(c->tok[9], &it) == 0) {
+        sn.iteration = it;
+    } else if (reals(in, c, 9, 1, &t, err, errlen) == 0) {
+        sn.iteration = lround(t / m->dt);
+    } else
+        return SCL_ERR_INPUT;
+    if (sn.iteration < 0 || sn.iteration >= m->iterations) {
+        snprintf(why, sizeof why, "iteration %ld is outside the run's 0 to %ld", sn.iteration,
+                 m->iterations - 1);
+        return fail(in, c, err, errlen, why);
+    }
+    const char *name = c->tok[10], *dot = strrchr(name, '.');
+    if (dot && strcmp(dot, ".vtkhdf") != 0)
+        return fail(in, c, err, errlen, "snapshots are written as .vtkhdf (the .h5 form is not supported)");
+    if (strchr(name, '/') || strlen(name) > 200)
+        return fail(in, c, err, errlen, "the file name has no directory part and at most 200 characters");
+    /* INPUT_snaps/NAME.vtkhdf beside the input, as gprMax 4 */
+    const char *slash = strrchr(in->r.path, '/'), *base = slash ? slash + 1 : in->r.path;
+    const char *ext = strrchr(base, '.');
+    int dirlen = (int)(base - in->r.path), stem = ext ? (int)(ext - base) : (int)strlen(base);
+    if (snprintf(sn.file, sizeof sn.file, "%.*s%.*s_snaps/%s%s", dirlen, in->r.path, stem, base,
+                 name, dot ? "" : ".vtkhdf") >= (int)sizeof sn.file)
+        return fail(in, c, err, errlen, "the snapshot's file path is too long");
+    return push(&m->snap, &m->nsnap, &sn, sizeof sn);
+}
+
+/* #geometry_view */
+static scl_status parse_gview(const input *in, const command *c, scl_fdtd_model *m, char *err, size_t errlen)
+{
+    scl_status s;
+    scl_fdtd_geometry_view gv;
+    memset(&gv, 0, sizeof gv);
+    if ((s = sampled_box(in, c, m, 0, gv.lo, gv.hi, gv.step, err, errlen)) != SCL_OK)
+        return s;
+    if (strcmp(c->tok[10], "f") == 0)
+        return fail(in, c, err, errlen,
+                    "the fine ('f', per-edge) geometry view is not supported; use 'n'");
+    if (strcmp(c->tok[10], "n") != 0)
+        return fail(in, c, err, errlen, "the type is 'n' (per cell) or 'f' (per edge)");
+    if (strchr(c->tok[9], '/') || strlen(c->tok[9]) > 200)
+        return fail(in, c, err, errlen, "the file name has no directory part and at most 200 characters");
+    /* beside the input file, as gprMax 4 puts it (FILE.vtkhdf) */
+    const char *slash = strrchr(in->r.path, '/');
+    int dirlen = slash ? (int)(slash - in->r.path + 1) : 0;
+    if (snprintf(gv.file, sizeof gv.file, "%.*s%s", dirlen, in->r.path, c->tok[9]) >=
+        (int)sizeof gv.file)
+        return fail(in, c, err, errlen, "the view's file path is too long");
+    return push(&m->gview, &m->ngview, &gv, sizeof gv);
+}
+
+/* #messages */
+static scl_status parse_messages(const input *in, const command *c, scl_fdtd_model *m, char *err, size_t errlen)
+{
+    (void)m;
+    if (nparams(in, c, 1, 1, err, errlen))
+        return SCL_ERR_INPUT;
+    /* gprMax takes y or n only */
+    if (!c->tok[0][0] || c->tok[0][1] || !strchr("yYnN", c->tok[0][0]))
+        return fail(in, c, err, errlen, "expected y or n");
+    return SCL_OK;
+}
+
+/* Objects in file order, sources and receivers. */
+static scl_status parse_objects(input *in, scl_fdtd_model *m, char *err, size_t errlen)
+{
+    static const struct {
+        const char *cmd;
+        scl_status (*fn)(const input *, const command *, scl_fdtd_model *, char *, size_t);
+    } table[] = {{"#box", parse_solid},           {"#sphere", parse_solid},
+                 {"#cylinder", parse_solid},      {"#plate", parse_plate},
+                 {"#edge", parse_edge},           {"#triangle", parse_triangle},
+                 {"#cylindrical_sector", parse_sector}, {"#fractal_box", parse_fractal_box},
+                 {"#hertzian_dipole", parse_source}, {"#voltage_source", parse_source},
+                 {"#magnetic_dipole", parse_source}, {"#rx", parse_rx},
+                 {"#rx_array", parse_rx_array},   {"#snapshot", parse_snapshot},
+                 {"#geometry_view", parse_gview}, {"#messages", parse_messages}};
+    for (int q = 0; q < in->n; q++)
+        for (size_t k = 0; k < sizeof table / sizeof table[0]; k++)
+            if (strcmp(in->cmds[q].cmd, table[k].cmd) == 0) {
+                scl_status s = table[k].fn(in, &in->cmds[q], m, err, errlen);
+                if (s != SCL_OK)
+                    return s;
+            }
+    return SCL_OK;
+}
+
+static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char *err, size_t errlen)
+{
+    const command *dom, *dx, *tw, *sf, *pml, *title, *dm, *ss, *rs;
+    scl_status s;
+    if ((s = single(in, "#domain", 1, &dom, err, errlen)) || (s = single(in, "#dx_dy_dz", 1, &dx, err, errlen)) ||
+        (s = single(in, "#domain_mode", 0, &dm, err, errlen)) ||
+        (s = single(in, "#src_steps", 0, &ss, err, errlen)) ||
+        (s = single(in, "#rx_steps", 0, &rs, err, errlen)) ||
+        (s = single(in, "#time_window", 1, &tw, err, errlen)) ||
+        (s = single(in, "#time_step_stability_factor", 0, &sf, err, errlen)) ||
+        (s = single(in, "#pml_cells", 0, &pml, err, errlen)) || (s = single(in, "#title", 0, &title, err, errlen)))
+        return s;
+    long n[3];
+    if ((s = grid_setup(in, dom, dx, dm, sf, max_cells, m, n, err, errlen)) != SCL_OK ||
+        (s = run_setup(in, ss, rs, title, tw, m, err, errlen)) != SCL_OK ||
+        (s = parse_pml(in, pml, dom, m, n, err, errlen)) != SCL_OK ||
+        (s = parse_defs(in, m, err, errlen)) != SCL_OK || (s = parse_poles(in, m, err, errlen)) != SCL_OK ||
+        (s = parse_objects(in, m, err, errlen)) != SCL_OK)
+        return s;
     if (m->nsrc == 0 && m->nrx > 0) {
-        snprintf(err, errlen, "%s: no source (#hertzian_dipole or #voltage_source)", in->r.path);
+        snprintf(err, errlen, "%s: no source (#hertzian_dipole, #magnetic_dipole or #voltage_source)", in->r.path);
         return SCL_ERR_INPUT;
     }
     for (int q = 0; q < m->nsrc; q++)

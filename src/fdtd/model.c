@@ -180,29 +180,39 @@ void scl_fdtd_fill_box(scl_fdtd_model *m, const int lo[3], const int hi[3], int 
             }
 }
 
-/* Does the fixed component f keep its material? Not when a later object
- * built without averaging touches it (it set the component itself), nor
- * when later averaged objects filled every cell around it (gprMax unset
- * the rigid flags there and averages it again). */
-static int fixed_holds(const scl_fdtd_model *m, const scl_fdtd_fixed *f)
+/* The cells in the domain around component c at node ijk (E along a: the
+ * cells at offsets {0,-1} along the two other axes; H along a: {0,-1} along
+ * a), into out; their count. */
+static int cells_around(const scl_fdtd_model *m, int c, const int ijk[3], size_t out[4])
 {
     const scl_grid3d *g = &m->grid;
-    int c = f->comp, a = c % 3, b = (a + 1) % 3, d = (a + 2) % 3, later = 0, n = 0;
+    int a = c % 3, b = (a + 1) % 3, d = (a + 2) % 3, n = 0;
     for (int q = 0; q < (c < 3 ? 4 : 2); q++) {
-        int p[3] = {f->ijk[0], f->ijk[1], f->ijk[2]};
+        int p[3] = {ijk[0], ijk[1], ijk[2]};
         if (c < 3) {
             p[b] -= q & 1;
             p[d] -= (q >> 1) & 1;
         } else {
             p[a] -= q;
         }
-        if (p[0] < 0 || p[1] < 0 || p[2] < 0 || p[0] >= g->nx || p[1] >= g->ny || p[2] >= g->nz)
-            continue;
-        size_t ci = cell(m, p[0], p[1], p[2]);
-        if (m->rigid[ci] > f->object)
+        if (p[0] >= 0 && p[1] >= 0 && p[2] >= 0 && p[0] < g->nx && p[1] < g->ny && p[2] < g->nz)
+            out[n++] = cell(m, p[0], p[1], p[2]);
+    }
+    return n;
+}
+
+/* Does the fixed component f keep its material? Not when a later object
+ * built without averaging touches it (it set the component itself), nor
+ * when later averaged objects filled every cell around it (gprMax unset
+ * the rigid flags there and averages it again). */
+static int fixed_holds(const scl_fdtd_model *m, const scl_fdtd_fixed *f)
+{
+    size_t around[4];
+    int later = 0, n = cells_around(m, f->comp, f->ijk, around);
+    for (int q = 0; q < n; q++) {
+        if (m->rigid[around[q]] > f->object)
             return 0;
-        later += m->owner[ci] > f->object;
-        n++;
+        later += m->owner[around[q]] > f->object;
     }
     return n == 0 || later < n;
 }
@@ -240,27 +250,17 @@ static int averaged(scl_fdtd_model *m, const int *ids, int n)
  * material and different ones an averaged material. */
 static int component_material(scl_fdtd_model *m, int c, int i, int j, int k)
 {
-    const scl_grid3d *g = &m->grid;
-    int a = c % 3, b = (a + 1) % 3, d = (a + 2) % 3;
-    int base[3] = {i, j, k}, ids[4], n = 0, rigid_id = -1;
+    int ijk[3] = {i, j, k}, ids[4], rigid_id = -1;
     unsigned int rigid_last = 0;
-    /* E along a: the cells at offsets {0,-1} along b and d; H along a: {0,-1} along a */
-    for (int q = 0; q < (c < 3 ? 4 : 2); q++) {
-        int p[3] = {base[0], base[1], base[2]};
-        if (c < 3) {
-            p[b] -= q & 1;
-            p[d] -= (q >> 1) & 1;
-        } else {
-            p[a] -= q;
-        }
-        if (p[0] < 0 || p[1] < 0 || p[2] < 0 || p[0] >= g->nx || p[1] >= g->ny || p[2] >= g->nz)
-            continue;
-        size_t ci = cell(m, p[0], p[1], p[2]);
+    size_t around[4];
+    int n = cells_around(m, c, ijk, around);
+    for (int q = 0; q < n; q++) {
+        size_t ci = around[q];
         if (m->rigid[ci] > rigid_last && (c < 3 || !m->mat[m->solid[ci]].pec)) {
             rigid_id = m->solid[ci]; /* the object built last */
             rigid_last = m->rigid[ci];
         }
-        ids[n++] = m->solid[ci];
+        ids[q] = m->solid[ci];
     }
     if (n == 0)
         return 1;
@@ -550,6 +550,8 @@ double scl_fdtd_source_value(const scl_fdtd_model *m, int s, long n)
     double t = n * m->dt;
     if (t < src->start || (src->stop >= 0 && t > src->stop))
         return 0;
+    if (src->kind == SCL_FDTD_MAGNETIC) /* gprMax: the wave at n dt; H -= db * this */
+        return scl_fdtd_wave_value(m, src->wave, t - src->start) / (g->dx * g->dy * g->dz);
     double v = scl_fdtd_wave_value(m, src->wave, t - src->start + 0.5 * m->dt);
     if (src->kind == SCL_FDTD_HERTZIAN)
         return v * d[src->pol] / (g->dx * g->dy * g->dz); /* E -= cb * this */

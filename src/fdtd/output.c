@@ -37,6 +37,16 @@ static int attr_array(hid_t obj, const char *name, hid_t type, const void *v, hs
     return rc;
 }
 
+/* The group at path, its parents made as needed (h5py's require_group). */
+static hid_t make_group(hid_t f, const char *path)
+{
+    hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
+    H5Pset_create_intermediate_group(lcpl, 1);
+    hid_t grp = H5Gcreate2(f, path, lcpl, H5P_DEFAULT, H5P_DEFAULT);
+    H5Pclose(lcpl);
+    return grp;
+}
+
 /* ntraces 0: one A-scan, (iterations) per component; otherwise the merged
  * B-scan of rx[0 .. ntraces), (iterations, ntraces) per component, with the
  * attributes gprMax's merge tool adds. */
@@ -69,15 +79,14 @@ static int write_file(hid_t f, const scl_fdtd_model *m, const scl_receivers *rx,
     char path[64];
     for (int s = 0; s < m->nsrc && !rc; s++) {
         snprintf(path, sizeof path, "/srcs/src%d", s + 1);
-        hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
-        H5Pset_create_intermediate_group(lcpl, 1);
-        hid_t grp = H5Gcreate2(f, path, lcpl, H5P_DEFAULT, H5P_DEFAULT);
-        H5Pclose(lcpl);
+        hid_t grp = make_group(f, path);
         if (grp < 0)
             return -1;
         const scl_fdtd_source *src = &m->src[s];
         double pos[3] = {src->ijk[0] * g->dx, src->ijk[1] * g->dy, src->ijk[2] * g->dz};
-        rc |= attr_string(grp, "Type", src->kind == SCL_FDTD_HERTZIAN ? "HertzianDipole" : "VoltageSource");
+        rc |= attr_string(grp, "Type", src->kind == SCL_FDTD_HERTZIAN    ? "HertzianDipole"
+                                       : src->kind == SCL_FDTD_MAGNETIC ? "MagneticDipole"
+                                                                        : "VoltageSource");
         rc |= attr_array(grp, "Position", H5T_NATIVE_DOUBLE, pos, 3);
         H5Gclose(grp);
     }
@@ -88,10 +97,7 @@ static int write_file(hid_t f, const scl_fdtd_model *m, const scl_receivers *rx,
         return -1;
     for (int r = 0; r < m->nrx && !rc; r++) {
         snprintf(path, sizeof path, "/rxs/rx%d", r + 1);
-        hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
-        H5Pset_create_intermediate_group(lcpl, 1);
-        hid_t grp = H5Gcreate2(f, path, lcpl, H5P_DEFAULT, H5P_DEFAULT);
-        H5Pclose(lcpl);
+        hid_t grp = make_group(f, path);
         if (grp < 0) {
             rc = -1;
             break;

@@ -39,6 +39,13 @@ struct scl_fdtd {
     scl_stream *psi_h2[3][2]; /* folded: the second set of H psi (ping-pong) */
     scl_stream *cp, *dummy;   /* folded: profiles of all axes in one stream; unused arguments */
     scl_stream *src_off, *src_pol, *src_hard, *src_amp, *src_val;
+    /* magnetic dipoles: the source kernel on H after the H update (separate
+     * path), its amplitudes (0 for the E sources), no hard edges, values; the
+     * E sources' amplitude is 0 for them. hslot: the chunk slot, -1 outside runs */
+    scl_kernel *ksrch;
+    scl_stream *src_mamp, *src_mhard, *msrc_val;
+    void *mstage;
+    int nmag, hslot;
     scl_stream *rx_off, *rx_out;
     void *stage;                        /* host staging of CHUNK steps */
     double *rec;                        /* receiver samples [step][rx][6] */
@@ -221,6 +228,28 @@ static scl_status make_fused(scl_fdtd *f, const char *options, int q, int cpml, 
     return s;
 }
 
+/* A separate H (electric 0) or E (1) kernel: its target component set t,
+ * that set's input and the other field's set, over the whole domain. */
+static scl_status make_update(scl_fdtd *f, const char *options, int electric, scl_stream **t,
+                              scl_stream **ti, scl_stream **o, scl_kernel **out)
+{
+    scl_status s = scl_kernel_create(f->ctx, "fdtd", electric ? "fdtd_e" : "fdtd_h", options, out);
+    const char *const *tn = electric ? fe : fh, *const *tin = electric ? fei : fhi;
+    const char *const *on = electric ? fh : fe;
+    for (int c = 0; c < 3 && s == SCL_OK; c++) {
+        s = scl_kernel_set_stream(*out, tn[c], t[c]);
+        if (s == SCL_OK) s = scl_kernel_set_stream(*out, tin[c], ti[c]);
+        if (s == SCL_OK) s = scl_kernel_set_stream(*out, on[c], o[c]);
+    }
+    const scl_grid3d *g = &f->m->grid;
+    int zero[3] = {0, 0, 0}, m[3] = {g->nx, g->ny, g->nz};
+    if (s == SCL_OK)
+        s = bind_common(f, *out);
+    if (s == SCL_OK)
+        s = e_box(*out, zero, m);
+    return s;
+}
+
 /* Main kernels of parity q: inputs fld[q], outputs fld[1-q]. */
 static scl_status make_main(scl_fdtd *f, const char *options, int q)
 {
@@ -232,38 +261,10 @@ static scl_status make_main(scl_fdtd *f, const char *options, int q)
             s = make_fused(f, options, q, 0, &f->kfs[q]);
         if (s != SCL_OK || !f->any_cpml)
             return s; /* without CPML the fused kernel is the whole step */
-    } else {
-        if ((s = scl_kernel_create(f->ctx, "fdtd", "fdtd_h", options, &f->kh[q])) != SCL_OK)
-            return s;
-        for (int c = 0; c < 3 && s == SCL_OK; c++) {
-            s = scl_kernel_set_stream(f->kh[q], fh[c], out[3 + c]);
-            if (s == SCL_OK) s = scl_kernel_set_stream(f->kh[q], fhi[c], in[3 + c]);
-            if (s == SCL_OK) s = scl_kernel_set_stream(f->kh[q], fe[c], in[c]);
-        }
-        const scl_grid3d *g = &f->m->grid;
-        int o[3] = {0, 0, 0}, m[3] = {g->nx, g->ny, g->nz};
-        if (s == SCL_OK)
-            s = bind_common(f, f->kh[q]);
-        if (s == SCL_OK)
-            s = e_box(f->kh[q], o, m);
-        if (s != SCL_OK)
-            return s;
-    }
-    /* E from E_in and H_out: the whole domain (separate) or the CPML slabs (fused) */
-    if ((s = scl_kernel_create(f->ctx, "fdtd", "fdtd_e", options, &f->ke[q])) != SCL_OK)
+    } else if ((s = make_update(f, options, 0, out + 3, in + 3, in, &f->kh[q])) != SCL_OK)
         return s;
-    for (int c = 0; c < 3 && s == SCL_OK; c++) {
-        s = scl_kernel_set_stream(f->ke[q], fe[c], out[c]);
-        if (s == SCL_OK) s = scl_kernel_set_stream(f->ke[q], fei[c], in[c]);
-        if (s == SCL_OK) s = scl_kernel_set_stream(f->ke[q], fh[c], out[3 + c]);
-    }
-    const scl_grid3d *g = &f->m->grid;
-    int o[3] = {0, 0, 0}, m[3] = {g->nx, g->ny, g->nz};
-    if (s == SCL_OK)
-        s = bind_common(f, f->ke[q]);
-    if (s == SCL_OK)
-        s = e_box(f->ke[q], o, m);
-    return s;
+    /* E from E_in and H_out: the whole domain (separate) or the CPML slabs (fused) */
+    return make_update(f, options, 1, out, in, out + 3, &f->ke[q]);
 }
 
 static scl_status run_steps(scl_fdtd *f, long steps);
@@ -272,23 +273,60 @@ static scl_status step_overlap(scl_fdtd *f);
 /* The CPML kernels of axis a and parity q: pair 0/1 magnetic (H_b <- +dE_d,
  * H_d <- -dE_b; targets H_out, sources E_in), 2/3 electric (E_b <- -dH_d,
  * E_d <- +dH_b; targets E_out, sources H_out), with the target's ranges. */
-static scl_status make_cpml(scl_fdtd *f, const char *options, int a, int q)
+/* The arguments of CPML kernel k of axis a, pair p (0, 1: H; 2, 3: E),
+ * parity q, over the box lo..hi. */
+static scl_status bind_cpml(scl_fdtd *f, scl_kernel *k, int a, int p, int q, const int lo[3],
+                            const int hi[3])
 {
     const scl_grid3d *g = &f->m->grid;
     int n[3] = {g->nx, g->ny, g->nz};
     long st[3] = {1, g->px, g->px * g->py};
     double d[3] = {g->dx, g->dy, g->dz};
+    int electric = p >= 2, pair = p & 1, b = (a + 1) % 3, dd = (a + 2) % 3;
+    int tcomp = pair == 0 ? b : dd, fcomp = pair == 0 ? dd : b, pset = electric ? 0 : 3;
+    scl_stream **in = f->fld[q], **out = f->fld[1 - q];
+    const char *const sname[8] = {"t", "s", "psi", "ids", "coef", "kinv", "pb", "pc"};
+    scl_stream *const sval[8] = {electric ? out[tcomp] : out[3 + tcomp],
+                                 electric ? out[3 + fcomp] : in[fcomp],
+                                 f->psi[a][p],
+                                 f->id[electric ? tcomp : 3 + tcomp],
+                                 f->coef[electric ? 1 : 3],
+                                 f->prof[a][pset],
+                                 f->prof[a][pset + 1],
+                                 f->prof[a][pset + 2]};
+    int e[3] = {n[0] + 1, n[1] + 1, n[2] + 1};
+    e[a] = f->T[a];
+    const char *const iname[19] = {"axis", "planes", "lo_cells", "hi_cells", "na",  "sa",  "e0",
+                                   "e1",   "lo0",    "hi0",      "lo1",      "hi1", "lo2", "hi2",
+                                   "base", "px",     "pxy",      "electric", NULL};
+    const int ival[18] = {a,      f->T[a], f->lo[a], f->hi[a], n[a],   (int)st[a],
+                          e[0],   e[1],    lo[0],    hi[0],    lo[1],  hi[1],
+                          lo[2],  hi[2],   (int)scl_grid3d_index(g, 0, 0, 0),
+                          (int)g->px, (int)(g->px * g->py), electric};
+    scl_status s = SCL_OK;
+    for (int i = 0; i < 8 && s == SCL_OK; i++)
+        s = scl_kernel_set_stream(k, sname[i], sval[i]);
+    for (int i = 0; iname[i] && s == SCL_OK; i++)
+        s = scl_kernel_set_int(k, iname[i], ival[i]);
+    if (s == SCL_OK)
+        s = scl_kernel_set_real(k, "ra", 1 / d[a]);
+    if (s == SCL_OK) /* the sign of the curl term the pair corrects */
+        s = scl_kernel_set_real(k, "sign", (pair == 0) == electric ? -1 : 1);
+    return s;
+}
+
+static scl_status make_cpml(scl_fdtd *f, const char *options, int a, int q)
+{
+    const scl_grid3d *g = &f->m->grid;
+    int n[3] = {g->nx, g->ny, g->nz};
     int b = (a + 1) % 3, dd = (a + 2) % 3;
     int lo_node[3];
     for (int x = 0; x < 3; x++)
         lo_node[x] = f->m->periodic[x] || f->sub_lo[x] ? 0 : 1;
     size_t cells = (size_t)f->T[a] * (n[b] + 1) * (n[dd] + 1);
-    scl_stream **in = f->fld[q], **out = f->fld[1 - q];
     scl_status s = SCL_OK;
     for (int p = 0; p < 4 && s == SCL_OK; p++) {
-        int electric = p >= 2, pair = p & 1;
-        int tcomp = pair == 0 ? b : dd, fcomp = pair == 0 ? dd : b;
-        double sign = (pair == 0) == electric ? -1 : 1;
+        int electric = p >= 2, tcomp = (p & 1) == 0 ? b : dd;
         int lo[3], hi[3];
         for (int x = 0; x < 3; x++) {
             int half = electric ? (x == tcomp) : (x != tcomp);
@@ -308,40 +346,8 @@ static scl_status make_cpml(scl_fdtd *f, const char *options, int a, int q)
         }
         if (s == SCL_OK)
             s = scl_kernel_create(f->ctx, "fdtd", "fdtd_cpml", options, &f->kp[q][a][p]);
-        if (s != SCL_OK)
-            return s;
-        scl_kernel *k = f->kp[q][a][p];
-        int pset = electric ? 0 : 3;
-        s = scl_kernel_set_stream(k, "t", electric ? out[tcomp] : out[3 + tcomp]);
-        if (s == SCL_OK) s = scl_kernel_set_stream(k, "s", electric ? out[3 + fcomp] : in[fcomp]);
-        if (s == SCL_OK) s = scl_kernel_set_stream(k, "psi", f->psi[a][p]);
-        if (s == SCL_OK) s = scl_kernel_set_stream(k, "ids", f->id[electric ? tcomp : 3 + tcomp]);
-        if (s == SCL_OK) s = scl_kernel_set_stream(k, "coef", f->coef[electric ? 1 : 3]);
-        if (s == SCL_OK) s = scl_kernel_set_stream(k, "kinv", f->prof[a][pset]);
-        if (s == SCL_OK) s = scl_kernel_set_stream(k, "pb", f->prof[a][pset + 1]);
-        if (s == SCL_OK) s = scl_kernel_set_stream(k, "pc", f->prof[a][pset + 2]);
-        int e[3] = {n[0] + 1, n[1] + 1, n[2] + 1};
-        e[a] = f->T[a];
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "axis", a);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "planes", f->T[a]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "lo_cells", f->lo[a]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "hi_cells", f->hi[a]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "na", n[a]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "sa", (int)st[a]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "e0", e[0]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "e1", e[1]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "lo0", lo[0]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "hi0", hi[0]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "lo1", lo[1]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "hi1", hi[1]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "lo2", lo[2]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "hi2", hi[2]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "base", (int)scl_grid3d_index(g, 0, 0, 0));
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "px", (int)g->px);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "pxy", (int)(g->px * g->py));
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "electric", electric);
-        if (s == SCL_OK) s = scl_kernel_set_real(k, "ra", 1 / d[a]);
-        if (s == SCL_OK) s = scl_kernel_set_real(k, "sign", sign);
+        if (s == SCL_OK)
+            s = bind_cpml(f, f->kp[q][a][p], a, p, q, lo, hi);
     }
     return s;
 }
@@ -430,8 +436,9 @@ static scl_status fused_edges(scl_fdtd *f, scl_kernel *k, const int w[3])
     return s == SCL_OK ? scl_kernel_launch(k, 3, global, local, NULL) : s;
 }
 
-/* The CPML kernels of a sub-domain with the cut axis's range clipped to
- * [r0, r1] (the part of an overlapped step); every launch sets it. */
+/* The CPML kernels of one field (H or E) of parity q; in a sub-domain with
+ * the cut axis's range clipped to [r0, r1] (the part of an overlapped step;
+ * every launch there sets it). */
 static scl_status launch_cpml_part(scl_fdtd *f, int q, int electric, int r0, int r1)
 {
     static const char *ln[3] = {"lo0", "lo1", "lo2"}, *hn[3] = {"hi0", "hi1", "hi2"};
@@ -442,16 +449,21 @@ static scl_status launch_cpml_part(scl_fdtd *f, int q, int electric, int r0, int
             continue;
         size_t global[3] = {(size_t)n[0] + 1, (size_t)n[1] + 1, (size_t)n[2] + 1};
         global[a] = (size_t)f->T[a];
+        /* an explicit shape: left to the driver, sizes like 513 or 22 got
+         * work-groups of odd widths (uncoalesced rows, idle lanes) */
         size_t local[3] = {32, 4, 1};
         for (int p = electric * 2; p < electric * 2 + 2; p++) {
-            int lo = f->cut_lo[a][p] > r0 ? f->cut_lo[a][p] : r0;
-            int hi = f->cut_hi[a][p] < r1 ? f->cut_hi[a][p] : r1;
-            if (lo > hi)
-                continue;
             scl_kernel *k = f->kp[q][a][p];
-            scl_status s = scl_kernel_set_int(k, ln[c], lo);
-            if (s == SCL_OK)
-                s = scl_kernel_set_int(k, hn[c], hi);
+            scl_status s = SCL_OK;
+            if (c >= 0) {
+                int lo = f->cut_lo[a][p] > r0 ? f->cut_lo[a][p] : r0;
+                int hi = f->cut_hi[a][p] < r1 ? f->cut_hi[a][p] : r1;
+                if (lo > hi)
+                    continue;
+                s = scl_kernel_set_int(k, ln[c], lo);
+                if (s == SCL_OK)
+                    s = scl_kernel_set_int(k, hn[c], hi);
+            }
             if (s == SCL_OK)
                 s = scl_kernel_launch(k, 3, global, local, NULL);
             if (s != SCL_OK)
@@ -461,27 +473,10 @@ static scl_status launch_cpml_part(scl_fdtd *f, int q, int electric, int r0, int
     return SCL_OK;
 }
 
+/* The whole range (an overlapped step may have clipped a sub-domain's). */
 static scl_status launch_cpml(scl_fdtd *f, int q, int electric)
 {
-    if (f->split >= 0) /* the whole range (an overlapped step may have clipped it) */
-        return launch_cpml_part(f, q, electric, -1, 1 << 30);
-    const scl_grid3d *g = &f->m->grid;
-    int n[3] = {g->nx, g->ny, g->nz};
-    for (int a = 0; a < 3; a++) {
-        if (!f->T[a])
-            continue;
-        size_t global[3] = {(size_t)n[0] + 1, (size_t)n[1] + 1, (size_t)n[2] + 1};
-        global[a] = (size_t)f->T[a];
-        /* an explicit shape: left to the driver, sizes like 513 or 22 got
-         * work-groups of odd widths (uncoalesced rows, idle lanes) */
-        size_t local[3] = {32, 4, 1};
-        for (int p = 0; p < 2; p++) {
-            scl_status s = scl_kernel_launch(f->kp[q][a][electric * 2 + p], 3, global, local, NULL);
-            if (s != SCL_OK)
-                return s;
-        }
-    }
-    return SCL_OK;
+    return launch_cpml_part(f, q, electric, -1, 1 << 30);
 }
 
 /* Fused path: E again in the slabs where corrected H values enter
@@ -534,6 +529,12 @@ static scl_status step_fields(scl_fdtd *f, int q, const int w[3])
         s = launch_box(f->kh[q], o, m, w);
         if (s == SCL_OK)
             s = launch_cpml(f, q, 0);
+        if (s == SCL_OK && f->ksrch && f->hslot >= 0) { /* magnetic dipoles: on the new H */
+            size_t one = 1, gs = (size_t)f->m->nsrc;
+            s = scl_kernel_set_int(f->ksrch, "slot", f->hslot);
+            if (s == SCL_OK)
+                s = scl_kernel_launch(f->ksrch, 1, &gs, &one, NULL);
+        }
         if (s == SCL_OK && f->xfn) /* sub-domain: H halo before the E update */
             s = f->xfn(f->xuser, f, 1);
         if (s == SCL_OK)
@@ -634,6 +635,11 @@ void scl_fdtd_free(scl_fdtd *f)
     scl_stream_free(f->src_hard);
     scl_stream_free(f->src_amp);
     scl_stream_free(f->src_val);
+    scl_kernel_free(f->ksrch);
+    scl_stream_free(f->src_mamp);
+    scl_stream_free(f->src_mhard);
+    scl_stream_free(f->msrc_val);
+    free(f->mstage);
     scl_stream_free(f->rx_off);
     scl_stream_free(f->rx_out);
     free(f->stage);
@@ -641,49 +647,86 @@ void scl_fdtd_free(scl_fdtd *f)
     free(f);
 }
 
-static scl_status make_sources(scl_fdtd *f, const char *options)
+/* The source tables at the model's positions: offsets, polarisations and
+ * hard flags (off, 3 nsrc), the E sources' amplitude (cb of the edge's
+ * material) and the magnetic dipoles' (gprMax's 1/HA: db of the H
+ * component's material), each 0 for the other kind. */
+static int source_tables(const scl_fdtd_model *m, int *off, double *amp, double *mamp)
 {
-    const scl_fdtd_model *m = f->m;
-    const scl_grid3d *g = &m->grid;
-    int *off = malloc(3 * sizeof(int) * (size_t)m->nsrc);
-    double *amp = malloc(sizeof(double) * (size_t)m->nsrc);
     double *co = malloc(sizeof(double) * 4 * (size_t)m->nmat);
-    if (!off || !amp || !co) {
-        free(off);
-        free(amp);
-        free(co);
-        return fail(f, SCL_ERR_MEMORY, "out of host memory");
-    }
+    if (!co)
+        return -1;
     scl_fdtd_coefficients(m, co, co + m->nmat, co + 2 * m->nmat, co + 3 * m->nmat);
     for (int q = 0; q < m->nsrc; q++) {
         const scl_fdtd_source *src = &m->src[q];
-        long o = scl_grid3d_index(g, src->ijk[0], src->ijk[1], src->ijk[2]);
+        long o = scl_grid3d_index(&m->grid, src->ijk[0], src->ijk[1], src->ijk[2]);
+        int mag = src->kind == SCL_FDTD_MAGNETIC;
         off[q] = (int)o;
         off[m->nsrc + q] = src->pol;
         off[2 * m->nsrc + q] = src->kind == SCL_FDTD_VOLTAGE && src->resistance == 0;
-        amp[q] = co[m->nmat + m->id[src->pol][o]]; /* cb of the edge's material */
+        amp[q] = mag ? 0 : co[m->nmat + m->id[src->pol][o]];
+        mamp[q] = mag ? co[3 * m->nmat + m->id[3 + src->pol][o]] : 0;
     }
     free(co);
-    scl_status s = upload_int(f, "fdtd.src", off, (size_t)m->nsrc, &f->src_off);
-    if (s == SCL_OK) s = upload_int(f, "fdtd.src", off + m->nsrc, (size_t)m->nsrc, &f->src_pol);
-    if (s == SCL_OK) s = upload_int(f, "fdtd.src", off + 2 * m->nsrc, (size_t)m->nsrc, &f->src_hard);
-    if (s == SCL_OK) s = upload_real(f, "fdtd.src", amp, (size_t)m->nsrc, &f->src_amp);
+    return 0;
+}
+
+/* The source kernel acting on fields c0..c0+2 of buffer set b. */
+static scl_status bind_source(scl_fdtd *f, scl_kernel *k, int b, int c0, scl_stream *hard,
+                              scl_stream *amp, scl_stream *val)
+{
+    scl_status s = SCL_OK;
+    for (int c = 0; c < 3 && s == SCL_OK; c++)
+        s = scl_kernel_set_stream(k, fe[c], f->fld[b][c0 + c]);
+    if (s == SCL_OK) s = scl_kernel_set_stream(k, "offset", f->src_off);
+    if (s == SCL_OK) s = scl_kernel_set_stream(k, "pol", f->src_pol);
+    if (s == SCL_OK) s = scl_kernel_set_stream(k, "hard", hard);
+    if (s == SCL_OK) s = scl_kernel_set_stream(k, "amp", amp);
+    if (s == SCL_OK) s = scl_kernel_set_stream(k, "values", val);
+    if (s == SCL_OK) s = scl_kernel_set_int(k, "nsrc", f->m->nsrc);
+    return s;
+}
+
+static scl_status make_sources(scl_fdtd *f, const char *options)
+{
+    const scl_fdtd_model *m = f->m;
+    size_t n = (size_t)m->nsrc;
+    int *off = malloc(3 * sizeof(int) * n);
+    double *amp = malloc(2 * sizeof(double) * n);
+    if (!off || !amp || source_tables(m, off, amp, amp + n) != 0) {
+        free(off);
+        free(amp);
+        return fail(f, SCL_ERR_MEMORY, "out of host memory");
+    }
+    for (int q = 0; q < m->nsrc; q++)
+        f->nmag += m->src[q].kind == SCL_FDTD_MAGNETIC;
+    scl_status s = upload_int(f, "fdtd.src", off, n, &f->src_off);
+    if (s == SCL_OK) s = upload_int(f, "fdtd.src", off + n, n, &f->src_pol);
+    if (s == SCL_OK) s = upload_int(f, "fdtd.src", off + 2 * n, n, &f->src_hard);
+    if (s == SCL_OK) s = upload_real(f, "fdtd.src", amp, n, &f->src_amp);
+    if (s == SCL_OK && f->nmag) {
+        memset(off, 0, n * sizeof(int)); /* no hard H edges */
+        s = upload_int(f, "fdtd.src", off, n, &f->src_mhard);
+        if (s == SCL_OK) s = upload_real(f, "fdtd.src", amp + n, n, &f->src_mamp);
+    }
     free(off);
     free(amp);
     if (s == SCL_OK)
-        s = scl_stream_create(f->ctx, "fdtd.srcval", f->rt, (size_t)m->nsrc * CHUNK, 1, 1, 0, &f->src_val);
-    for (int q = 0; q < 1 + f->fused && s == SCL_OK; q++) {
-        scl_kernel *k = NULL;
+        s = scl_stream_create(f->ctx, "fdtd.srcval", f->rt, n * CHUNK, 1, 1, 0, &f->src_val);
+    for (int q = 0; q < 1 + f->fused && s == SCL_OK; q++) { /* sources act on the new E */
         s = scl_kernel_create(f->ctx, "fdtd", "fdtd_source", options, &f->ksrc[q]);
-        k = f->ksrc[q];
-        for (int c = 0; c < 3 && s == SCL_OK; c++) /* sources act on the new E */
-            s = scl_kernel_set_stream(k, fe[c], f->fld[1 - q][c]);
-        if (s == SCL_OK) s = scl_kernel_set_stream(k, "offset", f->src_off);
-        if (s == SCL_OK) s = scl_kernel_set_stream(k, "pol", f->src_pol);
-        if (s == SCL_OK) s = scl_kernel_set_stream(k, "hard", f->src_hard);
-        if (s == SCL_OK) s = scl_kernel_set_stream(k, "amp", f->src_amp);
-        if (s == SCL_OK) s = scl_kernel_set_stream(k, "values", f->src_val);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, "nsrc", m->nsrc);
+        if (s == SCL_OK)
+            s = bind_source(f, f->ksrc[q], 1 - q, 0, f->src_hard, f->src_amp, f->src_val);
+    }
+    if (s == SCL_OK && f->nmag) {
+        f->mstage = malloc(n * CHUNK * f->rs);
+        if (!f->mstage)
+            return fail(f, SCL_ERR_MEMORY, "out of host memory");
+        s = scl_stream_create(f->ctx, "fdtd.srcval", f->rt, n * CHUNK, 1, 1, 0, &f->msrc_val);
+        if (s == SCL_OK)
+            s = scl_kernel_create(f->ctx, "fdtd", "fdtd_source", options, &f->ksrch);
+        if (s == SCL_OK)
+            s = bind_source(f, f->ksrch, 0, 3, f->src_mhard, f->src_mamp, f->msrc_val);
     }
     return s;
 }
@@ -943,28 +986,13 @@ static scl_status plan_variants(scl_fdtd *f, const scl_plan_desc *desc, const sc
                     scl_device(f->ctx)->name, f->var_why[1], f->var_why[2], f->var_why[0]);
 }
 
-static scl_status create(scl_fdtd *f, const scl_fdtd_options *opt)
+/* The field buffers (two sets for the fused kernel), the material indices,
+ * the update coefficients and the CPML profiles on the device. */
+static scl_status make_buffers(scl_fdtd *f)
 {
     const scl_fdtd_model *m = f->m;
     const scl_grid3d *g = &m->grid;
-    scl_status s;
-    char err[1024];
-    if ((s = scl_fdtd_cpml_local(m, f->ax, f->T, f->lo, f->hi, err, sizeof err)) != SCL_OK)
-        return fail(f, s, err);
-    char options[256];
-    f->uniform = scl_fdtd_model_uniform(m);
-    snprintf(options, sizeof options, "-DFDTD_FP64=%d -DPER_X=%d -DPER_Y=%d -DPER_Z=%d", f->fp64,
-             m->periodic[0], m->periodic[1], m->periodic[2]);
-    for (int a = 0; a < 3; a++)
-        if (f->sub_lo[a]) { /* only then: whole domains keep their kernel builds */
-            size_t len = strlen(options);
-            snprintf(options + len, sizeof options - len, " -DSUB_LO_%c=1", "XYZ"[a]);
-        }
-    if (f->uniform) {
-        size_t len = strlen(options);
-        snprintf(options + len, sizeof options - len, " -DUNIFORM=%d",
-                 m->id[0][scl_grid3d_index(g, 0, 0, 0)]);
-    }
+    scl_status s = SCL_OK;
     long pts = scl_grid3d_points(g);
     static const char *names[6] = {"fdtd.ex", "fdtd.ey", "fdtd.ez", "fdtd.hx", "fdtd.hy", "fdtd.hz"};
     for (int q = 0; q < 2; q++)
@@ -1003,34 +1031,16 @@ static scl_status create(scl_fdtd *f, const scl_fdtd_options *opt)
         for (int p = 0; p < 6 && s == SCL_OK; p++)
             s = upload_real(f, "fdtd.cpml", arrays[p], (size_t)f->ax[a].n + 1, &f->prof[a][p]);
     }
-    f->any_cpml = f->T[0] || f->T[1] || f->T[2];
-    if (s == SCL_OK)
-        s = scl_stream_create(f->ctx, "fdtd.unused", f->rt, 1, 1, 1, 0, &f->dummy);
-    if (s == SCL_OK && f->fused && f->any_cpml)
-        s = make_folded_state(f);
-    for (int q = 0; q < 1 + f->fused && s == SCL_OK; q++) {
-        s = make_main(f, options, q);
-        for (int a = 0; a < 3 && s == SCL_OK; a++)
-            if (f->T[a])
-                s = make_cpml(f, options, a, q);
-    }
-    if (s == SCL_OK && m->nsrc > 0)
-        s = make_sources(f, options);
-    if (s == SCL_OK && m->nrx > 0)
-        s = make_receivers(f, options);
-    if (s == SCL_OK)
-        s = make_debye(f, options);
-    if (s == SCL_OK && f->split >= 0)
-        s = make_halo(f, options);
-    if (s != SCL_OK)
-        return s;
-    size_t stage = (size_t)CHUNK * f->rs * (size_t)(m->nsrc > 6 * m->nrx ? m->nsrc : 6 * m->nrx);
-    f->stage = malloc(stage ? stage : 1);
-    if (!f->stage)
-        return fail(f, SCL_ERR_MEMORY, "out of host memory");
-    if ((s = reset_state(f)) != SCL_OK)
-        return s;
-    /* the launch shape: tuned per device, grid and variant, cached */
+    return s;
+}
+
+/* The launch shape and CPML variant: tuned per device, grid and variant,
+ * cached; the fields reset after the tuner's steps. */
+static scl_status tune_shape(scl_fdtd *f, const scl_fdtd_options *opt)
+{
+    const scl_fdtd_model *m = f->m;
+    const scl_grid3d *g = &m->grid;
+    scl_status s;
     /* cpml: the fused kernel's CPML inline in a kernel for the edge walks (1),
      * inline in one kernel for all (2), or as slab passes (0) */
     scl_tune_param params[4] = {{"lx", 4, {64, 32, 128, 256}},
@@ -1066,6 +1076,60 @@ static scl_status create(scl_fdtd *f, const scl_fdtd_options *opt)
     if ((s = scl_finish(f->ctx)) == SCL_OK)
         s = reset_state(f);
     return s;
+}
+
+static scl_status create(scl_fdtd *f, const scl_fdtd_options *opt)
+{
+    const scl_fdtd_model *m = f->m;
+    const scl_grid3d *g = &m->grid;
+    scl_status s;
+    char err[1024];
+    if ((s = scl_fdtd_cpml_local(m, f->ax, f->T, f->lo, f->hi, err, sizeof err)) != SCL_OK)
+        return fail(f, s, err);
+    char options[256];
+    f->uniform = scl_fdtd_model_uniform(m);
+    snprintf(options, sizeof options, "-DFDTD_FP64=%d -DPER_X=%d -DPER_Y=%d -DPER_Z=%d", f->fp64,
+             m->periodic[0], m->periodic[1], m->periodic[2]);
+    for (int a = 0; a < 3; a++)
+        if (f->sub_lo[a]) { /* only then: whole domains keep their kernel builds */
+            size_t len = strlen(options);
+            snprintf(options + len, sizeof options - len, " -DSUB_LO_%c=1", "XYZ"[a]);
+        }
+    if (f->uniform) {
+        size_t len = strlen(options);
+        snprintf(options + len, sizeof options - len, " -DUNIFORM=%d",
+                 m->id[0][scl_grid3d_index(g, 0, 0, 0)]);
+    }
+    if ((s = make_buffers(f)) != SCL_OK)
+        return s;
+    f->any_cpml = f->T[0] || f->T[1] || f->T[2];
+    if (s == SCL_OK)
+        s = scl_stream_create(f->ctx, "fdtd.unused", f->rt, 1, 1, 1, 0, &f->dummy);
+    if (s == SCL_OK && f->fused && f->any_cpml)
+        s = make_folded_state(f);
+    for (int q = 0; q < 1 + f->fused && s == SCL_OK; q++) {
+        s = make_main(f, options, q);
+        for (int a = 0; a < 3 && s == SCL_OK; a++)
+            if (f->T[a])
+                s = make_cpml(f, options, a, q);
+    }
+    if (s == SCL_OK && m->nsrc > 0)
+        s = make_sources(f, options);
+    if (s == SCL_OK && m->nrx > 0)
+        s = make_receivers(f, options);
+    if (s == SCL_OK)
+        s = make_debye(f, options);
+    if (s == SCL_OK && f->split >= 0)
+        s = make_halo(f, options);
+    if (s != SCL_OK)
+        return s;
+    size_t stage = (size_t)CHUNK * f->rs * (size_t)(m->nsrc > 6 * m->nrx ? m->nsrc : 6 * m->nrx);
+    f->stage = malloc(stage ? stage : 1);
+    if (!f->stage)
+        return fail(f, SCL_ERR_MEMORY, "out of host memory");
+    if ((s = reset_state(f)) != SCL_OK)
+        return s;
+    return tune_shape(f, opt);
 }
 
 /* The device-memory budget, checked before any buffer is made: the field
@@ -1115,17 +1179,23 @@ scl_status scl_fdtd_create(scl_context *ctx, const scl_fdtd_model *m, const scl_
     f->rt = fp64 ? SCL_DOUBLE : SCL_FLOAT;
     f->rs = fp64 ? sizeof(double) : sizeof(float);
     f->fused = opt && opt->kernel == SCL_FDTD_FUSED;
-    int poles = 0;
+    int poles = 0, mag = 0;
     for (int q = 0; q < m->nmat; q++)
         poles |= m->mat[q].npoles > 0;
-    if (f->fused && poles) {
+    for (int q = 0; q < m->nsrc; q++)
+        mag |= m->src[q].kind == SCL_FDTD_MAGNETIC;
+    if ((f->fused && (poles || mag)) || (mag && (m->grid.nx != m->grid.gnx || m->grid.ny != m->grid.gny ||
+                                                  m->grid.nz != m->grid.gnz))) {
+        int p = poles && f->fused;
         free(f);
-        return scl_fail(ctx, SCL_ERR_UNSUPPORTED, "scl_fdtd_create",
-                        "dispersive materials run with the separate kernels, not the fused one");
+        return scl_fail(ctx, SCL_ERR_UNSUPPORTED, "scl_fdtd_create", "%s run with the separate kernels%s",
+                        p ? "dispersive materials" : "magnetic dipoles",
+                        p ? ", not the fused one" : " on the whole domain (not the fused one, nor a sub-domain)");
     }
     const scl_grid3d *g = &m->grid;
     int o[3] = {g->ox, g->oy, g->oz}, n[3] = {g->nx, g->ny, g->nz}, gn[3] = {g->gnx, g->gny, g->gnz};
     f->split = -1;
+    f->hslot = -1;
     for (int a = 0; a < 3; a++) {
         f->sub_lo[a] = o[a] > 0;
         f->sub_hi[a] = o[a] + n[a] < gn[a];
@@ -1207,6 +1277,34 @@ scl_status scl_fdtd_run_overlap(scl_fdtd *f, long steps, scl_fdtd_transport_fn f
     return s;
 }
 
+/* The sources' values for the chunk's steps, step-major: the E sources'
+ * (a magnetic dipole's too: its E amplitude is 0), and with magnetic dipoles
+ * theirs apart (the others' 0, never a hard source's NaN) */
+static scl_status stage_sources(scl_fdtd *f, int chunk)
+{
+    const scl_fdtd_model *m = f->m;
+    for (int n = 0; n < chunk; n++)
+        for (int q = 0; q < m->nsrc; q++) {
+            double v = scl_fdtd_source_value(m, q, f->steps + n);
+            int mag = m->src[q].kind == SCL_FDTD_MAGNETIC;
+            size_t i = (size_t)n * m->nsrc + q;
+            if (f->fp64) {
+                ((double *)f->stage)[i] = v;
+                if (f->nmag)
+                    ((double *)f->mstage)[i] = mag ? v : 0;
+            } else {
+                ((float *)f->stage)[i] = (float)v;
+                if (f->nmag)
+                    ((float *)f->mstage)[i] = mag ? (float)v : 0;
+            }
+        }
+    size_t cnt = (size_t)chunk * m->nsrc;
+    scl_status s = scl_stream_write_range(f->src_val, 0, cnt, f->stage, 1, NULL);
+    if (s == SCL_OK && f->nmag)
+        s = scl_stream_write_range(f->msrc_val, 0, cnt, f->mstage, 1, NULL);
+    return s;
+}
+
 static scl_status run_steps(scl_fdtd *f, long steps)
 {
     const scl_fdtd_model *m = f->m;
@@ -1215,18 +1313,8 @@ static scl_status run_steps(scl_fdtd *f, long steps)
         s = initial_sources(f);
     for (long done = 0; done < steps && s == SCL_OK;) {
         int chunk = (int)(steps - done < CHUNK ? steps - done : CHUNK);
-        if (m->nsrc > 0) {
-            for (int n = 0; n < chunk; n++)
-                for (int q = 0; q < m->nsrc; q++) {
-                    double v = scl_fdtd_source_value(m, q, f->steps + n);
-                    size_t i = (size_t)n * m->nsrc + q;
-                    if (f->fp64)
-                        ((double *)f->stage)[i] = v;
-                    else
-                        ((float *)f->stage)[i] = (float)v;
-                }
-            s = scl_stream_write_range(f->src_val, 0, (size_t)chunk * m->nsrc, f->stage, 1, NULL);
-        }
+        if (m->nsrc > 0)
+            s = stage_sources(f, chunk);
         if (m->nrx > 0 && f->rec_cap < f->steps + chunk) {
             long cap = (f->steps + chunk) * 2;
             double *r = realloc(f->rec, (size_t)cap * m->nrx * 6 * sizeof(double));
@@ -1247,8 +1335,10 @@ static scl_status run_steps(scl_fdtd *f, long steps)
             /* E^n is read before the H update too: part A may go first */
             if (s == SCL_OK && f->ndisp)
                 s = launch_debye(f, f->kda);
+            f->hslot = n; /* magnetic dipoles in step_fields */
             if (s == SCL_OK)
                 s = f->ofn ? step_overlap(f) : step_fields(f, q, f->shape);
+            f->hslot = -1;
             if (s == SCL_OK && f->ndisp)
                 s = launch_debye(f, f->kdapply);
             if (s == SCL_OK && m->nsrc > 0) {
@@ -1278,38 +1368,36 @@ static scl_status run_steps(scl_fdtd *f, long steps)
 
 long scl_fdtd_steps(const scl_fdtd *f) { return f->steps; }
 
+/* Reals from doubles into the staging buffer, then to the device. */
+static scl_status put_reals(scl_fdtd *f, scl_stream *st, const double *v, size_t n)
+{
+    for (size_t q = 0; q < n; q++) {
+        if (f->fp64)
+            ((double *)f->stage)[q] = v[q];
+        else
+            ((float *)f->stage)[q] = (float)v[q];
+    }
+    return scl_stream_write(st, f->stage, 1, NULL);
+}
+
 scl_status scl_fdtd_restart(scl_fdtd *f)
 {
     const scl_fdtd_model *m = f->m;
     const scl_grid3d *g = &m->grid;
     int n = m->nsrc > m->nrx ? m->nsrc : m->nrx;
     int *off = malloc(3 * sizeof(int) * (size_t)(n ? n : 1));
-    double *amp = malloc(sizeof(double) * (size_t)(n ? n : 1));
-    double *co = malloc(sizeof(double) * 4 * (size_t)m->nmat);
+    double *amp = malloc(2 * sizeof(double) * (size_t)(n ? n : 1));
     scl_status s = SCL_OK;
-    if (!off || !amp || !co)
-        s = scl_fail(f->ctx, SCL_ERR_MEMORY, "scl_fdtd_restart", "out of host memory");
     /* the same tables make_sources and make_receivers upload, at the
-     * positions the model has now */
+     * positions the model has now (the staging holds CHUNK * nsrc reals) */
+    if (!off || !amp || (m->nsrc > 0 && source_tables(m, off, amp, amp + m->nsrc) != 0))
+        s = scl_fail(f->ctx, SCL_ERR_MEMORY, "scl_fdtd_restart", "out of host memory");
     if (s == SCL_OK && m->nsrc > 0) {
-        scl_fdtd_coefficients(m, co, co + m->nmat, co + 2 * m->nmat, co + 3 * m->nmat);
-        for (int q = 0; q < m->nsrc; q++) {
-            const scl_fdtd_source *src = &m->src[q];
-            long o = scl_grid3d_index(g, src->ijk[0], src->ijk[1], src->ijk[2]);
-            off[q] = (int)o;
-            amp[q] = co[m->nmat + m->id[src->pol][o]];
-        }
         s = scl_stream_write(f->src_off, off, 1, NULL);
-        if (s == SCL_OK) {
-            void *buf = f->stage; /* at least CHUNK * nsrc reals */
-            for (int q = 0; q < m->nsrc; q++) {
-                if (f->fp64)
-                    ((double *)buf)[q] = amp[q];
-                else
-                    ((float *)buf)[q] = (float)amp[q];
-            }
-            s = scl_stream_write(f->src_amp, buf, 1, NULL);
-        }
+        if (s == SCL_OK)
+            s = put_reals(f, f->src_amp, amp, (size_t)m->nsrc);
+        if (s == SCL_OK && f->nmag)
+            s = put_reals(f, f->src_mamp, amp + m->nsrc, (size_t)m->nsrc);
     }
     if (s == SCL_OK && m->nrx > 0) {
         for (int r = 0; r < m->nrx; r++)
@@ -1318,7 +1406,6 @@ scl_status scl_fdtd_restart(scl_fdtd *f)
     }
     free(off);
     free(amp);
-    free(co);
     if (s == SCL_OK)
         s = reset_state(f);
     if (s == SCL_OK)

@@ -98,7 +98,9 @@ scl_status scl_fdtd_model_subdomain(const scl_fdtd_model *g, int axis, int lo, i
     s->iterations = g->iterations;
     s->time_window = g->time_window;
     memcpy(s->pml, g->pml, sizeof s->pml); /* the global CPML: the solver cuts it */
-    scl_fdtd_pml_ermr(g, s->pml_ermr);    /* graded from the whole model's planes */
+    s->cfs = g->cfs;
+    for (int f = 0; f < 6; f++) /* the whole model's grading on every rank */
+        s->pml_ermr[f] = g->pml[f] ? scl_fdtd_pml_ermr(g, f) : 0;
     memcpy(s->periodic, g->periodic, sizeof s->periodic);
     memcpy(s->src_step, g->src_step, sizeof s->src_step);
     memcpy(s->rx_step, g->rx_step, sizeof s->rx_step);
@@ -150,7 +152,7 @@ static scl_status cut_axis(const scl_fdtd_model *m, int a, scl_cpml_axis *ax, in
     int n = ns[a], o = os[a], N = Ns[a];
     int glo = m->pml[a], ghi = m->pml[a + 3];
     scl_cpml_axis whole;
-    scl_status s = scl_fdtd_cpml_axis_whole(m, a, &whole, err, errlen);
+    scl_status s = scl_fdtd_cpml_profile(m, a, N, &whole, err, errlen);
     if (s != SCL_OK)
         return s;
     int l = glo > 0 && glo - o >= 0 ? (glo - o < n ? glo - o : n) : -1;
@@ -203,7 +205,7 @@ scl_status scl_fdtd_cpml_local(const scl_fdtd_model *m, scl_cpml_axis ax[3], int
             continue;
         scl_status s;
         if (o[a] == 0 && gn[a] == n[a]) { /* the whole axis */
-            s = scl_fdtd_cpml_axis_whole(m, a, &ax[a], err, errlen);
+            s = scl_fdtd_cpml_profile(m, a, n[a], &ax[a], err, errlen);
             lo[a] = m->pml[a];
             hi[a] = m->pml[a + 3];
             T[a] = (lo[a] + 1) + (hi[a] + 1);

@@ -5,6 +5,7 @@
 #include "test_util.h"
 #include "streamcl/fdtd.h"
 
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -130,6 +131,31 @@ static void thin_objects(void)
     write_input("e3.txt", "a b\n1 2\n3\n");
     expect_error("excitation row", BASE "#excitation_file: e3.txt\n", "e3.txt:3:", "header names 2");
     expect_error("transmission line", BASE "#transmission_line: z 0.05 0.04 0.03 50 w1\n", "bad.in:5:", "'#transmission_line'");
+    expect_error("cfs twice", BASE "#pml_cfs: constant forward 0 0 constant forward 1 1 quartic forward 0 None\n"
+                 "#pml_cfs: constant forward 0 0 constant forward 1 1 quartic forward 0 None\n", "bad.in:6:", "second-order");
+    expect_error("cfs profile", BASE "#pml_cfs: cosine forward 0 0 constant forward 1 1 quartic forward 0 None\n", "bad.in:5:", "profile");
+    expect_error("cfs kappa", BASE "#pml_cfs: constant forward 0 0 constant forward 0 0 quartic forward 0 None\n", "bad.in:5:", "kappa");
+    expect_error("cfs negative", BASE "#pml_cfs: constant forward 0 -1 constant forward 1 1 quartic forward 0 None\n", "bad.in:5:", "zero or greater");
+    expect_error("cfs id", BASE "#pml_cfs: constant forward 0 0 constant forward 1 1 quartic forward 0 None p1\n", "bad.in:5:", "identifiers");
+    /* #magnetic_dipole: an H source, gprMax's 2D rules for its polarisation */
+    expect_error("magnetic wave", BASE "#magnetic_dipole: x 0.05 0.04 0.03 w2\n", "bad.in:5:", "'w2'");
+    expect_error("magnetic 2D TM", "#domain: 0.1 0.08 0.002\n#dx_dy_dz: 0.002 0.002 0.002\n#time_window: 1e-9\n"
+                 "#waveform: ricker 1 2e9 w1\n#magnetic_dipole: z 0.05 0.04 0 w1\n", "bad.in:5:", "2D TM");
+    path = write_input("mag.in", BASE "#magnetic_dipole: y 0.05 0.04 0.03 w1 1e-10 5e-10\n");
+    s = scl_fdtd_read_input(path, &m, err, sizeof err);
+    CHECK(s == SCL_OK, "magnetic dipole: %s", err);
+    if (s == SCL_OK) {
+        CHECK(m.nsrc == 1 && m.src[0].kind == SCL_FDTD_MAGNETIC && m.src[0].pol == 1 &&
+                  m.src[0].ijk[0] == 25 && m.src[0].ijk[1] == 20 && m.src[0].ijk[2] == 15,
+              "magnetic dipole: kind %d pol %d at (%d, %d, %d)", m.src[0].kind, m.src[0].pol,
+              m.src[0].ijk[0], m.src[0].ijk[1], m.src[0].ijk[2]);
+        /* gprMax: the wave at n dt (not n + 1/2) over the cell volume, in its window */
+        double v = scl_fdtd_source_value(&m, 0, 60), t = 60 * m.dt - 1e-10;
+        double want = scl_fdtd_wave_value(&m, 0, t) / (0.002 * 0.002 * 0.002);
+        CHECK(fabs(v - want) <= 1e-9 * fabs(want) && scl_fdtd_source_value(&m, 0, 2) == 0,
+              "magnetic dipole value %g, want %g", v, want);
+        scl_fdtd_model_free(&m);
+    }
 }
 
 /* #soil_peplinski's Debye materials against Peplinski's formula (and
