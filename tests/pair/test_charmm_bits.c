@@ -3,8 +3,9 @@
  * arithmetic): for each force kind, launch shape and precision, one
  * force-only step and one tallying step (per-atom terms included) of a
  * fixed water box with non-trivial special factors and Coulomb beyond LJ,
- * and one line "name hash" of every output bit (forces of both steps,
- * energies, virial, per-atom energy and virial, list size).
+ * and one line "name hash" of every output bit (forces, energies, virial,
+ * per-atom energy and virial, list size; the tallying step's forces through
+ * their difference from the force-only step's).
  *   test_charmm_bits            prints the lines (a build's fingerprint)
  *   test_charmm_bits FILE       compares them with FILE (an earlier run's
  *                               output): fails on any line that differs
@@ -27,49 +28,38 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
     return h;
 }
 
-/* One engine: a force-only step, then a tallying one; the hash of it all
- * (0 with *why set when the device refused the shape). */
+/* One engine: a force-only step, then a tallying one (test_engine_step);
+ * the hash of it all (0 with *why set when the device refused the shape).
+ * The tallying step's forces enter through their difference from the
+ * force-only step's. */
 static uint64_t run(scl_context *ctx, const scl_charmm_params *p, const test_atoms *a,
                     const char **why)
 {
     size_t n = (size_t)a->nlocal;
-    double *f1 = calloc(3 * n, sizeof *f1), *f2 = calloc(3 * n, sizeof *f2);
-    double *e = calloc(n, sizeof *e), *v = calloc(6 * n, sizeof *v);
-    scl_charmm *eng = NULL;
+    double *f = calloc(3 * n, sizeof *f), *e = calloc(n, sizeof *e), *v = calloc(6 * n, sizeof *v);
     scl_charmm_result r;
     scl_charmm_stats st;
+    double diff = 0;
     memset(&r, 0, sizeof r);
     memset(&st, 0, sizeof st);
-    scl_status s = f1 && f2 && e && v ? scl_charmm_create(ctx, p, &eng) : SCL_ERR_MEMORY;
-    if (s == SCL_OK)
-        s = scl_charmm_set_atoms(eng, a->nlocal, a->nghost, a->x, a->type, a->tag,
-                                 a->sys.nspecial, a->sys.special, a->sys.maxspecial);
-    if (s == SCL_OK)
-        s = scl_charmm_compute(eng, a->x, a->q, 0, 0, 0, 0);
-    if (s == SCL_OK)
-        s = scl_charmm_finish(eng, f1, NULL, NULL, NULL);
-    if (s == SCL_OK)
-        s = scl_charmm_compute(eng, a->x, a->q, 1, 1, 1, 1);
-    if (s == SCL_OK)
-        s = scl_charmm_finish(eng, f2, &r, e, v);
-    if (s == SCL_OK)
-        s = scl_charmm_stats_get(eng, &st);
+    scl_status s = f && e && v ? test_engine_step_diff(ctx, p, a, f, &r, e, v, &st, &diff)
+                               : SCL_ERR_MEMORY;
     uint64_t h = 0xcbf29ce484222325ULL;
     if (s == SCL_OK) {
-        h = fnv(h, f1, 3 * n * sizeof *f1);
-        h = fnv(h, f2, 3 * n * sizeof *f2);
-        h = fnv(h, e, n * sizeof *e);
-        h = fnv(h, v, 6 * n * sizeof *v);
-        h = fnv(h, &r.evdwl, sizeof r.evdwl);
-        h = fnv(h, &r.ecoul, sizeof r.ecoul);
-        h = fnv(h, r.virial, sizeof r.virial);
-        h = fnv(h, &st.neighbors, sizeof st.neighbors);
+        const struct {
+            const void *p;
+            size_t bytes;
+        } parts[] = {{f, 3 * n * sizeof *f},      {e, n * sizeof *e},
+                     {v, 6 * n * sizeof *v},      {&r.evdwl, sizeof r.evdwl},
+                     {&r.ecoul, sizeof r.ecoul},  {r.virial, sizeof r.virial},
+                     {&diff, sizeof diff},        {&st.neighbors, sizeof st.neighbors}};
+        for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++)
+            h = fnv(h, parts[k].p, parts[k].bytes);
     } else {
         *why = s == SCL_ERR_UNSUPPORTED ? "unsupported" : scl_last_error(ctx);
         h = 0;
     }
-    scl_charmm_free(eng);
-    free(f1), free(f2), free(e), free(v);
+    free(f), free(e), free(v);
     return h;
 }
 
@@ -95,14 +85,11 @@ int main(int argc, char **argv)
     CHECK(charmm_water_box(400, 12345, &water.sys) == 0, "water box");
     CHECK(test_add_ghosts(&water, 12.0) == 0, "water ghosts");
     for (size_t k = 0; k < sizeof shapes / sizeof *shapes; k++) {
-        static scl_env_options env;
-        memset(&env, 0, sizeof env);
         test_reset_cache();
-        scl_env_options_read(&env);
-        env.context.force = *shapes[k].force ? shapes[k].force : NULL;
+        scl_context_options opt = {.force = *shapes[k].force ? shapes[k].force : NULL};
         char err[1024];
         scl_context *ctx = NULL;
-        if (scl_context_create(&env.context, &ctx, err, sizeof err) != SCL_OK) {
+        if (scl_context_create_env(&opt, &ctx, err, sizeof err) != SCL_OK) {
             CHECK(0, "%s %s: cannot create context: %s", shapes[k].kind, shapes[k].force, err);
             continue;
         }
