@@ -43,6 +43,7 @@ jobs=${JOBS:-$(nproc)}
 dest=${OUT:+$OUT/house}
 dest=${dest:-$work/out}
 mkdir -p "$dest"
+rm -f "$dest"/*.log "$dest"/bits-*.txt "$dest"/bits-*.err # (no figures of an earlier run)
 modules="pair;fdtd;seismic;grid3d;lbm;nbody;eri"
 
 # build SRC DIR: the streamcl command of SRC into DIR (its log beside)
