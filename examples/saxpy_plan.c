@@ -36,12 +36,9 @@ int main(void)
 {
     enum { N = 1 << 20 };
     /* options from STREAMCL_DEVICE, STREAMCL_CACHE_DIR, ... when set */
-    scl_env_options env;
-    memset(&env, 0, sizeof env);
-    scl_env_options_read(&env);
     char err[1024];
     scl_context *ctx = NULL;
-    if (scl_context_create(&env.context, &ctx, err, sizeof err) != SCL_OK) {
+    if (scl_context_create_env(NULL, &ctx, err, sizeof err) != SCL_OK) {
         fprintf(stderr, "saxpy: %s\n", err);
         return 1;
     }

@@ -113,6 +113,11 @@ void scl_env_options_read(scl_env_options *env);
 scl_status scl_context_create(const scl_context_options *opt, scl_context **out,
                               char *err, size_t errlen);
 void scl_context_free(scl_context *ctx);
+/* scl_context_create with the STREAMCL_* environment (scl_env_options_read)
+ * for what opt leaves unset (opt may be NULL): a program's context in one
+ * call. */
+scl_status scl_context_create_env(const scl_context_options *opt, scl_context **out,
+                                  char *err, size_t errlen);
 
 /* Message of the last failed call on this context ("" if none). It names the
  * API function, the OpenCL call and error, and the context (kernel, sizes). */
@@ -221,6 +226,8 @@ scl_status scl_kernel_create(scl_context *ctx, const char *program_name,
 scl_status scl_kernel_from_program(scl_program *prog, const char *kernel_name,
                                    scl_kernel **out);
 void scl_kernel_free(scl_kernel *k);
+/* scl_kernel_free of each of k[0..n-1] (NULL entries too). */
+void scl_kernels_free(scl_kernel *const *k, size_t n);
 
 /* Name under which launches are profiled and reported (default: the kernel name). */
 void scl_kernel_set_label(scl_kernel *k, const char *label);
@@ -301,6 +308,9 @@ enum {
 scl_status scl_stream_create(scl_context *ctx, const char *label, scl_type t, size_t nx,
                              size_t ny, size_t nz, unsigned flags, scl_stream **out);
 void scl_stream_free(scl_stream *s);
+/* scl_stream_free of each of s[0..n-1] (NULL entries too): a module's
+ * teardown of its streams from one array. */
+void scl_streams_free(scl_stream *const *s, size_t n);
 
 size_t scl_stream_count(const scl_stream *s);   /* elements */
 size_t scl_stream_bytes(const scl_stream *s);

@@ -64,28 +64,25 @@ constexpr int FORWARD_IK = 0;           // pppm.cpp: enum {FORWARD_IK, FORWARD_A
 constexpr int FORWARD_IK_PERATOM = 2;   //   FORWARD_IK_PERATOM, ...}
 #endif
 
-// KSPACE-caller grid communication of nper FFT_SCALARs per grid point
+// KSPACE-caller grid communication of nper FFT_SCALARs per grid point, the
+// arguments in the order of this LAMMPS's GridComm / Grid3d
+#if STREAMCL_LAMMPS_WHICH_THIRD
+#define STREAMCL_GRID_ARGS                                                                        \
+  GridComm::KSPACE, caller, which, nper, sizeof(FFT_SCALAR), buf1, buf2, MPI_FFT_SCALAR
+#else
+#define STREAMCL_GRID_ARGS                                                                        \
+  GridComm::KSPACE, caller, nper, sizeof(FFT_SCALAR), which, buf1, buf2, MPI_FFT_SCALAR
+#endif
 inline void grid_forward(GridComm *gc, void *caller, int which, int nper, void *buf1, void *buf2)
 {
-#if STREAMCL_LAMMPS_WHICH_THIRD
-  gc->forward_comm(GridComm::KSPACE, caller, which, nper, sizeof(FFT_SCALAR), buf1, buf2,
-                   MPI_FFT_SCALAR);
-#else
-  gc->forward_comm(GridComm::KSPACE, caller, nper, sizeof(FFT_SCALAR), which, buf1, buf2,
-                   MPI_FFT_SCALAR);
-#endif
+  gc->forward_comm(STREAMCL_GRID_ARGS);
 }
 
 inline void grid_reverse(GridComm *gc, void *caller, int which, int nper, void *buf1, void *buf2)
 {
-#if STREAMCL_LAMMPS_WHICH_THIRD
-  gc->reverse_comm(GridComm::KSPACE, caller, which, nper, sizeof(FFT_SCALAR), buf1, buf2,
-                   MPI_FFT_SCALAR);
-#else
-  gc->reverse_comm(GridComm::KSPACE, caller, nper, sizeof(FFT_SCALAR), which, buf1, buf2,
-                   MPI_FFT_SCALAR);
-#endif
+  gc->reverse_comm(STREAMCL_GRID_ARGS);
 }
+#undef STREAMCL_GRID_ARGS
 
 // Comm::forward_comm_fix(Fix *) became Comm::forward_comm(Fix *) in 2022: the
 // first overload exists only where forward_comm_fix does (preferred: int 0)

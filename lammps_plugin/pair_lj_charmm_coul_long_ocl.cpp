@@ -41,12 +41,6 @@ static bool parse_int(const char *s, int &out)
   return true;
 }
 
-/* threads per atom the engine supports (lanes sharing one atom's list) */
-static bool valid_tpa(int tpa)
-{
-  return tpa == 1 || tpa == 2 || tpa == 4 || tpa == 8 || tpa == 16 || tpa == 32;
-}
-
 static bool parse_number(const char *s)
 {
   char *end = nullptr;
@@ -106,8 +100,9 @@ void PairLJCharmmCoulLongOCL::read_env()
     else error->all(FLERR, strf("STREAMCL_PRECISION='%s' is invalid: use single, mixed or double", e));
   }
   if ((e = getenv("STREAMCL_TPA")) && *e)
-    if (!parse_int(e, tpa) || (tpa != 0 && !valid_tpa(tpa)))
-      error->all(FLERR, strf("STREAMCL_TPA='%s' is invalid: use 1, 2, 4, 8, 16 or 32 (0 = tuned)", e));
+    if (!parse_int(e, tpa) || (tpa != 0 && !scl_charmm_tpa_valid(tpa)))
+      error->all(FLERR, strf("STREAMCL_TPA='%s' is invalid: use a threads-per-atom count of the "
+                             "engine (1, 2, 4, ..; 0 = tuned)", e));
   if ((e = getenv("STREAMCL_CHUNKS")) && *e)
     if (!parse_int(e, chunks) || chunks < 0)
       error->all(FLERR, strf("STREAMCL_CHUNKS='%s' is invalid: use an integer >= 1 (0 = tuned)", e));
@@ -162,9 +157,9 @@ void PairLJCharmmCoulLongOCL::settings(int narg, char **arg)
       else error->all(FLERR, strf("pair_style lj/charmm/coul/long/ocl: precision '%s' is invalid: "
                                   "use single, mixed or double", v));
     } else if (key == "tpa") {
-      if (!parse_int(v, tpa) || !valid_tpa(tpa))
+      if (!parse_int(v, tpa) || !scl_charmm_tpa_valid(tpa))
         error->all(FLERR, strf("pair_style lj/charmm/coul/long/ocl: tpa '%s' is invalid: "
-                               "use 1, 2, 4, 8, 16 or 32", v));
+                               "use a threads-per-atom count of the engine (1, 2, 4, ..)", v));
     } else if (key == "kernel") {
       if (strcmp(v, "charmm") && strcmp(v, "cpu") && strcmp(v, "cluster"))
         error->all(FLERR, strf("pair_style lj/charmm/coul/long/ocl: kernel '%s' is invalid: "

@@ -47,12 +47,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: launch_overhead [launches >= 1] [batches 1..64]\n");
         return 2;
     }
-    scl_env_options env;
-    memset(&env, 0, sizeof env);
-    scl_env_options_read(&env);
     char err[1024];
     scl_context *ctx = NULL;
-    if (scl_context_create(&env.context, &ctx, err, sizeof err) != SCL_OK) {
+    if (scl_context_create_env(NULL, &ctx, err, sizeof err) != SCL_OK) {
         fprintf(stderr, "launch_overhead: %s\n", err);
         return 1;
     }

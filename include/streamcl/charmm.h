@@ -93,7 +93,7 @@ typedef struct {
     double skin;            /* neighbor skin added to max(cut_lj, cut_coul) */
     scl_precision precision;
     /* Launch parameters; 0 = let the tuner choose (or defaults when tune = 0). */
-    int threads_per_atom;   /* 1, 2, 4, 8, 16 or 32 */
+    int threads_per_atom;   /* 0 (tuned), or 1, 2, 4, 8, 16 or 32: scl_charmm_tpa_valid */
     int chunks;             /* number of atom chunks per step, >= 1 */
     int work_group;         /* work-group size */
     int tune;               /* 1: time candidates on the first step, cache the plan */
@@ -156,6 +156,9 @@ typedef struct {
 
 /* Default parameters: mixed precision, tuning on, special factors all 1. */
 void scl_charmm_params_default(scl_charmm_params *p);
+/* 1 when threads_per_atom may be tpa (front ends check their keyword with
+ * it: the engine's list of legal values is the one list), else 0. */
+int scl_charmm_tpa_valid(int tpa);
 
 typedef struct scl_charmm scl_charmm;
 

@@ -108,7 +108,7 @@ static int parse_count(const char *o, const char *v, bench_args *a, int *r)
         {"--atoms", &a->atoms, 3, 300000000},
         {"--steps", &a->steps, 1, 1000000},
         {"--rebuild", &a->rebuild, 1, 1000000},
-        {"--tpa", &a->tpa, 1, 32},
+        {"--tpa", &a->tpa, 1, 1024}, /* (the engine says which) */
         {"--chunks", &a->chunks, 1, 4096},
         {"--wg", &a->wg, 1, 4096},
         {"--lists", &a->lists, 1, 2},

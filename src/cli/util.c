@@ -52,13 +52,9 @@ scl_context *cli_context(const char *device, int profiling)
 {
     char err[2048];
     /* the command's options first, the STREAMCL_* environment for the rest */
-    static scl_env_options env;
-    memset(&env, 0, sizeof env);
-    env.context.device = device;
-    env.context.profiling = profiling;
-    scl_env_options_read(&env);
+    scl_context_options opt = {.device = device, .profiling = profiling};
     scl_context *ctx = NULL;
-    if (scl_context_create(&env.context, &ctx, err, sizeof err) != SCL_OK) {
+    if (scl_context_create_env(&opt, &ctx, err, sizeof err) != SCL_OK) {
         fprintf(stderr, "streamcl: %s\n", err);
         return NULL;
     }

@@ -56,3 +56,14 @@ void scl_env_options_read(scl_env_options *env)
             o->cache_dir = env->cache_dir;
     }
 }
+
+scl_status scl_context_create_env(const scl_context_options *opt, scl_context **out, char *err,
+                                  size_t errlen)
+{
+    scl_env_options env; /* (the context copies the strings it keeps) */
+    memset(&env, 0, sizeof env);
+    if (opt)
+        env.context = *opt;
+    scl_env_options_read(&env);
+    return scl_context_create(&env.context, out, err, errlen);
+}

@@ -155,3 +155,10 @@ void scl_clear_error(scl_context *ctx)
         ctx->error[0] = '\0';
 }
 
+void *scl_calloc(scl_context *ctx, size_t n, size_t size, const char *func)
+{
+    void *p = calloc(n, size);
+    if (!p)
+        scl_fail(ctx, SCL_ERR_MEMORY, func, "out of host memory");
+    return p;
+}

@@ -123,6 +123,12 @@ void scl_kernel_free(scl_kernel *k)
     free(k);
 }
 
+void scl_kernels_free(scl_kernel *const *k, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        scl_kernel_free(k[i]);
+}
+
 void scl_kernel_set_label(scl_kernel *k, const char *label)
 {
     if (k && label)

@@ -87,6 +87,12 @@ void scl_stream_free(scl_stream *s)
     free(s);
 }
 
+void scl_streams_free(scl_stream *const *s, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        scl_stream_free(s[k]);
+}
+
 cl_mem scl_stream_mem(const scl_stream *s) { return s ? s->mem : NULL; }
 size_t scl_stream_count(const scl_stream *s) { return s ? s->count : 0; }
 size_t scl_stream_bytes(const scl_stream *s) { return s ? s->count * scl_type_size(s->type) : 0; }

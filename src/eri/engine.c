@@ -370,9 +370,9 @@ scl_status scl_eri_create(scl_context *ctx, const scl_eri_system *sys, const scl
     scl_status st = check_system(ctx, sys, &o);
     if (st != SCL_OK)
         return st;
-    scl_eri *e = calloc(1, sizeof *e);
+    scl_eri *e = scl_calloc(ctx, 1, sizeof *e, "scl_eri_create");
     if (!e)
-        return scl_fail(ctx, SCL_ERR_MEMORY, "scl_eri_create", "out of host memory");
+        return SCL_ERR_MEMORY;
     e->ctx = ctx;
     e->sys = sys;
     e->opt = o;

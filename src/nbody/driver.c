@@ -359,9 +359,9 @@ scl_status scl_nbody_create(scl_context *ctx, const scl_nbody_options *opt, size
     s = check_input(ctx, n, pos, vel, mass);
     if (s != SCL_OK)
         return s;
-    scl_nbody *nb = calloc(1, sizeof *nb);
+    scl_nbody *nb = scl_calloc(ctx, 1, sizeof *nb, fn);
     if (!nb)
-        return scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+        return SCL_ERR_MEMORY;
     nb->ctx = ctx;
     nb->G = opt->G > 0 ? opt->G : 1.0;
     nb->eps = opt->eps;

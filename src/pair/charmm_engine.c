@@ -59,10 +59,9 @@ static scl_status check_params(scl_context *ctx, const scl_charmm_params *p, con
         s = scl_fail(ctx, SCL_ERR_UNSUPPORTED, fn,
                      "double precision needs fp64, which %s does not have", dev->name);
     int tpa = p->threads_per_atom;
-    if (s == SCL_OK && tpa != 0 && tpa != 1 && tpa != 2 && tpa != 4 && tpa != 8 && tpa != 16 &&
-        tpa != 32)
-        s = scl_fail(ctx, SCL_ERR_ARGUMENT, fn,
-                     "threads_per_atom %d is not 1, 2, 4, 8, 16 or 32", tpa);
+    if (s == SCL_OK && tpa != 0 && charmm_tpa_index(tpa) < 0)
+        s = scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "threads_per_atom %d is not 0 (tuned) or 1, 2, 4, .. %d",
+                     tpa, 1 << (CHARMM_TPA_VARIANTS - 1));
     if (s == SCL_OK && (p->chunks < 0 || p->work_group < 0 || p->neighbor_capacity < 0 ||
                         (p->work_group & (p->work_group - 1)) != 0))
         s = scl_fail(ctx, SCL_ERR_ARGUMENT, fn,
@@ -82,9 +81,9 @@ scl_status scl_charmm_create(scl_context *ctx, const scl_charmm_params *p, scl_c
         return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "ctx, params and out must not be NULL");
     *out = NULL;
     char err[512];
-    scl_charmm *eng = calloc(1, sizeof *eng);
+    scl_charmm *eng = scl_calloc(ctx, 1, sizeof *eng, fn);
     if (!eng)
-        return scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+        return SCL_ERR_MEMORY;
     eng->ctx = ctx;
     scl_status s = charmm_coeffs_init(p, &eng->coeffs, err, sizeof err);
     if (s != SCL_OK) {
@@ -168,8 +167,7 @@ void scl_charmm_free(scl_charmm *eng)
     charmm_forces_free(&eng->forces);
     scl_stream *all[] = {eng->pos,   eng->pos_lo, eng->force, eng->partials, eng->eatom,
                          eng->vatom, eng->error,  eng->xq_dev};
-    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
-        scl_stream_free(all[k]);
+    scl_streams_free(all, sizeof all / sizeof all[0]);
     scl_kernel_free(eng->pack);
     for (int k = 0; k < STAGE_COUNT; k++)
         charmm_stage_free(&eng->stage[k]);

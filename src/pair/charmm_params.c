@@ -1,11 +1,14 @@
 /* Parameters of lj/charmm/coul/long: defaults, validation, and the derived
  * coefficients (lj1..lj4, squared cutoffs, switch denominator) of LAMMPS's
  * PairLJCharmmCoulLong::init_one(). */
+#include "pair/kinds/charmm_forces.h"
 #include "pair/pair_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+int scl_charmm_tpa_valid(int tpa) { return charmm_tpa_index(tpa) >= 0; }
 
 void scl_charmm_params_default(scl_charmm_params *p)
 {

@@ -53,19 +53,16 @@ void charmm_cluster_free(charmm_cluster *cl)
                 scl_kernel_free(cl->force[t][v][f]);
     scl_kernel *kernels[] = {cl->columns, cl->scan,   cl->scatter, cl->sort,
                              cl->bounds,  cl->pairs, cl->prune};
-    for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++)
-        scl_kernel_free(kernels[k]);
+    scl_kernels_free(kernels, sizeof kernels / sizeof kernels[0]);
     for (int s = 0; s < 2; s++) {
         cluster_set *cs = &cl->set[s];
         scl_stream *all[] = {cs->col_of,  cs->rank,    cs->count, cs->col_start, cs->col_cluster,
                              cs->entries, cs->atom,    cs->lo,    cs->hi};
-        for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
-            scl_stream_free(all[k]);
+        scl_streams_free(all, sizeof all / sizeof all[0]);
     }
     scl_stream *pairs[] = {cl->cj,      cl->cmask,    cl->nj,    cl->cj_in,   cl->cmask_in,
                            cl->nj_in,   cl->sp_list,  cl->sp_count, cl->overflow};
-    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++)
-        scl_stream_free(pairs[k]);
+    scl_streams_free(pairs, sizeof pairs / sizeof pairs[0]);
     free(cl);
 }
 

@@ -118,6 +118,73 @@ __kernel void cluster_bounds(__global const pos4 *pos, __global const int *map, 
 
 #include "../list/charmm_special.clh"
 
+/* The range of local atom o's special partner tags (x > y: empty): bonded
+ * partners have nearby tags, and most pairs fail the range test */
+inline long2 special_tags(__global const int *nspecial, __global const long *special,
+                          const int maxspecial, const int o, const int has_atom)
+{
+    long2 range = (long2)(1, 0); /* empty */
+    if (has_atom && maxspecial > 0)
+        for (int s = 0; s < nspecial[3 * o + 2]; s++) {
+            const long tg = special[(size_t)o * (size_t)maxspecial + s];
+            range.x = s == 0 || tg < range.x ? tg : range.x;
+            range.y = s == 0 || tg > range.y ? tg : range.y;
+        }
+    return range;
+}
+
+/* The first cluster of [first, last) (one column: hi.z grows along it)
+ * whose box reaches z, by bisection */
+inline int first_reaching(__global const float4 *cl_hi_j, int first, int last, const float z)
+{
+    while (first < last) {
+        const int mid = (first + last) / 2;
+        if (cl_hi_j[mid].z < z)
+            first = mid + 1;
+        else
+            last = mid;
+    }
+    return first;
+}
+
+/* The special kind of the pair (i at pi, o; binned j bj with tag tj in the
+ * range): 0 for none, -1 for a special pair beyond the list cutoff */
+inline int cluster_special(__global const pos4 *pos, __global const int *nspecial,
+                           __global const long *special, const int maxspecial, const int o,
+                           const pos4 pi, const int bj, const long tj, const float unit,
+                           const float4 half_box, const float cutsq)
+{
+    const pos4 pj = pos[bj];
+    const float dx = DELTA(pi.x, pj.x), dy = DELTA(pi.y, pj.y), dz = DELTA(pi.z, pj.z);
+    int kind = special_kind(nspecial, special, maxspecial, o, tj);
+    /* a far periodic image of the partner is not the partner (LAMMPS's
+     * minimum_image_check) */
+    if (fabs(dx) > half_box.x || fabs(dy) > half_box.y || fabs(dz) > half_box.z)
+        kind = 0;
+    /* beyond the list cutoff a special pair never interacts: neither
+     * computed nor listed */
+    if (kind && dx * dx + dy * dy + dz * dz >= cutsq + SPARE)
+        kind = -1;
+    return kind;
+}
+
+/* The special pairs of i = t with j-cluster jc (kinds: the work-group's, in
+ * k order) onto i's list after its nsp so far; returns the new count (past
+ * sp_capacity: counted, not stored) */
+inline int list_specials(__local const int *kinds, __global const int *cl_atom_j, const int ic,
+                         const int jc, const int t, const int sp_capacity, int nsp,
+                         __global int *sp_list)
+{
+    for (int kk = 0; kk < CLUSTER; kk++) {
+        const int kd = kinds[CLUSTER * t + kk];
+        if (kd && nsp < sp_capacity)
+            sp_list[(size_t)(CLUSTER * ic + t) * (size_t)sp_capacity + nsp] =
+                cl_atom_j[CLUSTER * jc + kk] | (kd << KIND_SHIFT);
+        nsp += kd != 0;
+    }
+    return nsp;
+}
+
 /* One work-group of 64 per i-cluster; work-item t takes atom pair (i, k) =
  * (t / 8, t % 8) of every j-cluster in reach. The j-clusters of a column
  * come in z order, so the scan of a column stops past the box. Entries of
@@ -150,13 +217,7 @@ __kernel void cluster_pairs(__global const pos4 *pos, __global const int *ilist,
     const pos4 pi = pos[bi >= 0 ? bi : 0];
     const int o = bi >= 0 ? order[bi] : 0;
     /* bonded partners have nearby tags: most pairs fail this range test */
-    long2 range = (long2)(1, 0); /* empty */
-    if (bi >= 0 && maxspecial > 0)
-        for (int s = 0; s < nspecial[3 * o + 2]; s++) {
-            const long tg = special[(size_t)o * (size_t)maxspecial + s];
-            range.x = s == 0 || tg < range.x ? tg : range.x;
-            range.y = s == 0 || tg > range.y ? tg : range.y;
-        }
+    const long2 range = special_tags(nspecial, special, maxspecial, o, bi >= 0);
     const float4 lo = cl_lo_i[ic], hi = cl_hi_i[ic];
     const float reach = cut + SPARE, reach2 = reach * reach, cutsq = cut * cut;
     const int x0 = column_coord(lo.x - reach, grid_lo.x, inv_width.x, ncx);
@@ -170,14 +231,7 @@ __kernel void cluster_pairs(__global const pos4 *pos, __global const int *ilist,
             /* a column's clusters are consecutive groups of its z-sorted
              * atoms: their z ranges follow each other, so hi.z grows along
              * the column; start at the first that reaches lo.z - reach */
-            int first = col_cluster[col], last = end;
-            while (first < last) {
-                const int mid = (first + last) / 2;
-                if (cl_hi_j[mid].z < lo.z - reach)
-                    first = mid + 1;
-                else
-                    last = mid;
-            }
+            const int first = first_reaching(cl_hi_j, col_cluster[col], end, lo.z - reach);
             for (int jc = first; jc < end; jc++) {
                 const float4 jlo = cl_lo_j[jc], jhi = cl_hi_j[jc];
                 if (jlo.z > hi.z + reach)
@@ -194,21 +248,9 @@ __kernel void cluster_pairs(__global const pos4 *pos, __global const int *ilist,
                 int kind = 0;
                 if (bi >= 0 && bj >= 0 && bi != bj) {
                     const long tj = tag[bj];
-                    if (tj >= range.x && tj <= range.y) {
-                        const pos4 pj = pos[bj];
-                        const float dx = DELTA(pi.x, pj.x), dy = DELTA(pi.y, pj.y),
-                                    dz = DELTA(pi.z, pj.z);
-                        kind = special_kind(nspecial, special, maxspecial, o, tj);
-                        /* a far periodic image of the partner is not the
-                         * partner (LAMMPS's minimum_image_check) */
-                        if (fabs(dx) > half_box.x || fabs(dy) > half_box.y ||
-                            fabs(dz) > half_box.z)
-                            kind = 0;
-                        /* beyond the list cutoff a special pair never
-                         * interacts: neither computed nor listed */
-                        if (kind && dx * dx + dy * dy + dz * dz >= cutsq + SPARE)
-                            kind = -1;
-                    }
+                    if (tj >= range.x && tj <= range.y)
+                        kind = cluster_special(pos, nspecial, special, maxspecial, o, pi, bj, tj,
+                                               unit, half_box, cutsq);
                     if (kind == 0)
                         atomic_or(&mask[i / 4], 1u << (CLUSTER * (i % 4) + k));
                 }
@@ -217,13 +259,7 @@ __kernel void cluster_pairs(__global const pos4 *pos, __global const int *ilist,
                     any_special = 1;
                 barrier(CLK_LOCAL_MEM_FENCE);
                 if (any_special && t < CLUSTER) /* the specials of i = t, in k order */
-                    for (int kk = 0; kk < CLUSTER; kk++) {
-                        const int kd = kinds[CLUSTER * t + kk];
-                        if (kd && nsp < sp_capacity)
-                            sp_list[(size_t)(CLUSTER * ic + t) * (size_t)sp_capacity + nsp] =
-                                cl_atom_j[CLUSTER * jc + kk] | (kd << KIND_SHIFT);
-                        nsp += kd != 0;
-                    }
+                    nsp = list_specials(kinds, cl_atom_j, ic, jc, t, sp_capacity, nsp, sp_list);
                 if ((mask[0] | mask[1]) != 0) {
                     if (t == 0 && n < capacity) {
                         cj[(size_t)ic * (size_t)capacity + n] = jc;

@@ -43,11 +43,7 @@ __kernel void charmm_cluster_force(__global const pos4 *restrict pos,
     const int ii = active ? ai : 0;
     const int i = ilist[ii];
     const pos4 pi = pos[i];
-#if POS_FIXED && PAIR_DOUBLE
-    const float4 lo_i = pos_lo[i];
-#else
-    const float4 lo_i = (float4)(0.0f);
-#endif
+    const float4 lo_i = residuals(pos_lo, i);
     const real qi = pair_delta(pi, pi, lo_i, pos_lo, i, unit).w;
     const int ti = type[i];
     const int n8 = active ? 8 * nj[ic] : 0;

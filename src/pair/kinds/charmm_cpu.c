@@ -47,8 +47,7 @@ void charmm_cpu_free(charmm_cpu *cpu)
     scl_stream *all[] = {cpu->block_start, cpu->block_ids, cpu->slot_of, cpu->outer,
                          cpu->outer_num,   cpu->outer_nsf, cpu->half,    cpu->half_num,
                          cpu->half_nsf,    cpu->facc,      cpu->eacc,    cpu->vacc};
-    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
-        scl_stream_free(all[k]);
+    scl_streams_free(all, sizeof all / sizeof all[0]);
     free(cpu->icell_host);
     free(cpu);
 }

@@ -378,6 +378,53 @@ typedef struct {
     realv dx, dy, dz, fpair, evdwl, ecoul;
 } group_out;
 
+/* Raise the too-close error for the first lane of close (a pair of atom
+ * ii closer than min_r2) */
+__attribute__((always_inline)) inline void report_close(volatile __global int *error,
+                                                        const int ii, const maskv close,
+                                                        const int8 j)
+{
+    int c[8], jv[8];
+    vstore8(convert_int8(close), 0, c);
+    vstore8(j, 0, jv);
+    for (int k = 0; k < 8; k++)
+        if (c[k])
+            report(error, 1, ii, jv[k]);
+}
+
+/* LJ with the CHARMM switch of 8 neighbors j of an atom of type ti at
+ * r2s (1/r2s in r2inv), times factor_lj, zero beyond the LJ cutoff:
+ * returns the force term, *philj_out the energy */
+__attribute__((always_inline)) inline realv group_lj(__global const int *restrict type,
+                                                     __global const real4 *restrict ljc,
+                                                     const int ntypes, const int ti, const int8 j,
+                                                     const realv r2inv, const realv r2s,
+                                                     const realv factor_lj, const real cut_ljsq,
+                                                     const real cut_lj_innersq,
+                                                     const real inv_denom_lj, realv *philj_out)
+{
+    const int8 tj = gather_int(type, j);
+    const int8 cidx = (int8)(ti * ntypes) + tj;
+    const real4 c0 = ljc[cidx.s0], c1 = ljc[cidx.s1], c2 = ljc[cidx.s2], c3 = ljc[cidx.s3],
+                c4 = ljc[cidx.s4], c5 = ljc[cidx.s5], c6 = ljc[cidx.s6], c7 = ljc[cidx.s7];
+    const realv lj1 = (realv)(c0.x, c1.x, c2.x, c3.x, c4.x, c5.x, c6.x, c7.x);
+    const realv lj2 = (realv)(c0.y, c1.y, c2.y, c3.y, c4.y, c5.y, c6.y, c7.y);
+    const realv lj3 = (realv)(c0.z, c1.z, c2.z, c3.z, c4.z, c5.z, c6.z, c7.z);
+    const realv lj4 = (realv)(c0.w, c1.w, c2.w, c3.w, c4.w, c5.w, c6.w, c7.w);
+    const realv r6inv = r2inv * r2inv * r2inv;
+    realv forcelj = r6inv * (lj1 * r6inv - lj2);
+    realv philj = r6inv * (lj3 * r6inv - lj4);
+    const realv d = cut_ljsq - r2s;
+    const realv switch1 = d * d * (cut_ljsq + (real)2 * r2s - (real)3 * cut_lj_innersq) * inv_denom_lj;
+    const realv switch2 = (real)12 * r2s * d * (r2s - cut_lj_innersq) * inv_denom_lj;
+    const maskv switched = r2s > (realv)cut_lj_innersq;
+    forcelj = select(forcelj, forcelj * switch1 + philj * switch2, switched);
+    philj = select(philj, philj * switch1, switched);
+    const maskv in_lj = r2s < (realv)cut_ljsq;
+    *philj_out = select((realv)0, philj * factor_lj, in_lj);
+    return select((realv)0, forcelj * factor_lj, in_lj);
+}
+
 /* The pair math of 8 neighbors j (packed: index and kind) of atom i.
  * general: kinds may be non-zero (special pairs); else every kind is 0. */
 __attribute__((always_inline)) inline group_out pair_group(__global const pos4 *restrict pos, __global const float4 *restrict pos_lo,
@@ -441,12 +488,7 @@ __attribute__((always_inline)) inline group_out pair_group(__global const pos4 *
     maskv live = in_force;
     const maskv close = in_force & (r2 < (realv)min_r2);
     if (any(close)) {
-        int c[8], jv[8];
-        vstore8(convert_int8(close), 0, c);
-        vstore8(j, 0, jv);
-        for (int k = 0; k < 8; k++)
-            if (c[k])
-                report(error, 1, ii, jv[k]);
+        report_close(error, ii, close, j);
         live &= ~close;
     }
     const realv r2s = select((realv)1, r2, live); /* masked lanes compute on 1 */
@@ -487,27 +529,9 @@ __attribute__((always_inline)) inline group_out pair_group(__global const pos4 *
     }
     forcecoul = select((realv)0, forcecoul, in_coul_m);
     ecoul = select((realv)0, ecoul, in_coul_m);
-    /* LJ with the CHARMM switch */
-    const int8 tj = gather_int(type, j);
-    const int8 cidx = (int8)(ti * ntypes) + tj;
-    const real4 c0 = ljc[cidx.s0], c1 = ljc[cidx.s1], c2 = ljc[cidx.s2], c3 = ljc[cidx.s3],
-                c4 = ljc[cidx.s4], c5 = ljc[cidx.s5], c6 = ljc[cidx.s6], c7 = ljc[cidx.s7];
-    const realv lj1 = (realv)(c0.x, c1.x, c2.x, c3.x, c4.x, c5.x, c6.x, c7.x);
-    const realv lj2 = (realv)(c0.y, c1.y, c2.y, c3.y, c4.y, c5.y, c6.y, c7.y);
-    const realv lj3 = (realv)(c0.z, c1.z, c2.z, c3.z, c4.z, c5.z, c6.z, c7.z);
-    const realv lj4 = (realv)(c0.w, c1.w, c2.w, c3.w, c4.w, c5.w, c6.w, c7.w);
-    const realv r6inv = r2inv * r2inv * r2inv;
-    realv forcelj = r6inv * (lj1 * r6inv - lj2);
-    realv philj = r6inv * (lj3 * r6inv - lj4);
-    const realv d = cut_ljsq - r2s;
-    const realv switch1 = d * d * (cut_ljsq + (real)2 * r2s - (real)3 * cut_lj_innersq) * inv_denom_lj;
-    const realv switch2 = (real)12 * r2s * d * (r2s - cut_lj_innersq) * inv_denom_lj;
-    const maskv switched = r2s > (realv)cut_lj_innersq;
-    forcelj = select(forcelj, forcelj * switch1 + philj * switch2, switched);
-    philj = select(philj, philj * switch1, switched);
-    const maskv in_lj = r2s < (realv)cut_ljsq;
-    forcelj = select((realv)0, forcelj * factor_lj, in_lj);
-    philj = select((realv)0, philj * factor_lj, in_lj);
+    realv philj;
+    const realv forcelj = group_lj(type, ljc, ntypes, ti, j, r2inv, r2s, factor_lj, cut_ljsq,
+                                   cut_lj_innersq, inv_denom_lj, &philj);
     o.fpair = select((realv)0, (forcecoul + forcelj) * r2inv, live);
     o.evdwl = select((realv)0, philj, live);
     o.ecoul = select((realv)0, ecoul, live);
@@ -532,6 +556,106 @@ __kernel void charmm_slot_map(__global const int *restrict ilist, const int nloc
         slot_of[ilist[ii]] = ii;
 }
 
+/* The charge of atom i (position pi) and in *lo_i its residuals (mixed
+ * tallying steps: see charmm_pair.clh), else zero */
+__attribute__((always_inline)) inline real atom_charge(__global const float4 *restrict pos_lo,
+                                                       const pos4 pi, const int i, float4 *lo_i)
+{
+#if POS_FIXED && PAIR_DOUBLE
+    *lo_i = pos_lo[i];
+    return (real)as_float(pi.w) + (real)lo_i->w;
+#elif POS_FIXED
+    (void)pos_lo, (void)i;
+    *lo_i = (float4)0;
+    return as_float(pi.w);
+#else
+    (void)pos_lo, (void)i;
+    *lo_i = (float4)0;
+    return pi.w;
+#endif
+}
+
+/* Half lists: a group's pair terms into its partners' rows (minus the
+ * force in double precision, where sub_rows does not; the per-atom terms
+ * when tallying) */
+__attribute__((always_inline)) inline void scatter_rows(__global accs *facc, __global accs *eacc,
+                                                        __global accs *vacc, const int8 rows,
+                                                        const int per_atom, const accv ax,
+                                                        const accv ay, const accv az
+#if TALLY
+                                                        , const accv ev, const accv ec,
+                                                        const accv v0, const accv v1,
+                                                        const accv v2, const accv v3,
+                                                        const accv v4, const accv v5
+#endif
+)
+{
+    (void)facc, (void)eacc, (void)vacc, (void)per_atom, (void)ax, (void)ay, (void)az;
+    int jj[8];
+    vstore8(rows, 0, jj);
+    for (int k = 0; k < 8; k++) {
+#if PREC == 2
+        const size_t o4 = 4 * (size_t)jj[k];
+        acc_add_mem(facc, o4, acc1_neg(acc_lane(ax, k)));
+        acc_add_mem(facc, o4 + 1, acc1_neg(acc_lane(ay, k)));
+        acc_add_mem(facc, o4 + 2, acc1_neg(acc_lane(az, k)));
+#endif
+#if TALLY
+        if (per_atom) {
+            acc_add_mem(eacc, (size_t)jj[k], acc_lane(acc_add(ev, ec), k));
+            const accv vv[6] = {v0, v1, v2, v3, v4, v5};
+            for (int c = 0; c < 6; c++)
+                acc_add_mem(vacc, 6 * (size_t)jj[k] + c, acc_lane(vv[c], k));
+        }
+#endif
+    }
+}
+
+/* An atom's force sums into its output (full lists) or its row (half) */
+__attribute__((always_inline)) inline void store_force(__global out_t *force, __global accs *facc,
+                                                       const size_t oi, const accv fx,
+                                                       const accv fy, const accv fz)
+{
+    (void)force, (void)facc;
+#if HALF
+#if PREC == 2
+    acc_add_mem(facc, 4 * oi, acc_sum(fx));
+    acc_add_mem(facc, 4 * oi + 1, acc_sum(fy));
+    acc_add_mem(facc, 4 * oi + 2, acc_sum(fz));
+#else
+    vstore4(vload4(oi, facc) + (accs4)(acc_sum(fx), acc_sum(fy), acc_sum(fz), 0), oi, facc);
+#endif
+#else
+    force[4 * oi] = acc_out(acc_sum(fx));
+    force[4 * oi + 1] = acc_out(acc_sum(fy));
+    force[4 * oi + 2] = acc_out(acc_sum(fz));
+    force[4 * oi + 3] = 0;
+#endif
+}
+
+#if TALLY
+/* An atom's per-atom energy and virial sums into its outputs (full lists)
+ * or its rows (half) */
+__attribute__((always_inline)) inline void
+store_atom_tallies(__global out_t *eatom, __global out_t *vatom, __global accs *eacc,
+                   __global accs *vacc, const size_t oi, const accv a_e, const accv a0,
+                   const accv a1, const accv a2, const accv a3, const accv a4, const accv a5)
+{
+    (void)eatom, (void)vatom, (void)eacc, (void)vacc;
+    const acc1 sums[7] = {acc_sum(a_e), acc_sum(a0), acc_sum(a1), acc_sum(a2),
+                          acc_sum(a3), acc_sum(a4), acc_sum(a5)};
+#if HALF
+    acc_add_mem(eacc, oi, sums[0]);
+    for (int c = 0; c < 6; c++)
+        acc_add_mem(vacc, 6 * oi + c, sums[1 + c]);
+#else
+    eatom[oi] = acc_out(sums[0]);
+    for (int c = 0; c < 6; c++)
+        vatom[6 * oi + c] = acc_out(sums[1 + c]);
+#endif
+}
+#endif
+
 /* Work-item w runs block block_ids[block_first + w]: local slots
  * block_start[b] .. block_start[b+1]. Slot s of atom ii's list is at
  * nbr[(s/8)*gstride + (ii - list_first)*astride + s%8] (blocked full lists:
@@ -542,7 +666,20 @@ __kernel void charmm_slot_map(__global const int *restrict ilist, const int nloc
  * values a row; in double precision (integer, fraction) pairs), row
  * row_of[j] for a local partner j (its slot), spare_first + 8 b + lane for
  * others;
- * charmm_half_finish writes the outputs. Partials: 8 per block. */
+ * charmm_half_finish writes the outputs. Partials: 8 per block.
+ * The next group's entries are loaded one group ahead, and a half list's
+ * partner rows before the pair math: their loads' latency hides behind the
+ * math instead of stalling the scatter. Half lists: local partners get
+ * minus the pair's force and (tallying) the pair's per-atom terms; its
+ * global terms count twice for them (both full-list entries), once for
+ * ghosts. */
+/* (the kernel's call of pair_group: general, the group may hold special
+ * pairs) */
+#define GROUP_TERMS(packed, general)                                                           \
+    pair_group(pos, pos_lo, type, ljc, ntypes, pi, lo_i, qi, ti, packed, general, cut_forcesq, \
+               cut_coulsq, cut_ljsq, cut_lj_innersq, inv_denom_lj, qqrd2e, g_ewald,            \
+               special_lj, special_coul, min_r2, unit, cut_force_units, cut_coul_units, error, \
+               ii)
 __kernel void charmm_cpu_force(__global const pos4 *restrict pos,
                                __global const float4 *restrict pos_lo,
                                __global const int *restrict type,
@@ -578,16 +715,8 @@ __kernel void charmm_cpu_force(__global const pos4 *restrict pos,
     for (int ii = block_start[b]; ii < block_start[b + 1]; ii++) {
         const int i = ilist[ii];
         const pos4 pi = pos[i];
-#if POS_FIXED && PAIR_DOUBLE
-        const float4 lo_i = pos_lo[i];
-        const real qi = (real)as_float(pi.w) + (real)lo_i.w;
-#elif POS_FIXED
-        const float4 lo_i = (float4)0;
-        const real qi = as_float(pi.w);
-#else
-        const float4 lo_i = (float4)0;
-        const real qi = pi.w;
-#endif
+        float4 lo_i;
+        const real qi = atom_charge(pos_lo, pi, i, &lo_i);
         const int ti = type[i];
         const int n = numnbr[ii], ngroups = (n + PAD - 1) / PAD;
         const int nsp_groups = sorted ? (nspecial_front[ii] + PAD - 1) / PAD : ngroups;
@@ -597,9 +726,6 @@ __kernel void charmm_cpu_force(__global const pos4 *restrict pos,
         accv a_e = ACC_ZERO, a0 = ACC_ZERO, a1 = ACC_ZERO, a2 = ACC_ZERO, a3 = ACC_ZERO,
              a4 = ACC_ZERO, a5 = ACC_ZERO;
 #endif
-        /* the next group's entries are loaded one group ahead, and a half
-         * list's partner rows before the pair math: their loads' latency
-         * hides behind the math instead of stalling the scatter */
         int8 next = ngroups > 0 ? vload8(0, list) : (int8)0;
         for (int g = 0; g < ngroups; g++) {
             const int8 packed = next;
@@ -609,15 +735,9 @@ __kernel void charmm_cpu_force(__global const pos4 *restrict pos,
 #endif
             group_out o;
             if (g < nsp_groups)
-                o = pair_group(pos, pos_lo, type, ljc, ntypes, pi, lo_i, qi, ti, packed, 1,
-                               cut_forcesq, cut_coulsq, cut_ljsq, cut_lj_innersq, inv_denom_lj,
-                               qqrd2e, g_ewald, special_lj, special_coul, min_r2, unit,
-                               cut_force_units, cut_coul_units, error, ii);
+                o = GROUP_TERMS(packed, 1);
             else
-                o = pair_group(pos, pos_lo, type, ljc, ntypes, pi, lo_i, qi, ti, packed, 0,
-                               cut_forcesq, cut_coulsq, cut_ljsq, cut_lj_innersq, inv_denom_lj,
-                               qqrd2e, g_ewald, special_lj, special_coul, min_r2, unit,
-                               cut_force_units, cut_coul_units, error, ii);
+                o = GROUP_TERMS(packed, 0);
             const accv ax = to_accv(o.dx * o.fpair), ay = to_accv(o.dy * o.fpair),
                        az = to_accv(o.dz * o.fpair);
             fx = acc_add(fx, ax), fy = acc_add(fy, ay), fz = acc_add(fz, az);
@@ -633,33 +753,17 @@ __kernel void charmm_cpu_force(__global const pos4 *restrict pos,
             }
 #endif
 #if HALF
-            /* local partners get minus the pair's force and (tallying) the
-             * pair's per-atom terms; its global terms count twice for them
-             * (both full-list entries), once for ghosts */
             const int8 local_j = sj >= (int8)0;
             const int8 rows = select((int8)(spare_first + 8 * b) + (int8)(0, 1, 2, 3, 4, 5, 6, 7), sj, local_j);
 #if PREC != 2
             sub_rows(facc, rows, o.dx * o.fpair, o.dy * o.fpair, o.dz * o.fpair);
 #endif
             if (any(local_j)) {
-                int jj[8];
-                vstore8(rows, 0, jj);
-                for (int k = 0; k < 8; k++) {
-#if PREC == 2
-                    const size_t o4 = 4 * (size_t)jj[k];
-                    acc_add_mem(facc, o4, acc1_neg(acc_lane(ax, k)));
-                    acc_add_mem(facc, o4 + 1, acc1_neg(acc_lane(ay, k)));
-                    acc_add_mem(facc, o4 + 2, acc1_neg(acc_lane(az, k)));
-#endif
+                scatter_rows(facc, eacc, vacc, rows, per_atom, ax, ay, az
 #if TALLY
-                    if (per_atom) {
-                        acc_add_mem(eacc, (size_t)jj[k], acc_lane(acc_add(ev, ec), k));
-                        const accv vv[6] = {v0, v1, v2, v3, v4, v5};
-                        for (int c = 0; c < 6; c++)
-                            acc_add_mem(vacc, 6 * (size_t)jj[k] + c, acc_lane(vv[c], k));
-                    }
+                             , ev, ec, v0, v1, v2, v3, v4, v5
 #endif
-                }
+                );
 #if TALLY
                 ev = acc_weight(ev, local_j), ec = acc_weight(ec, local_j);
                 v0 = acc_weight(v0, local_j), v1 = acc_weight(v1, local_j);
@@ -676,34 +780,13 @@ __kernel void charmm_cpu_force(__global const pos4 *restrict pos,
         }
 #if HALF
         const size_t oi = (size_t)ii; /* its row */
-#if PREC == 2
-        acc_add_mem(facc, 4 * oi, acc_sum(fx));
-        acc_add_mem(facc, 4 * oi + 1, acc_sum(fy));
-        acc_add_mem(facc, 4 * oi + 2, acc_sum(fz));
-#else
-        vstore4(vload4(oi, facc) + (accs4)(acc_sum(fx), acc_sum(fy), acc_sum(fz), 0), oi, facc);
-#endif
 #else
         const size_t oi = (size_t)order[i];
-        force[4 * oi] = acc_out(acc_sum(fx));
-        force[4 * oi + 1] = acc_out(acc_sum(fy));
-        force[4 * oi + 2] = acc_out(acc_sum(fz));
-        force[4 * oi + 3] = 0;
 #endif
+        store_force(force, facc, oi, fx, fy, fz);
 #if TALLY
-        if (per_atom) {
-            const acc1 sums[7] = {acc_sum(a_e), acc_sum(a0), acc_sum(a1), acc_sum(a2),
-                                  acc_sum(a3), acc_sum(a4), acc_sum(a5)};
-#if HALF
-            acc_add_mem(eacc, oi, sums[0]);
-            for (int c = 0; c < 6; c++)
-                acc_add_mem(vacc, 6 * oi + c, sums[1 + c]);
-#else
-            eatom[oi] = acc_out(sums[0]);
-            for (int c = 0; c < 6; c++)
-                vatom[6 * oi + c] = acc_out(sums[1 + c]);
-#endif
-        }
+        if (per_atom)
+            store_atom_tallies(eatom, vatom, eacc, vacc, oi, a_e, a0, a1, a2, a3, a4, a5);
 #endif
     }
 #if TALLY
@@ -713,6 +796,8 @@ __kernel void charmm_cpu_force(__global const pos4 *restrict pos,
         part_store(partials, (8 * (size_t)b + k) * PART_WIDTH, tot[k]);
 #endif
 }
+
+#undef GROUP_TERMS
 
 /* Half lists: the rows of local slots 0..nlocal-1 into the output streams
  * in the caller's order (double precision: the (integer, fraction) sums

@@ -16,7 +16,18 @@
 
 #include "pair/list/charmm_nlist.h"
 
-#define CHARMM_TPA_VARIANTS 6 /* threads per atom 1, 2, 4, 8, 16, 32 */
+/* The threads-per-atom values of the "charmm" kind, 1, 2, 4, .. 32, as the
+ * variant index 0..5 of its kernels; -1 for any other value. The one list
+ * of legal values: the engine's checks, the kind's and the public
+ * scl_charmm_tpa_valid (the LAMMPS keyword, the command) ask it. */
+#define CHARMM_TPA_VARIANTS 6
+static inline int charmm_tpa_index(int tpa)
+{
+    for (int v = 0; v < CHARMM_TPA_VARIANTS; v++)
+        if (tpa == 1 << v)
+            return v;
+    return -1;
+}
 /* Launch events a kind may record beyond one per chunk (charmm_cpu.c: one
  * per colour of half lists and their upkeep). */
 #define CHARMM_FORCE_EXTRA_EVENTS 72

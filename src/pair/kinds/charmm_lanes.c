@@ -5,18 +5,13 @@
 
 #include <string.h>
 
-static int tpa_index(int tpa)
-{
-    return tpa == 1 ? 0 : tpa == 2 ? 1 : tpa == 4 ? 2 : tpa == 8 ? 3 : tpa == 16 ? 4 : 5;
-}
-
 /* Kernel for (tpa, tally, fsum, pipe, tcap), built on first use; tcap caps
  * the registers of the tallying kernel only. */
 static scl_status lanes_kernel(charmm_forces *fk, int tpa, int tally, int fsum, int pipe,
                                int tcap, scl_kernel **out)
 {
     int cap = tally ? tcap : 0;
-    scl_kernel **k = &fk->kernel[tpa_index(tpa)][tally][fsum > 1][pipe][cap > 0];
+    scl_kernel **k = &fk->kernel[charmm_tpa_index(tpa)][tally][fsum > 1][pipe][cap > 0];
     const charmm_kernel_shape shape = {tpa, tally, fsum, pipe, cap};
     scl_status s = charmm_forces_kernel(fk, "charmm", "charmm_force", &shape,
                                         tally ? "charmm force+energy" : "charmm force", k);
@@ -82,9 +77,10 @@ static scl_status lanes_prepare(charmm_forces *fk, const int *values)
     if (fsum != 1 && fsum != 8)
         return scl_fail(fk->ctx, SCL_ERR_ARGUMENT, "scl_charmm_compute",
                         "fsum %d (plan or forced) is not 1 or 8", fsum);
-    if (tpa != 1 && tpa != 2 && tpa != 4 && tpa != 8 && tpa != 16 && tpa != 32)
+    if (charmm_tpa_index(tpa) < 0)
         return scl_fail(fk->ctx, SCL_ERR_ARGUMENT, "scl_charmm_compute",
-                        "threads per atom %d (plan or forced) is not 1, 2, 4, 8, 16 or 32", tpa);
+                        "threads per atom %d (plan or forced) is not 1, 2, 4, .. %d", tpa,
+                        1 << (CHARMM_TPA_VARIANTS - 1));
     if (wg < 1 || (wg & (wg - 1)) || wg < tpa)
         return scl_fail(fk->ctx, SCL_ERR_ARGUMENT, "scl_charmm_compute",
                         "work-group %d must be a power of two >= threads per atom %d", wg, tpa);
@@ -96,11 +92,8 @@ static scl_status lanes_prepare(charmm_forces *fk, const int *values)
         if (s != SCL_OK)
             return s;
     }
-    fk->tpa = tpa;
-    fk->wg = wg;
-    fk->fsum = fsum;
-    fk->pipe = pipe;
-    fk->tcap = tcap;
+    /* the shape of the following launches */
+    fk->tpa = tpa, fk->wg = wg, fk->fsum = fsum, fk->pipe = pipe, fk->tcap = tcap;
     return SCL_OK;
 }
 

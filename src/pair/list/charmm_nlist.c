@@ -76,8 +76,7 @@ void charmm_nlist_free(charmm_nlist *nl)
     charmm_nlist_forget(nl);
     charmm_stage_free(&nl->stage);
     scl_stream *given[] = {nl->tag_in, nl->special_in, nl->tag_check};
-    for (size_t k = 0; k < sizeof given / sizeof given[0]; k++)
-        scl_stream_free(given[k]);
+    scl_streams_free(given, sizeof given / sizeof given[0]);
     scl_kernel_free(nl->tags_k[0]);
     scl_kernel_free(nl->tags_k[1]);
     for (int k = 0; k < CHARMM_REBUILD_BUFS; k++)
@@ -95,12 +94,10 @@ void charmm_nlist_free(charmm_nlist *nl)
                          nl->npairs,     nl->shared_nbr, nl->pos_prune_dev, nl->cell_of,     nl->rank,
                          nl->cell_count, nl->local_count, nl->local_start,   nl->box,
                          nl->check,      nl->lo_unused,   nl->arrival};
-    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
-        scl_stream_free(all[k]);
+    scl_streams_free(all, sizeof all / sizeof all[0]);
     scl_kernel *kernels[] = {nl->build,   nl->prune_k, nl->bounds, nl->count, nl->scan,
                              nl->scatter, nl->sort,    nl->gather, nl->pack};
-    for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++)
-        scl_kernel_free(kernels[k]);
+    scl_kernels_free(kernels, sizeof kernels / sizeof kernels[0]);
     memset(nl, 0, sizeof *nl);
 }
 

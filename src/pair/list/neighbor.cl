@@ -78,6 +78,86 @@ inline uint tag_lo32(__global const long *tag, int j)
 #define SUBCHUNKS 8              /* of a chunk (bytes of a ulong) */
 #define CHUNK (2 * LANES * SUBCHUNKS) /* candidates of a row per chunk */
 #define HITS (2 * SUBCHUNKS)     /* candidates of a lane per chunk */
+
+/* The tag range [lo, lo + span] of local atom o's special partners, on the
+ * low 32 bits of the tags (returns lo, *span the width; see neighbor_build) */
+inline uint special_range(__global const long *tag, __global const int *nspecial,
+                          __global const long *special, const int maxspecial, const int active,
+                          const int i, const int o, uint *span)
+{
+    long lo = 0, hi = -1;
+    if (active && maxspecial > 0)
+        for (int k = 0; k < nspecial[3 * o + 2]; k++) {
+            const long t = special[(size_t)o * (size_t)maxspecial + k];
+            lo = k == 0 || t < lo ? t : lo;
+            hi = k == 0 || t > hi ? t : hi;
+        }
+    *span = hi < lo ? 0u : hi - lo >= 0xffffffffL ? 0xffffffffu : (uint)(hi - lo);
+    return hi < lo ? (active ? tag_lo32(tag, i) : 0u) : (uint)lo;
+}
+
+/* The candidates [*s0, *s1) of row (y, z) of cells around cell cx, clipped
+ * to the chord of the sphere of squared radius reach_cutsq around (xi, yi,
+ * zi); left as they are when the row misses it */
+inline void row_span(__global const int *cell_start, const int nx, const int ny, const int reach,
+                     const real4 grid_lo, const real4 grid_width, const int cx, const int y,
+                     const int z, const real xi, const real yi, const real zi,
+                     const real reach_cutsq, int *s0, int *s1)
+{
+    const real zlo = grid_lo.z + (real)z * grid_width.z;
+    const real ylo = grid_lo.y + (real)y * grid_width.y;
+    const real dz = max(max(zlo - zi, zi - (zlo + grid_width.z)), (real)0);
+    const real dy = max(max(ylo - yi, yi - (ylo + grid_width.y)), (real)0);
+    const real left = reach_cutsq - dy * dy - dz * dz;
+    if (left > 0) {
+        const real chord = sqrt(left); /* half the chord */
+        const int x0 =
+            max(max(cx - reach, 0), (int)floor((xi - chord - grid_lo.x) / grid_width.x));
+        const int x1 =
+            min(min(cx + reach, nx - 1), (int)floor((xi + chord - grid_lo.x) / grid_width.x));
+        if (x1 >= x0) {
+            const int row = (z * ny + y) * nx;
+            *s0 = cell_start[row + x0];
+            *s1 = cell_start[row + x1 + 1];
+        }
+    }
+}
+
+/* The special kind of pair (o, j) at distance (dx, dy, dz): the lookup only
+ * for tags in the atom's special range */
+inline int pair_kind(__global const long *tag, __global const int *nspecial,
+                     __global const long *special, const int maxspecial, const int o,
+                     const int j, const uint range_lo, const uint range_span, const real dx,
+                     const real dy, const real dz, const real unit, const real4 half_box)
+{
+    int kind = tag_lo32(tag, j) - range_lo <= range_span
+                   ? special_kind(nspecial, special, maxspecial, o, tag[j])
+                   : 0;
+    /* a far periodic image of the partner is not the partner (LAMMPS's
+     * minimum_image_check) */
+    if (kind && (fabs(dx) * unit > half_box.x || fabs(dy) * unit > half_box.y ||
+                 fabs(dz) * unit > half_box.z))
+        kind = 0;
+    return kind;
+}
+
+/* A lane's pairs of one chunk (mine, counts: per sub-chunk, a byte each)
+ * at their ranks after the atom's total before the chunk: byte m of all,
+ * the sub-chunks before m of every lane; of before, of the lanes before */
+inline void store_chunk(__global int *nbr, __local const int *mine, const size_t stride,
+                        const int a, const int capacity, const int total, const ulong counts,
+                        const ulong before, const ulong all)
+{
+    /* byte m: the pairs of the sub-chunks before m */
+    const ulong earlier = all * 0x0101010101010100UL;
+    for (int m = 0, k = 0; m < SUBCHUNKS; m++) {
+        const int base =
+            total + (int)((earlier >> (8 * m)) & 0xff) + (int)((before >> (8 * m)) & 0xff);
+        for (int c = (int)((counts >> (8 * m)) & 0xff), q = 0; q < c; q++, k++)
+            if (base + q < capacity)
+                nbr[SLOT(base + q)] = mine[k];
+    }
+}
 __kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
                              __global const int *ilist, __global const int *icell,
                              __global const int *cell_start, const int nx, const int ny,
@@ -106,15 +186,9 @@ __kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
      * specials: only tags equal to i's in those bits. The specials are the
      * caller's arrays, by the caller's index o. */
     const int o = active ? order[i] : 0;
-    long lo = 0, hi = -1;
-    if (active && maxspecial > 0)
-        for (int k = 0; k < nspecial[3 * o + 2]; k++) {
-            const long t = special[(size_t)o * (size_t)maxspecial + k];
-            lo = k == 0 || t < lo ? t : lo;
-            hi = k == 0 || t > hi ? t : hi;
-        }
-    const uint range_lo = hi < lo ? (active ? tag_lo32(tag, i) : 0u) : (uint)lo;
-    const uint range_span = hi < lo ? 0u : hi - lo >= 0xffffffffL ? 0xffffffffu : (uint)(hi - lo);
+    uint range_span;
+    const uint range_lo =
+        special_range(tag, nspecial, special, maxspecial, active, i, o, &range_span);
 #if SCL_POS_DOUBLE
     const real xi = pi.x, yi = pi.y, zi = pi.z;
 #else
@@ -136,25 +210,9 @@ __kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
     for (int r = 0; r < side * side; r++) {
         const int z = cz + r / side - reach, y = cy + r % side - reach;
         int s0 = 0, s1 = 0;
-        if (active && z >= 0 && z < nz && y >= 0 && y < ny) {
-            const real zlo = grid_lo.z + (real)z * grid_width.z;
-            const real ylo = grid_lo.y + (real)y * grid_width.y;
-            const real dz = max(max(zlo - zi, zi - (zlo + grid_width.z)), (real)0);
-            const real dy = max(max(ylo - yi, yi - (ylo + grid_width.y)), (real)0);
-            const real left = reach_cutsq - dy * dy - dz * dz;
-            if (left > 0) {
-                const real chord = sqrt(left); /* half the chord */
-                const int x0 = max(max(cx - reach, 0),
-                                   (int)floor((xi - chord - grid_lo.x) / grid_width.x));
-                const int x1 = min(min(cx + reach, nx - 1),
-                                   (int)floor((xi + chord - grid_lo.x) / grid_width.x));
-                if (x1 >= x0) {
-                    const int row = (z * ny + y) * nx;
-                    s0 = cell_start[row + x0];
-                    s1 = cell_start[row + x1 + 1];
-                }
-            }
-        }
+        if (active && z >= 0 && z < nz && y >= 0 && y < ny)
+            row_span(cell_start, nx, ny, reach, grid_lo, grid_width, cx, y, z, xi, yi, zi,
+                     reach_cutsq, &s0, &s1);
         /* the longest row of the work-group's atoms: its chunk count */
         if (lane == 0)
             row_length[(r & 1) * atoms + lid / LANES] = s1 - s0;
@@ -177,15 +235,9 @@ __kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
                     const real dx = DELTA(pi.x, pj.x), dy = DELTA(pi.y, pj.y),
                                dz = DELTA(pi.z, pj.z);
                     if (dx * dx + dy * dy + dz * dz < cutsq_steps) {
-                        int kind = tag_lo32(tag, j) - range_lo <= range_span
-                                       ? special_kind(nspecial, special, maxspecial, o, tag[j])
-                                       : 0;
-                        /* a far periodic image of the partner is not the
-                         * partner (LAMMPS's minimum_image_check) */
-                        if (kind && (fabs(dx) * unit > half_box.x ||
-                                     fabs(dy) * unit > half_box.y ||
-                                     fabs(dz) * unit > half_box.z))
-                            kind = 0;
+                        const int kind = pair_kind(tag, nspecial, special, maxspecial, o, j,
+                                                   range_lo, range_span, dx, dy, dz, unit,
+                                                   half_box);
                         mine[h++] = j | (kind << KIND_SHIFT);
                         counts += (ulong)1 << (8 * m);
                     }
@@ -201,15 +253,7 @@ __kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
                 all += v;
             }
             parity ^= 1;
-            /* byte m: the pairs of the sub-chunks before m */
-            const ulong earlier = all * 0x0101010101010100UL;
-            for (int m = 0, k = 0; m < SUBCHUNKS; m++) {
-                const int base = total + (int)((earlier >> (8 * m)) & 0xff) +
-                                 (int)((before >> (8 * m)) & 0xff);
-                for (int c = (int)((counts >> (8 * m)) & 0xff), q = 0; q < c; q++, k++)
-                    if (base + q < capacity)
-                        nbr[SLOT(base + q)] = mine[k];
-            }
+            store_chunk(nbr, mine, stride, a, capacity, total, counts, before, all);
             total += (int)((all * 0x0101010101010101UL) >> 56);
         }
     }
