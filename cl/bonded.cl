@@ -340,7 +340,19 @@ __kernel void bonded_improper(TERM_ARGS, __global const int *impropers,
         group_sum(acc, NACC, scratch, part + part_off);
 }
 
-/* f[a] = sum of atom a's slots (fixed order: the CSR map), for a < ngather */
+/* the sum of atom a's slots, in the fixed order of the CSR map */
+static double3 slot_sum(const int a, __global const int *offsets, __global const int *slots,
+                        __global const slot_t *sf)
+{
+    double3 sum = (double3)(0.0);
+    for (int k = offsets[a]; k < offsets[a + 1]; k++) {
+        const int s = slots[k];
+        sum += (double3)(sf[3 * s], sf[3 * s + 1], sf[3 * s + 2]);
+    }
+    return sum;
+}
+
+/* f[a] = sum of atom a's slots, for a < ngather */
 __kernel void bonded_gather(const int ngather, __global const int *offsets,
                             __global const int *slots, __global const slot_t *sf,
                             __global out_t *f)
@@ -348,14 +360,50 @@ __kernel void bonded_gather(const int ngather, __global const int *offsets,
     const int a = get_global_id(0);
     if (a >= ngather)
         return;
-    double3 sum = (double3)(0.0);
-    for (int k = offsets[a]; k < offsets[a + 1]; k++) {
-        const int s = slots[k];
-        sum += (double3)(sf[3 * s], sf[3 * s + 1], sf[3 * s + 2]);
-    }
+    const double3 sum = slot_sum(a, offsets, slots, sf);
     f[3 * a] = (out_t)sum.x;
     f[3 * a + 1] = (out_t)sum.y;
     f[3 * a + 2] = (out_t)sum.z;
+}
+
+/* The sums into another module's force rows (x, y, z, unused), which one
+ * download then brings back (scl_bonded_gather_into): an owned atom's is
+ * added to row a in double, rounded once; a used ghost's is written to
+ * row nrows + a - nlo (that row holds no earlier value, not even a finite
+ * one). The row's new value in double; its index in *row. */
+static double3 row_value(const int a, const int nlo, const int nrows, const double3 old,
+                         __global const int *offsets, __global const int *slots,
+                         __global const slot_t *sf, int *row)
+{
+    *row = a < nlo ? a : nrows + a - nlo;
+    return (a < nlo ? old : (double3)(0.0)) + slot_sum(a, offsets, slots, sf);
+}
+
+__kernel void bonded_gather_into_double(const int ngather, const int nlo, const int nrows,
+                                        __global const int *offsets, __global const int *slots,
+                                        __global const slot_t *sf, __global double *f4)
+{
+    const int a = get_global_id(0);
+    if (a >= ngather)
+        return;
+    const int own = a < nlo ? a : 0;
+    int r;
+    const double3 v = row_value(a, nlo, nrows, vload3(0, f4 + 4 * own), offsets, slots, sf, &r);
+    vstore3(v, 0, f4 + 4 * r);
+}
+
+__kernel void bonded_gather_into_float(const int ngather, const int nlo, const int nrows,
+                                       __global const int *offsets, __global const int *slots,
+                                       __global const slot_t *sf, __global float *f4)
+{
+    const int a = get_global_id(0);
+    if (a >= ngather)
+        return;
+    const int own = a < nlo ? a : 0;
+    int r;
+    const double3 v = row_value(a, nlo, nrows, convert_double3(vload3(0, f4 + 4 * own)), offsets,
+                                slots, sf, &r);
+    vstore3(convert_float3(v), 0, f4 + 4 * r);
 }
 
 /* Per-atom energies and virials: each term gives each of its gathered atoms

@@ -19,6 +19,7 @@
 
 #include "streamcl/charmm.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -71,6 +72,14 @@ class BondedOCLEngine : protected Pointers {
   const int *lists[4] = {nullptr, nullptr, nullptr, nullptr};
   int newton = -1;
   int share_x = -1;   // read x from the pair's device copy (STREAMCL_SHARE_X=0: no)
+  int one_download = -1;   // forces into the pair's (STREAMCL_ONE_DOWNLOAD=0: no)
+  // the pair engine our force hook is set on, the extra rows asked of it,
+  // and whether the evaluation in flight sums its forces into that one's
+  scl_charmm *hooked_on = nullptr;
+  int rows_asked = 0;
+  bool deferred = false;
+  static int force_hook(void *user, scl_stream *f, scl_type type, int nlocal, int extra);
+  bool defer_forces(const scl_stream *xdev);
   scl_bonded_result result{};
   std::vector<double> eatom_buf, vatom_buf;
 
@@ -145,6 +154,42 @@ void BondedOCLEngine::create()
   if ((st = scl_bonded_create(ctx, &o, &engine))) fail(FLERR, "creating the bonded engine", st);
 }
 
+/* The pair engine calls this in its finish, before its force read-back:
+   the deferred evaluation's sums go into the pair's rows (again if the pair
+   recomputes its step). The hook's user is the LAMMPS instance, not the
+   engine: the styles may be deleted in any order (Force's destructor deletes
+   the pair before the bonded styles), and a pair engine outliving this one
+   then finds none here. */
+int BondedOCLEngine::force_hook(void *user, scl_stream *f, scl_type type, int nlocal, int extra)
+{
+  BondedOCLEngine *e = find(static_cast<LAMMPS *>(user));
+  if (!e || !e->in_flight || !e->deferred) return 0;
+  return scl_bonded_gather_into(e->engine, f, type, nlocal, extra);
+}
+
+/* Whether this evaluation (x from the pair's step in flight) can add its
+   forces into the pair's: the pair's step calls our hook with room for the
+   ghost rows. Otherwise it downloads its own, and the hook is (re)set with
+   room to spare for the next steps. */
+bool BondedOCLEngine::defer_forces(const scl_stream *xdev)
+{
+  if (one_download < 0) one_download = StreamclContext::one_download();
+  auto *pair = dynamic_cast<PairLJCharmmCoulLongOCL *>(force->pair);
+  scl_charmm *pe = pair && xdev && one_download ? pair->force_engine(ctx) : nullptr;
+  if (!pe) return false;
+  const int need = scl_bonded_ghost_rows(engine);
+  const int room = scl_charmm_hook_rows(pe, &force_hook, lmp);
+  hooked_on = pe;
+  if (room >= need) return true;
+  // not hooked (this pair engine is new) or too few rows: from its next step
+  if (room < 0 || rows_asked < need) {
+    rows_asked = std::max(rows_asked, need + need / 4 + 64);
+    scl_status st = pair->set_force_hook(&force_hook, lmp, rows_asked);
+    if (st) fail(FLERR, "setting the force hook", st);
+  }
+  return false;
+}
+
 void BondedOCLEngine::start(int eflag, int vflag)
 {
   const StreamclContext::Span span(lmp, StreamclContext::BONDED);   // host time, transfers
@@ -208,6 +253,8 @@ void BondedOCLEngine::start(int eflag, int vflag)
   if (share_x)
     if (auto *pair = dynamic_cast<PairLJCharmmCoulLongOCL *>(force->pair))
       xdev = pair->device_positions(ctx, na);
+  deferred = defer_forces(xdev);
+  if (deferred) flags |= SCL_BONDED_DEVICE_FORCES;
   st = xdev ? scl_bonded_compute_start_device(engine, xdev, x, nullptr, flags)
             : scl_bonded_compute_start(engine, x, nullptr, flags);
   if (st) fail(FLERR, "starting the bonded terms", st);
@@ -229,9 +276,24 @@ void BondedOCLEngine::start_for(int kind, int eflag, int vflag)
 void BondedOCLEngine::collect()
 {
   if (!in_flight) return;
+  // the pair's finish sums our forces into its download (its hook sees this
+  // evaluation in flight): the owned atoms' come into f with the pair's,
+  // the ghosts' in its extra rows
+  if (deferred)
+    if (auto *pair = dynamic_cast<PairLJCharmmCoulLongOCL *>(force->pair)) pair->collect();
   in_flight = false;
-  const StreamclContext::Span span(lmp, StreamclContext::BONDED);   // host time, transfers
-  scl_status st = scl_bonded_compute_finish(engine, atom->f ? atom->f[0] : nullptr, &result);
+  double *f = atom->f ? atom->f[0] : nullptr;
+  scl_status st;
+  if (deferred) {
+    const StreamclContext::Span span(lmp, StreamclContext::BONDED);
+    int rows = 0;
+    scl_type type = SCL_DOUBLE;
+    const void *ghost = scl_charmm_extra_forces(hooked_on, &rows, &type);
+    st = scl_bonded_compute_finish_rows(engine, ghost, type, f, &result);
+  } else {
+    const StreamclContext::Span span(lmp, StreamclContext::BONDED);   // host time, transfers
+    st = scl_bonded_compute_finish(engine, f, &result);
+  }
   if (st) fail(FLERR, "computing the bonded terms", st);
   if (!(flags & SCL_BONDED_TALLY)) {
     memset(result.energy, 0, sizeof result.energy);

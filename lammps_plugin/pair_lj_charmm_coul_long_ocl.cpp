@@ -393,6 +393,17 @@ void PairLJCharmmCoulLongOCL::ensure_engine()
     engine = nullptr;
     fail(FLERR, "creating the pair engine", st);
   }
+  if (hook && (st = scl_charmm_set_force_hook(engine, hook, hook_user, hook_rows)))
+    fail(FLERR, "setting the force hook", st);
+}
+
+scl_status PairLJCharmmCoulLongOCL::set_force_hook(scl_charmm_force_hook h, void *user,
+                                                  int extra_rows)
+{
+  hook = h;
+  hook_user = user;
+  hook_rows = extra_rows;
+  return engine ? scl_charmm_set_force_hook(engine, h, user, extra_rows) : SCL_OK;
 }
 
 void PairLJCharmmCoulLongOCL::set_atoms()

@@ -47,6 +47,15 @@ class PairLJCharmmCoulLongOCL : public PairLJCharmmCoulLong {
   // natoms atoms; nullptr otherwise (then that style uploads x itself).
   const scl_stream *device_positions(const scl_context *other, int natoms) const;
   const scl_context *context() const { return ctx; }
+  // The engine whose step forces another style on context `other` adds into
+  // (scl_charmm_set_force_hook); nullptr on another context or without one.
+  scl_charmm *force_engine(const scl_context *other) const
+  {
+    return other == ctx ? engine : nullptr;
+  }
+  // Set that hook on the engine and on every engine made after (a new
+  // engine of a later run keeps it from its first step). Returns the status.
+  scl_status set_force_hook(scl_charmm_force_hook hook, void *user, int extra_rows);
   // The same after the step's collection (post_force: x unchanged since
   // compute), until the next compute; nullptr where the pair did not
   // compute on this timestep.
@@ -67,6 +76,9 @@ class PairLJCharmmCoulLongOCL : public PairLJCharmmCoulLong {
   scl_charmm_params engine_params;
   std::vector<double> eps_mixed, sigma_mixed;  // the arrays engine_params points to
   bool engine_stale;       // init_style ran since the engine was made
+  scl_charmm_force_hook hook = nullptr;   // set_force_hook's, for every engine
+  void *hook_user = nullptr;
+  int hook_rows = 0;
   bool pending;            // compute() enqueued a step not yet collected
   bigint computed_step = -1;   // timestep of the last compute()
   int last_nlocal, last_nghost;

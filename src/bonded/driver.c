@@ -30,6 +30,7 @@ struct scl_bonded {
     int fp64_slots; /* SCL_PREC_DOUBLE: per-atom forces come back in double */
     int wg;
     scl_kernel *term[NKERNELS], *gather, *per_atom;
+    scl_kernel *gather_into[2]; /* into another module's force rows: float, double */
 
     /* coefficients */
     int have_coeffs;
@@ -63,6 +64,7 @@ struct scl_bonded {
     double *part_host, *eatom_host, *vatom_host;
     size_t fout_host_cap, part_host_cap, eatom_host_cap, vatom_host_cap;
     int pending, flags; /* an evaluation started and not finished; its flags */
+    int gathered_into;  /* SCL_BONDED_DEVICE_FORCES: the pending one's gather_into ran */
 };
 
 /* ------------------------------------------------------------ helpers */
@@ -166,6 +168,11 @@ scl_status scl_bonded_create(scl_context *ctx, const scl_bonded_options *o, scl_
         s = scl_kernel_create(ctx, "bonded", "bonded_gather", opts, &b->gather);
     if (s == SCL_OK)
         s = scl_kernel_create(ctx, "bonded", "bonded_per_atom", opts, &b->per_atom);
+    if (s == SCL_OK)
+        s = scl_kernel_create(ctx, "bonded", "bonded_gather_into_float", opts, &b->gather_into[0]);
+    if (s == SCL_OK)
+        s = scl_kernel_create(ctx, "bonded", "bonded_gather_into_double", opts,
+                              &b->gather_into[1]);
     size_t local = (size_t)wg;
     for (int k = 0; k < NKERNELS && s == SCL_OK; k++)
         s = scl_kernel_check_local(b->term[k], 1, &local);
@@ -188,6 +195,8 @@ void scl_bonded_free(scl_bonded *b)
     }
     scl_kernel_free(b->gather);
     scl_kernel_free(b->per_atom);
+    scl_kernel_free(b->gather_into[0]);
+    scl_kernel_free(b->gather_into[1]);
     buffer *bufs[] = {&b->lj14,  &b->atype, &b->q,   &b->x,    &b->sf,    &b->offsets,
                       &b->slots, &b->fout,  &b->tev, &b->part, &b->eatom, &b->vatom};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
@@ -716,6 +725,7 @@ static scl_status start(scl_bonded *b, const scl_stream *x_dev, const double *x,
     const int tally = (flags & (SCL_BONDED_TALLY | SCL_BONDED_PER_ATOM)) != 0;
     const int per_atom = (flags & SCL_BONDED_PER_ATOM) != 0;
     b->flags = flags;
+    b->gathered_into = 0;
     scl_status s = SCL_OK;
     if (b->nx == 0) {
         b->pending = 1;
@@ -735,9 +745,11 @@ static scl_status start(scl_bonded *b, const scl_stream *x_dev, const double *x,
     for (int k = 0; k < NKERNELS && s == SCL_OK; k++)
         if (b->nterms[k] > 0)
             s = launch_term(b, k, tally, per_atom);
-    if (s == SCL_OK)
+    /* deferred: scl_bonded_gather_into sums them into another array later */
+    const int own_forces = !(flags & SCL_BONDED_DEVICE_FORCES);
+    if (s == SCL_OK && own_forces)
         s = launch_gather(b, b->gather, 0);
-    if (s == SCL_OK && b->ngather > 0)
+    if (s == SCL_OK && own_forces && b->ngather > 0)
         s = scl_stream_read_range(b->fout.s, 0, 3 * (size_t)b->ngather, b->fout_host, 0, NULL);
     if (s == SCL_OK && tally && b->part_off[NKERNELS] > 0)
         s = scl_stream_read_range(b->part.s, 0, (size_t)b->part_off[NKERNELS], b->part_host, 0,
@@ -769,87 +781,177 @@ static scl_status start(scl_bonded *b, const scl_stream *x_dev, const double *x,
     return SCL_OK;
 }
 
+int scl_bonded_ghost_rows(const scl_bonded *b)
+{
+    return b && b->have_topology && b->ngather > b->nlo ? b->ngather - b->nlo : 0;
+}
+
+int scl_bonded_gather_into(scl_bonded *b, scl_stream *force, scl_type type, int nlocal,
+                           int extra_rows)
+{
+    static const char *fn = "scl_bonded_gather_into";
+    if (!b)
+        return -1;
+    /* again in the same evaluation: the other module recomputed its forces */
+    if (!b->pending || !(b->flags & SCL_BONDED_DEVICE_FORCES)) {
+        scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn,
+                 "no evaluation started with SCL_BONDED_DEVICE_FORCES waits for its forces");
+        return -1;
+    }
+    const int ghosts = scl_bonded_ghost_rows(b);
+    const int nown = b->ngather < b->nlo ? b->ngather : b->nlo;
+    if (!force || (type != SCL_FLOAT && type != SCL_DOUBLE) || nown > nlocal ||
+        ghosts > extra_rows ||
+        scl_stream_count(force) < 4 * ((size_t)nlocal + (size_t)ghosts) ||
+        scl_stream_type(force) != type) {
+        scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn,
+                 "the force rows do not fit: %d owned and %d ghost rows needed, %d and %d given",
+                 nown, ghosts, nlocal, extra_rows);
+        return -1;
+    }
+    scl_kernel *kn = b->gather_into[type == SCL_DOUBLE];
+    scl_status s = scl_kernel_set_int(kn, "ngather", b->ngather);
+    if (s == SCL_OK) s = scl_kernel_set_int(kn, "nlo", b->nlo);
+    if (s == SCL_OK) s = scl_kernel_set_int(kn, "nrows", nlocal);
+    if (s == SCL_OK) s = scl_kernel_set_stream(kn, "offsets", b->offsets.s);
+    if (s == SCL_OK) s = scl_kernel_set_stream(kn, "slots", b->slots.s);
+    if (s == SCL_OK) s = scl_kernel_set_stream(kn, "sf", b->sf.s);
+    if (s == SCL_OK) s = scl_kernel_set_stream(kn, "f4", force);
+    const size_t local = (size_t)b->wg, global = groups(b->ngather, b->wg) * local;
+    if (s == SCL_OK && b->ngather > 0)
+        s = scl_kernel_launch(kn, 1, &global, &local, NULL);
+    if (s != SCL_OK)
+        return -1;
+    b->gathered_into = 1;
+    return ghosts;
+}
+
 int scl_bonded_pending(const scl_bonded *b)
 {
     return b && b->pending;
 }
 
-scl_status scl_bonded_compute_finish(scl_bonded *b, double *f, scl_bonded_result *result)
+/* f += this evaluation's downloaded forces: owned atoms in place, used
+ * ghosts (newton_bond on) scattered back. */
+static void add_own_forces(const scl_bonded *b, double *f)
 {
-    static const char *fn = "scl_bonded_compute_finish";
+    const size_t nown = 3 * (size_t)(b->ngather < b->nlo ? b->ngather : b->nlo);
+    const int nghost = b->ngather > b->nlo ? b->nghost_ref : 0;
+    const double *hd = b->fout_host;
+    const float *hf = b->fout_host;
+    for (size_t i = 0; i < nown; i++)
+        f[i] += b->fp64_slots ? hd[i] : (double)hf[i];
+    for (int j = 0; j < nghost; j++)
+        for (int d = 0; d < 3; d++) {
+            const size_t at = 3 * (size_t)(b->nlo + j) + (size_t)d;
+            f[3 * (size_t)b->ghost[j] + d] += b->fp64_slots ? hd[at] : (double)hf[at];
+        }
+}
+
+/* f += the ghost rows scl_bonded_gather_into wrote (4 values per row). */
+static void add_ghost_rows(const scl_bonded *b, const void *rows, scl_type type, double *f)
+{
+    for (int j = 0; j < scl_bonded_ghost_rows(b); j++)
+        for (int d = 0; d < 3; d++) {
+            const size_t at = 4 * (size_t)j + (size_t)d;
+            f[3 * (size_t)b->ghost[j] + d] +=
+                type == SCL_DOUBLE ? ((const double *)rows)[at] : (double)((const float *)rows)[at];
+        }
+}
+
+/* The group partials of every kind into result's energies and virials. */
+static void sum_partials(const scl_bonded *b, scl_bonded_result *result)
+{
+    for (int k = 0; k < NKERNELS; k++) {
+        const int nacc = k == 2 ? NACC_DIHEDRAL : NACC;
+        const size_t ng = groups(b->nterms[k], b->wg);
+        for (size_t g = 0; g < ng; g++) {
+            const double *p = b->part_host + b->part_off[k] + g * (size_t)nacc;
+            result->energy[k] += p[0];
+            for (int c = 0; c < 6; c++)
+                result->virial[k][c] += p[c + 1];
+            if (k == 2) {
+                result->energy[SCL_BONDED_PAIR14] += p[7];
+                result->energy_coul += p[8];
+                for (int c = 0; c < 6; c++)
+                    result->virial[SCL_BONDED_PAIR14][c] += p[c + 9];
+            }
+        }
+    }
+}
+
+/* Per-atom rows: [0, ngather) in the device numbering, stride ngather, to
+ * the caller's: stride nall, zero where no term gives anything. */
+static void spread_per_atom(const scl_bonded *b, scl_bonded_result *result)
+{
+    const int nout = scl_bonded_gather_count(b), ng = b->ngather;
+    for (int k = 0; k < SCL_BONDED_KINDS; k++)
+        for (int w = 0; w < 2; w++) {
+            const int width = w ? 6 : 1;
+            double *out = w ? result->vatom : result->eatom;
+            if (!out)
+                continue;
+            out += (size_t)k * b->nall * width;
+            memset(out, 0, sizeof(double) * (size_t)nout * width);
+            const double *src = (w ? b->vatom_host : b->eatom_host) + (size_t)k * ng * width;
+            for (int d = 0; d < ng; d++) {
+                const int i = d < b->nlo ? d : b->ghost[d - b->nlo];
+                memcpy(out + (size_t)i * width, src + (size_t)d * width, sizeof(double) * width);
+            }
+        }
+}
+
+/* Wait for the pending evaluation; then its results, with forces from
+ * add (the own download, or the ghost rows of gather_into). */
+static scl_status finish(scl_bonded *b, const char *fn, int device_forces, const void *rows,
+                         scl_type type, double *f, scl_bonded_result *result)
+{
     if (!b)
         return SCL_ERR_ARGUMENT;
     if (!b->pending)
         return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "nothing pending (scl_bonded_compute_start)");
+    const int deferred = (b->flags & SCL_BONDED_DEVICE_FORCES) != 0;
     const int tally = (b->flags & (SCL_BONDED_TALLY | SCL_BONDED_PER_ATOM)) != 0;
     const int per_atom = (b->flags & SCL_BONDED_PER_ATOM) != 0;
     scl_status s = scl_finish(b->ctx);
     b->pending = 0;
     if (s != SCL_OK)
         return s;
-    if ((b->ngather > 0 && !f) || (tally && !result))
-        return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "f%s is NULL", tally ? " or result" : "");
+    if (deferred != device_forces || (deferred && b->nx > 0 && !b->gathered_into))
+        return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn,
+                        deferred ? "started with SCL_BONDED_DEVICE_FORCES: finish with "
+                                   "scl_bonded_compute_finish_rows after scl_bonded_gather_into"
+                                 : "not started with SCL_BONDED_DEVICE_FORCES");
+    const int ghosts = deferred ? scl_bonded_ghost_rows(b) : 0;
+    if ((!deferred && b->ngather > 0 && !f) || (ghosts > 0 && (!f || !rows)) ||
+        (tally && !result))
+        return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "f%s is NULL",
+                        tally ? ", rows or result" : " or rows");
     if (result) {
         memset(result->energy, 0, sizeof result->energy);
         memset(result->virial, 0, sizeof result->virial);
         result->energy_coul = 0.0;
     }
-    /* owned atoms in place, used ghosts (newton_bond on) scattered back */
-    const size_t nown = 3 * (size_t)(b->ngather < b->nlo ? b->ngather : b->nlo);
-    if (b->fp64_slots) {
-        const double *h = b->fout_host;
-        for (size_t i = 0; i < nown; i++)
-            f[i] += h[i];
-        for (int j = 0; b->ngather > b->nlo && j < b->nghost_ref; j++)
-            for (int d = 0; d < 3; d++)
-                f[3 * (size_t)b->ghost[j] + d] += h[3 * (size_t)(b->nlo + j) + d];
-    } else {
-        const float *h = b->fout_host;
-        for (size_t i = 0; i < nown; i++)
-            f[i] += (double)h[i];
-        for (int j = 0; b->ngather > b->nlo && j < b->nghost_ref; j++)
-            for (int d = 0; d < 3; d++)
-                f[3 * (size_t)b->ghost[j] + d] += (double)h[3 * (size_t)(b->nlo + j) + d];
-    }
-    if (tally && b->nx > 0) {
-        for (int k = 0; k < NKERNELS; k++) {
-            const int nacc = k == 2 ? NACC_DIHEDRAL : NACC;
-            const size_t ng = groups(b->nterms[k], b->wg);
-            for (size_t g = 0; g < ng; g++) {
-                const double *p = b->part_host + b->part_off[k] + g * (size_t)nacc;
-                result->energy[k] += p[0];
-                for (int c = 0; c < 6; c++)
-                    result->virial[k][c] += p[c + 1];
-                if (k == 2) {
-                    result->energy[SCL_BONDED_PAIR14] += p[7];
-                    result->energy_coul += p[8];
-                    for (int c = 0; c < 6; c++)
-                        result->virial[SCL_BONDED_PAIR14][c] += p[c + 9];
-                }
-            }
-        }
-    }
-    if (per_atom && result && (result->eatom || result->vatom)) {
-        /* device rows: [0, ngather) in the device numbering, stride ngather;
-         * the caller's: stride nall, zero where no term gives anything */
-        const int nout = scl_bonded_gather_count(b), ng = b->ngather;
-        for (int k = 0; k < SCL_BONDED_KINDS; k++)
-            for (int w = 0; w < 2; w++) {
-                const int width = w ? 6 : 1;
-                double *out = w ? result->vatom : result->eatom;
-                if (!out)
-                    continue;
-                out += (size_t)k * b->nall * width;
-                memset(out, 0, sizeof(double) * (size_t)nout * width);
-                const double *src = (w ? b->vatom_host : b->eatom_host) + (size_t)k * ng * width;
-                for (int d = 0; d < ng; d++) {
-                    const int i = d < b->nlo ? d : b->ghost[d - b->nlo];
-                    memcpy(out + (size_t)i * width, src + (size_t)d * width,
-                           sizeof(double) * width);
-                }
-            }
-    }
+    if (!deferred)
+        add_own_forces(b, f);
+    else if (ghosts > 0)
+        add_ghost_rows(b, rows, type, f);
+    if (tally && b->nx > 0)
+        sum_partials(b, result);
+    if (per_atom && result && (result->eatom || result->vatom))
+        spread_per_atom(b, result);
     return SCL_OK;
+}
+
+scl_status scl_bonded_compute_finish(scl_bonded *b, double *f, scl_bonded_result *result)
+{
+    return finish(b, "scl_bonded_compute_finish", 0, NULL, SCL_DOUBLE, f, result);
+}
+
+scl_status scl_bonded_compute_finish_rows(scl_bonded *b, const void *rows, scl_type type,
+                                          double *f, scl_bonded_result *result)
+{
+    return finish(b, "scl_bonded_compute_finish_rows", 1, rows, type, f, result);
 }
 
 scl_status scl_bonded_compute(scl_bonded *b, const double *x, const double *q, int flags,
