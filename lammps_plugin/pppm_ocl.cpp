@@ -581,10 +581,44 @@ bool PPPMOCL::compute_device_step()
   return true;
 }
 
+/* LAMMPS's compute_gf_ik and setup's wave numbers, on the device (one rank:
+   the whole grid; orthogonal box, ik differentiation, else SCL_ERR_UNSUPPORTED
+   and the host's are uploaded). The images nbx.. as compute_gf_ik has them. */
+scl_status PPPMOCL::set_kspace_on_device()
+{
+  if (domain->triclinic || differentiation_flag || !gf_b) return SCL_ERR_UNSUPPORTED;
+  const double eps_hoc = 1.0e-7;   // LAMMPS's EPS_HOC (pppm.cpp)
+  const double zprd_slab = domain->prd[2] * slab_volfactor;
+  scl_pppm_kspace_box b;
+  b.nx = nx_pppm;
+  b.ny = ny_pppm;
+  b.nz = nz_pppm;
+  b.xprd = domain->prd[0];
+  b.yprd = domain->prd[1];
+  b.zprd_slab = zprd_slab;
+  b.g_ewald = g_ewald;
+  b.nbx = static_cast<int>((g_ewald * b.xprd / (MY_PI * nx_pppm)) * pow(-log(eps_hoc), 0.25));
+  b.nby = static_cast<int>((g_ewald * b.yprd / (MY_PI * ny_pppm)) * pow(-log(eps_hoc), 0.25));
+  b.nbz = static_cast<int>((g_ewald * zprd_slab / (MY_PI * nz_pppm)) * pow(-log(eps_hoc), 0.25));
+  b.gf_b = gf_b;
+  return scl_pppm_solver_set_box(engine, &b);
+}
+
 /* one rank: this rank's atoms, with this rank's Green's function */
 bool PPPMOCL::start_own_step(bool tally)
 {
   scl_status st;
+  if (upload_kspace < 0) {   // STREAMCL_KSPACE_UPLOAD=1: the host's, uploaded (A/B)
+    const char *e = getenv("STREAMCL_KSPACE_UPLOAD");
+    upload_kspace = e && !strcmp(e, "1");
+  }
+  if (kspace_dirty && upload_kspace == 0) {
+    // computed on the device: nothing goes up after a box change (fix npt)
+    st = set_kspace_on_device();
+    if (st == SCL_OK) kspace_dirty = false;
+    else if (st != SCL_ERR_UNSUPPORTED) fail(FLERR, "computing the Green's function", st);
+    else upload_kspace = 1;   // no fp64 or no VkFFT: uploaded (below says which)
+  }
   if (kspace_dirty) {
     scl_pppm_kspace k;
     k.nx = nx_pppm;

@@ -113,6 +113,8 @@ class PPPMOCL : public PPPM {
   bool charges_present();
   bool compute_device_step();   // false: no device FFTs, use the host path
   bool start_own_step(bool tally);
+  scl_status set_kspace_on_device();
+  int upload_kspace = -1;   // 1: upload the host's Green's function (no fp64, VkFFT; A/B)
   [[noreturn]] void fail(const char *file, int line, const std::string &what, scl_status st);
 };
 

@@ -110,6 +110,23 @@ typedef struct {
 
 /* SCL_ERR_UNSUPPORTED when the library was built without VkFFT. */
 scl_status scl_pppm_solver_set(scl_pppm *p, const scl_pppm_kspace *k);
+/* The same factors computed on the device, where they are used, instead of
+ * uploaded (fix npt changes the box every step): LAMMPS's
+ * PPPM::compute_gf_ik over the whole grid and the wave numbers of
+ * PPPM::setup, for an orthogonal box and ik differentiation, the host's
+ * operations in its order in double (exp and sin may differ from the
+ * host's by ulps: ~1e-15 relative, tests/pppm). nbx..nbz and gf_b are
+ * LAMMPS's (its aliasing images and gf_denom coefficients, params.order
+ * of them). Nothing is uploaded. SCL_ERR_UNSUPPORTED without fp64 or
+ * VkFFT (then scl_pppm_solver_set). */
+typedef struct {
+    int nx, ny, nz;
+    double xprd, yprd, zprd_slab;  /* zprd_slab: zprd * slab_volfactor */
+    double g_ewald;
+    int nbx, nby, nbz;
+    const double *gf_b;
+} scl_pppm_kspace_box;
+scl_status scl_pppm_solver_set_box(scl_pppm *p, const scl_pppm_kspace_box *b);
 /* Queue a whole step for n atoms. tally: also sum energy and virial. x and q
  * are copied before the call returns, or read until scl_pppm_solve_finish
  * with params.inputs_stable. */

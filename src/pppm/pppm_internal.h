@@ -38,6 +38,7 @@ struct scl_pppm {
     /* whole-grid mode (solve.c), after scl_pppm_solver_set */
     int nk[3];
     scl_kernel *assign_p, *interp_p, *to_complex, *poisson;
+    scl_kernel *green_k;        /* scl_pppm_solver_set_box's (made on first use) */
     scl_stream *density_p, *work, *vdc[3], *green, *fk, *partials;
     struct pppm_fft *fft;
     int wg, ngroups, tally_pending, solve_pending;

@@ -9,6 +9,10 @@
 #            with kspace_modify compute no), E_long, pressure (device and host
 #            FFTs, 1-3 ranks); then 20 MD steps
 #            with shake, 1 rank -sf ocl vs CPU, and 2 ranks vs the same CPU log
+#   npt      the peptide MD under fix npt (the box changes every step, and so
+#            PPPM's Green's function): 1 rank -sf ocl, mixed and double, vs CPU
+#            (energies and volume 1e-5), and Device Time Info: pppm/ocl uploads
+#            nothing per step (its Green's function is computed on the device)
 #   errors   what pppm/ocl refuses gives a LAMMPS ERROR naming it, no crash
 # Tolerances (issue 13): per-atom kspace force RMS relative difference <= 1e-5
 # (mixed), <= 1e-10 (double); E_long and pressures the same relative bounds
@@ -192,6 +196,26 @@ IN
   for t in md_ocl1 md_ocl2 md_ocl2g; do
     python3 "$CMP_LOG" --floor 1000 log.$t log.md_cpu 1e-5 0:PotEng,E_long,Press 20:PotEng,E_long,KinEng ||
       fail "$t vs CPU"
+  done
+  ;;
+npt)
+  src="$LAMMPS_SOURCE_DIR/examples/peptide"
+  ln -s "$src/data.peptide" data.peptide
+  sed -e 's/^run.*/thermo 10\nthermo_style custom step pe ke etotal evdwl ecoul elong press vol\nthermo_modify format float %22.15g\nrun 20/' \
+      -e 's/^thermo_style.*multi//' -e 's/^thermo\t.*//' \
+      -e '/^fix[[:space:]]*1 all nvt /d' \
+      -e 's/^fix[[:space:]]*2 all shake .*/&\nfix 1 all npt temp 275.0 275.0 100.0 iso 1.0 1.0 100.0/' \
+      "$src/in.peptide" > in.npt
+  grep -q "npt temp" in.npt || fail "in.npt: no fix nvt line replaced"
+  lmp_run "$LMP_CPU" 1 in.npt cpu
+  for prec in mixed double; do
+    STREAMCL_PRECISION=$prec lmp_run "$LMP_OCL" 1 in.npt $prec -sf ocl || continue
+    python3 "$CMP_LOG" --floor 1000 log.$prec log.cpu 1e-5 0:PotEng,E_long,Press 20:PotEng,E_long,KinEng,Volume ||
+      fail "$prec under npt vs CPU"
+    # the kspace style's uploads per step in the run loop: none
+    up=$(grep "by style (up/down per step" log.$prec | tail -1 | sed -E 's/.* kspace ([0-9.]+)\/.*/\1/')
+    echo "$prec: pppm/ocl uploads per step: ${up:-none found}"
+    [ "$up" = 0.0 ] || fail "$prec: pppm/ocl uploads $up per step under npt (want 0.0)"
   done
   ;;
 errors)
