@@ -334,10 +334,251 @@ scl_status scl_bonded_set_coeffs(scl_bonded *b, const scl_bonded_coeffs *c)
 
 /* ------------------------------------------------------------ topology */
 
+static const char *const kind_name[NKERNELS] = {"bond", "angle", "dihedral", "improper"};
+
+/* What set_topology builds before it replaces the engine's topology. */
+typedef struct {
+    int nt[NKERNELS];
+    const int *lists[NKERNELS];
+    int max_type[NKERNELS];
+    int need14;                     /* dihedral 1-4 pairs: types and charges go up */
+    int nlo, ngref, nx, ngather;    /* the device numbering (see struct scl_bonded) */
+    int *dev_index;                 /* ghost g -> device atom, -1 if unused */
+    int *ghost;                     /* device ghost j -> caller's atom */
+    double *ghost_x;
+    int nslots, nrows, npart;       /* slots, per-term tally rows, partials */
+    int *offsets, *slots, *dev_lists, *dtype; /* CSR map, remapped lists, types */
+    double *dq;
+} topo_build;
+
+static void topo_free(topo_build *w)
+{
+    free(w->dev_index), free(w->ghost), free(w->ghost_x), free(w->offsets), free(w->slots);
+    free(w->dev_lists), free(w->dtype), free(w->dq);
+    memset(w, 0, sizeof *w);
+}
+
+/* The terms' atoms and types against nall and the coefficients. */
+static scl_status topo_check(scl_bonded *b, const scl_bonded_topology *t, topo_build *w,
+                             const char *fn)
+{
+    long long total_slots = 0;
+    for (int k = 0; k < NKERNELS; k++) {
+        w->max_type[k] = -1;
+        if (w->nt[k] < 0 || (w->nt[k] > 0 && !w->lists[k]))
+            return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "%d %ss with list %p", w->nt[k],
+                            kind_name[k], (const void *)w->lists[k]);
+        const int na = atoms_per_term[k];
+        for (int i = 0; i < w->nt[k]; i++) {
+            const int *e = w->lists[k] + (size_t)list_stride[k] * i;
+            for (int a = 0; a < na; a++)
+                if (e[a] < 0 || e[a] >= t->nall)
+                    return scl_fail(b->ctx, SCL_ERR_INPUT, fn,
+                                    "%s %d: atom index %d is outside [0, %d)", kind_name[k], i,
+                                    e[a], t->nall);
+            const int ty = e[na] - b->type_base;
+            if (ty < 0 || ty >= b->ntypes[k])
+                return scl_fail(b->ctx, SCL_ERR_INPUT, fn,
+                                "%s %d: type %d is outside the %d %s types (from %d)",
+                                kind_name[k], i, e[na], b->ntypes[k], kind_name[k], b->type_base);
+            if (ty > w->max_type[k])
+                w->max_type[k] = ty;
+        }
+        total_slots += (long long)na * w->nt[k];
+    }
+    if (total_slots > (1LL << 30))
+        return scl_fail(b->ctx, SCL_ERR_TOO_LARGE, fn, "%lld term slots (at most 2^30)",
+                        total_slots);
+    w->need14 = b->any_weight && t->ndihedrals > 0;
+    if (w->need14 && (!t->type || !t->q))
+        return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn,
+                        "dihedral 1-4 pairs need atom types and charges (type/q NULL)");
+    return SCL_OK;
+}
+
+/* The device numbering: owned atoms up to the last one a term uses, then
+ * the used ghosts in index order; their types and charges checked. */
+static scl_status topo_number(scl_bonded *b, const scl_bonded_topology *t, topo_build *w,
+                              const char *fn)
+{
+    const int nghost = t->nall - t->nlocal;
+    if (!(w->dev_index = malloc(sizeof(int) * (size_t)(nghost > 0 ? nghost : 1))))
+        return scl_fail(b->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    for (int g = 0; g < nghost; g++)
+        w->dev_index[g] = -1;
+    for (int k = 0; k < NKERNELS; k++)
+        for (int i = 0; i < w->nt[k]; i++)
+            for (int a = 0; a < atoms_per_term[k]; a++) {
+                const int at = w->lists[k][(size_t)list_stride[k] * i + a];
+                if (at >= t->nlocal)
+                    w->dev_index[at - t->nlocal] = 0;
+                else if (at >= w->nlo)
+                    w->nlo = at + 1;
+            }
+    for (int g = 0; g < nghost; g++)
+        w->ngref += w->dev_index[g] == 0;
+    w->ghost = malloc(sizeof(int) * (size_t)(w->ngref ? w->ngref : 1));
+    w->ghost_x = malloc(sizeof(double) * 3 * (size_t)(w->ngref ? w->ngref : 1));
+    if (!w->ghost || !w->ghost_x)
+        return scl_fail(b->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    for (int g = 0, j = 0; g < nghost; g++)
+        if (w->dev_index[g] == 0) {
+            w->ghost[j] = t->nlocal + g;
+            w->dev_index[g] = w->nlo + j++;
+        }
+    w->nx = w->nlo + w->ngref;
+    w->ngather = t->newton_bond ? w->nx : w->nlo;
+    for (int d = 0; w->need14 && d < w->nx; d++) {
+        const int i = d < w->nlo ? d : w->ghost[d - w->nlo];
+        const int ty = t->type[i] - b->type_base;
+        if (ty < 0 || ty >= b->natom_types)
+            return scl_fail(b->ctx, SCL_ERR_INPUT, fn,
+                            "atom %d: type %d is outside the %d atom types (from %d)", i,
+                            t->type[i], b->natom_types, b->type_base);
+        if (!isfinite(t->q[i]))
+            return scl_fail(b->ctx, SCL_ERR_INPUT, fn, "atom %d: charge is not finite", i);
+    }
+    return SCL_OK;
+}
+
+/* Slot ranges by kind; per-term tally rows (1-4 pairs after impropers). */
+static void topo_layout(scl_bonded *b, topo_build *w)
+{
+    int slot = 0, row = 0, part = 0;
+    for (int k = 0; k < NKERNELS; k++) {
+        b->slot_off[k] = slot;
+        slot += atoms_per_term[k] * w->nt[k];
+        b->tev_off[k] = row;
+        row += w->nt[k];
+        b->part_off[k] = part;
+        part += (int)groups(w->nt[k], b->wg) * (k == 2 ? NACC_DIHEDRAL : NACC);
+    }
+    b->tev_off[NKERNELS] = row;
+    b->part_off[NKERNELS] = part;
+    w->nslots = slot;
+    w->nrows = row + w->nt[2];
+    w->npart = part;
+}
+
+/* The lists in the device numbering (types kept), the CSR map atom ->
+ * slots over [0, ngather) in kind, term, position order, and the device
+ * atoms' types and charges. */
+static scl_status topo_csr(scl_bonded *b, const scl_bonded_topology *t, topo_build *w,
+                           const char *fn)
+{
+    size_t list_total = 0;
+    for (int k = 0; k < NKERNELS; k++)
+        list_total += (size_t)list_stride[k] * w->nt[k];
+    const size_t ndev = w->need14 && w->nx ? (size_t)w->nx : 1;
+    w->offsets = calloc((size_t)w->ngather + 1, sizeof *w->offsets);
+    w->slots = malloc(sizeof *w->slots * (size_t)(w->nslots ? w->nslots : 1));
+    w->dev_lists = malloc(sizeof(int) * (list_total ? list_total : 1));
+    w->dtype = malloc(sizeof(int) * ndev);
+    w->dq = malloc(sizeof(double) * ndev);
+    int *fill = malloc(sizeof *fill * (size_t)(w->ngather ? w->ngather : 1));
+    if (!w->offsets || !w->slots || !w->dev_lists || !w->dtype || !w->dq || !fill) {
+        free(fill);
+        return scl_fail(b->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    }
+    size_t o = 0;
+    for (int k = 0; k < NKERNELS; k++)
+        for (int i = 0; i < w->nt[k]; i++) {
+            const int *e = w->lists[k] + (size_t)list_stride[k] * i;
+            for (int a = 0; a < atoms_per_term[k]; a++) {
+                const int at = e[a] < t->nlocal ? e[a] : w->dev_index[e[a] - t->nlocal];
+                w->dev_lists[o++] = at;
+                if (at < w->ngather) /* the CSR counts, in the same pass */
+                    w->offsets[at + 1]++;
+            }
+            w->dev_lists[o++] = e[atoms_per_term[k]];
+        }
+    for (int d = 0; w->need14 && d < w->nx; d++) {
+        const int i = d < w->nlo ? d : w->ghost[d - w->nlo];
+        w->dtype[d] = t->type[i];
+        w->dq[d] = t->q[i];
+    }
+    for (int a = 0; a < w->ngather; a++)
+        w->offsets[a + 1] += w->offsets[a];
+    memcpy(fill, w->offsets, sizeof *fill * (size_t)w->ngather);
+    const int *e = w->dev_lists; /* slots in order: the remapped lists in order */
+    for (int k = 0; k < NKERNELS; k++)
+        for (int i = 0; i < w->nt[k]; i++, e += atoms_per_term[k] + 1)
+            for (int a = 0; a < atoms_per_term[k]; a++)
+                if (e[a] < w->ngather)
+                    w->slots[fill[e[a]]++] = b->slot_off[k] + atoms_per_term[k] * i + a;
+    free(fill);
+    return SCL_OK;
+}
+
+/* Device buffers sized and written (non-blocking: the host arrays go to
+ * topo_keep, freed by the next set_topology or free). */
+static scl_status topo_upload(scl_bonded *b, topo_build *w, const char *fn)
+{
+    scl_status s = SCL_OK;
+    size_t list_at = 0;
+    for (int k = 0; k < NKERNELS && s == SCL_OK; k++) {
+        const size_t n = (size_t)list_stride[k] * w->nt[k];
+        s = ensure(b, &b->list[k], "bonded.list", SCL_INT, n);
+        if (s == SCL_OK && n)
+            s = scl_stream_write_range(b->list[k].s, 0, n, w->dev_lists + list_at, 0, NULL);
+        list_at += n;
+    }
+    const size_t ng = (size_t)w->ngather, nx = (size_t)w->nx, nsl = (size_t)w->nslots;
+    const size_t ndev = w->need14 ? nx : 1;
+    const scl_type out_type = b->fp64_slots ? SCL_DOUBLE : SCL_FLOAT;
+    if (s == SCL_OK) s = ensure(b, &b->offsets, "bonded.offsets", SCL_INT, ng + 1);
+    if (s == SCL_OK) s = scl_stream_write_range(b->offsets.s, 0, ng + 1, w->offsets, 0, NULL);
+    if (s == SCL_OK) s = ensure(b, &b->slots, "bonded.slots", SCL_INT, nsl);
+    if (s == SCL_OK && nsl) s = scl_stream_write_range(b->slots.s, 0, nsl, w->slots, 0, NULL);
+    if (s == SCL_OK) s = ensure(b, &b->sf, "bonded.slot_forces", SCL_DOUBLE, 3 * nsl);
+    if (s == SCL_OK) s = ensure(b, &b->fout, "bonded.forces", out_type, 3 * ng);
+    if (s == SCL_OK) s = ensure(b, &b->tev, "bonded.term_tally", SCL_DOUBLE, 8 * (size_t)w->nrows);
+    if (s == SCL_OK) s = ensure(b, &b->part, "bonded.partials", SCL_DOUBLE, (size_t)w->npart);
+    if (s == SCL_OK) s = ensure(b, &b->x, "bonded.x", SCL_DOUBLE, 3 * nx);
+    if (s == SCL_OK) s = ensure(b, &b->atype, "bonded.type", SCL_INT, ndev);
+    if (s == SCL_OK) s = ensure(b, &b->q, "bonded.q", SCL_DOUBLE, ndev);
+    if (s == SCL_OK && w->need14 && nx)
+        s = scl_stream_write_range(b->atype.s, 0, nx, w->dtype, 0, NULL);
+    if (s == SCL_OK && w->need14 && nx)
+        s = scl_stream_write_range(b->q.s, 0, nx, w->dq, 0, NULL);
+    void *keep[5] = {w->dev_lists, w->offsets, w->slots, w->dtype, w->dq};
+    memcpy(b->topo_keep, keep, sizeof keep);
+    w->dev_lists = w->offsets = w->slots = w->dtype = NULL, w->dq = NULL;
+    const size_t fbytes = 3 * ng * (b->fp64_slots ? sizeof(double) : sizeof(float));
+    if (s == SCL_OK && (!grow_host(&b->fout_host, &b->fout_host_cap, fbytes) ||
+                        !grow_host((void **)&b->part_host, &b->part_host_cap,
+                                   sizeof(double) * (size_t)(w->npart ? w->npart : 1))))
+        s = scl_fail(b->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    return s;
+}
+
+/* The engine takes the new topology. */
+static void topo_commit(scl_bonded *b, const scl_bonded_topology *t, topo_build *w)
+{
+    free(b->ghost);
+    free(b->ghost_x);
+    b->ghost = w->ghost;
+    b->ghost_x = w->ghost_x;
+    w->ghost = NULL, w->ghost_x = NULL;
+    b->nlo = w->nlo;
+    b->nghost_ref = w->ngref;
+    for (int k = 0; k < NKERNELS; k++) {
+        b->nterms[k] = w->nt[k];
+        b->max_type[k] = w->max_type[k];
+    }
+    b->nlocal = t->nlocal;
+    b->nall = t->nall;
+    b->newton = t->newton_bond != 0;
+    b->nx = w->nx;
+    b->ngather = w->ngather;
+    b->nslots = w->nslots;
+    b->ntev = w->nrows;
+    b->have_topology = 1;
+}
+
 scl_status scl_bonded_set_topology(scl_bonded *b, const scl_bonded_topology *t)
 {
     static const char *fn = "scl_bonded_set_topology";
-    static const char *kind[NKERNELS] = {"bond", "angle", "dihedral", "improper"};
     if (!b || !t)
         return b ? scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "topology is NULL") : SCL_ERR_ARGUMENT;
     if (!b->have_coeffs)
@@ -356,255 +597,29 @@ scl_status scl_bonded_set_topology(scl_bonded *b, const scl_bonded_topology *t)
     }
     if (t->nlocal < 0 || t->nall < t->nlocal)
         return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "nlocal %d, nall %d", t->nlocal, t->nall);
+    topo_build w;
+    memset(&w, 0, sizeof w);
     const int nt[NKERNELS] = {t->nbonds, t->nangles, t->ndihedrals, t->nimpropers};
     const int *lists[NKERNELS] = {t->bonds, t->angles, t->dihedrals, t->impropers};
-    long long total_slots = 0;
-    int maxref = -1, max_type[NKERNELS];
-    for (int k = 0; k < NKERNELS; k++) {
-        max_type[k] = -1;
-        if (nt[k] < 0 || (nt[k] > 0 && !lists[k]))
-            return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "%d %ss with list %p", nt[k], kind[k],
-                            (const void *)lists[k]);
-        const int na = atoms_per_term[k], st = list_stride[k];
-        for (int i = 0; i < nt[k]; i++) {
-            const int *e = lists[k] + (size_t)st * i;
-            for (int a = 0; a < na; a++) {
-                if (e[a] < 0 || e[a] >= t->nall)
-                    return scl_fail(b->ctx, SCL_ERR_INPUT, fn,
-                                    "%s %d: atom index %d is outside [0, %d)", kind[k], i, e[a],
-                                    t->nall);
-                if (e[a] > maxref)
-                    maxref = e[a];
-            }
-            const int ty = e[na] - b->type_base;
-            if (ty < 0 || ty >= b->ntypes[k])
-                return scl_fail(b->ctx, SCL_ERR_INPUT, fn,
-                                "%s %d: type %d is outside the %d %s types (from %d)", kind[k], i,
-                                e[na], b->ntypes[k], kind[k], b->type_base);
-            if (ty > max_type[k])
-                max_type[k] = ty;
-        }
-        total_slots += (long long)na * nt[k];
-    }
-    if (total_slots > (1LL << 30))
-        return scl_fail(b->ctx, SCL_ERR_TOO_LARGE, fn, "%lld term slots (at most 2^30)",
-                        total_slots);
-    const int need14 = b->any_weight && t->ndihedrals > 0;
-    if (need14 && (!t->type || !t->q))
-        return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn,
-                        "dihedral 1-4 pairs need atom types and charges (type/q NULL)");
-
-    /* the device numbering (see struct scl_bonded): used ghosts in index order */
-    const int nghost = t->nall - t->nlocal;
-    int *dev_index = malloc(sizeof(int) * (size_t)(nghost > 0 ? nghost : 1));
-    int nlo = 0, ngref = 0;
-    if (!dev_index)
-        return scl_fail(b->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
-    for (int g = 0; g < nghost; g++)
-        dev_index[g] = -1;
-    for (int k = 0; k < NKERNELS; k++)
-        for (int i = 0; i < nt[k]; i++)
-            for (int a = 0; a < atoms_per_term[k]; a++) {
-                const int at = lists[k][(size_t)list_stride[k] * i + a];
-                if (at < t->nlocal) {
-                    if (at >= nlo)
-                        nlo = at + 1;
-                } else {
-                    dev_index[at - t->nlocal] = 0;
-                }
-            }
-    for (int g = 0; g < nghost; g++)
-        if (dev_index[g] == 0)
-            ngref++;
-    int *ghost = malloc(sizeof(int) * (size_t)(ngref ? ngref : 1));
-    double *ghost_x = malloc(sizeof(double) * 3 * (size_t)(ngref ? ngref : 1));
-    if (!ghost || !ghost_x) {
-        free(dev_index);
-        free(ghost);
-        free(ghost_x);
-        return scl_fail(b->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
-    }
-    for (int g = 0, j = 0; g < nghost; g++)
-        if (dev_index[g] == 0) {
-            ghost[j] = t->nlocal + g;
-            dev_index[g] = nlo + j++;
-        }
-    const int nx = nlo + ngref;
-    const int ngather = t->newton_bond ? nx : nlo;
-#define DEV(at) ((at) < t->nlocal ? (at) : dev_index[(at) - t->nlocal])
-    scl_status s = SCL_OK;
-    if (need14) {
-        for (int d = 0; d < nx && s == SCL_OK; d++) {
-            const int i = d < nlo ? d : ghost[d - nlo];
-            const int ty = t->type[i] - b->type_base;
-            if (ty < 0 || ty >= b->natom_types)
-                s = scl_fail(b->ctx, SCL_ERR_INPUT, fn,
-                             "atom %d: type %d is outside the %d atom types (from %d)", i,
-                             t->type[i], b->natom_types, b->type_base);
-            else if (!isfinite(t->q[i]))
-                s = scl_fail(b->ctx, SCL_ERR_INPUT, fn, "atom %d: charge is not finite", i);
-        }
-    }
-    if (s != SCL_OK) {
-        free(dev_index);
-        free(ghost);
-        free(ghost_x);
+    memcpy(w.nt, nt, sizeof nt);
+    memcpy(w.lists, lists, sizeof lists);
+    scl_status s = topo_check(b, t, &w, fn);
+    if (s == SCL_OK)
+        s = topo_number(b, t, &w, fn);
+    if (s != SCL_OK) { /* refused: the engine keeps its topology */
+        topo_free(&w);
         return s;
     }
-
-    /* slot ranges by kind; per-term tally rows (1-4 pairs after impropers) */
-    int slot = 0, row = 0, part = 0;
-    for (int k = 0; k < NKERNELS; k++) {
-        b->slot_off[k] = slot;
-        slot += atoms_per_term[k] * nt[k];
-        b->tev_off[k] = row;
-        row += nt[k];
-        b->part_off[k] = part;
-        part += (int)groups(nt[k], b->wg) * (k == 2 ? NACC_DIHEDRAL : NACC);
-    }
-    b->tev_off[NKERNELS] = row;
-    row += nt[2];
-    b->part_off[NKERNELS] = part;
-
-    /* CSR atom -> slots over [0, ngather), slots in kind, term, position order */
-    int *offsets = calloc((size_t)ngather + 1, sizeof *offsets);
-    int *slots = malloc(sizeof *slots * (size_t)(slot ? slot : 1));
-    /* the lists in the device numbering, types kept */
-    size_t list_total = 0;
-    for (int k = 0; k < NKERNELS; k++)
-        list_total += (size_t)list_stride[k] * nt[k];
-    int *dev_lists = malloc(sizeof(int) * (list_total ? list_total : 1));
-    /* types and charges of the device atoms */
-    int *dtype = malloc(sizeof(int) * (size_t)(need14 && nx ? nx : 1));
-    double *dq = malloc(sizeof(double) * (size_t)(need14 && nx ? nx : 1));
-    if (!offsets || !slots || !dev_lists || !dtype || !dq) {
-        free(offsets);
-        free(slots);
-        free(dev_lists);
-        free(dtype);
-        free(dq);
-        free(dev_index);
-        free(ghost);
-        free(ghost_x);
-        return scl_fail(b->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
-    }
-    {
-        size_t o = 0;
-        for (int k = 0; k < NKERNELS; k++)
-            for (int i = 0; i < nt[k]; i++) {
-                const int *e = lists[k] + (size_t)list_stride[k] * i;
-                for (int a = 0; a < atoms_per_term[k]; a++) {
-                    const int at = DEV(e[a]);
-                    dev_lists[o++] = at;
-                    if (at < ngather) /* the CSR counts, in the same pass */
-                        offsets[at + 1]++;
-                }
-                dev_lists[o++] = e[atoms_per_term[k]];
-            }
-        for (int d = 0; need14 && d < nx; d++) {
-            const int i = d < nlo ? d : ghost[d - nlo];
-            dtype[d] = t->type[i];
-            dq[d] = t->q[i];
-        }
-    }
-    for (int a = 0; a < ngather; a++)
-        offsets[a + 1] += offsets[a];
-    int *fill = malloc(sizeof *fill * (size_t)(ngather ? ngather : 1));
-    if (!fill) {
-        free(offsets);
-        free(slots);
-        free(dev_lists);
-        free(dtype);
-        free(dq);
-        free(dev_index);
-        free(ghost);
-        free(ghost_x);
-        return scl_fail(b->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
-    }
-    memcpy(fill, offsets, sizeof *fill * (size_t)ngather);
-    {
-        /* slots in kind, term, position order: the remapped lists in order */
-        const int *e = dev_lists;
-        for (int k = 0; k < NKERNELS; k++)
-            for (int i = 0; i < nt[k]; i++, e += atoms_per_term[k] + 1)
-                for (int a = 0; a < atoms_per_term[k]; a++)
-                    if (e[a] < ngather)
-                        slots[fill[e[a]]++] = b->slot_off[k] + atoms_per_term[k] * i + a;
-    }
-    free(fill);
-
-#undef DEV
-    free(dev_index);
-    size_t list_at = 0;
-    for (int k = 0; k < NKERNELS && s == SCL_OK; k++) {
-        const size_t n = (size_t)list_stride[k] * nt[k];
-        s = ensure(b, &b->list[k], "bonded.list", SCL_INT, n);
-        if (s == SCL_OK && n)
-            s = scl_stream_write_range(b->list[k].s, 0, n, dev_lists + list_at, 0, NULL);
-        list_at += n;
-    }
-    const scl_type out_type = b->fp64_slots ? SCL_DOUBLE : SCL_FLOAT;
+    topo_layout(b, &w); /* from here the old topology is gone */
+    s = topo_csr(b, t, &w, fn);
     if (s == SCL_OK)
-        s = ensure(b, &b->offsets, "bonded.offsets", SCL_INT, (size_t)ngather + 1);
+        s = topo_upload(b, &w, fn);
     if (s == SCL_OK)
-        s = scl_stream_write_range(b->offsets.s, 0, (size_t)ngather + 1, offsets, 0, NULL);
-    if (s == SCL_OK)
-        s = ensure(b, &b->slots, "bonded.slots", SCL_INT, (size_t)slot);
-    if (s == SCL_OK && slot)
-        s = scl_stream_write_range(b->slots.s, 0, (size_t)slot, slots, 0, NULL);
-    if (s == SCL_OK)
-        s = ensure(b, &b->sf, "bonded.slot_forces", SCL_DOUBLE, 3 * (size_t)slot);
-    if (s == SCL_OK)
-        s = ensure(b, &b->fout, "bonded.forces", out_type, 3 * (size_t)ngather);
-    if (s == SCL_OK)
-        s = ensure(b, &b->tev, "bonded.term_tally", SCL_DOUBLE, 8 * (size_t)row);
-    if (s == SCL_OK)
-        s = ensure(b, &b->part, "bonded.partials", SCL_DOUBLE, (size_t)part);
-    if (s == SCL_OK)
-        s = ensure(b, &b->x, "bonded.x", SCL_DOUBLE, 3 * (size_t)nx);
-    if (s == SCL_OK)
-        s = ensure(b, &b->atype, "bonded.type", SCL_INT, need14 ? (size_t)nx : 1);
-    if (s == SCL_OK)
-        s = ensure(b, &b->q, "bonded.q", SCL_DOUBLE, need14 ? (size_t)nx : 1);
-    if (s == SCL_OK && need14 && nx)
-        s = scl_stream_write_range(b->atype.s, 0, (size_t)nx, dtype, 0, NULL);
-    if (s == SCL_OK && need14 && nx)
-        s = scl_stream_write_range(b->q.s, 0, (size_t)nx, dq, 0, NULL);
-    b->topo_keep[0] = dev_lists;
-    b->topo_keep[1] = offsets;
-    b->topo_keep[2] = slots;
-    b->topo_keep[3] = dtype;
-    b->topo_keep[4] = dq;
-    size_t fbytes = 3 * (size_t)ngather * (b->fp64_slots ? sizeof(double) : sizeof(float));
-    if (s == SCL_OK && (!grow_host(&b->fout_host, &b->fout_host_cap, fbytes) ||
-                        !grow_host((void **)&b->part_host, &b->part_host_cap,
-                                   sizeof(double) * (size_t)(part ? part : 1))))
-        s = scl_fail(b->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
-    if (s != SCL_OK) {
+        topo_commit(b, t, &w);
+    else
         b->have_topology = 0;
-        free(ghost);
-        free(ghost_x);
-        return s;
-    }
-    free(b->ghost);
-    free(b->ghost_x);
-    b->ghost = ghost;
-    b->ghost_x = ghost_x;
-    b->nlo = nlo;
-    b->nghost_ref = ngref;
-    for (int k = 0; k < NKERNELS; k++) {
-        b->nterms[k] = nt[k];
-        b->max_type[k] = max_type[k];
-    }
-    b->nlocal = t->nlocal;
-    b->nall = t->nall;
-    b->newton = t->newton_bond != 0;
-    b->nx = nx;
-    b->ngather = ngather;
-    b->nslots = slot;
-    b->ntev = row;
-    b->have_topology = 1;
-    return SCL_OK;
+    topo_free(&w);
+    return s;
 }
 
 int scl_bonded_gather_count(const scl_bonded *b)
