@@ -216,118 +216,138 @@ void scl_bonded_free(scl_bonded *b)
 
 /* ------------------------------------------------------------ coefficients */
 
+/* The coefficient arrays by kind of term, as set_coeffs reads them. */
+typedef struct {
+    int n[NKERNELS];
+    const double *arrays[NKERNELS][4];
+    int any_weight; /* some dihedral type has a 1-4 pair */
+} coeff_view;
+
+static const int coeff_arrays[NKERNELS] = {2, 4, 3, 2};
+
+/* Counts, arrays and values checked; any_weight found. */
+static scl_status coeffs_check(scl_bonded *b, const scl_bonded_coeffs *c, coeff_view *v,
+                               const char *fn)
+{
+    static const char *kind[NKERNELS] = {"bond", "angle", "dihedral", "improper"};
+    if (c->type_base != 0 && c->type_base != 1)
+        return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "type_base %d must be 0 or 1", c->type_base);
+    for (int k = 0; k < NKERNELS; k++) {
+        const int n = v->n[k];
+        if (n < 0)
+            return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "%d %s types", n, kind[k]);
+        if (b->have_topology && b->max_type[k] >= n)
+            return scl_fail(b->ctx, SCL_ERR_INPUT, fn,
+                            "the current lists use %s type %d but only %d types are given",
+                            kind[k], b->max_type[k] + c->type_base, n);
+        for (int a = 0; a < coeff_arrays[k] && n > 0; a++) {
+            if (!v->arrays[k][a])
+                return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn,
+                                "%d %s types but coefficient array %d is NULL", n, kind[k], a);
+            if (!finite_all(v->arrays[k][a], n))
+                return scl_fail(b->ctx, SCL_ERR_INPUT, fn,
+                                "a %s coefficient (array %d) is not finite", kind[k], a);
+        }
+    }
+    if (v->n[2] > 0 && !c->dihedral_multiplicity)
+        return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "dihedral_multiplicity is NULL");
+    for (int t = 0; t < v->n[2]; t++) {
+        if (c->dihedral_multiplicity[t] < 0)
+            return scl_fail(b->ctx, SCL_ERR_INPUT, fn,
+                            "dihedral type %d has multiplicity %d (must be >= 0)",
+                            t + c->type_base, c->dihedral_multiplicity[t]);
+        v->any_weight |= c->dihedral_weight[t] > 0.0;
+    }
+    if (!v->any_weight)
+        return SCL_OK;
+    const int na = c->natom_types;
+    if (na < 1 || !c->lj14_1 || !c->lj14_2 || !c->lj14_3 || !c->lj14_4)
+        return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn,
+                        "dihedral weights > 0 need natom_types >= 1 and lj14_1..4");
+    const double *lj[4] = {c->lj14_1, c->lj14_2, c->lj14_3, c->lj14_4};
+    for (int a = 0; a < 4; a++)
+        if (!finite_all(lj[a], na * na))
+            return scl_fail(b->ctx, SCL_ERR_INPUT, fn, "lj14_%d has a non-finite entry", a + 1);
+    if (!isfinite(c->qqrd2e))
+        return scl_fail(b->ctx, SCL_ERR_INPUT, fn, "qqrd2e is not finite");
+    return SCL_OK;
+}
+
+/* One type's coefficients packed as the kernel of kind k reads them. */
+static void coeffs_pack(const scl_bonded_coeffs *c, const coeff_view *v, int k, int t, double *o)
+{
+    if (k != 2) {
+        for (int a = 0; a < coef_stride[k]; a++)
+            o[a] = v->arrays[k][a][t];
+        return;
+    }
+    const double shift = M_PI * c->dihedral_shift[t] / 180.0;
+    o[0] = c->dihedral_k[t];
+    o[1] = cos(shift);
+    o[2] = sin(shift);
+    o[3] = c->dihedral_weight[t];
+    o[4] = c->dihedral_multiplicity[t];
+}
+
+/* Packed per type (and the 1-4 tables interleaved) and written. */
+static scl_status coeffs_upload(scl_bonded *b, const scl_bonded_coeffs *c, const coeff_view *v,
+                                const char *fn)
+{
+    const int na = v->any_weight ? c->natom_types : 0;
+    int maxn = 4 * na * na;
+    for (int k = 0; k < NKERNELS; k++)
+        if (coef_stride[k] * v->n[k] > maxn)
+            maxn = coef_stride[k] * v->n[k];
+    double *tmp = malloc(sizeof(double) * (size_t)(maxn ? maxn : 1));
+    if (!tmp)
+        return scl_fail(b->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    scl_status s = SCL_OK;
+    for (int k = 0; k < NKERNELS && s == SCL_OK; k++) {
+        const size_t n = (size_t)coef_stride[k] * (size_t)v->n[k];
+        for (int t = 0; t < v->n[k]; t++)
+            coeffs_pack(c, v, k, t, tmp + coef_stride[k] * t);
+        s = ensure(b, &b->coef[k], "bonded.coef", SCL_DOUBLE, n);
+        if (s == SCL_OK && n > 0)
+            s = scl_stream_write_range(b->coef[k].s, 0, n, tmp, 1, NULL);
+    }
+    const double *lj[4] = {c->lj14_1, c->lj14_2, c->lj14_3, c->lj14_4};
+    for (int i = 0; i < na * na; i++)
+        for (int a = 0; a < 4; a++)
+            tmp[4 * i + a] = lj[a][i];
+    const size_t nlj = na ? (size_t)4 * na * na : 4;
+    if (s == SCL_OK)
+        s = ensure(b, &b->lj14, "bonded.lj14", SCL_DOUBLE, nlj);
+    if (s == SCL_OK && na)
+        s = scl_stream_write_range(b->lj14.s, 0, nlj, tmp, 1, NULL);
+    free(tmp);
+    return s;
+}
+
 scl_status scl_bonded_set_coeffs(scl_bonded *b, const scl_bonded_coeffs *c)
 {
     static const char *fn = "scl_bonded_set_coeffs";
     if (!b || !c)
         return b ? scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "coefficients are NULL")
                  : SCL_ERR_ARGUMENT;
-    const int n[NKERNELS] = {c->nbond_types, c->nangle_types, c->ndihedral_types,
-                             c->nimproper_types};
-    const double *arrays[NKERNELS][4] = {
-        {c->bond_k, c->bond_r0, NULL, NULL},
-        {c->angle_k, c->angle_theta0, c->angle_k_ub, c->angle_r_ub},
-        {c->dihedral_k, c->dihedral_shift, c->dihedral_weight, NULL},
-        {c->improper_k, c->improper_chi, NULL, NULL}};
-    static const int narrays[NKERNELS] = {2, 4, 3, 2};
-    static const char *kind[NKERNELS] = {"bond", "angle", "dihedral", "improper"};
-    if (c->type_base != 0 && c->type_base != 1)
-        return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "type_base %d must be 0 or 1", c->type_base);
-    for (int k = 0; k < NKERNELS; k++) {
-        if (n[k] < 0)
-            return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "%d %s types", n[k], kind[k]);
-        if (b->have_topology && b->max_type[k] >= n[k])
-            return scl_fail(b->ctx, SCL_ERR_INPUT, fn,
-                            "the current lists use %s type %d but only %d types are given",
-                            kind[k], b->max_type[k] + c->type_base, n[k]);
-        for (int a = 0; a < narrays[k] && n[k] > 0; a++) {
-            if (!arrays[k][a])
-                return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn,
-                                "%d %s types but coefficient array %d is NULL", n[k], kind[k], a);
-            if (!finite_all(arrays[k][a], n[k]))
-                return scl_fail(b->ctx, SCL_ERR_INPUT, fn,
-                                "a %s coefficient (array %d) is not finite", kind[k], a);
-        }
-    }
-    int any_weight = 0;
-    if (n[2] > 0) {
-        if (!c->dihedral_multiplicity)
-            return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "dihedral_multiplicity is NULL");
-        for (int t = 0; t < n[2]; t++) {
-            if (c->dihedral_multiplicity[t] < 0)
-                return scl_fail(b->ctx, SCL_ERR_INPUT, fn,
-                                "dihedral type %d has multiplicity %d (must be >= 0)",
-                                t + c->type_base, c->dihedral_multiplicity[t]);
-            if (c->dihedral_weight[t] > 0.0)
-                any_weight = 1;
-        }
-    }
-    if (any_weight) {
-        const int na = c->natom_types;
-        if (na < 1 || !c->lj14_1 || !c->lj14_2 || !c->lj14_3 || !c->lj14_4)
-            return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn,
-                            "dihedral weights > 0 need natom_types >= 1 and lj14_1..4");
-        const double *lj[4] = {c->lj14_1, c->lj14_2, c->lj14_3, c->lj14_4};
-        for (int a = 0; a < 4; a++)
-            if (!finite_all(lj[a], na * na))
-                return scl_fail(b->ctx, SCL_ERR_INPUT, fn, "lj14_%d has a non-finite entry", a + 1);
-        if (!isfinite(c->qqrd2e))
-            return scl_fail(b->ctx, SCL_ERR_INPUT, fn, "qqrd2e is not finite");
-    }
-
-    /* packed per type as the kernels read them */
-    int maxn = any_weight ? 4 * c->natom_types * c->natom_types : 0;
-    for (int k = 0; k < NKERNELS; k++)
-        if (coef_stride[k] * n[k] > maxn)
-            maxn = coef_stride[k] * n[k];
-    double *tmp = malloc(sizeof(double) * (size_t)(maxn ? maxn : 1));
-    if (!tmp)
-        return scl_fail(b->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
-    scl_status s = SCL_OK;
-    for (int k = 0; k < NKERNELS && s == SCL_OK; k++) {
-        for (int t = 0; t < n[k]; t++) {
-            double *o = tmp + coef_stride[k] * t;
-            if (k == 2) {
-                const double shift = M_PI * c->dihedral_shift[t] / 180.0;
-                o[0] = c->dihedral_k[t];
-                o[1] = cos(shift);
-                o[2] = sin(shift);
-                o[3] = c->dihedral_weight[t];
-                o[4] = c->dihedral_multiplicity[t];
-            } else {
-                for (int a = 0; a < coef_stride[k]; a++)
-                    o[a] = arrays[k][a][t];
-            }
-        }
-        s = ensure(b, &b->coef[k], "bonded.coef", SCL_DOUBLE, (size_t)coef_stride[k] * n[k]);
-        if (s == SCL_OK && n[k] > 0)
-            s = scl_stream_write_range(b->coef[k].s, 0, (size_t)coef_stride[k] * n[k], tmp, 1,
-                                       NULL);
-    }
-    if (s == SCL_OK && any_weight) {
-        const int na = c->natom_types;
-        for (int i = 0; i < na * na; i++) {
-            tmp[4 * i] = c->lj14_1[i];
-            tmp[4 * i + 1] = c->lj14_2[i];
-            tmp[4 * i + 2] = c->lj14_3[i];
-            tmp[4 * i + 3] = c->lj14_4[i];
-        }
-        s = ensure(b, &b->lj14, "bonded.lj14", SCL_DOUBLE, (size_t)4 * na * na);
-        if (s == SCL_OK)
-            s = scl_stream_write_range(b->lj14.s, 0, (size_t)4 * na * na, tmp, 1, NULL);
-    } else if (s == SCL_OK) {
-        s = ensure(b, &b->lj14, "bonded.lj14", SCL_DOUBLE, 4);
-    }
-    free(tmp);
+    coeff_view w = {
+        {c->nbond_types, c->nangle_types, c->ndihedral_types, c->nimproper_types},
+        {{c->bond_k, c->bond_r0, NULL, NULL},
+         {c->angle_k, c->angle_theta0, c->angle_k_ub, c->angle_r_ub},
+         {c->dihedral_k, c->dihedral_shift, c->dihedral_weight, NULL},
+         {c->improper_k, c->improper_chi, NULL, NULL}},
+        0};
+    scl_status s = coeffs_check(b, c, &w, fn);
+    if (s == SCL_OK)
+        s = coeffs_upload(b, c, &w, fn);
     if (s != SCL_OK)
         return s;
     for (int k = 0; k < NKERNELS; k++)
-        b->ntypes[k] = n[k];
-    b->natom_types = any_weight ? c->natom_types : 0;
+        b->ntypes[k] = w.n[k];
+    b->natom_types = w.any_weight ? c->natom_types : 0;
     b->type_base = c->type_base;
     b->implicit_coul = c->implicit != 0;
     b->qqrd2e = c->qqrd2e;
-    b->any_weight = any_weight;
+    b->any_weight = w.any_weight;
     b->have_coeffs = 1;
     return SCL_OK;
 }
