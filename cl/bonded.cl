@@ -366,44 +366,30 @@ __kernel void bonded_gather(const int ngather, __global const int *offsets,
     f[3 * a + 2] = (out_t)sum.z;
 }
 
-/* The sums into another module's force rows (x, y, z, unused), which one
- * download then brings back (scl_bonded_gather_into): an owned atom's is
- * added to row a in double, rounded once; a used ghost's is written to
- * row nrows + a - nlo (that row holds no earlier value, not even a finite
- * one). The row's new value in double; its index in *row. */
-static double3 row_value(const int a, const int nlo, const int nrows, const double3 old,
-                         __global const int *offsets, __global const int *slots,
-                         __global const slot_t *sf, int *row)
-{
-    *row = a < nlo ? a : nrows + a - nlo;
-    return (a < nlo ? old : (double3)(0.0)) + slot_sum(a, offsets, slots, sf);
-}
-
-__kernel void bonded_gather_into_double(const int ngather, const int nlo, const int nrows,
-                                        __global const int *offsets, __global const int *slots,
-                                        __global const slot_t *sf, __global double *f4)
-{
-    const int a = get_global_id(0);
-    if (a >= ngather)
-        return;
-    const int own = a < nlo ? a : 0;
-    int r;
-    const double3 v = row_value(a, nlo, nrows, vload3(0, f4 + 4 * own), offsets, slots, sf, &r);
-    vstore3(v, 0, f4 + 4 * r);
-}
-
-__kernel void bonded_gather_into_float(const int ngather, const int nlo, const int nrows,
-                                       __global const int *offsets, __global const int *slots,
-                                       __global const slot_t *sf, __global float *f4)
+/* The sums into another module's force rows (x, y, z, unused) of into_t
+ * (option INTO_DOUBLE: double, else float), which one download then brings
+ * back (scl_bonded_gather_into): an owned atom's is added to row a in
+ * double, rounded once; a used ghost's is written to row nrows + a - nlo
+ * (that row holds no earlier value, not even a finite one). */
+#if INTO_DOUBLE
+typedef double into_t;
+#define INTO_DOUBLE3(v) (v)
+#define INTO_T3(v) (v)
+#else
+typedef float into_t;
+#define INTO_DOUBLE3(v) convert_double3(v)
+#define INTO_T3(v) convert_float3(v)
+#endif
+__kernel void bonded_gather_into(const int ngather, const int nlo, const int nrows,
+                                 __global const int *offsets, __global const int *slots,
+                                 __global const slot_t *sf, __global into_t *f4)
 {
     const int a = get_global_id(0);
     if (a >= ngather)
         return;
-    const int own = a < nlo ? a : 0;
-    int r;
-    const double3 v = row_value(a, nlo, nrows, convert_double3(vload3(0, f4 + 4 * own)), offsets,
-                                slots, sf, &r);
-    vstore3(convert_float3(v), 0, f4 + 4 * r);
+    const int row = a < nlo ? a : nrows + a - nlo;
+    const double3 old = a < nlo ? INTO_DOUBLE3(vload3(0, f4 + 4 * row)) : (double3)(0.0);
+    vstore3(INTO_T3(old + slot_sum(a, offsets, slots, sf)), 0, f4 + 4 * row);
 }
 
 /* Per-atom energies and virials: each term gives each of its gathered atoms

@@ -168,11 +168,6 @@ scl_status scl_bonded_create(scl_context *ctx, const scl_bonded_options *o, scl_
         s = scl_kernel_create(ctx, "bonded", "bonded_gather", opts, &b->gather);
     if (s == SCL_OK)
         s = scl_kernel_create(ctx, "bonded", "bonded_per_atom", opts, &b->per_atom);
-    if (s == SCL_OK)
-        s = scl_kernel_create(ctx, "bonded", "bonded_gather_into_float", opts, &b->gather_into[0]);
-    if (s == SCL_OK)
-        s = scl_kernel_create(ctx, "bonded", "bonded_gather_into_double", opts,
-                              &b->gather_into[1]);
     size_t local = (size_t)wg;
     for (int k = 0; k < NKERNELS && s == SCL_OK; k++)
         s = scl_kernel_check_local(b->term[k], 1, &local);
@@ -844,8 +839,14 @@ int scl_bonded_gather_into(scl_bonded *b, scl_stream *force, scl_type type, int 
                  nown, ghosts, nlocal, extra_rows);
         return -1;
     }
-    scl_kernel *kn = b->gather_into[type == SCL_DOUBLE];
-    scl_status s = scl_kernel_set_int(kn, "ngather", b->ngather);
+    /* the variant for this row type, built on first use */
+    scl_kernel **kp = &b->gather_into[type == SCL_DOUBLE];
+    char opts[80];
+    snprintf(opts, sizeof opts, "-DWG=%d -DBONDED_DOUBLE=%d -DINTO_DOUBLE=%d", b->wg,
+             b->fp64_slots, type == SCL_DOUBLE);
+    scl_status s = *kp ? SCL_OK : scl_kernel_create(b->ctx, "bonded", "bonded_gather_into", opts, kp);
+    scl_kernel *kn = *kp;
+    if (s == SCL_OK) s = scl_kernel_set_int(kn, "ngather", b->ngather);
     if (s == SCL_OK) s = scl_kernel_set_int(kn, "nlo", b->nlo);
     if (s == SCL_OK) s = scl_kernel_set_int(kn, "nrows", nlocal);
     if (s == SCL_OK) s = scl_kernel_set_stream(kn, "offsets", b->offsets.s);
