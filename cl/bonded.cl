@@ -104,6 +104,17 @@ static void keep_term(const int per_atom, __global double *tev, int t, double e,
         o[c + 1] = v[c];
 }
 
+/* A term's energy and virial into its work-item's accumulators acc[0..6]
+ * (its owned share w) and, per atom, its tally row t. */
+static void tally_term(double *acc, const double w, const double e, const double v[6],
+                       const int per_atom, __global double *tev, const int t)
+{
+    acc[0] = w * e;
+    for (int c = 0; c < 6; c++)
+        acc[c + 1] = w * v[c];
+    keep_term(per_atom, tev, t, e, v);
+}
+
 /* E = k (r - r0)^2; coef: k, r0 per type */
 __kernel void bonded_bond(TERM_ARGS, __global const int *bonds, __global const double *coef)
 {
@@ -122,11 +133,8 @@ __kernel void bonded_bond(TERM_ARGS, __global const int *bonds, __global const d
             double v[6];
             const double3 z = (double3)(0.0);
             virial_of(d, f1, z, z, z, z, v);
-            const double e = rk * dr, w = owned_share(newton, nlocal, 2, i1, i2, 0, 0);
-            acc[0] = w * e;
-            for (int c = 0; c < 6; c++)
-                acc[c + 1] = w * v[c];
-            keep_term(per_atom, tev, tev_off + t, e, v);
+            tally_term(acc, owned_share(newton, nlocal, 2, i1, i2, 0, 0), rk * dr, v, per_atom,
+                       tev, tev_off + t);
         }
     }
     if (tally)
@@ -170,11 +178,8 @@ __kernel void bonded_angle(TERM_ARGS, __global const int *angles, __global const
             const double3 z = (double3)(0.0);
             virial_of(d1, f1, d2, f3, z, z, v);
             const double e = rkub * drub + tk * dtheta;
-            const double w = owned_share(newton, nlocal, 3, i1, i2, i3, 0);
-            acc[0] = w * e;
-            for (int cc = 0; cc < 6; cc++)
-                acc[cc + 1] = w * v[cc];
-            keep_term(per_atom, tev, tev_off + t, e, v);
+            tally_term(acc, owned_share(newton, nlocal, 3, i1, i2, i3, 0), e, v, per_atom, tev,
+                       tev_off + t);
         }
     }
     if (tally)
@@ -260,16 +265,13 @@ __kernel void bonded_dihedral(TERM_ARGS, __global const int *dihedrals,
             const double3 z = (double3)(0.0);
             virial_of(del, fp, z, z, z, z, v14);
             const double e = K * p;
-            const double w = owned_share(newton, nlocal, 4, i1, i2, i3, i4);
             const double w14 = owned_share(newton, nlocal, 2, i1, i4, 0, 0);
-            acc[0] = w * e;
+            tally_term(acc, owned_share(newton, nlocal, 4, i1, i2, i3, i4), e, v, per_atom, tev,
+                       tev_off + t);
             acc[7] = w14 * evdwl;
             acc[8] = w14 * ecoul;
-            for (int cc = 0; cc < 6; cc++) {
-                acc[cc + 1] = w * v[cc];
+            for (int cc = 0; cc < 6; cc++)
                 acc[cc + 9] = w14 * v14[cc];
-            }
-            keep_term(per_atom, tev, tev_off + t, e, v);
             keep_term(per_atom, tev, tev14_off + t, evdwl + ecoul, v14);
         }
     }
@@ -329,11 +331,8 @@ __kernel void bonded_improper(TERM_ARGS, __global const int *impropers,
         if (tally) {
             double v[6];
             virial_of(vb1, f1, vb2, f3, vb3 + vb2, f4, v);
-            const double w = owned_share(newton, nlocal, 4, i1, i2, i3, i4);
-            acc[0] = w * e;
-            for (int cc = 0; cc < 6; cc++)
-                acc[cc + 1] = w * v[cc];
-            keep_term(per_atom, tev, tev_off + t, e, v);
+            tally_term(acc, owned_share(newton, nlocal, 4, i1, i2, i3, i4), e, v, per_atom, tev,
+                       tev_off + t);
         }
     }
     if (tally)

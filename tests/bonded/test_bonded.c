@@ -56,29 +56,20 @@ static void make_coeffs(uint64_t *rng, coeffs_t *k, int implicit)
             for (int a = 0; a < 4; a++)
                 k->lj[a][i * NATOM_TYPES + j] = k->lj[a][j * NATOM_TYPES + i] = v[a];
         }
-    scl_bonded_coeffs *c = &k->c;
-    memset(c, 0, sizeof *c);
-    c->type_base = 1;
-    c->nbond_types = c->nangle_types = c->ndihedral_types = c->nimproper_types = MAX_TYPES;
-    c->bond_k = k->bond_k;
-    c->bond_r0 = k->bond_r0;
-    c->angle_k = k->angle_k;
-    c->angle_theta0 = k->angle_theta0;
-    c->angle_k_ub = k->angle_k_ub;
-    c->angle_r_ub = k->angle_r_ub;
-    c->dihedral_k = k->dihedral_k;
-    c->dihedral_multiplicity = k->dihedral_multiplicity;
-    c->dihedral_shift = k->dihedral_shift;
-    c->dihedral_weight = k->dihedral_weight;
-    c->improper_k = k->improper_k;
-    c->improper_chi = k->improper_chi;
-    c->natom_types = NATOM_TYPES;
-    c->lj14_1 = k->lj[0];
-    c->lj14_2 = k->lj[1];
-    c->lj14_3 = k->lj[2];
-    c->lj14_4 = k->lj[3];
-    c->qqrd2e = 332.06371;
-    c->implicit = implicit;
+    k->c = (scl_bonded_coeffs){.type_base = 1,
+                               .nbond_types = MAX_TYPES, .bond_k = k->bond_k, .bond_r0 = k->bond_r0,
+                               .nangle_types = MAX_TYPES, .angle_k = k->angle_k,
+                               .angle_theta0 = k->angle_theta0, .angle_k_ub = k->angle_k_ub,
+                               .angle_r_ub = k->angle_r_ub,
+                               .ndihedral_types = MAX_TYPES, .dihedral_k = k->dihedral_k,
+                               .dihedral_multiplicity = k->dihedral_multiplicity,
+                               .dihedral_shift = k->dihedral_shift,
+                               .dihedral_weight = k->dihedral_weight,
+                               .nimproper_types = MAX_TYPES, .improper_k = k->improper_k,
+                               .improper_chi = k->improper_chi,
+                               .natom_types = NATOM_TYPES, .lj14_1 = k->lj[0], .lj14_2 = k->lj[1],
+                               .lj14_3 = k->lj[2], .lj14_4 = k->lj[3], .qqrd2e = 332.06371,
+                               .implicit = implicit};
 }
 
 static void system_free(system_t *s)
