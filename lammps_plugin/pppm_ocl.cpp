@@ -492,6 +492,7 @@ void PPPMOCL::compute(int eflag, int vflag)
   // (which flags, and where the flag goes, depend on the LAMMPS version)
   streamcl_compat::grid_reverse(gc, this, streamcl_compat::REVERSE_RHO, 1, gc_buf1, gc_buf2);
   brick2fft();
+  ensure_host_gf();
   poisson();
   streamcl_compat::grid_forward(gc, this, streamcl_compat::FORWARD_IK, 3, gc_buf1, gc_buf2);
   if (evflag_atom)
@@ -581,6 +582,29 @@ bool PPPMOCL::compute_device_step()
   return true;
 }
 
+bool PPPMOCL::device_gf()
+{
+  if (upload_kspace < 0) {   // STREAMCL_KSPACE_UPLOAD=1: the host's, uploaded (A/B)
+    const char *e = getenv("STREAMCL_KSPACE_UPLOAD");
+    upload_kspace = e && !strcmp(e, "1");
+  }
+  return upload_kspace == 0 && fft_device && comm->nprocs == 1 && !domain->triclinic &&
+      !differentiation_flag;
+}
+
+void PPPMOCL::compute_gf_ik()
+{
+  gf_host_stale = device_gf();
+  if (!gf_host_stale) PPPM::compute_gf_ik();
+}
+
+void PPPMOCL::ensure_host_gf()
+{
+  if (!gf_host_stale) return;
+  PPPM::compute_gf_ik();
+  gf_host_stale = false;
+}
+
 /* LAMMPS's compute_gf_ik and setup's wave numbers, on the device (one rank:
    the whole grid; orthogonal box, ik differentiation, else SCL_ERR_UNSUPPORTED
    and the host's are uploaded). The images nbx.. as compute_gf_ik has them. */
@@ -608,11 +632,7 @@ scl_status PPPMOCL::set_kspace_on_device()
 bool PPPMOCL::start_own_step(bool tally)
 {
   scl_status st;
-  if (upload_kspace < 0) {   // STREAMCL_KSPACE_UPLOAD=1: the host's, uploaded (A/B)
-    const char *e = getenv("STREAMCL_KSPACE_UPLOAD");
-    upload_kspace = e && !strcmp(e, "1");
-  }
-  if (kspace_dirty && upload_kspace == 0) {
+  if (kspace_dirty && device_gf()) {
     // computed on the device: nothing goes up after a box change (fix npt)
     st = set_kspace_on_device();
     if (st == SCL_OK) kspace_dirty = false;
@@ -620,6 +640,7 @@ bool PPPMOCL::start_own_step(bool tally)
     else upload_kspace = 1;   // no fp64 or no VkFFT: uploaded (below says which)
   }
   if (kspace_dirty) {
+    ensure_host_gf();
     scl_pppm_kspace k;
     k.nx = nx_pppm;
     k.ny = ny_pppm;
