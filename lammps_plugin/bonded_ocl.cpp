@@ -80,8 +80,9 @@ class BondedOCLEngine : protected Pointers {
   // and whether the evaluation in flight sums its forces into that one's
   scl_charmm *hooked_on = nullptr;
   int rows_asked = 0;
+  const void *adder_pair = nullptr;   // the pair style our adder was set on
   bool deferred = false;
-  static int force_hook(void *user, scl_stream *f, scl_type type, int nlocal, int extra);
+  static int force_hook(LAMMPS *lmp, scl_stream *f, scl_type type, int nlocal, int extra);
   bool defer_forces(const scl_stream *xdev);
   scl_bonded_result result{};
   std::vector<double> eatom_buf, vatom_buf;
@@ -159,13 +160,13 @@ void BondedOCLEngine::create()
 
 /* The pair engine calls this in its finish, before its force read-back:
    the deferred evaluation's sums go into the pair's rows (again if the pair
-   recomputes its step). The hook's user is the LAMMPS instance, not the
-   engine: the styles may be deleted in any order (Force's destructor deletes
-   the pair before the bonded styles), and a pair engine outliving this one
-   then finds none here. */
-int BondedOCLEngine::force_hook(void *user, scl_stream *f, scl_type type, int nlocal, int extra)
+   recomputes its step). Found through the LAMMPS instance, not held: the
+   styles may be deleted in any order (Force's destructor deletes the pair
+   before the bonded styles), and a pair outliving this engine then finds
+   none here. */
+int BondedOCLEngine::force_hook(LAMMPS *lmp, scl_stream *f, scl_type type, int nlocal, int extra)
 {
-  BondedOCLEngine *e = find(static_cast<LAMMPS *>(user));
+  BondedOCLEngine *e = find(lmp);
   if (!e || !e->in_flight || !e->deferred) return 0;
   return scl_bonded_gather_into(e->engine, f, type, nlocal, extra);
 }
@@ -181,16 +182,17 @@ bool BondedOCLEngine::defer_forces(const scl_stream *xdev)
   scl_charmm *pe = pair && xdev && one_download ? pair->force_engine(ctx) : nullptr;
   if (!pe) return false;
   const int need = scl_bonded_ghost_rows(engine);
-  const int room = scl_charmm_hook_rows(pe, &force_hook, lmp);
+  const int room = pair->adder_rows();   // -1: this step calls no adder
   hooked_on = pe;
-  if (room >= need) return true;
-  // not hooked (this pair engine is new) or too few rows: from its next step
-  if (room < 0 || rows_asked < need) {
+  // our adder (read by the pair's finish when it runs) with rows to spare:
+  // set where missing or short; more rows take effect at re-neighboring
+  if (room < 0 || adder_pair != pair || rows_asked < need) {
     rows_asked = std::max(rows_asked, need + need / 4 + 64);
-    scl_status st = pair->set_force_hook(&force_hook, lmp, rows_asked);
+    scl_status st = pair->set_force_adder(StreamclContext::BONDED, &force_hook, rows_asked);
     if (st) fail(FLERR, "setting the force hook", st);
+    adder_pair = pair;
   }
-  return false;
+  return room >= need;
 }
 
 /* The kinds whose /ocl style LAMMPS has installed now. */
