@@ -162,3 +162,18 @@ __kernel void pppm_green_ik(const int nx, const int ny, const int nz, const doub
     greensfn[i] = (real)(numerator * sum1 / denominator);
 }
 #endif
+
+/* rows[4i + d] += f[3i + d] for the n atoms (scl_pppm_add_forces_into): the
+ * step's forces into another module's force rows, which one download brings
+ * back; in double where the rows are double (INTO_DOUBLE needs fp64). */
+#if INTO_DOUBLE
+typedef double into_t;
+#else
+typedef float into_t;
+#endif
+__kernel void pppm_add_into(const int n, __global const real *f, __global into_t *rows)
+{
+    const int i = get_global_id(0);
+    if (i >= n) return;
+    for (int d = 0; d < 3; d++) rows[4 * i + d] = (into_t)(rows[4 * i + d] + (into_t)f[3 * i + d]);
+}

@@ -454,7 +454,7 @@ void PPPMOCL::compute(int eflag, int vflag)
   if (pending) {
     // a step computed without reaching pre_reverse: stale, drain it apart
     // (ranks gather: rank 0 holds the whole step)
-    pending = pending_solve = false;
+    pending = pending_solve = deferred = false;
     if (has_engine()) {
       std::vector<double> scratch(3 * (size_t) MAX(gathered() ? pending_gathered : pending_nlocal, 1));
       scl_status st = scl_pppm_fieldforce_finish(engine, scratch.data());
@@ -571,8 +571,12 @@ void PPPMOCL::prestart(int vflag)
 bool PPPMOCL::compute_device_step()
 {
   const bool tally = eflag_global || vflag_global;
-  if (gathered()) gather_atoms_and_start(tally);
-  else if (!start_own_step(tally)) return false;
+  if (gathered()) {
+    if (comm->me == 0) scl_pppm_defer_forces(engine, 0);   // rank 0 scatters them
+    gather_atoms_and_start(tally);
+  } else if (!start_own_step(tally)) {
+    return false;
+  }
   pending = pending_solve = true;
   pending_nlocal = atom->nlocal;
   pending_energy = eflag_global;
@@ -628,6 +632,29 @@ scl_status PPPMOCL::set_kspace_on_device()
   return scl_pppm_solver_set_box(engine, &b);
 }
 
+/* The pair's finish calls this before its force download: the pending
+   step's forces into the pair's rows (again if the pair recomputes). */
+int PPPMOCL::force_adder(LAMMPS *lmp, scl_stream *f, scl_type type, int nlocal, int)
+{
+  auto *k = dynamic_cast<PPPMOCL *>(lmp->force->kspace);
+  if (!k || !k->pending || !k->deferred) return 0;
+  return scl_pppm_add_forces_into(k->engine, f, type, nlocal) == SCL_OK ? 0 : -1;
+}
+
+/* Whether this step's forces go into the pair's download: its step calls
+   the adders (set ours where missing: from its next step). */
+bool PPPMOCL::defer_forces(PairLJCharmmCoulLongOCL *pair)
+{
+  if (!StreamclContext::one_download() || pair->force_engine(ctx) == nullptr) return false;
+  const int room = pair->adder_rows();
+  if (room < 0 || adder_pair != pair) {
+    scl_status st = pair->set_force_adder(StreamclContext::KSPACE, &force_adder, 0);
+    if (st) fail(FLERR, "setting the force adder", st);
+    adder_pair = pair;
+  }
+  return room >= 0;
+}
+
 /* one rank: this rank's atoms, with this rank's Green's function */
 bool PPPMOCL::start_own_step(bool tally)
 {
@@ -665,8 +692,11 @@ bool PPPMOCL::start_own_step(bool tally)
   // on this context (the owned atoms first, q after all its 3 nall x), else
   // uploaded
   const scl_stream *xq = nullptr;
-  if (shares_x())
-    xq = static_cast<PairLJCharmmCoulLongOCL *>(force->pair)->device_positions(ctx, nall);
+  auto *pair = shares_x() ? static_cast<PairLJCharmmCoulLongOCL *>(force->pair) : nullptr;
+  if (pair) xq = pair->device_positions(ctx, nall);
+  // the forces into the pair's download where its step calls our adder
+  deferred = xq && defer_forces(pair);
+  if ((st = scl_pppm_defer_forces(engine, deferred))) fail(FLERR, "deferring the forces", st);
   st = xq ? scl_pppm_solve_start_device(engine, nlocal, xq, 3 * (size_t) nall, atom->q, tally)
           : scl_pppm_solve_start(engine, nlocal, nlocal ? atom->x[0] : nullptr, atom->q, tally);
   if (st != SCL_OK) fail(FLERR, "starting the device step", st);
@@ -711,8 +741,17 @@ void PPPMOCL::collect()
     }
     scatter_forces(e, v, &e, v);
   } else {
+    // deferred: the pair's finish adds our forces with its own (its adder
+    // sees this step pending), so it goes first
+    if (deferred)
+      if (auto *pair = dynamic_cast<PairLJCharmmCoulLongOCL *>(force->pair)) {
+        pending = true;
+        pair->collect();
+        pending = false;
+      }
     st = scl_pppm_solve_finish(engine, f, &e, v);
   }
+  deferred = false;
   account(wait_time, t0);
   if (st != SCL_OK) fail(FLERR, "collecting the kspace step", st);
   // PPPM::compute's scaling of the sums (one rank, or rank 0's sums broadcast)

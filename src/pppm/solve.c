@@ -25,9 +25,11 @@ void pppm_solver_free(scl_pppm *p)
     }
     pppm_fft_free(p->fft);
     p->fft = NULL;
-    scl_kernel *k[5] = {p->assign_p, p->interp_p, p->to_complex, p->poisson, p->green_k};
-    for (int i = 0; i < 5; i++) scl_kernel_free(k[i]);
+    scl_kernel *k[7] = {p->assign_p, p->interp_p, p->to_complex, p->poisson, p->green_k,
+                        p->add_into[0], p->add_into[1]};
+    for (int i = 0; i < 7; i++) scl_kernel_free(k[i]);
     p->assign_p = p->interp_p = p->to_complex = p->poisson = p->green_k = NULL;
+    p->add_into[0] = p->add_into[1] = NULL;
     scl_stream *s[8] = {p->density_p, p->work, p->vdc[0], p->vdc[1], p->vdc[2], p->green, p->fk,
                         p->partials};
     for (int i = 0; i < 8; i++) scl_stream_free(s[i]);
@@ -285,9 +287,42 @@ static scl_status solve_start(scl_pppm *p, int n, const double *x, const double 
     if ((st = scl_stream_read(p->bad, &p->bad_host, 0, &p->bad_ready))) return st;
     if (tally && (st = scl_stream_read(p->partials, p->partials_host, 0, &p->partials_ready)))
         return st;
-    if (n > 0 && (st = scl_stream_read_range(p->f, 0, 3 * (size_t)n, p->f_host, 0, &p->f_ready)))
+    p->forces_deferred = p->defer_forces;
+    if (n > 0 && !p->forces_deferred &&
+        (st = scl_stream_read_range(p->f, 0, 3 * (size_t)n, p->f_host, 0, &p->f_ready)))
         return st;
     return SCL_OK;
+}
+
+scl_status scl_pppm_defer_forces(scl_pppm *p, int on)
+{
+    if (!p) return SCL_ERR_ARGUMENT;
+    p->defer_forces = on != 0;
+    return SCL_OK;
+}
+
+scl_status scl_pppm_add_forces_into(scl_pppm *p, scl_stream *rows, scl_type type, int nrows)
+{
+    static const char *fn = "scl_pppm_add_forces_into";
+    if (!p) return SCL_ERR_ARGUMENT;
+    if (!p->solve_pending || !p->forces_deferred)
+        return scl_fail(p->ctx, SCL_ERR_ARGUMENT, fn, "no solve step with deferred forces is pending");
+    if (!rows || (type != SCL_FLOAT && type != SCL_DOUBLE) || p->n > nrows ||
+        scl_stream_type(rows) != type || scl_stream_count(rows) < 4 * (size_t)p->n ||
+        (type == SCL_DOUBLE && !scl_device(p->ctx)->fp64))
+        return scl_fail(p->ctx, SCL_ERR_ARGUMENT, fn, "%d atoms do not fit the %d rows given",
+                        p->n, nrows);
+    scl_kernel **kp = &p->add_into[type == SCL_DOUBLE];
+    char opts[64];
+    snprintf(opts, sizeof opts, "-DFP64=%d -DWG=%d -DINTO_DOUBLE=%d", p->p.fp64 ? 1 : 0, SOLVE_WG,
+             type == SCL_DOUBLE);
+    scl_status st = *kp ? SCL_OK : scl_kernel_create(p->ctx, "pppm_solve", "pppm_add_into", opts, kp);
+    const scl_arg_stream streams[] = {{"f", p->f}, {"rows", rows}};
+    const scl_arg_int ints[] = {{"n", p->n}};
+    if (!st) st = scl_kernel_bind(*kp, streams, 2, ints, 1);
+    const size_t global = (size_t)(p->n > 0 ? p->n : 1);
+    if (!st && p->n > 0) st = scl_kernel_launch(*kp, 1, &global, NULL, NULL);
+    return st;
 }
 
 scl_status scl_pppm_solve_finish(scl_pppm *p, double *f, double *energy, double virial[6])
@@ -327,5 +362,6 @@ scl_status scl_pppm_solve_finish(scl_pppm *p, double *f, double *energy, double 
         if (virial)
             for (int c = 0; c < 6; c++) virial[c] = sum[1 + c];
     }
-    return pppm_add_forces(p, f);
+    /* deferred: another module's download brought them (add_forces_into) */
+    return p->forces_deferred ? SCL_OK : pppm_add_forces(p, f);
 }
