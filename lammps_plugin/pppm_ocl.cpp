@@ -716,6 +716,10 @@ bool PPPMOCL::shares_x()
 void PPPMOCL::collect()
 {
   if (!pending) return;
+  // deferred: the pair's finish adds our forces with its own (its adder sees
+  // this step pending), so it goes first, in its own books
+  if (deferred && pending_solve)
+    if (auto *pair = dynamic_cast<PairLJCharmmCoulLongOCL *>(force->pair)) pair->collect();
   pending = false;
   if (atom->nlocal != pending_nlocal)
     error->one(FLERR, strf("kspace_style pppm/ocl: the atom count changed from %d to %d between "
@@ -741,14 +745,6 @@ void PPPMOCL::collect()
     }
     scatter_forces(e, v, &e, v);
   } else {
-    // deferred: the pair's finish adds our forces with its own (its adder
-    // sees this step pending), so it goes first
-    if (deferred)
-      if (auto *pair = dynamic_cast<PairLJCharmmCoulLongOCL *>(force->pair)) {
-        pending = true;
-        pair->collect();
-        pending = false;
-      }
     st = scl_pppm_solve_finish(engine, f, &e, v);
   }
   deferred = false;
