@@ -104,6 +104,17 @@ static void keep_term(const int per_atom, __global double *tev, int t, double e,
         o[c + 1] = v[c];
 }
 
+/* A term's energy and virial into its work-item's accumulators acc[0..6]
+ * (its owned share w) and, per atom, its tally row t. */
+static void tally_term(double *acc, const double w, const double e, const double v[6],
+                       const int per_atom, __global double *tev, const int t)
+{
+    acc[0] = w * e;
+    for (int c = 0; c < 6; c++)
+        acc[c + 1] = w * v[c];
+    keep_term(per_atom, tev, t, e, v);
+}
+
 /* E = k (r - r0)^2; coef: k, r0 per type */
 __kernel void bonded_bond(TERM_ARGS, __global const int *bonds, __global const double *coef)
 {
@@ -122,11 +133,8 @@ __kernel void bonded_bond(TERM_ARGS, __global const int *bonds, __global const d
             double v[6];
             const double3 z = (double3)(0.0);
             virial_of(d, f1, z, z, z, z, v);
-            const double e = rk * dr, w = owned_share(newton, nlocal, 2, i1, i2, 0, 0);
-            acc[0] = w * e;
-            for (int c = 0; c < 6; c++)
-                acc[c + 1] = w * v[c];
-            keep_term(per_atom, tev, tev_off + t, e, v);
+            tally_term(acc, owned_share(newton, nlocal, 2, i1, i2, 0, 0), rk * dr, v, per_atom,
+                       tev, tev_off + t);
         }
     }
     if (tally)
@@ -170,11 +178,8 @@ __kernel void bonded_angle(TERM_ARGS, __global const int *angles, __global const
             const double3 z = (double3)(0.0);
             virial_of(d1, f1, d2, f3, z, z, v);
             const double e = rkub * drub + tk * dtheta;
-            const double w = owned_share(newton, nlocal, 3, i1, i2, i3, 0);
-            acc[0] = w * e;
-            for (int cc = 0; cc < 6; cc++)
-                acc[cc + 1] = w * v[cc];
-            keep_term(per_atom, tev, tev_off + t, e, v);
+            tally_term(acc, owned_share(newton, nlocal, 3, i1, i2, i3, 0), e, v, per_atom, tev,
+                       tev_off + t);
         }
     }
     if (tally)
@@ -260,16 +265,13 @@ __kernel void bonded_dihedral(TERM_ARGS, __global const int *dihedrals,
             const double3 z = (double3)(0.0);
             virial_of(del, fp, z, z, z, z, v14);
             const double e = K * p;
-            const double w = owned_share(newton, nlocal, 4, i1, i2, i3, i4);
             const double w14 = owned_share(newton, nlocal, 2, i1, i4, 0, 0);
-            acc[0] = w * e;
+            tally_term(acc, owned_share(newton, nlocal, 4, i1, i2, i3, i4), e, v, per_atom, tev,
+                       tev_off + t);
             acc[7] = w14 * evdwl;
             acc[8] = w14 * ecoul;
-            for (int cc = 0; cc < 6; cc++) {
-                acc[cc + 1] = w * v[cc];
+            for (int cc = 0; cc < 6; cc++)
                 acc[cc + 9] = w14 * v14[cc];
-            }
-            keep_term(per_atom, tev, tev_off + t, e, v);
             keep_term(per_atom, tev, tev14_off + t, evdwl + ecoul, v14);
         }
     }
@@ -329,18 +331,27 @@ __kernel void bonded_improper(TERM_ARGS, __global const int *impropers,
         if (tally) {
             double v[6];
             virial_of(vb1, f1, vb2, f3, vb3 + vb2, f4, v);
-            const double w = owned_share(newton, nlocal, 4, i1, i2, i3, i4);
-            acc[0] = w * e;
-            for (int cc = 0; cc < 6; cc++)
-                acc[cc + 1] = w * v[cc];
-            keep_term(per_atom, tev, tev_off + t, e, v);
+            tally_term(acc, owned_share(newton, nlocal, 4, i1, i2, i3, i4), e, v, per_atom, tev,
+                       tev_off + t);
         }
     }
     if (tally)
         group_sum(acc, NACC, scratch, part + part_off);
 }
 
-/* f[a] = sum of atom a's slots (fixed order: the CSR map), for a < ngather */
+/* the sum of atom a's slots, in the fixed order of the CSR map */
+static double3 slot_sum(const int a, __global const int *offsets, __global const int *slots,
+                        __global const slot_t *sf)
+{
+    double3 sum = (double3)(0.0);
+    for (int k = offsets[a]; k < offsets[a + 1]; k++) {
+        const int s = slots[k];
+        sum += (double3)(sf[3 * s], sf[3 * s + 1], sf[3 * s + 2]);
+    }
+    return sum;
+}
+
+/* f[a] = sum of atom a's slots, for a < ngather */
 __kernel void bonded_gather(const int ngather, __global const int *offsets,
                             __global const int *slots, __global const slot_t *sf,
                             __global out_t *f)
@@ -348,14 +359,36 @@ __kernel void bonded_gather(const int ngather, __global const int *offsets,
     const int a = get_global_id(0);
     if (a >= ngather)
         return;
-    double3 sum = (double3)(0.0);
-    for (int k = offsets[a]; k < offsets[a + 1]; k++) {
-        const int s = slots[k];
-        sum += (double3)(sf[3 * s], sf[3 * s + 1], sf[3 * s + 2]);
-    }
+    const double3 sum = slot_sum(a, offsets, slots, sf);
     f[3 * a] = (out_t)sum.x;
     f[3 * a + 1] = (out_t)sum.y;
     f[3 * a + 2] = (out_t)sum.z;
+}
+
+/* The sums into another module's force rows (x, y, z, unused) of into_t
+ * (option INTO_DOUBLE: double, else float), which one download then brings
+ * back (scl_bonded_gather_into): an owned atom's is added to row a in
+ * double, rounded once; a used ghost's is written to row nrows + a - nlo
+ * (that row holds no earlier value, not even a finite one). */
+#if INTO_DOUBLE
+typedef double into_t;
+#define INTO_DOUBLE3(v) (v)
+#define INTO_T3(v) (v)
+#else
+typedef float into_t;
+#define INTO_DOUBLE3(v) convert_double3(v)
+#define INTO_T3(v) convert_float3(v)
+#endif
+__kernel void bonded_gather_into(const int ngather, const int nlo, const int nrows,
+                                 __global const int *offsets, __global const int *slots,
+                                 __global const slot_t *sf, __global into_t *f4)
+{
+    const int a = get_global_id(0);
+    if (a >= ngather)
+        return;
+    const int row = a < nlo ? a : nrows + a - nlo;
+    const double3 old = a < nlo ? INTO_DOUBLE3(vload3(0, f4 + 4 * row)) : (double3)(0.0);
+    vstore3(INTO_T3(old + slot_sum(a, offsets, slots, sf)), 0, f4 + 4 * row);
 }
 
 /* Per-atom energies and virials: each term gives each of its gathered atoms

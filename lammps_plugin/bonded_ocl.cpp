@@ -19,6 +19,7 @@
 
 #include "streamcl/charmm.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -58,6 +59,9 @@ class BondedOCLEngine : protected Pointers {
   explicit BondedOCLEngine(LAMMPS *lmp) : Pointers(lmp) {}
   ~BondedOCLEngine();
   void start(int eflag, int vflag);
+  int active_kinds() const;
+  void upload_coeffs();
+  void update_topology();
   void create();
   [[noreturn]] void fail(const char *file, int line, const std::string &what, scl_status st);
 
@@ -71,6 +75,15 @@ class BondedOCLEngine : protected Pointers {
   const int *lists[4] = {nullptr, nullptr, nullptr, nullptr};
   int newton = -1;
   int share_x = -1;   // read x from the pair's device copy (STREAMCL_SHARE_X=0: no)
+  int one_download = -1;   // forces into the pair's (STREAMCL_ONE_DOWNLOAD=0: no)
+  // the pair engine our force hook is set on, the extra rows asked of it,
+  // and whether the evaluation in flight sums its forces into that one's
+  scl_charmm *hooked_on = nullptr;
+  int rows_asked = 0;
+  const void *adder_pair = nullptr;   // the pair style our adder was set on
+  bool deferred = false;
+  static int force_hook(LAMMPS *lmp, scl_stream *f, scl_type type, int nlocal, int extra);
+  bool defer_forces(const scl_stream *xdev);
   scl_bonded_result result{};
   std::vector<double> eatom_buf, vatom_buf;
 
@@ -145,52 +158,107 @@ void BondedOCLEngine::create()
   if ((st = scl_bonded_create(ctx, &o, &engine))) fail(FLERR, "creating the bonded engine", st);
 }
 
-void BondedOCLEngine::start(int eflag, int vflag)
+/* The pair engine calls this in its finish, before its force read-back:
+   the deferred evaluation's sums go into the pair's rows (again if the pair
+   recomputes its step). Found through the LAMMPS instance, not held: the
+   styles may be deleted in any order (Force's destructor deletes the pair
+   before the bonded styles), and a pair outliving this engine then finds
+   none here. */
+int BondedOCLEngine::force_hook(LAMMPS *lmp, scl_stream *f, scl_type type, int nlocal, int extra)
 {
-  const StreamclContext::Span span(lmp, StreamclContext::BONDED);   // host time, transfers
-  active = 0;
-  if (bond && force->bond == bond) active |= 1 << SCL_BONDED_BOND;
-  if (angle && force->angle == angle) active |= 1 << SCL_BONDED_ANGLE;
-  if (dihedral && force->dihedral == dihedral) active |= 1 << SCL_BONDED_DIHEDRAL;
-  if (improper && force->improper == improper) active |= 1 << SCL_BONDED_IMPROPER;
-  if (!ctx) create();
-  scl_status st;
-  if (share_x < 0) share_x = StreamclContext::share_x();
-  if (coeffs_dirty) {
-    scl_bonded_coeffs c;
-    memset(&c, 0, sizeof c);
-    c.type_base = 1;
-    if (active & (1 << SCL_BONDED_BOND)) bond->coeffs(c);
-    if (active & (1 << SCL_BONDED_ANGLE)) angle->coeffs(c);
-    if (active & (1 << SCL_BONDED_DIHEDRAL)) dihedral->coeffs(c);
-    if (active & (1 << SCL_BONDED_IMPROPER)) improper->coeffs(c);
-    topo_valid = false;   // the set of kinds may have changed
-    if ((st = scl_bonded_set_coeffs(engine, &c))) fail(FLERR, "setting the coefficients", st);
-    coeffs_dirty = false;
+  BondedOCLEngine *e = find(lmp);
+  if (!e || !e->in_flight || !e->deferred) return 0;
+  return scl_bonded_gather_into(e->engine, f, type, nlocal, extra);
+}
+
+/* Whether this evaluation (x from the pair's step in flight) can add its
+   forces into the pair's: the pair's step calls our hook with room for the
+   ghost rows. Otherwise it downloads its own, and the hook is (re)set with
+   room to spare for the next steps. */
+bool BondedOCLEngine::defer_forces(const scl_stream *xdev)
+{
+  if (one_download < 0) one_download = StreamclContext::one_download();
+  auto *pair = dynamic_cast<PairLJCharmmCoulLongOCL *>(force->pair);
+  scl_charmm *pe = pair && xdev && one_download ? pair->force_engine(ctx) : nullptr;
+  if (!pe) return false;
+  const int need = scl_bonded_ghost_rows(engine);
+  const int room = pair->adder_rows();   // -1: this step calls no adder
+  hooked_on = pe;
+  // our adder (read by the pair's finish when it runs) with rows to spare:
+  // set where missing or short; more rows take effect at re-neighboring
+  if (room < 0 || adder_pair != pair || rows_asked < need) {
+    rows_asked = std::max(rows_asked, need + need / 4 + 64);
+    scl_status st = pair->set_force_adder(StreamclContext::BONDED, &force_hook, rows_asked);
+    if (st) fail(FLERR, "setting the force hook", st);
+    adder_pair = pair;
   }
+  return room >= need;
+}
+
+/* The kinds whose /ocl style LAMMPS has installed now. */
+int BondedOCLEngine::active_kinds() const
+{
+  int a = 0;
+  if (bond && force->bond == bond) a |= 1 << SCL_BONDED_BOND;
+  if (angle && force->angle == angle) a |= 1 << SCL_BONDED_ANGLE;
+  if (dihedral && force->dihedral == dihedral) a |= 1 << SCL_BONDED_DIHEDRAL;
+  if (improper && force->improper == improper) a |= 1 << SCL_BONDED_IMPROPER;
+  return a;
+}
+
+/* The active styles' coefficients, after any change. */
+void BondedOCLEngine::upload_coeffs()
+{
+  scl_bonded_coeffs c;
+  memset(&c, 0, sizeof c);
+  c.type_base = 1;
+  if (active & (1 << SCL_BONDED_BOND)) bond->coeffs(c);
+  if (active & (1 << SCL_BONDED_ANGLE)) angle->coeffs(c);
+  if (active & (1 << SCL_BONDED_DIHEDRAL)) dihedral->coeffs(c);
+  if (active & (1 << SCL_BONDED_IMPROPER)) improper->coeffs(c);
+  topo_valid = false;   // the set of kinds may have changed
+  scl_status st = scl_bonded_set_coeffs(engine, &c);
+  if (st) fail(FLERR, "setting the coefficients", st);
+  coeffs_dirty = false;
+}
+
+/* The term lists up when LAMMPS rebuilt them (or their sizes changed). */
+void BondedOCLEngine::update_topology()
+{
   const int nl = atom->nlocal, na = atom->nlocal + atom->nghost;
+  int *const *src[4] = {neighbor->bondlist, neighbor->anglelist, neighbor->dihedrallist,
+                        neighbor->improperlist};
+  const int count[4] = {neighbor->nbondlist, neighbor->nanglelist, neighbor->ndihedrallist,
+                        neighbor->nimproperlist};
   int n[4] = {0, 0, 0, 0};
   const int *l[4] = {nullptr, nullptr, nullptr, nullptr};
-  if (active & (1 << SCL_BONDED_BOND)) n[0] = neighbor->nbondlist, l[0] = n[0] ? neighbor->bondlist[0] : nullptr;
-  if (active & (1 << SCL_BONDED_ANGLE)) n[1] = neighbor->nanglelist, l[1] = n[1] ? neighbor->anglelist[0] : nullptr;
-  if (active & (1 << SCL_BONDED_DIHEDRAL)) n[2] = neighbor->ndihedrallist, l[2] = n[2] ? neighbor->dihedrallist[0] : nullptr;
-  if (active & (1 << SCL_BONDED_IMPROPER)) n[3] = neighbor->nimproperlist, l[3] = n[3] ? neighbor->improperlist[0] : nullptr;
+  for (int k = 0; k < 4; k++)
+    if (active & (1 << k)) n[k] = count[k], l[k] = n[k] ? src[k][0] : nullptr;
   bool same = topo_valid && neighbor->ago != 0 && nl == nlocal && na == nall &&
       newton == force->newton_bond;
   for (int k = 0; k < 4; k++) same = same && n[k] == counts[k] && l[k] == lists[k];
-  if (!same) {
-    scl_bonded_topology t = {nl, na, force->newton_bond, n[0], n[1], n[2], n[3], l[0], l[1],
-                             l[2], l[3], atom->type, atom->q};
-    if ((st = scl_bonded_set_topology(engine, &t))) fail(FLERR, "uploading the term lists", st);
-    nlocal = nl;
-    nall = na;
-    newton = force->newton_bond;
-    for (int k = 0; k < 4; k++) counts[k] = n[k], lists[k] = l[k];
-    topo_valid = true;
-    ngather = scl_bonded_gather_count(engine);
-  }
-  flags = 0;
-  if (eflag || vflag) flags |= SCL_BONDED_TALLY;
+  if (same) return;
+  scl_bonded_topology t = {nl, na, force->newton_bond, n[0], n[1], n[2], n[3], l[0], l[1],
+                           l[2], l[3], atom->type, atom->q};
+  scl_status st = scl_bonded_set_topology(engine, &t);
+  if (st) fail(FLERR, "uploading the term lists", st);
+  nlocal = nl;
+  nall = na;
+  newton = force->newton_bond;
+  for (int k = 0; k < 4; k++) counts[k] = n[k], lists[k] = l[k];
+  topo_valid = true;
+  ngather = scl_bonded_gather_count(engine);
+}
+
+void BondedOCLEngine::start(int eflag, int vflag)
+{
+  const StreamclContext::Span span(lmp, StreamclContext::BONDED);   // host time, transfers
+  active = active_kinds();
+  if (!ctx) create();
+  if (share_x < 0) share_x = StreamclContext::share_x();
+  if (coeffs_dirty) upload_coeffs();
+  update_topology();
+  flags = (eflag || vflag) ? SCL_BONDED_TALLY : 0;
   if ((eflag & ENERGY_ATOM) || (vflag & VIRIAL_ATOM)) {
     flags |= SCL_BONDED_PER_ATOM;
     eatom_buf.resize((size_t) SCL_BONDED_KINDS * nall);
@@ -205,11 +273,12 @@ void BondedOCLEngine::start(int eflag, int vflag)
   // (STREAMCL_SHARE_X=0: uploaded here, for A/B), else from LAMMPS's array
   const double *x = atom->x ? atom->x[0] : nullptr;
   const scl_stream *xdev = nullptr;
-  if (share_x)
-    if (auto *pair = dynamic_cast<PairLJCharmmCoulLongOCL *>(force->pair))
-      xdev = pair->device_positions(ctx, na);
-  st = xdev ? scl_bonded_compute_start_device(engine, xdev, x, nullptr, flags)
-            : scl_bonded_compute_start(engine, x, nullptr, flags);
+  auto *pair = share_x ? dynamic_cast<PairLJCharmmCoulLongOCL *>(force->pair) : nullptr;
+  if (pair) xdev = pair->device_positions(ctx, nall);
+  deferred = defer_forces(xdev);
+  if (deferred) flags |= SCL_BONDED_DEVICE_FORCES;
+  scl_status st = xdev ? scl_bonded_compute_start_device(engine, xdev, x, nullptr, flags)
+                       : scl_bonded_compute_start(engine, x, nullptr, flags);
   if (st) fail(FLERR, "starting the bonded terms", st);
   StreamclContext::note_x(lmp, StreamclContext::BONDED, xdev != nullptr);
   in_flight = true;
@@ -229,9 +298,24 @@ void BondedOCLEngine::start_for(int kind, int eflag, int vflag)
 void BondedOCLEngine::collect()
 {
   if (!in_flight) return;
+  // the pair's finish sums our forces into its download (its hook sees this
+  // evaluation in flight): the owned atoms' come into f with the pair's,
+  // the ghosts' in its extra rows
+  if (deferred)
+    if (auto *pair = dynamic_cast<PairLJCharmmCoulLongOCL *>(force->pair)) pair->collect();
   in_flight = false;
-  const StreamclContext::Span span(lmp, StreamclContext::BONDED);   // host time, transfers
-  scl_status st = scl_bonded_compute_finish(engine, atom->f ? atom->f[0] : nullptr, &result);
+  double *f = atom->f ? atom->f[0] : nullptr;
+  scl_status st;
+  if (deferred) {
+    const StreamclContext::Span span(lmp, StreamclContext::BONDED);
+    int rows = 0;
+    scl_type type = SCL_DOUBLE;
+    const void *ghost = scl_charmm_extra_forces(hooked_on, &rows, &type);
+    st = scl_bonded_compute_finish_rows(engine, ghost, type, f, &result);
+  } else {
+    const StreamclContext::Span span(lmp, StreamclContext::BONDED);   // host time, transfers
+    st = scl_bonded_compute_finish(engine, f, &result);
+  }
   if (st) fail(FLERR, "computing the bonded terms", st);
   if (!(flags & SCL_BONDED_TALLY)) {
     memset(result.energy, 0, sizeof result.energy);

@@ -388,6 +388,45 @@ void PairLJCharmmCoulLongOCL::ensure_engine()
     engine = nullptr;
     fail(FLERR, "creating the pair engine", st);
   }
+  if ((st = apply_hook())) fail(FLERR, "setting the force hook", st);
+}
+
+/* The engine's hook: each adder in turn, the extra rows after the ones the
+   earlier adders wrote (the adders are looked up through the instance, so
+   a style deleted before the pair leaves none to call). */
+int PairLJCharmmCoulLongOCL::dispatch(void *self, scl_stream *f, scl_type type, int nlocal,
+                                      int extra)
+{
+  auto *pair = static_cast<PairLJCharmmCoulLongOCL *>(self);
+  int used = 0;
+  for (int u = 0; u < 2; u++) {
+    if (!pair->adders[u]) continue;
+    const int n = pair->adders[u](pair->lmp, f, type, nlocal, extra - used);
+    if (n < 0) return n;
+    used += n;
+  }
+  return used;
+}
+
+scl_status PairLJCharmmCoulLongOCL::apply_hook()
+{
+  if (!engine) return SCL_OK;
+  const bool any = adders[0] || adders[1];
+  return scl_charmm_set_force_hook(engine, any ? &dispatch : nullptr, any ? this : nullptr,
+                                   adder_extra[0] + adder_extra[1]);
+}
+
+scl_status PairLJCharmmCoulLongOCL::set_force_adder(int user, ForceAdder adder, int extra_rows)
+{
+  const int u = user == StreamclContext::KSPACE ? 1 : 0;
+  adders[u] = adder;
+  adder_extra[u] = adder ? extra_rows : 0;
+  return apply_hook();
+}
+
+int PairLJCharmmCoulLongOCL::adder_rows() const
+{
+  return engine ? scl_charmm_hook_rows(engine, &dispatch, this) : -1;
 }
 
 void PairLJCharmmCoulLongOCL::set_atoms()

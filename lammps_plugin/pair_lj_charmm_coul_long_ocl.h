@@ -47,6 +47,22 @@ class PairLJCharmmCoulLongOCL : public PairLJCharmmCoulLong {
   // natoms atoms; nullptr otherwise (then that style uploads x itself).
   const scl_stream *device_positions(const scl_context *other, int natoms) const;
   const scl_context *context() const { return ctx; }
+  // The engine whose step forces another style on context `other` adds into
+  // (scl_charmm_set_force_hook); nullptr on another context or without one.
+  scl_charmm *force_engine(const scl_context *other) const
+  {
+    return other == ctx ? engine : nullptr;
+  }
+  // Another style's forces summed into this step's device forces before
+  // their one download: `adder` (user BONDED or KSPACE of StreamclContext)
+  // is called by the engine's finish, in user order, with the extra rows
+  // the earlier ones left (see scl_charmm_force_hook); set on the engine and
+  // on every engine made after. nullptr removes it. Returns the status.
+  using ForceAdder = int (*)(LAMMPS *lmp, scl_stream *f, scl_type type, int nlocal, int extra);
+  scl_status set_force_adder(int user, ForceAdder adder, int extra_rows);
+  // The step in flight calls the adders: the extra rows they may write
+  // (-1: no step in flight, or it does not call them).
+  int adder_rows() const;
   // The same after the step's collection (post_force: x unchanged since
   // compute), until the next compute; nullptr where the pair did not
   // compute on this timestep.
@@ -67,6 +83,10 @@ class PairLJCharmmCoulLongOCL : public PairLJCharmmCoulLong {
   scl_charmm_params engine_params;
   std::vector<double> eps_mixed, sigma_mixed;  // the arrays engine_params points to
   bool engine_stale;       // init_style ran since the engine was made
+  ForceAdder adders[2] = {nullptr, nullptr};   // BONDED, KSPACE
+  int adder_extra[2] = {0, 0};
+  static int dispatch(void *self, scl_stream *f, scl_type type, int nlocal, int extra);
+  scl_status apply_hook();
   bool pending;            // compute() enqueued a step not yet collected
   bigint computed_step = -1;   // timestep of the last compute()
   int last_nlocal, last_nghost;

@@ -454,7 +454,7 @@ void PPPMOCL::compute(int eflag, int vflag)
   if (pending) {
     // a step computed without reaching pre_reverse: stale, drain it apart
     // (ranks gather: rank 0 holds the whole step)
-    pending = pending_solve = false;
+    pending = pending_solve = deferred = false;
     if (has_engine()) {
       std::vector<double> scratch(3 * (size_t) MAX(gathered() ? pending_gathered : pending_nlocal, 1));
       scl_status st = scl_pppm_fieldforce_finish(engine, scratch.data());
@@ -492,6 +492,7 @@ void PPPMOCL::compute(int eflag, int vflag)
   // (which flags, and where the flag goes, depend on the LAMMPS version)
   streamcl_compat::grid_reverse(gc, this, streamcl_compat::REVERSE_RHO, 1, gc_buf1, gc_buf2);
   brick2fft();
+  ensure_host_gf();
   poisson();
   streamcl_compat::grid_forward(gc, this, streamcl_compat::FORWARD_IK, 3, gc_buf1, gc_buf2);
   if (evflag_atom)
@@ -570,8 +571,12 @@ void PPPMOCL::prestart(int vflag)
 bool PPPMOCL::compute_device_step()
 {
   const bool tally = eflag_global || vflag_global;
-  if (gathered()) gather_atoms_and_start(tally);
-  else if (!start_own_step(tally)) return false;
+  if (gathered()) {
+    if (comm->me == 0) scl_pppm_defer_forces(engine, 0);   // rank 0 scatters them
+    gather_atoms_and_start(tally);
+  } else if (!start_own_step(tally)) {
+    return false;
+  }
   pending = pending_solve = true;
   pending_nlocal = atom->nlocal;
   pending_energy = eflag_global;
@@ -581,11 +586,88 @@ bool PPPMOCL::compute_device_step()
   return true;
 }
 
+bool PPPMOCL::device_gf()
+{
+  if (upload_kspace < 0) {   // STREAMCL_KSPACE_UPLOAD=1: the host's, uploaded (A/B)
+    const char *e = getenv("STREAMCL_KSPACE_UPLOAD");
+    upload_kspace = e && !strcmp(e, "1");
+  }
+  return upload_kspace == 0 && fft_device && comm->nprocs == 1 && !domain->triclinic &&
+      !differentiation_flag;
+}
+
+void PPPMOCL::compute_gf_ik()
+{
+  gf_host_stale = device_gf();
+  if (!gf_host_stale) PPPM::compute_gf_ik();
+}
+
+void PPPMOCL::ensure_host_gf()
+{
+  if (!gf_host_stale) return;
+  PPPM::compute_gf_ik();
+  gf_host_stale = false;
+}
+
+/* LAMMPS's compute_gf_ik and setup's wave numbers, on the device (one rank:
+   the whole grid; orthogonal box, ik differentiation, else SCL_ERR_UNSUPPORTED
+   and the host's are uploaded). The images nbx.. as compute_gf_ik has them. */
+scl_status PPPMOCL::set_kspace_on_device()
+{
+  if (domain->triclinic || differentiation_flag || !gf_b) return SCL_ERR_UNSUPPORTED;
+  const double eps_hoc = 1.0e-7;   // LAMMPS's EPS_HOC (pppm.cpp)
+  const double zprd_slab = domain->prd[2] * slab_volfactor;
+  scl_pppm_kspace_box b;
+  b.nx = nx_pppm;
+  b.ny = ny_pppm;
+  b.nz = nz_pppm;
+  b.xprd = domain->prd[0];
+  b.yprd = domain->prd[1];
+  b.zprd_slab = zprd_slab;
+  b.g_ewald = g_ewald;
+  b.nbx = static_cast<int>((g_ewald * b.xprd / (MY_PI * nx_pppm)) * pow(-log(eps_hoc), 0.25));
+  b.nby = static_cast<int>((g_ewald * b.yprd / (MY_PI * ny_pppm)) * pow(-log(eps_hoc), 0.25));
+  b.nbz = static_cast<int>((g_ewald * zprd_slab / (MY_PI * nz_pppm)) * pow(-log(eps_hoc), 0.25));
+  b.gf_b = gf_b;
+  return scl_pppm_solver_set_box(engine, &b);
+}
+
+/* The pair's finish calls this before its force download: the pending
+   step's forces into the pair's rows (again if the pair recomputes). */
+int PPPMOCL::force_adder(LAMMPS *lmp, scl_stream *f, scl_type type, int nlocal, int)
+{
+  auto *k = dynamic_cast<PPPMOCL *>(lmp->force->kspace);
+  if (!k || !k->pending || !k->deferred) return 0;
+  return scl_pppm_add_forces_into(k->engine, f, type, nlocal) == SCL_OK ? 0 : -1;
+}
+
+/* Whether this step's forces go into the pair's download: its step calls
+   the adders (set ours where missing: from its next step). */
+bool PPPMOCL::defer_forces(PairLJCharmmCoulLongOCL *pair)
+{
+  if (!StreamclContext::one_download() || pair->force_engine(ctx) == nullptr) return false;
+  const int room = pair->adder_rows();
+  if (room < 0 || adder_pair != pair) {
+    scl_status st = pair->set_force_adder(StreamclContext::KSPACE, &force_adder, 0);
+    if (st) fail(FLERR, "setting the force adder", st);
+    adder_pair = pair;
+  }
+  return room >= 0;
+}
+
 /* one rank: this rank's atoms, with this rank's Green's function */
 bool PPPMOCL::start_own_step(bool tally)
 {
   scl_status st;
+  if (kspace_dirty && device_gf()) {
+    // computed on the device: nothing goes up after a box change (fix npt)
+    st = set_kspace_on_device();
+    if (st == SCL_OK) kspace_dirty = false;
+    else if (st != SCL_ERR_UNSUPPORTED) fail(FLERR, "computing the Green's function", st);
+    else upload_kspace = 1;   // no fp64 or no VkFFT: uploaded (below says which)
+  }
   if (kspace_dirty) {
+    ensure_host_gf();
     scl_pppm_kspace k;
     k.nx = nx_pppm;
     k.ny = ny_pppm;
@@ -610,8 +692,11 @@ bool PPPMOCL::start_own_step(bool tally)
   // on this context (the owned atoms first, q after all its 3 nall x), else
   // uploaded
   const scl_stream *xq = nullptr;
-  if (shares_x())
-    xq = static_cast<PairLJCharmmCoulLongOCL *>(force->pair)->device_positions(ctx, nall);
+  auto *pair = shares_x() ? static_cast<PairLJCharmmCoulLongOCL *>(force->pair) : nullptr;
+  if (pair) xq = pair->device_positions(ctx, nall);
+  // the forces into the pair's download where its step calls our adder
+  deferred = xq && defer_forces(pair);
+  if ((st = scl_pppm_defer_forces(engine, deferred))) fail(FLERR, "deferring the forces", st);
   st = xq ? scl_pppm_solve_start_device(engine, nlocal, xq, 3 * (size_t) nall, atom->q, tally)
           : scl_pppm_solve_start(engine, nlocal, nlocal ? atom->x[0] : nullptr, atom->q, tally);
   if (st != SCL_OK) fail(FLERR, "starting the device step", st);
@@ -631,6 +716,10 @@ bool PPPMOCL::shares_x()
 void PPPMOCL::collect()
 {
   if (!pending) return;
+  // deferred: the pair's finish adds our forces with its own (its adder sees
+  // this step pending), so it goes first, in its own books
+  if (deferred && pending_solve)
+    if (auto *pair = dynamic_cast<PairLJCharmmCoulLongOCL *>(force->pair)) pair->collect();
   pending = false;
   if (atom->nlocal != pending_nlocal)
     error->one(FLERR, strf("kspace_style pppm/ocl: the atom count changed from %d to %d between "
@@ -658,6 +747,7 @@ void PPPMOCL::collect()
   } else {
     st = scl_pppm_solve_finish(engine, f, &e, v);
   }
+  deferred = false;
   account(wait_time, t0);
   if (st != SCL_OK) fail(FLERR, "collecting the kspace step", st);
   // PPPM::compute's scaling of the sums (one rank, or rank 0's sums broadcast)

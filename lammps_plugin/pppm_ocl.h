@@ -113,6 +113,19 @@ class PPPMOCL : public PPPM {
   bool charges_present();
   bool compute_device_step();   // false: no device FFTs, use the host path
   bool start_own_step(bool tally);
+  scl_status set_kspace_on_device();
+  bool device_gf();   // the device computes the Green's function (one rank, device FFTs)
+  // PPPM::setup's host Green's function: skipped while the device computes
+  // it, computed when a host path needs it (per-atom tallies, an upload)
+  void compute_gf_ik() override;
+  void ensure_host_gf();
+  int upload_kspace = -1;   // 1: upload the host's Green's function (no fp64, VkFFT; A/B)
+  bool gf_host_stale = false;
+  // the pending step's forces go into the pair's download (its force adder)
+  bool deferred = false;
+  const void *adder_pair = nullptr;   // the pair style our adder was set on
+  static int force_adder(LAMMPS *lmp, scl_stream *f, scl_type type, int nlocal, int extra);
+  bool defer_forces(class PairLJCharmmCoulLongOCL *pair);
   [[noreturn]] void fail(const char *file, int line, const std::string &what, scl_status st);
 };
 

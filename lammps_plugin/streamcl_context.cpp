@@ -114,6 +114,12 @@ bool share_x()
   return !(e && !strcmp(e, "0"));
 }
 
+bool one_download()
+{
+  const char *e = getenv("STREAMCL_ONE_DOWNLOAD");
+  return !(e && !strcmp(e, "0"));
+}
+
 bool resolve(const std::string &spec, int local_rank, int gpus, std::string &out,
              std::string *err, int *gpus_used)
 {

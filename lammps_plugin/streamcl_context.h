@@ -50,6 +50,10 @@ int env_gpus();
 // The styles read x (and q) from the pair style's device copy of the step
 // where they can (STREAMCL_SHARE_X=0: each uploads its own, for A/B).
 bool share_x();
+// The bonded styles add their forces into the pair's device forces, which
+// come down once per step (STREAMCL_ONE_DOWNLOAD=0: each downloads its
+// own, for A/B). Needs share_x.
+bool one_download();
 
 // The context of (lmp, resolved device spec) for `user`; made by the first
 // acquire (STREAMCL_* environment options, profiling on), shared after.

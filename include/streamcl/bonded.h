@@ -112,8 +112,10 @@ typedef enum {
 } scl_bonded_kind;
 
 enum {
-    SCL_BONDED_TALLY = 1,    /* global energies and virials */
-    SCL_BONDED_PER_ATOM = 2  /* per-atom energies and virials too */
+    SCL_BONDED_TALLY = 1,        /* global energies and virials */
+    SCL_BONDED_PER_ATOM = 2,     /* per-atom energies and virials too */
+    SCL_BONDED_DEVICE_FORCES = 4 /* forces summed into another module's device array
+                                    (scl_bonded_gather_into), not downloaded */
 };
 
 typedef struct {
@@ -174,6 +176,28 @@ int scl_bonded_pending(const scl_bonded *b);
  * for a stream of another context, of another type or too short. */
 scl_status scl_bonded_compute_start_device(scl_bonded *b, const scl_stream *x_dev,
                                            const double *x, const double *q, int flags);
+
+/* One force download per step with another module of the context (e.g.
+ * the pair engine's, through scl_charmm_set_force_hook): an evaluation
+ * started with SCL_BONDED_DEVICE_FORCES queues its terms but no force
+ * gather or read-back; scl_bonded_gather_into then queues the sum of each
+ * atom's slots into `force`, rows of 4 values (x, y, z, unused) of `type`
+ * (SCL_FLOAT or SCL_DOUBLE): added (in double, rounded once) to row i for
+ * an owned atom i, written to row nlocal + j for the j-th used ghost
+ * (scl_bonded_ghost_rows of them, newton_bond on; at most extra_rows).
+ * Returns the ghost rows written, or -1 (scl_last_error says why); may be
+ * called again for the same evaluation (the other module rewrote its
+ * rows, e.g. recomputed its step). The
+ * other module reads the rows back; scl_bonded_compute_finish_rows waits,
+ * adds the ghost rows (as read back) to their atoms' f and writes result
+ * as scl_bonded_compute_finish does. Forces: the same terms and slot sums;
+ * owned atoms' now round once with the other module's (mixed: the bonded
+ * sum is no longer rounded to float on its own). */
+int scl_bonded_ghost_rows(const scl_bonded *b);
+int scl_bonded_gather_into(scl_bonded *b, scl_stream *force, scl_type type, int nlocal,
+                           int extra_rows);
+scl_status scl_bonded_compute_finish_rows(scl_bonded *b, const void *rows, scl_type type,
+                                          double *f, scl_bonded_result *result);
 
 /* Atoms whose forces compute adds (and per-atom arrays cover): nall with
  * newton_bond on, nlocal off. */

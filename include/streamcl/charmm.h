@@ -264,6 +264,32 @@ const scl_stream *scl_charmm_positions(const scl_charmm *eng, int *natoms);
  * engine packs on the host. */
 const scl_stream *scl_charmm_last_positions(const scl_charmm *eng, int *natoms);
 
+/* One force download per step for several modules of one context (LAMMPS:
+ * the bonded terms add into the pair's forces). With a hook set, compute
+ * does not queue the force read-back: finish calls hook(user, force, type,
+ * nlocal, extra_rows) first, which queues work adding into the step's
+ * device forces (4 values per row: x, y, z, unused; type SCL_DOUBLE or
+ * SCL_FLOAT; rows [0, nlocal) the owned atoms in the caller's order, then
+ * extra_rows rows it may write, e.g. forces on ghost atoms) and returns
+ * the extra rows it wrote (0 if none, -1 after scl_fail: finish fails),
+ * then queues the one read-back of the owned and written extra rows and
+ * waits. Called again if finish recomputes the step (the force kernels
+ * rewrite the owned rows). A hook set applies from the next compute and
+ * stays until replaced; NULL removes it at once, from the step in flight
+ * too (whose finish then reads the forces alone). extra_rows takes effect
+ * at the next scl_charmm_set_atoms. */
+typedef int (*scl_charmm_force_hook)(void *user, scl_stream *force, scl_type type, int nlocal,
+                                     int extra_rows);
+scl_status scl_charmm_set_force_hook(scl_charmm *eng, scl_charmm_force_hook hook, void *user,
+                                     int extra_rows);
+/* The step in flight calls (hook, user) in its finish: the extra rows it
+ * may write; -1 when no step is in flight or it has another hook. */
+int scl_charmm_hook_rows(const scl_charmm *eng, scl_charmm_force_hook hook, const void *user);
+/* The extra rows the hook wrote in the last finished step, as read back
+ * (4 values of *type per row), until the next compute; NULL (*rows 0)
+ * when it wrote none. */
+const void *scl_charmm_extra_forces(const scl_charmm *eng, int *rows, scl_type *type);
+
 /* Facts of the last steps, for reports ("Device Time Info"). */
 typedef struct {
     long steps, rebuilds;

@@ -110,6 +110,23 @@ typedef struct {
 
 /* SCL_ERR_UNSUPPORTED when the library was built without VkFFT. */
 scl_status scl_pppm_solver_set(scl_pppm *p, const scl_pppm_kspace *k);
+/* The same factors computed on the device, where they are used, instead of
+ * uploaded (fix npt changes the box every step): LAMMPS's
+ * PPPM::compute_gf_ik over the whole grid and the wave numbers of
+ * PPPM::setup, for an orthogonal box and ik differentiation, the host's
+ * operations in its order in double (exp and sin may differ from the
+ * host's by ulps: ~1e-15 relative, tests/pppm). nbx..nbz and gf_b are
+ * LAMMPS's (its aliasing images and gf_denom coefficients, params.order
+ * of them). Nothing is uploaded. SCL_ERR_UNSUPPORTED without fp64 or
+ * VkFFT (then scl_pppm_solver_set). */
+typedef struct {
+    int nx, ny, nz;
+    double xprd, yprd, zprd_slab;  /* zprd_slab: zprd * slab_volfactor */
+    double g_ewald;
+    int nbx, nby, nbz;
+    const double *gf_b;
+} scl_pppm_kspace_box;
+scl_status scl_pppm_solver_set_box(scl_pppm *p, const scl_pppm_kspace_box *b);
 /* Queue a whole step for n atoms. tally: also sum energy and virial. x and q
  * are copied before the call returns, or read until scl_pppm_solve_finish
  * with params.inputs_stable. */
@@ -124,6 +141,16 @@ scl_status scl_pppm_solve_start(scl_pppm *p, int n, const double *x, const doubl
  * without fp64 (its positions are float: use solve_start). */
 scl_status scl_pppm_solve_start_device(scl_pppm *p, int n, const scl_stream *xq_dev,
                                        size_t q_first, const double *q, int tally);
+/* One force download per step with another module of the context (LAMMPS:
+ * the pair style's, see scl_charmm_set_force_hook): with defer on, solve
+ * steps leave their forces on the device; scl_pppm_add_forces_into queues
+ * rows[4i + d] += f[3i + d] for the step's atoms (rows of 4 values of
+ * type SCL_FLOAT or SCL_DOUBLE, at least n of them; the same sums as the
+ * host's f += in double rows), and solve_finish then adds no forces (f may
+ * be NULL). SCL_ERR_ARGUMENT when no deferred step is pending or the rows
+ * do not fit. */
+scl_status scl_pppm_defer_forces(scl_pppm *p, int on);
+scl_status scl_pppm_add_forces_into(scl_pppm *p, scl_stream *rows, scl_type type, int nrows);
 /* Wait, add forces (f[3i+d] += ...). With tally, *energy = sum over k of
  * s2 G |rho_k|^2 and virial[6] the same weighted by LAMMPS's vg, i.e. the
  * values of LAMMPS's `energy` and `virial` after poisson_ik, before its

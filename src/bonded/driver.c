@@ -30,6 +30,7 @@ struct scl_bonded {
     int fp64_slots; /* SCL_PREC_DOUBLE: per-atom forces come back in double */
     int wg;
     scl_kernel *term[NKERNELS], *gather, *per_atom;
+    scl_kernel *gather_into[2]; /* into another module's force rows: float, double */
 
     /* coefficients */
     int have_coeffs;
@@ -63,6 +64,7 @@ struct scl_bonded {
     double *part_host, *eatom_host, *vatom_host;
     size_t fout_host_cap, part_host_cap, eatom_host_cap, vatom_host_cap;
     int pending, flags; /* an evaluation started and not finished; its flags */
+    int gathered_into;  /* SCL_BONDED_DEVICE_FORCES: the pending one's gather_into ran */
 };
 
 /* ------------------------------------------------------------ helpers */
@@ -188,6 +190,8 @@ void scl_bonded_free(scl_bonded *b)
     }
     scl_kernel_free(b->gather);
     scl_kernel_free(b->per_atom);
+    scl_kernel_free(b->gather_into[0]);
+    scl_kernel_free(b->gather_into[1]);
     buffer *bufs[] = {&b->lj14,  &b->atype, &b->q,   &b->x,    &b->sf,    &b->offsets,
                       &b->slots, &b->fout,  &b->tev, &b->part, &b->eatom, &b->vatom};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
@@ -207,128 +211,389 @@ void scl_bonded_free(scl_bonded *b)
 
 /* ------------------------------------------------------------ coefficients */
 
+/* The coefficient arrays by kind of term, as set_coeffs reads them. */
+typedef struct {
+    int n[NKERNELS];
+    const double *arrays[NKERNELS][4];
+    int any_weight; /* some dihedral type has a 1-4 pair */
+} coeff_view;
+
+static const int coeff_arrays[NKERNELS] = {2, 4, 3, 2};
+
+/* Counts, arrays and values checked; any_weight found. */
+static scl_status coeffs_check(scl_bonded *b, const scl_bonded_coeffs *c, coeff_view *v,
+                               const char *fn)
+{
+    static const char *kind[NKERNELS] = {"bond", "angle", "dihedral", "improper"};
+    if (c->type_base != 0 && c->type_base != 1)
+        return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "type_base %d must be 0 or 1", c->type_base);
+    for (int k = 0; k < NKERNELS; k++) {
+        const int n = v->n[k];
+        if (n < 0)
+            return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "%d %s types", n, kind[k]);
+        if (b->have_topology && b->max_type[k] >= n)
+            return scl_fail(b->ctx, SCL_ERR_INPUT, fn,
+                            "the current lists use %s type %d but only %d types are given",
+                            kind[k], b->max_type[k] + c->type_base, n);
+        for (int a = 0; a < coeff_arrays[k] && n > 0; a++) {
+            if (!v->arrays[k][a])
+                return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn,
+                                "%d %s types but coefficient array %d is NULL", n, kind[k], a);
+            if (!finite_all(v->arrays[k][a], n))
+                return scl_fail(b->ctx, SCL_ERR_INPUT, fn,
+                                "a %s coefficient (array %d) is not finite", kind[k], a);
+        }
+    }
+    if (v->n[2] > 0 && !c->dihedral_multiplicity)
+        return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "dihedral_multiplicity is NULL");
+    for (int t = 0; t < v->n[2]; t++) {
+        if (c->dihedral_multiplicity[t] < 0)
+            return scl_fail(b->ctx, SCL_ERR_INPUT, fn,
+                            "dihedral type %d has multiplicity %d (must be >= 0)",
+                            t + c->type_base, c->dihedral_multiplicity[t]);
+        v->any_weight |= c->dihedral_weight[t] > 0.0;
+    }
+    if (!v->any_weight)
+        return SCL_OK;
+    const int na = c->natom_types;
+    if (na < 1 || !c->lj14_1 || !c->lj14_2 || !c->lj14_3 || !c->lj14_4)
+        return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn,
+                        "dihedral weights > 0 need natom_types >= 1 and lj14_1..4");
+    const double *lj[4] = {c->lj14_1, c->lj14_2, c->lj14_3, c->lj14_4};
+    for (int a = 0; a < 4; a++)
+        if (!finite_all(lj[a], na * na))
+            return scl_fail(b->ctx, SCL_ERR_INPUT, fn, "lj14_%d has a non-finite entry", a + 1);
+    if (!isfinite(c->qqrd2e))
+        return scl_fail(b->ctx, SCL_ERR_INPUT, fn, "qqrd2e is not finite");
+    return SCL_OK;
+}
+
+/* One type's coefficients packed as the kernel of kind k reads them. */
+static void coeffs_pack(const scl_bonded_coeffs *c, const coeff_view *v, int k, int t, double *o)
+{
+    if (k != 2) {
+        for (int a = 0; a < coef_stride[k]; a++)
+            o[a] = v->arrays[k][a][t];
+        return;
+    }
+    const double shift = M_PI * c->dihedral_shift[t] / 180.0;
+    o[0] = c->dihedral_k[t];
+    o[1] = cos(shift);
+    o[2] = sin(shift);
+    o[3] = c->dihedral_weight[t];
+    o[4] = c->dihedral_multiplicity[t];
+}
+
+/* Packed per type (and the 1-4 tables interleaved) and written. */
+static scl_status coeffs_upload(scl_bonded *b, const scl_bonded_coeffs *c, const coeff_view *v,
+                                const char *fn)
+{
+    const int na = v->any_weight ? c->natom_types : 0;
+    int maxn = 4 * na * na;
+    for (int k = 0; k < NKERNELS; k++)
+        if (coef_stride[k] * v->n[k] > maxn)
+            maxn = coef_stride[k] * v->n[k];
+    double *tmp = malloc(sizeof(double) * (size_t)(maxn ? maxn : 1));
+    if (!tmp)
+        return scl_fail(b->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    scl_status s = SCL_OK;
+    for (int k = 0; k < NKERNELS && s == SCL_OK; k++) {
+        const size_t n = (size_t)coef_stride[k] * (size_t)v->n[k];
+        for (int t = 0; t < v->n[k]; t++)
+            coeffs_pack(c, v, k, t, tmp + coef_stride[k] * t);
+        s = ensure(b, &b->coef[k], "bonded.coef", SCL_DOUBLE, n);
+        if (s == SCL_OK && n > 0)
+            s = scl_stream_write_range(b->coef[k].s, 0, n, tmp, 1, NULL);
+    }
+    const double *lj[4] = {c->lj14_1, c->lj14_2, c->lj14_3, c->lj14_4};
+    for (int i = 0; i < na * na; i++)
+        for (int a = 0; a < 4; a++)
+            tmp[4 * i + a] = lj[a][i];
+    const size_t nlj = na ? (size_t)4 * na * na : 4;
+    if (s == SCL_OK)
+        s = ensure(b, &b->lj14, "bonded.lj14", SCL_DOUBLE, nlj);
+    if (s == SCL_OK && na)
+        s = scl_stream_write_range(b->lj14.s, 0, nlj, tmp, 1, NULL);
+    free(tmp);
+    return s;
+}
+
 scl_status scl_bonded_set_coeffs(scl_bonded *b, const scl_bonded_coeffs *c)
 {
     static const char *fn = "scl_bonded_set_coeffs";
     if (!b || !c)
         return b ? scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "coefficients are NULL")
                  : SCL_ERR_ARGUMENT;
-    const int n[NKERNELS] = {c->nbond_types, c->nangle_types, c->ndihedral_types,
-                             c->nimproper_types};
-    const double *arrays[NKERNELS][4] = {
-        {c->bond_k, c->bond_r0, NULL, NULL},
-        {c->angle_k, c->angle_theta0, c->angle_k_ub, c->angle_r_ub},
-        {c->dihedral_k, c->dihedral_shift, c->dihedral_weight, NULL},
-        {c->improper_k, c->improper_chi, NULL, NULL}};
-    static const int narrays[NKERNELS] = {2, 4, 3, 2};
-    static const char *kind[NKERNELS] = {"bond", "angle", "dihedral", "improper"};
-    if (c->type_base != 0 && c->type_base != 1)
-        return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "type_base %d must be 0 or 1", c->type_base);
-    for (int k = 0; k < NKERNELS; k++) {
-        if (n[k] < 0)
-            return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "%d %s types", n[k], kind[k]);
-        if (b->have_topology && b->max_type[k] >= n[k])
-            return scl_fail(b->ctx, SCL_ERR_INPUT, fn,
-                            "the current lists use %s type %d but only %d types are given",
-                            kind[k], b->max_type[k] + c->type_base, n[k]);
-        for (int a = 0; a < narrays[k] && n[k] > 0; a++) {
-            if (!arrays[k][a])
-                return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn,
-                                "%d %s types but coefficient array %d is NULL", n[k], kind[k], a);
-            if (!finite_all(arrays[k][a], n[k]))
-                return scl_fail(b->ctx, SCL_ERR_INPUT, fn,
-                                "a %s coefficient (array %d) is not finite", kind[k], a);
-        }
-    }
-    int any_weight = 0;
-    if (n[2] > 0) {
-        if (!c->dihedral_multiplicity)
-            return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "dihedral_multiplicity is NULL");
-        for (int t = 0; t < n[2]; t++) {
-            if (c->dihedral_multiplicity[t] < 0)
-                return scl_fail(b->ctx, SCL_ERR_INPUT, fn,
-                                "dihedral type %d has multiplicity %d (must be >= 0)",
-                                t + c->type_base, c->dihedral_multiplicity[t]);
-            if (c->dihedral_weight[t] > 0.0)
-                any_weight = 1;
-        }
-    }
-    if (any_weight) {
-        const int na = c->natom_types;
-        if (na < 1 || !c->lj14_1 || !c->lj14_2 || !c->lj14_3 || !c->lj14_4)
-            return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn,
-                            "dihedral weights > 0 need natom_types >= 1 and lj14_1..4");
-        const double *lj[4] = {c->lj14_1, c->lj14_2, c->lj14_3, c->lj14_4};
-        for (int a = 0; a < 4; a++)
-            if (!finite_all(lj[a], na * na))
-                return scl_fail(b->ctx, SCL_ERR_INPUT, fn, "lj14_%d has a non-finite entry", a + 1);
-        if (!isfinite(c->qqrd2e))
-            return scl_fail(b->ctx, SCL_ERR_INPUT, fn, "qqrd2e is not finite");
-    }
-
-    /* packed per type as the kernels read them */
-    int maxn = any_weight ? 4 * c->natom_types * c->natom_types : 0;
-    for (int k = 0; k < NKERNELS; k++)
-        if (coef_stride[k] * n[k] > maxn)
-            maxn = coef_stride[k] * n[k];
-    double *tmp = malloc(sizeof(double) * (size_t)(maxn ? maxn : 1));
-    if (!tmp)
-        return scl_fail(b->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
-    scl_status s = SCL_OK;
-    for (int k = 0; k < NKERNELS && s == SCL_OK; k++) {
-        for (int t = 0; t < n[k]; t++) {
-            double *o = tmp + coef_stride[k] * t;
-            if (k == 2) {
-                const double shift = M_PI * c->dihedral_shift[t] / 180.0;
-                o[0] = c->dihedral_k[t];
-                o[1] = cos(shift);
-                o[2] = sin(shift);
-                o[3] = c->dihedral_weight[t];
-                o[4] = c->dihedral_multiplicity[t];
-            } else {
-                for (int a = 0; a < coef_stride[k]; a++)
-                    o[a] = arrays[k][a][t];
-            }
-        }
-        s = ensure(b, &b->coef[k], "bonded.coef", SCL_DOUBLE, (size_t)coef_stride[k] * n[k]);
-        if (s == SCL_OK && n[k] > 0)
-            s = scl_stream_write_range(b->coef[k].s, 0, (size_t)coef_stride[k] * n[k], tmp, 1,
-                                       NULL);
-    }
-    if (s == SCL_OK && any_weight) {
-        const int na = c->natom_types;
-        for (int i = 0; i < na * na; i++) {
-            tmp[4 * i] = c->lj14_1[i];
-            tmp[4 * i + 1] = c->lj14_2[i];
-            tmp[4 * i + 2] = c->lj14_3[i];
-            tmp[4 * i + 3] = c->lj14_4[i];
-        }
-        s = ensure(b, &b->lj14, "bonded.lj14", SCL_DOUBLE, (size_t)4 * na * na);
-        if (s == SCL_OK)
-            s = scl_stream_write_range(b->lj14.s, 0, (size_t)4 * na * na, tmp, 1, NULL);
-    } else if (s == SCL_OK) {
-        s = ensure(b, &b->lj14, "bonded.lj14", SCL_DOUBLE, 4);
-    }
-    free(tmp);
+    coeff_view w = {
+        {c->nbond_types, c->nangle_types, c->ndihedral_types, c->nimproper_types},
+        {{c->bond_k, c->bond_r0, NULL, NULL},
+         {c->angle_k, c->angle_theta0, c->angle_k_ub, c->angle_r_ub},
+         {c->dihedral_k, c->dihedral_shift, c->dihedral_weight, NULL},
+         {c->improper_k, c->improper_chi, NULL, NULL}},
+        0};
+    scl_status s = coeffs_check(b, c, &w, fn);
+    if (s == SCL_OK)
+        s = coeffs_upload(b, c, &w, fn);
     if (s != SCL_OK)
         return s;
     for (int k = 0; k < NKERNELS; k++)
-        b->ntypes[k] = n[k];
-    b->natom_types = any_weight ? c->natom_types : 0;
+        b->ntypes[k] = w.n[k];
+    b->natom_types = w.any_weight ? c->natom_types : 0;
     b->type_base = c->type_base;
     b->implicit_coul = c->implicit != 0;
     b->qqrd2e = c->qqrd2e;
-    b->any_weight = any_weight;
+    b->any_weight = w.any_weight;
     b->have_coeffs = 1;
     return SCL_OK;
 }
 
 /* ------------------------------------------------------------ topology */
 
+static const char *const kind_name[NKERNELS] = {"bond", "angle", "dihedral", "improper"};
+
+/* What set_topology builds before it replaces the engine's topology. */
+typedef struct {
+    int nt[NKERNELS];
+    const int *lists[NKERNELS];
+    int max_type[NKERNELS];
+    int need14;                     /* dihedral 1-4 pairs: types and charges go up */
+    int nlo, ngref, nx, ngather;    /* the device numbering (see struct scl_bonded) */
+    int *dev_index;                 /* ghost g -> device atom, -1 if unused */
+    int *ghost;                     /* device ghost j -> caller's atom */
+    double *ghost_x;
+    int nslots, nrows, npart;       /* slots, per-term tally rows, partials */
+    int *offsets, *slots, *dev_lists, *dtype; /* CSR map, remapped lists, types */
+    double *dq;
+} topo_build;
+
+static void topo_free(topo_build *w)
+{
+    free(w->dev_index), free(w->ghost), free(w->ghost_x), free(w->offsets), free(w->slots);
+    free(w->dev_lists), free(w->dtype), free(w->dq);
+    memset(w, 0, sizeof *w);
+}
+
+/* The terms' atoms and types against nall and the coefficients. */
+static scl_status topo_check(scl_bonded *b, const scl_bonded_topology *t, topo_build *w,
+                             const char *fn)
+{
+    long long total_slots = 0;
+    for (int k = 0; k < NKERNELS; k++) {
+        w->max_type[k] = -1;
+        if (w->nt[k] < 0 || (w->nt[k] > 0 && !w->lists[k]))
+            return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "%d %ss with list %p", w->nt[k],
+                            kind_name[k], (const void *)w->lists[k]);
+        const int na = atoms_per_term[k];
+        for (int i = 0; i < w->nt[k]; i++) {
+            const int *e = w->lists[k] + (size_t)list_stride[k] * i;
+            for (int a = 0; a < na; a++)
+                if (e[a] < 0 || e[a] >= t->nall)
+                    return scl_fail(b->ctx, SCL_ERR_INPUT, fn,
+                                    "%s %d: atom index %d is outside [0, %d)", kind_name[k], i,
+                                    e[a], t->nall);
+            const int ty = e[na] - b->type_base;
+            if (ty < 0 || ty >= b->ntypes[k])
+                return scl_fail(b->ctx, SCL_ERR_INPUT, fn,
+                                "%s %d: type %d is outside the %d %s types (from %d)",
+                                kind_name[k], i, e[na], b->ntypes[k], kind_name[k], b->type_base);
+            if (ty > w->max_type[k])
+                w->max_type[k] = ty;
+        }
+        total_slots += (long long)na * w->nt[k];
+    }
+    if (total_slots > (1LL << 30))
+        return scl_fail(b->ctx, SCL_ERR_TOO_LARGE, fn, "%lld term slots (at most 2^30)",
+                        total_slots);
+    w->need14 = b->any_weight && t->ndihedrals > 0;
+    if (w->need14 && (!t->type || !t->q))
+        return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn,
+                        "dihedral 1-4 pairs need atom types and charges (type/q NULL)");
+    return SCL_OK;
+}
+
+/* The device numbering: owned atoms up to the last one a term uses, then
+ * the used ghosts in index order; their types and charges checked. */
+static scl_status topo_number(scl_bonded *b, const scl_bonded_topology *t, topo_build *w,
+                              const char *fn)
+{
+    const int nghost = t->nall - t->nlocal;
+    if (!(w->dev_index = malloc(sizeof(int) * (size_t)(nghost > 0 ? nghost : 1))))
+        return scl_fail(b->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    for (int g = 0; g < nghost; g++)
+        w->dev_index[g] = -1;
+    for (int k = 0; k < NKERNELS; k++)
+        for (int i = 0; i < w->nt[k]; i++)
+            for (int a = 0; a < atoms_per_term[k]; a++) {
+                const int at = w->lists[k][(size_t)list_stride[k] * i + a];
+                if (at >= t->nlocal)
+                    w->dev_index[at - t->nlocal] = 0;
+                else if (at >= w->nlo)
+                    w->nlo = at + 1;
+            }
+    for (int g = 0; g < nghost; g++)
+        w->ngref += w->dev_index[g] == 0;
+    w->ghost = malloc(sizeof(int) * (size_t)(w->ngref ? w->ngref : 1));
+    w->ghost_x = malloc(sizeof(double) * 3 * (size_t)(w->ngref ? w->ngref : 1));
+    if (!w->ghost || !w->ghost_x)
+        return scl_fail(b->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    for (int g = 0, j = 0; g < nghost; g++)
+        if (w->dev_index[g] == 0) {
+            w->ghost[j] = t->nlocal + g;
+            w->dev_index[g] = w->nlo + j++;
+        }
+    w->nx = w->nlo + w->ngref;
+    w->ngather = t->newton_bond ? w->nx : w->nlo;
+    for (int d = 0; w->need14 && d < w->nx; d++) {
+        const int i = d < w->nlo ? d : w->ghost[d - w->nlo];
+        const int ty = t->type[i] - b->type_base;
+        if (ty < 0 || ty >= b->natom_types)
+            return scl_fail(b->ctx, SCL_ERR_INPUT, fn,
+                            "atom %d: type %d is outside the %d atom types (from %d)", i,
+                            t->type[i], b->natom_types, b->type_base);
+        if (!isfinite(t->q[i]))
+            return scl_fail(b->ctx, SCL_ERR_INPUT, fn, "atom %d: charge is not finite", i);
+    }
+    return SCL_OK;
+}
+
+/* Slot ranges by kind; per-term tally rows (1-4 pairs after impropers). */
+static void topo_layout(scl_bonded *b, topo_build *w)
+{
+    int slot = 0, row = 0, part = 0;
+    for (int k = 0; k < NKERNELS; k++) {
+        b->slot_off[k] = slot;
+        slot += atoms_per_term[k] * w->nt[k];
+        b->tev_off[k] = row;
+        row += w->nt[k];
+        b->part_off[k] = part;
+        part += (int)groups(w->nt[k], b->wg) * (k == 2 ? NACC_DIHEDRAL : NACC);
+    }
+    b->tev_off[NKERNELS] = row;
+    b->part_off[NKERNELS] = part;
+    w->nslots = slot;
+    w->nrows = row + w->nt[2];
+    w->npart = part;
+}
+
+/* The lists in the device numbering (types kept), the CSR map atom ->
+ * slots over [0, ngather) in kind, term, position order, and the device
+ * atoms' types and charges. */
+static scl_status topo_csr(scl_bonded *b, const scl_bonded_topology *t, topo_build *w,
+                           const char *fn)
+{
+    size_t list_total = 0;
+    for (int k = 0; k < NKERNELS; k++)
+        list_total += (size_t)list_stride[k] * w->nt[k];
+    const size_t ndev = w->need14 && w->nx ? (size_t)w->nx : 1;
+    w->offsets = calloc((size_t)w->ngather + 1, sizeof *w->offsets);
+    w->slots = malloc(sizeof *w->slots * (size_t)(w->nslots ? w->nslots : 1));
+    w->dev_lists = malloc(sizeof(int) * (list_total ? list_total : 1));
+    w->dtype = malloc(sizeof(int) * ndev);
+    w->dq = malloc(sizeof(double) * ndev);
+    int *fill = malloc(sizeof *fill * (size_t)(w->ngather ? w->ngather : 1));
+    if (!w->offsets || !w->slots || !w->dev_lists || !w->dtype || !w->dq || !fill) {
+        free(fill);
+        return scl_fail(b->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    }
+    size_t o = 0;
+    for (int k = 0; k < NKERNELS; k++)
+        for (int i = 0; i < w->nt[k]; i++) {
+            const int *e = w->lists[k] + (size_t)list_stride[k] * i;
+            for (int a = 0; a < atoms_per_term[k]; a++) {
+                const int at = e[a] < t->nlocal ? e[a] : w->dev_index[e[a] - t->nlocal];
+                w->dev_lists[o++] = at;
+                if (at < w->ngather) /* the CSR counts, in the same pass */
+                    w->offsets[at + 1]++;
+            }
+            w->dev_lists[o++] = e[atoms_per_term[k]];
+        }
+    for (int d = 0; w->need14 && d < w->nx; d++) {
+        const int i = d < w->nlo ? d : w->ghost[d - w->nlo];
+        w->dtype[d] = t->type[i];
+        w->dq[d] = t->q[i];
+    }
+    for (int a = 0; a < w->ngather; a++)
+        w->offsets[a + 1] += w->offsets[a];
+    memcpy(fill, w->offsets, sizeof *fill * (size_t)w->ngather);
+    const int *e = w->dev_lists; /* slots in order: the remapped lists in order */
+    for (int k = 0; k < NKERNELS; k++)
+        for (int i = 0; i < w->nt[k]; i++, e += atoms_per_term[k] + 1)
+            for (int a = 0; a < atoms_per_term[k]; a++)
+                if (e[a] < w->ngather)
+                    w->slots[fill[e[a]]++] = b->slot_off[k] + atoms_per_term[k] * i + a;
+    free(fill);
+    return SCL_OK;
+}
+
+/* Device buffers sized and written (non-blocking: the host arrays go to
+ * topo_keep, freed by the next set_topology or free). */
+static scl_status topo_upload(scl_bonded *b, topo_build *w, const char *fn)
+{
+    scl_status s = SCL_OK;
+    size_t list_at = 0;
+    for (int k = 0; k < NKERNELS && s == SCL_OK; k++) {
+        const size_t n = (size_t)list_stride[k] * w->nt[k];
+        s = ensure(b, &b->list[k], "bonded.list", SCL_INT, n);
+        if (s == SCL_OK && n)
+            s = scl_stream_write_range(b->list[k].s, 0, n, w->dev_lists + list_at, 0, NULL);
+        list_at += n;
+    }
+    const size_t ng = (size_t)w->ngather, nx = (size_t)w->nx, nsl = (size_t)w->nslots;
+    const size_t ndev = w->need14 ? nx : 1;
+    const scl_type out_type = b->fp64_slots ? SCL_DOUBLE : SCL_FLOAT;
+    if (s == SCL_OK) s = ensure(b, &b->offsets, "bonded.offsets", SCL_INT, ng + 1);
+    if (s == SCL_OK) s = scl_stream_write_range(b->offsets.s, 0, ng + 1, w->offsets, 0, NULL);
+    if (s == SCL_OK) s = ensure(b, &b->slots, "bonded.slots", SCL_INT, nsl);
+    if (s == SCL_OK && nsl) s = scl_stream_write_range(b->slots.s, 0, nsl, w->slots, 0, NULL);
+    if (s == SCL_OK) s = ensure(b, &b->sf, "bonded.slot_forces", SCL_DOUBLE, 3 * nsl);
+    if (s == SCL_OK) s = ensure(b, &b->fout, "bonded.forces", out_type, 3 * ng);
+    if (s == SCL_OK) s = ensure(b, &b->tev, "bonded.term_tally", SCL_DOUBLE, 8 * (size_t)w->nrows);
+    if (s == SCL_OK) s = ensure(b, &b->part, "bonded.partials", SCL_DOUBLE, (size_t)w->npart);
+    if (s == SCL_OK) s = ensure(b, &b->x, "bonded.x", SCL_DOUBLE, 3 * nx);
+    if (s == SCL_OK) s = ensure(b, &b->atype, "bonded.type", SCL_INT, ndev);
+    if (s == SCL_OK) s = ensure(b, &b->q, "bonded.q", SCL_DOUBLE, ndev);
+    if (s == SCL_OK && w->need14 && nx)
+        s = scl_stream_write_range(b->atype.s, 0, nx, w->dtype, 0, NULL);
+    if (s == SCL_OK && w->need14 && nx)
+        s = scl_stream_write_range(b->q.s, 0, nx, w->dq, 0, NULL);
+    void *keep[5] = {w->dev_lists, w->offsets, w->slots, w->dtype, w->dq};
+    memcpy(b->topo_keep, keep, sizeof keep);
+    w->dev_lists = w->offsets = w->slots = w->dtype = NULL, w->dq = NULL;
+    const size_t fbytes = 3 * ng * (b->fp64_slots ? sizeof(double) : sizeof(float));
+    if (s == SCL_OK && (!grow_host(&b->fout_host, &b->fout_host_cap, fbytes) ||
+                        !grow_host((void **)&b->part_host, &b->part_host_cap,
+                                   sizeof(double) * (size_t)(w->npart ? w->npart : 1))))
+        s = scl_fail(b->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    return s;
+}
+
+/* The engine takes the new topology. */
+static void topo_commit(scl_bonded *b, const scl_bonded_topology *t, topo_build *w)
+{
+    free(b->ghost);
+    free(b->ghost_x);
+    b->ghost = w->ghost;
+    b->ghost_x = w->ghost_x;
+    w->ghost = NULL, w->ghost_x = NULL;
+    b->nlo = w->nlo;
+    b->nghost_ref = w->ngref;
+    for (int k = 0; k < NKERNELS; k++) {
+        b->nterms[k] = w->nt[k];
+        b->max_type[k] = w->max_type[k];
+    }
+    b->nlocal = t->nlocal;
+    b->nall = t->nall;
+    b->newton = t->newton_bond != 0;
+    b->nx = w->nx;
+    b->ngather = w->ngather;
+    b->nslots = w->nslots;
+    b->ntev = w->nrows;
+    b->have_topology = 1;
+}
+
 scl_status scl_bonded_set_topology(scl_bonded *b, const scl_bonded_topology *t)
 {
     static const char *fn = "scl_bonded_set_topology";
-    static const char *kind[NKERNELS] = {"bond", "angle", "dihedral", "improper"};
     if (!b || !t)
         return b ? scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "topology is NULL") : SCL_ERR_ARGUMENT;
     if (!b->have_coeffs)
@@ -347,255 +612,29 @@ scl_status scl_bonded_set_topology(scl_bonded *b, const scl_bonded_topology *t)
     }
     if (t->nlocal < 0 || t->nall < t->nlocal)
         return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "nlocal %d, nall %d", t->nlocal, t->nall);
+    topo_build w;
+    memset(&w, 0, sizeof w);
     const int nt[NKERNELS] = {t->nbonds, t->nangles, t->ndihedrals, t->nimpropers};
     const int *lists[NKERNELS] = {t->bonds, t->angles, t->dihedrals, t->impropers};
-    long long total_slots = 0;
-    int maxref = -1, max_type[NKERNELS];
-    for (int k = 0; k < NKERNELS; k++) {
-        max_type[k] = -1;
-        if (nt[k] < 0 || (nt[k] > 0 && !lists[k]))
-            return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "%d %ss with list %p", nt[k], kind[k],
-                            (const void *)lists[k]);
-        const int na = atoms_per_term[k], st = list_stride[k];
-        for (int i = 0; i < nt[k]; i++) {
-            const int *e = lists[k] + (size_t)st * i;
-            for (int a = 0; a < na; a++) {
-                if (e[a] < 0 || e[a] >= t->nall)
-                    return scl_fail(b->ctx, SCL_ERR_INPUT, fn,
-                                    "%s %d: atom index %d is outside [0, %d)", kind[k], i, e[a],
-                                    t->nall);
-                if (e[a] > maxref)
-                    maxref = e[a];
-            }
-            const int ty = e[na] - b->type_base;
-            if (ty < 0 || ty >= b->ntypes[k])
-                return scl_fail(b->ctx, SCL_ERR_INPUT, fn,
-                                "%s %d: type %d is outside the %d %s types (from %d)", kind[k], i,
-                                e[na], b->ntypes[k], kind[k], b->type_base);
-            if (ty > max_type[k])
-                max_type[k] = ty;
-        }
-        total_slots += (long long)na * nt[k];
-    }
-    if (total_slots > (1LL << 30))
-        return scl_fail(b->ctx, SCL_ERR_TOO_LARGE, fn, "%lld term slots (at most 2^30)",
-                        total_slots);
-    const int need14 = b->any_weight && t->ndihedrals > 0;
-    if (need14 && (!t->type || !t->q))
-        return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn,
-                        "dihedral 1-4 pairs need atom types and charges (type/q NULL)");
-
-    /* the device numbering (see struct scl_bonded): used ghosts in index order */
-    const int nghost = t->nall - t->nlocal;
-    int *dev_index = malloc(sizeof(int) * (size_t)(nghost > 0 ? nghost : 1));
-    int nlo = 0, ngref = 0;
-    if (!dev_index)
-        return scl_fail(b->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
-    for (int g = 0; g < nghost; g++)
-        dev_index[g] = -1;
-    for (int k = 0; k < NKERNELS; k++)
-        for (int i = 0; i < nt[k]; i++)
-            for (int a = 0; a < atoms_per_term[k]; a++) {
-                const int at = lists[k][(size_t)list_stride[k] * i + a];
-                if (at < t->nlocal) {
-                    if (at >= nlo)
-                        nlo = at + 1;
-                } else {
-                    dev_index[at - t->nlocal] = 0;
-                }
-            }
-    for (int g = 0; g < nghost; g++)
-        if (dev_index[g] == 0)
-            ngref++;
-    int *ghost = malloc(sizeof(int) * (size_t)(ngref ? ngref : 1));
-    double *ghost_x = malloc(sizeof(double) * 3 * (size_t)(ngref ? ngref : 1));
-    if (!ghost || !ghost_x) {
-        free(dev_index);
-        free(ghost);
-        free(ghost_x);
-        return scl_fail(b->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
-    }
-    for (int g = 0, j = 0; g < nghost; g++)
-        if (dev_index[g] == 0) {
-            ghost[j] = t->nlocal + g;
-            dev_index[g] = nlo + j++;
-        }
-    const int nx = nlo + ngref;
-    const int ngather = t->newton_bond ? nx : nlo;
-#define DEV(at) ((at) < t->nlocal ? (at) : dev_index[(at) - t->nlocal])
-    scl_status s = SCL_OK;
-    if (need14) {
-        for (int d = 0; d < nx && s == SCL_OK; d++) {
-            const int i = d < nlo ? d : ghost[d - nlo];
-            const int ty = t->type[i] - b->type_base;
-            if (ty < 0 || ty >= b->natom_types)
-                s = scl_fail(b->ctx, SCL_ERR_INPUT, fn,
-                             "atom %d: type %d is outside the %d atom types (from %d)", i,
-                             t->type[i], b->natom_types, b->type_base);
-            else if (!isfinite(t->q[i]))
-                s = scl_fail(b->ctx, SCL_ERR_INPUT, fn, "atom %d: charge is not finite", i);
-        }
-    }
-    if (s != SCL_OK) {
-        free(dev_index);
-        free(ghost);
-        free(ghost_x);
+    memcpy(w.nt, nt, sizeof nt);
+    memcpy(w.lists, lists, sizeof lists);
+    scl_status s = topo_check(b, t, &w, fn);
+    if (s == SCL_OK)
+        s = topo_number(b, t, &w, fn);
+    if (s != SCL_OK) { /* refused: the engine keeps its topology */
+        topo_free(&w);
         return s;
     }
-
-    /* slot ranges by kind; per-term tally rows (1-4 pairs after impropers) */
-    int slot = 0, row = 0, part = 0;
-    for (int k = 0; k < NKERNELS; k++) {
-        b->slot_off[k] = slot;
-        slot += atoms_per_term[k] * nt[k];
-        b->tev_off[k] = row;
-        row += nt[k];
-        b->part_off[k] = part;
-        part += (int)groups(nt[k], b->wg) * (k == 2 ? NACC_DIHEDRAL : NACC);
-    }
-    b->tev_off[NKERNELS] = row;
-    row += nt[2];
-    b->part_off[NKERNELS] = part;
-
-    /* CSR atom -> slots over [0, ngather), slots in kind, term, position order */
-    int *offsets = calloc((size_t)ngather + 1, sizeof *offsets);
-    int *slots = malloc(sizeof *slots * (size_t)(slot ? slot : 1));
-    /* the lists in the device numbering, types kept */
-    size_t list_total = 0;
-    for (int k = 0; k < NKERNELS; k++)
-        list_total += (size_t)list_stride[k] * nt[k];
-    int *dev_lists = malloc(sizeof(int) * (list_total ? list_total : 1));
-    /* types and charges of the device atoms */
-    int *dtype = malloc(sizeof(int) * (size_t)(need14 && nx ? nx : 1));
-    double *dq = malloc(sizeof(double) * (size_t)(need14 && nx ? nx : 1));
-    if (!offsets || !slots || !dev_lists || !dtype || !dq) {
-        free(offsets);
-        free(slots);
-        free(dev_lists);
-        free(dtype);
-        free(dq);
-        free(dev_index);
-        free(ghost);
-        free(ghost_x);
-        return scl_fail(b->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
-    }
-    {
-        size_t o = 0;
-        for (int k = 0; k < NKERNELS; k++)
-            for (int i = 0; i < nt[k]; i++) {
-                const int *e = lists[k] + (size_t)list_stride[k] * i;
-                for (int a = 0; a < atoms_per_term[k]; a++) {
-                    const int at = DEV(e[a]);
-                    dev_lists[o++] = at;
-                    if (at < ngather) /* the CSR counts, in the same pass */
-                        offsets[at + 1]++;
-                }
-                dev_lists[o++] = e[atoms_per_term[k]];
-            }
-        for (int d = 0; need14 && d < nx; d++) {
-            const int i = d < nlo ? d : ghost[d - nlo];
-            dtype[d] = t->type[i];
-            dq[d] = t->q[i];
-        }
-    }
-    for (int a = 0; a < ngather; a++)
-        offsets[a + 1] += offsets[a];
-    int *fill = malloc(sizeof *fill * (size_t)(ngather ? ngather : 1));
-    if (!fill) {
-        free(offsets);
-        free(slots);
-        free(dev_lists);
-        free(dtype);
-        free(dq);
-        free(dev_index);
-        free(ghost);
-        free(ghost_x);
-        return scl_fail(b->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
-    }
-    memcpy(fill, offsets, sizeof *fill * (size_t)ngather);
-    {
-        /* slots in kind, term, position order: the remapped lists in order */
-        const int *e = dev_lists;
-        for (int k = 0; k < NKERNELS; k++)
-            for (int i = 0; i < nt[k]; i++, e += atoms_per_term[k] + 1)
-                for (int a = 0; a < atoms_per_term[k]; a++)
-                    if (e[a] < ngather)
-                        slots[fill[e[a]]++] = b->slot_off[k] + atoms_per_term[k] * i + a;
-    }
-    free(fill);
-
-#undef DEV
-    free(dev_index);
-    size_t list_at = 0;
-    for (int k = 0; k < NKERNELS && s == SCL_OK; k++) {
-        const size_t n = (size_t)list_stride[k] * nt[k];
-        s = ensure(b, &b->list[k], "bonded.list", SCL_INT, n);
-        if (s == SCL_OK && n)
-            s = scl_stream_write_range(b->list[k].s, 0, n, dev_lists + list_at, 0, NULL);
-        list_at += n;
-    }
-    const scl_type out_type = b->fp64_slots ? SCL_DOUBLE : SCL_FLOAT;
+    topo_layout(b, &w); /* from here the old topology is gone */
+    s = topo_csr(b, t, &w, fn);
     if (s == SCL_OK)
-        s = ensure(b, &b->offsets, "bonded.offsets", SCL_INT, (size_t)ngather + 1);
+        s = topo_upload(b, &w, fn);
     if (s == SCL_OK)
-        s = scl_stream_write_range(b->offsets.s, 0, (size_t)ngather + 1, offsets, 0, NULL);
-    if (s == SCL_OK)
-        s = ensure(b, &b->slots, "bonded.slots", SCL_INT, (size_t)slot);
-    if (s == SCL_OK && slot)
-        s = scl_stream_write_range(b->slots.s, 0, (size_t)slot, slots, 0, NULL);
-    if (s == SCL_OK)
-        s = ensure(b, &b->sf, "bonded.slot_forces", SCL_DOUBLE, 3 * (size_t)slot);
-    if (s == SCL_OK)
-        s = ensure(b, &b->fout, "bonded.forces", out_type, 3 * (size_t)ngather);
-    if (s == SCL_OK)
-        s = ensure(b, &b->tev, "bonded.term_tally", SCL_DOUBLE, 8 * (size_t)row);
-    if (s == SCL_OK)
-        s = ensure(b, &b->part, "bonded.partials", SCL_DOUBLE, (size_t)part);
-    if (s == SCL_OK)
-        s = ensure(b, &b->x, "bonded.x", SCL_DOUBLE, 3 * (size_t)nx);
-    if (s == SCL_OK)
-        s = ensure(b, &b->atype, "bonded.type", SCL_INT, need14 ? (size_t)nx : 1);
-    if (s == SCL_OK)
-        s = ensure(b, &b->q, "bonded.q", SCL_DOUBLE, need14 ? (size_t)nx : 1);
-    if (s == SCL_OK && need14 && nx)
-        s = scl_stream_write_range(b->atype.s, 0, (size_t)nx, dtype, 0, NULL);
-    if (s == SCL_OK && need14 && nx)
-        s = scl_stream_write_range(b->q.s, 0, (size_t)nx, dq, 0, NULL);
-    b->topo_keep[0] = dev_lists;
-    b->topo_keep[1] = offsets;
-    b->topo_keep[2] = slots;
-    b->topo_keep[3] = dtype;
-    b->topo_keep[4] = dq;
-    size_t fbytes = 3 * (size_t)ngather * (b->fp64_slots ? sizeof(double) : sizeof(float));
-    if (s == SCL_OK && (!grow_host(&b->fout_host, &b->fout_host_cap, fbytes) ||
-                        !grow_host((void **)&b->part_host, &b->part_host_cap,
-                                   sizeof(double) * (size_t)(part ? part : 1))))
-        s = scl_fail(b->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
-    if (s != SCL_OK) {
+        topo_commit(b, t, &w);
+    else
         b->have_topology = 0;
-        free(ghost);
-        free(ghost_x);
-        return s;
-    }
-    free(b->ghost);
-    free(b->ghost_x);
-    b->ghost = ghost;
-    b->ghost_x = ghost_x;
-    b->nlo = nlo;
-    b->nghost_ref = ngref;
-    for (int k = 0; k < NKERNELS; k++) {
-        b->nterms[k] = nt[k];
-        b->max_type[k] = max_type[k];
-    }
-    b->nlocal = t->nlocal;
-    b->nall = t->nall;
-    b->newton = t->newton_bond != 0;
-    b->nx = nx;
-    b->ngather = ngather;
-    b->nslots = slot;
-    b->ntev = row;
-    b->have_topology = 1;
-    return SCL_OK;
+    topo_free(&w);
+    return s;
 }
 
 int scl_bonded_gather_count(const scl_bonded *b)
@@ -716,6 +755,7 @@ static scl_status start(scl_bonded *b, const scl_stream *x_dev, const double *x,
     const int tally = (flags & (SCL_BONDED_TALLY | SCL_BONDED_PER_ATOM)) != 0;
     const int per_atom = (flags & SCL_BONDED_PER_ATOM) != 0;
     b->flags = flags;
+    b->gathered_into = 0;
     scl_status s = SCL_OK;
     if (b->nx == 0) {
         b->pending = 1;
@@ -735,9 +775,11 @@ static scl_status start(scl_bonded *b, const scl_stream *x_dev, const double *x,
     for (int k = 0; k < NKERNELS && s == SCL_OK; k++)
         if (b->nterms[k] > 0)
             s = launch_term(b, k, tally, per_atom);
-    if (s == SCL_OK)
+    /* deferred: scl_bonded_gather_into sums them into another array later */
+    const int own_forces = !(flags & SCL_BONDED_DEVICE_FORCES);
+    if (s == SCL_OK && own_forces)
         s = launch_gather(b, b->gather, 0);
-    if (s == SCL_OK && b->ngather > 0)
+    if (s == SCL_OK && own_forces && b->ngather > 0)
         s = scl_stream_read_range(b->fout.s, 0, 3 * (size_t)b->ngather, b->fout_host, 0, NULL);
     if (s == SCL_OK && tally && b->part_off[NKERNELS] > 0)
         s = scl_stream_read_range(b->part.s, 0, (size_t)b->part_off[NKERNELS], b->part_host, 0,
@@ -769,87 +811,183 @@ static scl_status start(scl_bonded *b, const scl_stream *x_dev, const double *x,
     return SCL_OK;
 }
 
+int scl_bonded_ghost_rows(const scl_bonded *b)
+{
+    return b && b->have_topology && b->ngather > b->nlo ? b->ngather - b->nlo : 0;
+}
+
+int scl_bonded_gather_into(scl_bonded *b, scl_stream *force, scl_type type, int nlocal,
+                           int extra_rows)
+{
+    static const char *fn = "scl_bonded_gather_into";
+    if (!b)
+        return -1;
+    /* again in the same evaluation: the other module recomputed its forces */
+    if (!b->pending || !(b->flags & SCL_BONDED_DEVICE_FORCES)) {
+        scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn,
+                 "no evaluation started with SCL_BONDED_DEVICE_FORCES waits for its forces");
+        return -1;
+    }
+    const int ghosts = scl_bonded_ghost_rows(b);
+    const int nown = b->ngather < b->nlo ? b->ngather : b->nlo;
+    if (!force || (type != SCL_FLOAT && type != SCL_DOUBLE) || nown > nlocal ||
+        ghosts > extra_rows ||
+        scl_stream_count(force) < 4 * ((size_t)nlocal + (size_t)ghosts) ||
+        scl_stream_type(force) != type) {
+        scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn,
+                 "the force rows do not fit: %d owned and %d ghost rows needed, %d and %d given",
+                 nown, ghosts, nlocal, extra_rows);
+        return -1;
+    }
+    /* the variant for this row type, built on first use */
+    scl_kernel **kp = &b->gather_into[type == SCL_DOUBLE];
+    char opts[80];
+    snprintf(opts, sizeof opts, "-DWG=%d -DBONDED_DOUBLE=%d -DINTO_DOUBLE=%d", b->wg,
+             b->fp64_slots, type == SCL_DOUBLE);
+    scl_status s = *kp ? SCL_OK : scl_kernel_create(b->ctx, "bonded", "bonded_gather_into", opts, kp);
+    scl_kernel *kn = *kp;
+    if (s == SCL_OK) s = scl_kernel_set_int(kn, "ngather", b->ngather);
+    if (s == SCL_OK) s = scl_kernel_set_int(kn, "nlo", b->nlo);
+    if (s == SCL_OK) s = scl_kernel_set_int(kn, "nrows", nlocal);
+    if (s == SCL_OK) s = scl_kernel_set_stream(kn, "offsets", b->offsets.s);
+    if (s == SCL_OK) s = scl_kernel_set_stream(kn, "slots", b->slots.s);
+    if (s == SCL_OK) s = scl_kernel_set_stream(kn, "sf", b->sf.s);
+    if (s == SCL_OK) s = scl_kernel_set_stream(kn, "f4", force);
+    const size_t local = (size_t)b->wg, global = groups(b->ngather, b->wg) * local;
+    if (s == SCL_OK && b->ngather > 0)
+        s = scl_kernel_launch(kn, 1, &global, &local, NULL);
+    if (s != SCL_OK)
+        return -1;
+    b->gathered_into = 1;
+    return ghosts;
+}
+
 int scl_bonded_pending(const scl_bonded *b)
 {
     return b && b->pending;
 }
 
-scl_status scl_bonded_compute_finish(scl_bonded *b, double *f, scl_bonded_result *result)
+/* f += this evaluation's downloaded forces: owned atoms in place, used
+ * ghosts (newton_bond on) scattered back. */
+static void add_own_forces(const scl_bonded *b, double *f)
 {
-    static const char *fn = "scl_bonded_compute_finish";
+    const size_t nown = 3 * (size_t)(b->ngather < b->nlo ? b->ngather : b->nlo);
+    const int nghost = b->ngather > b->nlo ? b->nghost_ref : 0;
+    const double *hd = b->fout_host;
+    const float *hf = b->fout_host;
+    for (size_t i = 0; i < nown; i++)
+        f[i] += b->fp64_slots ? hd[i] : (double)hf[i];
+    for (int j = 0; j < nghost; j++)
+        for (int d = 0; d < 3; d++) {
+            const size_t at = 3 * (size_t)(b->nlo + j) + (size_t)d;
+            f[3 * (size_t)b->ghost[j] + d] += b->fp64_slots ? hd[at] : (double)hf[at];
+        }
+}
+
+/* f += the ghost rows scl_bonded_gather_into wrote (4 values per row). */
+static void add_ghost_rows(const scl_bonded *b, const void *rows, scl_type type, double *f)
+{
+    for (int j = 0; j < scl_bonded_ghost_rows(b); j++)
+        for (int d = 0; d < 3; d++) {
+            const size_t at = 4 * (size_t)j + (size_t)d;
+            f[3 * (size_t)b->ghost[j] + d] +=
+                type == SCL_DOUBLE ? ((const double *)rows)[at] : (double)((const float *)rows)[at];
+        }
+}
+
+/* The group partials of every kind into result's energies and virials. */
+static void sum_partials(const scl_bonded *b, scl_bonded_result *result)
+{
+    for (int k = 0; k < NKERNELS; k++) {
+        const int nacc = k == 2 ? NACC_DIHEDRAL : NACC;
+        const size_t ng = groups(b->nterms[k], b->wg);
+        for (size_t g = 0; g < ng; g++) {
+            const double *p = b->part_host + b->part_off[k] + g * (size_t)nacc;
+            result->energy[k] += p[0];
+            for (int c = 0; c < 6; c++)
+                result->virial[k][c] += p[c + 1];
+            if (k == 2) {
+                result->energy[SCL_BONDED_PAIR14] += p[7];
+                result->energy_coul += p[8];
+                for (int c = 0; c < 6; c++)
+                    result->virial[SCL_BONDED_PAIR14][c] += p[c + 9];
+            }
+        }
+    }
+}
+
+/* Per-atom rows: [0, ngather) in the device numbering, stride ngather, to
+ * the caller's: stride nall, zero where no term gives anything. */
+static void spread_per_atom(const scl_bonded *b, scl_bonded_result *result)
+{
+    const int nout = scl_bonded_gather_count(b), ng = b->ngather;
+    for (int k = 0; k < SCL_BONDED_KINDS; k++)
+        for (int w = 0; w < 2; w++) {
+            const int width = w ? 6 : 1;
+            double *out = w ? result->vatom : result->eatom;
+            if (!out)
+                continue;
+            out += (size_t)k * b->nall * width;
+            memset(out, 0, sizeof(double) * (size_t)nout * width);
+            const double *src = (w ? b->vatom_host : b->eatom_host) + (size_t)k * ng * width;
+            for (int d = 0; d < ng; d++) {
+                const int i = d < b->nlo ? d : b->ghost[d - b->nlo];
+                memcpy(out + (size_t)i * width, src + (size_t)d * width, sizeof(double) * width);
+            }
+        }
+}
+
+/* Wait for the pending evaluation; then its results, with forces from
+ * add (the own download, or the ghost rows of gather_into). */
+static scl_status finish(scl_bonded *b, const char *fn, int device_forces, const void *rows,
+                         scl_type type, double *f, scl_bonded_result *result)
+{
     if (!b)
         return SCL_ERR_ARGUMENT;
     if (!b->pending)
         return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "nothing pending (scl_bonded_compute_start)");
+    const int deferred = (b->flags & SCL_BONDED_DEVICE_FORCES) != 0;
     const int tally = (b->flags & (SCL_BONDED_TALLY | SCL_BONDED_PER_ATOM)) != 0;
     const int per_atom = (b->flags & SCL_BONDED_PER_ATOM) != 0;
     scl_status s = scl_finish(b->ctx);
     b->pending = 0;
     if (s != SCL_OK)
         return s;
-    if ((b->ngather > 0 && !f) || (tally && !result))
-        return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "f%s is NULL", tally ? " or result" : "");
+    if (deferred != device_forces || (deferred && b->nx > 0 && !b->gathered_into))
+        return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn,
+                        deferred ? "started with SCL_BONDED_DEVICE_FORCES: finish with "
+                                   "scl_bonded_compute_finish_rows after scl_bonded_gather_into"
+                                 : "not started with SCL_BONDED_DEVICE_FORCES");
+    const int ghosts = deferred ? scl_bonded_ghost_rows(b) : 0;
+    if ((!deferred && b->ngather > 0 && !f) || (ghosts > 0 && (!f || !rows)) ||
+        (tally && !result))
+        return scl_fail(b->ctx, SCL_ERR_ARGUMENT, fn, "f%s is NULL",
+                        tally ? ", rows or result" : " or rows");
     if (result) {
         memset(result->energy, 0, sizeof result->energy);
         memset(result->virial, 0, sizeof result->virial);
         result->energy_coul = 0.0;
     }
-    /* owned atoms in place, used ghosts (newton_bond on) scattered back */
-    const size_t nown = 3 * (size_t)(b->ngather < b->nlo ? b->ngather : b->nlo);
-    if (b->fp64_slots) {
-        const double *h = b->fout_host;
-        for (size_t i = 0; i < nown; i++)
-            f[i] += h[i];
-        for (int j = 0; b->ngather > b->nlo && j < b->nghost_ref; j++)
-            for (int d = 0; d < 3; d++)
-                f[3 * (size_t)b->ghost[j] + d] += h[3 * (size_t)(b->nlo + j) + d];
-    } else {
-        const float *h = b->fout_host;
-        for (size_t i = 0; i < nown; i++)
-            f[i] += (double)h[i];
-        for (int j = 0; b->ngather > b->nlo && j < b->nghost_ref; j++)
-            for (int d = 0; d < 3; d++)
-                f[3 * (size_t)b->ghost[j] + d] += (double)h[3 * (size_t)(b->nlo + j) + d];
-    }
-    if (tally && b->nx > 0) {
-        for (int k = 0; k < NKERNELS; k++) {
-            const int nacc = k == 2 ? NACC_DIHEDRAL : NACC;
-            const size_t ng = groups(b->nterms[k], b->wg);
-            for (size_t g = 0; g < ng; g++) {
-                const double *p = b->part_host + b->part_off[k] + g * (size_t)nacc;
-                result->energy[k] += p[0];
-                for (int c = 0; c < 6; c++)
-                    result->virial[k][c] += p[c + 1];
-                if (k == 2) {
-                    result->energy[SCL_BONDED_PAIR14] += p[7];
-                    result->energy_coul += p[8];
-                    for (int c = 0; c < 6; c++)
-                        result->virial[SCL_BONDED_PAIR14][c] += p[c + 9];
-                }
-            }
-        }
-    }
-    if (per_atom && result && (result->eatom || result->vatom)) {
-        /* device rows: [0, ngather) in the device numbering, stride ngather;
-         * the caller's: stride nall, zero where no term gives anything */
-        const int nout = scl_bonded_gather_count(b), ng = b->ngather;
-        for (int k = 0; k < SCL_BONDED_KINDS; k++)
-            for (int w = 0; w < 2; w++) {
-                const int width = w ? 6 : 1;
-                double *out = w ? result->vatom : result->eatom;
-                if (!out)
-                    continue;
-                out += (size_t)k * b->nall * width;
-                memset(out, 0, sizeof(double) * (size_t)nout * width);
-                const double *src = (w ? b->vatom_host : b->eatom_host) + (size_t)k * ng * width;
-                for (int d = 0; d < ng; d++) {
-                    const int i = d < b->nlo ? d : b->ghost[d - b->nlo];
-                    memcpy(out + (size_t)i * width, src + (size_t)d * width,
-                           sizeof(double) * width);
-                }
-            }
-    }
+    if (!deferred)
+        add_own_forces(b, f);
+    else if (ghosts > 0)
+        add_ghost_rows(b, rows, type, f);
+    if (tally && b->nx > 0)
+        sum_partials(b, result);
+    if (per_atom && result && (result->eatom || result->vatom))
+        spread_per_atom(b, result);
     return SCL_OK;
+}
+
+scl_status scl_bonded_compute_finish(scl_bonded *b, double *f, scl_bonded_result *result)
+{
+    return finish(b, "scl_bonded_compute_finish", 0, NULL, SCL_DOUBLE, f, result);
+}
+
+scl_status scl_bonded_compute_finish_rows(scl_bonded *b, const void *rows, scl_type type,
+                                          double *f, scl_bonded_result *result)
+{
+    return finish(b, "scl_bonded_compute_finish_rows", 1, rows, type, f, result);
 }
 
 scl_status scl_bonded_compute(scl_bonded *b, const double *x, const double *q, int flags,

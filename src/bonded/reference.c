@@ -80,6 +80,38 @@ static void virial3(const double *r1, const double *f1, const double *r3, const 
     }
 }
 
+/* A cosine clamped to [-1, 1] (a NaN stays NaN), and its sine, at least
+ * SMALL, as LAMMPS's angle and improper styles take them. */
+static double clamp_cos(double cs)
+{
+    if (cs > 1.0)
+        cs = 1.0;
+    if (cs < -1.0)
+        cs = -1.0;
+    return cs;
+}
+
+static double sine_of(double cs)
+{
+    const double s = sqrt(1.0 - cs * cs);
+    return s < SMALL ? SMALL : s;
+}
+
+/* A central pair force as one term: f_i = fscale del (del = x_i - x_j),
+ * f_j = -f_i (the bond, and the dihedral's 1-4 pair). */
+static void pair_term(sink *k, int kind, int i, int j, const double del[3], double fscale,
+                      double e, double ecoul)
+{
+    double fa[2][3], v[6];
+    for (int d = 0; d < 3; d++) {
+        fa[0][d] = del[d] * fscale;
+        fa[1][d] = -fa[0][d];
+    }
+    virial3(del, fa[0], NULL, NULL, NULL, NULL, v);
+    const int idx[2] = {i, j};
+    add_term(k, kind, 2, idx, fa, e, ecoul, v);
+}
+
 static void bond(sink *k, const scl_bonded_coeffs *c, const double *x, const int *e)
 {
     const int i1 = e[0], i2 = e[1], ty = e[2] - c->type_base;
@@ -87,14 +119,7 @@ static void bond(sink *k, const scl_bonded_coeffs *c, const double *x, const int
     sub3(x + 3 * i1, x + 3 * i2, del);
     const double r = sqrt(dot3(del, del)), dr = r - c->bond_r0[ty], rk = c->bond_k[ty] * dr;
     const double fbond = r > 0.0 ? -2.0 * rk / r : 0.0;
-    double fa[2][3], v[6];
-    for (int d = 0; d < 3; d++) {
-        fa[0][d] = del[d] * fbond;
-        fa[1][d] = -fa[0][d];
-    }
-    virial3(del, fa[0], NULL, NULL, NULL, NULL, v);
-    const int idx[2] = {i1, i2};
-    add_term(k, SCL_BONDED_BOND, 2, idx, fa, rk * dr, 0.0, v);
+    pair_term(k, SCL_BONDED_BOND, i1, i2, del, fbond, rk * dr, 0.0);
 }
 
 static void angle(sink *k, const scl_bonded_coeffs *c, const double *x, const int *e)
@@ -109,15 +134,8 @@ static void angle(sink *k, const scl_bonded_coeffs *c, const double *x, const in
     const double rub = sqrt(dot3(dub, dub)), drub = rub - c->angle_r_ub[ty];
     const double rkub = c->angle_k_ub[ty] * drub;
     const double fub = rub > 0.0 ? -2.0 * rkub / rub : 0.0;
-    double cs = dot3(d1, d2) / (r1 * r2);
-    if (cs > 1.0)
-        cs = 1.0;
-    if (cs < -1.0)
-        cs = -1.0;
-    double s = sqrt(1.0 - cs * cs);
-    if (s < SMALL)
-        s = SMALL;
-    s = 1.0 / s;
+    const double cs = clamp_cos(dot3(d1, d2) / (r1 * r2));
+    const double s = 1.0 / sine_of(cs);
     const double dtheta = acos(cs) - c->angle_theta0[ty], tk = c->angle_k[ty] * dtheta;
     const double a = -2.0 * tk * s, a11 = a * cs / rsq1, a12 = -a / (r1 * r2),
                  a22 = a * cs / rsq2;
@@ -207,14 +225,7 @@ static void dihedral(sink *k, const scl_bonded_coeffs *c, const scl_bonded_topol
         const double fpair = weight * (flj + fcoul) * r2inv;
         const double ecoul = weight * fcoul;
         const double evdwl = weight * r6inv * (c->lj14_3[ij] * r6inv - c->lj14_4[ij]);
-        double fp[2][3], v14[6];
-        for (int d = 0; d < 3; d++) {
-            fp[0][d] = del[d] * fpair;
-            fp[1][d] = -fp[0][d];
-        }
-        virial3(del, fp[0], NULL, NULL, NULL, NULL, v14);
-        const int idx14[2] = {i1, i4};
-        add_term(k, SCL_BONDED_PAIR14, 2, idx14, fp, evdwl + ecoul, ecoul, v14);
+        pair_term(k, SCL_BONDED_PAIR14, i1, i4, del, fpair, evdwl + ecoul, ecoul);
     }
 }
 
@@ -239,14 +250,8 @@ static void improper(sink *k, const scl_bonded_coeffs *c, const double *x, const
         s2 = SMALL;
     s2 = 1.0 / s2;
     double s12 = sqrt(s1 * s2);
-    double cs = (c1 * c2 + c0) * s12;
-    if (cs > 1.0)
-        cs = 1.0;
-    if (cs < -1.0)
-        cs = -1.0;
-    double s = sqrt(1.0 - cs * cs);
-    if (s < SMALL)
-        s = SMALL;
+    double cs = clamp_cos((c1 * c2 + c0) * s12);
+    const double s = sine_of(cs);
     const double domega = acos(cs) - c->improper_chi[ty];
     double a = c->improper_k[ty] * domega;
     const double energy = a * domega;

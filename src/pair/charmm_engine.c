@@ -210,7 +210,8 @@ static scl_status reserve_streams(scl_charmm *eng, int natoms, int nlocal)
         s = charmm_stream_reserve(ctx, &eng->pos_lo, "charmm position residuals", SCL_FLOAT4,
                                   eng->params.precision == SCL_PREC_MIXED ? na : 1, 0);
     if (s == SCL_OK)
-        s = charmm_stream_reserve(ctx, &eng->force, "charmm forces", fk->out_type, 4 * nli, 0);
+        s = charmm_stream_reserve(ctx, &eng->force, "charmm forces", fk->out_type,
+                                  4 * (nli + (size_t)eng->hook_rows), 0);
     /* bound by every launch: one element until a tallying step sizes them */
     if (s == SCL_OK)
         s = charmm_stream_reserve(ctx, &eng->partials, "charmm energy partials",
@@ -432,6 +433,36 @@ static void bind_io(scl_charmm *eng)
     io->error = eng->error;
 }
 
+/* Extra force rows the hook may write this step: what the force stream
+ * holds beyond the owned atoms (hook_rows as of the last set_atoms). */
+static int hook_room(const scl_charmm *eng)
+{
+    if (!eng->step_hooked || !eng->hook || !eng->force)
+        return 0;
+    size_t rows = scl_stream_count(eng->force) / 4, nloc = (size_t)eng->nlist.nlocal;
+    return rows > nloc ? (int)(rows - nloc) : 0;
+}
+
+/* The hook's work on the step's forces, then their one read-back. */
+static scl_status hooked_read(scl_charmm *eng, const char *fn)
+{
+    size_t nloc = (size_t)eng->nlist.nlocal;
+    int room = hook_room(eng);
+    /* a hook removed since compute: the plain read-back; a hook that fails
+     * has said why through scl_fail (its status: the argument class) */
+    int used = eng->hook ? eng->hook(eng->hook_user, eng->force, eng->forces.out_type, (int)nloc, room)
+                         : 0;
+    if (used < 0 || used > room)
+        return used < 0 ? SCL_ERR_ARGUMENT
+                        : scl_fail(eng->ctx, SCL_ERR_ARGUMENT, fn,
+                                   "the force hook wrote %d extra rows of %d", used, room);
+    eng->extra_used = used;
+    if (nloc + (size_t)used == 0)
+        return SCL_OK;
+    return scl_stream_read_range(eng->force, 0, 4 * (nloc + (size_t)used),
+                                 eng->stage[STAGE_FORCE].ptr, 0, &eng->ev_read[eng->nev_read++]);
+}
+
 /* Enqueue the force kernels (and a prune where due) and the read-backs of
  * the step. */
 static scl_status enqueue_step(scl_charmm *eng, const char *fn)
@@ -468,7 +499,7 @@ static scl_status enqueue_step(scl_charmm *eng, const char *fn)
     eng->record_events = 0;
     void *force_host = NULL;
     if (s == SCL_OK)
-        s = stage_reserve(eng, STAGE_FORCE, (4 * nloc + 4) * os, &force_host);
+        s = stage_reserve(eng, STAGE_FORCE, (4 * (nloc + hook_room(eng)) + 4) * os, &force_host);
     if (s == SCL_OK &&
         ((io->tally && host_reserve(&eng->partials_host, &eng->host_bytes[0],
                                     (8 * (size_t)groups + 8) * ps) != 0) ||
@@ -476,8 +507,9 @@ static scl_status enqueue_step(scl_charmm *eng, const char *fn)
           (host_reserve(&eng->eatom_host, &eng->host_bytes[1], (nloc + 1) * os) != 0 ||
            host_reserve(&eng->vatom_host, &eng->host_bytes[2], (6 * nloc + 1) * os) != 0))))
         s = scl_fail(ctx, SCL_ERR_MEMORY, fn, "out of host memory");
-    /* forces are in the caller's order: one read-back behind the last chunk */
-    if (s == SCL_OK && nloc > 0)
+    /* forces are in the caller's order: one read-back behind the last chunk
+     * (with a hook, finish queues it behind the hook's work) */
+    if (s == SCL_OK && nloc > 0 && !eng->step_hooked)
         s = scl_stream_read_range(eng->force, 0, 4 * nloc, force_host, 0,
                                   &eng->ev_read[eng->nev_read++]);
     if (s == SCL_OK && io->tally && groups > 0)
@@ -514,6 +546,9 @@ scl_status scl_charmm_compute(scl_charmm *eng, const double *x, const double *q,
                     charmm_forces_pair_double(&eng->forces, tally);
     release_step_events(eng);
     eng->pruned_now = eng->check_now = 0;
+    eng->hook = eng->hook_next, eng->hook_user = eng->hook_user_next;
+    eng->step_hooked = eng->hook != NULL;
+    eng->extra_used = 0;
     scl_status s = SCL_OK;
     if (!eng->dev_pack) {
         s = host_pack(eng, x, q, residuals, fn);
@@ -644,6 +679,8 @@ static scl_status redo_step(scl_charmm *eng, const char *fn)
     scl_status s = clear_errors(eng);
     if (s == SCL_OK)
         s = enqueue_step(eng, fn);
+    if (s == SCL_OK && eng->step_hooked)
+        s = hooked_read(eng, fn);
     scl_status w = scl_finish(eng->ctx);
     if (s != SCL_OK)
         return s;
@@ -667,7 +704,11 @@ scl_status scl_charmm_finish(scl_charmm *eng, double *f, scl_charmm_result *resu
     if (!eng->pending)
         return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "no step in flight: call compute first");
     eng->pending = 0;
-    scl_status s = scl_finish(ctx);
+    eng->extra_used = 0;
+    scl_status s = eng->step_hooked ? hooked_read(eng, fn) : SCL_OK;
+    scl_status w = scl_finish(ctx);
+    if (s == SCL_OK)
+        s = w;
     if (s != SCL_OK)
         return s;
     take_errors(eng);
@@ -741,6 +782,43 @@ scl_status scl_charmm_finish(scl_charmm *eng, double *f, scl_charmm_result *resu
         }
     eng->stats.t_host_reduce += wall_now() - t0;
     return SCL_OK;
+}
+
+scl_status scl_charmm_set_force_hook(scl_charmm *eng, scl_charmm_force_hook hook, void *user,
+                                     int extra_rows)
+{
+    if (!eng)
+        return SCL_ERR_ARGUMENT;
+    if (extra_rows < 0)
+        return scl_fail(eng->ctx, SCL_ERR_ARGUMENT, "scl_charmm_set_force_hook", "extra_rows < 0");
+    eng->hook_next = hook;
+    eng->hook_user_next = user;
+    eng->hook_rows = hook ? extra_rows : 0;
+    /* removing it also detaches it from the step in flight (its owner goes
+     * away): finish then reads the forces back alone */
+    if (!hook)
+        eng->hook = NULL, eng->hook_user = NULL;
+    return SCL_OK;
+}
+
+int scl_charmm_hook_rows(const scl_charmm *eng, scl_charmm_force_hook hook, const void *user)
+{
+    if (!eng || !eng->pending || !eng->step_hooked || eng->hook != hook || eng->hook_user != user)
+        return -1;
+    return hook_room(eng);
+}
+
+const void *scl_charmm_extra_forces(const scl_charmm *eng, int *rows, scl_type *type)
+{
+    const int n = eng && eng->extra_used > 0 ? eng->extra_used : 0;
+    if (rows)
+        *rows = n;
+    if (type && eng)
+        *type = eng->forces.out_type;
+    if (!n)
+        return NULL;
+    const size_t os = scl_type_size(eng->forces.out_type);
+    return (const char *)eng->stage[STAGE_FORCE].ptr + 4 * (size_t)eng->nlist.nlocal * os;
 }
 
 const scl_stream *scl_charmm_positions(const scl_charmm *eng, int *natoms)

@@ -43,6 +43,13 @@ struct scl_charmm {
     scl_stream *xq_dev; /* device packing's input: x (3 per atom), then q */
     int xq_natoms;      /* atoms of the last compute xq_dev holds (0: none since set_atoms) */
     charmm_step_io io;
+    /* scl_charmm_set_force_hook: other modules add into the force stream
+     * before finish reads it back (hook_rows extra rows reserved after the
+     * owned ones; extra_used of them read back by the last finish) */
+    scl_charmm_force_hook hook, hook_next; /* the step's; from the next compute */
+    void *hook_user, *hook_user_next;
+    int hook_rows, extra_used;
+    int step_hooked; /* the step in flight leaves its force read-back to finish */
 
     /* device packing (fp64 devices, unless params.host_pack): the caller's x
      * and q go up as they are and src/pair/list/charmm_pack.cl packs them */

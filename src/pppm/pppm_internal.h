@@ -38,6 +38,9 @@ struct scl_pppm {
     /* whole-grid mode (solve.c), after scl_pppm_solver_set */
     int nk[3];
     scl_kernel *assign_p, *interp_p, *to_complex, *poisson;
+    scl_kernel *green_k;        /* scl_pppm_solver_set_box's (made on first use) */
+    scl_kernel *add_into[2];    /* scl_pppm_add_forces_into: float, double rows */
+    int defer_forces, forces_deferred; /* solve steps leave their forces on the device */
     scl_stream *density_p, *work, *vdc[3], *green, *fk, *partials;
     struct pppm_fft *fft;
     int wg, ngroups, tally_pending, solve_pending;

@@ -25,9 +25,11 @@ void pppm_solver_free(scl_pppm *p)
     }
     pppm_fft_free(p->fft);
     p->fft = NULL;
-    scl_kernel *k[4] = {p->assign_p, p->interp_p, p->to_complex, p->poisson};
-    for (int i = 0; i < 4; i++) scl_kernel_free(k[i]);
-    p->assign_p = p->interp_p = p->to_complex = p->poisson = NULL;
+    scl_kernel *k[7] = {p->assign_p, p->interp_p, p->to_complex, p->poisson, p->green_k,
+                        p->add_into[0], p->add_into[1]};
+    for (int i = 0; i < 7; i++) scl_kernel_free(k[i]);
+    p->assign_p = p->interp_p = p->to_complex = p->poisson = p->green_k = NULL;
+    p->add_into[0] = p->add_into[1] = NULL;
     scl_stream *s[8] = {p->density_p, p->work, p->vdc[0], p->vdc[1], p->vdc[2], p->green, p->fk,
                         p->partials};
     for (int i = 0; i < 8; i++) scl_stream_free(s[i]);
@@ -145,20 +147,61 @@ static scl_status solver_build(scl_pppm *p, const int nk[3])
     return pppm_fft_create(ctx, nk, p->p.fp64, p->work, &p->fft);
 }
 
+/* the solver for an nx*ny*nz grid: kept, or built anew */
+static scl_status solver_grid(scl_pppm *p, const int nk[3], const char *fn)
+{
+    if (p->pending) return scl_fail(p->ctx, SCL_ERR_ARGUMENT, fn, "a step is pending");
+    if (!memcmp(nk, p->nk, sizeof p->nk)) return SCL_OK;
+    pppm_solver_free(p);
+    scl_status st = solver_build(p, nk);
+    if (st) pppm_solver_free(p);
+    return st;
+}
+
+scl_status scl_pppm_solver_set_box(scl_pppm *p, const scl_pppm_kspace_box *b)
+{
+    static const char *fn = "scl_pppm_solver_set_box";
+    if (!p || !b || !b->gf_b) return SCL_ERR_ARGUMENT;
+    if (!scl_device(p->ctx)->fp64)
+        return scl_fail(p->ctx, SCL_ERR_UNSUPPORTED, fn, "the Green's function kernel needs fp64");
+    if (p->p.order < 1 || p->p.order > 7 || b->nbx < 0 || b->nby < 0 || b->nbz < 0 ||
+        !(b->xprd > 0 && b->yprd > 0 && b->zprd_slab > 0 && b->g_ewald > 0))
+        return scl_fail(p->ctx, SCL_ERR_ARGUMENT, fn,
+                        "order %d (1..7), images %d %d %d, box %g %g %g, g_ewald %g: out of range",
+                        p->p.order, b->nbx, b->nby, b->nbz, b->xprd, b->yprd, b->zprd_slab,
+                        b->g_ewald);
+    const int nk[3] = {b->nx, b->ny, b->nz};
+    scl_status st = solver_grid(p, nk, fn);
+    char sopts[64];
+    snprintf(sopts, sizeof sopts, "-DFP64=%d -DWG=%d", p->p.fp64 ? 1 : 0, SOLVE_WG);
+    if (!st && !p->green_k)
+        st = scl_kernel_create(p->ctx, "pppm_solve", "pppm_green_ik", sopts, &p->green_k);
+    if (st) return st;
+    double gf[7] = {0, 0, 0, 0, 0, 0, 0};
+    memcpy(gf, b->gf_b, sizeof(double) * (size_t)p->p.order);
+    const scl_arg_int ints[] = {{"nx", nk[0]},     {"ny", nk[1]},     {"nz", nk[2]},
+                                {"nbx", b->nbx},   {"nby", b->nby},   {"nbz", b->nbz},
+                                {"order", p->p.order}};
+    const scl_arg_stream streams[] = {{"greensfn", p->green}, {"fk", p->fk}};
+    const size_t np = (size_t)nk[0] * nk[1] * nk[2];
+    const size_t local = SOLVE_WG, global = (np + local - 1) / local * local;
+    if ((st = scl_kernel_bind(p->green_k, streams, 2, ints, 7))) return st;
+    static const char *gname[7] = {"gf0", "gf1", "gf2", "gf3", "gf4", "gf5", "gf6"};
+    const double box[4] = {b->xprd, b->yprd, b->zprd_slab, b->g_ewald};
+    static const char *bname[4] = {"xprd", "yprd", "zprd_slab", "g_ewald"};
+    for (int i = 0; i < 7 && !st; i++) st = scl_kernel_set_double(p->green_k, gname[i], gf[i]);
+    for (int i = 0; i < 4 && !st; i++) st = scl_kernel_set_double(p->green_k, bname[i], box[i]);
+    if (!st) st = scl_kernel_launch(p->green_k, 1, &global, &local, NULL);
+    if (st) return st;
+    return scl_kernel_set_real(p->poisson, "gew_term", 0.25 / (b->g_ewald * b->g_ewald));
+}
+
 scl_status scl_pppm_solver_set(scl_pppm *p, const scl_pppm_kspace *k)
 {
     if (!p || !k || !k->greensfn || !k->fkx || !k->fky || !k->fkz) return SCL_ERR_ARGUMENT;
-    if (p->pending)
-        return scl_fail(p->ctx, SCL_ERR_ARGUMENT, "scl_pppm_solver_set", "a step is pending");
     const int nk[3] = {k->nx, k->ny, k->nz};
-    scl_status st;
-    if (memcmp(nk, p->nk, sizeof nk)) {
-        pppm_solver_free(p);
-        if ((st = solver_build(p, nk))) {
-            pppm_solver_free(p);
-            return st;
-        }
-    }
+    scl_status st = solver_grid(p, nk, "scl_pppm_solver_set");
+    if (st) return st;
     const size_t np = (size_t)nk[0] * nk[1] * nk[2], nf = (size_t)nk[0] + nk[1] + nk[2];
     double *fk = malloc(nf * sizeof *fk);
     float *tmp = p->p.fp64 ? NULL : malloc((np > nf ? np : nf) * sizeof *tmp);
@@ -244,9 +287,42 @@ static scl_status solve_start(scl_pppm *p, int n, const double *x, const double 
     if ((st = scl_stream_read(p->bad, &p->bad_host, 0, &p->bad_ready))) return st;
     if (tally && (st = scl_stream_read(p->partials, p->partials_host, 0, &p->partials_ready)))
         return st;
-    if (n > 0 && (st = scl_stream_read_range(p->f, 0, 3 * (size_t)n, p->f_host, 0, &p->f_ready)))
+    p->forces_deferred = p->defer_forces;
+    if (n > 0 && !p->forces_deferred &&
+        (st = scl_stream_read_range(p->f, 0, 3 * (size_t)n, p->f_host, 0, &p->f_ready)))
         return st;
     return SCL_OK;
+}
+
+scl_status scl_pppm_defer_forces(scl_pppm *p, int on)
+{
+    if (!p) return SCL_ERR_ARGUMENT;
+    p->defer_forces = on != 0;
+    return SCL_OK;
+}
+
+scl_status scl_pppm_add_forces_into(scl_pppm *p, scl_stream *rows, scl_type type, int nrows)
+{
+    static const char *fn = "scl_pppm_add_forces_into";
+    if (!p) return SCL_ERR_ARGUMENT;
+    if (!p->solve_pending || !p->forces_deferred)
+        return scl_fail(p->ctx, SCL_ERR_ARGUMENT, fn, "no solve step with deferred forces is pending");
+    if (!rows || (type != SCL_FLOAT && type != SCL_DOUBLE) || p->n > nrows ||
+        scl_stream_type(rows) != type || scl_stream_count(rows) < 4 * (size_t)p->n ||
+        (type == SCL_DOUBLE && !scl_device(p->ctx)->fp64))
+        return scl_fail(p->ctx, SCL_ERR_ARGUMENT, fn, "%d atoms do not fit the %d rows given",
+                        p->n, nrows);
+    scl_kernel **kp = &p->add_into[type == SCL_DOUBLE];
+    char opts[64];
+    snprintf(opts, sizeof opts, "-DFP64=%d -DWG=%d -DINTO_DOUBLE=%d", p->p.fp64 ? 1 : 0, SOLVE_WG,
+             type == SCL_DOUBLE);
+    scl_status st = *kp ? SCL_OK : scl_kernel_create(p->ctx, "pppm_solve", "pppm_add_into", opts, kp);
+    const scl_arg_stream streams[] = {{"f", p->f}, {"rows", rows}};
+    const scl_arg_int ints[] = {{"n", p->n}};
+    if (!st) st = scl_kernel_bind(*kp, streams, 2, ints, 1);
+    const size_t global = (size_t)(p->n > 0 ? p->n : 1);
+    if (!st && p->n > 0) st = scl_kernel_launch(*kp, 1, &global, NULL, NULL);
+    return st;
 }
 
 scl_status scl_pppm_solve_finish(scl_pppm *p, double *f, double *energy, double virial[6])
@@ -286,5 +362,6 @@ scl_status scl_pppm_solve_finish(scl_pppm *p, double *f, double *energy, double 
         if (virial)
             for (int c = 0; c < 6; c++) virial[c] = sum[1 + c];
     }
-    return pppm_add_forces(p, f);
+    /* deferred: another module's download brought them (add_forces_into) */
+    return p->forces_deferred ? SCL_OK : pppm_add_forces(p, f);
 }

@@ -232,53 +232,73 @@ static scl_status check_input(scl_shake *s, const char *fn, const scl_shake_inpu
 /* queue the solve over the x / xshake streams; with download, also queue
  * the read of the per-cluster increments. Waits, then reports flags and
  * finishes the virial. */
-static scl_status run_solve(scl_shake *s, const char *fn, const scl_shake_input *in,
-                            scl_stream *x, scl_stream *xs, scl_stream *f, int download,
-                            double virial[6])
+/* Every argument of the solve kernel for this step. */
+static scl_status bind_solve(scl_shake *s, const scl_shake_input *in, scl_stream *x,
+                             scl_stream *xs, int tally)
 {
     scl_kernel *k = s->solve;
     const scl_shake_box *b = &in->box;
     const int per = (b->periodic[0] ? 1 : 0) | (b->periodic[1] ? 2 : 0) | (b->periodic[2] ? 4 : 0);
+    const scl_arg_stream streams[] = {{"kind", s->d_kind}, {"atoms", s->d_atoms},
+                                      {"dist", s->d_dist}, {"mass", s->d_mass},
+                                      {"x", x},            {"xs", xs},
+                                      {"fc", s->fc},       {"vpart", s->vpart},
+                                      {"flags", s->flags}};
+    const scl_arg_int ints[] = {{"ncluster", s->n},         {"nlocal", in->nlocal},
+                                {"periodic", per},          {"triclinic", b->triclinic ? 1 : 0},
+                                {"max_iter", s->o.max_iter}, {"tally", tally}};
+    static const char *dnames[8] = {"prdx", "prdy", "prdz", "xy", "xz", "yz", "dtfsq", "tolerance"};
+    const double dvals[8] = {b->prd[0], b->prd[1], b->prd[2], b->xy, b->xz, b->yz, in->dtfsq,
+                             s->o.tolerance};
+    scl_status st = scl_kernel_bind(k, streams, 9, ints, 6);
+    for (int i = 0; i < 8 && !st; i++) st = scl_kernel_set_double(k, dnames[i], dvals[i]);
+    return st;
+}
+
+/* The constraint forces added into the device force array f. */
+static scl_status launch_scatter(scl_shake *s, const scl_shake_input *in, scl_stream *f,
+                                 size_t global, size_t local)
+{
+    const scl_arg_stream streams[] = {{"kind", s->d_kind}, {"atoms", s->d_atoms},
+                                      {"fc", s->fc}, {"f", f}};
+    const scl_arg_int ints[] = {{"ncluster", s->n}, {"nlocal", in->nlocal}};
+    scl_status st = scl_kernel_bind(s->scatter, streams, 4, ints, 2);
+    return st ? st : scl_kernel_launch(s->scatter, 1, &global, &local, NULL);
+}
+
+/* The solve's flags (read back, in order after everything): a failed
+ * cluster named, the statistics counted. */
+static scl_status solve_flags(scl_shake *s, const char *fn, const int flags[3])
+{
+    s->stats.solves++;
+    s->stats.last_negative = flags[2];
+    s->stats.negative_determinants += flags[2];
+    if (!(flags[0] & 6))
+        return SCL_OK;
+    const int m = flags[1];
+    const int *a = s->atoms + 4 * (size_t)m;
+    return scl_fail(s->ctx, SCL_ERR_INPUT, fn, "cluster of kind %d with atoms %d %d %d %d: %s",
+                    s->kind[m], a[0], a[1], a[2], a[3],
+                    (flags[0] & 2) ? "constraint matrix determinant = 0 (LAMMPS: Shake "
+                                     "determinant = 0.0)"
+                                   : "non-finite constraint forces (positions or "
+                                     "unconstrained positions not finite?)");
+}
+
+static scl_status run_solve(scl_shake *s, const char *fn, const scl_shake_input *in,
+                            scl_stream *x, scl_stream *xs, scl_stream *f, int download,
+                            double virial[6])
+{
     static const int flags0[3] = {0, 0x7fffffff, 0};   /* static: the write is not waited for */
-    scl_status st;
-    if ((st = scl_stream_write(s->flags, flags0, 0, NULL)) ||
-        (st = scl_kernel_set_int(k, "ncluster", s->n)) ||
-        (st = scl_kernel_set_int(k, "nlocal", in->nlocal)) ||
-        (st = scl_kernel_set_stream(k, "kind", s->d_kind)) ||
-        (st = scl_kernel_set_stream(k, "atoms", s->d_atoms)) ||
-        (st = scl_kernel_set_stream(k, "dist", s->d_dist)) ||
-        (st = scl_kernel_set_stream(k, "mass", s->d_mass)) ||
-        (st = scl_kernel_set_stream(k, "x", x)) || (st = scl_kernel_set_stream(k, "xs", xs)) ||
-        (st = scl_kernel_set_double(k, "prdx", b->prd[0])) ||
-        (st = scl_kernel_set_double(k, "prdy", b->prd[1])) ||
-        (st = scl_kernel_set_double(k, "prdz", b->prd[2])) ||
-        (st = scl_kernel_set_double(k, "xy", b->xy)) || (st = scl_kernel_set_double(k, "xz", b->xz)) ||
-        (st = scl_kernel_set_double(k, "yz", b->yz)) || (st = scl_kernel_set_int(k, "periodic", per)) ||
-        (st = scl_kernel_set_int(k, "triclinic", b->triclinic ? 1 : 0)) ||
-        (st = scl_kernel_set_double(k, "dtfsq", in->dtfsq)) ||
-        (st = scl_kernel_set_double(k, "tolerance", s->o.tolerance)) ||
-        (st = scl_kernel_set_int(k, "max_iter", s->o.max_iter)) ||
-        (st = scl_kernel_set_int(k, "tally", virial ? 1 : 0)) ||
-        (st = scl_kernel_set_stream(k, "fc", s->fc)) ||
-        (st = scl_kernel_set_stream(k, "vpart", s->vpart)) ||
-        (st = scl_kernel_set_stream(k, "flags", s->flags)))
-        return st;
+    scl_status st = scl_stream_write(s->flags, flags0, 0, NULL);
+    if (!st) st = bind_solve(s, in, x, xs, virial ? 1 : 0);
+    if (st) return st;
     const size_t ng = ((size_t)s->n + s->wg - 1) / s->wg;
     const size_t global = ng * s->wg, local = s->wg;
     const int prof = scl_profiling(s->ctx);
     scl_event ek = NULL, ed = NULL, ev = NULL;
-    if ((st = scl_kernel_launch(k, 1, &global, &local, prof ? &ek : NULL))) return st;
-    if (f) {
-        scl_kernel *sc = s->scatter;
-        if ((st = scl_kernel_set_int(sc, "ncluster", s->n)) ||
-            (st = scl_kernel_set_int(sc, "nlocal", in->nlocal)) ||
-            (st = scl_kernel_set_stream(sc, "kind", s->d_kind)) ||
-            (st = scl_kernel_set_stream(sc, "atoms", s->d_atoms)) ||
-            (st = scl_kernel_set_stream(sc, "fc", s->fc)) ||
-            (st = scl_kernel_set_stream(sc, "f", f)) ||
-            (st = scl_kernel_launch(sc, 1, &global, &local, NULL)))
-            return st;
-    }
+    if ((st = scl_kernel_launch(s->solve, 1, &global, &local, prof ? &ek : NULL))) return st;
+    if (f && (st = launch_scatter(s, in, f, global, local))) return st;
     if (download &&
         (st = scl_stream_read_range(s->fc, 0, 12 * (size_t)s->n, s->fc_host, 0, prof ? &ed : NULL)))
         return st;
@@ -290,19 +310,7 @@ static scl_status run_solve(scl_shake *s, const char *fn, const scl_shake_input 
     add_seconds(s, ek, &s->stats.t_solve);
     add_seconds(s, ed, &s->stats.t_download);
     add_seconds(s, ev, &s->stats.t_download);
-    s->stats.solves++;
-    s->stats.last_negative = flags[2];
-    s->stats.negative_determinants += flags[2];
-    if (flags[0] & 6) {
-        const int m = flags[1];
-        const int *a = s->atoms + 4 * (size_t)m;
-        return scl_fail(s->ctx, SCL_ERR_INPUT, fn, "cluster of kind %d with atoms %d %d %d %d: %s",
-                        s->kind[m], a[0], a[1], a[2], a[3],
-                        (flags[0] & 2) ? "constraint matrix determinant = 0 (LAMMPS: Shake "
-                                         "determinant = 0.0)"
-                                       : "non-finite constraint forces (positions or "
-                                         "unconstrained positions not finite?)");
-    }
+    if ((st = solve_flags(s, fn, flags))) return st;
     if (virial) {
         double sum[6] = {0, 0, 0, 0, 0, 0};
         for (size_t g = 0; g < ng; g++)

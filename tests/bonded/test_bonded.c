@@ -56,29 +56,20 @@ static void make_coeffs(uint64_t *rng, coeffs_t *k, int implicit)
             for (int a = 0; a < 4; a++)
                 k->lj[a][i * NATOM_TYPES + j] = k->lj[a][j * NATOM_TYPES + i] = v[a];
         }
-    scl_bonded_coeffs *c = &k->c;
-    memset(c, 0, sizeof *c);
-    c->type_base = 1;
-    c->nbond_types = c->nangle_types = c->ndihedral_types = c->nimproper_types = MAX_TYPES;
-    c->bond_k = k->bond_k;
-    c->bond_r0 = k->bond_r0;
-    c->angle_k = k->angle_k;
-    c->angle_theta0 = k->angle_theta0;
-    c->angle_k_ub = k->angle_k_ub;
-    c->angle_r_ub = k->angle_r_ub;
-    c->dihedral_k = k->dihedral_k;
-    c->dihedral_multiplicity = k->dihedral_multiplicity;
-    c->dihedral_shift = k->dihedral_shift;
-    c->dihedral_weight = k->dihedral_weight;
-    c->improper_k = k->improper_k;
-    c->improper_chi = k->improper_chi;
-    c->natom_types = NATOM_TYPES;
-    c->lj14_1 = k->lj[0];
-    c->lj14_2 = k->lj[1];
-    c->lj14_3 = k->lj[2];
-    c->lj14_4 = k->lj[3];
-    c->qqrd2e = 332.06371;
-    c->implicit = implicit;
+    k->c = (scl_bonded_coeffs){.type_base = 1,
+                               .nbond_types = MAX_TYPES, .bond_k = k->bond_k, .bond_r0 = k->bond_r0,
+                               .nangle_types = MAX_TYPES, .angle_k = k->angle_k,
+                               .angle_theta0 = k->angle_theta0, .angle_k_ub = k->angle_k_ub,
+                               .angle_r_ub = k->angle_r_ub,
+                               .ndihedral_types = MAX_TYPES, .dihedral_k = k->dihedral_k,
+                               .dihedral_multiplicity = k->dihedral_multiplicity,
+                               .dihedral_shift = k->dihedral_shift,
+                               .dihedral_weight = k->dihedral_weight,
+                               .nimproper_types = MAX_TYPES, .improper_k = k->improper_k,
+                               .improper_chi = k->improper_chi,
+                               .natom_types = NATOM_TYPES, .lj14_1 = k->lj[0], .lj14_2 = k->lj[1],
+                               .lj14_3 = k->lj[2], .lj14_4 = k->lj[3], .qqrd2e = 332.06371,
+                               .implicit = implicit};
 }
 
 static void system_free(system_t *s)
@@ -216,6 +207,62 @@ static void compare_device_x(scl_context *ctx, scl_bonded *b, const system_t *s,
     free(f);
 }
 
+/* SCL_BONDED_DEVICE_FORCES: the sums added into another module's rows (here
+ * made up "pair" values, float or double rows), the ghosts' written after
+ * them (their rows NaN before: not read), against the downloading path's
+ * forces f_want; too few rows and a plain finish refused */
+static void compare_gather_into(scl_context *ctx, scl_bonded *b, const system_t *s,
+                                const double *f_want, scl_type type, scl_precision prec,
+                                const char *label)
+{
+    const int nl = s->nlocal, ng = scl_bonded_ghost_rows(b), rows = nl + ng + 2;
+    const size_t n3 = 3 * (size_t)s->nall, nr = 4 * (size_t)rows;
+    double *pair = malloc(sizeof(double) * nr), *back = malloc(sizeof(double) * nr);
+    float *tmp = malloc(sizeof(float) * nr);
+    double *f = calloc(n3, sizeof(double));
+    scl_stream *rs = NULL;
+    CHECK_OK(ctx, scl_stream_create(ctx, "test rows", type, nr, 1, 1, 0, &rs));
+    if (!pair || !back || !tmp || !f || !rs) {
+        CHECK(0, "%s: out of memory", label);
+        free(pair), free(back), free(tmp), free(f), scl_stream_free(rs);
+        return;
+    }
+    for (size_t i = 0; i < nr; i++) /* float-exact values, NaN in the ghost rows */
+        pair[i] = i < 4 * (size_t)nl ? (double)(float)(0.25 * (double)(i % 97) - 7.0) : NAN;
+    for (size_t i = 0; i < nr; i++) tmp[i] = (float)pair[i];
+    CHECK_OK(ctx, scl_stream_write(rs, type == SCL_DOUBLE ? (void *)pair : (void *)tmp, 1, NULL));
+    CHECK_OK(ctx, scl_bonded_compute_start(b, s->x, NULL, SCL_BONDED_DEVICE_FORCES));
+    CHECK(scl_bonded_gather_into(b, rs, type, nl, ng - 1) == -1 || ng == 0,
+          "%s: too few extra rows accepted", label);
+    CHECK(scl_bonded_gather_into(b, rs, type, nl, ng + 2) == ng, "%s: gather_into", label);
+    CHECK(scl_bonded_compute_finish(b, f, NULL) == SCL_ERR_ARGUMENT,
+          "%s: a deferred evaluation finished as a plain one", label);
+    CHECK_OK(ctx, scl_bonded_compute_start(b, s->x, NULL, SCL_BONDED_DEVICE_FORCES));
+    CHECK_OK(ctx, scl_stream_write(rs, type == SCL_DOUBLE ? (void *)pair : (void *)tmp, 1, NULL));
+    CHECK(scl_bonded_gather_into(b, rs, type, nl, ng + 2) == ng, "%s: gather_into", label);
+    if (type == SCL_DOUBLE) CHECK_OK(ctx, scl_stream_read(rs, back, 1, NULL));
+    else {
+        CHECK_OK(ctx, scl_stream_read(rs, tmp, 1, NULL));
+        for (size_t i = 0; i < nr; i++) back[i] = tmp[i];
+    }
+    CHECK_OK(ctx, scl_bonded_compute_finish_rows(b, back + 4 * (size_t)nl, SCL_DOUBLE, f, NULL));
+    /* owned: row - pair = the bonded force (rounded once with the row);
+     * ghosts: finish_rows added their rows to f */
+    /* f_want: float sums in mixed */
+    const double tol = type == SCL_DOUBLE && prec == SCL_PREC_DOUBLE ? 1e-12 : 1e-6;
+    double worst = 0, scale = max_abs(f_want, n3) + 8.0;
+    for (int i = 0; i < s->nall; i++)
+        for (int d = 0; d < 3; d++) {
+            const double got = i < nl ? back[4 * (size_t)i + d] - pair[4 * (size_t)i + d]
+                                      : f[3 * (size_t)i + d];
+            worst = test_max(worst, test_absdiff(got, f_want[3 * (size_t)i + d]) / scale);
+        }
+    CHECK(worst <= tol, "%s: forces summed into %s rows off by %g", label,
+          type == SCL_DOUBLE ? "double" : "float", worst);
+    scl_clear_error(ctx);
+    free(pair), free(back), free(tmp), free(f), scl_stream_free(rs);
+}
+
 static void compare(scl_context *ctx, const coeffs_t *k, const system_t *s, int newton,
                     scl_precision prec, const char *label)
 {
@@ -257,6 +304,8 @@ static void compare(scl_context *ctx, const coeffs_t *k, const system_t *s, int 
     CHECK(r3.energy[2] == rd.energy[2] && r3.virial[0][3] == rd.virial[0][3],
           "%s: start/finish tallies differ from compute's", label);
     compare_device_x(ctx, b, s, f_split, &r3, label);
+    compare_gather_into(ctx, b, s, f_split, SCL_DOUBLE, prec, label);
+    compare_gather_into(ctx, b, s, f_split, SCL_FLOAT, prec, label);
     free(f_split);
     const int ng = newton ? n : s->nlocal;
     CHECK(scl_bonded_gather_count(b) == ng, "gather count %d, want %d", scl_bonded_gather_count(b), ng);

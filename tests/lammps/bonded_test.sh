@@ -19,6 +19,15 @@
 #   restart                      the /ocl styles come back from write_restart /
 #                                clear / read_restart with equal energies
 #   errors                       a hybrid sub-style is refused with a message
+#   onedownload NP NEWTON_BOND PREC
+#                                the /ocl pair, bonded styles and pppm/ocl with the
+#                                bonded and kspace forces summed into the pair's device
+#                                forces (one download) against each downloading its own
+#                                (STREAMCL_ONE_DOWNLOAD=0): the same forces, energies
+#                                and per-atom tallies (at step 0, after a run 0: mixed
+#                                1e-6, the bonded sum no longer rounded to float alone;
+#                                double 1e-12), and fewer downloads per step in Device
+#                                Time Info
 # Env: LMP_OCL LMP_PLUGIN_HOST PLUGIN_SO MPIEXEC LAMMPS_SOURCE_DIR WORK
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -170,6 +179,49 @@ errors)
   (cd "$d" && "$LMP_OCL" -in in.peptide "${SV[@]}" -var nb on -var tag e -log log.e -screen none)
   grep -q "ERROR.*cannot be a hybrid sub-style" "$d/log.e" ||
     { fail "hybrid sub-style not refused with a message"; tail -5 "$d/log.e"; }
+  ;;
+onedownload)
+  np=${2:?np}; nb=${3:?newton_bond}; prec=${4:?precision}
+  d="$WORK/bonded/onedownload_${np}_${nb}_${prec}"
+  rm -rf "$d"; mkdir -p "$d"; ln -s "$data" "$d/data.peptide"
+  # a run 0 first: the pair's force hook is set by the first evaluation and
+  # used from the second, so the dump's step 0 compares the two paths at the
+  # same positions
+  peptide_input | sed -e 's|^pair_style lj/charmm/coul/long |pair_style lj/charmm/coul/long/ocl |' \
+      -e 's|^kspace_style pppm |kspace_style pppm/ocl |' \
+      -e 's|^dump 1 |run 0\n&|' > "$d/in.peptide"
+  [ "$np" -gt 1 ] && export POCL_MAX_PTHREAD_COUNT=1 POCL_CPU_MAX_CU_COUNT=1
+  export STREAMCL_PRECISION=$prec
+  sv /ocl /ocl /ocl /ocl
+  for one in 1 0; do
+    (cd "$d" && STREAMCL_ONE_DOWNLOAD=$one $MPIEXEC -np "$np" "$LMP_OCL" -in in.peptide "${SV[@]}" \
+        -var nb "$nb" -var tag $one -log log.$one -screen none) || fail "STREAMCL_ONE_DOWNLOAD=$one run"
+    grep -q "^Loop time" "$d/log.$one" || { fail "run $one did not finish"; tail -5 "$d/log.$one"; }
+  done
+  if [ "$prec" = double ]; then tol0=1e-12; toln=1e-10; else tol0=1e-6; toln=1e-4; fi
+  python3 "$HERE/bonded_compare.py" "$d/log.1" "$d/log.0" "$d/dump.1" "$d/dump.0" $tol0 $toln ||
+    fail "one download vs separate downloads ($np ranks, newton_bond $nb, $prec)"
+  # bonded down per step, and all styles' down per step, from Device Time Info
+  python3 - "$d/log.1" "$d/log.0" <<'PY' || fail "Device Time Info: not fewer downloads per step"
+import re, sys
+def downs(path):
+    text = open(path).read()
+    text = text[text.rfind("Device Time Info (lj/charmm"):]   # the run 10's
+    tot = re.search(r"Transfers per step \(all styles.*?\): [\d.]+ up \([^)]*\), ([\d.]+) down", text)
+    bon = re.search(r"by style \(up/down per step, KB\):.*?bonded [\d.]+/([\d.]+)", text)
+    ksp = re.search(r"by style \(up/down per step, KB\):.*?kspace [\d.]+/([\d.]+)", text)
+    if not tot or not bon or not ksp:
+        sys.exit(f"FAIL: no transfer lines in {path}")
+    return float(tot.group(1)), float(bon.group(1)), float(ksp.group(1))
+(t1, b1, k1), (t0, b0, k0) = downs(sys.argv[1]), downs(sys.argv[2])
+print(f"downloads per step: one download {t1} (bonded {b1}, kspace {k1}), "
+      f"separate {t0} (bonded {b0}, kspace {k0})")
+# one rank: neither the bonded nor the kspace forces come down on their own
+# (several ranks: pppm/ocl runs LAMMPS's host PPPM on PoCL, only the bonded)
+both = k0 > 0
+ok = b1 <= b0 - 0.9 and (not both or k1 <= k0 - 0.9) and t1 <= t0 - (1.8 if both else 0.9)
+sys.exit(0 if ok else 1)
+PY
   ;;
 *)
   echo "unknown mode $MODE"; exit 2 ;;

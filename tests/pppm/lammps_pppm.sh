@@ -9,6 +9,11 @@
 #            with kspace_modify compute no), E_long, pressure (device and host
 #            FFTs, 1-3 ranks); then 20 MD steps
 #            with shake, 1 rank -sf ocl vs CPU, and 2 ranks vs the same CPU log
+#   npt      the peptide MD under fix npt (the box changes every step, and so
+#            PPPM's Green's function): 1 rank -sf ocl, mixed and double, vs CPU
+#            (energies, volume, the per-atom kspace energies' sum 1e-5), and Device
+#            Time Info: pppm/ocl uploads
+#            nothing per step (its Green's function is computed on the device)
 #   errors   what pppm/ocl refuses gives a LAMMPS ERROR naming it, no crash
 # Tolerances (issue 13): per-atom kspace force RMS relative difference <= 1e-5
 # (mixed), <= 1e-10 (double); E_long and pressures the same relative bounds
@@ -193,6 +198,33 @@ IN
     python3 "$CMP_LOG" --floor 1000 log.$t log.md_cpu 1e-5 0:PotEng,E_long,Press 20:PotEng,E_long,KinEng ||
       fail "$t vs CPU"
   done
+  ;;
+npt)
+  src="$LAMMPS_SOURCE_DIR/examples/peptide"
+  ln -s "$src/data.peptide" data.peptide
+  # in.npt_pa adds the per-atom kspace energies (their sum in thermo): those
+  # steps take the host Poisson path, with the host's Green's function of
+  # that step's box (deferred while the device computes it)
+  sed -e 's/^run.*/compute ek all pe\/atom kspace\ncompute sk all reduce sum c_ek\nthermo 10\nthermo_style custom step pe ke etotal evdwl ecoul elong press vol c_sk\nthermo_modify format float %22.15g\nrun 20/' \
+      -e 's/^thermo_style.*multi//' -e 's/^thermo\t.*//' \
+      -e '/^fix[[:space:]]*1 all nvt /d' \
+      -e 's/^fix[[:space:]]*2 all shake .*/&\nfix 1 all npt temp 275.0 275.0 100.0 iso 1.0 1.0 100.0/' \
+      "$src/in.peptide" > in.npt_pa
+  grep -q "npt temp" in.npt_pa || fail "in.npt_pa: no fix nvt line replaced"
+  sed -e '/^compute [es]k /d' -e 's/ c_sk$//' in.npt_pa > in.npt
+  lmp_run "$LMP_CPU" 1 in.npt_pa cpu
+  for prec in mixed double; do
+    STREAMCL_PRECISION=$prec lmp_run "$LMP_OCL" 1 in.npt $prec -sf ocl || continue
+    python3 "$CMP_LOG" --floor 1000 log.$prec log.cpu 1e-5 0:PotEng,E_long,Press 20:PotEng,E_long,KinEng,Volume ||
+      fail "$prec under npt vs CPU"
+    # the kspace style's uploads per step in the run loop: none
+    up=$(grep "by style (up/down per step" log.$prec | tail -1 | sed -E 's/.* kspace ([0-9.]+)\/.*/\1/')
+    echo "$prec: pppm/ocl uploads per step: ${up:-none found}"
+    [ "$up" = 0.0 ] || fail "$prec: pppm/ocl uploads $up per step under npt (want 0.0)"
+  done
+  STREAMCL_PRECISION=double lmp_run "$LMP_OCL" 1 in.npt_pa pa -sf ocl &&
+    { python3 "$CMP_LOG" --floor 1000 log.pa log.cpu 1e-5 0:E_long,c_sk 20:E_long,c_sk,Volume ||
+        fail "per-atom kspace energies under npt vs CPU"; }
   ;;
 errors)
   base() {  # EXTRA_BEFORE_KSPACE KSPACE_LINE EXTRA_AFTER

@@ -8,6 +8,7 @@
 #include "streamcl/pppm.h"
 #include "test_util.h"
 #include "own_assignment.h"
+#include "pppm/pppm_internal.h" /* the device's Green's function, read back */
 
 #include <string.h>
 
@@ -408,6 +409,115 @@ static void test_solve(scl_context *ctx, int order, int fp64, uint64_t *rng)
     test_solve_grid(ctx, order, fp64, rng, nk);
 }
 
+/* LAMMPS's PPPM::compute_gf_ik (orthogonal box, one rank: the whole grid),
+ * the oracle of scl_pppm_solver_set_box: written from its formula. */
+static double sinc_pow(double x, int n)
+{
+    if (x == 0.0) return 1.0;
+    double ww = sin(x) / x, yy = 1.0;
+    for (; n != 0; n >>= 1, ww *= ww)
+        if (n & 1) yy *= ww;
+    return yy;
+}
+
+static double green_point(const scl_pppm_kspace_box *b, int order, int kper, int lper, int mper)
+{
+    const int nk[3] = {b->nx, b->ny, b->nz}, nb[3] = {b->nbx, b->nby, b->nbz}, per[3] = {kper, lper, mper};
+    const double prd[3] = {b->xprd, b->yprd, b->zprd_slab};
+    double unitk[3], sn[3], sd[3] = {0, 0, 0}, sqk = 0;
+    for (int d = 0; d < 3; d++) {
+        unitk[d] = 6.28318530717958647692 / prd[d];
+        const double s = sin(0.5 * unitk[d] * per[d] * prd[d] / nk[d]);
+        sn[d] = s * s;
+        sqk += (unitk[d] * per[d]) * (unitk[d] * per[d]);
+    }
+    if (sqk == 0.0) return 0.0;
+    for (int l = order - 1; l >= 0; l--)
+        for (int d = 0; d < 3; d++) sd[d] = b->gf_b[l] + sd[d] * sn[d];
+    const double den = (sd[0] * sd[1] * sd[2]) * (sd[0] * sd[1] * sd[2]);
+    double sum = 0;
+    for (int a = -nb[0]; a <= nb[0]; a++)
+        for (int c = -nb[1]; c <= nb[1]; c++)
+            for (int e = -nb[2]; e <= nb[2]; e++) {
+                const int img[3] = {a, c, e};
+                double q[3], w = 1, dot1 = 0, dot2 = 0;
+                for (int d = 0; d < 3; d++) {
+                    q[d] = unitk[d] * (per[d] + nk[d] * img[d]);
+                    w *= exp(-0.25 * (q[d] / b->g_ewald) * (q[d] / b->g_ewald)) *
+                         sinc_pow(0.5 * q[d] * prd[d] / nk[d], 2 * order);
+                    dot1 += unitk[d] * per[d] * q[d];
+                    dot2 += q[d] * q[d];
+                }
+                sum += dot1 / dot2 * w;
+            }
+    return 12.5663706 / sqk * sum / den;
+}
+
+/* scl_pppm_solver_set_box: the device's Green's function and wave numbers
+ * against the oracle, <= 1e-13 of the largest (double grids; float grids:
+ * the same values rounded once, <= 1e-6); and a second box (fix npt) */
+static void test_green_box(scl_context *ctx, int order, int fp64)
+{
+    scl_pppm_params bp;
+    memset(&bp, 0, sizeof bp);
+    bp.order = order;
+    bp.fp64 = fp64;
+    bp.qscale = 1.0;
+    bp.delvolinv = 1.0;
+    for (int d = 0; d < 3; d++) bp.delinv[d] = 1.0, bp.hi[d] = 8;
+    scl_pppm *p = NULL;
+    CHECK_OK(ctx, scl_pppm_create(ctx, &bp, &p));
+    const double gf_b[7] = {1.0, -0.33, 0.081, -0.012, 0.0011, -7e-5, 3e-6};
+    for (int box = 0; p && box < 2; box++) {
+        scl_pppm_kspace_box b = {10 - box, 12, 9, 31.5 + box, 28.25, 24.0 - 0.5 * box, 0.27,
+                                 1 + box, 1, 2 - box, gf_b};
+        scl_status st = scl_pppm_solver_set_box(p, &b);
+        if (st == SCL_ERR_UNSUPPORTED) {
+            printf("solver_set_box order %d: skipped (%s)\n", order, scl_last_error(ctx));
+            break;
+        }
+        CHECK(st == SCL_OK, "solver_set_box: %s", scl_last_error(ctx));
+        const int np = b.nx * b.ny * b.nz, nf = b.nx + b.ny + b.nz;
+        double *g = malloc(sizeof(double) * (size_t)(np + nf));
+        if (fp64) {
+            CHECK_OK(ctx, scl_stream_read(p->green, g, 1, NULL));
+            CHECK_OK(ctx, scl_stream_read(p->fk, g + np, 1, NULL));
+        } else {
+            float *t = malloc(sizeof(float) * (size_t)(np + nf));
+            CHECK_OK(ctx, scl_stream_read(p->green, t, 1, NULL));
+            CHECK_OK(ctx, scl_stream_read(p->fk, t + np, 1, NULL));
+            for (int i = 0; i < np + nf; i++) g[i] = t[i];
+            free(t);
+        }
+        const int nk[3] = {b.nx, b.ny, b.nz};
+        const double prd[3] = {b.xprd, b.yprd, b.zprd_slab};
+        double gmax = 0, gdiff = 0, fdiff = 0, fmax = 0;
+        for (int i = 0; i < np; i++) {
+            const int k = i % b.nx, l = (i / b.nx) % b.ny, m = i / (b.nx * b.ny);
+            const double want = green_point(&b, order, k - b.nx * (2 * k / b.nx),
+                                            l - b.ny * (2 * l / b.ny), m - b.nz * (2 * m / b.nz));
+            gmax = test_max(gmax, fabs(want));
+            gdiff = test_max(gdiff, test_absdiff(g[i], want));
+        }
+        for (int d = 0, at = np; d < 3; d++)
+            for (int i = 0; i < nk[d]; i++, at++) {
+                const double want = 6.28318530717958647692 / prd[d] * (i - nk[d] * (2 * i / nk[d]));
+                fmax = test_max(fmax, fabs(want));
+                fdiff = test_max(fdiff, test_absdiff(g[at], want));
+            }
+        const double tol = fp64 ? 1e-13 : 1e-6;
+        CHECK(gmax > 0 && gdiff <= tol * gmax, "set_box order %d box %d: Green's function off by "
+              "%g of its largest", order, box, gdiff / gmax);
+        CHECK(fdiff <= tol * fmax, "set_box order %d box %d: wave numbers off by %g", order, box,
+              fdiff / fmax);
+        printf("solver_set_box order %d %s box %d: Green's function %.2e, wave numbers %.2e "
+               "(relative to the largest)\n", order, fp64 ? "double" : "mixed", box, gdiff / gmax,
+               fdiff / fmax);
+        free(g);
+    }
+    scl_pppm_free(p);
+}
+
 int main(void)
 {
     uint64_t rng = test_seed();
@@ -424,6 +534,10 @@ int main(void)
     for (int order = SCL_PPPM_MIN_ORDER; order <= SCL_PPPM_MAX_ORDER; order += 5 - (order & 1) * 2) {
         test_solve(ctx, order, 0, &rng);
         if (fp64) test_solve(ctx, order, 1, &rng);
+    }
+    for (int order = 2; order <= 7; order += 3) {
+        test_green_box(ctx, order, 0);
+        test_green_box(ctx, order, 1);
     }
     /* grids below the order (pppm/ocl refused 4x4x4 at order 5 that LAMMPS runs) */
     static const int small[2][3] = {{4, 4, 4}, {3, 5, 2}};
