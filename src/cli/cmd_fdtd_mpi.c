@@ -420,9 +420,10 @@ static void report(const fdtd_rank *r, const margs *a, const int n[3], long iter
     int lx, ly, kz;
     scl_fdtd_work_group(r->f, &lx, &ly, &kz);
     printf("fdtd: rank 0 device %s, separate kernels, work-group %dx%d, %d planes/work-item; "
-           "halo %s through %s (slowest rank) %.3f ms/step\n", scl_device(r->ctx)->name, lx,
-           ly, kz, r->overlap ? "transport, behind the interior update" : "exchange, not hidden",
-           cli_halo_transport(&r->halo), iters ? 1e3 * halo / (double)iters : 0.0);
+           "halo through %s, %s (slowest rank) %.3f ms/step\n", scl_device(r->ctx)->name, lx,
+           ly, kz, cli_halo_transport(&r->halo),
+           r->overlap ? "behind the interior update" : "exchange not hidden",
+           iters ? 1e3 * halo / (double)iters : 0.0);
 }
 
 /* Everything between MPI_Init and MPI_Finalize; the exit status. */

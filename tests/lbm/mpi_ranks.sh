@@ -58,6 +58,12 @@ done
 # overlapped default (edge rows, then the interior while the edges are swapped)
 run a_noov 3 a.par a.obs --force lx=16,ly=1 --no-overlap
 compare "19x13, 3 ranks, --no-overlap" "$work/a_ref" "$work/a_noov"
+# the halos as MPI messages (--halo mpi) instead of through the node's
+# shared memory window (the default): the same states
+run a_mpi 3 a.par a.obs --force lx=16,ly=1 --halo mpi
+compare "19x13, 3 ranks, --halo mpi" "$work/a_ref" "$work/a_mpi"
+says "3 ranks of one node: halos through shared memory" "$work/a_noov.log" "through shared memory"
+says "--halo mpi: halos as MPI messages" "$work/a_mpi.log" "through MPI messages"
 # overlapped: interior groups 4 rows high (partials of 3 launches per step),
 # batches of 7 steps (the halos stay filled from one batch to the next)
 run a_ly4 2 a.par a.obs --force lx=16,ly=4 --batch 7
