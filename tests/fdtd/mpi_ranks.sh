@@ -6,7 +6,8 @@
 #  - sources (a z and an x dipole) and receivers on slab boundaries
 #  - uneven slabs: a prime axis (13 cells over 3, 7 over 4: a one-cell slab)
 #  - a CPML corner over 4 ranks (z0 CPML of 8 cells on a 10-cell axis)
-#  - halo swaps behind the interior updates (default) and --no-overlap
+#  - halo swaps behind the interior updates (default) and --no-overlap; through
+#    shared memory (default) and as MPI messages (--halo mpi)
 #  - voltage sources (resistive, hard) and a Debye material on cuts; 2D TMz
 # Failures: a bad output path (rank 0), a bad device on rank 1, more ranks
 # than cells, a 2-D --decomp: non-zero, the message, no files left.

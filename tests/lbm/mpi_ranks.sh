@@ -8,7 +8,8 @@
 # on awkward sizes: 19x13 (13 rows, prime) at 1..4 ranks with obstacles on the
 # slab boundaries and on the periodic wrap row; 23x5 at 4 ranks (slabs of
 # 2,1,1,1 rows: a rank with one row) in fp32 and fp16; tuned and forced shapes;
-# the overlapped halo exchange (default) and --no-overlap.
+# the overlapped halo exchange (default) and --no-overlap; through shared
+# memory (default) and as MPI messages (--halo mpi).
 # Failures: more ranks than rows, and one rank with a bad device: every rank
 # stops, non-zero, the message shown, no files (nor .part) left.
 #   mpi_ranks.sh STREAMCL MPIEXEC WORKDIR HAVE_MPI      (ctest passes them)

@@ -13,7 +13,8 @@
 #  - uneven slabs: 13 cells over 3 (prime), 7 over 4 at order 2 (2,2,2,1: a
 #    one-plane rank; at order 4 a rank needs 2 planes: refused, below)
 #  - CPML corners over 4 ranks (CPML 4 on a 10-plane z axis: 3,3,2,2)
-#  - halo swaps behind the inner planes (default) and --no-overlap
+#  - halo swaps behind the inner planes (default) and --no-overlap; through
+#    shared memory (default) and as MPI messages (--halo mpi)
 # Failures: a bad output path (rank 0), a bad device on rank 1, more ranks
 # than planes, a one-plane rank at order 4, a 2-D --decomp, --png: non-zero,
 # the message, no files left.
