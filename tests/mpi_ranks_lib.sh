@@ -2,7 +2,7 @@
 # arguments, the skip without MPI, the tally and mpirun.
 #   . mpi_ranks_lib.sh "$@"    (STREAMCL MPIEXEC WORKDIR HAVE_MPI)
 # sets streamcl, mpiexec, work (emptied, with in/), XDG_CACHE_HOME; defines
-# ok, fail, mpi NP CMD..., ranks NP CMD..., expect_fail and mpi_ranks_end NAME.
+# ok, fail, mpi NP CMD..., ranks NP CMD..., expect_fail, says and mpi_ranks_end NAME.
 streamcl=$1 mpiexec=$2 work=$3 have_mpi=$4
 [ -x "$streamcl" ] && [ -n "$work" ] || { echo "usage: $0 STREAMCL MPIEXEC WORKDIR HAVE_MPI"; exit 2; }
 if [ "$have_mpi" != 1 ] || [ ! -x "$mpiexec" ]; then
@@ -17,6 +17,9 @@ fail() { failed=$((failed + 1)); echo "FAIL $*"; }
 mpi() { local np=$1; shift; timeout 300 "$mpiexec" --oversubscribe --allow-run-as-root -np "$np" "$@"; }
 # ranks NP CMD...: CMD under mpirun -np NP, or alone for NP 0 (the one-rank reference)
 ranks() { local np=$1; shift; if [ "$np" = 0 ]; then "$@"; else mpi "$np" "$@"; fi; }
+
+# says NAME LOG TEXT: the run's log names the halo transport (TEXT) it used
+says() { if grep -q "$3" "$2"; then ok "$1"; else fail "$1: no '$3' in $(grep -m1 halo "$2")"; fi; }
 
 # expect_fail DIR NAME REGEX NP CMD... : non-zero, the message, nothing
 # left in WORK/DIR/out (the command writes its outputs there)

@@ -217,6 +217,9 @@ typedef scl_status (*scl_seis_transport_fn)(void *user, int group, void *const s
  * The same bits either way. */
 scl_status scl_seis_step_slab(scl_seis *s, long steps, scl_seis_transport_fn fn, void *user,
                               int overlap);
+/* The bytes of one face's planes that a slab's transport moves (the
+ * `bytes` it is given; the same for both groups); 0 for a whole model. */
+size_t scl_seis_halo_bytes(const scl_seis *s);
 
 /* ------------------------------------------------------------------ reference */
 

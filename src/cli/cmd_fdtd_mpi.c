@@ -17,7 +17,7 @@
 typedef struct {
     const char *input, *out, *text, *device, *plan;
     long steps, pml, bench[3];
-    int fp64, no_tune, dims[3], decomp, no_overlap;
+    int fp64, no_tune, dims[3], decomp, no_overlap, halo_mpi;
 } margs;
 
 /* One rank's state. */
@@ -29,6 +29,7 @@ typedef struct {
     scl_context *ctx;
     scl_fdtd *f;
     char *send, *recv; /* the solver's pinned staging */
+    cli_halo halo;     /* the swaps' transport */
     size_t bytes;
     long exchanges;
     double halo_s; /* wall time in the exchanges, the device idle before each */
@@ -67,6 +68,8 @@ static int parse_value(const char *o, const char *v, margs *a)
         a->plan = v;
     else if (!strcmp(o, "--decomp"))
         return parse_decomp(v, a);
+    else if (!strcmp(o, "--halo"))
+        return cli_mpi_parse_halo("fdtd", v, &a->halo_mpi);
     else if (!strcmp(o, "--steps"))
         return cli_parse_long("fdtd", o, v, 1, 100000000, &a->steps);
     else if (!strcmp(o, "--pml"))
@@ -133,6 +136,7 @@ static void free_rank(fdtd_rank *r)
     scl_fdtd_free(r->f);
     if (r->ctx)
         scl_context_free(r->ctx);
+    cli_halo_free(&r->halo);
     if (r->cart != MPI_COMM_NULL)
         MPI_Comm_free(&r->cart);
 }
@@ -176,12 +180,12 @@ static int bench_slab(const margs *a, const fdtd_rank *r, scl_fdtd_model *m)
 
 /* Swap one halo plane: H goes up (the upper neighbour's plane -1), E down
  * (the lower neighbour's plane n). Every rank calls it for every exchange,
- * a failed one too, so that no neighbour waits for ever. */
-static void swap(fdtd_rank *r, int field)
+ * a failed one too (send, recv NULL), so that no neighbour waits for ever. */
+static void swap(fdtd_rank *r, int field, const void *send, void *recv)
 {
-    int to = field ? r->above : r->below, from = field ? r->below : r->above;
-    MPI_Sendrecv(r->send, (int)r->bytes, MPI_BYTE, to, field, r->recv, (int)r->bytes, MPI_BYTE,
-                 from, field, r->cart, MPI_STATUS_IGNORE);
+    const void *const s[2] = {send, send};
+    void *const q[2] = {recv, recv};
+    cli_halo_swap(&r->halo, field ? 2 : 1, s, q, r->bytes, field);
 }
 
 static scl_status exchange(void *user, scl_fdtd *f, int field)
@@ -194,7 +198,7 @@ static scl_status exchange(void *user, scl_fdtd *f, int field)
     int to = field ? r->above : r->below, from = field ? r->below : r->above;
     if (s == SCL_OK && to != MPI_PROC_NULL)
         s = scl_fdtd_halo_read(f, field, r->send);
-    swap(r, field);
+    swap(r, field, r->send, r->recv);
     if (s == SCL_OK && from != MPI_PROC_NULL)
         s = scl_fdtd_halo_write(f, field, r->recv);
     r->halo_s += MPI_Wtime() - t0;
@@ -209,9 +213,7 @@ static scl_status transport(void *user, int field, const void *send, void *recv)
     fdtd_rank *r = user;
     r->exchanges++;
     double t0 = MPI_Wtime();
-    int to = field ? r->above : r->below, from = field ? r->below : r->above;
-    MPI_Sendrecv(send, (int)r->bytes, MPI_BYTE, to, field, recv, (int)r->bytes, MPI_BYTE, from,
-                 field, r->cart, MPI_STATUS_IGNORE);
+    swap(r, field, send, recv);
     r->halo_s += MPI_Wtime() - t0;
     return SCL_OK;
 }
@@ -232,7 +234,7 @@ static int run_steps(fdtd_rank *r, long steps, int *failed)
         }
     }
     for (long i = r->exchanges; i < expected; i++) /* per step: E then H overlapped, else H then E */
-        swap(r, r->overlap ? i % 2 == 1 : i % 2 == 0);
+        swap(r, r->overlap ? i % 2 == 1 : i % 2 == 0, NULL, NULL);
     return agree(r, !*failed);
 }
 
@@ -363,7 +365,10 @@ static int set_up(fdtd_rank *r, const margs *a, const scl_fdtd_model *gm, scl_fd
             fprintf(stderr, "streamcl fdtd: rank %d: the slab solver has no halo staging\n", r->rank);
         ok = r->send != NULL;
     }
-    return agree(r, ok);
+    if (agree(r, ok))
+        return -1;
+    cli_halo_init(&r->halo, r->cart, r->below, r->above, r->bytes, a->halo_mpi);
+    return 0;
 }
 
 /* The steps in chunks (progress on rank 0), timed between barriers. */
@@ -415,8 +420,9 @@ static void report(const fdtd_rank *r, const margs *a, const int n[3], long iter
     int lx, ly, kz;
     scl_fdtd_work_group(r->f, &lx, &ly, &kz);
     printf("fdtd: rank 0 device %s, separate kernels, work-group %dx%d, %d planes/work-item; "
-           "halo %s (slowest rank) %.3f ms/step\n", scl_device(r->ctx)->name, lx, ly, kz,
-           r->overlap ? "MPI transport, behind the interior update" : "exchange, not hidden",
+           "halo through %s, %s (slowest rank) %.3f ms/step\n", scl_device(r->ctx)->name, lx,
+           ly, kz, cli_halo_transport(&r->halo),
+           r->overlap ? "behind the interior update" : "exchange not hidden",
            iters ? 1e3 * halo / (double)iters : 0.0);
 }
 
@@ -494,7 +500,7 @@ done:
 
 static int body(int argc, char **argv, int rank, int size)
 {
-    fdtd_rank r = {.cart = MPI_COMM_NULL, .rank = rank, .size = size};
+    fdtd_rank r = {.cart = MPI_COMM_NULL, .rank = rank, .size = size, .halo.win = MPI_WIN_NULL};
     return run_mpi(argc, argv, &r);
 }
 

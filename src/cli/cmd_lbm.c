@@ -3,6 +3,7 @@
  * av_vels.dat and final_state.dat and reporting MLUPS and bandwidth. */
 #include "commands.h"
 #include "lbm_mpi.h"
+#include "mpi_grid.h"
 #include "streamcl/lbm.h"
 
 #include <errno.h>
@@ -16,7 +17,7 @@ typedef struct {
     const char *param_path, *obstacle_path, *out_dir, *device, *png, *force;
     const char *reference; /* NULL, "serial" or "omp" */
     long every, steps, warmup, batch;
-    int no_output, tune, no_overlap;
+    int no_output, tune, no_overlap, halo_mpi;
     scl_lbm_options opt;
 } lbm_args;
 
@@ -37,7 +38,9 @@ static void usage(FILE *out)
             "  --batch N           steps per av_vels read-back (default 256)\n"
             "  --force lx=A,ly=B   fix the work-group shape; --no-tune: default shape\n"
             "  --no-overlap        under mpirun: swap halos between steps instead of while\n"
-            "                      the interior rows update (for comparison)\n");
+            "                      the interior rows update (for comparison)\n"
+            "  --halo shm|mpi      under mpirun: halo rows through a shared memory window\n"
+            "                      between ranks of a node (default), or as MPI messages\n");
 }
 
 /* An option that takes the value v; 1 when o was one, 0 when not, -1 after
@@ -48,6 +51,8 @@ static int parse_valued(const char *o, const char *v, lbm_args *a)
         a->out_dir = v;
     } else if (!strcmp(o, "--device")) {
         a->device = v;
+    } else if (!strcmp(o, "--halo")) {
+        return cli_mpi_parse_halo("lbm", v, &a->halo_mpi) ? -1 : 1;
     } else if (!strcmp(o, "--png")) {
         a->png = v;
     } else if (!strcmp(o, "--force")) {
@@ -329,7 +334,7 @@ static int runner_start(runner *r, double *bytes_per_cell)
     } else if (r->mpi) {
         lbm_mpi *mpi = r->mpi;
         if (lbm_mpi_create(mpi, a->device, a->param_path, p, r->obst, &a->opt, !a->no_overlap,
-                           &r->ctx, &r->lbm))
+                           a->halo_mpi, &r->ctx, &r->lbm))
             return -1;
         scl_context *ctx = r->ctx;
         *bytes_per_cell = scl_lbm_bytes_per_cell(r->lbm);
@@ -337,10 +342,11 @@ static int runner_start(runner *r, double *bytes_per_cell)
         scl_lbm_rows(r->lbm, &y0, &rows, NULL);
         if (root)
             printf("device: %s [%s] (rank 0 of %d)\nlattice: %dx%d, %s storage, slabs of %d or "
-                   "fewer rows over %d MPI ranks, halo exchange %s\n", scl_device(ctx)->name,
+                   "fewer rows over %d MPI ranks, halo exchange %s through %s\n", scl_device(ctx)->name,
                    scl_device(ctx)->platform, lbm_mpi_size(mpi), p->nx, p->ny,
                    a->opt.storage == SCL_LBM_FP16 ? "fp16" : "fp32", rows, lbm_mpi_size(mpi),
-                   a->no_overlap ? "between steps (--no-overlap)" : "overlapped with the interior");
+                   a->no_overlap ? "between steps (--no-overlap)" : "overlapped with the interior",
+                   lbm_mpi_transport(mpi));
     } else {
         scl_context *ctx = r->ctx = cli_context(a->device, 0);
         if (!ctx)

@@ -19,6 +19,7 @@ struct lbm_mpi {
     /* exchange state */
     void *send_below, *send_above, *recv_below, *recv_above;
     size_t halo_bytes;
+    cli_halo halo;     /* the swaps' transport */
     long exchanges;    /* calls of the exchange this batch */
     int overlap;       /* exchange hidden behind the interior update (default) */
     int primed;        /* overlap: the halos hold the current state's neighbour edges */
@@ -34,6 +35,8 @@ lbm_mpi *lbm_mpi_start(int *argc, char ***argv)
         return NULL;
     }
     lbm_mpi *m = calloc(1, sizeof *m);
+    if (m)
+        m->halo.win = MPI_WIN_NULL;
     int size = 1, dims[1] = {0}, periods[1] = {1};
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     dims[0] = size;
@@ -55,6 +58,7 @@ void lbm_mpi_end(lbm_mpi *m)
     if (!m)
         return;
     /* send_below..recv_above are the solver's staging (freed with it) */
+    cli_halo_free(&m->halo);
     /* every rank has cleaned up (rank 0 removed its uncommitted outputs)
      * before any leaves: mpirun kills the rest when one exits non-zero */
     MPI_Barrier(m->cart);
@@ -82,7 +86,8 @@ int lbm_mpi_agree(lbm_mpi *m, int ok)
 
 int lbm_mpi_create(lbm_mpi *m, const char *device, const char *param_path,
                    const scl_lbm_params *p, const unsigned char *obst,
-                   const scl_lbm_options *opt, int overlap, scl_context **ctx, scl_lbm **lbm)
+                   const scl_lbm_options *opt, int overlap, int halo_mpi, scl_context **ctx,
+                   scl_lbm **lbm)
 {
     *ctx = NULL;
     *lbm = NULL;
@@ -124,19 +129,23 @@ int lbm_mpi_create(lbm_mpi *m, const char *device, const char *param_path,
             m->recv_above = buf + 3 * m->halo_bytes;
         }
     }
-    return lbm_mpi_agree(m, ok);
+    if (lbm_mpi_agree(m, ok))
+        return -1;
+    cli_halo_init(&m->halo, m->cart, m->below, m->above, m->halo_bytes, halo_mpi);
+    return 0;
 }
 
-/* Swap the edge rows with both neighbours (non-blocking, host staged). */
+const char *lbm_mpi_transport(const lbm_mpi *m)
+{
+    return cli_halo_transport(&m->halo);
+}
+
+/* Swap the edge rows with both neighbours (host staged). */
 static void swap_edges(lbm_mpi *m)
 {
-    MPI_Request req[4];
-    int n = (int)m->halo_bytes;
-    MPI_Irecv(m->recv_below, n, MPI_BYTE, m->below, 1, m->cart, &req[0]);
-    MPI_Irecv(m->recv_above, n, MPI_BYTE, m->above, 2, m->cart, &req[1]);
-    MPI_Isend(m->send_above, n, MPI_BYTE, m->above, 1, m->cart, &req[2]);
-    MPI_Isend(m->send_below, n, MPI_BYTE, m->below, 2, m->cart, &req[3]);
-    MPI_Waitall(4, req, MPI_STATUSES_IGNORE);
+    const void *const send[2] = {m->send_below, m->send_above};
+    void *const recv[2] = {m->recv_below, m->recv_above};
+    cli_halo_swap(&m->halo, 3, send, recv, m->halo_bytes, 1);
 }
 
 static scl_status exchange(void *user, scl_lbm *lbm)
@@ -298,9 +307,11 @@ int lbm_mpi_agree(lbm_mpi *m, int ok)
 
 int lbm_mpi_create(lbm_mpi *m, const char *device, const char *param_path,
                    const scl_lbm_params *p, const unsigned char *obst,
-                   const scl_lbm_options *opt, int overlap, scl_context **ctx, scl_lbm **lbm)
+                   const scl_lbm_options *opt, int overlap, int halo_mpi, scl_context **ctx,
+                   scl_lbm **lbm)
 {
     (void)m, (void)device, (void)param_path, (void)p, (void)obst, (void)opt, (void)overlap;
+    (void)halo_mpi;
     *ctx = NULL;
     *lbm = NULL;
     return -1;
@@ -316,6 +327,12 @@ int lbm_mpi_gather_speeds(lbm_mpi *m, scl_lbm *lbm, float *f)
 {
     (void)m, (void)lbm, (void)f;
     return -1;
+}
+
+const char *lbm_mpi_transport(const lbm_mpi *m)
+{
+    (void)m;
+    return "none";
 }
 #endif
 

@@ -43,7 +43,9 @@ static void usage(FILE *out)
             "  --decomp PxQxR   ranks along x, y, z (one factor above 1; default: the\n"
             "                   longest axis)\n"
             "  --no-overlap     halo swaps between the updates (default: behind the\n"
-            "                   planes that do not read the halo)\n");
+            "                   planes that do not read the halo)\n"
+            "  --halo shm|mpi   halo planes through a shared memory window between ranks\n"
+            "                   of a node (default), or as MPI messages\n");
 }
 
 /* --bench N (a cube) or NXxNYxNZ, each 24..8192. */
@@ -136,6 +138,8 @@ int seis_parse_args(int argc, char **argv, seis_args *a)
             if (cli_parse_long("seismic", o, val, 0, 1, &a->tune)) return -1;
         } else if (!strcmp(o, "--decomp")) {
             if (cli_mpi_parse_decomp("seismic", val, a->decomp)) return -1;
+        } else if (!strcmp(o, "--halo")) {
+            if (cli_mpi_parse_halo("seismic", val, &a->halo_mpi)) return -1;
         } else if (!strcmp(o, "--bench")) {
             if (parse_bench(val, a)) return -1;
         } else if (!strcmp(o, "--pml")) {

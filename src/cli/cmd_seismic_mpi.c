@@ -21,6 +21,8 @@ typedef struct {
     int rank, size, axis, below, above, lo, n;
     scl_context *ctx;
     scl_seis *sv;
+    cli_halo halo;  /* the swaps' transport */
+    size_t bytes;   /* one face's planes */
     long swaps;    /* transports this batch */
     double halo_s; /* MPI time in the swaps (behind the inner planes unless --no-overlap) */
 } seis_rank;
@@ -48,10 +50,7 @@ static scl_status transport(void *user, int group, void *const send[2], void *co
     seis_rank *r = user;
     r->swaps++;
     double t0 = MPI_Wtime();
-    MPI_Sendrecv(send[0], (int)bytes, MPI_BYTE, r->below, 2 * group, recv[1], (int)bytes, MPI_BYTE,
-                 r->above, 2 * group, r->cart, MPI_STATUS_IGNORE);
-    MPI_Sendrecv(send[1], (int)bytes, MPI_BYTE, r->above, 2 * group + 1, recv[0], (int)bytes,
-                 MPI_BYTE, r->below, 2 * group + 1, r->cart, MPI_STATUS_IGNORE);
+    cli_halo_swap(&r->halo, 3, (const void *const *)send, recv, bytes, group);
     r->halo_s += MPI_Wtime() - t0;
     return SCL_OK;
 }
@@ -59,21 +58,9 @@ static scl_status transport(void *user, int group, void *const send[2], void *co
 /* A failed rank's part of one swap: nothing sent, whatever arrives taken. */
 static void company_swap(seis_rank *r, int group)
 {
-    const int to[2] = {r->below, r->above}, from[2] = {r->above, r->below};
-    for (int q = 0; q < 2; q++) {
-        MPI_Request req;
-        MPI_Isend(NULL, 0, MPI_BYTE, to[q], 2 * group + q, r->cart, &req);
-        if (from[q] != MPI_PROC_NULL) {
-            MPI_Status st;
-            int count = 0;
-            MPI_Probe(from[q], 2 * group + q, r->cart, &st);
-            MPI_Get_count(&st, MPI_BYTE, &count);
-            char *buf = malloc(count > 0 ? (size_t)count : 1);
-            MPI_Recv(buf, count, MPI_BYTE, from[q], 2 * group + q, r->cart, MPI_STATUS_IGNORE);
-            free(buf);
-        }
-        MPI_Wait(&req, MPI_STATUS_IGNORE);
-    }
+    const void *const send[2] = {NULL, NULL};
+    void *const recv[2] = {NULL, NULL};
+    cli_halo_swap(&r->halo, 3, send, recv, r->bytes, group);
 }
 
 /* steps on every rank; a rank that failed keeps its neighbours' remaining
@@ -157,7 +144,11 @@ static int set_up(seis_rank *r, const seis_args *a, const scl_seis_run *run,
         scl_seis_run_release(&br);
     else
         scl_seis_model_release(&w);
-    return cli_mpi_agree(ok);
+    if (cli_mpi_agree(ok))
+        return -1;
+    r->bytes = scl_seis_halo_bytes(r->sv);
+    cli_halo_init(&r->halo, r->cart, r->below, r->above, r->size > 1 ? r->bytes : 0, a->halo_mpi);
+    return 0;
 }
 
 /* The Cartesian communicator of the cut and this rank's slab. */
@@ -279,9 +270,9 @@ static void report(const seis_rank *r, const scl_seis_config *c, const int n[3],
     scl_seis_work_group(r->sv, &lx, &ly, &kz);
     printf("%ld steps in %.3f s: %.4f Gcells/s on %d MPI ranks (slabs along %c)\n", c->steps, secs,
            cells * (double)c->steps / secs / 1e9, r->size, "xyz"[r->axis]);
-    printf("rank 0 device %s, work-group %dx%d, kz %d; halo swaps (slowest rank, MPI time) "
-           "%.3f ms/step\n", scl_device(r->ctx)->name, lx, ly, kz,
-           c->steps ? 1e3 * halo / (double)c->steps : 0.0);
+    printf("rank 0 device %s, work-group %dx%d, kz %d; halo swaps through %s (slowest rank, "
+           "transport time) %.3f ms/step\n", scl_device(r->ctx)->name, lx, ly, kz,
+           cli_halo_transport(&r->halo), c->steps ? 1e3 * halo / (double)c->steps : 0.0);
 }
 
 /* The run file (every rank reads it) or the benchmark's configuration. */
@@ -309,7 +300,8 @@ static int read_run(const seis_args *a, int rank, scl_seis_run *run)
 static int run_mpi(int argc, char **argv, int rank, int size)
 {
     setvbuf(stdout, NULL, _IOLBF, 0); /* a run cut short keeps what it printed */
-    seis_rank rs = {.cart = MPI_COMM_NULL, .rank = rank, .size = size}, *r = &rs;
+    seis_rank rs = {.cart = MPI_COMM_NULL, .rank = rank, .size = size, .halo.win = MPI_WIN_NULL};
+    seis_rank *r = &rs;
     seis_args a = SEIS_ARGS_DEFAULT;
     const int p = seis_parse_args(argc, argv, &a);
     if (p || refuse_options(&a, r->rank))
@@ -354,6 +346,7 @@ done:
     cli_outputs_free(&outs); /* what was not committed: a failed run leaves nothing */
     free(traces), free(rx), free(index);
     scl_seis_free(r->sv);
+    cli_halo_free(&r->halo);
     if (r->ctx)
         scl_context_free(r->ctx);
     if (r->cart != MPI_COMM_NULL)

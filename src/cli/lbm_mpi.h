@@ -34,7 +34,11 @@ int lbm_mpi_agree(lbm_mpi *mpi, int ok);
  * whole step (--no-overlap, for comparison). Same states either way. */
 int lbm_mpi_create(lbm_mpi *mpi, const char *device, const char *param_path,
                    const scl_lbm_params *p, const unsigned char *obst,
-                   const scl_lbm_options *opt, int overlap, scl_context **ctx, scl_lbm **lbm);
+                   const scl_lbm_options *opt, int overlap, int halo_mpi, scl_context **ctx,
+                   scl_lbm **lbm);
+/* How the halos travel (after lbm_mpi_create; halo_mpi: MPI messages even
+ * between ranks of a node, else a shared memory window there). */
+const char *lbm_mpi_transport(const lbm_mpi *mpi);
 /* Advance every slab `steps` steps (halos exchanged every step); av (all
  * ranks, optional) receives the mean |u| over the whole lattice per step. */
 int lbm_mpi_steps(lbm_mpi *mpi, scl_lbm *lbm, long steps, float *av);

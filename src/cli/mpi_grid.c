@@ -89,6 +89,16 @@ void cli_mpi_slab(int n, int p, int c, int *lo, int *cells)
     *lo = c * base + (c < extra ? c : extra);
 }
 
+int cli_mpi_parse_halo(const char *cmd, const char *v, int *mpi)
+{
+    if (strcmp(v, "shm") && strcmp(v, "mpi")) {
+        fprintf(stderr, "streamcl %s: --halo is shm or mpi, got '%s'\n", cmd, v);
+        return -1;
+    }
+    *mpi = !strcmp(v, "mpi");
+    return 0;
+}
+
 #if STREAMCL_HAVE_MPI
 #include <mpi.h>
 #if STREAMCL_HAVE_PAIR
@@ -135,6 +145,173 @@ const char *cli_mpi_rank_device(const char *device, char *spec, size_t len)
     (void)spec, (void)len, (void)local;
 #endif
     return device;
+}
+
+/* Halo swaps through a shared memory window. The window is MPI-3's unified
+ * model (checked): the ranks' stores and loads hit the same memory, and
+ * what orders them is a memory barrier plus a message. Writer: store the
+ * plane into the neighbour's area, MPI_Win_sync, send a zero-byte note;
+ * reader: receive the note, MPI_Win_sync, load (copy the area out). Then
+ * the same the other way round, so that the next swap's stores cannot
+ * overwrite an area before its reader copied it out: reader MPI_Win_sync,
+ * zero-byte ack; writer receives the ack, MPI_Win_sync. MPI_Win_sync needs
+ * a passive-target epoch: one MPI_Win_lock_all (no conflicting locks:
+ * MPI_MODE_NOCHECK) from set-up to MPI_Win_free. Only the two ranks of a
+ * pair synchronise, never the node. */
+#define HALO_ACK 2000 /* tags of the acks: above the notes' 2 * tag + 1 */
+
+/* This rank's area pair on the node's ranks; 0 when made (unified model). */
+static int halo_window(cli_halo *h, MPI_Comm node)
+{
+    MPI_Info info;
+    char *base = NULL;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "alloc_shared_noncontig", "true"); /* each area in its owner's pages */
+    MPI_Comm_set_errhandler(node, MPI_ERRORS_RETURN);
+    int rc = MPI_Win_allocate_shared((MPI_Aint)(2 * h->cap), 1, info, node, &base, &h->win);
+    MPI_Info_free(&info);
+    if (rc != MPI_SUCCESS) {
+        h->win = MPI_WIN_NULL;
+        return -1;
+    }
+    int *model = NULL, flag = 0;
+    MPI_Win_get_attr(h->win, MPI_WIN_MODEL, &model, &flag);
+    h->mine[0] = base;
+    h->mine[1] = base + h->cap;
+    return flag && model && *model == MPI_WIN_UNIFIED ? 0 : -1;
+}
+
+/* The neighbours on this node: their areas this rank writes. */
+static void halo_peers(cli_halo *h, MPI_Comm node)
+{
+    MPI_Group all, here;
+    MPI_Comm_group(h->comm, &all);
+    MPI_Comm_group(node, &here);
+    for (int d = 0; d < 2; d++) {
+        int r = h->nb[d], local = MPI_UNDEFINED, unit = 1;
+        MPI_Aint size = 0;
+        char *base = NULL;
+        if (r != MPI_PROC_NULL)
+            MPI_Group_translate_ranks(all, 1, &r, here, &local);
+        if (local == MPI_UNDEFINED || local == MPI_PROC_NULL)
+            continue; /* another node's rank: messages (it decides the same of us) */
+        MPI_Win_shared_query(h->win, local, &size, &unit, &base);
+        h->peer[d] = base + (d == 0 ? h->cap : 0);
+        h->shm[d] = base != NULL;
+    }
+    MPI_Group_free(&all);
+    MPI_Group_free(&here);
+}
+
+void cli_halo_init(cli_halo *h, MPI_Comm comm, int below, int above, size_t cap, int mpi)
+{
+    *h = (cli_halo){.comm = comm, .win = MPI_WIN_NULL, .nb = {below, above}};
+    unsigned long want = (unsigned long)cap, most = 0;
+    MPI_Allreduce(&want, &most, 1, MPI_UNSIGNED_LONG, MPI_MAX, comm);
+    h->cap = (size_t)most;
+    if (mpi || most == 0) /* the same on every rank */
+        return;
+    MPI_Comm node;
+    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    int ok = halo_window(h, node) == 0, all = 0;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+    if (all) {
+        MPI_Win_lock_all(MPI_MODE_NOCHECK, h->win);
+        halo_peers(h, node);
+    } else if (h->win != MPI_WIN_NULL) {
+        MPI_Win_free(&h->win);
+    }
+    MPI_Comm_free(&node);
+    int kinds[2] = {0, 0}, seen[2]; /* [0] a window pair somewhere, [1] a message pair */
+    for (int d = 0; d < 2; d++) {
+        kinds[0] |= h->shm[d];
+        kinds[1] |= h->nb[d] != MPI_PROC_NULL && !h->shm[d];
+    }
+    MPI_Allreduce(kinds, seen, 2, MPI_INT, MPI_MAX, comm);
+    h->kind = seen[0] ? (seen[1] ? 2 : 1) : 0;
+}
+
+const char *cli_halo_transport(const cli_halo *h)
+{
+    static const char *names[] = {"MPI messages", "shared memory",
+                                  "shared memory within nodes, MPI messages across"};
+    return names[h->kind];
+}
+
+/* A failed neighbour's message of unknown size, taken and dropped. */
+static void halo_discard(cli_halo *h, int from, int tag)
+{
+    MPI_Status st;
+    int count = 0;
+    MPI_Probe(from, tag, h->comm, &st);
+    MPI_Get_count(&st, MPI_BYTE, &count);
+    char *buf = malloc(count > 0 ? (size_t)count : 1);
+    MPI_Recv(buf, buf ? count : 0, MPI_BYTE, from, tag, h->comm, MPI_STATUS_IGNORE);
+    free(buf);
+}
+
+/* The notes (or the planes, as messages): d 0 sends down, 1 up. */
+static void halo_post(cli_halo *h, int dirs, const void *const send[2], void *const recv[2],
+                      size_t bytes, int tag)
+{
+    MPI_Request q[4];
+    int n = 0, discard[2] = {0, 0};
+    for (int d = 0; d < 2; d++) {
+        const int to = h->nb[d], from = h->nb[1 - d], t = 2 * tag + d;
+        const int st = h->shm[d] && bytes <= h->cap, sf = h->shm[1 - d] && bytes <= h->cap;
+        if (!(dirs & (1 << d)))
+            continue;
+        if (to != MPI_PROC_NULL) {
+            if (st && send[d]) {
+                memcpy(h->peer[d], send[d], bytes);
+                MPI_Win_sync(h->win);
+            }
+            MPI_Isend(st ? NULL : send[d], st || !send[d] ? 0 : (int)bytes, MPI_BYTE, to, t,
+                      h->comm, &q[n++]);
+        }
+        if (from != MPI_PROC_NULL && (sf || recv[1 - d]))
+            MPI_Irecv(sf ? NULL : recv[1 - d], sf ? 0 : (int)bytes, MPI_BYTE, from, t, h->comm,
+                      &q[n++]);
+        else if (from != MPI_PROC_NULL)
+            discard[d] = 1;
+    }
+    for (int d = 0; d < 2; d++) /* our sends are posted: no deadlock */
+        if (discard[d])
+            halo_discard(h, h->nb[1 - d], 2 * tag + d);
+    MPI_Waitall(n, q, MPI_STATUSES_IGNORE);
+}
+
+void cli_halo_swap(cli_halo *h, int dirs, const void *const send[2], void *const recv[2],
+                   size_t bytes, int tag)
+{
+    halo_post(h, dirs, send, recv, bytes, tag);
+    if (h->win == MPI_WIN_NULL || bytes > h->cap)
+        return;
+    MPI_Request q[4];
+    int n = 0;
+    MPI_Win_sync(h->win); /* the writers' stores before our loads */
+    for (int d = 0; d < 2; d++)
+        if ((dirs & (1 << d)) && h->shm[1 - d] && h->nb[1 - d] != MPI_PROC_NULL && recv[1 - d])
+            memcpy(recv[1 - d], h->mine[1 - d], bytes);
+    MPI_Win_sync(h->win); /* our loads before the acks */
+    for (int d = 0; d < 2; d++) {
+        if (!(dirs & (1 << d)))
+            continue;
+        if (h->shm[1 - d] && h->nb[1 - d] != MPI_PROC_NULL)
+            MPI_Isend(NULL, 0, MPI_BYTE, h->nb[1 - d], HALO_ACK + 2 * tag + d, h->comm, &q[n++]);
+        if (h->shm[d] && h->nb[d] != MPI_PROC_NULL)
+            MPI_Irecv(NULL, 0, MPI_BYTE, h->nb[d], HALO_ACK + 2 * tag + d, h->comm, &q[n++]);
+    }
+    MPI_Waitall(n, q, MPI_STATUSES_IGNORE);
+    MPI_Win_sync(h->win); /* the readers' loads before our next stores */
+}
+
+void cli_halo_free(cli_halo *h)
+{
+    if (h->win == MPI_WIN_NULL)
+        return;
+    MPI_Win_unlock_all(h->win);
+    MPI_Win_free(&h->win); /* collective over the node's ranks: each frees its own */
 }
 #endif
 

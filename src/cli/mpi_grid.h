@@ -7,6 +7,9 @@
 #define STREAMCL_CLI_MPI_GRID_H
 
 #include <stddef.h>
+#if STREAMCL_HAVE_MPI
+#include <mpi.h>
+#endif
 
 /* Ranks the launcher (Open MPI's mpirun, a PMI/PMIx launcher such as srun)
  * says it started, from the environment; 0 outside one. */
@@ -24,6 +27,10 @@ int cli_mpi_choose_axis(const char *cmd, int size, const int *dims, const int n[
 /* Cells of slab c of p along n: the first n % p slabs get one more. */
 void cli_mpi_slab(int n, int p, int c, int *lo, int *cells);
 
+/* --halo shm|mpi: *mpi 1 for messages only, 0 for shared memory where the
+ * neighbours share a node (-1 after printing). */
+int cli_mpi_parse_halo(const char *cmd, const char *v, int *mpi);
+
 /* MPI_Init, body(argc, argv, rank, size), a barrier (every rank has
  * cleaned up, rank 0 removed its uncommitted outputs, before any leaves:
  * mpirun kills the rest when one exits non-zero), MPI_Finalize; body's
@@ -37,6 +44,37 @@ int cli_mpi_agree(int ok);
  * GPUs round robin by node-local rank (as the LAMMPS pair style spreads
  * its ranks); spec holds the chosen one. Collective. */
 const char *cli_mpi_rank_device(const char *device, char *spec, size_t len);
+
+/* Halo swaps with the two neighbours of a slab along one axis of comm
+ * (below, above; MPI_PROC_NULL at a wall, either may be this rank): through
+ * an MPI-3 shared memory window where the neighbour runs on this node (one
+ * memcpy into its receive area, one out, instead of a message through the
+ * shared-memory transport's small fragments), as messages otherwise. */
+typedef struct {
+    MPI_Comm comm;  /* the caller's */
+    MPI_Win win;    /* MPI_WIN_NULL: messages only */
+    int nb[2];      /* below, above */
+    int shm[2];     /* that neighbour's planes go through the window */
+    char *mine[2];  /* my receive areas: [0] from below, [1] from above */
+    char *peer[2];  /* what I write: below's area from above, above's from below */
+    size_t cap;     /* bytes of each area */
+    int kind;       /* over all ranks: 0 messages only, 1 windows only, 2 both */
+} cli_halo;
+/* Collective over comm: cap is the most bytes one face moves (the areas get
+ * the largest over the ranks); messages only when mpi is set, or where a
+ * window could not be made on some rank. */
+void cli_halo_init(cli_halo *h, MPI_Comm comm, int below, int above, size_t cap, int mpi);
+/* "shared memory", "MPI messages", or "shared memory within nodes, MPI
+ * messages across" (the same on every rank). */
+const char *cli_halo_transport(const cli_halo *h);
+/* One swap, both ways when dirs is 3: dirs & 1 sends send[0] down and takes
+ * recv[1] from above, dirs & 2 sends send[1] up and takes recv[0] from
+ * below; bytes each (at most cap), tag < 1000 told apart from other swaps.
+ * A NULL send sends nothing (a failed rank's part), a NULL recv discards
+ * what arrives. Every rank calls it for every swap. */
+void cli_halo_swap(cli_halo *h, int dirs, const void *const send[2], void *const recv[2],
+                   size_t bytes, int tag);
+void cli_halo_free(cli_halo *h);
 #endif
 
 #endif

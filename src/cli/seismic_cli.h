@@ -14,6 +14,7 @@ typedef struct {
     long bench_n[3];  /* --bench box (bench: nonzero when given) */
     int decomp[3];    /* --decomp (0 0 0: not given) */
     int no_overlap;
+    int halo_mpi;     /* --halo mpi: messages even between ranks of a node */
 } seis_args;
 
 #define SEIS_ARGS_DEFAULT \

@@ -1053,6 +1053,11 @@ int scl_seis_lds_early(const scl_seis *sv)
     return scl_plan_value(sv->plan, "early", 1);
 }
 
+size_t scl_seis_halo_bytes(const scl_seis *sv)
+{
+    return sv && sv->s.cut >= 0 ? 3 * sv->plane_elems * sv->real_size : 0;
+}
+
 void scl_seis_work_group(const scl_seis *sv, int *lx, int *ly, int *kz)
 {
     *lx = scl_plan_value(sv->plan, "lx", 0);

@@ -6,7 +6,8 @@
 #  - sources (a z and an x dipole) and receivers on slab boundaries
 #  - uneven slabs: a prime axis (13 cells over 3, 7 over 4: a one-cell slab)
 #  - a CPML corner over 4 ranks (z0 CPML of 8 cells on a 10-cell axis)
-#  - halo swaps behind the interior updates (default) and --no-overlap
+#  - halo swaps behind the interior updates (default) and --no-overlap; through
+#    shared memory (default) and as MPI messages (--halo mpi)
 #  - voltage sources (resistive, hard) and a Debye material on cuts; 2D TMz
 # Failures: a bad output path (rank 0), a bad device on rank 1, more ranks
 # than cells, a 2-D --decomp: non-zero, the message, no files left.
@@ -156,6 +157,12 @@ run b_noov 4 b --decomp 1x1x4 --no-overlap --fp64
 same "fp64 13x6x7, --decomp 1x1x4 (a one-cell slab), --no-overlap" b_ref_fp64 b_noov 1
 run c_noov 4 c --decomp 1x1x4 --no-overlap
 same "fp32 CPML corner over 4 z slabs, --no-overlap" c_ref_fp32 c_noov 0
+# the halos as MPI messages (--halo mpi) instead of through the node's
+# shared memory window (the default above): the same bits
+run a_mpi 3 a --halo mpi
+same "fp32 12x10x9, 3 ranks, --halo mpi" a_ref_fp32 a_mpi 0
+says "3 ranks of one node: halos through shared memory" "$work/a_noov.log" "through shared memory"
+says "--halo mpi: halos as MPI messages" "$work/a_mpi.log" "through MPI messages"
 
 # a #geometry_view: written by rank 0 as one rank writes it (beside the input)
 { cat "$work/in/a.in"; echo "#geometry_view: 0 0 0 0.024 0.02 0.018 0.002 0.002 0.002 g_geo n"; } \

@@ -8,7 +8,8 @@
 # on awkward sizes: 19x13 (13 rows, prime) at 1..4 ranks with obstacles on the
 # slab boundaries and on the periodic wrap row; 23x5 at 4 ranks (slabs of
 # 2,1,1,1 rows: a rank with one row) in fp32 and fp16; tuned and forced shapes;
-# the overlapped halo exchange (default) and --no-overlap.
+# the overlapped halo exchange (default) and --no-overlap; through shared
+# memory (default) and as MPI messages (--halo mpi).
 # Failures: more ranks than rows, and one rank with a bad device: every rank
 # stops, non-zero, the message shown, no files (nor .part) left.
 #   mpi_ranks.sh STREAMCL MPIEXEC WORKDIR HAVE_MPI      (ctest passes them)
@@ -58,6 +59,12 @@ done
 # overlapped default (edge rows, then the interior while the edges are swapped)
 run a_noov 3 a.par a.obs --force lx=16,ly=1 --no-overlap
 compare "19x13, 3 ranks, --no-overlap" "$work/a_ref" "$work/a_noov"
+# the halos as MPI messages (--halo mpi) instead of through the node's
+# shared memory window (the default): the same states
+run a_mpi 3 a.par a.obs --force lx=16,ly=1 --halo mpi
+compare "19x13, 3 ranks, --halo mpi" "$work/a_ref" "$work/a_mpi"
+says "3 ranks of one node: halos through shared memory" "$work/a_noov.log" "through shared memory"
+says "--halo mpi: halos as MPI messages" "$work/a_mpi.log" "through MPI messages"
 # overlapped: interior groups 4 rows high (partials of 3 launches per step),
 # batches of 7 steps (the halos stay filled from one batch to the next)
 run a_ly4 2 a.par a.obs --force lx=16,ly=4 --batch 7

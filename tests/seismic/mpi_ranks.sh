@@ -13,7 +13,8 @@
 #  - uneven slabs: 13 cells over 3 (prime), 7 over 4 at order 2 (2,2,2,1: a
 #    one-plane rank; at order 4 a rank needs 2 planes: refused, below)
 #  - CPML corners over 4 ranks (CPML 4 on a 10-plane z axis: 3,3,2,2)
-#  - halo swaps behind the inner planes (default) and --no-overlap
+#  - halo swaps behind the inner planes (default) and --no-overlap; through
+#    shared memory (default) and as MPI messages (--halo mpi)
 # Failures: a bad output path (rank 0), a bad device on rank 1, more ranks
 # than planes, a one-plane rank at order 4, a 2-D --decomp, --png: non-zero,
 # the message, no files left.
@@ -126,6 +127,12 @@ run a_z4n 4 a --decomp 1x1x4 --no-overlap
 same "fp32 4 z slabs, --no-overlap" a_ref a_z4n
 run a64_x3n 3 a64 --decomp 3x1x1 --no-overlap
 same "fp64 3 x slabs, --no-overlap" a64_ref a64_x3n
+# the halos as MPI messages (--halo mpi) instead of through the node's
+# shared memory window (the default above): the same bits
+run a_z4m 4 a --decomp 1x1x4 --halo mpi
+same "fp32 4 z slabs, --halo mpi" a_ref a_z4m
+says "4 ranks of one node: halos through shared memory" "$work/a_z4n.log" "through shared memory"
+says "--halo mpi: halos as MPI messages" "$work/a_z4m.log" "through MPI messages"
 
 # failures: the command writes into WORK/NAME/out
 seis() { local d=$1 m=$2; shift 2; echo "$streamcl" seismic "$work/in/$m.run" --tune 0 \
