@@ -71,6 +71,102 @@ static long bench_min(const seis_args *a)
     return m;
 }
 
+/* --engine, --component, --plane, --precision and --order: a value from a
+ * set. 1 taken, -1 bad (after printing), 0 not one of these. */
+static int parse_choice(const char *o, const char *val, seis_args *a)
+{
+    static const char *comps[4] = {"vx", "vy", "vz", "p"};
+    if (!strcmp(o, "--engine")) {
+        if (strcmp(val, "opencl") && strcmp(val, "reference"))
+            return fprintf(stderr, "streamcl seismic: --engine is opencl or reference, got '%s'\n",
+                           val), -1;
+        a->engine = val;
+    } else if (!strcmp(o, "--component")) {
+        a->comp = -1;
+        for (int q = 0; q < 4; q++)
+            if (!strcmp(val, comps[q]))
+                a->comp = q;
+        if (a->comp < 0)
+            return fprintf(stderr, "streamcl seismic: --component is vx, vy, vz or p, got '%s'\n",
+                           val), -1;
+    } else if (!strcmp(o, "--plane")) {
+        if ((val[0] != 'x' && val[0] != 'y' && val[0] != 'z') || val[1] != '=' ||
+            cli_parse_long("seismic", o, val + 2, 0, 100000, &a->plane_index))
+            return fprintf(stderr, "streamcl seismic: --plane is x=I, y=I or z=I\n"), -1;
+        a->plane_axis = val[0] - 'x';
+    } else if (!strcmp(o, "--precision")) {
+        if (strcmp(val, "single") && strcmp(val, "double"))
+            return fprintf(stderr, "streamcl seismic: --precision is single or double, got '%s'\n",
+                           val), -1;
+        a->fp64 = !strcmp(val, "double");
+    } else if (!strcmp(o, "--order")) {
+        if (cli_parse_long("seismic", o, val, 2, 4, &a->order) || a->order == 3)
+            return fprintf(stderr, "streamcl seismic: --order is 2 or 4\n"), -1;
+    } else
+        return 0;
+    return 1;
+}
+
+/* An option with a value: a path or name (str), a number in [lo, hi]
+ * (num), --decomp, --halo, --bench or a choice. 0 taken, -1 bad or unknown. */
+static int parse_value(const char *o, const char *val, seis_args *a)
+{
+    const struct {
+        const char *name, **str;
+        long *num, lo, hi;
+    } opts[] = {
+        {"--segy", &a->segy, NULL, 0, 0},         {"--csv", &a->csv, NULL, 0, 0},
+        {"--gather", &a->gather, NULL, 0, 0},     {"--png", &a->png, NULL, 0, 0},
+        {"--device", &a->device, NULL, 0, 0},     {"--plan", &a->plan, NULL, 0, 0},
+        {"--every", NULL, &a->every, 1, 1L << 30}, {"--decimate", NULL, &a->decimate, 1, 1L << 20},
+        {"--threads", NULL, &a->threads, 1, 4096}, {"--tune", NULL, &a->tune, 0, 1},
+        {"--pml", NULL, &a->pml, 0, 100},          {"--steps", NULL, &a->steps, 1, 1L << 30},
+    };
+    for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++) {
+        if (strcmp(o, opts[k].name))
+            continue;
+        if (opts[k].str) {
+            *opts[k].str = val;
+            return 0;
+        }
+        return cli_parse_long("seismic", o, val, opts[k].lo, opts[k].hi, opts[k].num) ? -1 : 0;
+    }
+    if (!strcmp(o, "--decomp"))
+        return cli_mpi_parse_decomp("seismic", val, a->decomp) ? -1 : 0;
+    if (!strcmp(o, "--halo"))
+        return cli_mpi_parse_halo("seismic", val, &a->halo_mpi) ? -1 : 0;
+    if (!strcmp(o, "--bench"))
+        return parse_bench(val, a) ? -1 : 0;
+    const int c = parse_choice(o, val, a);
+    if (c == 0)
+        fprintf(stderr, "streamcl seismic: unknown option '%s'\n", o);
+    return c == 1 ? 0 : -1;
+}
+
+/* What the options say together: one of a run file and --bench, --pml only
+ * with --bench and leaving an interior. 0 or -1 after printing. */
+static int check_args(const seis_args *a)
+{
+    const char *why = NULL;
+    if (!a->runfile && !a->bench)
+        why = "a run file (or --bench N) is required";
+    else if (a->runfile && a->bench)
+        why = "give a run file or --bench, not both";
+    else if (a->pml >= 0 && !a->bench)
+        why = "--pml is for --bench (a run file sets its own)";
+    if (why)
+        return fprintf(stderr, "streamcl seismic: %s\n", why), -1;
+    if (a->pml < 0 || 2 * a->pml + 4 <= bench_min(a))
+        return 0;
+    if (a->bench_n[1] == a->bench && a->bench_n[2] == a->bench)
+        fprintf(stderr, "streamcl seismic: --pml %ld leaves no interior in a %ld^3 cube\n", a->pml,
+                a->bench);
+    else
+        fprintf(stderr, "streamcl seismic: --pml %ld leaves no interior in the %ldx%ldx%ld box\n",
+                a->pml, a->bench_n[0], a->bench_n[1], a->bench_n[2]);
+    return -1;
+}
+
 int seis_parse_args(int argc, char **argv, seis_args *a)
 {
     for (int i = 1; i < argc; i++) {
@@ -89,93 +185,14 @@ int seis_parse_args(int argc, char **argv, seis_args *a)
             a->runfile = o;
             continue;
         }
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!val) {
+        if (i + 1 >= argc) {
             fprintf(stderr, "streamcl seismic: unknown or incomplete option '%s'\n", o);
             return -1;
         }
-        i++;
-        if (!strcmp(o, "--segy")) a->segy = val;
-        else if (!strcmp(o, "--csv")) a->csv = val;
-        else if (!strcmp(o, "--gather")) a->gather = val;
-        else if (!strcmp(o, "--png")) a->png = val;
-        else if (!strcmp(o, "--device")) a->device = val;
-        else if (!strcmp(o, "--plan")) a->plan = val;
-        else if (!strcmp(o, "--engine")) {
-            if (strcmp(val, "opencl") && strcmp(val, "reference")) {
-                fprintf(stderr, "streamcl seismic: --engine is opencl or reference, got '%s'\n", val);
-                return -1;
-            }
-            a->engine = val;
-        } else if (!strcmp(o, "--component")) {
-            static const char *names[4] = {"vx", "vy", "vz", "p"};
-            a->comp = -1;
-            for (int q = 0; q < 4; q++)
-                if (!strcmp(val, names[q]))
-                    a->comp = q;
-            if (a->comp < 0) {
-                fprintf(stderr, "streamcl seismic: --component is vx, vy, vz or p, got '%s'\n", val);
-                return -1;
-            }
-        } else if (!strcmp(o, "--plane")) {
-            if ((val[0] != 'x' && val[0] != 'y' && val[0] != 'z') || val[1] != '=' ||
-                cli_parse_long("seismic", o, val + 2, 0, 100000, &a->plane_index))
-                return (fprintf(stderr, "streamcl seismic: --plane is x=I, y=I or z=I\n"), -1);
-            a->plane_axis = val[0] - 'x';
-        } else if (!strcmp(o, "--precision")) {
-            if (strcmp(val, "single") && strcmp(val, "double")) {
-                fprintf(stderr, "streamcl seismic: --precision is single or double, got '%s'\n", val);
-                return -1;
-            }
-            a->fp64 = !strcmp(val, "double");
-        } else if (!strcmp(o, "--every")) {
-            if (cli_parse_long("seismic", o, val, 1, 1L << 30, &a->every)) return -1;
-        } else if (!strcmp(o, "--decimate")) {
-            if (cli_parse_long("seismic", o, val, 1, 1L << 20, &a->decimate)) return -1;
-        } else if (!strcmp(o, "--threads")) {
-            if (cli_parse_long("seismic", o, val, 1, 4096, &a->threads)) return -1;
-        } else if (!strcmp(o, "--tune")) {
-            if (cli_parse_long("seismic", o, val, 0, 1, &a->tune)) return -1;
-        } else if (!strcmp(o, "--decomp")) {
-            if (cli_mpi_parse_decomp("seismic", val, a->decomp)) return -1;
-        } else if (!strcmp(o, "--halo")) {
-            if (cli_mpi_parse_halo("seismic", val, &a->halo_mpi)) return -1;
-        } else if (!strcmp(o, "--bench")) {
-            if (parse_bench(val, a)) return -1;
-        } else if (!strcmp(o, "--pml")) {
-            if (cli_parse_long("seismic", o, val, 0, 100, &a->pml)) return -1;
-        } else if (!strcmp(o, "--steps")) {
-            if (cli_parse_long("seismic", o, val, 1, 1L << 30, &a->steps)) return -1;
-        } else if (!strcmp(o, "--order")) {
-            if (cli_parse_long("seismic", o, val, 2, 4, &a->order) || a->order == 3)
-                return (fprintf(stderr, "streamcl seismic: --order is 2 or 4\n"), -1);
-        } else {
-            fprintf(stderr, "streamcl seismic: unknown option '%s'\n", o);
+        if (parse_value(o, argv[++i], a))
             return -1;
-        }
     }
-    if (!a->runfile && !a->bench) {
-        fprintf(stderr, "streamcl seismic: a run file (or --bench N) is required\n");
-        return -1;
-    }
-    if (a->runfile && a->bench) {
-        fprintf(stderr, "streamcl seismic: give a run file or --bench, not both\n");
-        return -1;
-    }
-    if (a->pml >= 0 && !a->bench) {
-        fprintf(stderr, "streamcl seismic: --pml is for --bench (a run file sets its own)\n");
-        return -1;
-    }
-    if (a->pml >= 0 && 2 * a->pml + 4 > bench_min(a)) {
-        if (a->bench_n[1] == a->bench && a->bench_n[2] == a->bench)
-            fprintf(stderr, "streamcl seismic: --pml %ld leaves no interior in a %ld^3 cube\n",
-                    a->pml, a->bench);
-        else
-            fprintf(stderr, "streamcl seismic: --pml %ld leaves no interior in the %ldx%ldx%ld "
-                            "box\n", a->pml, a->bench_n[0], a->bench_n[1], a->bench_n[2]);
-        return -1;
-    }
-    return 0;
+    return check_args(a);
 }
 
 /* The benchmark box: homogeneous granite-like rock, 10 cells of CPML on all
