@@ -87,92 +87,130 @@ static scl_status parse_wavelet(parse_state *ps, char **tok, int ntok, int first
     return SCL_OK;
 }
 
-static scl_status parse_line(parse_state *ps, scl_seis_run *run, char **tok, int ntok, char *err,
+/* One command of the run file: tok[0 .. ntok-1], with tok[0] its name. */
+typedef scl_status (*line_fn)(parse_state *ps, scl_seis_run *run, char **tok, int ntok,
+                              char *err, size_t errlen);
+
+/* grid NX NY NZ H */
+static scl_status line_grid(parse_state *ps, scl_seis_run *run, char **tok, int ntok, char *err,
+                            size_t errlen)
+{
+    scl_linereader *lr = &ps->lr;
+    double h;
+    long iv;
+    if (ntok != 5 || numbers(tok, 4, 1, &h) != 0)
+        return scl_linereader_fail(lr, err, errlen, "expected 'grid NX NY NZ H'");
+    int *dims[3] = {&run->model.nx, &run->model.ny, &run->model.nz};
+    for (int a = 0; a < 3; a++) {
+        if (scl_parse_int(tok[1 + a], &iv) != 0 || iv < 2 || iv > 100000)
+            return scl_linereader_fail(lr, err, errlen,
+                                       "grid size '%s' must be an integer in [2, 100000]",
+                                       tok[1 + a]);
+        *dims[a] = (int)iv;
+    }
+    if (!(h > 0))
+        return scl_linereader_fail(lr, err, errlen, "cell size %g must be positive", h);
+    run->model.h = h;
+    ps->have_grid = 1;
+    /* the model (vp, vs, rho as float) and the set-up's padded double
+     * copies live on the host first: about 52 bytes per cell. Refused
+     * here, before any of it is allocated, above half the host's memory */
+    const double cells = (double)run->model.nx * run->model.ny * run->model.nz;
+    const double host = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+    if (host > 0 && cells * 52.0 > 0.5 * host)
+        return scl_linereader_fail(lr, err, errlen,
+                                   "a %d x %d x %d grid needs about %.1f GiB of host memory "
+                                   "for its model and set-up; this host has %.1f GiB",
+                                   run->model.nx, run->model.ny, run->model.nz,
+                                   cells * 52.0 / 1073741824.0, host / 1073741824.0);
+    return SCL_OK;
+}
+
+/* model homogeneous VP VS RHO: the numbers at tok[2..4]. */
+static scl_status model_homogeneous(parse_state *ps, char **tok, char *err, size_t errlen)
+{
+    scl_linereader *lr = &ps->lr;
+    const double *m = ps->hom;
+    if (numbers(tok, 2, 3, ps->hom) != 0)
+        return scl_linereader_fail(lr, err, errlen, "expected 'model homogeneous VP VS RHO'");
+    if (m[0] > 1e10 || m[1] > 1e10 || m[2] > 1e10)
+        return scl_linereader_fail(lr, err, errlen, "vp, vs and rho must be below 1e10");
+    if (!(m[0] > 0) || !(m[2] > 0) || m[1] < 0)
+        return scl_linereader_fail(lr, err, errlen,
+                                   "vp %g and density %g must be positive, vs %g >= 0", m[0],
+                                   m[2], m[1]);
+    if (m[0] < 1e-6 || m[2] < 1e-6) /* stored as float */
+        return scl_linereader_fail(lr, err, errlen, "vp %g and density %g must be at least 1e-6",
+                                   m[0], m[2]);
+    if (m[1] >= sqrt(3.0) / 2 * m[0])
+        return scl_linereader_fail(lr, err, errlen,
+                                   "vs %g >= (sqrt(3)/2) vp = %g gives a negative bulk "
+                                   "modulus",
+                                   m[1], sqrt(3.0) / 2 * m[0]);
+    ps->model_kind = 1;
+    return SCL_OK;
+}
+
+/* model homogeneous VP VS RHO | layered FILE | raw HEADER */
+static scl_status line_model(parse_state *ps, scl_seis_run *run, char **tok, int ntok, char *err,
                              size_t errlen)
+{
+    (void)run;
+    ps->model_line = ps->lr.line;
+    if (ntok == 5 && !strcmp(tok[1], "homogeneous"))
+        return model_homogeneous(ps, tok, err, errlen);
+    if (ntok == 3 && (!strcmp(tok[1], "layered") || !strcmp(tok[1], "raw"))) {
+        ps->model_kind = !strcmp(tok[1], "layered") ? 2 : 3;
+        snprintf(ps->model_file, sizeof ps->model_file, "%s%s", tok[2][0] == '/' ? "" : ps->dir,
+                 tok[2]);
+        return SCL_OK;
+    }
+    return scl_linereader_fail(&ps->lr, err, errlen,
+                               "expected 'model homogeneous VP VS RHO', 'model layered "
+                               "FILE' or 'model raw HEADER'");
+}
+
+/* time SECONDS or steps N: the run's length, one of the two. */
+static scl_status line_length(parse_state *ps, scl_seis_run *run, char **tok, int ntok, char *err,
+                              size_t errlen)
+{
+    (void)run;
+    scl_linereader *lr = &ps->lr;
+    double v;
+    long iv;
+    const int is_time = !strcmp(tok[0], "time");
+    const long other = is_time ? ps->steps_line : ps->time_line;
+    if (is_time && (ntok != 2 || numbers(tok, 1, 1, &v) != 0 || !(v > 0)))
+        return scl_linereader_fail(lr, err, errlen, "expected 'time SECONDS' (> 0)");
+    if (!is_time && (ntok != 2 || scl_parse_int(tok[1], &iv) != 0 || iv < 1 || iv > 100000000))
+        return scl_linereader_fail(lr, err, errlen, "expected 'steps N' (1 to 1e8)");
+    if (other)
+        return scl_linereader_fail(lr, err, errlen,
+                                   "'%s' and '%s' (line %ld) both set the length; give one",
+                                   tok[0], is_time ? "steps" : "time", other);
+    if (is_time) {
+        ps->duration = v;
+        ps->time_line = lr->line;
+    } else {
+        ps->steps = iv;
+        ps->steps_line = lr->line;
+    }
+    return SCL_OK;
+}
+
+/* dt, order, surface, pml and precision: one setting of the config each. */
+static scl_status line_setting(parse_state *ps, scl_seis_run *run, char **tok, int ntok,
+                               char *err, size_t errlen)
 {
     scl_linereader *lr = &ps->lr;
     scl_seis_config *c = &run->config;
     const char *cmd = tok[0];
+    double v;
     long iv;
-    double v[9];
-    if (!strcmp(cmd, "grid")) {
-        if (ntok != 5 || numbers(tok, 4, 1, v) != 0)
-            return scl_linereader_fail(lr, err, errlen, "expected 'grid NX NY NZ H'");
-        int *dims[3] = {&run->model.nx, &run->model.ny, &run->model.nz};
-        for (int a = 0; a < 3; a++) {
-            if (scl_parse_int(tok[1 + a], &iv) != 0 || iv < 2 || iv > 100000)
-                return scl_linereader_fail(lr, err, errlen,
-                                           "grid size '%s' must be an integer in [2, 100000]",
-                                           tok[1 + a]);
-            *dims[a] = (int)iv;
-        }
-        if (!(v[0] > 0))
-            return scl_linereader_fail(lr, err, errlen, "cell size %g must be positive", v[0]);
-        run->model.h = v[0];
-        ps->have_grid = 1;
-        /* the model (vp, vs, rho as float) and the set-up's padded double
-         * copies live on the host first: about 52 bytes per cell. Refused
-         * here, before any of it is allocated, above half the host's memory */
-        const double cells = (double)run->model.nx * run->model.ny * run->model.nz;
-        const double host = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-        if (host > 0 && cells * 52.0 > 0.5 * host)
-            return scl_linereader_fail(lr, err, errlen,
-                                       "a %d x %d x %d grid needs about %.1f GiB of host memory "
-                                       "for its model and set-up; this host has %.1f GiB",
-                                       run->model.nx, run->model.ny, run->model.nz,
-                                       cells * 52.0 / 1073741824.0, host / 1073741824.0);
-    } else if (!strcmp(cmd, "model")) {
-        ps->model_line = lr->line;
-        if (ntok == 5 && !strcmp(tok[1], "homogeneous")) {
-            if (numbers(tok, 2, 3, ps->hom) != 0)
-                return scl_linereader_fail(lr, err, errlen, "expected 'model homogeneous VP VS RHO'");
-            if (ps->hom[0] > 1e10 || ps->hom[1] > 1e10 || ps->hom[2] > 1e10)
-                return scl_linereader_fail(lr, err, errlen, "vp, vs and rho must be below 1e10");
-            if (!(ps->hom[0] > 0) || !(ps->hom[2] > 0) || ps->hom[1] < 0)
-                return scl_linereader_fail(lr, err, errlen,
-                                           "vp %g and density %g must be positive, vs %g >= 0",
-                                           ps->hom[0], ps->hom[2], ps->hom[1]);
-            if (ps->hom[0] < 1e-6 || ps->hom[2] < 1e-6) /* stored as float */
-                return scl_linereader_fail(lr, err, errlen,
-                                           "vp %g and density %g must be at least 1e-6",
-                                           ps->hom[0], ps->hom[2]);
-            if (ps->hom[1] >= sqrt(3.0) / 2 * ps->hom[0])
-                return scl_linereader_fail(lr, err, errlen,
-                                           "vs %g >= (sqrt(3)/2) vp = %g gives a negative bulk "
-                                           "modulus",
-                                           ps->hom[1], sqrt(3.0) / 2 * ps->hom[0]);
-            ps->model_kind = 1;
-        } else if (ntok == 3 && (!strcmp(tok[1], "layered") || !strcmp(tok[1], "raw"))) {
-            ps->model_kind = !strcmp(tok[1], "layered") ? 2 : 3;
-            snprintf(ps->model_file, sizeof ps->model_file, "%s%s", tok[2][0] == '/' ? "" : ps->dir,
-                     tok[2]);
-        } else {
-            return scl_linereader_fail(lr, err, errlen,
-                                       "expected 'model homogeneous VP VS RHO', 'model layered "
-                                       "FILE' or 'model raw HEADER'");
-        }
-    } else if (!strcmp(cmd, "time")) {
-        if (ntok != 2 || numbers(tok, 1, 1, v) != 0 || !(v[0] > 0))
-            return scl_linereader_fail(lr, err, errlen, "expected 'time SECONDS' (> 0)");
-        if (ps->steps_line)
-            return scl_linereader_fail(lr, err, errlen,
-                                       "'time' and 'steps' (line %ld) both set the length; give one",
-                                       ps->steps_line);
-        ps->duration = v[0];
-        ps->time_line = lr->line;
-    } else if (!strcmp(cmd, "steps")) {
-        if (ntok != 2 || scl_parse_int(tok[1], &iv) != 0 || iv < 1 || iv > 100000000)
-            return scl_linereader_fail(lr, err, errlen, "expected 'steps N' (1 to 1e8)");
-        if (ps->time_line)
-            return scl_linereader_fail(lr, err, errlen,
-                                       "'steps' and 'time' (line %ld) both set the length; give one",
-                                       ps->time_line);
-        ps->steps = iv;
-        ps->steps_line = lr->line;
-    } else if (!strcmp(cmd, "dt")) {
-        if (ntok != 2 || numbers(tok, 1, 1, v) != 0 || !(v[0] > 0))
+    if (!strcmp(cmd, "dt")) {
+        if (ntok != 2 || numbers(tok, 1, 1, &v) != 0 || !(v > 0))
             return scl_linereader_fail(lr, err, errlen, "expected 'dt SECONDS' (> 0)");
-        c->dt = v[0];
+        c->dt = v;
         ps->dt_line = lr->line;
     } else if (!strcmp(cmd, "order")) {
         if (ntok != 2 || scl_parse_int(tok[1], &iv) != 0 || (iv != 2 && iv != 4))
@@ -186,95 +224,157 @@ static scl_status parse_line(parse_state *ps, scl_seis_run *run, char **tok, int
         if ((ntok != 2 && ntok != 3) || scl_parse_int(tok[1], &iv) != 0 || iv < 0 || iv > 1000)
             return scl_linereader_fail(lr, err, errlen, "expected 'pml CELLS [REFLECTION]'");
         c->pml = (int)iv;
-        if (ntok == 3 && (numbers(tok, 2, 1, v) != 0 || !(v[0] > 0 && v[0] < 1)))
+        if (ntok == 3 && (numbers(tok, 2, 1, &v) != 0 || !(v > 0 && v < 1)))
             return scl_linereader_fail(lr, err, errlen, "pml reflection must be in (0, 1)");
         if (ntok == 3)
-            c->pml_r = v[0];
-    } else if (!strcmp(cmd, "precision")) {
+            c->pml_r = v;
+    } else {
         if (ntok != 2 || (strcmp(tok[1], "single") && strcmp(tok[1], "double")))
             return scl_linereader_fail(lr, err, errlen, "expected 'precision single|double'");
         c->fp64 = !strcmp(tok[1], "double");
-    } else if (!strcmp(cmd, "source")) {
-        if (c->nsources == SCL_SEIS_MAX_SOURCES)
-            return scl_linereader_fail(lr, err, errlen, "more than %d sources", SCL_SEIS_MAX_SOURCES);
-        scl_seis_source *src = &run->sources[c->nsources];
-        memset(src, 0, sizeof *src);
-        int first;
-        if (ntok >= 2 && !strcmp(tok[1], "force")) {
-            src->kind = SCL_SEIS_FORCE;
-            first = 8;
-        } else if (ntok >= 2 && !strcmp(tok[1], "explosive")) {
-            src->kind = SCL_SEIS_EXPLOSIVE;
-            first = 5;
-        } else if (ntok >= 2 && !strcmp(tok[1], "moment")) {
-            src->kind = SCL_SEIS_MOMENT;
-            first = 11;
-        } else {
-            return scl_linereader_fail(lr, err, errlen, "expected 'source force|explosive|moment ...'");
-        }
-        if (ntok < first || numbers(tok, 2, first - 2, v) != 0)
-            return scl_linereader_fail(lr, err, errlen, "source %s: expected %d numbers after '%s'",
-                                       tok[1], first - 2, tok[1]);
-        if (src->kind == SCL_SEIS_FORCE) {
-            memcpy(src->dir, v + 3, 3 * sizeof(double));
-            if (fabs(v[3]) + fabs(v[4]) + fabs(v[5]) == 0)
-                return scl_linereader_fail(lr, err, errlen, "force direction is zero");
-        }
-        if (src->kind == SCL_SEIS_MOMENT)
-            memcpy(src->m, v + 3, 6 * sizeof(double));
-        scl_status st = parse_wavelet(ps, tok, ntok, first, &src->wavelet, err, errlen);
-        if (st != SCL_OK)
-            return st;
-        ps->src_at[c->nsources].line = (int)lr->line;
-        memcpy(ps->src_at[c->nsources].pos, v, 3 * sizeof(double));
-        c->nsources++;
-    } else if (!strcmp(cmd, "receiver")) {
-        if (ntok != 4 || numbers(tok, 1, 3, v) != 0)
-            return scl_linereader_fail(lr, err, errlen, "expected 'receiver X Y Z'");
-        if (add_receiver(ps, v) != 0)
-            return scl_linereader_fail(lr, err, errlen, "too many receivers (at most %d)",
-                                       MAX_RECEIVERS);
-    } else if (!strcmp(cmd, "receivers")) {
-        if (ntok != 8 || numbers(tok, 1, 6, v) != 0 || scl_parse_int(tok[7], &iv) != 0 || iv < 2 ||
-            iv > MAX_RECEIVERS)
-            return scl_linereader_fail(lr, err, errlen,
-                                       "expected 'receivers X0 Y0 Z0 X1 Y1 Z1 N' with N >= 2");
-        for (long q = 0; q < iv; q++) {
-            const double t = (double)q / (double)(iv - 1);
-            const double p[3] = {v[0] + t * (v[3] - v[0]), v[1] + t * (v[4] - v[1]),
-                                 v[2] + t * (v[5] - v[2])};
-            if (add_receiver(ps, p) != 0)
-                return scl_linereader_fail(lr, err, errlen, "too many receivers (at most %d)",
-                                           MAX_RECEIVERS);
-        }
-    } else if (!strcmp(cmd, "receiver_grid")) {
-        long ny_r;
-        if (ntok != 8 || numbers(tok, 1, 5, v) != 0 || scl_parse_int(tok[6], &iv) != 0 ||
-            scl_parse_int(tok[7], &ny_r) != 0 || iv < 1 || ny_r < 1)
-            return scl_linereader_fail(lr, err, errlen,
-                                       "expected 'receiver_grid X0 Y0 X1 Y1 Z NX NY' with "
-                                       "NX, NY >= 1");
-        if ((double)iv * (double)ny_r > MAX_RECEIVERS)
-            return scl_linereader_fail(lr, err, errlen,
-                                       "receiver_grid %ld x %ld is %.0f receivers: at most %d", iv,
-                                       ny_r, (double)iv * (double)ny_r, MAX_RECEIVERS);
-        for (long b = 0; b < ny_r; b++)
-            for (long a = 0; a < iv; a++) {
-                const double ta = iv > 1 ? (double)a / (double)(iv - 1) : 0;
-                const double tb = ny_r > 1 ? (double)b / (double)(ny_r - 1) : 0;
-                const double p[3] = {v[0] + ta * (v[2] - v[0]), v[1] + tb * (v[3] - v[1]), v[4]};
-                if (add_receiver(ps, p) != 0)
-                    return scl_linereader_fail(lr, err, errlen, "too many receivers (at most %d)",
-                                               MAX_RECEIVERS);
-            }
-    } else {
-        return scl_linereader_fail(lr, err, errlen,
-                                   "unknown command '%s' (grid, model, time, steps, dt, order, "
-                                   "surface, pml, precision, source, receiver, receivers, "
-                                   "receiver_grid)",
-                                   cmd);
     }
     return SCL_OK;
+}
+
+/* The source kinds: the numbers after the kind (position, then the force's
+ * direction or the moment tensor) end before tok[first], the wavelet. */
+static const struct {
+    const char *name;
+    scl_seis_source_kind kind;
+    int first;
+} source_kinds[] = {{"force", SCL_SEIS_FORCE, 8},
+                    {"explosive", SCL_SEIS_EXPLOSIVE, 5},
+                    {"moment", SCL_SEIS_MOMENT, 11}};
+
+/* source force|explosive|moment X Y Z [components] WAVELET F AMP [DELAY] */
+static scl_status line_source(parse_state *ps, scl_seis_run *run, char **tok, int ntok, char *err,
+                              size_t errlen)
+{
+    scl_linereader *lr = &ps->lr;
+    scl_seis_config *c = &run->config;
+    double v[9];
+    if (c->nsources == SCL_SEIS_MAX_SOURCES)
+        return scl_linereader_fail(lr, err, errlen, "more than %d sources", SCL_SEIS_MAX_SOURCES);
+    scl_seis_source *src = &run->sources[c->nsources];
+    memset(src, 0, sizeof *src);
+    int first = 0;
+    for (size_t k = 0; ntok >= 2 && k < sizeof source_kinds / sizeof source_kinds[0]; k++)
+        if (!strcmp(tok[1], source_kinds[k].name)) {
+            src->kind = source_kinds[k].kind;
+            first = source_kinds[k].first;
+        }
+    if (!first)
+        return scl_linereader_fail(lr, err, errlen, "expected 'source force|explosive|moment ...'");
+    if (ntok < first || numbers(tok, 2, first - 2, v) != 0)
+        return scl_linereader_fail(lr, err, errlen, "source %s: expected %d numbers after '%s'",
+                                   tok[1], first - 2, tok[1]);
+    if (src->kind == SCL_SEIS_FORCE) {
+        memcpy(src->dir, v + 3, 3 * sizeof(double));
+        if (fabs(v[3]) + fabs(v[4]) + fabs(v[5]) == 0)
+            return scl_linereader_fail(lr, err, errlen, "force direction is zero");
+    }
+    if (src->kind == SCL_SEIS_MOMENT)
+        memcpy(src->m, v + 3, 6 * sizeof(double));
+    scl_status st = parse_wavelet(ps, tok, ntok, first, &src->wavelet, err, errlen);
+    if (st != SCL_OK)
+        return st;
+    ps->src_at[c->nsources].line = (int)lr->line;
+    memcpy(ps->src_at[c->nsources].pos, v, 3 * sizeof(double));
+    c->nsources++;
+    return SCL_OK;
+}
+
+static scl_status too_many_receivers(parse_state *ps, char *err, size_t errlen)
+{
+    return scl_linereader_fail(&ps->lr, err, errlen, "too many receivers (at most %d)",
+                               MAX_RECEIVERS);
+}
+
+/* receiver X Y Z, or receivers X0 Y0 Z0 X1 Y1 Z1 N: N on a line. */
+static scl_status line_receivers(parse_state *ps, scl_seis_run *run, char **tok, int ntok,
+                                 char *err, size_t errlen)
+{
+    (void)run;
+    double v[6];
+    long iv;
+    if (!strcmp(tok[0], "receiver")) {
+        if (ntok != 4 || numbers(tok, 1, 3, v) != 0)
+            return scl_linereader_fail(&ps->lr, err, errlen, "expected 'receiver X Y Z'");
+        return add_receiver(ps, v) != 0 ? too_many_receivers(ps, err, errlen) : SCL_OK;
+    }
+    if (ntok != 8 || numbers(tok, 1, 6, v) != 0 || scl_parse_int(tok[7], &iv) != 0 || iv < 2 ||
+        iv > MAX_RECEIVERS)
+        return scl_linereader_fail(&ps->lr, err, errlen,
+                                   "expected 'receivers X0 Y0 Z0 X1 Y1 Z1 N' with N >= 2");
+    for (long q = 0; q < iv; q++) {
+        const double t = (double)q / (double)(iv - 1);
+        const double p[3] = {v[0] + t * (v[3] - v[0]), v[1] + t * (v[4] - v[1]),
+                             v[2] + t * (v[5] - v[2])};
+        if (add_receiver(ps, p) != 0)
+            return too_many_receivers(ps, err, errlen);
+    }
+    return SCL_OK;
+}
+
+/* receiver_grid X0 Y0 X1 Y1 Z NX NY: NX x NY receivers on the plane z = Z. */
+static scl_status line_receiver_grid(parse_state *ps, scl_seis_run *run, char **tok, int ntok,
+                                     char *err, size_t errlen)
+{
+    (void)run;
+    scl_linereader *lr = &ps->lr;
+    double v[5];
+    long nx_r, ny_r;
+    if (ntok != 8 || numbers(tok, 1, 5, v) != 0 || scl_parse_int(tok[6], &nx_r) != 0 ||
+        scl_parse_int(tok[7], &ny_r) != 0 || nx_r < 1 || ny_r < 1)
+        return scl_linereader_fail(lr, err, errlen,
+                                   "expected 'receiver_grid X0 Y0 X1 Y1 Z NX NY' with "
+                                   "NX, NY >= 1");
+    if ((double)nx_r * (double)ny_r > MAX_RECEIVERS)
+        return scl_linereader_fail(lr, err, errlen,
+                                   "receiver_grid %ld x %ld is %.0f receivers: at most %d", nx_r,
+                                   ny_r, (double)nx_r * (double)ny_r, MAX_RECEIVERS);
+    for (long b = 0; b < ny_r; b++)
+        for (long a = 0; a < nx_r; a++) {
+            const double ta = nx_r > 1 ? (double)a / (double)(nx_r - 1) : 0;
+            const double tb = ny_r > 1 ? (double)b / (double)(ny_r - 1) : 0;
+            const double p[3] = {v[0] + ta * (v[2] - v[0]), v[1] + tb * (v[3] - v[1]), v[4]};
+            if (add_receiver(ps, p) != 0)
+                return too_many_receivers(ps, err, errlen);
+        }
+    return SCL_OK;
+}
+
+/* The run file's commands and their parsers. */
+static const struct {
+    const char *name;
+    line_fn fn;
+} line_cmds[] = {
+    {"grid", line_grid},
+    {"model", line_model},
+    {"time", line_length},
+    {"steps", line_length},
+    {"dt", line_setting},
+    {"order", line_setting},
+    {"surface", line_setting},
+    {"pml", line_setting},
+    {"precision", line_setting},
+    {"source", line_source},
+    {"receiver", line_receivers},
+    {"receivers", line_receivers},
+    {"receiver_grid", line_receiver_grid},
+};
+
+static scl_status parse_line(parse_state *ps, scl_seis_run *run, char **tok, int ntok, char *err,
+                             size_t errlen)
+{
+    for (size_t k = 0; k < sizeof line_cmds / sizeof line_cmds[0]; k++)
+        if (!strcmp(tok[0], line_cmds[k].name))
+            return line_cmds[k].fn(ps, run, tok, ntok, err, errlen);
+    return scl_linereader_fail(&ps->lr, err, errlen,
+                               "unknown command '%s' (grid, model, time, steps, dt, order, "
+                               "surface, pml, precision, source, receiver, receivers, "
+                               "receiver_grid)",
+                               tok[0]);
 }
 
 /* Positions to cells, then model, time step and the full check. */
