@@ -584,7 +584,9 @@ static void drop_second_set(scl_seis *sv)
     }
 }
 
-static scl_status create_device(scl_seis *sv, const scl_seis_options *opt)
+/* The fields (first buffer set, zero), the materials and the CPML profiles
+ * and memory variables. */
+static scl_status upload_model(scl_seis *sv)
 {
     const seis_setup *s = &sv->s;
     const size_t n = (size_t)s->g.n;
@@ -611,10 +613,15 @@ static scl_status create_device(scl_seis *sv, const scl_seis_options *opt)
         if (st == SCL_OK)
             st = zero_stream(sv, psi_label[d], 6 * (size_t)seis_cpml_slab(s, d), &sv->psi[d]);
     }
-    if (st != SCL_OK)
-        return st;
+    return st;
+}
 
-    /* sources: velocity injections first, then stress ones */
+/* The source injections (velocity ones first, then stress ones: ninj_v and
+ * ninj_s count them), the wavelets, the receiver cells and the traces. */
+static scl_status upload_sources(scl_seis *sv)
+{
+    const seis_setup *s = &sv->s;
+    scl_status st = SCL_OK;
     const int ninj = s->ninj;
     int *ifield = malloc(((size_t)ninj + 1) * sizeof(int)), *iindex = malloc(((size_t)ninj + 1) * sizeof(int));
     int *isrc = malloc(((size_t)ninj + 1) * sizeof(int));
@@ -660,24 +667,57 @@ static scl_status create_device(scl_seis *sv, const scl_seis_options *opt)
         if (st == SCL_OK)
             st = scl_stream_fill(sv->traces, &zero);
     }
-    if (st != SCL_OK)
-        return st;
+    return st;
+}
 
+/* The kernels' boxes and bindings; with a fused interior, the second
+ * buffer set and its bindings (freed again if the plan does not use it). */
+static scl_status make_kernels(scl_seis *sv)
+{
+    const seis_setup *s = &sv->s;
     snprintf(sv->options, sizeof sv->options, "-DORDER=%d -DSCL_SEIS_FP64=%d", s->order, sv->fp64);
     snprintf(sv->late_options, sizeof sv->late_options, "%s -DLDS_EARLY=0", sv->options);
     fuse_boxes(sv);
     separate_boxes(sv);
-    st = make_binding(sv, 0);
+    scl_status st = make_binding(sv, 0);
     if (st == SCL_OK)
         st = make_interior(sv);
-    /* the fused scheme's second buffer set (freed again if the plan does not use it) */
     for (int f = 0; f < F_COUNT && st == SCL_OK && sv->can_fuse; f++)
-        st = zero_stream(sv, field_label[f], n, &sv->f[1][f]);
+        st = zero_stream(sv, field_label[f], (size_t)s->g.n, &sv->f[1][f]);
     for (int var = 1; var < 3 && st == SCL_OK && sv->can_fuse; var++)
         st = make_binding(sv, var);
+    return st;
+}
+
+/* One tuned plan with the plan values `force`; sv->plan becomes the faster
+ * of it and the one before, and the scheme's step time is kept. */
+static scl_status tune_scheme(scl_seis *sv, const scl_plan_desc *desc, const char *force, int tune)
+{
+    const scl_tune_options topt = {.no_tune = !tune, .force = force[0] ? force : NULL};
+    scl_plan *plan = NULL;
+    sv->tuning = 1;
+    const scl_status st = scl_plan_create(sv->ctx, desc, &topt, &plan);
+    sv->tuning = 0;
     if (st != SCL_OK)
         return st;
+    const int f = scl_plan_value(plan, "fused", 0);
+    if (f >= 0 && f < 3)
+        sv->scheme_s[f] = scl_plan_seconds(plan);
+    if (!sv->plan || scl_plan_seconds(plan) < scl_plan_seconds(sv->plan)) {
+        scl_plan_free(sv->plan);
+        sv->plan = plan;
+    } else {
+        scl_plan_free(plan);
+    }
+    return SCL_OK;
+}
 
+/* One plan per scheme (fused forced), each tuned over the work-group and
+ * kz; the fastest is kept and the step times of all are reported. A plan
+ * that fixes the scheme, or no fused box, makes one plan. */
+static scl_status tune_step(scl_seis *sv, const scl_seis_options *opt)
+{
+    const seis_setup *s = &sv->s;
     /* work-group shape: x along rows (coalesced / vectorised), y rows stacked */
     const int gpu = scl_device(sv->ctx)->is_gpu;
     const int fuse_first = gpu && sv->can_fuse;
@@ -694,7 +734,6 @@ static scl_status create_device(scl_seis *sv, const scl_seis_options *opt)
                                           {"kz", 2, {1, 8}}, /* PoCL: 1 vectorises best */
                                           {"fused", 2, {fuse_first, !fuse_first}},
                                           {"early", 1, {1}}};
-    const scl_tune_param *params = gpu ? gpu_params : cpu_params;
     char shape[96];
     snprintf(shape, sizeof shape, "%dx%dx%d order %d %s pml %d", s->g.nx, s->g.ny, s->g.nz,
              s->order, sv->fp64 ? "fp64" : "fp32", s->pml);
@@ -707,15 +746,12 @@ static scl_status create_device(scl_seis *sv, const scl_seis_options *opt)
     };
     const scl_plan_desc desc = {.name = "seismic.step",
                                 .shape = shape,
-                                .params = params,
+                                .params = gpu ? gpu_params : cpu_params,
                                 .nparams = 5,
                                 .prepare = step_prepare,
                                 .run = step_run,
                                 .user = sv,
                                 .rules = rules};
-    /* one plan per scheme (fused forced), each tuned over the work-group and
-     * kz; the fastest is kept and the step times of all are reported. A
-     * plan that fixes the scheme, or no fused box, makes one plan. */
     const char *user = opt ? opt->force : NULL;
     const int tune = opt ? opt->tune : 1;
     /* a fused scheme this run cannot take is the plan's fault, not the
@@ -737,32 +773,31 @@ static scl_status create_device(scl_seis *sv, const scl_seis_options *opt)
         else
             snprintf(force, sizeof force, "%s%sfused=%d", user ? user : "", user && *user ? "," : "",
                      scheme[q]);
-        const scl_tune_options topt = {.no_tune = !tune, .force = force[0] ? force : NULL};
-        scl_plan *plan = NULL;
-        sv->tuning = 1;
-        st = scl_plan_create(sv->ctx, &desc, &topt, &plan);
-        sv->tuning = 0;
-        if (st != SCL_OK && nschemes > 1) {
-            /* no legal shape for this scheme, or it failed on this device:
-             * the others still run (its step time stays unreported) */
-            scl_clear_error(sv->ctx);
-            continue;
-        }
-        if (st != SCL_OK)
+        const scl_status st = tune_scheme(sv, &desc, force, tune);
+        if (st != SCL_OK && nschemes == 1)
             return st;
-        const int f = scl_plan_value(plan, "fused", 0);
-        if (f >= 0 && f < 3)
-            sv->scheme_s[f] = scl_plan_seconds(plan);
-        if (!sv->plan || scl_plan_seconds(plan) < scl_plan_seconds(sv->plan)) {
-            scl_plan_free(sv->plan);
-            sv->plan = plan;
-        } else {
-            scl_plan_free(plan);
-        }
+        /* no legal shape for this scheme, or it failed on this device:
+         * the others still run (its step time stays unreported) */
+        if (st != SCL_OK)
+            scl_clear_error(sv->ctx);
     }
     if (!sv->plan)
         return scl_fail(sv->ctx, SCL_ERR_UNSUPPORTED, "scl_seis_create",
                         "no scheme of the seismic step runs on %s", scl_device(sv->ctx)->name);
+    return SCL_OK;
+}
+
+static scl_status create_device(scl_seis *sv, const scl_seis_options *opt)
+{
+    scl_status st = upload_model(sv);
+    if (st == SCL_OK)
+        st = upload_sources(sv);
+    if (st == SCL_OK)
+        st = make_kernels(sv);
+    if (st == SCL_OK)
+        st = tune_step(sv, opt);
+    if (st != SCL_OK)
+        return st;
     /* the timed steps ran on the zero state (no sources), which stays zero
      * in both buffer sets and in the CPML memory variables */
     sv->cur = 0;
