@@ -70,11 +70,9 @@ static int inside(const scl_seis_model *m, int i, int j, int k)
     return i >= 0 && j >= 0 && k >= 0 && i < m->nx && j < m->ny && k < m->nz;
 }
 
-scl_status scl_seis_check(const scl_seis_model *m, const scl_seis_config *c, char *warn,
-                          size_t warnlen, char *err, size_t errlen)
+/* The grid's size, its cell size and the material arrays. */
+static scl_status check_grid(const scl_seis_model *m, char *err, size_t errlen)
 {
-    if (warn && warnlen)
-        warn[0] = '\0';
     if (m->nx < 1 || m->ny < 1 || m->nz < 1 || m->nx > 100000 || m->ny > 100000 ||
         m->nz > 100000)
         return fail(err, errlen, "grid %d x %d x %d: each side must be in [1, 100000]", m->nx,
@@ -83,6 +81,12 @@ scl_status scl_seis_check(const scl_seis_model *m, const scl_seis_config *c, cha
         return fail(err, errlen, "cell size h = %g must be positive", m->h);
     if (!m->vp || !m->vs || !m->rho)
         return fail(err, errlen, "model has no vp, vs or rho array");
+    return SCL_OK;
+}
+
+/* Every cell's vp, vs and rho: finite, positive, and a positive bulk modulus. */
+static scl_status check_cells(const scl_seis_model *m, char *err, size_t errlen)
+{
     const size_t n = (size_t)m->nx * m->ny * m->nz;
     const double vs_limit = sqrt(3.0) / 2;
     for (size_t q = 0; q < n; q++) {
@@ -107,6 +111,13 @@ scl_status scl_seis_check(const scl_seis_model *m, const scl_seis_config *c, cha
                     "modulus",
                     i, j, k, vs, vs_limit * vp);
     }
+    return SCL_OK;
+}
+
+/* The order, the time step (against the CFL limit), the steps and the CPML. */
+static scl_status check_stepping(const scl_seis_model *m, const scl_seis_config *c, char *err,
+                                 size_t errlen)
+{
     if (c->order != 2 && c->order != 4)
         return fail(err, errlen, "order %d: must be 2 or 4", c->order);
     if (!(c->dt > 0) || !isfinite(c->dt))
@@ -125,6 +136,14 @@ scl_status scl_seis_check(const scl_seis_model *m, const scl_seis_config *c, cha
                     m->nx, m->ny, m->nz);
     if (c->pml_r < 0 || c->pml_r >= 1)
         return fail(err, errlen, "pml reflection %g must be in (0, 1)", c->pml_r);
+    return SCL_OK;
+}
+
+/* The sources (inside the grid, a usable wavelet, a force's direction) and
+ * the receivers (inside the grid). */
+static scl_status check_points(const scl_seis_model *m, const scl_seis_config *c, char *err,
+                               size_t errlen)
+{
     if (c->nsources < 0 || c->nsources > SCL_SEIS_MAX_SOURCES || (c->nsources && !c->sources))
         return fail(err, errlen, "%d sources: at most %d", c->nsources, SCL_SEIS_MAX_SOURCES);
     for (int q = 0; q < c->nsources; q++) {
@@ -148,6 +167,23 @@ scl_status scl_seis_check(const scl_seis_model *m, const scl_seis_config *c, cha
             return fail(err, errlen, "receiver %d at cell (%d,%d,%d) is outside the %d x %d x %d grid",
                         r + 1, q->i, q->j, q->k, m->nx, m->ny, m->nz);
     }
+    return SCL_OK;
+}
+
+scl_status scl_seis_check(const scl_seis_model *m, const scl_seis_config *c, char *warn,
+                          size_t warnlen, char *err, size_t errlen)
+{
+    if (warn && warnlen)
+        warn[0] = '\0';
+    scl_status st = check_grid(m, err, errlen);
+    if (st == SCL_OK)
+        st = check_cells(m, err, errlen);
+    if (st == SCL_OK)
+        st = check_stepping(m, c, err, errlen);
+    if (st == SCL_OK)
+        st = check_points(m, c, err, errlen);
+    if (st != SCL_OK)
+        return st;
     const double ppw = scl_seis_points_per_wavelength(m, c);
     if (ppw < 5)
         return fail(err, errlen,
