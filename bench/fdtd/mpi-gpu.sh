@@ -70,6 +70,7 @@ point() {
     local kind=$1 mode=$2 n=$3 nz=1024 flag=
     [ "$kind" = weak ] && nz=$((512 * n))
     [ "$mode" = serial ] && flag=--no-overlap
+    [ "$mode" = mpihalo ] && flag="--halo mpi" # overlap, halos through MPI messages, not shared windows
     # shellcheck disable=SC2086
     mpi_scaling_point "$kind" "$mode" "$n" "1024x1024x$nz" "$steps" "$dest/$kind-$mode-np$n.log" \
         "$STREAMCL" fdtd --bench 1024 1024 "$nz" --pml "$pml" --steps "$steps" --decomp "1x1x$n" $flag \

@@ -6,8 +6,11 @@
 # "halo" and "<ms> ms/step" (what the streamcl commands print). Environment:
 #   GPUS="1 2 4"   ranks (GPUs) per point; points above the GPUs here are skipped
 #   MODES          "overlap" (halo swaps behind the interior) and/or "serial"
-#                  (--no-overlap); the script sets the default
+#                  (--no-overlap) and/or "mpihalo" (overlap with --halo mpi: node-local
+#                  halos as MPI messages instead of MPI-3 shared windows, the default);
+#                  the script sets the default
 #   SCALING        "weak strong" (default), "weak" or "strong"
+#   SEIS_ARGS      (seismic) more options for each point
 #   FDTD_ARGS      (fdtd) more options for each point, e.g. "--no-tune --plan lx=32,ly=2,kz=16"
 #   NGPU           GPUs here (default: nvidia-smi -L)
 # Defines functions only; mpi_scaling_begin sets the variables below.

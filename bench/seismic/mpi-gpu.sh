@@ -75,10 +75,11 @@ point() {
     c=${sx}x${sy}x${sz}
     [ "$kind" = weak ] && c=${wx}x${wy}x$((wz * n))
     [ "$mode" = serial ] && flag=--no-overlap
+    [ "$mode" = mpihalo ] && flag="--halo mpi" # overlap, halos through MPI messages, not shared windows
     # shellcheck disable=SC2086
     mpi_scaling_point "$kind" "$mode" "$n" "$c" "$steps" "$dest/$kind-$mode-np$n.log" \
         "$STREAMCL" seismic --bench "$c" --order 4 --pml "$pml" --steps "$steps" --tune "$tune" \
-        --decomp "1x1x$n" $flag
+        --decomp "1x1x$n" $flag ${SEIS_ARGS:-}
 }
 echo "== $scaling scaling (weak: ${wx}x${wy}x$wz per GPU; strong: ${sx}x${sy}x$sz), fp32, order 4, CPML $pml, $steps steps"
 mpi_scaling_sweep point
