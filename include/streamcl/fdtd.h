@@ -291,7 +291,7 @@ int scl_fdtd_fractal(const int n[3], double D, const double weight[3], unsigned 
  * on nbins edges from the minimum to the maximum, as gprMax). */
 void scl_fdtd_fractal_bins(double *field, long cells, int nbins);
 
-/* Value of waveform w at time t (s). */
+/* Value of waveform w at time t (s) (wave.c). */
 double scl_fdtd_wave_value(const scl_fdtd_model *m, int w, double t);
 
 /* Derive the per-component indices from the cells (averaged materials are
