@@ -11,7 +11,9 @@
  * its volumes measure, where gprMax 3 used (7 - 2D)/2), the
  * filter scaling of the weights by the smallest side, the zero mean and the
  * binning (numpy's digitize, right-closed bins: the minimum alone in the
- * first). */
+ * first). A rough surface (#add_surface_roughness) is the same noise in two
+ * dimensions, its weights unscaled, stretched linearly onto the height
+ * range. */
 #include "streamcl/fdtd.h"
 
 #include <math.h>
@@ -160,8 +162,10 @@ static double normal(uint64_t *s)
     return sqrt(-2 * log(u)) * cos(2 * PI * v);
 }
 
-int scl_fdtd_fractal(const int n[3], double D, const double weight[3], unsigned long long seed,
-                     double *out)
+/* Normal white noise over n cells (x fastest) filtered by |w k|^-D, k the
+ * wrapped frequency, the mean (k = 0) removed; 0, or -1 out of memory. */
+static int filtered_noise(const int n[3], double D, const double w[3], unsigned long long seed,
+                          double *out)
 {
     long cells = (long)n[0] * n[1] * n[2];
     cpx *v = malloc((size_t)cells * sizeof *v);
@@ -174,15 +178,6 @@ int scl_fdtd_fractal(const int n[3], double D, const double weight[3], unsigned 
         free(v);
         return -1;
     }
-    /* weights scaled by the smallest side over each side (axes one cell
-     * thick left out), so the filter is isotropic in physical terms */
-    int small = 0;
-    for (int a = 0; a < 3; a++)
-        if (n[a] > 1 && (small == 0 || n[a] < small))
-            small = n[a];
-    double w[3], b = D;
-    for (int a = 0; a < 3; a++)
-        w[a] = weight[a] * (n[a] > 1 ? (double)small / n[a] : 1);
     for (int k = 0; k < n[2]; k++)
         for (int j = 0; j < n[1]; j++)
             for (int i = 0; i < n[0]; i++) {
@@ -193,7 +188,7 @@ int scl_fdtd_fractal(const int n[3], double D, const double weight[3], unsigned 
                     r2 += pow(w[a] * fa, 2);
                 }
                 long q = i + (long)n[0] * (j + (long)n[1] * k);
-                double g = r2 > 0 ? pow(r2, -0.5 * b) : 0; /* zero mean */
+                double g = r2 > 0 ? pow(r2, -0.5 * D) : 0; /* zero mean */
                 v[q].re *= g;
                 v[q].im *= g;
             }
@@ -204,6 +199,41 @@ int scl_fdtd_fractal(const int n[3], double D, const double weight[3], unsigned 
     for (long q = 0; q < cells; q++)
         out[q] = v[q].re / cells;
     free(v);
+    return 0;
+}
+
+int scl_fdtd_fractal(const int n[3], double D, const double weight[3], unsigned long long seed,
+                     double *out)
+{
+    /* weights scaled by the smallest side over each side (axes one cell
+     * thick left out), so the filter is isotropic in physical terms */
+    int small = 0;
+    for (int a = 0; a < 3; a++)
+        if (n[a] > 1 && (small == 0 || n[a] < small))
+            small = n[a];
+    double w[3];
+    for (int a = 0; a < 3; a++)
+        w[a] = weight[a] * (n[a] > 1 ? (double)small / n[a] : 1);
+    return filtered_noise(n, D, w, seed, out);
+}
+
+int scl_fdtd_fractal_surface(const int n[2], double D, const double weight[2],
+                             unsigned long long seed, double lo, double hi, double *out)
+{
+    /* gprMax's surfaces take the weights as given (no scaling by the sides) */
+    int n3[3] = {n[0], n[1], 1};
+    double w[3] = {weight[0], weight[1], 1};
+    long cells = (long)n[0] * n[1];
+    if (filtered_noise(n3, D, w, seed, out))
+        return -1;
+    double least = INFINITY, most = -INFINITY;
+    for (long q = 0; q < cells; q++) {
+        least = least < out[q] ? least : out[q];
+        most = most > out[q] ? most : out[q];
+    }
+    /* a surface of one point has no range: it sits half way */
+    for (long q = 0; q < cells; q++)
+        out[q] = most > least ? lo + (out[q] - least) * (hi - lo) / (most - least) : 0.5 * (lo + hi);
     return 0;
 }
 
@@ -229,4 +259,42 @@ void scl_fdtd_fractal_bins(double *field, long cells, int nbins)
         }
         field[q] = bin;
     }
+}
+
+/* ------------------------------------------------------------------ rough surfaces */
+
+int scl_fdtd_rough_apply(const scl_fdtd_rough *s, int te_axis, const int blo[3], const int bhi[3],
+                         signed char *mask)
+{
+    int a = s->axis, u = a == 0 ? 1 : 0, w = a == 2 ? 1 : 2;
+    int n[2] = {s->hi[u] - s->lo[u], s->hi[w] - s->lo[w]}, gen[2] = {n[0], n[1]};
+    /* 2D TE: one row generated and copied to both cells of the invariant
+     * axis (gprMax's), so the surface does not vary along it */
+    int tu = te_axis == u && n[0] == 2, tw = te_axis == w && n[1] == 2;
+    if (tu)
+        gen[0] = 1;
+    if (tw)
+        gen[1] = 1;
+    double *h = malloc((size_t)gen[0] * gen[1] * sizeof *h);
+    if (!h || scl_fdtd_fractal_surface(gen, s->D, s->w, s->seed, s->range[0], s->range[1], h)) {
+        free(h);
+        return -1;
+    }
+    int bn[3] = {bhi[0] - blo[0], bhi[1] - blo[1], bhi[2] - blo[2]};
+    for (int i = 0; i < n[0]; i++)
+        for (int j = 0; j < n[1]; j++) {
+            double hij = h[(tu ? 0 : i) + (long)gen[0] * (tw ? 0 : j)];
+            for (int t = s->range[0]; t < s->range[1]; t++) {
+                int p[3];
+                p[u] = s->lo[u] + i - blo[u];
+                p[w] = s->lo[w] + j - blo[w];
+                p[a] = t - blo[a];
+                /* soil below the height on an upper face, above it on a
+                 * lower one; the rest of the range keeps what was there */
+                int soil = s->plus ? t < hij : t > hij;
+                mask[p[0] + (long)bn[0] * (p[1] + (long)bn[1] * p[2])] = (signed char)soil;
+            }
+        }
+    free(h);
+    return 0;
 }
