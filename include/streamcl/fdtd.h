@@ -302,6 +302,7 @@ typedef struct {
                                  * height varies (clipped to the grid) */
     double D, w[2];             /* dimension, weights of the plane's two axes in order */
     unsigned long long seed;
+    int blades;                 /* #add_grass: its number of blades (0: a rough surface) */
 } scl_fdtd_rough;
 /* Apply rough surface s to the mask of the box [blo, bhi) (cells, x
  * fastest; 1 soil, 0 not built) as gprMax does: at each point of the
@@ -310,6 +311,17 @@ typedef struct {
  * invariant axis of a 2D TE model (-1 if none): a surface two cells across
  * it is generated one cell thick and copied. 0, or -1 out of memory. */
 int scl_fdtd_rough_apply(const scl_fdtd_rough *s, int te_axis, const int blo[3], const int bhi[3],
+                         signed char *mask);
+/* Grass s (#add_grass, an upper face) into the same mask (3: grass) as
+ * gprMax grows it: blades drawn at columns of the face by the density of a
+ * fractal surface, each given a height in range; a blade fills the cells
+ * of its column above the soil up to its height, bending away (by
+ * (cells / b)^2 along both plane axes, b random in [10, 30], either sign)
+ * until it leaves the box; its root goes down through the soil from the
+ * box's top as deep as the blade rises above face (the box's upper face
+ * before growing), wandering by a random walk. This library's random
+ * numbers, seeded by s->seed. 0, or -1 out of memory. */
+int scl_fdtd_grass_apply(const scl_fdtd_rough *s, int face, const int blo[3], const int bhi[3],
                          signed char *mask);
 /* Replace the values by their bin 0..nbins-1 (numpy's digitize, right-closed,
  * on nbins edges from the minimum to the maximum, as gprMax). */
@@ -373,7 +385,7 @@ int scl_fdtd_model_uniform(const scl_fdtd_model *m);
  * #add_dispersion_debye/_lorentz/_drude #waveform #hertzian_dipole #magnetic_dipole
  * #voltage_source #rx #rx_array #src_steps #rx_steps #box #sphere #cylinder
  * #plate #edge #triangle #cylindrical_sector #excitation_file #soil_peplinski
- * #fractal_box #add_surface_roughness #geometry_objects_read
+ * #fractal_box #add_surface_roughness #add_grass #geometry_objects_read
  * #pml_cells #pml_cfs #geometry_view #snapshot #messages), with gprMax 4's 2D rules (a domain
  * one cell thick, or inf with #domain_mode: TM). Any other command is an
  * error naming it and the line. The model is finished, sources and

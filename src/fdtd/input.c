@@ -83,12 +83,11 @@ static const char *const known[] = {"#title", "#domain", "#dx_dy_dz", "#time_win
                                     "#cylindrical_sector", "#excitation_file",
                                     "#soil_peplinski", "#fractal_box", "#magnetic_dipole",
                                     "#pml_cfs", "#add_surface_roughness",
-                                    "#geometry_objects_read"};
+                                    "#geometry_objects_read", "#add_grass"};
 
 /* gprMax commands refused with a reason rather than as unknown */
 static const char *const refused[][2] = {
     {"#add_surface_water", "fractal surfaces are not supported yet"},
-    {"#add_grass", "grass is not supported yet"},
     {"#material_range", "material ranges are not supported yet (use #soil_peplinski)"},
     {"#material_list", "material lists are not supported yet (use #soil_peplinski)"},
     {"#subgrid_hsg", "sub-grids are not supported"},
@@ -112,6 +111,7 @@ static const struct {
     {"#snapshot", {0, 3}, {'l', 'u'}},      {"#plate", {0, 3}, {'l', 'u'}},
     {"#edge", {0, 3}, {'l', 'u'}},          {"#fractal_box", {0, 3}, {'l', 'u'}},
     {"#add_surface_roughness", {0, 3}, {'l', 'u'}}, {"#geometry_objects_read", {0, -1}, {'l', 0}},
+    {"#add_grass", {0, 3}, {'l', 'u'}},
 };
 
 static scl_status read_lines(input *in, char *err, size_t errlen)
@@ -927,10 +927,70 @@ static scl_status parse_rough(const input *in, const command *c, const scl_fdtd_
     r->w[0] = v[1];
     r->w[1] = v[2];
     r->seed = (unsigned long long)seed;
+    r->blades = 0;
     return SCL_OK;
 }
 
-#define MAX_ROUGH 6
+#define GRASS_TAU 1.0793e-11 /* gprMax's grass: one Debye pole (er 18.5087 static, 12.7174 at infinity) */
+
+/* #add_grass: x1 y1 z1 x2 y2 z2 D lower upper blades ID [seed] on the
+ * fractal box [blo, bhi): an upper face only, the blades' heights between
+ * the limits along the normal (the upper one in the domain). */
+static scl_status parse_grass(const input *in, const command *c, const scl_fdtd_model *m,
+                              const int blo[3], const int bhi[3], scl_fdtd_rough *r, char *err,
+                              size_t errlen)
+{
+    double p[6], v[3], d[3] = {m->grid.dx, m->grid.dy, m->grid.dz};
+    int lo[3], hi[3], n[3] = {m->grid.nx, m->grid.ny, m->grid.nz}, a = -1, flat = 0;
+    long seed = 0, blades;
+    scl_status s;
+    if (nparams(in, c, 11, 12, err, errlen) || reals(in, c, 0, 6, p, err, errlen) ||
+        reals(in, c, 6, 3, v, err, errlen))
+        return SCL_ERR_INPUT;
+    if ((s = box_cells(in, c, &m->grid, p, lo, hi, err, errlen)) != SCL_OK)
+        return s;
+    if (!(v[0] >= 0) || !(v[1] >= 0 && v[2] >= 0))
+        return fail(in, c, err, errlen, "the fractal dimension and the limits must be >= 0");
+    if (c->ntok == 12 && (scl_parse_int(c->tok[11], &seed) != 0 || seed < 0))
+        return fail(in, c, err, errlen, "the seed is a non-negative integer");
+    if (m->te2d)
+        return fail(in, c, err, errlen, "grass in 2D TE models is not supported");
+    if (!(m->dt < GRASS_TAU))
+        return fail(in, c, err, errlen, "the time step must be below grass's relaxation time (1.0793e-11 s)");
+    for (int q = 0; q < 3; q++)
+        if (lo[q] == hi[q])
+            a = q, flat++;
+    if (flat != 1)
+        return fail(in, c, err, errlen,
+                    "the surface has zero size on exactly one axis (after rounding to the grid)");
+    if (m->mode2d == a + 1)
+        return fail(in, c, err, errlen, "in a 2D model the surface's normal cannot be the invariant axis");
+    if (lo[a] != bhi[a])
+        return fail(in, c, err, errlen, "grass grows on an upper face of its fractal box (x, y or z at its upper end)");
+    long cells = 1;
+    for (int q = 0; q < 3; q++) {
+        if (q != a && (lo[q] < blo[q] || hi[q] > bhi[q] || hi[q] == lo[q]))
+            return fail(in, c, err, errlen, "the surface must span cells inside its fractal box's face");
+        cells *= q != a ? hi[q] - lo[q] : 1;
+    }
+    if (scl_parse_int(c->tok[9], &blades) != 0 || blades < 1 || blades > cells)
+        return fail(in, c, err, errlen, "the number of blades is an integer from 1 to the surface's cells");
+    r->axis = a;
+    r->plus = 1;
+    r->range[0] = (int)scl_round_half_down(fmin(v[1], 1e9) / d[a]);
+    r->range[1] = (int)scl_round_half_down(fmin(v[2], 1e9) / d[a]);
+    if (r->range[0] >= r->range[1] || r->range[1] > n[a])
+        return fail(in, c, err, errlen, "the height limits must be lower < upper (in cells), inside the domain");
+    memcpy(r->lo, lo, sizeof r->lo);
+    memcpy(r->hi, hi, sizeof r->hi);
+    r->D = v[0];
+    r->w[0] = r->w[1] = 1;
+    r->seed = (unsigned long long)seed;
+    r->blades = (int)blades;
+    return SCL_OK;
+}
+
+#define MAX_ROUGH 12
 
 /* The rough surfaces of fractal box id [blo, bhi) (one per face, from
  * anywhere in the file, as gprMax builds a box with its surfaces) and the
@@ -944,48 +1004,53 @@ static scl_status rough_surfaces(const input *in, const scl_fdtd_model *m, const
     *nr = 0;
     for (int q = 0; q < in->n; q++) {
         const command *c = &in->cmds[q];
-        if (strcmp(c->cmd, "#add_surface_roughness") || c->ntok < 12 || strcmp(c->tok[11], id))
+        int grass = strcmp(c->cmd, "#add_grass") == 0, t = grass ? 10 : 11;
+        if ((!grass && strcmp(c->cmd, "#add_surface_roughness")) || c->ntok <= t || strcmp(c->tok[t], id))
             continue;
         scl_fdtd_rough s;
-        scl_status st = parse_rough(in, c, m, blo, bhi, &s, err, errlen);
+        scl_status st = grass ? parse_grass(in, c, m, blo, bhi, &s, err, errlen)
+                              : parse_rough(in, c, m, blo, bhi, &s, err, errlen);
         if (st != SCL_OK)
             return st;
         for (int k = 0; k < *nr; k++)
-            if (r[k].axis == s.axis && r[k].plus == s.plus)
-                return fail(in, c, err, errlen, "this face of the fractal box already has a rough surface");
+            if (r[k].axis == s.axis && r[k].plus == s.plus && !r[k].blades == !s.blades)
+                return fail(in, c, err, errlen, grass ? "this face of the fractal box already has grass"
+                                                      : "this face of the fractal box already has a rough surface");
         int a = s.axis;
         if (s.plus && s.range[1] > ehi[a])
             ehi[a] = s.range[1];
         if (!s.plus && s.range[0] < elo[a])
             elo[a] = s.range[0];
-        r[(*nr)++] = s; /* at most one per face: MAX_ROUGH */
+        r[(*nr)++] = s; /* at most one of each per face: MAX_ROUGH */
     }
     return SCL_OK;
 }
 
-/* #add_surface_roughness names a fractal box of the file (built with it) */
+/* #add_surface_roughness and #add_grass name a fractal box of the file
+ * (built with it) */
 static scl_status check_rough(const input *in, const command *c, scl_fdtd_model *m, char *err,
                               size_t errlen)
 {
     (void)m;
-    if (nparams(in, c, 12, 13, err, errlen))
+    int grass = strcmp(c->cmd, "#add_grass") == 0, t = grass ? 10 : 11;
+    if (nparams(in, c, t + 1, t + 2, err, errlen))
         return SCL_ERR_INPUT;
     for (int q = 0; q < in->n; q++)
         if (strcmp(in->cmds[q].cmd, "#fractal_box") == 0 && in->cmds[q].ntok >= 13 &&
-            strcmp(in->cmds[q].tok[12], c->tok[11]) == 0)
+            strcmp(in->cmds[q].tok[12], c->tok[t]) == 0)
             return SCL_OK;
     char why[200];
-    snprintf(why, sizeof why, "fractal box '%.64s' is not defined (#fractal_box)", c->tok[11]);
+    snprintf(why, sizeof why, "fractal box '%.64s' is not defined (#fractal_box)", c->tok[t]);
     return fail(in, c, err, errlen, why);
 }
 
 /* Fill the box [lo, hi) with the soil's nb materials from first on, binned
  * from a fractal volume of the box, where mask (over the box, x fastest)
- * is set; ta: a 2D TE model's invariant axis (one layer generated and
+ * is 1, and with material grass where it is 3; ta: a 2D TE model's invariant axis (one layer generated and
  * copied to both cells, as gprMax), else -1. */
 static scl_status fill_fractal(scl_fdtd_model *m, const int lo[3], const int hi[3],
                                const signed char *mask, const double *v, unsigned long long seed,
-                               int nb, int first, int ta)
+                               int nb, int first, int ta, int grass)
 {
     int n[3] = {hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]}, gen[3] = {n[0], n[1], n[2]};
     if (ta >= 0)
@@ -1011,7 +1076,8 @@ static scl_status fill_fractal(scl_fdtd_model *m, const int lo[3], const int hi[
                     g[ta] = 0;
                 /* the soil's materials have poles: never averaged */
                 long q = g[0] + (long)gen[0] * (g[1] + (long)gen[1] * g[2]);
-                scl_fdtd_fill_box(m, p0, p1, first + (int)f[q], 0);
+                int mat = mask[i + (long)n[0] * (j + (long)n[1] * k)] == 3 ? grass : first + (int)f[q];
+                scl_fdtd_fill_box(m, p0, p1, mat, 0);
             }
     free(f);
     return SCL_OK;
@@ -1035,11 +1101,30 @@ static signed char *rough_mask(const int lo[3], const int hi[3], const int elo[3
                 mask[i + (long)n[0] * (j + (long)n[1] * k)] = (signed char)in;
             }
     for (int s = 0; s < nr; s++)
-        if (scl_fdtd_rough_apply(&r[s], ta, elo, ehi, mask)) {
+        if (r[s].blades ? scl_fdtd_grass_apply(&r[s], hi[r[s].axis], elo, ehi, mask)
+                        : scl_fdtd_rough_apply(&r[s], ta, elo, ehi, mask)) {
             free(mask);
             return NULL;
         }
     return mask;
+}
+
+/* gprMax's grass material (one Debye pole), made once; one named grass
+ * already (the user's) is taken as it is, as there. -1 (err) if full. */
+static int grass_material(const input *in, const command *c, scl_fdtd_model *m, char *err,
+                          size_t errlen)
+{
+    char why[512];
+    int id = scl_fdtd_find_material(m, "grass");
+    if (id >= 0)
+        return id;
+    double pole[2] = {18.5087 - 12.7174, GRASS_TAU};
+    id = scl_fdtd_add_material(m, "grass", 12.7174, 0, 1, 0, why, sizeof why);
+    if (id < 0 || scl_fdtd_add_poles(m, id, SCL_FDTD_DEBYE, 1, pole, why, sizeof why) != SCL_OK) {
+        fail(in, c, err, errlen, why);
+        return -1;
+    }
+    return id;
 }
 
 /* #fractal_box: x1 y1 z1 x2 y2 z2 D wx wy wz nbins soil ID [seed [averaging]] */
@@ -1078,15 +1163,18 @@ static scl_status parse_fractal_box(const input *in, const command *c, scl_fdtd_
             return fail(in, c, err, errlen, "the box spans at least one cell per axis");
     if ((s = rough_surfaces(in, m, c->tok[12], lo, hi, rough, &nr, elo, ehi, err, errlen)) != SCL_OK)
         return s;
-    int first = soil_materials(in, soil, c, m, (int)nb, err, errlen);
+    int first = soil_materials(in, soil, c, m, (int)nb, err, errlen), grass = -1;
     if (first < 0)
         return SCL_ERR_INPUT;
+    for (int q = 0; q < nr; q++)
+        if (rough[q].blades && (grass = grass_material(in, c, m, err, errlen)) < 0)
+            return SCL_ERR_INPUT;
     /* 2D TE: one layer, copied to both cells of the invariant axis (gprMax) */
     int ta = m->te2d ? m->mode2d - 1 : -1;
     signed char *mask = rough_mask(lo, hi, elo, ehi, rough, nr, ta);
     if (!mask)
         return SCL_ERR_MEMORY;
-    s = fill_fractal(m, elo, ehi, mask, v, (unsigned long long)seed, (int)nb, first, ta);
+    s = fill_fractal(m, elo, ehi, mask, v, (unsigned long long)seed, (int)nb, first, ta, grass);
     free(mask);
     return s;
 }
@@ -1760,7 +1848,7 @@ static scl_status parse_objects(input *in, scl_fdtd_model *m, char *err, size_t 
                  {"#magnetic_dipole", parse_source}, {"#rx", parse_rx},
                  {"#rx_array", parse_rx_array},   {"#snapshot", parse_snapshot},
                  {"#geometry_view", parse_gview}, {"#messages", parse_messages},
-                 {"#add_surface_roughness", check_rough},
+                 {"#add_surface_roughness", check_rough}, {"#add_grass", check_rough},
                  {"#geometry_objects_read", parse_geometry_read}};
     for (int q = 0; q < in->n; q++)
         for (size_t k = 0; k < sizeof table / sizeof table[0]; k++)

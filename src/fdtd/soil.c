@@ -298,3 +298,147 @@ int scl_fdtd_rough_apply(const scl_fdtd_rough *s, int te_axis, const int blo[3],
     free(h);
     return 0;
 }
+
+/* ------------------------------------------------------------------ grass */
+
+static double uniform(uint64_t *s)
+{
+    return (double)(splitmix(s) >> 11) / 9007199254740992.0;
+}
+
+/* Where the blades stand and how tall: n draws from the surface's density
+ * (a fractal surface on [0, 1], normalised), each column drawn given a
+ * height in [range[0], range[1]) (the last draw wins), as gprMax places
+ * them; columns in gprMax's order (the plane's first axis slowest). */
+static int blade_heights(const scl_fdtd_rough *s, const int n[2], uint64_t *st, int *height)
+{
+    long cells = (long)n[0] * n[1];
+    double *d = malloc((size_t)cells * sizeof *d), *cum = malloc((size_t)cells * sizeof *cum);
+    long *at = malloc((size_t)s->blades * sizeof *at);
+    if (!d || !cum || !at || scl_fdtd_fractal_surface(n, s->D, s->w, s->seed, 0, 1, d)) {
+        free(d);
+        free(cum);
+        free(at);
+        return -1;
+    }
+    double sum = 0;
+    for (long q = 0; q < cells; q++)
+        sum += d[q];
+    double run = 0;
+    for (int i = 0; i < n[0]; i++)
+        for (int j = 0; j < n[1]; j++) {
+            run += sum > 0 ? d[i + (long)n[0] * j] / sum : 1.0 / cells;
+            cum[(long)i * n[1] + j] = run;
+        }
+    for (int b = 0; b < s->blades; b++) {
+        double u = uniform(st);
+        long lo = 0, hi = cells; /* the number of cumulative values <= u */
+        while (lo < hi) {
+            long mid = (lo + hi) / 2;
+            if (cum[mid] <= u)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        at[b] = lo < cells ? lo : cells - 1;
+    }
+    memset(height, 0, (size_t)cells * sizeof *height);
+    for (int b = 0; b < s->blades; b++)
+        height[at[b]] = s->range[0] + (int)(uniform(st) * (s->range[1] - s->range[0]));
+    free(d);
+    free(cum);
+    free(at);
+    return 0;
+}
+
+/* gprMax's round_value (ties toward zero) of a signed offset */
+static int offset_round(double v)
+{
+    long r = scl_round_half_down(fabs(v));
+    return (int)(v < 0 ? -r : r);
+}
+
+typedef struct {
+    const scl_fdtd_rough *s;
+    int a, u, w, bn[3];
+    const int *elo;
+    signed char *mask;
+} grass_ctx;
+
+static signed char *grass_cell(const grass_ctx *g, int pu, int pw, int t)
+{
+    int p[3];
+    p[g->u] = pu - g->elo[g->u];
+    p[g->w] = pw - g->elo[g->w];
+    p[g->a] = t - g->elo[g->a];
+    if (p[g->u] < 0 || p[g->u] >= g->bn[g->u] || p[g->w] < 0 || p[g->w] >= g->bn[g->w])
+        return NULL;
+    return &g->mask[p[0] + (long)g->bn[0] * (p[1] + (long)g->bn[1] * p[2])];
+}
+
+/* One blade from column (cu, cw) up to height h: each cell above the soil
+ * shifted by sign (cells / bend)^2 along both plane axes (gprMax draws the
+ * same numbers for both: its two generators share a seed), stopping where
+ * it leaves the box. */
+static void grow_blade(const grass_ctx *g, int cu, int cw, int h, double bend, int sign)
+{
+    int cells = 0;
+    for (int t = g->elo[g->a]; t < g->s->range[1]; t++) {
+        const signed char *here = grass_cell(g, cu, cw, t);
+        if (t >= h || !here || *here == 1)
+            continue;
+        int off = offset_round(sign * pow(cells / bend, 2));
+        signed char *c = grass_cell(g, cu + off, cw + off, t);
+        if (!c)
+            break;
+        *c = 3;
+        cells++;
+    }
+}
+
+/* Its root, down from the top of the grown box through the soil as deep as
+ * the blade is tall above the box's face, wandering by a random walk. */
+static void grow_root(const grass_ctx *g, int cu, int cw, int h, int face, uint64_t *st)
+{
+    double walk = 0;
+    for (int t = g->elo[g->a] + g->bn[g->a] - 1; t > g->elo[g->a]; t--) {
+        const signed char *here = grass_cell(g, cu, cw, t);
+        if (!(t > 2 * face - h) || !here || *here != 1)
+            continue;
+        walk += -1 + 2 * uniform(st);
+        int off = (int)rint(walk); /* Python's round: ties to even */
+        signed char *c = grass_cell(g, cu + off, cw + off, t);
+        if (!c)
+            break;
+        *c = 3;
+    }
+}
+
+int scl_fdtd_grass_apply(const scl_fdtd_rough *s, int face, const int blo[3], const int bhi[3],
+                         signed char *mask)
+{
+    grass_ctx g = {s, s->axis, s->axis == 0 ? 1 : 0, s->axis == 2 ? 1 : 2,
+                   {bhi[0] - blo[0], bhi[1] - blo[1], bhi[2] - blo[2]}, blo, mask};
+    int n[2] = {s->hi[g.u] - s->lo[g.u], s->hi[g.w] - s->lo[g.w]};
+    int *height = malloc((size_t)n[0] * n[1] * sizeof *height);
+    uint64_t st = s->seed ^ 0x6A09E667F3BCC908ull; /* apart from the surface's noise */
+    if (!height || blade_heights(s, n, &st, height)) {
+        free(height);
+        return -1;
+    }
+    /* blades, then roots, each column in gprMax's order */
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < n[0]; i++)
+            for (int j = 0; j < n[1]; j++) {
+                int h = height[(long)i * n[1] + j];
+                if (h <= 0)
+                    continue;
+                if (pass == 0) {
+                    double bend = 10 + 20 * uniform(&st);
+                    grow_blade(&g, s->lo[g.u] + i, s->lo[g.w] + j, h, bend, uniform(&st) < 0.5 ? -1 : 1);
+                } else
+                    grow_root(&g, s->lo[g.u] + i, s->lo[g.w] + j, h, face, &st);
+            }
+    free(height);
+    return 0;
+}

@@ -167,6 +167,47 @@ static void model(void)
     }
 }
 
+/* #add_grass on the rough upper face: gprMax's grass material, blades up
+ * to the upper limit and roots below the face, repeated by its seed */
+static void grass(void)
+{
+    char err[1024];
+    scl_fdtd_model m, again;
+    const char *text = BASE "#fractal_box: 0 0 0 0.1 0.08 0.02 1.5 1 1 1 10 mysoil fbox 5\n"
+                            "#add_surface_roughness: 0 0 0.02 0.1 0.08 0.02 1.5 1 1 0.015 0.03 fbox 4\n"
+                            "#add_grass: 0 0 0.02 0.1 0.08 0.02 1.5 0.03 0.05 60 fbox 3\n";
+    const char *path = write_input("grass.in", text);
+    scl_status s = scl_fdtd_read_input(path, &m, err, sizeof err);
+    CHECK(s == SCL_OK, "grass: %s", err);
+    if (s != SCL_OK)
+        return;
+    int g = scl_fdtd_find_material(&m, "grass");
+    CHECK(g >= 0 && m.mat[g].npoles == 1 && m.mat[g].er == 12.7174,
+          "gprMax's grass material (er at infinity 12.7174, one Debye pole)");
+    long above = 0, below = 0, top = -1, cols = 0;
+    for (int j = 0; j < 40; j++)
+        for (int i = 0; i < 50; i++) {
+            int has = 0;
+            for (int k = 0; k < 30; k++)
+                if (m.solid[i + 50 * (j + 40 * k)] == g) {
+                    above += k >= 15;
+                    below += k < 10;
+                    top = k > top ? k : top;
+                    has |= k >= 15;
+                }
+            cols += has;
+        }
+    CHECK(above > 60 && below > 10 && top <= 24 && top >= 20 && cols >= 20 && cols <= 60 * 3,
+          "grass: %ld cells above the rough range, %ld roots below the face, top cell %ld (<= 24), "
+          "%ld columns of blades",
+          above, below, top, cols);
+    CHECK(scl_fdtd_read_input(path, &again, err, sizeof err) == SCL_OK &&
+              memcmp(m.solid, again.solid, (size_t)50 * 40 * 30) == 0,
+          "the seed repeats the grass");
+    scl_fdtd_model_free(&again);
+    scl_fdtd_model_free(&m);
+}
+
 static void bad_inputs(void)
 {
     const char *box = BASE "#fractal_box: 0 0 0 0.1 0.08 0.02 1.5 1 1 1 10 mysoil fbox 5\n";
@@ -194,6 +235,14 @@ static void bad_inputs(void)
              "#add_surface_roughness: 0 0 0.02 0.1 0.08 0.02 1.5 1 1 0.015 0.03 fbox",
              "#add_surface_roughness: 0 0 0.02 0.05 0.08 0.02 1.5 1 1 0.015 0.03 fbox");
     expect_error("a face twice", text, "bad.in:7:", "already has a rough surface");
+    expect_error("grass below", ROUGH("#add_grass: 0 0 0 0.1 0.08 0 1.5 0.03 0.05 60 fbox"),
+                 "bad.in:6:", "upper face");
+    expect_error("grass blades", ROUGH("#add_grass: 0 0 0.02 0.1 0.08 0.02 1.5 0.03 0.05 2001 fbox"),
+                 "bad.in:6:", "number of blades");
+    expect_error("grass heights", ROUGH("#add_grass: 0 0 0.02 0.1 0.08 0.02 1.5 0.05 0.03 60 fbox"),
+                 "bad.in:6:", "lower < upper");
+    expect_error("grass box", ROUGH("#add_grass: 0 0 0.02 0.1 0.08 0.02 1.5 0.03 0.05 60 nobox"),
+                 "bad.in:6:", "fractal box 'nobox' is not defined");
 #undef ROUGH
 }
 
@@ -203,6 +252,7 @@ int main(void)
         return 1;
     generator();
     model();
+    grass();
     bad_inputs();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
