@@ -287,11 +287,55 @@ void scl_fdtd_peplinski(const double par[6], int nbins, double (*out)[4]);
  * weights scaled by the smallest side, zero mean. 0, or -1 out of memory. */
 int scl_fdtd_fractal(const int n[3], double D, const double weight[3], unsigned long long seed,
                      double *out);
+/* A rough surface of gprMax's #add_surface_roughness: n[0] x n[1] points
+ * (first fastest) of 2D noise (this library's generator) filtered by
+ * |w k|^-D with the weights as given, zero mean, stretched linearly from
+ * its minimum lo to its maximum hi (heights in cells along the normal).
+ * 0, or -1 out of memory. */
+int scl_fdtd_fractal_surface(const int n[2], double D, const double weight[2],
+                             unsigned long long seed, double lo, double hi, double *out);
+/* A rough surface on a face of a fractal box (#add_surface_roughness). */
+typedef struct {
+    int axis, plus;             /* the face: normal axis, 1 the box's upper face */
+    int lo[3], hi[3];           /* its cells in the plane: [lo, hi) on the two other axes */
+    int range[2];               /* cells [range[0], range[1]) along the normal where the
+                                 * height varies (clipped to the grid) */
+    double D, w[2];             /* dimension, weights of the plane's two axes in order */
+    unsigned long long seed;
+    int blades;                 /* #add_grass: its number of blades (0: a rough surface) */
+} scl_fdtd_rough;
+/* Apply rough surface s to the mask of the box [blo, bhi) (cells, x
+ * fastest; 1 soil, 0 not built) as gprMax does: at each point of the
+ * surface, a cell t of the range is soil when t < height on an upper face,
+ * t > height on a lower one, and not built otherwise. te_axis: the
+ * invariant axis of a 2D TE model (-1 if none): a surface two cells across
+ * it is generated one cell thick and copied. 0, or -1 out of memory. */
+int scl_fdtd_rough_apply(const scl_fdtd_rough *s, int te_axis, const int blo[3], const int bhi[3],
+                         signed char *mask);
+/* Grass s (#add_grass, an upper face) into the same mask (3: grass) as
+ * gprMax grows it: blades drawn at columns of the face by the density of a
+ * fractal surface, each given a height in range; a blade fills the cells
+ * of its column above the soil up to its height, bending away (by
+ * (cells / b)^2 along both plane axes, b random in [10, 30], either sign)
+ * until it leaves the box; its root goes down through the soil from the
+ * box's top as deep as the blade rises above face (the box's upper face
+ * before growing), wandering by a random walk. This library's random
+ * numbers, seeded by s->seed. 0, or -1 out of memory. */
+int scl_fdtd_grass_apply(const scl_fdtd_rough *s, int face, const int blo[3], const int bhi[3],
+                         signed char *mask);
 /* Replace the values by their bin 0..nbins-1 (numpy's digitize, right-closed,
  * on nbins edges from the minimum to the maximum, as gprMax). */
 void scl_fdtd_fractal_bins(double *field, long cells, int nbins);
 
-/* Value of waveform w at time t (s). */
+/* A gprMax geometry file (#geometry_objects_read, geomread.c): the integer
+ * dataset /data of an (nx, ny, nz) array as h5py writes it, into cells
+ * (malloc'ed, n[0] * n[1] * n[2], x fastest), its dx_dy_dz attribute in d;
+ * components 1 when the file also has per-component arrays (/ID).
+ * SCL_ERR_UNSUPPORTED when built without HDF5. */
+scl_status scl_fdtd_read_geometry(const char *path, int n[3], double d[3], int **cells,
+                                  int *components, char *err, size_t errlen);
+
+/* Value of waveform w at time t (s) (wave.c). */
 double scl_fdtd_wave_value(const scl_fdtd_model *m, int w, double t);
 
 /* Derive the per-component indices from the cells (averaged materials are
@@ -341,7 +385,7 @@ int scl_fdtd_model_uniform(const scl_fdtd_model *m);
  * #add_dispersion_debye/_lorentz/_drude #waveform #hertzian_dipole #magnetic_dipole
  * #voltage_source #rx #rx_array #src_steps #rx_steps #box #sphere #cylinder
  * #plate #edge #triangle #cylindrical_sector #excitation_file #soil_peplinski
- * #fractal_box
+ * #fractal_box #add_surface_roughness #add_grass #geometry_objects_read
  * #pml_cells #pml_cfs #geometry_view #snapshot #messages), with gprMax 4's 2D rules (a domain
  * one cell thick, or inf with #domain_mode: TM). Any other command is an
  * error naming it and the line. The model is finished, sources and

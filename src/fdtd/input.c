@@ -82,19 +82,17 @@ static const char *const known[] = {"#title", "#domain", "#dx_dy_dz", "#time_win
                                     "#snapshot", "#plate", "#edge", "#triangle",
                                     "#cylindrical_sector", "#excitation_file",
                                     "#soil_peplinski", "#fractal_box", "#magnetic_dipole",
-                                    "#pml_cfs"};
+                                    "#pml_cfs", "#add_surface_roughness",
+                                    "#geometry_objects_read", "#add_grass"};
 
 /* gprMax commands refused with a reason rather than as unknown */
 static const char *const refused[][2] = {
-    {"#add_surface_roughness", "fractal surfaces are not supported yet"},
     {"#add_surface_water", "fractal surfaces are not supported yet"},
-    {"#add_grass", "grass is not supported yet"},
     {"#material_range", "material ranges are not supported yet (use #soil_peplinski)"},
     {"#material_list", "material lists are not supported yet (use #soil_peplinski)"},
     {"#subgrid_hsg", "sub-grids are not supported"},
     {"#include_file", "included files are not supported"},
     {"#transmission_line", "transmission-line sources are not supported yet (use #voltage_source)"},
-    {"#geometry_objects_read", "reading geometry files (gprMax 4: an HDF5 file keyed to a JSON material database) is not supported yet"},
 };
 
 /* Coordinates that may be inf in a 2D model and their role (gprMax 4's
@@ -112,6 +110,8 @@ static const struct {
     {"#geometry_view", {0, 3}, {'l', 'u'}}, {"#rx_array", {0, 3}, {'l', 'u'}},
     {"#snapshot", {0, 3}, {'l', 'u'}},      {"#plate", {0, 3}, {'l', 'u'}},
     {"#edge", {0, 3}, {'l', 'u'}},          {"#fractal_box", {0, 3}, {'l', 'u'}},
+    {"#add_surface_roughness", {0, 3}, {'l', 'u'}}, {"#geometry_objects_read", {0, -1}, {'l', 0}},
+    {"#add_grass", {0, 3}, {'l', 'u'}},
 };
 
 static scl_status read_lines(input *in, char *err, size_t errlen)
@@ -876,13 +876,265 @@ static scl_status check_soil(const input *in, const command *c, char *err, size_
     return SCL_OK;
 }
 
+/* #add_surface_roughness: x1 y1 z1 x2 y2 z2 D w1 w2 lower upper ID [seed]
+ * on the fractal box [blo, bhi): the surface (zero size on one axis) on
+ * one of the box's faces and inside it, the limits along its normal (gprMax's
+ * checks: the lower limit inside the box for an upper face, the upper one
+ * for a lower face; the other in the domain). */
+static scl_status parse_rough(const input *in, const command *c, const scl_fdtd_model *m,
+                              const int blo[3], const int bhi[3], scl_fdtd_rough *r, char *err,
+                              size_t errlen)
+{
+    double p[6], v[5], d[3] = {m->grid.dx, m->grid.dy, m->grid.dz};
+    int lo[3], hi[3], n[3] = {m->grid.nx, m->grid.ny, m->grid.nz}, a = -1, flat = 0;
+    long seed = 0;
+    scl_status s;
+    if (nparams(in, c, 12, 13, err, errlen) || reals(in, c, 0, 6, p, err, errlen) ||
+        reals(in, c, 6, 5, v, err, errlen))
+        return SCL_ERR_INPUT;
+    if ((s = box_cells(in, c, &m->grid, p, lo, hi, err, errlen)) != SCL_OK)
+        return s;
+    if (!(v[0] >= 0) || !(v[1] >= 0 && v[2] >= 0))
+        return fail(in, c, err, errlen, "the fractal dimension and the weights must be >= 0");
+    if (c->ntok == 13 && (scl_parse_int(c->tok[12], &seed) != 0 || seed < 0))
+        return fail(in, c, err, errlen, "the seed is a non-negative integer");
+    for (int q = 0; q < 3; q++)
+        if (lo[q] == hi[q])
+            a = q, flat++;
+    if (flat != 1)
+        return fail(in, c, err, errlen,
+                    "the surface has zero size on exactly one axis (after rounding to the grid)");
+    if (m->mode2d == a + 1)
+        return fail(in, c, err, errlen, "in a 2D model the surface's normal cannot be the invariant axis");
+    if (lo[a] != blo[a] && lo[a] != bhi[a])
+        return fail(in, c, err, errlen, "the surface must lie on an outer face of its fractal box");
+    r->axis = a;
+    r->plus = lo[a] == bhi[a] && lo[a] != blo[a];
+    r->range[0] = (int)scl_round_half_down(v[3] / d[a]);
+    r->range[1] = (int)scl_round_half_down(v[4] / d[a]);
+    for (int q = 0; q < 3; q++)
+        if (q != a && (lo[q] < blo[q] || hi[q] > bhi[q] || hi[q] == lo[q]))
+            return fail(in, c, err, errlen, "the surface must span cells inside its fractal box's face");
+    if (!(fabs(v[3]) < 1e9 && fabs(v[4]) < 1e9) || r->range[0] > r->range[1] || r->range[0] < 0 ||
+        r->range[1] > n[a])
+        return fail(in, c, err, errlen, "the limits must be lower <= upper, inside the domain");
+    if (r->plus ? r->range[0] < blo[a] : r->range[1] > bhi[a])
+        return fail(in, c, err, errlen, r->plus ? "on an upper face the lower limit must be inside the fractal box"
+                                                : "on a lower face the upper limit must be inside the fractal box");
+    memcpy(r->lo, lo, sizeof r->lo);
+    memcpy(r->hi, hi, sizeof r->hi);
+    r->D = v[0];
+    r->w[0] = v[1];
+    r->w[1] = v[2];
+    r->seed = (unsigned long long)seed;
+    r->blades = 0;
+    return SCL_OK;
+}
+
+#define GRASS_TAU 1.0793e-11 /* gprMax's grass: one Debye pole (er 18.5087 static, 12.7174 at infinity) */
+
+/* #add_grass: x1 y1 z1 x2 y2 z2 D lower upper blades ID [seed] on the
+ * fractal box [blo, bhi): an upper face only, the blades' heights between
+ * the limits along the normal (the upper one in the domain). */
+static scl_status parse_grass(const input *in, const command *c, const scl_fdtd_model *m,
+                              const int blo[3], const int bhi[3], scl_fdtd_rough *r, char *err,
+                              size_t errlen)
+{
+    double p[6], v[3], d[3] = {m->grid.dx, m->grid.dy, m->grid.dz};
+    int lo[3], hi[3], n[3] = {m->grid.nx, m->grid.ny, m->grid.nz}, a = -1, flat = 0;
+    long seed = 0, blades;
+    scl_status s;
+    if (nparams(in, c, 11, 12, err, errlen) || reals(in, c, 0, 6, p, err, errlen) ||
+        reals(in, c, 6, 3, v, err, errlen))
+        return SCL_ERR_INPUT;
+    if ((s = box_cells(in, c, &m->grid, p, lo, hi, err, errlen)) != SCL_OK)
+        return s;
+    if (!(v[0] >= 0) || !(v[1] >= 0 && v[2] >= 0))
+        return fail(in, c, err, errlen, "the fractal dimension and the limits must be >= 0");
+    if (c->ntok == 12 && (scl_parse_int(c->tok[11], &seed) != 0 || seed < 0))
+        return fail(in, c, err, errlen, "the seed is a non-negative integer");
+    if (m->te2d)
+        return fail(in, c, err, errlen, "grass in 2D TE models is not supported");
+    if (!(m->dt < GRASS_TAU))
+        return fail(in, c, err, errlen, "the time step must be below grass's relaxation time (1.0793e-11 s)");
+    for (int q = 0; q < 3; q++)
+        if (lo[q] == hi[q])
+            a = q, flat++;
+    if (flat != 1)
+        return fail(in, c, err, errlen,
+                    "the surface has zero size on exactly one axis (after rounding to the grid)");
+    if (m->mode2d == a + 1)
+        return fail(in, c, err, errlen, "in a 2D model the surface's normal cannot be the invariant axis");
+    if (lo[a] != bhi[a])
+        return fail(in, c, err, errlen, "grass grows on an upper face of its fractal box (x, y or z at its upper end)");
+    long cells = 1;
+    for (int q = 0; q < 3; q++) {
+        if (q != a && (lo[q] < blo[q] || hi[q] > bhi[q] || hi[q] == lo[q]))
+            return fail(in, c, err, errlen, "the surface must span cells inside its fractal box's face");
+        cells *= q != a ? hi[q] - lo[q] : 1;
+    }
+    if (scl_parse_int(c->tok[9], &blades) != 0 || blades < 1 || blades > cells)
+        return fail(in, c, err, errlen, "the number of blades is an integer from 1 to the surface's cells");
+    r->axis = a;
+    r->plus = 1;
+    r->range[0] = (int)scl_round_half_down(fmin(v[1], 1e9) / d[a]);
+    r->range[1] = (int)scl_round_half_down(fmin(v[2], 1e9) / d[a]);
+    if (r->range[0] >= r->range[1] || r->range[1] > n[a])
+        return fail(in, c, err, errlen, "the height limits must be lower < upper (in cells), inside the domain");
+    memcpy(r->lo, lo, sizeof r->lo);
+    memcpy(r->hi, hi, sizeof r->hi);
+    r->D = v[0];
+    r->w[0] = r->w[1] = 1;
+    r->seed = (unsigned long long)seed;
+    r->blades = (int)blades;
+    return SCL_OK;
+}
+
+#define MAX_ROUGH 12
+
+/* The rough surfaces of fractal box id [blo, bhi) (one per face, from
+ * anywhere in the file, as gprMax builds a box with its surfaces) and the
+ * box they extend it to, [elo, ehi). */
+static scl_status rough_surfaces(const input *in, const scl_fdtd_model *m, const char *id,
+                                 const int blo[3], const int bhi[3], scl_fdtd_rough *r, int *nr,
+                                 int elo[3], int ehi[3], char *err, size_t errlen)
+{
+    memcpy(elo, blo, 3 * sizeof *elo);
+    memcpy(ehi, bhi, 3 * sizeof *ehi);
+    *nr = 0;
+    for (int q = 0; q < in->n; q++) {
+        const command *c = &in->cmds[q];
+        int grass = strcmp(c->cmd, "#add_grass") == 0, t = grass ? 10 : 11;
+        if ((!grass && strcmp(c->cmd, "#add_surface_roughness")) || c->ntok <= t || strcmp(c->tok[t], id))
+            continue;
+        scl_fdtd_rough s;
+        scl_status st = grass ? parse_grass(in, c, m, blo, bhi, &s, err, errlen)
+                              : parse_rough(in, c, m, blo, bhi, &s, err, errlen);
+        if (st != SCL_OK)
+            return st;
+        for (int k = 0; k < *nr; k++)
+            if (r[k].axis == s.axis && r[k].plus == s.plus && !r[k].blades == !s.blades)
+                return fail(in, c, err, errlen, grass ? "this face of the fractal box already has grass"
+                                                      : "this face of the fractal box already has a rough surface");
+        int a = s.axis;
+        if (s.plus && s.range[1] > ehi[a])
+            ehi[a] = s.range[1];
+        if (!s.plus && s.range[0] < elo[a])
+            elo[a] = s.range[0];
+        r[(*nr)++] = s; /* at most one of each per face: MAX_ROUGH */
+    }
+    return SCL_OK;
+}
+
+/* #add_surface_roughness and #add_grass name a fractal box of the file
+ * (built with it) */
+static scl_status check_rough(const input *in, const command *c, scl_fdtd_model *m, char *err,
+                              size_t errlen)
+{
+    (void)m;
+    int grass = strcmp(c->cmd, "#add_grass") == 0, t = grass ? 10 : 11;
+    if (nparams(in, c, t + 1, t + 2, err, errlen))
+        return SCL_ERR_INPUT;
+    for (int q = 0; q < in->n; q++)
+        if (strcmp(in->cmds[q].cmd, "#fractal_box") == 0 && in->cmds[q].ntok >= 13 &&
+            strcmp(in->cmds[q].tok[12], c->tok[t]) == 0)
+            return SCL_OK;
+    char why[200];
+    snprintf(why, sizeof why, "fractal box '%.64s' is not defined (#fractal_box)", c->tok[t]);
+    return fail(in, c, err, errlen, why);
+}
+
+/* Fill the box [lo, hi) with the soil's nb materials from first on, binned
+ * from a fractal volume of the box, where mask (over the box, x fastest)
+ * is 1, and with material grass where it is 3; ta: a 2D TE model's invariant axis (one layer generated and
+ * copied to both cells, as gprMax), else -1. */
+static scl_status fill_fractal(scl_fdtd_model *m, const int lo[3], const int hi[3],
+                               const signed char *mask, const double *v, unsigned long long seed,
+                               int nb, int first, int ta, int grass)
+{
+    int n[3] = {hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]}, gen[3] = {n[0], n[1], n[2]};
+    if (ta >= 0)
+        gen[ta] = 1;
+    long cells = (long)gen[0] * gen[1] * gen[2];
+    double *f = malloc((size_t)cells * sizeof *f);
+    if (!f || scl_fdtd_fractal(gen, v[0], v + 1, seed, f)) {
+        free(f);
+        return SCL_ERR_MEMORY;
+    }
+    scl_fdtd_fractal_bins(f, cells, nb);
+    /* cell by cell in gprMax's order (x slowest), each its own object: a
+     * shared edge between two soils goes to the later cell, as there */
+    for (int i = 0; i < n[0]; i++)
+        for (int j = 0; j < n[1]; j++)
+            for (int k = 0; k < n[2]; k++) {
+                if (!mask[i + (long)n[0] * (j + (long)n[1] * k)])
+                    continue;
+                m->objects++;
+                int p0[3] = {lo[0] + i, lo[1] + j, lo[2] + k}, p1[3] = {p0[0] + 1, p0[1] + 1, p0[2] + 1};
+                int g[3] = {i, j, k};
+                if (ta >= 0)
+                    g[ta] = 0;
+                /* the soil's materials have poles: never averaged */
+                long q = g[0] + (long)gen[0] * (g[1] + (long)gen[1] * g[2]);
+                int mat = mask[i + (long)n[0] * (j + (long)n[1] * k)] == 3 ? grass : first + (int)f[q];
+                scl_fdtd_fill_box(m, p0, p1, mat, 0);
+            }
+    free(f);
+    return SCL_OK;
+}
+
+/* The mask of the box [elo, ehi) that fractal box [lo, hi) grew to with
+ * its rough surfaces: the box's own cells, then each surface's cut. */
+static signed char *rough_mask(const int lo[3], const int hi[3], const int elo[3],
+                               const int ehi[3], const scl_fdtd_rough *r, int nr, int ta)
+{
+    int n[3] = {ehi[0] - elo[0], ehi[1] - elo[1], ehi[2] - elo[2]};
+    signed char *mask = malloc((size_t)n[0] * n[1] * n[2]);
+    if (!mask)
+        return NULL;
+    for (int k = 0; k < n[2]; k++)
+        for (int j = 0; j < n[1]; j++)
+            for (int i = 0; i < n[0]; i++) {
+                int p[3] = {elo[0] + i, elo[1] + j, elo[2] + k}, in = 1;
+                for (int a = 0; a < 3; a++)
+                    in &= p[a] >= lo[a] && p[a] < hi[a];
+                mask[i + (long)n[0] * (j + (long)n[1] * k)] = (signed char)in;
+            }
+    for (int s = 0; s < nr; s++)
+        if (r[s].blades ? scl_fdtd_grass_apply(&r[s], hi[r[s].axis], elo, ehi, mask)
+                        : scl_fdtd_rough_apply(&r[s], ta, elo, ehi, mask)) {
+            free(mask);
+            return NULL;
+        }
+    return mask;
+}
+
+/* gprMax's grass material (one Debye pole), made once; one named grass
+ * already (the user's) is taken as it is, as there. -1 (err) if full. */
+static int grass_material(const input *in, const command *c, scl_fdtd_model *m, char *err,
+                          size_t errlen)
+{
+    char why[512];
+    int id = scl_fdtd_find_material(m, "grass");
+    if (id >= 0)
+        return id;
+    double pole[2] = {18.5087 - 12.7174, GRASS_TAU};
+    id = scl_fdtd_add_material(m, "grass", 12.7174, 0, 1, 0, why, sizeof why);
+    if (id < 0 || scl_fdtd_add_poles(m, id, SCL_FDTD_DEBYE, 1, pole, why, sizeof why) != SCL_OK) {
+        fail(in, c, err, errlen, why);
+        return -1;
+    }
+    return id;
+}
+
 /* #fractal_box: x1 y1 z1 x2 y2 z2 D wx wy wz nbins soil ID [seed [averaging]] */
 static scl_status parse_fractal_box(const input *in, const command *c, scl_fdtd_model *m,
                                     char *err, size_t errlen)
 {
     double v[4];
-    int lo[3], hi[3], n[3];
+    int lo[3], hi[3], elo[3], ehi[3], nr;
     long nb, seed = 0;
+    scl_fdtd_rough rough[MAX_ROUGH];
     scl_status s;
     if (nparams(in, c, 13, 15, err, errlen) || reals(in, c, 6, 4, v, err, errlen))
         return SCL_ERR_INPUT;
@@ -907,35 +1159,24 @@ static scl_status parse_fractal_box(const input *in, const command *c, scl_fdtd_
         return fail(in, c, err, errlen, why);
     }
     for (int a = 0; a < 3; a++)
-        if ((n[a] = hi[a] - lo[a]) < 1)
+        if (hi[a] - lo[a] < 1)
             return fail(in, c, err, errlen, "the box spans at least one cell per axis");
-    int first = soil_materials(in, soil, c, m, (int)nb, err, errlen);
+    if ((s = rough_surfaces(in, m, c->tok[12], lo, hi, rough, &nr, elo, ehi, err, errlen)) != SCL_OK)
+        return s;
+    int first = soil_materials(in, soil, c, m, (int)nb, err, errlen), grass = -1;
     if (first < 0)
         return SCL_ERR_INPUT;
+    for (int q = 0; q < nr; q++)
+        if (rough[q].blades && (grass = grass_material(in, c, m, err, errlen)) < 0)
+            return SCL_ERR_INPUT;
     /* 2D TE: one layer, copied to both cells of the invariant axis (gprMax) */
-    int gen[3] = {n[0], n[1], n[2]}, ta = m->te2d ? m->mode2d - 1 : -1;
-    if (ta >= 0)
-        gen[ta] = 1;
-    long cells = (long)gen[0] * gen[1] * gen[2];
-    double *f = malloc((size_t)cells * sizeof *f);
-    if (!f || scl_fdtd_fractal(gen, v[0], v + 1, (unsigned long long)seed, f)) {
-        free(f);
+    int ta = m->te2d ? m->mode2d - 1 : -1;
+    signed char *mask = rough_mask(lo, hi, elo, ehi, rough, nr, ta);
+    if (!mask)
         return SCL_ERR_MEMORY;
-    }
-    scl_fdtd_fractal_bins(f, cells, (int)nb);
-    m->objects++;
-    for (int k = 0; k < n[2]; k++)
-        for (int j = 0; j < n[1]; j++)
-            for (int i = 0; i < n[0]; i++) {
-                int p0[3] = {lo[0] + i, lo[1] + j, lo[2] + k}, p1[3] = {p0[0] + 1, p0[1] + 1, p0[2] + 1};
-                /* the soil's materials have poles: never averaged */
-                int g[3] = {i, j, k};
-                if (ta >= 0)
-                    g[ta] = 0;
-                scl_fdtd_fill_box(m, p0, p1, first + (int)f[g[0] + (long)gen[0] * (g[1] + (long)gen[1] * g[2])], 0);
-            }
-    free(f);
-    return SCL_OK;
+    s = fill_fractal(m, elo, ehi, mask, v, (unsigned long long)seed, (int)nb, first, ta, grass);
+    free(mask);
+    return s;
 }
 
 /* gprMax's #pml_cfs: three (profile direction min max) for alpha, kappa and
@@ -1446,6 +1687,153 @@ static scl_status parse_messages(const input *in, const command *c, scl_fdtd_mod
     return SCL_OK;
 }
 
+/* A file a command names: the path as given, else beside the input file
+ * (gprMax's order). */
+static void beside_input(const input *in, const char *name, char *path, size_t size)
+{
+    const char *slash = strrchr(in->r.path, '/');
+    snprintf(path, size, "%s", name);
+    FILE *probe = fopen(path, "r");
+    if (probe)
+        fclose(probe);
+    else if (name[0] != '/' && slash)
+        snprintf(path, size, "%.*s%s", (int)(slash - in->r.path + 1), in->r.path, name);
+}
+
+#define GEO_MATERIALS 256
+
+/* The #material lines of a geometry file's materials file, added to the
+ * model as gprMax names them (NAME{STEM}, STEM the file's name without
+ * its extension; one already defined is reused): their model indices in
+ * map, their number in *count. Other commands are refused (FILE:LINE). */
+static scl_status geometry_materials(const input *in, const command *c, const char *path,
+                                     scl_fdtd_model *m, int *map, int *count, char *err,
+                                     size_t errlen)
+{
+    scl_linereader r;
+    char why[900] = "", *line, *tok[8];
+    if (scl_linereader_open(&r, path, why, sizeof why) != SCL_OK)
+        return fail(in, c, err, errlen, why);
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path, *dot = strrchr(base, '.');
+    int stem = dot ? (int)(dot - base) : (int)strlen(base), rc;
+    scl_status s = SCL_OK;
+    *count = 0;
+    while ((rc = scl_linereader_next(&r, &line, why, sizeof why)) == 1) {
+        if (line[0] != '#' || line[1] == '#')
+            continue; /* gprMax: other lines, and ## comments, are not commands */
+        double v[4];
+        char name[64], msg[600];
+        if (strncmp(line, "#material:", 10) != 0)
+            s = scl_linereader_fail(&r, why, sizeof why, "only #material lines are supported in a materials file");
+        else if (scl_split_tokens(line + 10, tok, 7) != 5 || scl_parse_real(tok[0], &v[0]) ||
+                 scl_parse_real(tok[1], &v[1]) || scl_parse_real(tok[2], &v[2]) ||
+                 scl_parse_real(tok[3], &v[3]))
+            s = scl_linereader_fail(&r, why, sizeof why, "#material needs er se mr sm name");
+        else if (*count == GEO_MATERIALS)
+            s = scl_linereader_fail(&r, why, sizeof why, "more than %d materials", GEO_MATERIALS);
+        else if (snprintf(name, sizeof name, "%s{%.*s}", tok[4], stem, base) >= (int)sizeof name)
+            s = scl_linereader_fail(&r, why, sizeof why, "the material's name is too long");
+        else {
+            int id = scl_fdtd_find_material(m, name);
+            if (id < 0)
+                id = scl_fdtd_add_material(m, name, v[0], v[1], v[2], v[3], msg, sizeof msg);
+            if (id < 0)
+                s = scl_linereader_fail(&r, why, sizeof why, "%s", msg);
+            map[(*count)++] = id;
+        }
+        if (s != SCL_OK)
+            break;
+    }
+    scl_linereader_close(&r);
+    if (s != SCL_OK || rc < 0)
+        return fail(in, c, err, errlen, why);
+    return SCL_OK;
+}
+
+/* The cells of a geometry file placed at lo: each index a material of map
+ * (-1: nothing), built as cells (averaging as asked); in a 2D model the
+ * file's layers across the invariant axis are the model's, or its first
+ * layer copied (gprMax 4 broadcasts and reduces that axis). */
+static scl_status place_geometry(const input *in, const command *c, scl_fdtd_model *m,
+                                 const int lo[3], const int fn[3], const int *cells,
+                                 const int *map, int nmap, int avg, char *err, size_t errlen)
+{
+    int n[3] = {m->grid.nx, m->grid.ny, m->grid.nz}, ext[3] = {fn[0], fn[1], fn[2]};
+    int inv = m->mode2d ? m->mode2d - 1 : -1;
+    if (inv >= 0)
+        ext[inv] = n[inv];
+    for (int a = 0; a < 3; a++)
+        if (lo[a] + ext[a] > n[a]) {
+            char why[200];
+            snprintf(why, sizeof why, "the geometry's %d cells along %c from cell %d leave the domain (%d cells)",
+                     ext[a], "xyz"[a], lo[a], n[a]);
+            return fail(in, c, err, errlen, why);
+        }
+    /* cell by cell in gprMax's order (x slowest), each its own object: a
+     * shared edge goes to the later cell, as there */
+    for (int i = 0; i < ext[0]; i++)
+        for (int j = 0; j < ext[1]; j++)
+            for (int k = 0; k < ext[2]; k++) {
+                int f[3] = {i, j, k};
+                if (inv >= 0 && fn[inv] != n[inv])
+                    f[inv] = 0;
+                int q = cells[f[0] + (long)fn[0] * (f[1] + (long)fn[1] * f[2])];
+                if (q == -1)
+                    continue;
+                if (q < 0 || q >= nmap) {
+                    char why[200];
+                    snprintf(why, sizeof why, "index %d at cell (%d, %d, %d) of the file names none of its %d materials",
+                             q, f[0], f[1], f[2], nmap);
+                    return fail(in, c, err, errlen, why);
+                }
+                int p0[3] = {lo[0] + i, lo[1] + j, lo[2] + k}, p1[3] = {p0[0] + 1, p0[1] + 1, p0[2] + 1};
+                m->objects++;
+                scl_fdtd_fill_box(m, p0, p1, map[q], avg);
+            }
+    return SCL_OK;
+}
+
+/* #geometry_objects_read: x y z GEOMETRY.h5 MATERIALS.txt [averaging]: the
+ * older gprMax form (an HDF5 file of cell indices and a text file of
+ * #material lines), at the cell of x y z; the file's cell size must round
+ * to the model's (gprMax's test) and files with per-component arrays (/ID,
+ * written by #geometry_objects_write) are refused. Built without averaging
+ * unless 'y' (gprMax 4's optional flag). */
+static scl_status parse_geometry_read(const input *in, const command *c, scl_fdtd_model *m,
+                                      char *err, size_t errlen)
+{
+    double p[3], fd[3], d[3] = {m->grid.dx, m->grid.dy, m->grid.dz};
+    int lo[3], fn[3], comps, *cells = NULL, map[GEO_MATERIALS], nmap, avg = 0;
+    char geo[1024], mat[1024], why[1200];
+    scl_status s;
+    if (nparams(in, c, 5, 6, err, errlen) || reals(in, c, 0, 3, p, err, errlen))
+        return SCL_ERR_INPUT;
+    if (c->ntok == 6 && (avg = averaging_flag(in, c, 5, err, errlen)) < 0)
+        return SCL_ERR_INPUT;
+    for (int a = 0; a < 3; a++)
+        if ((lo[a] = node_of(in, c, m, a, p[a], "corner", err, errlen)) < 0)
+            return SCL_ERR_INPUT;
+    beside_input(in, c->tok[3], geo, sizeof geo);
+    beside_input(in, c->tok[4], mat, sizeof mat);
+    if ((s = scl_fdtd_read_geometry(geo, fn, fd, &cells, &comps, why, sizeof why)) != SCL_OK) {
+        fail(in, c, err, errlen, why);
+        return s;
+    }
+    for (int a = 0; a < 3 && s == SCL_OK; a++)
+        if (scl_round_half_down(fd[a] / d[a]) != 1)
+            s = fail(in, c, err, errlen, "the geometry file's dx_dy_dz does not match the model's cells");
+    if (s == SCL_OK && comps)
+        s = fail(in, c, err, errlen,
+                 "geometry files with per-component arrays (/ID, /rigidE, /rigidH: written by "
+                 "#geometry_objects_write) are not supported; /data alone is read");
+    if (s == SCL_OK)
+        s = geometry_materials(in, c, mat, m, map, &nmap, err, errlen);
+    if (s == SCL_OK)
+        s = place_geometry(in, c, m, lo, fn, cells, map, nmap, avg, err, errlen);
+    free(cells);
+    return s;
+}
+
 /* Objects in file order, sources and receivers. */
 static scl_status parse_objects(input *in, scl_fdtd_model *m, char *err, size_t errlen)
 {
@@ -1459,7 +1847,9 @@ static scl_status parse_objects(input *in, scl_fdtd_model *m, char *err, size_t 
                  {"#hertzian_dipole", parse_source}, {"#voltage_source", parse_source},
                  {"#magnetic_dipole", parse_source}, {"#rx", parse_rx},
                  {"#rx_array", parse_rx_array},   {"#snapshot", parse_snapshot},
-                 {"#geometry_view", parse_gview}, {"#messages", parse_messages}};
+                 {"#geometry_view", parse_gview}, {"#messages", parse_messages},
+                 {"#add_surface_roughness", check_rough}, {"#add_grass", check_rough},
+                 {"#geometry_objects_read", parse_geometry_read}};
     for (int q = 0; q < in->n; q++)
         for (size_t k = 0; k < sizeof table / sizeof table[0]; k++)
             if (strcmp(in->cmds[q].cmd, table[k].cmd) == 0) {

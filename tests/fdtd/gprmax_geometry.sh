@@ -30,7 +30,8 @@
 #             generator, which this library does not reproduce, so the two
 #             soils are different realisations of the same statistics (their
 #             misfit is printed, for information)
-#   #transmission_line / #geometry_objects_read are refused by name and line
+#   #transmission_line is refused by name and line (#geometry_objects_read:
+#             geometry_read.sh)
 # gprMax's venv: $GPRMAX_VENV (default /var/cache/streamcl/venv-gprmax),
 # made when missing; skipped (exit 77) when PyPI cannot be reached to make
 # it, unless CI=true (then a failure).
@@ -259,11 +260,10 @@ mis = {c: np.linalg.norm(np.asarray(g[f"rxs/rx1/{c}"]) - np.asarray(o[f"rxs/rx1/
 print("     soil receiver misfit to gprMax (another realisation of the soil, for information): " +
       ", ".join(f"{c} {v:.2f}" for c, v in mis.items()))
 check(all(np.isfinite(v) and v < 0.5 for v in mis.values()), "soil receivers finite and of gprMax's size")
-for name, rc, cmd, line in (("tl", "TL_RC", "#transmission_line", "tl.in:4"),
-                            ("gor", "GOR_RC", "#geometry_objects_read", "gor.in:5")):
+for name, rc, cmd, line in (("tl", "TL_RC", "#transmission_line", "tl.in:4"),):
     log = open(f"ours/{name}.log").read()
     check(int(os.environ[rc]) != 0 and f"'{cmd}'" in log and line in log,
           f"{cmd} refused by name and line: {log.strip()}")
 print(f"fdtd_gprmax_geometry: {passed} passed, {failed} failed")
-sys.exit(1 if failed or passed < 60 else 0)
+sys.exit(1 if failed or passed < 59 else 0)
 PY

@@ -247,7 +247,7 @@ static void soils(void)
     expect_error("soil water", BASE "#soil_peplinski: 0.5 0.5 2.0 2.66 0 0.25 s\n", "bad.in:5:", "water");
     expect_error("fractal mixing model", BASE "#fractal_box: 0 0 0 0.1 0.08 0.02 1.5 1 1 1 20 nosoil f\n", "bad.in:5:", "'nosoil' is not defined");
     expect_error("fractal bins", BASE "#soil_peplinski: 0.5 0.5 2.0 2.66 0.001 0.25 s\n#fractal_box: 0 0 0 0.1 0.08 0.02 1.5 1 1 1 0 s f\n", "bad.in:6:", "number of materials");
-    expect_error("surface roughness", BASE "#add_surface_roughness: 0 0 0 0.1 0.08 0.02 1.5 1 1 0.01 0.02 f\n", "bad.in:5:", "'#add_surface_roughness'");
+    expect_error("surface roughness", BASE "#add_surface_water: 0 0 0.02 0.1 0.08 0.02 0.01 f\n", "bad.in:5:", "'#add_surface_water'");
 }
 
 /* 2D TE: two cells on the invariant axis, the live plane at node 1, the
