@@ -15,11 +15,11 @@ static inline long CAT(plus, SFX)(const struct scl_fdtd_host *h, int ax, int p)
     return (p == h->n[ax] - 1 && h->m->periodic[ax]) ? -(long)(h->n[ax] - 1) * h->s[ax] : h->s[ax];
 }
 
-/* The curl update of one component, written once for H and E: target T
- * (coefficients A, B by material), from the two other family's components U
- * and W (U differenced along the second axis, W along the third, (a, b, d)
- * cyclic). magnetic: T = A T - B ((U(+b) - U) rb - (W(+d) - W) rd);
- * electric:        T = A T + B ((U - U(-b)) rb - (W - W(-d)) rd). */
+/* The curl update of component a, written once for H and E: target T
+ * (coefficients A, B by material) from two components of the other family,
+ * U differenced along b and W along d ((a, b, d) cyclic):
+ *   magnetic: T = A T - B ((U(+b) - U) rb - (W(+d) - W) rd)
+ *   electric: T = A T + B ((U - U(-b)) rb - (W - W(-d)) rd) */
 typedef struct {
     REAL *T;
     const REAL *U, *W;
