@@ -15,120 +15,109 @@ static inline long CAT(plus, SFX)(const struct scl_fdtd_host *h, int ax, int p)
     return (p == h->n[ax] - 1 && h->m->periodic[ax]) ? -(long)(h->n[ax] - 1) * h->s[ax] : h->s[ax];
 }
 
-/* The main updates for a PEC box (no periodic axis), written so that the
- * inner loop over i is contiguous and vectorises: this is the CPU baseline.
- * Same arithmetic, term for term, as the generic loops below. */
-static void CAT(update_h_box, SFX)(struct scl_fdtd_host *h)
+/* The curl update of component a, written once for H and E: target T
+ * (coefficients A, B by material) from two components of the other family,
+ * U differenced along b and W along d ((a, b, d) cyclic):
+ *   magnetic: T = A T - B ((U(+b) - U) rb - (W(+d) - W) rd)
+ *   electric: T = A T + B ((U - U(-b)) rb - (W - W(-d)) rd) */
+typedef struct {
+    REAL *T;
+    const REAL *U, *W;
+    const unsigned char *id;
+    const double *A, *B;
+    REAL rb, rd;
+} CAT(curl, SFX);
+
+static CAT(curl, SFX) CAT(curl_of, SFX)(struct scl_fdtd_host *h, int a, int electric, const double dd[3])
 {
-    const scl_grid3d *g = &h->m->grid;
-    const long px = g->px, pxy = g->px * g->py;
-    REAL *restrict hx = F(3), *restrict hy = F(4), *restrict hz = F(5);
-    const REAL *restrict ex = F(0), *restrict ey = F(1), *restrict ez = F(2);
-    const unsigned char *ix = h->m->id[3], *iy = h->m->id[4], *iz = h->m->id[5];
-    const double *da = h->da, *db = h->db;
-    REAL rdx = (REAL)(1 / g->dx), rdy = (REAL)(1 / g->dy), rdz = (REAL)(1 / g->dz);
-    int nx = g->nx;
-#pragma omp parallel for collapse(2) num_threads(h->threads) if (h->threads > 1)
-    for (int k = 0; k < g->nz; k++)
-        for (int j = 0; j < g->ny; j++) {
-            long r = scl_grid3d_index(g, 0, j, k);
-#pragma omp simd
-            for (long o = r + 1; o < r + nx; o++)
-                hx[o] = (REAL)da[ix[o]] * hx[o] -
-                        (REAL)db[ix[o]] * ((ez[o + px] - ez[o]) * rdy - (ey[o + pxy] - ey[o]) * rdz);
-            if (j >= 1)
-#pragma omp simd
-                for (long o = r; o < r + nx; o++)
-                    hy[o] = (REAL)da[iy[o]] * hy[o] -
-                            (REAL)db[iy[o]] * ((ex[o + pxy] - ex[o]) * rdz - (ez[o + 1] - ez[o]) * rdx);
-            if (k >= 1)
-#pragma omp simd
-                for (long o = r; o < r + nx; o++)
-                    hz[o] = (REAL)da[iz[o]] * hz[o] -
-                            (REAL)db[iz[o]] * ((ey[o + 1] - ey[o]) * rdx - (ex[o + px] - ex[o]) * rdy);
-        }
+    int b = (a + 1) % 3, d = (a + 2) % 3;
+    CAT(curl, SFX) c = {.T = F(electric ? a : 3 + a),
+                        .U = F(electric ? 3 + d : d),
+                        .W = F(electric ? 3 + b : b),
+                        .id = h->m->id[electric ? a : 3 + a],
+                        .A = electric ? h->ca : h->da,
+                        .B = electric ? h->cb : h->db,
+                        .rb = (REAL)(1 / dd[b]),
+                        .rd = (REAL)(1 / dd[d])};
+    return c;
 }
 
-static void CAT(update_e_box, SFX)(struct scl_fdtd_host *h)
+/* One row [o0, o1) of a PEC box, contiguous in i so that it vectorises (the
+ * CPU baseline); ub, wd: the strides along b and d. */
+static inline void CAT(curl_row, SFX)(const CAT(curl, SFX) *c, long ub, long wd, long o0, long o1,
+                                      int electric)
 {
-    const scl_grid3d *g = &h->m->grid;
-    const long px = g->px, pxy = g->px * g->py;
-    REAL *restrict ex = F(0), *restrict ey = F(1), *restrict ez = F(2);
-    const REAL *restrict hx = F(3), *restrict hy = F(4), *restrict hz = F(5);
-    const unsigned char *ix = h->m->id[0], *iy = h->m->id[1], *iz = h->m->id[2];
-    const double *ca = h->ca, *cb = h->cb;
-    REAL rdx = (REAL)(1 / g->dx), rdy = (REAL)(1 / g->dy), rdz = (REAL)(1 / g->dz);
-    int nx = g->nx;
-#pragma omp parallel for collapse(2) num_threads(h->threads) if (h->threads > 1)
-    for (int k = 0; k < g->nz; k++)
-        for (int j = 0; j < g->ny; j++) {
-            long r = scl_grid3d_index(g, 0, j, k);
-            if (j >= 1 && k >= 1)
+    REAL *restrict T = c->T;
+    const REAL *restrict U = c->U, *restrict W = c->W;
+    const unsigned char *id = c->id;
+    const double *A = c->A, *B = c->B;
+    REAL rb = c->rb, rd = c->rd;
+    if (electric) {
 #pragma omp simd
-                for (long o = r; o < r + nx; o++)
-                    ex[o] = (REAL)ca[ix[o]] * ex[o] +
-                            (REAL)cb[ix[o]] * ((hz[o] - hz[o - px]) * rdy - (hy[o] - hy[o - pxy]) * rdz);
-            if (k >= 1)
+        for (long o = o0; o < o1; o++)
+            T[o] = (REAL)A[id[o]] * T[o] + (REAL)B[id[o]] * ((U[o] - U[o - ub]) * rb - (W[o] - W[o - wd]) * rd);
+    } else {
 #pragma omp simd
-                for (long o = r + 1; o < r + nx; o++)
-                    ey[o] = (REAL)ca[iy[o]] * ey[o] +
-                            (REAL)cb[iy[o]] * ((hx[o] - hx[o - pxy]) * rdz - (hz[o] - hz[o - 1]) * rdx);
-            if (j >= 1)
-#pragma omp simd
-                for (long o = r + 1; o < r + nx; o++)
-                    ez[o] = (REAL)ca[iz[o]] * ez[o] +
-                            (REAL)cb[iz[o]] * ((hy[o] - hy[o - 1]) * rdx - (hx[o] - hx[o - px]) * rdy);
-        }
-}
-
-static void CAT(update_h, SFX)(struct scl_fdtd_host *h)
-{
-    for (int a = 0; a < 3; a++) {
-        int b = (a + 1) % 3, d = (a + 2) % 3;
-        int lo[3], hi[3];
-        lo[a] = h->node_lo[a], hi[a] = h->n[a] - 1;
-        lo[b] = 0, hi[b] = h->n[b] - 1;
-        lo[d] = 0, hi[d] = h->n[d] - 1;
-        REAL *H = F(3 + a);
-        const REAL *Eb = F(b), *Ed = F(d);
-        const unsigned char *id = h->m->id[3 + a];
-        REAL rb = (REAL)(1 / h->dd[b]), rd = (REAL)(1 / h->dd[d]);
-#pragma omp parallel for collapse(2) num_threads(h->threads) if (h->threads > 1)
-        for (int k = lo[2]; k <= hi[2]; k++)
-            for (int j = lo[1]; j <= hi[1]; j++)
-                for (int i = lo[0]; i <= hi[0]; i++) {
-                    int p[3] = {i, j, k};
-                    long o = scl_grid3d_index(&h->m->grid, i, j, k);
-                    long pb = CAT(plus, SFX)(h, b, p[b]), pd = CAT(plus, SFX)(h, d, p[d]);
-                    int q = id[o];
-                    H[o] = (REAL)h->da[q] * H[o] -
-                           (REAL)h->db[q] * ((Ed[o + pb] - Ed[o]) * rb - (Eb[o + pd] - Eb[o]) * rd);
-                }
+        for (long o = o0; o < o1; o++)
+            T[o] = (REAL)A[id[o]] * T[o] - (REAL)B[id[o]] * ((U[o + ub] - U[o]) * rb - (W[o + wd] - W[o]) * rd);
     }
 }
 
-static void CAT(update_e, SFX)(struct scl_fdtd_host *h)
+/* The H (electric 0) or E update of a PEC box (no periodic axis), row by
+ * row. A component is updated off the boundary nodes it is tangential to:
+ * H_a from node 1 along a, E_a from node 1 along b and d. */
+static void CAT(update_box, SFX)(struct scl_fdtd_host *h, int electric)
+{
+    const scl_grid3d *g = &h->m->grid;
+    const long s[3] = {1, g->px, g->px * g->py};
+    const double dd[3] = {g->dx, g->dy, g->dz};
+    CAT(curl, SFX) c[3];
+    for (int a = 0; a < 3; a++)
+        c[a] = CAT(curl_of, SFX)(h, a, electric, dd);
+    int nx = g->nx;
+#pragma omp parallel for collapse(2) num_threads(h->threads) if (h->threads > 1)
+    for (int k = 0; k < g->nz; k++)
+        for (int j = 0; j < g->ny; j++) {
+            long r = scl_grid3d_index(g, 0, j, k);
+            for (int a = 0; a < 3; a++) {
+                int b = (a + 1) % 3, d = (a + 2) % 3;
+                int from1[3] = {0, 0, 0}; /* the axes along which it starts at node 1 */
+                if (electric)
+                    from1[b] = from1[d] = 1;
+                else
+                    from1[a] = 1;
+                if ((from1[1] && j < 1) || (from1[2] && k < 1))
+                    continue;
+                CAT(curl_row, SFX)(&c[a], s[b], s[d], r + from1[0], r + nx, electric);
+            }
+        }
+}
+
+/* The same on any grid (a periodic axis wraps the neighbour), point by point. */
+static void CAT(update_any, SFX)(struct scl_fdtd_host *h, int electric)
 {
     for (int a = 0; a < 3; a++) {
         int b = (a + 1) % 3, d = (a + 2) % 3;
-        int lo[3], hi[3];
-        lo[a] = 0, hi[a] = h->n[a] - 1;
-        lo[b] = h->node_lo[b], hi[b] = h->n[b] - 1;
-        lo[d] = h->node_lo[d], hi[d] = h->n[d] - 1;
-        REAL *E = F(a);
-        const REAL *Hb = F(3 + b), *Hd = F(3 + d);
-        const unsigned char *id = h->m->id[a];
-        REAL rb = (REAL)(1 / h->dd[b]), rd = (REAL)(1 / h->dd[d]);
+        int lo[3];
+        for (int x = 0; x < 3; x++)
+            lo[x] = (electric ? x != a : x == a) ? h->node_lo[x] : 0;
+        CAT(curl, SFX) c = CAT(curl_of, SFX)(h, a, electric, h->dd);
 #pragma omp parallel for collapse(2) num_threads(h->threads) if (h->threads > 1)
-        for (int k = lo[2]; k <= hi[2]; k++)
-            for (int j = lo[1]; j <= hi[1]; j++)
-                for (int i = lo[0]; i <= hi[0]; i++) {
+        for (int k = lo[2]; k < h->n[2]; k++)
+            for (int j = lo[1]; j < h->n[1]; j++)
+                for (int i = lo[0]; i < h->n[0]; i++) {
                     int p[3] = {i, j, k};
                     long o = scl_grid3d_index(&h->m->grid, i, j, k);
-                    long mb = CAT(minus, SFX)(h, b, p[b]), md = CAT(minus, SFX)(h, d, p[d]);
-                    int q = id[o];
-                    E[o] = (REAL)h->ca[q] * E[o] +
-                           (REAL)h->cb[q] * ((Hd[o] - Hd[o + mb]) * rb - (Hb[o] - Hb[o + md]) * rd);
+                    int q = c.id[o];
+                    if (electric) {
+                        long mb = CAT(minus, SFX)(h, b, p[b]), md = CAT(minus, SFX)(h, d, p[d]);
+                        c.T[o] = (REAL)c.A[q] * c.T[o] +
+                                 (REAL)c.B[q] * ((c.U[o] - c.U[o + mb]) * c.rb - (c.W[o] - c.W[o + md]) * c.rd);
+                    } else {
+                        long pb = CAT(plus, SFX)(h, b, p[b]), pd = CAT(plus, SFX)(h, d, p[d]);
+                        c.T[o] = (REAL)c.A[q] * c.T[o] -
+                                 (REAL)c.B[q] * ((c.U[o + pb] - c.U[o]) * c.rb - (c.W[o + pd] - c.W[o]) * c.rd);
+                    }
                 }
     }
 }
@@ -273,20 +262,15 @@ static void CAT(disp_b, SFX)(struct scl_fdtd_host *h)
 static void CAT(step, SFX)(struct scl_fdtd_host *h)
 {
     int box = !h->m->periodic[0] && !h->m->periodic[1] && !h->m->periodic[2];
-    if (box)
-        CAT(update_h_box, SFX)(h);
-    else
-        CAT(update_h, SFX)(h);
+    void (*update)(struct scl_fdtd_host *, int) = box ? CAT(update_box, SFX) : CAT(update_any, SFX);
+    update(h, 0);
     for (int a = 0; a < 3; a++)
         if (h->T[a])
             CAT(cpml, SFX)(h, a, 0);
     CAT(hsources, SFX)(h, h->step);
     if (h->ndisp)
         CAT(disp_a, SFX)(h);
-    if (box)
-        CAT(update_e_box, SFX)(h);
-    else
-        CAT(update_e, SFX)(h);
+    update(h, 1);
     for (int a = 0; a < 3; a++)
         if (h->T[a])
             CAT(cpml, SFX)(h, a, 1);

@@ -11,6 +11,7 @@
  * steps. */
 #include "fdtd/fdtd_internal.h"
 #include "core/internal.h"
+#include "core/upload.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -92,30 +93,13 @@ static const void *zero_of(const scl_fdtd *f)
 static scl_status upload_real(scl_fdtd *f, const char *label, const double *v, size_t n,
                               scl_stream **out)
 {
-    scl_status s = scl_stream_create(f->ctx, label, f->rt, n ? n : 1, 1, 1, 0, out);
-    if (s != SCL_OK || n == 0)
-        return s;
-    void *buf = malloc(n * f->rs);
-    if (!buf)
-        return fail(f, SCL_ERR_MEMORY, "out of host memory");
-    for (size_t i = 0; i < n; i++) {
-        if (f->fp64)
-            ((double *)buf)[i] = v[i];
-        else
-            ((float *)buf)[i] = (float)v[i];
-    }
-    s = scl_stream_write(*out, buf, 1, NULL);
-    free(buf);
-    return s;
+    return scl_stream_upload_reals(f->ctx, label, f->fp64, v, n, out);
 }
 
 static scl_status upload_int(scl_fdtd *f, const char *label, const int *v, size_t n,
                              scl_stream **out)
 {
-    scl_status s = scl_stream_create(f->ctx, label, SCL_INT, n ? n : 1, 1, 1, 0, out);
-    if (s == SCL_OK && n)
-        s = scl_stream_write(*out, v, 1, NULL);
-    return s;
+    return scl_stream_upload(f->ctx, label, SCL_INT, v, n, out);
 }
 
 static const char *const fe[3] = {"ex", "ey", "ez"}, *const fh[3] = {"hx", "hy", "hz"};
@@ -1254,14 +1238,24 @@ scl_status scl_fdtd_run(scl_fdtd *f, long steps)
     return scl_fdtd_run_exchange(f, steps, NULL, NULL);
 }
 
-scl_status scl_fdtd_run_exchange(scl_fdtd *f, long steps, scl_fdtd_exchange_fn fn, void *user)
+/* The steps with the halo exchange (xfn) or the overlapped transport (ofn)
+ * of this run only: neither outlives it. */
+static scl_status run_with(scl_fdtd *f, long steps, scl_fdtd_exchange_fn xfn,
+                           scl_fdtd_transport_fn ofn, void *user)
 {
-    f->xfn = fn;
+    f->xfn = xfn;
+    f->ofn = ofn;
     f->xuser = user;
     scl_status s = run_steps(f, steps);
     f->xfn = NULL;
+    f->ofn = NULL;
     f->xuser = NULL;
     return s;
+}
+
+scl_status scl_fdtd_run_exchange(scl_fdtd *f, long steps, scl_fdtd_exchange_fn fn, void *user)
+{
+    return run_with(f, steps, fn, NULL, user);
 }
 
 scl_status scl_fdtd_run_overlap(scl_fdtd *f, long steps, scl_fdtd_transport_fn fn, void *user)
@@ -1269,12 +1263,7 @@ scl_status scl_fdtd_run_overlap(scl_fdtd *f, long steps, scl_fdtd_transport_fn f
     if (f->split < 0 || !fn)
         return scl_fail(f->ctx, SCL_ERR_ARGUMENT, "scl_fdtd_run_overlap", "%s",
                         fn ? "the solver's model is not a sub-domain" : "no transport");
-    f->ofn = fn;
-    f->xuser = user;
-    scl_status s = run_steps(f, steps);
-    f->ofn = NULL;
-    f->xuser = NULL;
-    return s;
+    return run_with(f, steps, NULL, fn, user);
 }
 
 /* The sources' values for the chunk's steps, step-major: the E sources'

@@ -11,44 +11,11 @@
 #include <string.h>
 
 #ifdef STREAMCL_HAVE_HDF5
-#include <hdf5.h>
+#include "fdtd/h5out.h"
 
 /* gprMax's material numbers: pec 0, pmc 1 (which we do not have), free_space
  * 2, then the user's materials in the order of their definition. */
 static uint32_t gprmax_id(int ours) { return ours == 0 ? 0u : (uint32_t)ours + 1u; }
-
-static int attr(hid_t obj, const char *name, hid_t type, const void *v, hsize_t n)
-{
-    hid_t sp = H5Screate_simple(1, &n, NULL);
-    hid_t a = H5Acreate2(obj, name, type, sp, H5P_DEFAULT, H5P_DEFAULT);
-    int rc = a < 0 || H5Awrite(a, type, v) < 0 ? -1 : 0;
-    if (a >= 0)
-        H5Aclose(a);
-    H5Sclose(sp);
-    return rc;
-}
-
-static int dataset(hid_t grp, const char *name, hid_t type, int rank, const hsize_t *dims,
-                   const void *v)
-{
-    hid_t sp = H5Screate_simple(rank, dims, NULL);
-    hid_t ds = H5Dcreate2(grp, name, type, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    int rc = ds < 0 || H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0 ? -1 : 0;
-    if (ds >= 0)
-        H5Dclose(ds);
-    H5Sclose(sp);
-    return rc;
-}
-
-/* Variable-length strings, as h5py writes a list of bytes. */
-static int strings(hid_t grp, const char *name, const char *const *v, hsize_t n)
-{
-    hid_t t = H5Tcopy(H5T_C_S1);
-    H5Tset_size(t, H5T_VARIABLE);
-    int rc = dataset(grp, name, t, 1, &n, v);
-    H5Tclose(t);
-    return rc;
-}
 
 /* The VTKHDF group of ImageData over cells [lo, lo + sz step) of spacing
  * step cells; returns the group (or < 0). */
@@ -69,23 +36,12 @@ static hid_t image_group(hid_t f, const scl_fdtd_model *m, const int lo[3], cons
         spacing[a] = step[a] * d[a];
     }
     int rc = 0;
-    rc |= attr(root, "Version", H5T_NATIVE_INT64, version, 2);
-    rc |= attr(root, "WholeExtent", H5T_NATIVE_INT32, extent, 6);
-    rc |= attr(root, "Origin", H5T_NATIVE_DOUBLE, origin, 3);
-    rc |= attr(root, "Spacing", H5T_NATIVE_DOUBLE, spacing, 3);
-    rc |= attr(root, "Direction", H5T_NATIVE_FLOAT, direction, 9);
-    { /* a fixed-length string, as h5py writes numpy bytes */
-        hid_t t = H5Tcopy(H5T_C_S1);
-        H5Tset_size(t, 9);
-        H5Tset_strpad(t, H5T_STR_NULLPAD);
-        hid_t sp = H5Screate(H5S_SCALAR);
-        hid_t a = H5Acreate2(root, "Type", t, sp, H5P_DEFAULT, H5P_DEFAULT);
-        rc |= a < 0 || H5Awrite(a, t, "ImageData") < 0 ? -1 : 0;
-        if (a >= 0)
-            H5Aclose(a);
-        H5Sclose(sp);
-        H5Tclose(t);
-    }
+    rc |= scl_fdtd_h5_attr(root, "Version", H5T_NATIVE_INT64, version, 2);
+    rc |= scl_fdtd_h5_attr(root, "WholeExtent", H5T_NATIVE_INT32, extent, 6);
+    rc |= scl_fdtd_h5_attr(root, "Origin", H5T_NATIVE_DOUBLE, origin, 3);
+    rc |= scl_fdtd_h5_attr(root, "Spacing", H5T_NATIVE_DOUBLE, spacing, 3);
+    rc |= scl_fdtd_h5_attr(root, "Direction", H5T_NATIVE_FLOAT, direction, 9);
+    rc |= scl_fdtd_h5_attr_string(root, "Type", "ImageData", 1);
     if (rc) {
         H5Gclose(root);
         return -1;
@@ -140,18 +96,18 @@ static int write_view(hid_t f, const scl_fdtd_model *m, const scl_fdtd_geometry_
         rc = -1;
     if (!rc) {
         hsize_t dims[3] = {(hsize_t)sz[2], (hsize_t)sz[1], (hsize_t)sz[0]};
-        rc |= dataset(cd, "Material", H5T_NATIVE_UINT32, 3, dims, mat);
+        rc |= scl_fdtd_h5_dataset(cd, "Material", H5T_NATIVE_UINT32, 3, dims, mat);
         hsize_t three = 3, six = 6;
         int64_t nxyz[3] = {g->nx, g->ny, g->nz}, pml[6];
         for (int q = 0; q < 6; q++)
             pml[q] = m->pml[q];
-        rc |= dataset(fd, "dx_dy_dz", H5T_NATIVE_DOUBLE, 1, &three, d);
-        rc |= dataset(fd, "nx_ny_nz", H5T_NATIVE_INT64, 1, &three, nxyz);
-        rc |= dataset(fd, "pml_thickness", H5T_NATIVE_INT64, 1, &six, pml);
-        rc |= strings(fd, "material_ids", names, (hsize_t)nn);
+        rc |= scl_fdtd_h5_dataset(fd, "dx_dy_dz", H5T_NATIVE_DOUBLE, 1, &three, d);
+        rc |= scl_fdtd_h5_dataset(fd, "nx_ny_nz", H5T_NATIVE_INT64, 1, &three, nxyz);
+        rc |= scl_fdtd_h5_dataset(fd, "pml_thickness", H5T_NATIVE_INT64, 1, &six, pml);
+        rc |= scl_fdtd_h5_strings(fd, "material_ids", names, (hsize_t)nn);
         const char *version_s = "streamcl-fdtd " STREAMCL_VERSION;
         hsize_t one = 1;
-        rc |= strings(fd, "gprMax_version", &version_s, one);
+        rc |= scl_fdtd_h5_strings(fd, "gprMax_version", &version_s, one);
         /* positions of sources and receivers (metres), as gprMax lists them */
         for (int t = 0; t < 2 && !rc; t++) {
             int n = t ? m->nrx : m->nsrc;
@@ -166,7 +122,7 @@ static int write_view(hid_t f, const scl_fdtd_model *m, const scl_fdtd_geometry_
                 for (int a = 0; a < 3; a++)
                     p[3 * q + a] = (t ? m->rx_ijk[q][a] : m->src[q].ijk[a]) * d[a];
             hsize_t dims2[2] = {(hsize_t)n, 3};
-            rc |= dataset(fd, t ? "receivers" : "sources", H5T_NATIVE_DOUBLE, 2, dims2, p);
+            rc |= scl_fdtd_h5_dataset(fd, t ? "receivers" : "sources", H5T_NATIVE_DOUBLE, 2, dims2, p);
             free(p);
         }
     }
@@ -234,7 +190,7 @@ static int write_snap(hid_t f, const scl_fdtd_model *m, const scl_fdtd_snapshot 
                     buf[o++] = (float)at_point(m, fields[c], c, p);
                 }
         hsize_t dims[3] = {(hsize_t)sz[2], (hsize_t)sz[1], (hsize_t)sz[0]};
-        rc |= dataset(cd, names[c], H5T_NATIVE_FLOAT, 3, dims, buf);
+        rc |= scl_fdtd_h5_dataset(cd, names[c], H5T_NATIVE_FLOAT, 3, dims, buf);
     }
     if (cd >= 0)
         H5Gclose(cd);
@@ -244,6 +200,24 @@ static int write_snap(hid_t f, const scl_fdtd_model *m, const scl_fdtd_snapshot 
     return rc;
 }
 
+typedef struct {
+    const scl_fdtd_model *m;
+    int v;
+    const double *const *fields; /* snapshots only */
+} view_file;
+
+static int write_snap_file(hid_t f, const void *user)
+{
+    const view_file *w = user;
+    return write_snap(f, w->m, &w->m->snap[w->v], w->fields);
+}
+
+static int write_view_file(hid_t f, const void *user)
+{
+    const view_file *w = user;
+    return write_view(f, w->m, &w->m->gview[w->v]);
+}
+
 scl_status scl_fdtd_write_snapshot(const char *path, const scl_fdtd_model *m, int v,
                                    const double *const fields[6], char *err, size_t errlen)
 {
@@ -251,26 +225,8 @@ scl_status scl_fdtd_write_snapshot(const char *path, const scl_fdtd_model *m, in
         scl_format_error(err, errlen, "%s: no snapshot %d", path ? path : "(null)", v);
         return SCL_ERR_ARGUMENT;
     }
-    scl_outfile o;
-    scl_status s = scl_outfile_begin(&o, path, err, errlen);
-    if (s != SCL_OK)
-        return s;
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    hid_t f = H5Fcreate(o.tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (f < 0) {
-        scl_format_error(err, errlen, "%s: HDF5 cannot create the file", o.tmp);
-        scl_outfile_abort(&o);
-        return SCL_ERR_IO;
-    }
-    int rc = write_snap(f, m, &m->snap[v], fields);
-    if (H5Fclose(f) < 0)
-        rc = -1;
-    if (rc) {
-        scl_format_error(err, errlen, "%s: HDF5 write of the snapshot failed", path);
-        scl_outfile_abort(&o);
-        return SCL_ERR_IO;
-    }
-    return scl_outfile_commit(&o, err, errlen);
+    view_file w = {.m = m, .v = v, .fields = fields};
+    return scl_fdtd_h5_write(path, write_snap_file, &w, "the snapshot", err, errlen);
 }
 
 scl_status scl_fdtd_write_geometry_view(const char *path, const scl_fdtd_model *m, int v,
@@ -280,26 +236,8 @@ scl_status scl_fdtd_write_geometry_view(const char *path, const scl_fdtd_model *
         scl_format_error(err, errlen, "%s: no geometry view %d", path ? path : "(null)", v);
         return SCL_ERR_ARGUMENT;
     }
-    scl_outfile o;
-    scl_status s = scl_outfile_begin(&o, path, err, errlen);
-    if (s != SCL_OK)
-        return s;
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* the library never prints */
-    hid_t f = H5Fcreate(o.tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (f < 0) {
-        scl_format_error(err, errlen, "%s: HDF5 cannot create the file", o.tmp);
-        scl_outfile_abort(&o);
-        return SCL_ERR_IO;
-    }
-    int rc = write_view(f, m, &m->gview[v]);
-    if (H5Fclose(f) < 0)
-        rc = -1;
-    if (rc) {
-        scl_format_error(err, errlen, "%s: HDF5 write of the geometry view failed", path);
-        scl_outfile_abort(&o);
-        return SCL_ERR_IO;
-    }
-    return scl_outfile_commit(&o, err, errlen);
+    view_file w = {.m = m, .v = v, .fields = NULL};
+    return scl_fdtd_h5_write(path, write_view_file, &w, "the geometry view", err, errlen);
 }
 #else
 scl_status scl_fdtd_write_snapshot(const char *path, const scl_fdtd_model *m, int v,

@@ -19,6 +19,7 @@
  *             (seis_fused_lds; its stress loads issued before the
  *             velocity phase or after the barrier: early = 1 / 0). */
 #include "core/internal.h"
+#include "core/upload.h"
 #include "seismic/internal.h"
 
 #include <math.h>
@@ -75,38 +76,6 @@ static const char *field_label[F_COUNT] = {"seis vx",  "seis vy",  "seis vz",
                                            "seis sxx", "seis syy", "seis szz",
                                            "seis sxy", "seis sxz", "seis syz"};
 static const char *field_arg[F_COUNT] = {"vx", "vy", "vz", "sxx", "syy", "szz", "sxy", "sxz", "syz"};
-
-/* Upload n doubles as the device's real type. */
-static scl_status upload_real(scl_seis *sv, const char *label, const double *v, size_t n,
-                              scl_stream **out)
-{
-    const scl_type t = sv->fp64 ? SCL_DOUBLE : SCL_FLOAT;
-    scl_status st = scl_stream_create(sv->ctx, label, t, n ? n : 1, 1, 1, 0, out);
-    if (st != SCL_OK || n == 0)
-        return st;
-    if (sv->fp64)
-        return scl_stream_write(*out, v, 1, NULL);
-    float *tmp = malloc(n * sizeof(float));
-    if (!tmp)
-        return SCL_ERR_MEMORY;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (n > (size_t)SEIS_PAR_MIN)
-#endif
-    for (size_t q = 0; q < n; q++)
-        tmp[q] = (float)v[q];
-    st = scl_stream_write(*out, tmp, 1, NULL);
-    free(tmp);
-    return st;
-}
-
-static scl_status upload_int(scl_seis *sv, const char *label, const int *v, size_t n,
-                             scl_stream **out)
-{
-    scl_status st = scl_stream_create(sv->ctx, label, SCL_INT, n ? n : 1, 1, 1, 0, out);
-    if (st != SCL_OK || n == 0)
-        return st;
-    return scl_stream_write(*out, v, 1, NULL);
-}
 
 static scl_status zero_stream(scl_seis *sv, const char *label, size_t n, scl_stream **out)
 {
@@ -596,7 +565,7 @@ static scl_status upload_model(scl_seis *sv)
     const double *mat[M_COUNT] = {s->rho, s->lam, s->mu};
     static const char *mat_label[M_COUNT] = {"seis rho", "seis lambda", "seis mu"};
     for (int q = 0; q < M_COUNT && st == SCL_OK; q++)
-        st = upload_real(sv, mat_label[q], mat[q], n, &sv->mat[q]);
+        st = scl_stream_upload_reals(sv->ctx, mat_label[q], sv->fp64, mat[q], n, &sv->mat[q]);
     static const char *prof_label[3] = {"seis cpml x", "seis cpml y", "seis cpml z"};
     static const char *psi_label[3] = {"seis psi x", "seis psi y", "seis psi z"};
     for (int d = 0; d < 3 && st == SCL_OK; d++) {
@@ -608,7 +577,7 @@ static scl_status upload_model(scl_seis *sv)
         const double *parts[6] = {p->a_c, p->b_c, p->ik_c, p->a_h, p->b_h, p->ik_h};
         for (int q = 0; q < 6; q++)
             memcpy(prof + q * len, parts[q], len * sizeof(double));
-        st = upload_real(sv, prof_label[d], prof, 6 * len, &sv->prof[d]);
+        st = scl_stream_upload_reals(sv->ctx, prof_label[d], sv->fp64, prof, 6 * len, &sv->prof[d]);
         free(prof);
         if (st == SCL_OK)
             st = zero_stream(sv, psi_label[d], 6 * (size_t)seis_cpml_slab(s, d), &sv->psi[d]);
@@ -647,14 +616,23 @@ static scl_status upload_sources(scl_seis *sv)
         }
     for (int r = 0; r < s->nrec && st == SCL_OK; r++)
         rindex[r] = (int)s->rec_index[r];
-    if (st == SCL_OK) st = upload_int(sv, "seis inj field", ifield, (size_t)ninj, &sv->inj_field);
-    if (st == SCL_OK) st = upload_int(sv, "seis inj index", iindex, (size_t)ninj, &sv->inj_index);
-    if (st == SCL_OK) st = upload_int(sv, "seis inj source", isrc, (size_t)ninj, &sv->inj_source);
-    if (st == SCL_OK) st = upload_real(sv, "seis inj coeff", icoeff, (size_t)ninj, &sv->inj_coeff);
+    const struct {
+        const char *label;
+        const int *v;
+        size_t n;
+        scl_stream **out;
+    } ints[4] = {{"seis inj field", ifield, (size_t)ninj, &sv->inj_field},
+                 {"seis inj index", iindex, (size_t)ninj, &sv->inj_index},
+                 {"seis inj source", isrc, (size_t)ninj, &sv->inj_source},
+                 {"seis rec index", rindex, (size_t)s->nrec, &sv->rec_index}};
+    for (int q = 0; q < 4 && st == SCL_OK; q++)
+        st = scl_stream_upload(sv->ctx, ints[q].label, SCL_INT, ints[q].v, ints[q].n, ints[q].out);
     if (st == SCL_OK)
-        st = upload_real(sv, "seis wavelet", s->wavelet,
-                         (size_t)s->nsources * (size_t)(s->steps + 1), &sv->wavelet);
-    if (st == SCL_OK) st = upload_int(sv, "seis rec index", rindex, (size_t)s->nrec, &sv->rec_index);
+        st = scl_stream_upload_reals(sv->ctx, "seis inj coeff", sv->fp64, icoeff, (size_t)ninj,
+                                     &sv->inj_coeff);
+    if (st == SCL_OK)
+        st = scl_stream_upload_reals(sv->ctx, "seis wavelet", sv->fp64, s->wavelet,
+                                     (size_t)s->nsources * (size_t)(s->steps + 1), &sv->wavelet);
     free(ifield);
     free(iindex);
     free(isrc);

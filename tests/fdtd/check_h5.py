@@ -10,21 +10,17 @@ both writers are caught too.
   check_h5.py FILE.h5 FILE.txt NX,NY,NZ "name@x,y,z;name@x,y,z"
 """
 import math
+import os
 import sys
 
 import h5py
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from tally import Tally  # noqa: E402 (tests/tally.py, beside the checkers' folders)
+
 COMPS = ["Ex", "Ey", "Ez", "Hx", "Hy", "Hz"]
-passed = failed = 0
-
-
-def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL " + what)
+TALLY = Tally("check_h5")
+check = TALLY.check
 
 
 def read_text(path):
@@ -92,8 +88,7 @@ def main():
     for i in range(len(want_rx)):
         check(peaks[i, "Hz"] < 1e-3 * max(peaks[i, "Hx"], peaks[i, "Hy"]),
               "rx%d: a z dipole makes no Hz, peak %g" % (i + 1, peaks[i, "Hz"]))
-    print("check_h5: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return TALLY.finish()
 
 
 if __name__ == "__main__":

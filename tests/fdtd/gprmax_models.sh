@@ -27,27 +27,12 @@
 # The example files come from the installed gprMax package (never copied
 # into this repository). gprMax's venv: $GPRMAX_VENV (default
 # /var/cache/streamcl/venv-gprmax); made here when missing, and the test is
-# skipped (exit 77) when PyPI cannot be reached to make it.
+# skipped (exit 77) when PyPI cannot be reached to make it (a failure under
+# CI=true: gprmax_lib.sh).
 #   gprmax_models.sh STREAMCL WORKDIR
-streamcl=$1
-work=$2
-[ -x "$streamcl" ] && [ -n "$work" ] || { echo "usage: $0 STREAMCL WORKDIR"; exit 2; }
-venv=${GPRMAX_VENV:-/var/cache/streamcl/venv-gprmax}
+. "$(dirname "$0")/gprmax_lib.sh"
+gprmax_begin "$1" "$2" make
 ntraces=${NTRACES:-3}
-mkdir -p "$work" || exit 2
-work=$(cd "$work" && pwd)
-py=$venv/bin/python
-if ! "$py" -c "import gprMax, h5py" 2>/dev/null; then
-    if ! timeout 60 python3 -m pip download --no-deps -d "$work/probe" gprMax==4.0.1 \
-            > "$work/probe.log" 2>&1; then
-        echo "SKIP: gprMax is not in $venv and PyPI is unreachable ($(tail -1 "$work/probe.log"))"
-        exit 77
-    fi
-    python3 -m venv "$venv" || { echo "FAIL: python3 -m venv $venv"; exit 1; }
-    if ! timeout 1500 "$venv/bin/pip" install -q gprMax==4.0.1 h5py > "$work/install.log" 2>&1; then
-        echo "FAIL: pip install gprMax==4.0.1 into $venv"; tail -20 "$work/install.log"; exit 1
-    fi
-fi
 examples=$("$py" -c "import gprMax, os; print(os.path.join(os.path.dirname(gprMax.__file__), '_examples', 'gpr', 'basic'))")
 for f in cylinder_Ascan_2D.in cylinder_Bscan_2D.in; do
     [ -f "$examples/$f" ] || { echo "FAIL: $examples/$f is not in the installed gprMax"; exit 1; }
@@ -119,38 +104,26 @@ grep -v '^#add_dispersion' "$work/gprmax/debye.in" > "$work/ours/nopoles.in"
 
 start=$(date +%s)
 cd "$work/gprmax" || exit 2
-if ! OMP_NUM_THREADS=2 "$py" -m gprMax cylinder_Ascan_2D.in > ascan.log 2>&1; then
-    echo "FAIL: gprMax cylinder_Ascan_2D.in"; tail -20 ascan.log; exit 1
-fi
-if ! OMP_NUM_THREADS=2 "$py" -m gprMax cylinder_Bscan_2D.in -n "$ntraces" > bscan.log 2>&1 ||
-   ! "$py" -m gprMax.toolboxes.Utilities.outputfiles_merge cylinder_Bscan_2D > merge.log 2>&1; then
-    echo "FAIL: gprMax cylinder_Bscan_2D.in -n $ntraces and its merge tool"; tail -20 bscan.log merge.log; exit 1
+gprmax_run ascan.log cylinder_Ascan_2D.in
+gprmax_run bscan.log cylinder_Bscan_2D.in -n "$ntraces"
+if ! "$py" -m gprMax.toolboxes.Utilities.outputfiles_merge cylinder_Bscan_2D > merge.log 2>&1; then
+    echo "FAIL: gprMax's merge tool on cylinder_Bscan_2D"; tail -20 merge.log; exit 1
 fi
 for model in debye poles snap rxarray; do
-    if ! OMP_NUM_THREADS=2 "$py" -m gprMax $model.in > $model.log 2>&1; then
-        echo "FAIL: gprMax $model.in"; tail -20 $model.log; exit 1
-    fi
+    gprmax_run $model.log $model.in
 done
 echo "gprMax 4.0.1 runs: $(( $(date +%s) - start )) s (A-scan, B-scan of $ntraces traces, Debye, Lorentz + Drude, snapshots)"
 
 cd "$work/ours" || exit 2
-if ! "$streamcl" fdtd cylinder_Ascan_2D.in --no-tune > ascan.log 2>&1; then
-    echo "FAIL: streamcl fdtd cylinder_Ascan_2D.in"; cat ascan.log; exit 1
-fi
-if ! "$streamcl" fdtd cylinder_Bscan_2D.in -n "$ntraces" --no-tune --radargram bscan.png > bscan.log 2>&1; then
-    echo "FAIL: streamcl fdtd cylinder_Bscan_2D.in -n $ntraces"; cat bscan.log; exit 1
-fi
+streamcl_run ascan.log cylinder_Ascan_2D.in --no-tune
+streamcl_run bscan.log cylinder_Bscan_2D.in -n "$ntraces" --no-tune --radargram bscan.png
 cat bscan.log
 for run in "debye.in --no-tune" "debye.in --engine reference -o debye_ref.h5" "nopoles.in --no-tune" \
            "poles.in --no-tune" "poles.in --engine reference -o poles_ref.h5" "snap.in --no-tune" \
            "rxarray.in --no-tune"; do
-    if ! "$streamcl" fdtd $run > run.log 2>&1; then
-        echo "FAIL: streamcl fdtd $run"; cat run.log; exit 1
-    fi
+    streamcl_run run.log $run
 done
-if ! (cd "$work/legacy" && "$streamcl" fdtd cylinder_Ascan_2D.in --no-tune > ascan.log 2>&1); then
-    echo "FAIL: streamcl fdtd on the one-cell-thick form"; cat "$work/legacy/ascan.log"; exit 1
-fi
+(cd "$work/legacy" && streamcl_run ascan.log cylinder_Ascan_2D.in --no-tune) || exit 1
 # gprMax's own plotting tool reads our merged B-scan
 rm -f cylinder_Bscan_2D_merged_rx1.png
 MPLBACKEND=Agg timeout 120 "$py" -m gprMax.toolboxes.Plotting.plot_Bscan cylinder_Bscan_2D_merged.h5 Ez -save \
@@ -162,39 +135,19 @@ printf '#domain: 0.1 0.1 0.1\n#dx_dy_dz: 0.01 0.01 0.01\n#time_window: 10\n#add_
 refused_rc=$?
 
 cd "$work" || exit 2
-NTRACES=$ntraces REFUSED_RC=$refused_rc PLOT_RC=$plot_rc "$py" - <<'PY'
+NTRACES=$ntraces REFUSED_RC=$refused_rc PLOT_RC=$plot_rc gprmax_python - <<'PY'
 import os
 import sys
 import h5py
 import numpy as np
-passed = failed = 0
-def check(ok, what):
-    global passed, failed
-    passed += bool(ok)
-    failed += not ok
-    print(f"{'ok  ' if ok else 'FAIL'} {what}")
+from gprmax_compare import compare as compare_rx
+from tally import Tally
+tally = Tally("fdtd_gprmax_models", verbose=True)
+check = tally.check
 
 def compare(g, o, label, expect_fail=False):
-    """Each receiver component within 2% relative L2 of gprMax's; a component
-    gprMax leaves (near) zero must stay below 2% of its family's strongest."""
-    for rx in g["rxs"]:
-        comps = {c: (np.asarray(g[f"rxs/{rx}/{c}"], float), np.asarray(o[f"rxs/{rx}/{c}"], float))
-                 for c in ("Ex", "Ey", "Ez", "Hx", "Hy", "Hz")}
-        fam = {f: max(np.linalg.norm(a) for c, (a, b) in comps.items() if c[0] == f) for f in "EH"}
-        worst = 0.0
-        for c, (a, b) in comps.items():
-            if a.shape != b.shape:
-                check(False, f"{label} {rx} {c}: shape gprMax {a.shape} ours {b.shape}")
-                continue
-            ref = max(np.linalg.norm(a), 1e-3 * fam[c[0]])
-            err = np.linalg.norm(a - b) / ref if ref > 0 else np.inf
-            if expect_fail:
-                worst = max(worst, err if np.isfinite(err) else np.inf)
-                continue
-            check(np.all(np.isfinite(b)) and err <= 0.02,
-                  f"{label} {rx} {c}: relative L2 {err:.2e} (gprMax peak {np.max(np.abs(a)):.3e})")
-        if expect_fail:  # the comparison must notice what was left out
-            check(worst >= 0.05, f"{label} {rx}: worst component relative L2 {worst:.2e} >= 5e-2")
+    """What is left out (expect_fail) must be seen at every receiver."""
+    compare_rx(tally, g, o, label, expect_fail=expect_fail, each_rx=True)
 
 g, o = h5py.File("gprmax/cylinder_Ascan_2D.h5", "r"), h5py.File("ours/cylinder_Ascan_2D.h5", "r")
 for key in ("Iterations", "dt"):
@@ -259,6 +212,5 @@ check(os.environ["PLOT_RC"] == "0" and os.path.isfile("ours/cylinder_Bscan_2D_me
 check(int(os.environ["REFUSED_RC"]) != 0 and "'#add_grass'" in open("ours/refused.log").read()
       and "refused.in:4" in open("ours/refused.log").read(),
       "an unsupported command is refused by name and line: " + open("ours/refused.log").read().strip())
-print(f"fdtd_gprmax_models: {passed} passed, {failed} failed")
-sys.exit(1 if failed or passed < 100 else 0)
+sys.exit(tally.finish(least=100))
 PY

@@ -27,16 +27,8 @@
 # gprMax's venv: $GPRMAX_VENV (default /var/cache/streamcl/venv-gprmax);
 # skipped (77) when it is missing, unless CI=true (then a failure).
 #   gprmax_pml.sh STREAMCL WORKDIR
-streamcl=$1
-work=$2
-[ -x "$streamcl" ] && [ -n "$work" ] || { echo "usage: $0 STREAMCL WORKDIR"; exit 2; }
-venv=${GPRMAX_VENV:-/var/cache/streamcl/venv-gprmax}
-py=$venv/bin/python
-if ! "$py" -c "import gprMax, h5py" 2>/dev/null; then
-    [ "$CI" = true ] && { echo "FAIL: no gprMax in $venv (CI=true)"; exit 1; }
-    echo "SKIP: no gprMax 4.0.1 in $venv (.ci/run makes it)"; exit 77
-fi
-mkdir -p "$work" || exit 2
+. "$(dirname "$0")/gprmax_lib.sh"
+gprmax_begin "$1" "$2"
 cd "$work" || exit 2
 rm -f ./*.in ./*.h5
 for p in x y z; do
@@ -133,25 +125,22 @@ models="dipole_x dipole_y dipole_z vhard vres mdip cfs1 cfs2 charge"
 for f in $models; do
     prec=single engines="opencl reference"
     [ $f = charge ] && prec=double engines="fp64 reference"
-    if ! OMP_NUM_THREADS=2 "$py" -m gprMax $f.in -cpu_precision $prec > $f.gprmax.log 2>&1 ||
-            [ ! -s $f.h5 ]; then
-        echo "FAIL: gprMax on $f.in"; tail -20 $f.gprmax.log; exit 1
-    fi
+    gprmax_run $f.gprmax.log $f.in -cpu_precision $prec
+    [ -s $f.h5 ] || { echo "FAIL: gprMax on $f.in wrote no $f.h5"; tail -20 $f.gprmax.log; exit 1; }
     mv $f.h5 $f.gprmax.h5
     for e in $engines; do
         opt="--engine $e"
         [ $e = fp64 ] && opt=--fp64
-        if ! "$streamcl" fdtd $f.in -o $f.$e.h5 $opt --no-tune > $f.$e.log 2>&1; then
-            echo "FAIL: streamcl fdtd $f.in --engine $e"; cat $f.$e.log; exit 1
-        fi
+        streamcl_run $f.$e.log $f.in -o $f.$e.h5 $opt --no-tune
     done
 done
-MODELS="$models" "$py" - <<'PY'
+MODELS="$models" gprmax_python - <<'PY'
 import os
 import sys
 import h5py
 import numpy as np
-passed = failed = 0
+from tally import Tally
+tally = Tally("fdtd_gprmax_pml")
 for f in os.environ["MODELS"].split():
     g = h5py.File(f"{f}.gprmax.h5", "r")
     bound = 1e-6 if f == "charge" else 3e-3 if f.startswith("cfs") else 1e-3
@@ -170,13 +159,8 @@ for f in os.environ["MODELS"].split():
                 err = np.linalg.norm(a - b) / np.linalg.norm(a) if len(a) == len(b) else np.inf
                 err = err if np.isfinite(err) else np.inf  # NaN-safe
                 worst = max(worst, err)
-                ok = err <= bound
-                passed += ok
-                failed += not ok
-                if not ok:
-                    print(f"FAIL {f} {e} {rx} {c}: relative L2 {err:.2e}")
+                tally.check(err <= bound, f"{f} {e} {rx} {c}: relative L2 {err:.2e}")
             print(f"{f} {e} {rx}: worst component {worst:.2e}" +
                   (f" (skipped, zero by symmetry: {' '.join(skipped)})" if skipped else ""))
-print(f"fdtd_gprmax_pml: {passed} passed, {failed} failed")
-sys.exit(1 if failed or passed < 20 else 0)
+sys.exit(tally.finish(least=20))
 PY

@@ -35,6 +35,23 @@ static void expect_error(const char *what, const char *text, const char *line_ta
           "%s: message '%s' lacks '%s' / '%s'", what, err, line_tag, phrase);
 }
 
+/* Most bad inputs are BASE and a line or two more: that text, where the
+ * message must point and what it must say. */
+typedef struct {
+    const char *what, *extra, *line_tag, *phrase;
+} bad_line;
+
+static void expect_errors(const bad_line *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char text[1024];
+        int len = snprintf(text, sizeof text, "%s%s", BASE, b[i].extra);
+        CHECK(len > 0 && (size_t)len < sizeof text, "%s: input text too long", b[i].what);
+        expect_error(b[i].what, text, b[i].line_tag, b[i].phrase);
+    }
+}
+#define EXPECT_ERRORS(table) expect_errors(table, sizeof table / sizeof table[0])
+
 /* #plate #edge #triangle #cylindrical_sector as gprMax rasterises them, and
  * #excitation_file's interpolation; their bad inputs by file and line */
 static void thin_objects(void)
@@ -117,28 +134,31 @@ static void thin_objects(void)
               "nearest sample");
         scl_fdtd_model_free(&m);
     }
-    expect_error("plate not flat", BASE "#plate: 0.01 0.01 0.01 0.02 0.02 0.02 pec\n", "bad.in:5:", "exactly one axis");
-    expect_error("edge diagonal", BASE "#edge: 0.01 0.01 0.01 0.02 0.02 0.01 pec\n", "bad.in:5:", "exactly one axis");
-    expect_error("edge material", BASE "#edge: 0.01 0.01 0.01 0.02 0.01 0.01 gold\n", "bad.in:5:", "material 'gold'");
-    expect_error("triangle tilted", BASE "#triangle: 0 0 0 0.02 0 0.01 0 0.02 0.02 0 pec\n", "bad.in:5:", "plane normal");
-    expect_error("triangle line", BASE "#triangle: 0 0 0 0.02 0 0 0.04 0 0 0 pec\n", "bad.in:5:", "make a triangle");
-    expect_error("triangle thickness", BASE "#triangle: 0 0 0 0.02 0 0 0 0.02 0 -1 pec\n", "bad.in:5:", "thickness");
-    expect_error("sector normal", BASE "#cylindrical_sector: w 0.05 0.04 0 0.01 0.01 0 90 pec\n", "bad.in:5:", "normal");
-    expect_error("sector angle", BASE "#cylindrical_sector: z 0.05 0.04 0 0.01 0.01 0 400 pec\n", "bad.in:5:", "angle");
-    expect_error("sector radius", BASE "#cylindrical_sector: z 0.05 0.04 0 0.01 0 0 90 pec\n", "bad.in:5:", "radius");
-    expect_error("excitation missing", BASE "#excitation_file: nofile.txt\n", "bad.in:5:", "nofile.txt");
-    expect_error("excitation kind", BASE "#excitation_file: e1.txt cubic 0\n", "bad.in:5:", "interpolation");
     write_input("e3.txt", "a b\n1 2\n3\n");
-    expect_error("excitation row", BASE "#excitation_file: e3.txt\n", "e3.txt:3:", "header names 2");
-    expect_error("transmission line", BASE "#transmission_line: z 0.05 0.04 0.03 50 w1\n", "bad.in:5:", "'#transmission_line'");
-    expect_error("cfs twice", BASE "#pml_cfs: constant forward 0 0 constant forward 1 1 quartic forward 0 None\n"
-                 "#pml_cfs: constant forward 0 0 constant forward 1 1 quartic forward 0 None\n", "bad.in:6:", "second-order");
-    expect_error("cfs profile", BASE "#pml_cfs: cosine forward 0 0 constant forward 1 1 quartic forward 0 None\n", "bad.in:5:", "profile");
-    expect_error("cfs kappa", BASE "#pml_cfs: constant forward 0 0 constant forward 0 0 quartic forward 0 None\n", "bad.in:5:", "kappa");
-    expect_error("cfs negative", BASE "#pml_cfs: constant forward 0 -1 constant forward 1 1 quartic forward 0 None\n", "bad.in:5:", "zero or greater");
-    expect_error("cfs id", BASE "#pml_cfs: constant forward 0 0 constant forward 1 1 quartic forward 0 None p1\n", "bad.in:5:", "identifiers");
-    /* #magnetic_dipole: an H source, gprMax's 2D rules for its polarisation */
-    expect_error("magnetic wave", BASE "#magnetic_dipole: x 0.05 0.04 0.03 w2\n", "bad.in:5:", "'w2'");
+    static const bad_line bad_inputs[] = {
+        {"plate not flat", "#plate: 0.01 0.01 0.01 0.02 0.02 0.02 pec\n", "bad.in:5:", "exactly one axis"},
+        {"edge diagonal", "#edge: 0.01 0.01 0.01 0.02 0.02 0.01 pec\n", "bad.in:5:", "exactly one axis"},
+        {"edge material", "#edge: 0.01 0.01 0.01 0.02 0.01 0.01 gold\n", "bad.in:5:", "material 'gold'"},
+        {"triangle tilted", "#triangle: 0 0 0 0.02 0 0.01 0 0.02 0.02 0 pec\n", "bad.in:5:", "plane normal"},
+        {"triangle line", "#triangle: 0 0 0 0.02 0 0 0.04 0 0 0 pec\n", "bad.in:5:", "make a triangle"},
+        {"triangle thickness", "#triangle: 0 0 0 0.02 0 0 0 0.02 0 -1 pec\n", "bad.in:5:", "thickness"},
+        {"sector normal", "#cylindrical_sector: w 0.05 0.04 0 0.01 0.01 0 90 pec\n", "bad.in:5:", "normal"},
+        {"sector angle", "#cylindrical_sector: z 0.05 0.04 0 0.01 0.01 0 400 pec\n", "bad.in:5:", "angle"},
+        {"sector radius", "#cylindrical_sector: z 0.05 0.04 0 0.01 0 0 90 pec\n", "bad.in:5:", "radius"},
+        {"excitation missing", "#excitation_file: nofile.txt\n", "bad.in:5:", "nofile.txt"},
+        {"excitation kind", "#excitation_file: e1.txt cubic 0\n", "bad.in:5:", "interpolation"},
+        {"excitation row", "#excitation_file: e3.txt\n", "e3.txt:3:", "header names 2"},
+        {"transmission line", "#transmission_line: z 0.05 0.04 0.03 50 w1\n", "bad.in:5:", "'#transmission_line'"},
+        {"cfs twice", "#pml_cfs: constant forward 0 0 constant forward 1 1 quartic forward 0 None\n"
+         "#pml_cfs: constant forward 0 0 constant forward 1 1 quartic forward 0 None\n", "bad.in:6:", "second-order"},
+        {"cfs profile", "#pml_cfs: cosine forward 0 0 constant forward 1 1 quartic forward 0 None\n", "bad.in:5:", "profile"},
+        {"cfs kappa", "#pml_cfs: constant forward 0 0 constant forward 0 0 quartic forward 0 None\n", "bad.in:5:", "kappa"},
+        {"cfs negative", "#pml_cfs: constant forward 0 -1 constant forward 1 1 quartic forward 0 None\n", "bad.in:5:", "zero or greater"},
+        {"cfs id", "#pml_cfs: constant forward 0 0 constant forward 1 1 quartic forward 0 None p1\n", "bad.in:5:", "identifiers"},
+        /* #magnetic_dipole: an H source, gprMax's 2D rules for its polarisation */
+        {"magnetic wave", "#magnetic_dipole: x 0.05 0.04 0.03 w2\n", "bad.in:5:", "'w2'"},
+    };
+    EXPECT_ERRORS(bad_inputs);
     expect_error("magnetic 2D TM", "#domain: 0.1 0.08 0.002\n#dx_dy_dz: 0.002 0.002 0.002\n#time_window: 1e-9\n"
                  "#waveform: ricker 1 2e9 w1\n#magnetic_dipole: z 0.05 0.04 0 w1\n", "bad.in:5:", "2D TM");
     path = write_input("mag.in", BASE "#magnetic_dipole: y 0.05 0.04 0.03 w1 1e-10 5e-10\n");
@@ -243,11 +263,14 @@ static void soils(void)
         CHECK(used[1] == 50 * 40 * 20 && kinds == 21, "soil below z 0.02 m: %d materials in use", kinds);
         scl_fdtd_model_free(&m);
     }
-    expect_error("soil fractions", BASE "#soil_peplinski: 0.8 0.5 2.0 2.66 0.001 0.25 s\n", "bad.in:5:", "fractions");
-    expect_error("soil water", BASE "#soil_peplinski: 0.5 0.5 2.0 2.66 0 0.25 s\n", "bad.in:5:", "water");
-    expect_error("fractal mixing model", BASE "#fractal_box: 0 0 0 0.1 0.08 0.02 1.5 1 1 1 20 nosoil f\n", "bad.in:5:", "'nosoil' is not defined");
-    expect_error("fractal bins", BASE "#soil_peplinski: 0.5 0.5 2.0 2.66 0.001 0.25 s\n#fractal_box: 0 0 0 0.1 0.08 0.02 1.5 1 1 1 0 s f\n", "bad.in:6:", "number of materials");
-    expect_error("surface roughness", BASE "#add_surface_water: 0 0 0.02 0.1 0.08 0.02 0.01 f\n", "bad.in:5:", "'#add_surface_water'");
+    static const bad_line bad_inputs[] = {
+        {"soil fractions", "#soil_peplinski: 0.8 0.5 2.0 2.66 0.001 0.25 s\n", "bad.in:5:", "fractions"},
+        {"soil water", "#soil_peplinski: 0.5 0.5 2.0 2.66 0 0.25 s\n", "bad.in:5:", "water"},
+        {"fractal mixing model", "#fractal_box: 0 0 0 0.1 0.08 0.02 1.5 1 1 1 20 nosoil f\n", "bad.in:5:", "'nosoil' is not defined"},
+        {"fractal bins", "#soil_peplinski: 0.5 0.5 2.0 2.66 0.001 0.25 s\n#fractal_box: 0 0 0 0.1 0.08 0.02 1.5 1 1 1 0 s f\n", "bad.in:6:", "number of materials"},
+        {"surface water", "#add_surface_water: 0 0 0.02 0.1 0.08 0.02 0.01 f\n", "bad.in:5:", "'#add_surface_water'"},
+    };
+    EXPECT_ERRORS(bad_inputs);
 }
 
 /* 2D TE: two cells on the invariant axis, the live plane at node 1, the
@@ -329,21 +352,24 @@ int main(void)
           "integer window / six PML counts: %s", err);
     scl_fdtd_model_free(&m);
 
-    expect_error("unknown command", BASE "#foo: 1 2\n", "bad.in:5:", "unknown or unsupported command '#foo'");
-    expect_error("box outside", BASE "#material: 4 0 1 0 s\n#box: 0 0 0 0.2 0.08 0.02 s\n", "bad.in:6:", "not inside the domain");
-    expect_error("dt above Courant", BASE "#time_step_stability_factor: 1.5\n", "bad.in:5:", "Courant limit");
-    expect_error("negative permittivity", BASE "#material: -2 0 1 0 m\n", "bad.in:5:", "permittivity");
-    expect_error("missing waveform", BASE "#hertzian_dipole: z 0.05 0.04 0.03 nowave\n", "bad.in:5:",
-                 "waveform 'nowave' is not defined");
-    expect_error("rx outside", BASE "#hertzian_dipole: z 0.05 0.04 0.03 w1\n#rx: 0.05 0.09 0.03\n", "bad.in:6:", "outside the domain");
-    expect_error("bad number", BASE "#material: 4 0.01x 1 0 soil\n", "bad.in:5:", "not a finite number");
-    expect_error("unknown material", BASE "#box: 0 0 0 0.01 0.01 0.01 rock\n", "bad.in:5:", "material 'rock' is not defined");
-    expect_error("unknown waveform type", BASE "#waveform: square 1 2e9 w\n", "bad.in:5:", "waveform type");
-    expect_error("bad polarisation", BASE "#hertzian_dipole: q 0.05 0.04 0.03 w1\n", "bad.in:5:", "polarisation");
-    expect_error("python", BASE "#python:\n", "bad.in:5:", "Python");
+    static const bad_line bad_inputs[] = {
+        {"unknown command", "#foo: 1 2\n", "bad.in:5:", "unknown or unsupported command '#foo'"},
+        {"box outside", "#material: 4 0 1 0 s\n#box: 0 0 0 0.2 0.08 0.02 s\n", "bad.in:6:", "not inside the domain"},
+        {"dt above Courant", "#time_step_stability_factor: 1.5\n", "bad.in:5:", "Courant limit"},
+        {"negative permittivity", "#material: -2 0 1 0 m\n", "bad.in:5:", "permittivity"},
+        {"missing waveform", "#hertzian_dipole: z 0.05 0.04 0.03 nowave\n", "bad.in:5:",
+         "waveform 'nowave' is not defined"},
+        {"rx outside", "#hertzian_dipole: z 0.05 0.04 0.03 w1\n#rx: 0.05 0.09 0.03\n", "bad.in:6:", "outside the domain"},
+        {"bad number", "#material: 4 0.01x 1 0 soil\n", "bad.in:5:", "not a finite number"},
+        {"unknown material", "#box: 0 0 0 0.01 0.01 0.01 rock\n", "bad.in:5:", "material 'rock' is not defined"},
+        {"unknown waveform type", "#waveform: square 1 2e9 w\n", "bad.in:5:", "waveform type"},
+        {"bad polarisation", "#hertzian_dipole: q 0.05 0.04 0.03 w1\n", "bad.in:5:", "polarisation"},
+        {"python", "#python:\n", "bad.in:5:", "Python"},
+        {"pml fills", "#pml_cells: 20\n", "bad.in:5:", "PML"},
+        {"twice", "#domain: 0.1 0.1 0.1\n", "bad.in:5:", "more than once"},
+    };
+    EXPECT_ERRORS(bad_inputs);
     expect_error("no domain", "#dx_dy_dz: 0.002 0.002 0.002\n#time_window: 1e-9\n", "bad.in", "#domain is required");
-    expect_error("pml fills", BASE "#pml_cells: 20\n", "bad.in:5:", "PML");
-    expect_error("twice", BASE "#domain: 0.1 0.1 0.1\n", "bad.in:5:", "more than once");
     CHECK(scl_fdtd_read_input("/nonexistent/x.in", &m, err, sizeof err) == SCL_ERR_IO && strstr(err, "/nonexistent/x.in"), "missing file");
     /* the API refuses a dt above the limit, naming the limit */
     CHECK(scl_fdtd_model_init(&m, 4, 4, 4, 1e-3, 1e-3, 1e-3, 1, err, sizeof err) == SCL_OK, "%s", err);

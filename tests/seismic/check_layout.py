@@ -13,20 +13,16 @@ DECIMATE; DT is the run's time step (s), STEPS its step count, the receiver
 list its receivers in metres. Prints "check_layout: N passed, M failed"."""
 import csv
 import math
+import os
 import struct
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from tally import Tally  # noqa: E402 (tests/tally.py, beside the checkers' folders)
+
 COMPS = ["vx", "vy", "vz", "p"]
-passed = failed = 0
-
-
-def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL " + what)
+TALLY = Tally("check_layout")
+check = TALLY.check
 
 
 def close(a, b, rel, absolute=0.0):
@@ -114,8 +110,7 @@ def main():
                 check(all(close(float(tr[n]), float(body[n][col]), 1e-7, 1e-30)
                           for n in range(ns)), "segyio %s trace %d differs from the CSV"
                       % (path, r))
-    print("check_layout: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return TALLY.finish()
 
 
 if __name__ == "__main__":
