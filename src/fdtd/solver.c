@@ -6,9 +6,10 @@
  * a list of edge work-groups, the others in a build without it (half the
  * registers); sources and receivers by small kernels; launch shape chosen by
  * a plan, for the fused kernel with CPML also the variant (edge walks apart,
- * one kernel for all, or the older slab passes: the kernel, then the slab
- * corrections and E redone there); receiver samples read back per chunk of
- * steps. */
+ * one kernel for all, the older slab passes: the kernel, then the slab
+ * corrections and E redone there, or the shell corrections: the kernel,
+ * then one launch each for H's corrections and E redone with its own over
+ * exactly the slab cells); receiver samples read back per chunk of steps. */
 #include "fdtd/fdtd_internal.h"
 #include "core/internal.h"
 
