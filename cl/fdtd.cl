@@ -582,6 +582,189 @@ __kernel void fdtd_cpml(__global real *restrict t, __global const real *restrict
     t[o] += sign * coef[MAT(ids, o)] * ((kinv[ia] - (real)1) * d + p);
 }
 
+/* Shell corrections (cpml=3): after the fused kernel without CPML code has
+ * updated every point, two launches over exactly the slab cells of all six
+ * faces (the "shell": the union of the slabs [0, lo) and [n - hi, n) of each
+ * axis) apply the CPML: fdtd_shell_h adds the H corrections (from E of step
+ * n) to H of step n+1, then fdtd_shell_e redoes E there from E of step n and
+ * the corrected H, with its own corrections (gprMax's order, host.c: E sees
+ * the corrected H). Each shell cell is one work-item, once, whatever the
+ * number of slabs it lies in (corners take two or three axes' terms), so a
+ * field value is read and written once per launch. The shell is laid out as
+ * three disjoint parts, 1D over work-items: the z slabs (whole padded rows of
+ * px from i = -1, so that a row starts aligned), the y slabs between them
+ * (the same rows), and the x slabs in the middle (slab cells of x fastest,
+ * lo + hi per row). psi of axis a is stored over that axis's slab planes
+ * with x (or the x plane) fastest, so consecutive work-items touch
+ * consecutive psi in every part: x psi (u, j, k) of extent (lox + hix, ny),
+ * y psi (i + 1, u, k) and z psi (i + 1, j, u) in rows of px, u the slab plane
+ * (0 .. lo + hi - 1). The E shell has one plane more on the low side (node
+ * lo reads the corrected H of half node lo - 1). cp holds per axis kinv, b, c
+ * at nodes then at half nodes (n + 1 each) from offset cpX; a sample whose c
+ * is 0 is skipped, as the reference skips it. */
+
+/* slab plane of cell coordinate v (slabs [0, l) and [n - h, n)), or -1 */
+static inline int shell_u(int v, int l, int h, int n)
+{
+    return v < l ? v : v >= n - h ? l + v - (n - h) : -1;
+}
+
+/* The cell (i, j, k) of shell work-item w; 0 when it has none. */
+static inline int shell_cell(int w, int nx, int ny, int nz, int px, int lx, int hx, int ly, int hy,
+                             int lz, int hz, int *i, int *j, int *k)
+{
+    int sx = lx + hx, sy = ly + hy, sz = lz + hz, cy = ny - sy, cz = nz - sz;
+    int rz = ny * sz, ry = sy * cz; /* rows of the z and y parts */
+    if (w / px < rz + ry) {
+        int r = w / px, u;
+        *i = w - r * px - 1;
+        if (r < rz) {
+            *j = r % ny;
+            u = r / ny;
+            *k = u < lz ? u : nz - hz + u - lz;
+        } else {
+            r -= rz;
+            u = r % sy;
+            *j = u < ly ? u : ny - hy + u - ly;
+            *k = lz + r / sy;
+        }
+        return *i >= 0 && *i < nx;
+    }
+    w -= px * (rz + ry);
+    if (sx == 0 || w >= sx * cy * cz)
+        return 0;
+    int u = w % sx, r = w / sx;
+    *i = u < lx ? u : nx - hx + u - lx;
+    *j = ly + r % cy;
+    *k = lz + r / cy;
+    return 1;
+}
+
+/* One psi pair at profile sample ia (kinv, b, c from cp[k], s apart): psi
+ * updated in place, the term the target adds times sign coef returned. */
+static inline real shell_term(__global const real *cp, int k, int ia, int s, real d,
+                              __global real *psi)
+{
+    real old = *psi;
+    *psi = cp[k + s + ia] * old + cp[k + 2 * s + ia] * d;
+    return (cp[k + ia] - (real)1) * d + old;
+}
+
+/* H corrections over the H shell (lo/hi: the slab cells per axis, 0 0 on an
+ * axis without CPML). hx.. is H of step n+1 (corrected in place), ex.. E of
+ * step n; phAB: psi of H component A along axis B. */
+__kernel void fdtd_shell_h(__global real *restrict hx, __global real *restrict hy, __global real *restrict hz,
+                           __global const real *restrict ex, __global const real *restrict ey,
+                           __global const real *restrict ez, __global const uchar *restrict idhx,
+                           __global const uchar *restrict idhy, __global const uchar *restrict idhz,
+                           __constant real *db, __global real *restrict phxy, __global real *restrict phxz,
+                           __global real *restrict phyz, __global real *restrict phyx,
+                           __global real *restrict phzx, __global real *restrict phzy,
+                           __global const real *restrict cp, int cpx, int cpy, int cpz, int nx, int ny,
+                           int nz, int base, int px, int pxy, real rdx, real rdy, real rdz, int lox,
+                           int hix, int loy, int hiy, int loz, int hiz)
+{
+    int i, j, k;
+    if (!shell_cell((int)get_global_id(0), nx, ny, nz, px, lox, hix, loy, hiy, loz, hiz, &i, &j, &k))
+        return;
+    int o = base + i + px * j + pxy * k;
+    int sx = nx + 1, sy = ny + 1, sz = nz + 1;
+    /* a slab axis's half-node samples, -1 where the cell has no term */
+    int ux = shell_u(i, lox, hix, nx), uy = shell_u(j, loy, hiy, ny), uz = shell_u(k, loz, hiz, nz);
+    ux = ux >= 0 && cp[cpx + 5 * sx + i] != 0 ? ux : -1;
+    uy = uy >= 0 && cp[cpy + 5 * sy + j] != 0 ? uy : -1;
+    uz = uz >= 0 && cp[cpz + 5 * sz + k] != 0 ? uz : -1;
+    int xi = ux + (lox + hix) * (j + ny * k);    /* x psi */
+    int yi = i + 1 + px * (uy + (loy + hiy) * k); /* y psi */
+    int zi = i + 1 + px * (j + ny * uz);          /* z psi */
+    int hx0 = cpx + 3 * sx, hy0 = cpy + 3 * sy, hz0 = cpz + 3 * sz;
+    if (i >= 1 && (uy >= 0 || uz >= 0)) { /* Hx: -dEz/dy, +dEy/dz */
+        real c = db[MAT(idhx, o)], v = hx[o];
+        if (uy >= 0)
+            v -= c * shell_term(cp, hy0, j, sy, (ez[o + px] - ez[o]) * rdy, phxy + yi);
+        if (uz >= 0)
+            v += c * shell_term(cp, hz0, k, sz, (ey[o + pxy] - ey[o]) * rdz, phxz + zi);
+        hx[o] = v;
+    }
+    if (j >= 1 && (ux >= 0 || uz >= 0)) { /* Hy: +dEz/dx, -dEx/dz */
+        real c = db[MAT(idhy, o)], v = hy[o];
+        if (ux >= 0)
+            v += c * shell_term(cp, hx0, i, sx, (ez[o + 1] - ez[o]) * rdx, phyx + xi);
+        if (uz >= 0)
+            v -= c * shell_term(cp, hz0, k, sz, (ex[o + pxy] - ex[o]) * rdz, phyz + zi);
+        hy[o] = v;
+    }
+    if (k >= 1 && (ux >= 0 || uy >= 0)) { /* Hz: -dEy/dx, +dEx/dy */
+        real c = db[MAT(idhz, o)], v = hz[o];
+        if (ux >= 0)
+            v -= c * shell_term(cp, hx0, i, sx, (ey[o + 1] - ey[o]) * rdx, phzx + xi);
+        if (uy >= 0)
+            v += c * shell_term(cp, hy0, j, sy, (ex[o + px] - ex[o]) * rdy, phzy + yi);
+        hz[o] = v;
+    }
+}
+
+/* E over the E shell, redone from E of step n (exi..) and the corrected H
+ * of step n+1, with the E corrections (node samples); every point the
+ * fused kernel updated there is written again (its E used uncorrected H). */
+__kernel void fdtd_shell_e(__global real *restrict ex, __global real *restrict ey, __global real *restrict ez,
+                           __global const real *restrict exi, __global const real *restrict eyi,
+                           __global const real *restrict ezi, __global const real *restrict hx,
+                           __global const real *restrict hy, __global const real *restrict hz,
+                           __global const uchar *restrict idex, __global const uchar *restrict idey,
+                           __global const uchar *restrict idez, __constant real *ca, __constant real *cb,
+                           __global real *restrict pexy, __global real *restrict pexz,
+                           __global real *restrict peyz, __global real *restrict peyx,
+                           __global real *restrict pezx, __global real *restrict pezy,
+                           __global const real *restrict cp, int cpx, int cpy, int cpz, int nx, int ny,
+                           int nz, int base, int px, int pxy, real rdx, real rdy, real rdz, int lox,
+                           int hix, int loy, int hiy, int loz, int hiz)
+{
+    int i, j, k;
+    if (!shell_cell((int)get_global_id(0), nx, ny, nz, px, lox, hix, loy, hiy, loz, hiz, &i, &j, &k))
+        return;
+    int o = base + i + px * j + pxy * k;
+    int sx = nx + 1, sy = ny + 1, sz = nz + 1;
+    int ux = shell_u(i, lox, hix, nx), uy = shell_u(j, loy, hiy, ny), uz = shell_u(k, loz, hiz, nz);
+    ux = ux >= 0 && cp[cpx + 2 * sx + i] != 0 ? ux : -1;
+    uy = uy >= 0 && cp[cpy + 2 * sy + j] != 0 ? uy : -1;
+    uz = uz >= 0 && cp[cpz + 2 * sz + k] != 0 ? uz : -1;
+    int xi = ux + (lox + hix) * (j + ny * k);
+    int yi = i + 1 + px * (uy + (loy + hiy) * k);
+    int zi = i + 1 + px * (j + ny * uz);
+    real hx0 = hx[o], hy0 = hy[o], hz0 = hz[o];
+    if (j >= 1 && k >= 1) { /* Ex: +dHz/dy, -dHy/dz */
+        int q = MAT(idex, o);
+        real dy = (hz0 - hz[o - px]) * rdy, dz = (hy0 - hy[o - pxy]) * rdz;
+        real v = ca[q] * exi[o] + cb[q] * (dy - dz);
+        if (uy >= 0)
+            v += cb[q] * shell_term(cp, cpy, j, sy, dy, pexy + yi);
+        if (uz >= 0)
+            v -= cb[q] * shell_term(cp, cpz, k, sz, dz, pexz + zi);
+        ex[o] = v;
+    }
+    if (i >= 1 && k >= 1) { /* Ey: +dHx/dz, -dHz/dx */
+        int q = MAT(idey, o);
+        real dz = (hx0 - hx[o - pxy]) * rdz, dx = (hz0 - hz[o - 1]) * rdx;
+        real v = ca[q] * eyi[o] + cb[q] * (dz - dx);
+        if (ux >= 0)
+            v -= cb[q] * shell_term(cp, cpx, i, sx, dx, peyx + xi);
+        if (uz >= 0)
+            v += cb[q] * shell_term(cp, cpz, k, sz, dz, peyz + zi);
+        ey[o] = v;
+    }
+    if (i >= 1 && j >= 1) { /* Ez: +dHy/dx, -dHx/dy */
+        int q = MAT(idez, o);
+        real dx = (hy0 - hy[o - 1]) * rdx, dy = (hx0 - hx[o - px]) * rdy;
+        real v = ca[q] * ezi[o] + cb[q] * (dx - dy);
+        if (ux >= 0)
+            v += cb[q] * shell_term(cp, cpx, i, sx, dx, pezx + xi);
+        if (uy >= 0)
+            v -= cb[q] * shell_term(cp, cpy, j, sy, dy, pezy + yi);
+        ez[o] = v;
+    }
+}
+
 /* Sources after the E update: additive (E -= amp * value) or hard (E = value,
  * unless NaN: scl_fdtd_source_value).
  * values holds nsrc values per step of the chunk, step-major. */

@@ -13,7 +13,8 @@
 #     that kept it from running, and each kernel's work-group limit (it falls
 #     as registers rise: 1024 at <= 64 per work-item, 512 at <= 128);
 #   CPML 10 at 512^3 with cpml=1 (profiled: the interior and the edge kernel
-#     apart) and cpml=2 forced: the rate, or the error;
+#     apart), cpml=2 and cpml=3 (shell corrections, profiled: the fused pass
+#     and the H and E shell kernels) forced: the rate, or the error;
 #   no CPML at 512^3 (what the CPML costs; skipped past 72 s);
 # the CUDA peer (separate H/E kernels, no CPML, 72 B/cell) at 512^3 and the
 # device copy bandwidth. Gcells/s = cell updates per second from wall time
@@ -93,7 +94,7 @@ bench() {
     done < <(grep '^fdtd: tuned cpml=' "$f" | sed 's/^fdtd: tuned //' | tr '|' '/')
     # --profile: device ms per step of each fused build
     local k ms
-    for k in fdtd_fused fdtd_fused_cpml; do
+    for k in fdtd_fused fdtd_fused_cpml fdtd_shell_h fdtd_shell_e; do
         ms=$(awk -v k="$k" '$1 == k && $2 == "kernel" && $3 > 0 { printf "%.3f", 1e3 * $4 / $3 }' "$f")
         [ -n "$ms" ] && row "$label $tag: $k (profile)" "$ms ms/step (device)" "$cmd"
     done
@@ -105,6 +106,8 @@ done
 # each inline variant forced (the plans are cached by the first run: no new tuning)
 bench "$first" "streamcl fused FP32, CPML 10, inline with the edge walks apart," 10 --plan cpml=1 --profile
 bench "$first" "streamcl fused FP32, CPML 10, inline in one kernel," 10 --plan cpml=2
+# the shell corrections (issue 23 part 3), profiled: the fused pass and the two shell kernels
+bench "$first" "streamcl fused FP32, CPML 10, shell corrections," 10 --plan cpml=3 --profile
 # what the CPML costs (56.3-56.5 Gcells/s in the last two runs): only while
 # the whole run stays within ~90 s
 if [ $(( $(date +%s) - t0 )) -lt 72 ]; then

@@ -456,15 +456,17 @@ void scl_fdtd_work_group(const scl_fdtd *f, int *lx, int *ly, int *kz);
  * inline, the walks that meet the slabs by a fused kernel with the CPML code
  * and the others by one without it (its registers); 2 inline, one kernel for
  * all; 0 by slab kernels after the main ones (always for the separate
- * kernels); -1 no CPML. */
+ * kernels); 3 by two shell kernels after the fused kernel without the CPML
+ * code (H corrected, then E redone with its corrections, one work-item per
+ * slab cell of all six faces); -1 no CPML. */
 int scl_fdtd_cpml_inline(const scl_fdtd *f);
-/* What the tuner found for CPML variant cpml (0-2, as above): returns the
+/* What the tuner found for CPML variant cpml (0-3, as above): returns the
  * best step's device seconds (shape: its lx, ly, kz), 0 if none of its
  * shapes ran (why: the error, e.g. a build or launch failure, or the last
  * refusal), -1 if not tried (no fused CPML, tuning off, cpml forced).
  * refused: shapes refused (work-group over the limit); limit: the kernel's
  * work-group limit on the device (CPML build for 1 and 2, the build without
- * the CPML code for 0; it falls as registers rise). */
+ * the CPML code for 0 and 3; it falls as registers rise). */
 double scl_fdtd_cpml_variant(const scl_fdtd *f, int cpml, int shape[3], int *refused,
                              size_t *limit, const char **why);
 

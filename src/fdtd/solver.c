@@ -6,9 +6,10 @@
  * a list of edge work-groups, the others in a build without it (half the
  * registers); sources and receivers by small kernels; launch shape chosen by
  * a plan, for the fused kernel with CPML also the variant (edge walks apart,
- * one kernel for all, or the older slab passes: the kernel, then the slab
- * corrections and E redone there); receiver samples read back per chunk of
- * steps. */
+ * one kernel for all, the older slab passes: the kernel, then the slab
+ * corrections and E redone there, or the shell corrections: the kernel,
+ * then one launch each for H's corrections and E redone with its own over
+ * exactly the slab cells); receiver samples read back per chunk of steps. */
 #include "fdtd/fdtd_internal.h"
 #include "core/internal.h"
 #include "core/upload.h"
@@ -18,6 +19,8 @@
 #include <string.h>
 
 #define CHUNK 1024 /* steps whose source values and receiver samples travel together */
+#define NVAR 4     /* CPML variants of the fused step (plan parameter cpml) */
+#define SHELL_WG 256 /* work-group of the shell kernels (1D) */
 
 struct scl_fdtd {
     scl_context *ctx;
@@ -30,10 +33,13 @@ struct scl_fdtd {
     /* kernels per parity q: inputs fld[q], outputs fld[1-q] (fld[0] both when separate) */
     scl_kernel *kh[2], *ke[2], *kf[2], *ksrc[2], *krec[2], *kp[2][3][4];
     scl_kernel *kfs[2]; /* fused kernel without the CPML code (interior walks, slab passes) */
+    scl_kernel *ksh[2], *kse[2]; /* cpml=3: the H and E shell kernels; their work-items */
+    size_t shell_n[2];
     int T[3], any_cpml;
     /* fused with CPML: 1 inline, the interior walks by the kernel without the
      * CPML code and the edge walks by the one with it; 2 inline, one kernel
-     * for all; 0 slab passes after the kernel without CPML code */
+     * for all; 0 slab passes after the kernel without CPML code; 3 shell
+     * corrections after it (H, then E redone, over the slab cells only) */
     int folded;
     scl_cpml_axis ax[3];
     scl_stream *psi[3][4], *prof[3][6]; /* prof: kinv b c at nodes, then at half nodes */
@@ -60,9 +66,9 @@ struct scl_fdtd {
     long ndisp;
     scl_stream *d_off, *d_comp, *d_mat, *d_np, *d_dc, *d_T, *d_phi;
     scl_kernel *kda, *kdapply, *kdb;
-    double var_s[3];
-    int var_shape[3][3], var_refused[3], recording;
-    char var_why[3][320];
+    double var_s[NVAR];
+    int var_shape[NVAR][3], var_refused[NVAR], recording;
+    char var_why[NVAR][320];
     /* sub-domain: the CPML slab cells inside it, the cut axis (-1: whole),
      * which low faces are cuts, the halo plane kernels (E, H) and staging,
      * the exchange of the run in progress */
@@ -249,6 +255,56 @@ static scl_status make_main(scl_fdtd *f, const char *options, int q)
         return s;
     /* E from E_in and H_out: the whole domain (separate) or the CPML slabs (fused) */
     return make_update(f, options, 1, out, in, out + 3, &f->ke[q]);
+}
+
+/* cpml=3: the H and E shell kernels of parity q (fdtd.cl, fdtd_shell_h/e)
+ * over the folded state's psi streams (their own layout there), the shell
+ * planes per axis (the E shell one more on a low face with CPML) and the
+ * work-items of each launch. */
+static scl_status make_shell(scl_fdtd *f, const char *options, int q)
+{
+    const scl_grid3d *g = &f->m->grid;
+    int n[3] = {g->nx, g->ny, g->nz};
+    scl_stream **in = f->fld[q], **out = f->fld[1 - q];
+    scl_status s = SCL_OK;
+    for (int e = 0; e < 2 && s == SCL_OK; e++) {
+        scl_kernel **k = e ? &f->kse[q] : &f->ksh[q];
+        s = scl_kernel_create(f->ctx, "fdtd", e ? "fdtd_shell_e" : "fdtd_shell_h", options, k);
+        for (int c = 0; c < 3 && s == SCL_OK; c++) {
+            s = scl_kernel_set_stream(*k, fh[c], out[3 + c]); /* H after the step */
+            if (s == SCL_OK) /* E: before the step (H), after it and before (E) */
+                s = scl_kernel_set_stream(*k, fe[c], e ? out[c] : in[c]);
+            if (s == SCL_OK && e)
+                s = scl_kernel_set_stream(*k, fei[c], in[c]);
+        }
+        if (s == SCL_OK)
+            s = bind_common(f, *k);
+        int off = 0, sl[3];
+        for (int a = 0; a < 3 && s == SCL_OK; a++) {
+            for (int p = 2 * e; p < 2 * e + 2 && s == SCL_OK; p++) {
+                char name[8];
+                snprintf(name, sizeof name, "p%c%c%c", e ? 'e' : 'h', comp[(a + 1 + (p & 1)) % 3], comp[a]);
+                s = scl_kernel_set_stream(*k, name, f->T[a] ? f->psi[a][p] : f->dummy);
+            }
+            int lo = f->T[a] ? f->lo[a] + (e && f->lo[a] > 0) : 0, hi = f->T[a] ? f->hi[a] : 0;
+            sl[a] = lo + hi;
+            char name[8];
+            snprintf(name, sizeof name, "cp%c", comp[a]);
+            if (s == SCL_OK) s = scl_kernel_set_int(*k, name, off);
+            snprintf(name, sizeof name, "lo%c", comp[a]);
+            if (s == SCL_OK) s = scl_kernel_set_int(*k, name, lo);
+            snprintf(name, sizeof name, "hi%c", comp[a]);
+            if (s == SCL_OK) s = scl_kernel_set_int(*k, name, hi);
+            if (f->T[a])
+                off += 6 * (n[a] + 1);
+        }
+        if (s == SCL_OK)
+            s = scl_kernel_set_stream(*k, "cp", f->cp);
+        /* the z part and the y part in rows of px, the x part lo + hi per row */
+        size_t cy = (size_t)(n[1] - sl[1]), cz = (size_t)(n[2] - sl[2]);
+        f->shell_n[e] = (size_t)g->px * ((size_t)n[1] * sl[2] + sl[1] * cz) + (size_t)sl[0] * cy * cz;
+    }
+    return s;
 }
 
 static scl_status run_steps(scl_fdtd *f, long steps);
@@ -457,6 +513,13 @@ static scl_status launch_cpml_part(scl_fdtd *f, int q, int electric, int r0, int
     return SCL_OK;
 }
 
+/* A shell kernel over its n work-items. */
+static scl_status launch_shell(scl_kernel *k, size_t n)
+{
+    size_t local = SHELL_WG, global = (n + local - 1) / local * local;
+    return n ? scl_kernel_launch(k, 1, &global, &local, NULL) : SCL_OK;
+}
+
 /* The whole range (an overlapped step may have clipped a sub-domain's). */
 static scl_status launch_cpml(scl_fdtd *f, int q, int electric)
 {
@@ -499,6 +562,12 @@ static scl_status step_fields(scl_fdtd *f, int q, const int w[3])
     scl_status s;
     if (f->fused && (!f->any_cpml || f->folded == 2))
         return fused_box(f->kf[q], 0, w, m); /* CPML inline, if any */
+    if (f->fused && f->folded == 3) { /* every point, then the shell's corrections */
+        s = fused_box(f->kfs[q], 0, w, m);
+        if (s == SCL_OK)
+            s = launch_shell(f->ksh[q], f->shell_n[0]);
+        return s == SCL_OK ? launch_shell(f->kse[q], f->shell_n[1]) : s;
+    }
     if (f->fused && f->folded == 1) {
         s = fused_box(f->kfs[q], 1, w, m);
         return s == SCL_OK ? fused_edges(f, f->kf[q], w) : s;
@@ -539,14 +608,18 @@ static scl_status plan_prepare(void *user, const int *values, void **variant)
     f->folded = values[3];
     /* the kernels this variant launches with the shape (the CPML build has
      * more registers, so a lower work-group limit) */
-    int with_cpml = f->fused && (!f->any_cpml || f->folded != 0);
+    int with_cpml = f->fused && (!f->any_cpml || f->folded == 1 || f->folded == 2);
     int without = f->fused && f->any_cpml && f->folded != 2;
+    size_t wg = SHELL_WG;
+    int shell = f->fused && f->any_cpml && f->folded == 3;
     if ((f->fused ? 0 : scl_kernel_check_local(f->kh[0], 3, local) != SCL_OK) ||
+        (shell && (scl_kernel_check_local(f->ksh[0], 1, &wg) != SCL_OK ||
+                   scl_kernel_check_local(f->kse[0], 1, &wg) != SCL_OK)) ||
         (with_cpml && scl_kernel_check_local(f->kf[0], 3, local) != SCL_OK) ||
         (without && scl_kernel_check_local(f->kfs[0], 3, local) != SCL_OK) ||
         ((!f->fused || f->folded == 0) && f->ke[0] &&
          scl_kernel_check_local(f->ke[0], 3, local) != SCL_OK)) {
-        if (f->recording && values[3] >= 0 && values[3] < 3) {
+        if (f->recording && values[3] >= 0 && values[3] < NVAR) {
             f->var_refused[values[3]]++;
             snprintf(f->var_why[values[3]], sizeof f->var_why[0], "%s", scl_last_error(f->ctx));
         }
@@ -585,6 +658,8 @@ void scl_fdtd_free(scl_fdtd *f)
         scl_kernel_free(f->ke[q]);
         scl_kernel_free(f->kf[q]);
         scl_kernel_free(f->kfs[q]);
+        scl_kernel_free(f->ksh[q]);
+        scl_kernel_free(f->kse[q]);
         scl_kernel_free(f->ksrc[q]);
         scl_kernel_free(f->krec[q]);
         for (int a = 0; a < 3; a++)
@@ -914,14 +989,14 @@ static scl_status plan_variants(scl_fdtd *f, const scl_plan_desc *desc, const sc
 {
     const char *user = opt ? opt->force : NULL;
     int no_tune = opt ? opt->no_tune : 0;
-    for (int v = 0; v < 3; v++)
+    for (int v = 0; v < NVAR; v++)
         f->var_s[v] = -1;
     if (!f->fused || !f->any_cpml || no_tune || (user && strstr(user, "cpml"))) {
         scl_tune_options to = {.no_tune = no_tune, .force = user};
         return scl_plan_create(f->ctx, desc, &to, &f->plan);
     }
-    static const int order[3] = {1, 2, 0}; /* the default first */
-    for (int n = 0; n < 3; n++) {
+    static const int order[NVAR] = {1, 2, 0, 3}; /* the default first */
+    for (int n = 0; n < NVAR; n++) {
         int v = order[n];
         char force[320];
         snprintf(force, sizeof force, "%s%scpml=%d", user ? user : "", user && *user ? "," : "", v);
@@ -948,7 +1023,7 @@ static scl_status plan_variants(scl_fdtd *f, const scl_plan_desc *desc, const sc
              * tuning off): no comparison, the default variant as before */
             scl_plan_free(f->plan);
             f->plan = plan;
-            for (int w = 0; w < 3; w++)
+            for (int w = 0; w < NVAR; w++)
                 f->var_s[w] = -1;
             return SCL_OK;
         }
@@ -966,8 +1041,9 @@ static scl_status plan_variants(scl_fdtd *f, const scl_plan_desc *desc, const sc
     if (f->plan)
         return SCL_OK;
     return scl_fail(f->ctx, SCL_ERR_UNSUPPORTED, "scl_fdtd_create",
-                    "no CPML variant of the fused step runs on %s: cpml=1: %s; cpml=2: %s; cpml=0: %s",
-                    scl_device(f->ctx)->name, f->var_why[1], f->var_why[2], f->var_why[0]);
+                    "no CPML variant of the fused step runs on %s: cpml=1: %s; cpml=2: %s; cpml=0: %s; "
+                    "cpml=3: %s",
+                    scl_device(f->ctx)->name, f->var_why[1], f->var_why[2], f->var_why[0], f->var_why[3]);
 }
 
 /* The field buffers (two sets for the fused kernel), the material indices,
@@ -1026,11 +1102,12 @@ static scl_status tune_shape(scl_fdtd *f, const scl_fdtd_options *opt)
     const scl_grid3d *g = &m->grid;
     scl_status s;
     /* cpml: the fused kernel's CPML inline in a kernel for the edge walks (1),
-     * inline in one kernel for all (2), or as slab passes (0) */
+     * inline in one kernel for all (2), as slab passes (0), or as shell
+     * corrections (3) */
     scl_tune_param params[4] = {{"lx", 4, {64, 32, 128, 256}},
                                 {"ly", 4, {1, 2, 4, 8}},
                                 {"kz", 4, {16, 1, 4, 64}},
-                                {"cpml", f->fused && f->any_cpml ? 3 : 1, {1, 2, 0}}};
+                                {"cpml", f->fused && f->any_cpml ? NVAR : 1, {1, 2, 0, 3}}};
     char shape[160];
     snprintf(shape, sizeof shape, "%dx%dx%d %s %s %s 2.5D pml %d %d %d %d %d %d", g->nx, g->ny,
              g->nz, f->fp64 ? "fp64" : "fp32", f->uniform ? "uniform" : "materials",
@@ -1040,7 +1117,7 @@ static scl_status tune_shape(scl_fdtd *f, const scl_fdtd_options *opt)
         {.min = 1, .max = 1024, .why = "the work-group width"},
         {.min = 1, .max = 1024, .why = "the work-group height"},
         {.min = 1, .max = 4096, .why = "the z planes a work-item walks"},
-        {.min = 0, .max = 2, .why = "the CPML scheme (0 slab passes, 1 edge walks, 2 inline)"},
+        {.min = 0, .max = 3, .why = "the CPML scheme (0 slab passes, 1 edge walks, 2 inline, 3 shell)"},
     };
     scl_plan_desc desc = {.name = "fdtd.step",
                           .shape = shape,
@@ -1096,6 +1173,8 @@ static scl_status create(scl_fdtd *f, const scl_fdtd_options *opt)
         for (int a = 0; a < 3 && s == SCL_OK; a++)
             if (f->T[a])
                 s = make_cpml(f, options, a, q);
+        if (s == SCL_OK && f->fused && f->any_cpml)
+            s = make_shell(f, options, q);
     }
     if (s == SCL_OK && m->nsrc > 0)
         s = make_sources(f, options);
@@ -1475,8 +1554,8 @@ int scl_fdtd_cpml_inline(const scl_fdtd *f)
 double scl_fdtd_cpml_variant(const scl_fdtd *f, int cpml, int shape[3], int *refused,
                              size_t *limit, const char **why)
 {
-    int v = cpml >= 0 && cpml < 3 ? cpml : -1;
-    scl_kernel *k = v < 0 ? NULL : v == 0 ? f->kfs[0] : f->kf[0];
+    int v = cpml >= 0 && cpml < NVAR ? cpml : -1;
+    scl_kernel *k = v < 0 ? NULL : v == 0 || v == 3 ? f->kfs[0] : f->kf[0];
     for (int a = 0; a < 3; a++)
         shape[a] = v < 0 ? 0 : f->var_shape[v][a];
     *refused = v < 0 ? 0 : f->var_refused[v];
