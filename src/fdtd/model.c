@@ -381,13 +381,26 @@ static int node_agrees(const unsigned char *const r[4], const int dx[4], int n, 
 }
 
 /* Nodes [lo, nx) of a row whose n (2 or 4) cells are all in the domain:
- * out = to[cell material] (meaningful where they agree); nonzero if some
- * node's cells disagree. One pass without branches. */
+ * out = to[cell material] (meaningful where they agree; to NULL: the
+ * identity, a pass the compiler vectorises); nonzero if some node's cells
+ * disagree. One pass without branches. */
 static int inner_nodes(const unsigned char *const r[4], const int dx[4], int n, int lo, int nx,
                        const unsigned char *to, unsigned char *out)
 {
     unsigned diff = 0;
-    if (n == 2) {
+    if (!to && n == 2) {
+        for (int i = lo; i < nx; i++) {
+            const unsigned char v = r[0][i + dx[0]];
+            diff |= (unsigned)(v ^ r[1][i + dx[1]]);
+            out[i] = v;
+        }
+    } else if (!to) {
+        for (int i = lo; i < nx; i++) {
+            const unsigned char v = r[0][i + dx[0]];
+            diff |= (unsigned)((v ^ r[1][i + dx[1]]) | (v ^ r[2][i + dx[2]]) | (v ^ r[3][i + dx[3]]));
+            out[i] = v;
+        }
+    } else if (n == 2) {
         for (int i = lo; i < nx; i++) {
             const unsigned v = r[0][i + dx[0]];
             diff |= v ^ r[1][i + dx[1]];
@@ -411,7 +424,7 @@ static int inner_nodes(const unsigned char *const r[4], const int dx[4], int n, 
  * (the row at x = 0); the count of the other nodes, left to
  * component_material. */
 static long agreed_row(const scl_fdtd_model *m, int c, int j, int k, const unsigned char *to,
-                       unsigned char *out)
+                       int identity, unsigned char *out)
 {
     const int nx = m->grid.nx;
     const unsigned char *r[4];
@@ -419,15 +432,14 @@ static long agreed_row(const scl_fdtd_model *m, int c, int j, int k, const unsig
     const int n = row_cells(m, c, j, k, r, dx);
     for (int q = 0; q < n; q++)
         lo |= dx[q] < 0;
-    if ((n == 2 || n == 4) && !inner_nodes(r, dx, n, lo, nx, to, out)) {
+    if ((n == 2 || n == 4) && !inner_nodes(r, dx, n, lo, nx, identity ? NULL : to, out)) {
         from = lo; /* all of [lo, nx) agreed */
         to_x = nx;
     }
     long left = 0;
-    for (int i = 0; i <= nx; i++) {
+    /* the nodes not agreed yet: all, or those outside [from, to_x) */
+    for (int i = from == 0 ? to_x : 0; i <= nx; i = i + 1 == from ? to_x : i + 1) {
         int s;
-        if (i >= from && i < to_x)
-            continue;
         if (node_agrees(r, dx, n, nx, i, &s))
             out[i] = s < 0 ? 1 : to[s];
         else
@@ -445,9 +457,11 @@ static scl_status component_materials(scl_fdtd_model *m)
     const scl_grid3d *g = &m->grid;
     const long rows = (long)(g->ny + 1) * (g->nz + 1);
     unsigned char to[2][SCL_FDTD_MAX_MATERIALS]; /* [H][material]: E edges of PEC cells are 0 */
+    int same[2] = {1, 1}; /* to[H] is the identity (PEC is material 0 alone, as usual) */
     for (int q = 0; q < SCL_FDTD_MAX_MATERIALS; q++) {
         to[0][q] = m->mat[q].pec ? 0 : (unsigned char)q;
         to[1][q] = (unsigned char)q;
+        same[0] &= to[0][q] == q;
     }
     unsigned char *rest = malloc((size_t)(6 * rows));
     if (!rest)
@@ -459,7 +473,7 @@ static scl_status component_materials(scl_fdtd_model *m)
         const int c = (int)(q / rows), j = (int)(q % rows % (g->ny + 1));
         const int k = (int)(q % rows / (g->ny + 1));
         unsigned char *out = m->id[c] + scl_grid3d_index(g, 0, j, k);
-        rest[q] = agreed_row(m, c, j, k, to[c >= 3], out) > 0;
+        rest[q] = agreed_row(m, c, j, k, to[c >= 3], same[c >= 3], out) > 0;
     }
     scl_status st = SCL_OK;
     for (long q = 0; q < 6 * rows && st == SCL_OK; q++) {
