@@ -66,6 +66,7 @@ struct scl_seis {
     scl_kernel *halo[2];
     scl_stream *hbuf, *pinned;
     char *pinned_ptr;
+    char *stage[2];     /* the send planes' host memory per face (NULL: pinned) */
     size_t plane_elems; /* one field's R planes */
     int has_lo, has_hi, reach;
     seis_transport tx;
@@ -374,11 +375,19 @@ static scl_status halo_planes(scl_seis *sv, int group, int face, int unpack)
     return st == SCL_OK ? scl_kernel_launch(k, 3, global, local, NULL) : st;
 }
 
-/* Pack group's planes at the faces with a neighbour and queue their read
- * into the pinned send regions (ev: its event). */
-static scl_status post_halo(scl_seis *sv, int group, scl_event *ev)
+/* The host memory of face d's send planes: the caller's staging, or the
+ * pinned send region. */
+static char *send_area(const scl_seis *sv, int d)
 {
-    *ev = NULL;
+    return sv->stage[d] ? sv->stage[d] : sv->pinned_ptr + (size_t)d * 3 * sv->plane_elems * sv->real_size;
+}
+
+/* Pack group's planes at the faces with a neighbour and queue their read
+ * into the send areas (ev: the reads' events): both faces' pinned regions
+ * in one read, or each face apart once one has the caller's staging. */
+static scl_status post_halo(scl_seis *sv, int group, scl_event ev[2])
+{
+    ev[0] = ev[1] = NULL;
     scl_status st = SCL_OK;
     if (sv->has_lo)
         st = halo_planes(sv, group, 0, 0);
@@ -386,21 +395,29 @@ static scl_status post_halo(scl_seis *sv, int group, scl_event *ev)
         st = halo_planes(sv, group, 1, 0);
     if (st != SCL_OK || (!sv->has_lo && !sv->has_hi))
         return st;
-    return scl_stream_read_range(sv->hbuf, 0, 6 * sv->plane_elems, sv->pinned_ptr, 0, ev);
+    if (!sv->stage[0] && !sv->stage[1])
+        return scl_stream_read_range(sv->hbuf, 0, 6 * sv->plane_elems, sv->pinned_ptr, 0, &ev[0]);
+    const int has[2] = {sv->has_lo, sv->has_hi};
+    for (int d = 0; d < 2 && st == SCL_OK; d++)
+        if (has[d])
+            st = scl_stream_read_range(sv->hbuf, (size_t)d * 3 * sv->plane_elems, 3 * sv->plane_elems,
+                                       send_area(sv, d), 0, &ev[d]);
+    return st;
 }
 
 /* Wait for the send planes (the queued updates run meanwhile), let the
  * caller's transport swap them, queue the received planes' unpacking. */
-static scl_status swap_halo(scl_seis *sv, int group, scl_event ev)
+static scl_status swap_halo(scl_seis *sv, int group, scl_event ev[2])
 {
     scl_status st = scl_flush(sv->ctx);
-    if (ev) {
-        if (st == SCL_OK)
-            st = scl_event_wait(sv->ctx, ev);
-        scl_event_release(ev);
-    }
+    for (int d = 0; d < 2; d++)
+        if (ev[d]) {
+            if (st == SCL_OK)
+                st = scl_event_wait(sv->ctx, ev[d]);
+            scl_event_release(ev[d]);
+        }
     const size_t bytes = 3 * sv->plane_elems * sv->real_size; /* a region: 3 fields' planes */
-    void *const send[2] = {sv->pinned_ptr, sv->pinned_ptr + bytes};
+    void *const send[2] = {send_area(sv, 0), send_area(sv, 1)};
     void *const recv[2] = {sv->pinned_ptr + 2 * bytes, sv->pinned_ptr + 3 * bytes};
     scl_status t = sv->tx.fn(sv->tx.user, group, send, recv, bytes); /* always: the neighbours wait */
     st = st == SCL_OK ? t : st;
@@ -423,14 +440,16 @@ static scl_status phase_slab(scl_seis *sv, int phase, const int *values)
     const seis_layout *g = &sv->s.g;
     const int cut = sv->s.cut, R = sv->reach, N = cut == 0 ? g->nx : cut == 1 ? g->ny : g->nz;
     const int group = !phase; /* velocities need stresses, stresses velocities */
-    scl_event ev = NULL;
-    scl_status st = post_halo(sv, group, &ev);
+    scl_event ev[2] = {NULL, NULL};
+    scl_status st = post_halo(sv, group, ev);
     if (st == SCL_OK && sv->overlap)
         st = update_planes(sv, phase, R, N - R, values);
     if (st == SCL_OK)
         st = swap_halo(sv, group, ev);
-    else if (ev) /* failed: the caller keeps the neighbours' swaps company */
-        scl_event_release(ev);
+    else /* failed: the caller keeps the neighbours' swaps company */
+        for (int d = 0; d < 2; d++)
+            if (ev[d])
+                scl_event_release(ev[d]);
     if (st != SCL_OK)
         return st;
     if (!sv->overlap)
@@ -1139,6 +1158,16 @@ int scl_seis_fused(const scl_seis *sv)
 int scl_seis_lds_early(const scl_seis *sv)
 {
     return scl_plan_value(sv->plan, "early", 1);
+}
+
+scl_status scl_seis_set_halo_staging(scl_seis *sv, void *const send[2])
+{
+    if (sv->s.cut < 0)
+        return scl_fail(sv->ctx, SCL_ERR_ARGUMENT, "scl_seis_set_halo_staging",
+                        "the solver is not a slab's");
+    for (int d = 0; d < 2; d++)
+        sv->stage[d] = send ? send[d] : NULL;
+    return SCL_OK;
 }
 
 size_t scl_seis_halo_bytes(const scl_seis *sv)
