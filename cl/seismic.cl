@@ -94,6 +94,21 @@ inline real harm4(real m0, real m1, real m2, real m3)
 #define DP_ATP1(w) w##1
 #endif
 
+/* 64-bit grids, 32-bit loops: a launch covers planes from zb on and
+ * addresses the fields from plane zb (a 64-bit base, added once per
+ * work-item), so that the indices within it stay 32-bit however large the
+ * grid; the host caps a launch's planes (seis_launch_planes) so that they
+ * fit. A cell's index: origin + i + j sy + (k - zb) sz. */
+#define SHIFT_V vx += base; vy += base; vz += base
+#define SHIFT_S sxx += base; syy += base; szz += base; sxy += base; sxz += base; syz += base
+#define SHIFT_O ox += base; oy += base; oz += base
+#define SHIFT_Q qxx += base; qyy += base; qzz += base; qxy += base; qxz += base; qyz += base
+#define VELOCITY_BASE const long base = (long)zb * sz; SHIFT_V; SHIFT_O; SHIFT_S; rho += base
+#define STRESS_BASE const long base = (long)zb * sz; SHIFT_V; SHIFT_S; SHIFT_Q; lam += base; mu += base
+#define FUSED_BASE                                                           \
+    const long base = (long)zb * sz;                                         \
+    SHIFT_V; SHIFT_S; SHIFT_O; SHIFT_Q; rho += base; lam += base; mu += base
+
 /* A walking work-item's column: cell (i, j), planes [k0, k1) of the box,
  * c the index of its first; work-items outside the box return. */
 #define WALK_BEGIN                                                           \
@@ -102,14 +117,14 @@ inline real harm4(real m0, real m1, real m2, real m3)
     if (i < x0 || i >= x1 || j >= y1 || k0 >= z1)                            \
         return;                                                              \
     const int k1 = min(k0 + kz, z1);                                         \
-    int c = origin + i + j * sy + k0 * sz
+    int c = origin + i + j * sy + (k0 - zb) * sz
 /* The interior kernels' one cell (i, j, k) at index c; outside the box: return. */
 #define CELL_BEGIN                                                           \
     const int i = xs + (int)get_global_id(0), j = y0 + (int)get_global_id(1); \
     const int k = z0 + (int)get_global_id(2);                                \
     if (i < x0 || i >= x1 || j >= y1 || k >= z1)                             \
         return;                                                              \
-    const int c = origin + i + j * sy + k * sz
+    const int c = origin + i + j * sy + (k - zb) * sz
 /* CPML slots (and the free surface, below) from the whole model's cell (a
  * slab of it starts at gx0, gy0, gz0; profiles and psi are the slab's own) */
 #define CPML_SLOTS                                                           \
@@ -174,10 +189,11 @@ __kernel void seis_velocity(VELOCITY_FIELDS,
                             __global const real *restrict profz, __global real *restrict psix,
                             __global real *restrict psiy, __global real *restrict psiz, int nx,
                             int ny, int nz, int gx0, int gy0, int gz0, int gnx, int gny, int gnz,
-                            int sy, int sz, int origin, int pml, int free_surface,
+                            int sy, int sz, int origin, int zb, int pml, int free_surface,
                             int xs, int x0, int y0, int z0, int x1, int y1, int z1, int kz,
                             real c1, real c2, real dt)
 {
+    VELOCITY_BASE;
     WALK_BEGIN;
     CPML_SLOTS;
     const real two_dt = 2 * dt;
@@ -237,9 +253,10 @@ __kernel void seis_stress(STRESS_FIELDS, __global const real *restrict profx,
                           __global real *restrict psix, __global real *restrict psiy,
                           __global real *restrict psiz, int nx, int ny, int nz, int gx0, int gy0,
                           int gz0, int gnx, int gny, int gnz, int sy, int sz,
-                          int origin, int pml, int free_surface, int xs, int x0, int y0, int z0,
+                          int origin, int zb, int pml, int free_surface, int xs, int x0, int y0, int z0,
                           int x1, int y1, int z1, int kz, real c1, real c2, real dt)
 {
+    STRESS_BASE;
     WALK_BEGIN;
     CPML_SLOTS;
     VWIN_DECLARE;
@@ -352,9 +369,10 @@ inline real vel_z(__global const real *vz, __global const real *sxz, __global co
  * latency. The separate scheme runs these over the cells outside the CPML
  * slabs and the surface rows, the general kernels over the boxes around. */
 __kernel void seis_velocity_in(VELOCITY_FIELDS, int sy, int sz, int origin,
-                               int xs, int x0, int y0, int z0, int x1, int y1, int z1, real c1,
+                               int zb, int xs, int x0, int y0, int z0, int x1, int y1, int z1, real c1,
                                real c2, real dt)
 {
+    VELOCITY_BASE;
     CELL_BEGIN;
     const real two_dt = 2 * dt;
     const real nvx = vel_x(vx, sxx, sxy, sxz, rho, c, sy, sz, c1, c2, two_dt);
@@ -366,9 +384,10 @@ __kernel void seis_velocity_in(VELOCITY_FIELDS, int sy, int sz, int origin,
 }
 
 __kernel void seis_stress_in(STRESS_FIELDS, int sy, int sz, int origin,
-                             int xs, int x0, int y0, int z0, int x1, int y1, int z1, real c1,
+                             int zb, int xs, int x0, int y0, int z0, int x1, int y1, int z1, real c1,
                              real c2, real dt)
 {
+    STRESS_BASE;
     CELL_BEGIN;
     const real exx = DM(vx, c, 1), eyy = DM(vy, c, sy), ezz = DM(vz, c, sz);
     const real l = lam[c], m = mu[c], l2m = l + 2 * m;
@@ -431,9 +450,10 @@ inline void fused_put(__global real *ox, __global real *oy, __global real *oz,
 #define VX(c) vel_x(vx, sxx, sxy, sxz, rho, c, sy, sz, c1, c2, two_dt)
 #define VY(c) vel_y(vy, sxy, syy, syz, rho, c, sy, sz, c1, c2, two_dt)
 #define VZ(c) vel_z(vz, sxz, syz, szz, rho, c, sy, sz, c1, c2, two_dt)
-__kernel void seis_fused(FUSED_FIELDS, int sy, int sz, int origin, int xs, int x0, int y0, int z0,
+__kernel void seis_fused(FUSED_FIELDS, int sy, int sz, int origin, int zb, int xs, int x0, int y0, int z0,
                          int x1, int y1, int z1, int kz, real c1, real c2, real dt)
 {
+    FUSED_BASE;
     WALK_BEGIN;
     const real two_dt = 2 * dt;
     VWIN_DECLARE;
@@ -502,10 +522,11 @@ inline own_in own_loads(__global const real *restrict sxx, __global const real *
     return w;
 }
 #define TILE(comp, dx, dy) lv[(comp) * tn + (ty + RR + (dy)) * tw + tx + RR + (dx)]
-__kernel void seis_fused_lds(FUSED_FIELDS, __local real *lv, int sy, int sz, int origin, int xs,
+__kernel void seis_fused_lds(FUSED_FIELDS, __local real *lv, int sy, int sz, int origin, int zb, int xs,
                              int x0, int y0, int z0, int x1, int y1, int z1, int kz, real c1,
                              real c2, real dt)
 {
+    FUSED_BASE;
     const int lx = get_local_size(0), ly = get_local_size(1);
     const int tx = get_local_id(0), ty = get_local_id(1);
     const int i = xs + get_global_id(0), j = y0 + get_global_id(1);
@@ -519,7 +540,7 @@ __kernel void seis_fused_lds(FUSED_FIELDS, __local real *lv, int sy, int sz, int
     const int own = i >= x0 && i < x1 && j < y1;
     const int mine = i >= x0 - RR && i < x1 + RR && j < y1 + RR;
     const real two_dt = 2 * dt;
-    int c = origin + i + j * sy + k0 * sz;
+    int c = origin + i + j * sy + (k0 - zb) * sz;
     VWIN_DECLARE;
     if (mine) {
         VWIN_INIT(VX, VY, VZ, c);
@@ -557,7 +578,7 @@ __kernel void seis_fused_lds(FUSED_FIELDS, __local real *lv, int sy, int sz, int
             }
             const int hi = gi + ax, hj = gj + ay;
             if (hi >= x0 - RR && hi < x1 + RR && hj >= y0 - RR && hj < y1 + RR) {
-                const int hc = origin + hi + hj * sy + k * sz, o = (ay + RR) * tw + ax + RR;
+                const int hc = origin + hi + hj * sy + (k - zb) * sz, o = (ay + RR) * tw + ax + RR;
                 lv[o] = VX(hc);
                 lv[tn + o] = VY(hc);
                 lv[2 * tn + o] = VZ(hc);
@@ -600,13 +621,13 @@ __kernel void seis_fused_lds(FUSED_FIELDS, __local real *lv, int sy, int sz, int
 #undef VZ
 #undef TILE
 
-/* Sources: field[index[q]] += coeff[q] * wavelet[source[q] * nsamples + n]
+/* Sources (cell indices 64-bit, whole-grid): field[index[q]] += coeff[q] * wavelet[source[q] * nsamples + n]
  * for the injections q in [first, end) of one pass (fields 0-2 velocity,
  * 3-8 stress). */
 __kernel void seis_inject(__global real *vx, __global real *vy, __global real *vz,
                           __global real *sxx, __global real *syy, __global real *szz,
                           __global real *sxy, __global real *sxz, __global real *syz,
-                          __global const int *field, __global const int *index,
+                          __global const int *field, __global const long *index,
                           __global const int *source, __global const real *coeff,
                           __global const real *wavelet, int first, int end, int nsamples, int n)
 {
@@ -614,7 +635,7 @@ __kernel void seis_inject(__global real *vx, __global real *vy, __global real *v
     if (q >= end)
         return;
     const real add = coeff[q] * wavelet[source[q] * nsamples + n];
-    const int c = index[q];
+    const long c = index[q];
     switch (field[q]) {
     case 0: vx[c] += add; break;
     case 1: vy[c] += add; break;
@@ -632,13 +653,13 @@ __kernel void seis_inject(__global real *vx, __global real *vy, __global real *v
 __kernel void seis_record(__global const real *vx, __global const real *vy,
                           __global const real *vz, __global const real *sxx,
                           __global const real *syy, __global const real *szz,
-                          __global const int *index, __global float *traces, int nrec, int steps,
+                          __global const long *index, __global float *traces, int nrec, int steps,
                           int n)
 {
     const int r = get_global_id(0);
     if (r >= nrec)
         return;
-    const int c = index[r];
+    const long c = index[r];
     __global float *t = traces + (size_t)r * 4 * steps + n;
     t[0] = (float)vx[c];
     t[steps] = (float)vy[c];
@@ -649,9 +670,10 @@ __kernel void seis_record(__global const real *vx, __global const real *vy,
 /* Halo planes of a slab: the box of e0 planes (stride s0, along the cut)
  * by e1 x e2 (strides s1, s2: the padded extents across it) of fields a,
  * b, c from start, packed into buf (field, plane, e2, e1) or unpacked from
- * it. Copies only. */
+ * it. Copies only; 64-bit offsets (the high face of a large grid lies
+ * beyond 2^31). */
 __kernel void seis_halo(__global real *a, __global real *b, __global real *c,
-                        __global real *buf, int start, int s0, int s1, int s2, int e0, int e1,
+                        __global real *buf, long start, int s0, int s1, int s2, int e0, int e1,
                         int e2, int at, int unpack)
 {
     const int u = get_global_id(0), v = get_global_id(1), w = get_global_id(2);
@@ -659,7 +681,7 @@ __kernel void seis_halo(__global real *a, __global real *b, __global real *c,
         return;
     const int plane = w % e0, f = w / e0;
     __global real *fld = f == 0 ? a : f == 1 ? b : c;
-    const int x = start + plane * s0 + u * s1 + v * s2;
+    const long x = start + (long)plane * s0 + (long)u * s1 + (long)v * s2;
     const int q = at + ((f * e0 + plane) * e2 + v) * e1 + u;
     if (unpack)
         fld[x] = buf[q];

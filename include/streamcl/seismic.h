@@ -220,6 +220,15 @@ scl_status scl_seis_step_slab(scl_seis *s, long steps, scl_seis_transport_fn fn,
 /* The bytes of one face's planes that a slab's transport moves (the
  * `bytes` it is given; the same for both groups); 0 for a whole model. */
 size_t scl_seis_halo_bytes(const scl_seis *s);
+/* Where the packed send planes of face d (0 low, 1 high) are read from the
+ * device: host memory of scl_seis_halo_bytes bytes, e.g. the neighbour's
+ * receive area in a shared memory window (NULL: the solver's pinned
+ * buffer, as before). The transport then gets send[d] = that pointer with
+ * the planes already in it, and need not copy them there. The caller keeps
+ * the memory valid, and nobody else reading it from the transport's return
+ * until the next swap's send planes are read (the slab's steps read them
+ * right after the previous swap). */
+scl_status scl_seis_set_halo_staging(scl_seis *s, void *const send[2]);
 
 /* ------------------------------------------------------------------ reference */
 

@@ -148,6 +148,12 @@ static int set_up(seis_rank *r, const seis_args *a, const scl_seis_run *run,
         return -1;
     r->bytes = scl_seis_halo_bytes(r->sv);
     cli_halo_init(&r->halo, r->cart, r->below, r->above, r->size > 1 ? r->bytes : 0, a->halo_mpi);
+    /* a neighbour through the window: the device reads the send planes
+     * straight into its receive area (one host copy per face, not two) */
+    void *const stage[2] = {r->halo.shm[0] ? r->halo.peer[0] : NULL,
+                            r->halo.shm[1] ? r->halo.peer[1] : NULL};
+    if (r->size > 1 && (stage[0] || stage[1]))
+        scl_seis_set_halo_staging(r->sv, stage);
     return 0;
 }
 

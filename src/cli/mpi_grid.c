@@ -263,7 +263,8 @@ static void halo_post(cli_halo *h, int dirs, const void *const send[2], void *co
             continue;
         if (to != MPI_PROC_NULL) {
             if (st && send[d]) {
-                memcpy(h->peer[d], send[d], bytes);
+                if (send[d] != h->peer[d]) /* else the solver read the planes in place */
+                    memcpy(h->peer[d], send[d], bytes);
                 MPI_Win_sync(h->win);
             }
             MPI_Isend(st ? NULL : send[d], st || !send[d] ? 0 : (int)bytes, MPI_BYTE, to, t,

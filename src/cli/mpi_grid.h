@@ -70,6 +70,9 @@ const char *cli_halo_transport(const cli_halo *h);
 /* One swap, both ways when dirs is 3: dirs & 1 sends send[0] down and takes
  * recv[1] from above, dirs & 2 sends send[1] up and takes recv[0] from
  * below; bytes each (at most cap), tag < 1000 told apart from other swaps.
+ * send[d] may be peer[d] itself (a solver staged its planes there): then
+ * nothing is copied (the area is free from one swap's return to the next
+ * swap's note).
  * A NULL send sends nothing (a failed rank's part), a NULL recv discards
  * what arrives. Every rank calls it for every swap. */
 void cli_halo_swap(cli_halo *h, int dirs, const void *const send[2], void *const recv[2],

@@ -338,6 +338,167 @@ scl_status scl_fdtd_model_set_dt(scl_fdtd_model *m, double dt, char *err, size_t
     return scl_fdtd_model_finish(m, err, errlen);
 }
 
+/* The cells around component c's nodes of row (j, k) along x that lie in
+ * the domain across x: each one's solid row (at cell x = 0) and x offset
+ * (0 or -1), as cells_around orders them; their count. */
+static int row_cells(const scl_fdtd_model *m, int c, int j, int k, const unsigned char *rows[4],
+                     int dx[4])
+{
+    const scl_grid3d *g = &m->grid;
+    int a = c % 3, b = (a + 1) % 3, d = (a + 2) % 3, n = 0;
+    for (int q = 0; q < (c < 3 ? 4 : 2); q++) {
+        int p[3] = {0, j, k};
+        if (c < 3) {
+            p[b] -= q & 1;
+            p[d] -= (q >> 1) & 1;
+        } else {
+            p[a] -= q;
+        }
+        if (p[1] >= 0 && p[2] >= 0 && p[1] < g->ny && p[2] < g->nz) {
+            rows[n] = m->solid + cell(m, 0, p[1], p[2]);
+            dx[n++] = p[0];
+        }
+    }
+    return n;
+}
+
+/* Whether node x's cells in the domain (x + dx in [0, nx)) hold one
+ * material; *s: it (-1: no cell in the domain). */
+static int node_agrees(const unsigned char *const r[4], const int dx[4], int n, int nx, int x,
+                       int *s)
+{
+    int v = -1;
+    for (int q = 0; q < n; q++) {
+        const int at = x + dx[q];
+        if (at < 0 || at >= nx)
+            continue;
+        if (v >= 0 && r[q][at] != v)
+            return 0;
+        v = r[q][at];
+    }
+    *s = v;
+    return 1;
+}
+
+/* Nodes [lo, nx) of a row whose n (2 or 4) cells are all in the domain:
+ * out = to[cell material] (meaningful where they agree; to NULL: the
+ * identity, a pass the compiler vectorises); nonzero if some node's cells
+ * disagree. One pass without branches. */
+static int inner_nodes(const unsigned char *const r[4], const int dx[4], int n, int lo, int nx,
+                       const unsigned char *to, unsigned char *out)
+{
+    unsigned diff = 0;
+    if (!to && n == 2) {
+        for (int i = lo; i < nx; i++) {
+            const unsigned char v = r[0][i + dx[0]];
+            diff |= (unsigned)(v ^ r[1][i + dx[1]]);
+            out[i] = v;
+        }
+    } else if (!to) {
+        for (int i = lo; i < nx; i++) {
+            const unsigned char v = r[0][i + dx[0]];
+            diff |= (unsigned)((v ^ r[1][i + dx[1]]) | (v ^ r[2][i + dx[2]]) | (v ^ r[3][i + dx[3]]));
+            out[i] = v;
+        }
+    } else if (n == 2) {
+        for (int i = lo; i < nx; i++) {
+            const unsigned v = r[0][i + dx[0]];
+            diff |= v ^ r[1][i + dx[1]];
+            out[i] = to[v];
+        }
+    } else {
+        for (int i = lo; i < nx; i++) {
+            const unsigned v = r[0][i + dx[0]];
+            diff |= (v ^ r[1][i + dx[1]]) | (v ^ r[2][i + dx[2]]) | (v ^ r[3][i + dx[3]]);
+            out[i] = to[v];
+        }
+    }
+    return diff != 0;
+}
+
+/* The row's nodes whose cells in the domain all hold one material s: the
+ * component takes s (an E edge of PEC cells: 0; to[] maps that), which is
+ * what component_material gives there whatever the rigid flags (the
+ * rigid cell, the PEC test and the agreement all name s) and without
+ * adding a material; no cell in the domain: free space. Written into out
+ * (the row at x = 0); the count of the other nodes, left to
+ * component_material. */
+static long agreed_row(const scl_fdtd_model *m, int c, int j, int k, const unsigned char *to,
+                       int identity, unsigned char *out)
+{
+    const int nx = m->grid.nx;
+    const unsigned char *r[4];
+    int dx[4], lo = 0, from = nx + 1, to_x = nx + 1;
+    const int n = row_cells(m, c, j, k, r, dx);
+    for (int q = 0; q < n; q++)
+        lo |= dx[q] < 0;
+    if ((n == 2 || n == 4) && !inner_nodes(r, dx, n, lo, nx, identity ? NULL : to, out)) {
+        from = lo; /* all of [lo, nx) agreed */
+        to_x = nx;
+    }
+    long left = 0;
+    /* the nodes not agreed yet: all, or those outside [from, to_x) */
+    for (int i = from == 0 ? to_x : 0; i <= nx; i = i + 1 == from ? to_x : i + 1) {
+        int s;
+        if (node_agrees(r, dx, n, nx, i, &s))
+            out[i] = s < 0 ? 1 : to[s];
+        else
+            left++;
+    }
+    return left;
+}
+
+/* Every component's material at every node (component_material), rows in
+ * parallel where the cells around a node agree (most of any model: no
+ * material is added there), then the rest in the serial order of the
+ * nodes, so that averaged materials are numbered as one pass would. */
+static scl_status component_materials(scl_fdtd_model *m)
+{
+    const scl_grid3d *g = &m->grid;
+    const long rows = (long)(g->ny + 1) * (g->nz + 1);
+    unsigned char to[2][SCL_FDTD_MAX_MATERIALS]; /* [H][material]: E edges of PEC cells are 0 */
+    int same[2] = {1, 1}; /* to[H] is the identity (PEC is material 0 alone, as usual) */
+    for (int q = 0; q < SCL_FDTD_MAX_MATERIALS; q++) {
+        to[0][q] = m->mat[q].pec ? 0 : (unsigned char)q;
+        to[1][q] = (unsigned char)q;
+        same[0] &= to[0][q] == q;
+    }
+    unsigned char *rest = malloc((size_t)(6 * rows));
+    if (!rest)
+        return SCL_ERR_MEMORY;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 64) if (6 * rows > 4096)
+#endif
+    for (long q = 0; q < 6 * rows; q++) {
+        const int c = (int)(q / rows), j = (int)(q % rows % (g->ny + 1));
+        const int k = (int)(q % rows / (g->ny + 1));
+        unsigned char *out = m->id[c] + scl_grid3d_index(g, 0, j, k);
+        rest[q] = agreed_row(m, c, j, k, to[c >= 3], same[c >= 3], out) > 0;
+    }
+    scl_status st = SCL_OK;
+    for (long q = 0; q < 6 * rows && st == SCL_OK; q++) {
+        if (!rest[q])
+            continue;
+        const int c = (int)(q / rows), j = (int)(q % rows % (g->ny + 1));
+        const int k = (int)(q % rows / (g->ny + 1));
+        unsigned char *out = m->id[c] + scl_grid3d_index(g, 0, j, k);
+        const unsigned char *r[4];
+        int dx[4], s;
+        const int n = row_cells(m, c, j, k, r, dx);
+        for (int i = 0; i <= g->nx && st == SCL_OK; i++) {
+            if (node_agrees(r, dx, n, g->nx, i, &s))
+                continue; /* agreed_row wrote it */
+            const int id = component_material(m, c, i, j, k);
+            if (id < 0)
+                st = SCL_ERR_INPUT;
+            else
+                out[i] = (unsigned char)id;
+        }
+    }
+    free(rest);
+    return st;
+}
+
 scl_status scl_fdtd_model_finish(scl_fdtd_model *m, char *err, size_t errlen)
 {
     const scl_grid3d *g = &m->grid;
@@ -380,20 +541,18 @@ scl_status scl_fdtd_model_finish(scl_fdtd_model *m, char *err, size_t errlen)
             return SCL_ERR_MEMORY;
         }
     }
-    for (int c = 0; c < 6; c++)
-        for (int k = 0; k <= g->nz; k++)
-            for (int j = 0; j <= g->ny; j++)
-                for (int i = 0; i <= g->nx; i++) {
-                    int id = component_material(m, c, i, j, k);
-                    if (id < 0) {
-                        scl_format_error(err, errlen,
-                                         "more than %d materials with the averaged ones; build "
-                                         "objects without averaging (c = n)",
-                                         SCL_FDTD_MAX_MATERIALS);
-                        return SCL_ERR_INPUT;
-                    }
-                    m->id[c][scl_grid3d_index(g, i, j, k)] = (unsigned char)id;
-                }
+    const scl_status mats = component_materials(m);
+    if (mats == SCL_ERR_MEMORY) {
+        scl_format_error(err, errlen, "material indices: out of host memory");
+        return SCL_ERR_MEMORY;
+    }
+    if (mats != SCL_OK) {
+        scl_format_error(err, errlen,
+                         "more than %d materials with the averaged ones; build objects without "
+                         "averaging (c = n)",
+                         SCL_FDTD_MAX_MATERIALS);
+        return SCL_ERR_INPUT;
+    }
     for (int q = 0; q < m->nfixed; q++) {
         const scl_fdtd_fixed *f = &m->fixed[q];
         if (fixed_holds(m, f))
@@ -565,6 +724,11 @@ long scl_fdtd_dispersive_points(const scl_fdtd_model *m, int **off, unsigned cha
     long pts = scl_grid3d_points(&m->grid), n = 0;
     *off = NULL;
     *comp = NULL;
+    int poles = 0;
+    for (int q = 0; q < m->nmat; q++)
+        poles |= m->mat[q].npoles > 0;
+    if (!poles) /* nothing to look for at every point */
+        return 0;
     for (int pass = 0; pass < 2; pass++) {
         n = 0;
         for (int c = 0; c < 3; c++)
@@ -596,14 +760,19 @@ long scl_fdtd_dispersive_points(const scl_fdtd_model *m, int **off, unsigned cha
 int scl_fdtd_model_uniform(const scl_fdtd_model *m)
 {
     const scl_grid3d *g = &m->grid;
-    int first = m->id[0][scl_grid3d_index(g, 0, 0, 0)];
+    const unsigned char first = m->id[0][scl_grid3d_index(g, 0, 0, 0)];
     if (m->mat[first].pec)
         return 0;
+    /* row by row, without a branch per node (a 1024^3 model has 6.5e9) */
     for (int c = 0; c < 6; c++)
         for (int k = 0; k <= g->nz; k++)
-            for (int j = 0; j <= g->ny; j++)
+            for (int j = 0; j <= g->ny; j++) {
+                const unsigned char *row = m->id[c] + scl_grid3d_index(g, 0, j, k);
+                unsigned diff = 0;
                 for (int i = 0; i <= g->nx; i++)
-                    if (m->id[c][scl_grid3d_index(g, i, j, k)] != first)
-                        return 0;
+                    diff |= (unsigned)(row[i] ^ first);
+                if (diff)
+                    return 0;
+            }
     return 1;
 }

@@ -37,6 +37,17 @@ static inline long seis_index(const seis_layout *g, int i, int j, int k)
     return g->origin + i + j * g->sy + k * g->sz;
 }
 
+/* The most z planes one launch of the update kernels may cover, so that
+ * the indices within it (cl/seismic.cl: origin + i + j sy + (k - zb) sz
+ * from the launch's 64-bit base at plane zb; stencils and surface images
+ * reach a few planes beyond, work-items past the box a work-group's rows)
+ * stay below 2^31; 0 when one plane's section alone is too large. */
+static inline int seis_launch_planes(const seis_layout *g)
+{
+    const long room = (2147483647L - 2048L * g->px) / g->sz - 8;
+    return room < 1 ? 0 : room > 2147483647L ? 2147483647 : (int)room;
+}
+
 /* CPML profiles of one direction (n cells): at centres (_c) and at half
  * nodes i+1/2 (_h); a = 0, b = 1, ik = 1 outside the layer. slot[i] is the
  * cell's index in the direction's memory-variable slab (-1 outside). */

@@ -9,12 +9,19 @@
 scl_status seis_layout_init(seis_layout *g, int nx, int ny, int nz, double h, char *err,
                             size_t errlen)
 {
-    /* the model's cells are grid3d's integer nodes */
-    scl_status st = scl_grid3d_init(&g->grid, nx > 1 ? nx - 1 : 1, ny > 1 ? ny - 1 : 1,
-                                    nz > 1 ? nz - 1 : 1, h, h, h, SCL_SEIS_HALO, SEIS_ALIGN, err,
-                                    errlen);
+    /* the model's cells are grid3d's integer nodes; grid3d checks (and
+     * pads) one plane: its 32-bit point limit is the FDTD kernels', while
+     * these address a launch from a 64-bit base (seis_launch_planes) */
+    scl_status st = scl_grid3d_init(&g->grid, nx > 1 ? nx - 1 : 1, ny > 1 ? ny - 1 : 1, 1, h, h,
+                                    h, SCL_SEIS_HALO, SEIS_ALIGN, err, errlen);
     if (st != SCL_OK)
         return st;
+    if (nz < 1) {
+        snprintf(err, errlen, "grid of %d x %d x %d cells: every axis needs >= 1 cell", nx, ny, nz);
+        return SCL_ERR_INPUT;
+    }
+    g->grid.nz = g->grid.gnz = nz > 1 ? nz - 1 : 1;
+    g->grid.pz = g->grid.nz + 1 + 2L * SCL_SEIS_HALO;
     g->nx = nx;
     g->ny = ny;
     g->nz = nz;

@@ -58,6 +58,7 @@ struct scl_seis {
     scl_plan *plan;
     double scheme_s[3];   /* tuned step seconds per scheme (0: not timed) */
     int tuning;       /* 1 while the tuner times steps: no sources, no receivers */
+    int launch_planes; /* z planes per update launch at most (32-bit indices within one) */
     long done;
     /* a slab (s.cut >= 0): the halo kernels (the velocities; the three
      * stresses differentiated along the cut, the only ones read across it),
@@ -66,6 +67,7 @@ struct scl_seis {
     scl_kernel *halo[2];
     scl_stream *hbuf, *pinned;
     char *pinned_ptr;
+    char *stage[2];     /* the send planes' host memory per face (NULL: pinned) */
     size_t plane_elems; /* one field's R planes */
     int has_lo, has_hi, reach;
     seis_transport tx;
@@ -247,23 +249,39 @@ static scl_status make_binding(scl_seis *sv, int var)
  * xs <= x0 such that cell xs sits on an aligned element: with rows padded
  * to SEIS_ALIGN elements, every work-group's row then starts on a cache
  * line (work-items left of x0 return at once). walk 0: a kernel of one
- * cell per work-item (no kz). */
+ * cell per work-item (no kz). The box's z range goes in launches of at
+ * most launch_planes planes, fewer if the plan's `planes` (values[5]) says
+ * so (whole walks where they fit), each addressing
+ * the fields from its first plane zb, so that a grid above 2^31 points
+ * keeps 32-bit indices within a launch; every cell is updated by the same
+ * operations whatever the split. */
 static scl_status launch_box(const scl_seis *sv, scl_kernel *k, const int *b, const int *values,
                              int walk)
 {
     if (b[3] <= b[0] || b[4] <= b[1] || b[5] <= b[2])
         return SCL_OK;
-    static const char *names[6] = {"x0", "y0", "z0", "x1", "y1", "z1"};
+    static const char *names[4] = {"x0", "y0", "x1", "y1"};
+    const int at[4] = {b[0], b[1], b[3], b[4]};
     scl_status st = SCL_OK;
-    for (int q = 0; q < 6 && st == SCL_OK; q++)
-        st = scl_kernel_set_int(k, names[q], b[q]);
+    for (int q = 0; q < 4 && st == SCL_OK; q++)
+        st = scl_kernel_set_int(k, names[q], at[q]);
     const int xs = b[0] - (int)((sv->s.g.origin + b[0]) % SEIS_ALIGN), kz = walk ? values[2] : 1;
     if (st == SCL_OK) st = scl_kernel_set_int(k, "xs", xs);
     if (st == SCL_OK && walk) st = scl_kernel_set_int(k, "kz", kz);
-    const size_t global[3] = {(size_t)(b[3] - xs), (size_t)(b[4] - b[1]),
-                              (size_t)((b[5] - b[2] + kz - 1) / kz)};
+    const int most = values[5] > 0 && values[5] < sv->launch_planes ? values[5] : sv->launch_planes;
+    const int chunk = most >= kz ? most / kz * kz : most;
     const size_t local[3] = {(size_t)values[0], (size_t)values[1], 1};
-    return st == SCL_OK ? scl_kernel_launch(k, 3, global, local, NULL) : st;
+    for (int z0 = b[2]; z0 < b[5] && st == SCL_OK; z0 += chunk) {
+        const int z1 = b[5] - z0 > chunk ? z0 + chunk : b[5];
+        st = scl_kernel_set_int(k, "z0", z0);
+        if (st == SCL_OK) st = scl_kernel_set_int(k, "z1", z1);
+        if (st == SCL_OK) st = scl_kernel_set_int(k, "zb", z0);
+        const size_t global[3] = {(size_t)(b[3] - xs), (size_t)(b[4] - b[1]),
+                                  (size_t)((z1 - z0 + kz - 1) / kz)};
+        if (st == SCL_OK)
+            st = scl_kernel_launch(k, 3, global, local, NULL);
+    }
+    return st;
 }
 
 static scl_status launch_small(scl_kernel *k, int count, int n)
@@ -308,7 +326,7 @@ static scl_status halo_planes(scl_seis *sv, int group, int face, int unpack)
     const int plane = unpack ? (face ? n : -R) : (face ? n - R : 0);
     const size_t at = (size_t)(2 * unpack + face) * 3 * sv->plane_elems; /* regions of 3 fields */
     scl_kernel *k = sv->halo[group];
-    scl_status st = scl_kernel_set_int(k, "start", (int)((plane + SCL_SEIS_HALO) * stride[a]));
+    scl_status st = scl_kernel_set_long(k, "start", (plane + SCL_SEIS_HALO) * stride[a]);
     if (st == SCL_OK) st = scl_kernel_set_int(k, "at", (int)at);
     if (st == SCL_OK) st = scl_kernel_set_int(k, "unpack", unpack);
     const size_t global[3] = {((size_t)ext[b] + 31) / 32 * 32, (size_t)ext[d], 3 * (size_t)R};
@@ -316,11 +334,19 @@ static scl_status halo_planes(scl_seis *sv, int group, int face, int unpack)
     return st == SCL_OK ? scl_kernel_launch(k, 3, global, local, NULL) : st;
 }
 
-/* Pack group's planes at the faces with a neighbour and queue their read
- * into the pinned send regions (ev: its event). */
-static scl_status post_halo(scl_seis *sv, int group, scl_event *ev)
+/* The host memory of face d's send planes: the caller's staging, or the
+ * pinned send region. */
+static char *send_area(const scl_seis *sv, int d)
 {
-    *ev = NULL;
+    return sv->stage[d] ? sv->stage[d] : sv->pinned_ptr + (size_t)d * 3 * sv->plane_elems * sv->real_size;
+}
+
+/* Pack group's planes at the faces with a neighbour and queue their read
+ * into the send areas (ev: the reads' events): both faces' pinned regions
+ * in one read, or each face apart once one has the caller's staging. */
+static scl_status post_halo(scl_seis *sv, int group, scl_event ev[2])
+{
+    ev[0] = ev[1] = NULL;
     scl_status st = SCL_OK;
     if (sv->has_lo)
         st = halo_planes(sv, group, 0, 0);
@@ -328,21 +354,29 @@ static scl_status post_halo(scl_seis *sv, int group, scl_event *ev)
         st = halo_planes(sv, group, 1, 0);
     if (st != SCL_OK || (!sv->has_lo && !sv->has_hi))
         return st;
-    return scl_stream_read_range(sv->hbuf, 0, 6 * sv->plane_elems, sv->pinned_ptr, 0, ev);
+    if (!sv->stage[0] && !sv->stage[1])
+        return scl_stream_read_range(sv->hbuf, 0, 6 * sv->plane_elems, sv->pinned_ptr, 0, &ev[0]);
+    const int has[2] = {sv->has_lo, sv->has_hi};
+    for (int d = 0; d < 2 && st == SCL_OK; d++)
+        if (has[d])
+            st = scl_stream_read_range(sv->hbuf, (size_t)d * 3 * sv->plane_elems, 3 * sv->plane_elems,
+                                       send_area(sv, d), 0, &ev[d]);
+    return st;
 }
 
 /* Wait for the send planes (the queued updates run meanwhile), let the
  * caller's transport swap them, queue the received planes' unpacking. */
-static scl_status swap_halo(scl_seis *sv, int group, scl_event ev)
+static scl_status swap_halo(scl_seis *sv, int group, scl_event ev[2])
 {
     scl_status st = scl_flush(sv->ctx);
-    if (ev) {
-        if (st == SCL_OK)
-            st = scl_event_wait(sv->ctx, ev);
-        scl_event_release(ev);
-    }
+    for (int d = 0; d < 2; d++)
+        if (ev[d]) {
+            if (st == SCL_OK)
+                st = scl_event_wait(sv->ctx, ev[d]);
+            scl_event_release(ev[d]);
+        }
     const size_t bytes = 3 * sv->plane_elems * sv->real_size; /* a region: 3 fields' planes */
-    void *const send[2] = {sv->pinned_ptr, sv->pinned_ptr + bytes};
+    void *const send[2] = {send_area(sv, 0), send_area(sv, 1)};
     void *const recv[2] = {sv->pinned_ptr + 2 * bytes, sv->pinned_ptr + 3 * bytes};
     scl_status t = sv->tx.fn(sv->tx.user, group, send, recv, bytes); /* always: the neighbours wait */
     st = st == SCL_OK ? t : st;
@@ -365,14 +399,16 @@ static scl_status phase_slab(scl_seis *sv, int phase, const int *values)
     const seis_layout *g = &sv->s.g;
     const int cut = sv->s.cut, R = sv->reach, N = cut == 0 ? g->nx : cut == 1 ? g->ny : g->nz;
     const int group = !phase; /* velocities need stresses, stresses velocities */
-    scl_event ev = NULL;
-    scl_status st = post_halo(sv, group, &ev);
+    scl_event ev[2] = {NULL, NULL};
+    scl_status st = post_halo(sv, group, ev);
     if (st == SCL_OK && sv->overlap)
         st = update_planes(sv, phase, R, N - R, values);
     if (st == SCL_OK)
         st = swap_halo(sv, group, ev);
-    else if (ev) /* failed: the caller keeps the neighbours' swaps company */
-        scl_event_release(ev);
+    else /* failed: the caller keeps the neighbours' swaps company */
+        for (int d = 0; d < 2; d++)
+            if (ev[d])
+                scl_event_release(ev[d]);
     if (st != SCL_OK)
         return st;
     if (!sv->overlap)
@@ -592,10 +628,11 @@ static scl_status upload_sources(scl_seis *sv)
     const seis_setup *s = &sv->s;
     scl_status st = SCL_OK;
     const int ninj = s->ninj;
-    int *ifield = malloc(((size_t)ninj + 1) * sizeof(int)), *iindex = malloc(((size_t)ninj + 1) * sizeof(int));
+    int *ifield = malloc(((size_t)ninj + 1) * sizeof(int));
+    long long *iindex = malloc(((size_t)ninj + 1) * sizeof *iindex);
     int *isrc = malloc(((size_t)ninj + 1) * sizeof(int));
     double *icoeff = malloc(((size_t)ninj + 1) * sizeof(double));
-    int *rindex = malloc(((size_t)s->nrec + 1) * sizeof(int));
+    long long *rindex = malloc(((size_t)s->nrec + 1) * sizeof *rindex);
     if (!ifield || !iindex || !isrc || !icoeff || !rindex)
         st = SCL_ERR_MEMORY;
     int q2 = 0;
@@ -605,7 +642,7 @@ static scl_status upload_sources(scl_seis *sv)
             if ((in->field >= F_SXX) != pass)
                 continue;
             ifield[q2] = in->field;
-            iindex[q2] = (int)in->index;
+            iindex[q2] = in->index;
             isrc[q2] = in->source;
             icoeff[q2] = in->coeff;
             q2++;
@@ -615,18 +652,20 @@ static scl_status upload_sources(scl_seis *sv)
                 sv->ninj_s++;
         }
     for (int r = 0; r < s->nrec && st == SCL_OK; r++)
-        rindex[r] = (int)s->rec_index[r];
+        rindex[r] = s->rec_index[r];
+    /* cell indices 64-bit: a grid may pass 2^31 points */
     const struct {
         const char *label;
-        const int *v;
+        scl_type type;
+        const void *v;
         size_t n;
         scl_stream **out;
-    } ints[4] = {{"seis inj field", ifield, (size_t)ninj, &sv->inj_field},
-                 {"seis inj index", iindex, (size_t)ninj, &sv->inj_index},
-                 {"seis inj source", isrc, (size_t)ninj, &sv->inj_source},
-                 {"seis rec index", rindex, (size_t)s->nrec, &sv->rec_index}};
+    } ints[4] = {{"seis inj field", SCL_INT, ifield, (size_t)ninj, &sv->inj_field},
+                 {"seis inj index", SCL_LONG, iindex, (size_t)ninj, &sv->inj_index},
+                 {"seis inj source", SCL_INT, isrc, (size_t)ninj, &sv->inj_source},
+                 {"seis rec index", SCL_LONG, rindex, (size_t)s->nrec, &sv->rec_index}};
     for (int q = 0; q < 4 && st == SCL_OK; q++)
-        st = scl_stream_upload(sv->ctx, ints[q].label, SCL_INT, ints[q].v, ints[q].n, ints[q].out);
+        st = scl_stream_upload(sv->ctx, ints[q].label, ints[q].type, ints[q].v, ints[q].n, ints[q].out);
     if (st == SCL_OK)
         st = scl_stream_upload_reals(sv->ctx, "seis inj coeff", sv->fp64, icoeff, (size_t)ninj,
                                      &sv->inj_coeff);
@@ -702,30 +741,35 @@ static scl_status tune_step(scl_seis *sv, const scl_seis_options *opt)
     /* PoCL compiles a kernel per work-group shape: fewer shapes on CPUs.
      * kz: planes walked per work-item (1 is one cell per work-item); a
      * deep walk keeps fewer work-items in flight, so it is tuned. */
-    const scl_tune_param gpu_params[5] = {{"lx", 3, {32, 64, 128}},
+    /* planes: z planes per launch at most (0: as many as 32-bit indices
+     * within a launch allow); not tuned, forced by tests */
+    const scl_tune_param gpu_params[6] = {{"lx", 3, {32, 64, 128}},
                                           {"ly", 3, {4, 2, 8}},
                                           {"kz", 4, {8, 1, 4, 16}},
                                           {"fused", 3, {fuse_first, !fuse_first, 2}},
-                                          {"early", 2, {1, 0}}};
-    const scl_tune_param cpu_params[5] = {{"lx", 3, {64, 16, 256}},
+                                          {"early", 2, {1, 0}},
+                                          {"planes", 1, {0}}};
+    const scl_tune_param cpu_params[6] = {{"lx", 3, {64, 16, 256}},
                                           {"ly", 2, {1, 4}},
                                           {"kz", 2, {1, 8}}, /* PoCL: 1 vectorises best */
                                           {"fused", 2, {fuse_first, !fuse_first}},
-                                          {"early", 1, {1}}};
+                                          {"early", 1, {1}},
+                                          {"planes", 1, {0}}};
     char shape[96];
     snprintf(shape, sizeof shape, "%dx%dx%d order %d %s pml %d", s->g.nx, s->g.ny, s->g.nz,
              s->order, sv->fp64 ? "fp64" : "fp32", s->pml);
-    static const scl_param_rule rules[5] = {
+    static const scl_param_rule rules[6] = {
         {.min = 1, .max = 1024, .why = "the work-group width"},
         {.min = 1, .max = 1024, .why = "the work-group height"},
         {.min = 1, .max = 4096, .why = "the z planes a work-item walks"},
         {.min = 0, .max = 2, .why = "the scheme (0 separate, 1 fused, 2 fused in one pass)"},
         {.min = 0, .max = 1, .why = "the early receiver record (0 or 1)"},
+        {.min = 0, .max = 1 << 30, .why = "the z planes of a launch (0: no cap)"},
     };
     const scl_plan_desc desc = {.name = "seismic.step",
                                 .shape = shape,
                                 .params = gpu ? gpu_params : cpu_params,
-                                .nparams = 5,
+                                .nparams = 6,
                                 .prepare = step_prepare,
                                 .run = step_run,
                                 .user = sv,
@@ -850,6 +894,28 @@ static scl_status make_halo(scl_seis *sv)
     return st;
 }
 
+/* The launches' z planes (sv->launch_planes). Grids above 2^31 points are
+ * split into launches of 32-bit indices; what stays 32-bit whatever the
+ * split is refused here: a plane's section (the launches need a few
+ * planes), the CPML memory variables of a direction (6 per slab cell).
+ * The plan's `planes` lowers the cap (tests split small grids with it). */
+static scl_status check_indexing(scl_context *ctx, scl_seis *sv)
+{
+    const seis_layout *g = &sv->s.g;
+    const int most = seis_launch_planes(g);
+    if (most < 1)
+        return scl_fail(ctx, SCL_ERR_TOO_LARGE, "scl_seis_create",
+                        "a %d x %d section (%ld x %ld padded) exceeds the 32-bit indexing of a "
+                        "kernel launch", g->nx, g->ny, g->px, g->py);
+    for (int d = 0; d < 3; d++)
+        if (6 * seis_cpml_slab(&sv->s, d) > 2147483647L)
+            return scl_fail(ctx, SCL_ERR_TOO_LARGE, "scl_seis_create",
+                            "the CPML memory variables along %c (%ld values) exceed 32-bit indexing",
+                            "xyz"[d], 6 * seis_cpml_slab(&sv->s, d));
+    sv->launch_planes = most;
+    return SCL_OK;
+}
+
 /* The solver of a whole model (slab NULL, m checked) or of a slab (m its window). */
 static scl_status create_solver(scl_context *ctx, const scl_seis_model *m, const scl_seis_config *c,
                                 const scl_seis_slab *slab, const scl_seis_options *opt,
@@ -874,11 +940,9 @@ static scl_status create_solver(scl_context *ctx, const scl_seis_model *m, const
         free(sv);
         return st;
     }
-    if (sv->s.g.n > 2147483647L / 2) {
+    if ((st = check_indexing(ctx, sv)) != SCL_OK) {
         scl_seis_free(sv);
-        scl_fail(ctx, SCL_ERR_TOO_LARGE, "scl_seis_create", "%d x %d x %d cells exceed 32-bit indexing",
-                              m->nx, m->ny, m->nz);
-        return SCL_ERR_TOO_LARGE;
+        return st;
     }
     if ((st = create_device(sv, opt)) == SCL_OK && slab)
         st = make_halo(sv);
@@ -1064,6 +1128,16 @@ int scl_seis_fused(const scl_seis *sv)
 int scl_seis_lds_early(const scl_seis *sv)
 {
     return scl_plan_value(sv->plan, "early", 1);
+}
+
+scl_status scl_seis_set_halo_staging(scl_seis *sv, void *const send[2])
+{
+    if (sv->s.cut < 0)
+        return scl_fail(sv->ctx, SCL_ERR_ARGUMENT, "scl_seis_set_halo_staging",
+                        "the solver is not a slab's");
+    for (int d = 0; d < 2; d++)
+        sv->stage[d] = send ? send[d] : NULL;
+    return SCL_OK;
 }
 
 size_t scl_seis_halo_bytes(const scl_seis *sv)

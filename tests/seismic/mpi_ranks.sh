@@ -15,6 +15,7 @@
 #  - CPML corners over 4 ranks (CPML 4 on a 10-plane z axis: 3,3,2,2)
 #  - halo swaps behind the inner planes (default) and --no-overlap; through
 #    shared memory (default) and as MPI messages (--halo mpi)
+#  - update launches split into a few z planes each (--plan planes=N)
 # Failures: a bad output path (rank 0), a bad device on rank 1, more ranks
 # than planes, a one-plane rank at order 4, a 2-D --decomp, --png: non-zero,
 # the message, no files left.
@@ -127,6 +128,12 @@ run a_z4n 4 a --decomp 1x1x4 --no-overlap
 same "fp32 4 z slabs, --no-overlap" a_ref a_z4n
 run a64_x3n 3 a64 --decomp 3x1x1 --no-overlap
 same "fp64 3 x slabs, --no-overlap" a64_ref a64_x3n
+# launches of a few z planes each, from their own 64-bit base (the path of
+# grids above 2^31 points, plan planes=N): the same bits
+run a_z2p 2 a --decomp 1x1x2 --plan planes=2
+same "fp32 2 z slabs, launches of 2 planes" a_ref a_z2p
+run a64_x2p 2 a64 --decomp 2x1x1 --plan planes=3
+same "fp64 2 x slabs, launches of 3 planes" a64_ref a64_x2p
 # the halos as MPI messages (--halo mpi) instead of through the node's
 # shared memory window (the default above): the same bits
 run a_z4m 4 a --decomp 1x1x4 --halo mpi
