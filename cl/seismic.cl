@@ -99,6 +99,11 @@ inline real harm4(real m0, real m1, real m2, real m3)
  * work-item), so that the indices within it stay 32-bit however large the
  * grid; the host caps a launch's planes (seis_launch_planes) so that they
  * fit. A cell's index: origin + i + j sy + (k - zb) sz. */
+#ifndef SEIS_BASE64
+#define SEIS_BASE64 0
+#endif
+#if SEIS_BASE64
+#define ZB zb
 #define SHIFT_V vx += base; vy += base; vz += base
 #define SHIFT_S sxx += base; syy += base; szz += base; sxy += base; sxz += base; syz += base
 #define SHIFT_O ox += base; oy += base; oz += base
@@ -108,6 +113,12 @@ inline real harm4(real m0, real m1, real m2, real m3)
 #define FUSED_BASE                                                           \
     const long base = (long)zb * sz;                                         \
     SHIFT_V; SHIFT_S; SHIFT_O; SHIFT_Q; rho += base; lam += base; mu += base
+#else /* the grid fits 32-bit indices from plane 0: no bases (the host passes zb 0) */
+#define ZB 0
+#define VELOCITY_BASE (void)zb
+#define STRESS_BASE (void)zb
+#define FUSED_BASE (void)zb
+#endif
 
 /* A walking work-item's column: cell (i, j), planes [k0, k1) of the box,
  * c the index of its first; work-items outside the box return. */
@@ -117,14 +128,14 @@ inline real harm4(real m0, real m1, real m2, real m3)
     if (i < x0 || i >= x1 || j >= y1 || k0 >= z1)                            \
         return;                                                              \
     const int k1 = min(k0 + kz, z1);                                         \
-    int c = origin + i + j * sy + (k0 - zb) * sz
+    int c = origin + i + j * sy + (k0 - ZB) * sz
 /* The interior kernels' one cell (i, j, k) at index c; outside the box: return. */
 #define CELL_BEGIN                                                           \
     const int i = xs + (int)get_global_id(0), j = y0 + (int)get_global_id(1); \
     const int k = z0 + (int)get_global_id(2);                                \
     if (i < x0 || i >= x1 || j >= y1 || k >= z1)                             \
         return;                                                              \
-    const int c = origin + i + j * sy + (k - zb) * sz
+    const int c = origin + i + j * sy + (k - ZB) * sz
 /* CPML slots (and the free surface, below) from the whole model's cell (a
  * slab of it starts at gx0, gy0, gz0; profiles and psi are the slab's own) */
 #define CPML_SLOTS                                                           \
@@ -540,7 +551,7 @@ __kernel void seis_fused_lds(FUSED_FIELDS, __local real *lv, int sy, int sz, int
     const int own = i >= x0 && i < x1 && j < y1;
     const int mine = i >= x0 - RR && i < x1 + RR && j < y1 + RR;
     const real two_dt = 2 * dt;
-    int c = origin + i + j * sy + (k0 - zb) * sz;
+    int c = origin + i + j * sy + (k0 - ZB) * sz;
     VWIN_DECLARE;
     if (mine) {
         VWIN_INIT(VX, VY, VZ, c);
@@ -578,7 +589,7 @@ __kernel void seis_fused_lds(FUSED_FIELDS, __local real *lv, int sy, int sz, int
             }
             const int hi = gi + ax, hj = gj + ay;
             if (hi >= x0 - RR && hi < x1 + RR && hj >= y0 - RR && hj < y1 + RR) {
-                const int hc = origin + hi + hj * sy + (k - zb) * sz, o = (ay + RR) * tw + ax + RR;
+                const int hc = origin + hi + hj * sy + (k - ZB) * sz, o = (ay + RR) * tw + ax + RR;
                 lv[o] = VX(hc);
                 lv[tn + o] = VY(hc);
                 lv[2 * tn + o] = VZ(hc);

@@ -59,6 +59,7 @@ struct scl_seis {
     double scheme_s[3];   /* tuned step seconds per scheme (0: not timed) */
     int tuning;       /* 1 while the tuner times steps: no sources, no receivers */
     int launch_planes; /* z planes per update launch at most (32-bit indices within one) */
+    int base64;        /* kernels built to address each launch from a 64-bit base (zb) */
     long done;
     /* a slab (s.cut >= 0): the halo kernels (the velocities; the three
      * stresses differentiated along the cut, the only ones read across it),
@@ -275,7 +276,7 @@ static scl_status launch_box(const scl_seis *sv, scl_kernel *k, const int *b, co
         const int z1 = b[5] - z0 > chunk ? z0 + chunk : b[5];
         st = scl_kernel_set_int(k, "z0", z0);
         if (st == SCL_OK) st = scl_kernel_set_int(k, "z1", z1);
-        if (st == SCL_OK) st = scl_kernel_set_int(k, "zb", z0);
+        if (st == SCL_OK) st = scl_kernel_set_int(k, "zb", sv->base64 ? z0 : 0);
         const size_t global[3] = {(size_t)(b[3] - xs), (size_t)(b[4] - b[1]),
                                   (size_t)((z1 - z0 + kz - 1) / kz)};
         if (st == SCL_OK)
@@ -692,7 +693,8 @@ static scl_status upload_sources(scl_seis *sv)
 static scl_status make_kernels(scl_seis *sv)
 {
     const seis_setup *s = &sv->s;
-    snprintf(sv->options, sizeof sv->options, "-DORDER=%d -DSCL_SEIS_FP64=%d", s->order, sv->fp64);
+    snprintf(sv->options, sizeof sv->options, "-DORDER=%d -DSCL_SEIS_FP64=%d -DSEIS_BASE64=%d",
+             s->order, sv->fp64, sv->base64);
     snprintf(sv->late_options, sizeof sv->late_options, "%s -DLDS_EARLY=0", sv->options);
     fuse_boxes(sv);
     separate_boxes(sv);
@@ -899,7 +901,7 @@ static scl_status make_halo(scl_seis *sv)
  * split is refused here: a plane's section (the launches need a few
  * planes), the CPML memory variables of a direction (6 per slab cell).
  * The plan's `planes` lowers the cap (tests split small grids with it). */
-static scl_status check_indexing(scl_context *ctx, scl_seis *sv)
+static scl_status check_indexing(scl_context *ctx, scl_seis *sv, const scl_seis_options *opt)
 {
     const seis_layout *g = &sv->s.g;
     const int most = seis_launch_planes(g);
@@ -913,6 +915,10 @@ static scl_status check_indexing(scl_context *ctx, scl_seis *sv)
                             "the CPML memory variables along %c (%ld values) exceed 32-bit indexing",
                             "xyz"[d], 6 * seis_cpml_slab(&sv->s, d));
     sv->launch_planes = most;
+    /* the 64-bit bases cost registers in every update kernel: only grids
+     * that need them (or a plan that splits the launches, for the tests)
+     * get them; the others address the whole grid from plane 0 */
+    sv->base64 = g->n / g->sz > (long)most || (opt && opt->force && strstr(opt->force, "planes="));
     return SCL_OK;
 }
 
@@ -940,7 +946,7 @@ static scl_status create_solver(scl_context *ctx, const scl_seis_model *m, const
         free(sv);
         return st;
     }
-    if ((st = check_indexing(ctx, sv)) != SCL_OK) {
+    if ((st = check_indexing(ctx, sv, opt)) != SCL_OK) {
         scl_seis_free(sv);
         return st;
     }
