@@ -96,6 +96,21 @@ class PairLJCharmmCoulLongOCL : public PairLJCharmmCoulLong {
   double wait_time;        // host seconds blocked in scl_charmm_finish this run
   double compute_time;     // host seconds in compute() (pack + enqueue) this run
 
+  // ghost rows from the owned rows on the device (one rank; off with
+  // STREAMCL_GHOST_GATHER=0): enabled for the atom set of the last
+  // set_atoms; with STREAMCL_GHOST_CHECK=1 every gathered step's device
+  // ghost rows are compared with atom->x's (forward_comm's) in collect()
+  bool ghosts_on = false;
+  bool ghost_noted = false;     // the log said why the rows go up
+  bool ghost_step = false;      // the step in flight gathered
+  long ghost_base = 0;          // scl_charmm_ghost_steps at the run's start
+  long ghost_checked = 0;       // steps compared this run (STREAMCL_GHOST_CHECK)
+  std::vector<int> ghost_src;   // each ghost's owned source row (atom->map of its tag)
+  std::vector<double> ghost_rows;   // the device's ghost rows (check)
+  void set_ghost_sources();
+  void set_ghost_box();
+  void check_ghosts();
+
   void read_env();
   std::string resolve_device();
   int rank_host_threads(int local_ranks);
