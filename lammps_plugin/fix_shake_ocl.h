@@ -29,6 +29,7 @@
 #include "fix_shake.h"
 
 #include "streamcl/shake.h"
+#include "streamcl/charmm.h"
 
 #include <vector>
 
@@ -62,6 +63,26 @@ class FixShakeOCL : public FixShake {
   void create_engine();
   void upload_clusters();
   void note(const char *msg);
+
+  // One rank: the unconstrained update, the solve and the constraint forces
+  // inside the pair style's device force rows before its one download (its
+  // force adder, called last), where every force of the step is in those
+  // rows; post_force then only books the virial. STREAMCL_SHAKE_ROWS=0:
+  // post_force's path (x shared, xshake up, forces down), for A/B.
+  static int rows_adder(LAMMPS *lmp, scl_stream *f, scl_type type, int nlocal, int extra);
+  int solve_in_rows(scl_stream *f, scl_type type, int nlocal);
+  bool forces_in_rows(const int **ghosts, int *nghosts);
+  bool set_extra_rows(const int *ghosts, int nghosts, int nlocal);
+  void ensure_rows_adder();
+  int rows_mode = -1;                   // STREAMCL_SHAKE_ROWS (1 unless "0")
+  const void *rows_pair = nullptr;      // the pair style our adder is set on
+  bigint rows_step = -1;                // the step solved in the rows
+  bool rows_tallied = false;
+  double rows_virial[6] = {0, 0, 0, 0, 0, 0};
+  long steps_rows = 0;
+  bigint extra_step = -1;               // extra rows of the bonded ghosts set for this
+  int extra_nlocal = -1;
+  std::vector<int> extra_ghosts, extra_start, extra_rows;
 };
 
 }    // namespace LAMMPS_NS

@@ -358,6 +358,11 @@ void PairLJCharmmCoulLongOCL::ensure_engine()
   int stable_v = 1;
   if (stable && *stable && parse_int(stable, stable_v) && stable_v >= 0 && stable_v <= 2)
     p.inputs_stable = stable_v;
+  // not in a triclinic box: LAMMPS's kspace styles convert the owned x to
+  // lamda coordinates and back in place in their compute (after ours, before
+  // pre_reverse), which changes x (to rounding) while our upload may still
+  // read it; it is copied in compute() instead
+  if (domain->triclinic) p.inputs_stable = 0;
   // a CPU device's own threads have the cores: the library's default (1)
   const scl_device_info *dev = scl_device(ctx);
   p.host_threads = dev && dev->is_gpu ? host_threads : 0;
@@ -368,6 +373,7 @@ void PairLJCharmmCoulLongOCL::ensure_engine()
       o.qqrd2e == p.qqrd2e && o.g_ewald == p.g_ewald && o.skin == p.skin &&
       o.precision == p.precision && o.threads_per_atom == p.threads_per_atom &&
       o.chunks == p.chunks && o.tune == p.tune && o.host_threads == p.host_threads &&
+      o.inputs_stable == p.inputs_stable &&
       engine_kernel == kernel &&
       !memcmp(o.special_lj, p.special_lj, sizeof p.special_lj) &&
       !memcmp(o.special_coul, p.special_coul, sizeof p.special_coul);
@@ -399,7 +405,7 @@ int PairLJCharmmCoulLongOCL::dispatch(void *self, scl_stream *f, scl_type type, 
 {
   auto *pair = static_cast<PairLJCharmmCoulLongOCL *>(self);
   int used = 0;
-  for (int u = 0; u < 2; u++) {
+  for (int u = 0; u < 3; u++) {
     if (!pair->adders[u]) continue;
     const int n = pair->adders[u](pair->lmp, f, type, nlocal, extra - used);
     if (n < 0) return n;
@@ -411,14 +417,14 @@ int PairLJCharmmCoulLongOCL::dispatch(void *self, scl_stream *f, scl_type type, 
 scl_status PairLJCharmmCoulLongOCL::apply_hook()
 {
   if (!engine) return SCL_OK;
-  const bool any = adders[0] || adders[1];
+  const bool any = adders[0] || adders[1] || adders[2];
   return scl_charmm_set_force_hook(engine, any ? &dispatch : nullptr, any ? this : nullptr,
-                                   adder_extra[0] + adder_extra[1]);
+                                   adder_extra[0] + adder_extra[1] + adder_extra[2]);
 }
 
 scl_status PairLJCharmmCoulLongOCL::set_force_adder(int user, ForceAdder adder, int extra_rows)
 {
-  const int u = user == StreamclContext::KSPACE ? 1 : 0;
+  const int u = user == StreamclContext::KSPACE ? 1 : user == StreamclContext::SHAKE ? 2 : 0;
   adders[u] = adder;
   adder_extra[u] = adder ? extra_rows : 0;
   return apply_hook();
@@ -527,7 +533,13 @@ void PairLJCharmmCoulLongOCL::check_ghosts()
                              "(step %ld) -- a bug of the ghost gather: run with "
                              "STREAMCL_GHOST_GATHER=0 and report it",
                              k / 3, (long) atom->tag[nlocal + k / 3], k % 3, ghost_rows[k], x[k],
-                             (long) update->ntimestep));
+                             (long) update->ntimestep) +
+                        strf(" [source %d at %.17g %.17g %.17g; box %.17g %.17g %.17g tilt %.17g "
+                             "%.17g %.17g; ghost %.17g %.17g %.17g]",
+                             ghost_src[k / 3], atom->x[ghost_src[k / 3]][0],
+                             atom->x[ghost_src[k / 3]][1], atom->x[ghost_src[k / 3]][2],
+                             domain->xprd, domain->yprd, domain->zprd, domain->xy, domain->xz,
+                             domain->yz, x[k - k % 3], x[k - k % 3 + 1], x[k - k % 3 + 2]));
   ghost_checked++;
 }
 

@@ -54,7 +54,8 @@ class PairLJCharmmCoulLongOCL : public PairLJCharmmCoulLong {
     return other == ctx ? engine : nullptr;
   }
   // Another style's forces summed into this step's device forces before
-  // their one download: `adder` (user BONDED or KSPACE of StreamclContext)
+  // their one download: `adder` (user BONDED, KSPACE or SHAKE of
+  // StreamclContext; SHAKE's is called last, on the others' sums)
   // is called by the engine's finish, in user order, with the extra rows
   // the earlier ones left (see scl_charmm_force_hook); set on the engine and
   // on every engine made after. nullptr removes it. Returns the status.
@@ -83,8 +84,8 @@ class PairLJCharmmCoulLongOCL : public PairLJCharmmCoulLong {
   scl_charmm_params engine_params;
   std::vector<double> eps_mixed, sigma_mixed;  // the arrays engine_params points to
   bool engine_stale;       // init_style ran since the engine was made
-  ForceAdder adders[2] = {nullptr, nullptr};   // BONDED, KSPACE
-  int adder_extra[2] = {0, 0};
+  ForceAdder adders[3] = {nullptr, nullptr, nullptr};   // BONDED, KSPACE, SHAKE (called in that order)
+  int adder_extra[3] = {0, 0, 0};
   static int dispatch(void *self, scl_stream *f, scl_type type, int nlocal, int extra);
   scl_status apply_hook();
   bool pending;            // compute() enqueued a step not yet collected

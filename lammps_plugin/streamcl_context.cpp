@@ -126,6 +126,12 @@ bool ghost_gather()
   return !(e && !strcmp(e, "0"));
 }
 
+bool shake_rows()
+{
+  const char *e = getenv("STREAMCL_SHAKE_ROWS");
+  return !(e && !strcmp(e, "0"));
+}
+
 bool ghost_check()
 {
   const char *e = getenv("STREAMCL_GHOST_CHECK");

@@ -59,6 +59,9 @@ bool one_download();
 // and the test switch STREAMCL_GHOST_CHECK=1 (the device's ghost rows
 // compared with LAMMPS's after each gathered step).
 bool ghost_gather();
+// fix shake/ocl solves inside the pair's device force rows where it can (one
+// rank; STREAMCL_SHAKE_ROWS=0: in post_force with its own transfers, A/B).
+bool shake_rows();
 bool ghost_check();
 
 // The context of (lmp, resolved device spec) for `user`; made by the first

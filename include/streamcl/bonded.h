@@ -194,6 +194,10 @@ scl_status scl_bonded_compute_start_device(scl_bonded *b, const scl_stream *x_de
  * owned atoms' now round once with the other module's (mixed: the bonded
  * sum is no longer rounded to float on its own). */
 int scl_bonded_ghost_rows(const scl_bonded *b);
+/* The caller's atom index (a ghost) of each of those rows, in row order
+ * (*n = scl_bonded_ghost_rows); NULL and 0 when there are none. Valid until
+ * the next topology. */
+const int *scl_bonded_ghost_atoms(const scl_bonded *b, int *n);
 int scl_bonded_gather_into(scl_bonded *b, scl_stream *force, scl_type type, int nlocal,
                            int extra_rows);
 scl_status scl_bonded_compute_finish_rows(scl_bonded *b, const void *rows, scl_type type,

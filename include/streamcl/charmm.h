@@ -284,8 +284,10 @@ typedef struct {
  * ints) the owned index (< nlocal) each ghost is an image of (LAMMPS:
  * atom->map of its tag), x the set's positions (as given to set_atoms) and
  * box the box they are in. The images are derived here and checked: every
- * ghost row the kernel would write must equal x's bit for bit (== per
- * coordinate), else the gather stays off for this atom set: *usable 0 and
+ * ghost row the kernel would write from x must equal x's to rounding (1e-12
+ * of the longest box length: LAMMPS's borders of a triclinic box go through
+ * lamda coordinates, its forward_comm, whose arithmetic the kernel repeats,
+ * does not), else the gather stays off for this atom set: *usable 0 and
  * SCL_OK (the caller keeps uploading every row). SCL_ERR_UNSUPPORTED where
  * the engine packs on the host. */
 scl_status scl_charmm_set_ghost_sources(scl_charmm *eng, const double *x, const int *src,

@@ -816,6 +816,14 @@ int scl_bonded_ghost_rows(const scl_bonded *b)
     return b && b->have_topology && b->ngather > b->nlo ? b->ngather - b->nlo : 0;
 }
 
+const int *scl_bonded_ghost_atoms(const scl_bonded *b, int *n)
+{
+    const int rows = scl_bonded_ghost_rows(b);
+    if (n)
+        *n = rows;
+    return rows > 0 ? b->ghost : NULL;
+}
+
 int scl_bonded_gather_into(scl_bonded *b, scl_stream *force, scl_type type, int nlocal,
                            int extra_rows)
 {

@@ -12,6 +12,9 @@
 /* Most images per dimension derived (LAMMPS on one rank: 1, more only where
  * the cutoff exceeds the box). */
 #define GHOST_MAX_IMAGE 8
+/* How close (relative to the longest box length) a ghost row of the atom set
+ * must be to its source row shifted by the derived images. */
+#define GHOST_TOLERANCE 1e-12
 
 void charmm_ghosts_forget(charmm_ghosts *g)
 {
@@ -79,12 +82,15 @@ static int derive_images(const double *xg, const double *xs, const scl_charmm_bo
     return 1;
 }
 
-/* Images of every ghost, each checked to give the caller's row exactly. */
+/* Images of every ghost, each checked to give the caller's row (to rounding). */
 static int build_images(scl_charmm *eng, const double *x, const int *src,
                         const scl_charmm_box *b)
 {
     const int nlocal = eng->nlist.nlocal, nghost = eng->nlist.natoms - nlocal;
     int *img = eng->ghosts.img_host;
+    /* rounding only: LAMMPS's borders of a triclinic box go through lamda
+     * coordinates, its forward_comm (the gather's rule) does not */
+    const double tol = GHOST_TOLERANCE * fmax(b->prd[0], fmax(b->prd[1], b->prd[2]));
     for (int g = 0; g < nghost; g++) {
         const int s = src[g];
         if (s < 0 || s >= nlocal)
@@ -95,8 +101,9 @@ static int build_images(scl_charmm *eng, const double *x, const int *src,
         if (!derive_images(xg, xs, b, m))
             return 0;
         image_of(xs, m, b, r);
-        if (!(r[0] == xg[0] && r[1] == xg[1] && r[2] == xg[2]))
-            return 0;
+        for (int d = 0; d < 3; d++)
+            if (!(fabs(r[d] - xg[d]) <= tol))
+                return 0;
         img[4 * g] = s, img[4 * g + 1] = m[0], img[4 * g + 2] = m[1], img[4 * g + 3] = m[2];
     }
     return 1;

@@ -40,7 +40,7 @@ awk -v sys="$SYSTEM" '
   /^fix[ \t]+2[ \t]+all[ \t]+shake/ { print
       print (sys == "peptide_tri" ? "fix 1 all npt temp 275.0 275.0 100.0 tri 1.0 1.0 100.0" \
                                   : "fix 1 all npt temp 275.0 275.0 100.0 iso 1.0 1.0 100.0"); next }
-  /^read_data/ { print; if (sys == "peptide_tri") print "change_box all triclinic"; next }
+  /^read_data/ { print; if (sys == "peptide_tri") print "change_box all triclinic\nkspace_style pppm 0.0001"; next }
   /^run/ { print "run 20"
            print "write_dump all custom final.dump id x y z modify sort id format float %.17g"; next }
   { print }' "$src/$in" > in.lmp
