@@ -287,7 +287,7 @@ static scl_status solve_flags(scl_shake *s, const char *fn, const int flags[3])
     s->stats.negative_determinants += flags[2];
     if (!(flags[0] & 6))
         return SCL_OK;
-    const int m = flags[1];
+    const int m = 0x7fffffff - flags[1];
     const int *a = s->atoms + 4 * (size_t)m;
     return scl_fail(s->ctx, SCL_ERR_INPUT, fn, "cluster of kind %d with atoms %d %d %d %d: %s",
                     s->kind[m], a[0], a[1], a[2], a[3],
@@ -301,8 +301,10 @@ static scl_status run_solve(scl_shake *s, const char *fn, const scl_shake_input 
                             scl_stream *x, scl_stream *xs, scl_stream *f, int download,
                             double virial[6])
 {
-    static const int flags0[3] = {0, 0x7fffffff, 0};   /* static: the write is not waited for */
-    scl_status st = scl_stream_write(s->flags, flags0, 0, NULL);
+    /* zeroed on the device (no upload): flags[1] holds INT_MAX - the first
+     * failed cluster (atomic_max) */
+    static const int zero = 0;
+    scl_status st = scl_stream_fill_range(s->flags, 0, 3, &zero, NULL);
     if (!st) st = bind_solve(s, in, x, xs, virial ? 1 : 0);
     if (st) return st;
     const size_t ng = ((size_t)s->n + s->wg - 1) / s->wg;
