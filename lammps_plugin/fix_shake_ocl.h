@@ -12,6 +12,10 @@
  * x is unchanged from its compute to post_force; not under respa;
  * STREAMCL_SHARE_X=0 uploads), downloads the per-cluster force
  * increments (and, when the virial is wanted, per-work-group virial sums).
+ * One rank, where every force of the step is in the pair style's device
+ * force rows (bonded styles all /ocl, pppm/ocl, no earlier post_force fix):
+ * the whole of post_force inside those rows before their one download (the
+ * pair's force adder, solve_in_rows; STREAMCL_SHAKE_ROWS=0: as above).
  * On the host instead, with a note in the log: run_style respa (its
  * post_force_respa is FixShake's), steps that want per-atom virial, a device
  * without fp64. Minimization is FixShake's: refused (29Sep2021) or its
