@@ -50,6 +50,7 @@ void FixShakeOCL::note(const char *msg)
 void FixShakeOCL::init()
 {
   FixShake::init();
+  rows_step = -1;   // (a run's setup solves in post_force, at the timestep the last run ended)
   // FixShake::init checks these by the style name "shake"; the same rules
   // hold for this style
   int count = 0, npt_at = -1;
@@ -410,6 +411,7 @@ int FixShakeOCL::solve_in_rows(scl_stream *f, scl_type type, int nlocal)
 void FixShakeOCL::post_run()
 {
   FixShake::post_run();    // 2022+: the SHAKE stats at the end of a minimization
+  rows_step = -1;
   if (engine && steps_device + steps_rows > 0) {
     scl_shake_stats ss;
     scl_shake_stats_get(engine, &ss);
