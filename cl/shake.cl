@@ -291,7 +291,7 @@ void shake_solve(const int ncluster, const int nlocal, __global const int *kind,
         for (int k = 0; k < 12; k++) fc[12 * m + k] = f[k];
         if (fl) {
             atomic_or(&flags[0], fl);
-            if (fl & 6) atomic_min(&flags[1], m);
+            if (fl & 6) atomic_max(&flags[1], 0x7fffffff - m); /* the smallest m; zero-filled */
             if (fl & 1) atomic_inc(&flags[2]);
         }
     }

@@ -36,6 +36,7 @@ class BondedOCLEngine : protected Pointers {
   static BondedOCLEngine *acquire(LAMMPS *lmp);
   static void release(BondedOCLEngine *e);
   static BondedOCLEngine *find(LAMMPS *lmp);
+  friend bool bonded_ocl_forces_in_pair(LAMMPS *lmp, const int **ghosts, int *n);
 
   BondHarmonicOCL *bond = nullptr;
   AngleCharmmOCL *angle = nullptr;
@@ -169,6 +170,16 @@ int BondedOCLEngine::force_hook(LAMMPS *lmp, scl_stream *f, scl_type type, int n
   BondedOCLEngine *e = find(lmp);
   if (!e || !e->in_flight || !e->deferred) return 0;
   return scl_bonded_gather_into(e->engine, f, type, nlocal, extra);
+}
+
+bool bonded_ocl_forces_in_pair(LAMMPS *lmp, const int **ghosts, int *n)
+{
+  BondedOCLEngine *e = BondedOCLEngine::find(lmp);
+  *ghosts = nullptr;
+  *n = 0;
+  if (!e || !e->in_flight || !e->deferred) return false;
+  *ghosts = scl_bonded_ghost_atoms(e->engine, n);
+  return true;
 }
 
 /* Whether this evaluation (x from the pair's step in flight) can add its

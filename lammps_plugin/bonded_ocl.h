@@ -91,6 +91,12 @@ class ImproperHarmonicOCL : public ImproperHarmonic {
   BondedOCLEngine *engine;
 };
 
+// Whether the bonded evaluation in flight adds its forces into the pair's
+// device rows (one download); *ghosts / *n then receive the ghost atom of
+// each extra row it writes (row nlocal + j: (*ghosts)[j]). For fix
+// shake/ocl's solve inside those rows. false when none is in flight.
+bool bonded_ocl_forces_in_pair(LAMMPS *lmp, const int **ghosts, int *n);
+
 }    // namespace LAMMPS_NS
 
 // Adds the four styles to lmp's style tables (and so to -sf ocl), unless the

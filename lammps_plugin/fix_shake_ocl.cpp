@@ -1,7 +1,9 @@
 #include "fix_shake_ocl.h"
 
+#include "bonded_ocl.h"
 #include "lammps_compat.h"
 #include "pair_lj_charmm_coul_long_ocl.h"
+#include "pppm_ocl.h"
 
 #include "streamcl_context.h"
 #include "strf.h"
@@ -12,6 +14,7 @@
 #include "error.h"
 #include "force.h"
 #include "modify.h"
+#include "neighbor.h"
 #include "update.h"
 #include "utils.h"
 
@@ -47,6 +50,7 @@ void FixShakeOCL::note(const char *msg)
 void FixShakeOCL::init()
 {
   FixShake::init();
+  rows_step = -1;   // (a run's setup solves in post_force, at the timestep the last run ended)
   // FixShake::init checks these by the style name "shake"; the same rules
   // hold for this style
   int count = 0, npt_at = -1;
@@ -179,6 +183,23 @@ void FixShakeOCL::post_force(int vflag)
   const double t0 = MPI_Wtime();
   const StreamclContext::Span span(lmp, StreamclContext::SHAKE);   // host time, transfers
   if (update->ntimestep == next_output) stats();
+  ensure_rows_adder();
+  if (rows_step == update->ntimestep) {
+    // solved in the pair's force rows (rows_adder): the forces are in f
+    // already, the virial is booked here as FixShake books it
+    v_init(vflag);
+    if (evflag && vflag_global) {
+      if (!rows_tallied)
+        error->one(FLERR, "fix shake/ocl: the step solved in the pair's force rows did not tally "
+                          "the virial this step asks for -- run with STREAMCL_SHAKE_ROWS=0 and "
+                          "report it");
+      for (int k = 0; k < 6; k++) virial[k] += rows_virial[k];
+    }
+    vflag_post_force = vflag;
+    wall += MPI_Wtime() - t0;
+    steps_rows++;
+    return;
+  }
 
   // xshake = the unconstrained move with the current v, f (FixShake's), and
   // its ghost values from the owners
@@ -245,20 +266,164 @@ void FixShakeOCL::post_force(int vflag)
   steps_device++;
 }
 
+void FixShakeOCL::ensure_rows_adder()
+{
+  if (rows_mode < 0) rows_mode = StreamclContext::shake_rows() ? 1 : 0;
+  if (!rows_mode || comm->nprocs != 1 || !StreamclContext::one_download()) return;
+  auto *pair = dynamic_cast<PairLJCharmmCoulLongOCL *>(force->pair);
+  if (!pair || pair == rows_pair || !pair->force_engine(ctx)) return;
+  scl_status st = pair->set_force_adder(StreamclContext::SHAKE, &rows_adder, 0);
+  if (st != SCL_OK)
+    error->one(FLERR, strf("fix shake/ocl: setting the pair's force adder: %s -- run with "
+                           "STREAMCL_SHAKE_ROWS=0", scl_last_error(ctx)));
+  rows_pair = pair;
+}
+
+/* Called by the pair's finish, after the bonded and kspace adders: found
+   through the instance (the fix may be gone). */
+int FixShakeOCL::rows_adder(LAMMPS *lmp, scl_stream *f, scl_type type, int nlocal, int)
+{
+  Modify *mod = lmp->modify;
+  for (int i = 0; mod && i < mod->nfix; i++)
+    if (auto *fix = dynamic_cast<FixShakeOCL *>(mod->fix[i]))
+      return fix->solve_in_rows(f, type, nlocal);
+  return 0;
+}
+
+/* Every force of this step is in the pair's rows: the bonded styles all
+   /ocl with their forces there (their ghost rows: *ghosts), pppm/ocl's
+   there, and no fix before this one adds forces in post_force. */
+bool FixShakeOCL::forces_in_rows(const int **ghosts, int *nghosts)
+{
+  *ghosts = nullptr;
+  *nghosts = 0;
+  const bool kinds[4] = {force->bond != nullptr, force->angle != nullptr,
+                         force->dihedral != nullptr, force->improper != nullptr};
+  const char *names[4] = {force->bond_style, force->angle_style, force->dihedral_style,
+                          force->improper_style};
+  bool any = false;
+  for (int k = 0; k < 4; k++) {
+    if (!kinds[k]) continue;
+    if (!names[k] || !utils::strmatch(names[k], "/ocl$")) return false;
+    any = true;
+  }
+  if (any && !bonded_ocl_forces_in_pair(lmp, ghosts, nghosts)) return false;
+  if (force->kspace) {
+    auto *k = dynamic_cast<PPPMOCL *>(force->kspace);
+    if (!k || !k->forces_in_pair()) return false;
+  }
+  for (int i = 0; i < modify->nfix && modify->fix[i] != this; i++)
+    if (modify->fmask[i] & FixConst::POST_FORCE) return false;
+  return true;
+}
+
+/* Each owned atom's extra rows: the bonded ghost rows of its images (row
+   nlocal + j holds ghost ghosts[j]'s force, which LAMMPS's reverse
+   communication adds to its owner). Set on re-neighbor steps and when the
+   list changes; false where a ghost has no owned atom here. */
+bool FixShakeOCL::set_extra_rows(const int *ghosts, int nghosts, int nlocal)
+{
+  const bool same = extra_nlocal == nlocal && extra_step >= neighbor->lastcall &&
+      (int) extra_ghosts.size() == nghosts &&
+      (nghosts == 0 || !memcmp(extra_ghosts.data(), ghosts, sizeof(int) * nghosts));
+  if (same) return true;
+  extra_step = -1;
+  extra_start.assign((size_t) nlocal + 1, 0);
+  extra_rows.resize(nghosts > 0 ? nghosts : 1);
+  std::vector<int> owner(nghosts > 0 ? nghosts : 1);
+  for (int j = 0; j < nghosts; j++) {
+    owner[j] = atom->map(atom->tag[ghosts[j]]);
+    if (owner[j] < 0 || owner[j] >= nlocal) return false;
+    extra_start[owner[j] + 1]++;
+  }
+  for (int i = 0; i < nlocal; i++) extra_start[i + 1] += extra_start[i];
+  std::vector<int> at(extra_start.begin(), extra_start.end() - 1);
+  for (int j = 0; j < nghosts; j++) extra_rows[at[owner[j]]++] = nlocal + j;
+  scl_status st = scl_shake_set_extra_rows(engine, nlocal, extra_start.data(), extra_rows.data());
+  if (st != SCL_OK)
+    error->one(FLERR, strf("fix shake/ocl: %s: %s", scl_status_name(st), scl_last_error(ctx)));
+  extra_ghosts.assign(ghosts, ghosts + nghosts);
+  extra_nlocal = nlocal;
+  extra_step = update->ntimestep;
+  return true;
+}
+
+/* The pair's force hook: on a plain MD step of one rank whose forces are
+   all in the rows, the whole of FixShake's post_force on the device, the
+   constraint forces into the rows before their download. Else nothing
+   (post_force does it). Returns the extra rows written (none). */
+int FixShakeOCL::solve_in_rows(scl_stream *f, scl_type type, int nlocal)
+{
+#if STREAMCL_LAMMPS_SHAKE_CLOSEST
+  (void) f, (void) type, (void) nlocal;
+  return 0;    // 2022+: clusters across the boundary use ghost atoms (closest_list)
+#else
+  if (!rows_mode || host_only || !engine || update->setupflag || update->whichflag != 1 ||
+      comm->nprocs != 1 || nlocal != atom->nlocal)
+    return 0;
+  auto *pair = dynamic_cast<PairLJCharmmCoulLongOCL *>(force->pair);
+  if (!pair || pair->vflag_atom || pair->cvflag_atom) return 0;   // per-atom virial: the host's
+  const int *ghosts = nullptr;
+  int nghosts = 0;
+  if (!forces_in_rows(&ghosts, &nghosts)) return 0;
+  const scl_stream *xdev = pair->last_device_positions(ctx, atom->nlocal + atom->nghost);
+  if (!xdev) return 0;
+  if (clusters_dirty) upload_clusters();
+  if (natoms_used > nlocal || !set_extra_rows(ghosts, nghosts, nlocal)) return 0;
+  scl_shake_input in;
+  memset(&in, 0, sizeof in);
+  in.natoms = natoms_used;
+  in.nlocal = nlocal;
+  in.dtfsq = dtfsq;
+  in.box.periodic[0] = domain->xperiodic;
+  in.box.periodic[1] = domain->yperiodic;
+  in.box.periodic[2] = domain->zperiodic;
+  in.box.triclinic = domain->triclinic;
+  in.box.prd[0] = domain->xprd;
+  in.box.prd[1] = domain->yprd;
+  in.box.prd[2] = domain->zprd;
+  in.box.xy = domain->xy;
+  in.box.xz = domain->xz;
+  in.box.yz = domain->yz;
+  scl_shake_rows r;
+  r.x = xdev;
+  r.rows = f;
+  r.rows_type = type;
+  r.v = natoms_used ? atom->v[0] : nullptr;
+  r.dtv = dtv;
+  rows_tallied = pair->vflag_global != 0;
+  for (double &w : rows_virial) w = 0.0;
+  scl_status st = scl_shake_solve_rows(engine, &in, &r, rows_tallied ? rows_virial : nullptr);
+  if (st == SCL_ERR_INPUT && strstr(scl_last_error(ctx), "determinant"))
+    error->one(FLERR, strf("Shake determinant = 0.0 (fix shake/ocl: %s)", scl_last_error(ctx)));
+  if (st != SCL_OK)
+    error->one(FLERR, strf("fix shake/ocl: %s: %s", scl_status_name(st), scl_last_error(ctx)));
+  scl_shake_stats ss;
+  scl_shake_stats_get(engine, &ss);
+  if (ss.last_negative > 0) error->warning(FLERR, "Shake determinant < 0.0");
+  StreamclContext::note_x(lmp, StreamclContext::SHAKE, true);
+  rows_step = update->ntimestep;
+  return 0;
+#endif
+}
+
 /* the run's summary (rank 0's numbers), then counters from zero */
 void FixShakeOCL::post_run()
 {
   FixShake::post_run();    // 2022+: the SHAKE stats at the end of a minimization
-  if (engine && steps_device > 0) {
+  rows_step = -1;
+  if (engine && steps_device + steps_rows > 0) {
     scl_shake_stats ss;
     scl_shake_stats_get(engine, &ss);
-    note(strf("%ld steps on the device, %.1f us per step in post_force (host wall, incl. the "
-              "unconstrained update and its comm), device seconds: solve %.4f, upload %.4f, "
-              "download %.4f; %ld steps on the host; %d clusters on rank 0",
-              steps_device, 1e6 * wall / steps_device, ss.t_solve, ss.t_upload, ss.t_download,
-              steps_host, scl_shake_cluster_count(engine)).c_str());
+    note(strf("%ld steps on the device (%ld of them inside the pair's force rows), %.1f us "
+              "per step in post_force (host wall, incl. the unconstrained update and its comm), "
+              "device seconds: solve %.4f, upload %.4f, download %.4f; %ld steps on the host; "
+              "%d clusters on rank 0",
+              steps_device + steps_rows, steps_rows, 1e6 * wall / (steps_device + steps_rows),
+              ss.t_solve, ss.t_upload, ss.t_download, steps_host,
+              scl_shake_cluster_count(engine)).c_str());
   }
   if (engine) scl_shake_stats_reset(engine);
   wall = 0.0;
-  steps_device = steps_host = 0;
+  steps_device = steps_host = steps_rows = 0;
 }

@@ -12,6 +12,10 @@
  * x is unchanged from its compute to post_force; not under respa;
  * STREAMCL_SHARE_X=0 uploads), downloads the per-cluster force
  * increments (and, when the virial is wanted, per-work-group virial sums).
+ * One rank, where every force of the step is in the pair style's device
+ * force rows (bonded styles all /ocl, pppm/ocl, no earlier post_force fix):
+ * the whole of post_force inside those rows before their one download (the
+ * pair's force adder, solve_in_rows; STREAMCL_SHAKE_ROWS=0: as above).
  * On the host instead, with a note in the log: run_style respa (its
  * post_force_respa is FixShake's), steps that want per-atom virial, a device
  * without fp64. Minimization is FixShake's: refused (29Sep2021) or its
@@ -29,6 +33,7 @@
 #include "fix_shake.h"
 
 #include "streamcl/shake.h"
+#include "streamcl/charmm.h"
 
 #include <vector>
 
@@ -62,6 +67,26 @@ class FixShakeOCL : public FixShake {
   void create_engine();
   void upload_clusters();
   void note(const char *msg);
+
+  // One rank: the unconstrained update, the solve and the constraint forces
+  // inside the pair style's device force rows before its one download (its
+  // force adder, called last), where every force of the step is in those
+  // rows; post_force then only books the virial. STREAMCL_SHAKE_ROWS=0:
+  // post_force's path (x shared, xshake up, forces down), for A/B.
+  static int rows_adder(LAMMPS *lmp, scl_stream *f, scl_type type, int nlocal, int extra);
+  int solve_in_rows(scl_stream *f, scl_type type, int nlocal);
+  bool forces_in_rows(const int **ghosts, int *nghosts);
+  bool set_extra_rows(const int *ghosts, int nghosts, int nlocal);
+  void ensure_rows_adder();
+  int rows_mode = -1;                   // STREAMCL_SHAKE_ROWS (1 unless "0")
+  const void *rows_pair = nullptr;      // the pair style our adder is set on
+  bigint rows_step = -1;                // the step solved in the rows
+  bool rows_tallied = false;
+  double rows_virial[6] = {0, 0, 0, 0, 0, 0};
+  long steps_rows = 0;
+  bigint extra_step = -1;               // extra rows of the bonded ghosts set for this
+  int extra_nlocal = -1;
+  std::vector<int> extra_ghosts, extra_start, extra_rows;
 };
 
 }    // namespace LAMMPS_NS

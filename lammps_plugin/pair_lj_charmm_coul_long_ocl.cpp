@@ -358,6 +358,11 @@ void PairLJCharmmCoulLongOCL::ensure_engine()
   int stable_v = 1;
   if (stable && *stable && parse_int(stable, stable_v) && stable_v >= 0 && stable_v <= 2)
     p.inputs_stable = stable_v;
+  // not in a triclinic box: LAMMPS's kspace styles convert the owned x to
+  // lamda coordinates and back in place in their compute (after ours, before
+  // pre_reverse), which changes x (to rounding) while our upload may still
+  // read it; it is copied in compute() instead
+  if (domain->triclinic) p.inputs_stable = 0;
   // a CPU device's own threads have the cores: the library's default (1)
   const scl_device_info *dev = scl_device(ctx);
   p.host_threads = dev && dev->is_gpu ? host_threads : 0;
@@ -368,6 +373,7 @@ void PairLJCharmmCoulLongOCL::ensure_engine()
       o.qqrd2e == p.qqrd2e && o.g_ewald == p.g_ewald && o.skin == p.skin &&
       o.precision == p.precision && o.threads_per_atom == p.threads_per_atom &&
       o.chunks == p.chunks && o.tune == p.tune && o.host_threads == p.host_threads &&
+      o.inputs_stable == p.inputs_stable &&
       engine_kernel == kernel &&
       !memcmp(o.special_lj, p.special_lj, sizeof p.special_lj) &&
       !memcmp(o.special_coul, p.special_coul, sizeof p.special_coul);
@@ -399,7 +405,7 @@ int PairLJCharmmCoulLongOCL::dispatch(void *self, scl_stream *f, scl_type type, 
 {
   auto *pair = static_cast<PairLJCharmmCoulLongOCL *>(self);
   int used = 0;
-  for (int u = 0; u < 2; u++) {
+  for (int u = 0; u < 3; u++) {
     if (!pair->adders[u]) continue;
     const int n = pair->adders[u](pair->lmp, f, type, nlocal, extra - used);
     if (n < 0) return n;
@@ -411,14 +417,14 @@ int PairLJCharmmCoulLongOCL::dispatch(void *self, scl_stream *f, scl_type type, 
 scl_status PairLJCharmmCoulLongOCL::apply_hook()
 {
   if (!engine) return SCL_OK;
-  const bool any = adders[0] || adders[1];
+  const bool any = adders[0] || adders[1] || adders[2];
   return scl_charmm_set_force_hook(engine, any ? &dispatch : nullptr, any ? this : nullptr,
-                                   adder_extra[0] + adder_extra[1]);
+                                   adder_extra[0] + adder_extra[1] + adder_extra[2]);
 }
 
 scl_status PairLJCharmmCoulLongOCL::set_force_adder(int user, ForceAdder adder, int extra_rows)
 {
-  const int u = user == StreamclContext::KSPACE ? 1 : 0;
+  const int u = user == StreamclContext::KSPACE ? 1 : user == StreamclContext::SHAKE ? 2 : 0;
   adders[u] = adder;
   adder_extra[u] = adder ? extra_rows : 0;
   return apply_hook();
@@ -458,6 +464,83 @@ void PairLJCharmmCoulLongOCL::set_atoms()
   if (st != SCL_OK) fail(FLERR, "building the neighbor list", st);
   last_nlocal = a.nlocal;
   last_nghost = atom->nghost;
+  set_ghost_sources();
+}
+
+/* The box of this step's positions as the gather kernel shifts by it. */
+static scl_charmm_box box_of(const Domain *domain)
+{
+  scl_charmm_box b;
+  b.prd[0] = domain->xprd;
+  b.prd[1] = domain->yprd;
+  b.prd[2] = domain->zprd;
+  b.xy = domain->xy;
+  b.xz = domain->xz;
+  b.yz = domain->yz;
+  b.triclinic = domain->triclinic;
+  return b;
+}
+
+/* One rank: every ghost is an image of an owned atom (atom->map of its tag
+   is the owned index: map_set lets owned atoms take precedence), so between
+   re-neighborings its row is the owned row shifted, as forward_comm shifts
+   it; the engine derives the images and checks them against atom->x. With
+   several ranks the ghosts of other ranks' atoms come from MPI: all rows go
+   up as before. */
+void PairLJCharmmCoulLongOCL::set_ghost_sources()
+{
+  ghosts_on = false;
+  if (!StreamclContext::ghost_gather() || comm->nprocs > 1 || !atom->tag_enable ||
+      atom->map_style == 0)
+    return;
+  const int nlocal = atom->nlocal, nghost = atom->nghost;
+  ghost_src.resize(nghost > 0 ? nghost : 1);
+  for (int g = 0; g < nghost; g++) ghost_src[g] = atom->map(atom->tag[nlocal + g]);
+  const scl_charmm_box b = box_of(domain);
+  int usable = 0;
+  scl_status st = scl_charmm_set_ghost_sources(engine, atom->x[0], ghost_src.data(), &b, &usable);
+  if (st == SCL_ERR_UNSUPPORTED) return;   // host packing: no device x to fill
+  if (st != SCL_OK) fail(FLERR, "setting the ghost sources", st);
+  ghosts_on = usable != 0;
+  if (!usable && !ghost_noted && comm->me == 0) {
+    utils::logmesg(lmp, "pair_style lj/charmm/coul/long/ocl: some ghost atom is not an exact "
+                        "periodic image of an owned one: every ghost row is uploaded each step "
+                        "until the next re-neighboring\n");
+    ghost_noted = true;
+  }
+}
+
+void PairLJCharmmCoulLongOCL::set_ghost_box()
+{
+  const scl_charmm_box b = box_of(domain);
+  scl_status st = scl_charmm_set_ghost_box(engine, &b);
+  if (st != SCL_OK) fail(FLERR, "setting the box of the ghost rows", st);
+}
+
+/* STREAMCL_GHOST_CHECK=1: the device's ghost rows of the step against
+   atom->x's (forward_comm's), coordinate by coordinate. */
+void PairLJCharmmCoulLongOCL::check_ghosts()
+{
+  const int nlocal = atom->nlocal, nghost = atom->nghost;
+  ghost_rows.resize(3 * (size_t) (nghost > 0 ? nghost : 1));
+  scl_status st = scl_charmm_read_positions(engine, nlocal, nghost, ghost_rows.data());
+  if (st != SCL_OK) fail(FLERR, "reading the device's ghost rows back", st);
+  const double *x = atom->x[nlocal];
+  for (size_t k = 0; k < 3 * (size_t) nghost; k++)
+    if (!(ghost_rows[k] == x[k]))
+      error->one(FLERR, strf("pair_style lj/charmm/coul/long/ocl: the device's ghost atom %zu "
+                             "(tag %ld) coordinate %zu is %.17g, LAMMPS's forward_comm gave %.17g "
+                             "(step %ld) -- a bug of the ghost gather: run with "
+                             "STREAMCL_GHOST_GATHER=0 and report it",
+                             k / 3, (long) atom->tag[nlocal + k / 3], k % 3, ghost_rows[k], x[k],
+                             (long) update->ntimestep) +
+                        strf(" [source %d at %.17g %.17g %.17g; box %.17g %.17g %.17g tilt %.17g "
+                             "%.17g %.17g; ghost %.17g %.17g %.17g]",
+                             ghost_src[k / 3], atom->x[ghost_src[k / 3]][0],
+                             atom->x[ghost_src[k / 3]][1], atom->x[ghost_src[k / 3]][2],
+                             domain->xprd, domain->yprd, domain->zprd, domain->xy, domain->xz,
+                             domain->yz, x[k - k % 3], x[k - k % 3 + 1], x[k - k % 3 + 2]));
+  ghost_checked++;
 }
 
 void PairLJCharmmCoulLongOCL::compute(int eflag, int vflag)
@@ -474,6 +557,7 @@ void PairLJCharmmCoulLongOCL::compute(int eflag, int vflag)
   ensure_engine();
   if (!stats_base_taken) {
     scl_charmm_stats_get(engine, &stats_base);
+    ghost_base = scl_charmm_ghost_steps(engine);
     stats_base_taken = true;
   }
   if (atom->nlocal == 0) return;
@@ -482,9 +566,12 @@ void PairLJCharmmCoulLongOCL::compute(int eflag, int vflag)
   const StreamclContext::Span span(lmp, StreamclContext::PAIR);   // host time, transfers
   if (neighbor->ago == 0 || atom->nlocal != last_nlocal || atom->nghost != last_nghost)
     set_atoms();
+  if (ghosts_on) set_ghost_box();
+  const long gathered = scl_charmm_ghost_steps(engine);
   scl_status st = scl_charmm_compute(engine, atom->x[0], atom->q, eflag_global, vflag_global,
                                      eflag_atom, vflag_atom);
   if (st != SCL_OK) fail(FLERR, "starting the force step", st);
+  ghost_step = scl_charmm_ghost_steps(engine) > gathered;
   pending = true;
   computed_step = update->ntimestep;
   compute_time += MPI_Wtime() - t0;
@@ -522,6 +609,7 @@ void PairLJCharmmCoulLongOCL::collect()
                                     vflag_atom ? vatom[0] : nullptr);
   wait_time += MPI_Wtime() - t0;
   if (st != SCL_OK) fail(FLERR, "collecting the forces", st);
+  if (ghost_step && StreamclContext::ghost_check()) check_ghosts();
   if (eflag_global) {
     if (!std::isfinite(r.evdwl) || !std::isfinite(r.ecoul))
       error->one(FLERR, strf("pair_style lj/charmm/coul/long/ocl: non-finite pair energy "
@@ -538,6 +626,8 @@ void PairLJCharmmCoulLongOCL::begin_run_stats()
 {
   StreamclContext::begin_run(lmp);
   if (engine) scl_charmm_stats_get(engine, &stats_base);
+  ghost_base = scl_charmm_ghost_steps(engine);
+  ghost_checked = 0;
   stats_base_taken = true;
   wait_time = compute_time = 0.0;
 }
@@ -554,10 +644,11 @@ void PairLJCharmmCoulLongOCL::report_run()
                      s.t_host_reduce - b.t_host_reduce, wait_time, compute_time, 0.0};
   double tmax[8];
   MPI_Reduce(local, tmax, 8, MPI_DOUBLE, MPI_MAX, 0, world);
-  double cnt[3] = {(double) (s.steps - b.steps), (double) (s.rebuilds - b.rebuilds),
-                   (double) s.neighbors};
-  double csum[3];
-  MPI_Reduce(cnt, csum, 3, MPI_DOUBLE, MPI_SUM, 0, world);
+  double cnt[5] = {(double) (s.steps - b.steps), (double) (s.rebuilds - b.rebuilds),
+                   (double) s.neighbors, (double) (scl_charmm_ghost_steps(engine) - ghost_base),
+                   (double) ghost_checked};
+  double csum[5];
+  MPI_Reduce(cnt, csum, 5, MPI_DOUBLE, MPI_SUM, 0, world);
   // each rank's device and force time: one line per device
   const scl_device_info *d = scl_device(ctx);
   enum { NAME = 192 };
@@ -619,6 +710,13 @@ void PairLJCharmmCoulLongOCL::report_run()
             steps > 0 ? 1e3 * (tmax[6] + tmax[4]) / steps : 0.0, steps);
   m += strf("Idle (host wait): %.4f s  (host blocked on the device in pre_reverse)\n", tmax[5]);
   m += strf("Pairs/s:          %.4g  (list entries x steps / force time)\n", pairs_per_s);
+  // one rank: the steps whose ghost rows the device filled from the owned ones
+  m += strf("Ghost rows:       gathered on the device in %.0f of %.0f steps%s", csum[3], steps,
+            comm->nprocs > 1 ? " (several ranks: uploaded)"
+            : StreamclContext::ghost_gather() ? "" : " (STREAMCL_GHOST_GATHER=0: uploaded)");
+  if (StreamclContext::ghost_check())
+    m += strf("; checked against forward_comm in %.0f steps: all equal", csum[4]);
+  m += "\n";
   m += shared;
   m += "-------------------------------------------------------------------\n\n";
   utils::logmesg(lmp, m);

@@ -54,7 +54,8 @@ class PairLJCharmmCoulLongOCL : public PairLJCharmmCoulLong {
     return other == ctx ? engine : nullptr;
   }
   // Another style's forces summed into this step's device forces before
-  // their one download: `adder` (user BONDED or KSPACE of StreamclContext)
+  // their one download: `adder` (user BONDED, KSPACE or SHAKE of
+  // StreamclContext; SHAKE's is called last, on the others' sums)
   // is called by the engine's finish, in user order, with the extra rows
   // the earlier ones left (see scl_charmm_force_hook); set on the engine and
   // on every engine made after. nullptr removes it. Returns the status.
@@ -83,8 +84,8 @@ class PairLJCharmmCoulLongOCL : public PairLJCharmmCoulLong {
   scl_charmm_params engine_params;
   std::vector<double> eps_mixed, sigma_mixed;  // the arrays engine_params points to
   bool engine_stale;       // init_style ran since the engine was made
-  ForceAdder adders[2] = {nullptr, nullptr};   // BONDED, KSPACE
-  int adder_extra[2] = {0, 0};
+  ForceAdder adders[3] = {nullptr, nullptr, nullptr};   // BONDED, KSPACE, SHAKE (called in that order)
+  int adder_extra[3] = {0, 0, 0};
   static int dispatch(void *self, scl_stream *f, scl_type type, int nlocal, int extra);
   scl_status apply_hook();
   bool pending;            // compute() enqueued a step not yet collected
@@ -95,6 +96,21 @@ class PairLJCharmmCoulLongOCL : public PairLJCharmmCoulLong {
   bool stats_base_taken;
   double wait_time;        // host seconds blocked in scl_charmm_finish this run
   double compute_time;     // host seconds in compute() (pack + enqueue) this run
+
+  // ghost rows from the owned rows on the device (one rank; off with
+  // STREAMCL_GHOST_GATHER=0): enabled for the atom set of the last
+  // set_atoms; with STREAMCL_GHOST_CHECK=1 every gathered step's device
+  // ghost rows are compared with atom->x's (forward_comm's) in collect()
+  bool ghosts_on = false;
+  bool ghost_noted = false;     // the log said why the rows go up
+  bool ghost_step = false;      // the step in flight gathered
+  long ghost_base = 0;          // scl_charmm_ghost_steps at the run's start
+  long ghost_checked = 0;       // steps compared this run (STREAMCL_GHOST_CHECK)
+  std::vector<int> ghost_src;   // each ghost's owned source row (atom->map of its tag)
+  std::vector<double> ghost_rows;   // the device's ghost rows (check)
+  void set_ghost_sources();
+  void set_ghost_box();
+  void check_ghosts();
 
   void read_env();
   std::string resolve_device();

@@ -61,6 +61,9 @@ class PPPMOCL : public PPPM {
   // pair computed, so the step is queued in compute(), after the pair's, on
   // the one in-order queue; STREAMCL_SHARE_X=0 uploads and prestarts).
   void prestart(int vflag);
+  // The pending step's forces go into the pair's device rows (its force
+  // adder adds them before the pair's one download).
+  bool forces_in_pair() const { return pending && deferred; }
   // Add the forces of the step compute() started; no-op when none is pending.
   void collect();
   void begin_run_stats();

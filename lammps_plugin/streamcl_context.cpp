@@ -120,6 +120,24 @@ bool one_download()
   return !(e && !strcmp(e, "0"));
 }
 
+bool ghost_gather()
+{
+  const char *e = getenv("STREAMCL_GHOST_GATHER");
+  return !(e && !strcmp(e, "0"));
+}
+
+bool shake_rows()
+{
+  const char *e = getenv("STREAMCL_SHAKE_ROWS");
+  return !(e && !strcmp(e, "0"));
+}
+
+bool ghost_check()
+{
+  const char *e = getenv("STREAMCL_GHOST_CHECK");
+  return e && !strcmp(e, "1");
+}
+
 bool resolve(const std::string &spec, int local_rank, int gpus, std::string &out,
              std::string *err, int *gpus_used)
 {

@@ -54,6 +54,15 @@ bool share_x();
 // come down once per step (STREAMCL_ONE_DOWNLOAD=0: each downloads its
 // own, for A/B). Needs share_x.
 bool one_download();
+// Ghost rows from the owned rows on the device between re-neighborings
+// (one rank; STREAMCL_GHOST_GATHER=0: every row uploaded each step, for A/B),
+// and the test switch STREAMCL_GHOST_CHECK=1 (the device's ghost rows
+// compared with LAMMPS's after each gathered step).
+bool ghost_gather();
+// fix shake/ocl solves inside the pair's device force rows where it can (one
+// rank; STREAMCL_SHAKE_ROWS=0: in post_force with its own transfers, A/B).
+bool shake_rows();
+bool ghost_check();
 
 // The context of (lmp, resolved device spec) for `user`; made by the first
 // acquire (STREAMCL_* environment options, profiling on), shared after.

@@ -12,6 +12,14 @@
 #   sepdown as all, with the bonded forces downloaded on their own and PPPM's
 #           Green's function uploaded after each box change (STREAMCL_ONE_DOWNLOAD=0
 #           STREAMCL_KSPACE_UPLOAD=1: the path before resident2; not in the default MODES)
+#   nogather as all, with every ghost row uploaded each step instead of gathered
+#           from the owned rows on the device (STREAMCL_GHOST_GATHER=0; not in
+#           the default MODES)
+#   norows  as all, with fix shake/ocl solving in post_force (xshake up, forces
+#           down) instead of inside the pair's force rows (STREAMCL_SHAKE_ROWS=0;
+#           not in the default MODES)
+#   predev  as all with both of those off: the path before devstep (not in the
+#           default MODES)
 #   gpudef  LAMMPS's GPU package, default (-sf gpu -pk gpu 1: pair + pppm/gpu)
 # Prints loop and LAMMPS's Pair/Bond/Kspace/Modify/Neigh/Comm rows, medians;
 # devinfo.txt: each ocl run's streamcl contexts per rank, host ms per step by
@@ -40,6 +48,10 @@ for np in ${RANKS:-1 8}; do
         allnox) env=(STREAMCL_BONDED=1 STREAMCL_SHARE_X=0); args=(-sf ocl -in in.device); bin=$LMP_OCL ;;
         sepdown) env=(STREAMCL_BONDED=1 STREAMCL_ONE_DOWNLOAD=0 STREAMCL_KSPACE_UPLOAD=1)
                  args=(-sf ocl -in in.device); bin=$LMP_OCL ;;
+        nogather) env=(STREAMCL_BONDED=1 STREAMCL_GHOST_GATHER=0); args=(-sf ocl -in in.device); bin=$LMP_OCL ;;
+        norows) env=(STREAMCL_BONDED=1 STREAMCL_SHAKE_ROWS=0); args=(-sf ocl -in in.device); bin=$LMP_OCL ;;
+        predev) env=(STREAMCL_BONDED=1 STREAMCL_GHOST_GATHER=0 STREAMCL_SHAKE_ROWS=0)
+                args=(-sf ocl -in in.device); bin=$LMP_OCL ;;
         gpudef) env=(); args=(-sf gpu -pk gpu 1 -in in.device); bin=$LMP ;;
       esac
       ranked "$np" "$bin"
@@ -47,7 +59,7 @@ for np in ${RANKS:-1 8}; do
         { echo "run failed: $log"; tail -5 "$log"; continue; }
       # shellcheck disable=SC2046,SC2059
       printf "$fmt" "$np" "$mode" "$r" $(log_rows "$log" Pair Bond Kspace Modify Neigh Comm) | tee -a table.txt
-      [ "$mode" = gpudef ] || { echo "== $log"; grep -E "^(streamcl contexts|Host per step, by style|Transfers per step|  by style|Shared x)" "$log"; } >> devinfo.txt
+      [ "$mode" = gpudef ] || { echo "== $log"; grep -E "^(streamcl contexts|Host per step, by style|Transfers per step|  by style|Shared x|Ghost rows)" "$log"; } >> devinfo.txt
     done
   done
 done

@@ -171,8 +171,10 @@ int scl_bonded_pending(const scl_bonded *b);
  * of doubles on the engine's context holding x in the caller's numbering
  * (at least 3 * the owned atoms a term uses; e.g. scl_charmm_positions of
  * the pair engine's pending step), is copied on the device for the owned
- * atoms instead of uploading them; x (host, 3*nall) still gives the few
- * ghosts some term uses. The same results bit for bit. SCL_ERR_ARGUMENT
+ * atoms instead of uploading them; the few ghosts some term uses are
+ * copied from it too where it holds all nall atoms (their indices go up
+ * once per topology), else taken from x (host, 3*nall). The same results
+ * bit for bit. SCL_ERR_ARGUMENT
  * for a stream of another context, of another type or too short. */
 scl_status scl_bonded_compute_start_device(scl_bonded *b, const scl_stream *x_dev,
                                            const double *x, const double *q, int flags);
@@ -194,6 +196,10 @@ scl_status scl_bonded_compute_start_device(scl_bonded *b, const scl_stream *x_de
  * owned atoms' now round once with the other module's (mixed: the bonded
  * sum is no longer rounded to float on its own). */
 int scl_bonded_ghost_rows(const scl_bonded *b);
+/* The caller's atom index (a ghost) of each of those rows, in row order
+ * (*n = scl_bonded_ghost_rows); NULL and 0 when there are none. Valid until
+ * the next topology. */
+const int *scl_bonded_ghost_atoms(const scl_bonded *b, int *n);
 int scl_bonded_gather_into(scl_bonded *b, scl_stream *force, scl_type type, int nlocal,
                            int extra_rows);
 scl_status scl_bonded_compute_finish_rows(scl_bonded *b, const void *rows, scl_type type,

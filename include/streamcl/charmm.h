@@ -264,6 +264,45 @@ const scl_stream *scl_charmm_positions(const scl_charmm *eng, int *natoms);
  * engine packs on the host. */
 const scl_stream *scl_charmm_last_positions(const scl_charmm *eng, int *natoms);
 
+/* ---- ghost rows from the owned rows on the device (one rank) ----
+ * Where every ghost is a periodic image of an owned atom (LAMMPS on one
+ * rank), the steps between two set_atoms need only the owned atoms' x: a
+ * kernel fills each ghost row as its source row plus its image's box
+ * shifts, added one swap at a time in the order LAMMPS's forward_comm adds
+ * them (x swaps, then y, then z; a y swap of a triclinic box shifts x by
+ * xy, a z swap x by xz and y by yz), so the rows are bitwise the ones the
+ * caller's forward communication computes. The first compute after each
+ * set_atoms uploads every row as before; q goes up again only when the
+ * caller's q changed (compared on the host). Off until enabled again after
+ * each set_atoms. Needs device packing (fp64 devices, not host_pack). */
+typedef struct {
+    double prd[3];     /* box lengths (LAMMPS xprd, yprd, zprd) */
+    double xy, xz, yz; /* tilt factors (triclinic only) */
+    int triclinic;
+} scl_charmm_box;
+/* Enable the gather for the atom set of the last set_atoms: src (nghost
+ * ints) the owned index (< nlocal) each ghost is an image of (LAMMPS:
+ * atom->map of its tag), x the set's positions (as given to set_atoms) and
+ * box the box they are in. The images are derived here and checked: every
+ * ghost row the kernel would write from x must equal x's to rounding (1e-12
+ * of the longest box length: LAMMPS's borders of a triclinic box go through
+ * lamda coordinates, its forward_comm, whose arithmetic the kernel repeats,
+ * does not), else the gather stays off for this atom set: *usable 0 and
+ * SCL_OK (the caller keeps uploading every row). SCL_ERR_UNSUPPORTED where
+ * the engine packs on the host. */
+scl_status scl_charmm_set_ghost_sources(scl_charmm *eng, const double *x, const int *src,
+                                        const scl_charmm_box *box, int *usable);
+/* The box of the next compute's positions (LAMMPS: it changes every step
+ * under a barostat). Required before each compute while the gather is on. */
+scl_status scl_charmm_set_ghost_box(scl_charmm *eng, const scl_charmm_box *box);
+/* Steps whose ghost rows the device gathered, since create (reports). */
+long scl_charmm_ghost_steps(const scl_charmm *eng);
+/* Copy rows [first, first + count) of the last compute's device x (3
+ * doubles a row, the caller's order) into out; blocks (tests: the gathered
+ * ghost rows against the caller's). SCL_ERR_ARGUMENT when the engine holds
+ * no device x or the range is outside it. */
+scl_status scl_charmm_read_positions(scl_charmm *eng, int first, int count, double *out);
+
 /* One force download per step for several modules of one context (LAMMPS:
  * the bonded terms add into the pair's forces). With a hook set, compute
  * does not queue the force read-back: finish calls hook(user, force, type,

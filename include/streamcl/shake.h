@@ -132,6 +132,35 @@ scl_status scl_shake_unconstrained_streams(scl_shake *s, int nlocal, scl_stream 
                                            scl_stream *v, scl_stream *f, double dtv,
                                            double dtfsq, scl_stream *xshake);
 
+/* Inside another module's force rows, one rank (LAMMPS: in the pair
+ * style's force hook, before the step's one force download): x is a device
+ * stream of double (3 per atom, e.g. scl_charmm_last_positions), rows the
+ * step's force rows (4 values of rows_type a row, SCL_FLOAT or SCL_DOUBLE,
+ * owned atoms first: the pair's forces with the bonded and kspace ones
+ * added), v the host velocities (uploaded: 3 doubles a row up to the
+ * clusters' largest atom). Each owned atom's total force is its row plus
+ * the extra rows scl_shake_set_extra_rows gave it (forces on its ghost
+ * images, which LAMMPS's reverse communication would add); from it xshake
+ * = x + dtv v + dtfsq/m f on the device, then the solve, and the constraint
+ * forces added into the owned atoms' rows (rounded to float for float
+ * rows). Every cluster atom must be owned (index < in->nlocal:
+ * SCL_ERR_ARGUMENT otherwise). in->natoms, x and xshake are not used.
+ * virial as scl_shake_solve. Waits for the solve (its flags); the forces
+ * are added by work queued behind it. */
+typedef struct {
+    const scl_stream *x;
+    scl_stream *rows;
+    scl_type rows_type;
+    const double *v;
+    double dtv;
+} scl_shake_rows;
+scl_status scl_shake_solve_rows(scl_shake *s, const scl_shake_input *in, const scl_shake_rows *r,
+                                double virial[6]);
+/* The extra rows of scl_shake_solve_rows: owned atom i's are rows[start[i]
+ * .. start[i+1]) (each >= nlocal), start has nlocal + 1 offsets from 0.
+ * start NULL: none. Kept (on the device) until set again. */
+scl_status scl_shake_set_extra_rows(scl_shake *s, int nlocal, const int *start, const int *rows);
+
 typedef struct {
     long solves;              /* solve calls */
     long negative_determinants; /* 2-atom clusters with b^2 - 4ac < 0 (LAMMPS warns), total */

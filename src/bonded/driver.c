@@ -65,6 +65,12 @@ struct scl_bonded {
     size_t fout_host_cap, part_host_cap, eatom_host_cap, vatom_host_cap;
     int pending, flags; /* an evaluation started and not finished; its flags */
     int gathered_into;  /* SCL_BONDED_DEVICE_FORCES: the pending one's gather_into ran */
+    /* x from another module's device copy: the used ghosts' rows copied on
+     * the device (src/bonded/bonded_rows.cl), their indices up once per
+     * topology */
+    buffer ghost_idx;
+    int ghost_idx_valid;
+    scl_kernel *ghost_rows;
 };
 
 /* ------------------------------------------------------------ helpers */
@@ -196,6 +202,8 @@ void scl_bonded_free(scl_bonded *b)
                       &b->slots, &b->fout,  &b->tev, &b->part, &b->eatom, &b->vatom};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         release(bufs[i]);
+    release(&b->ghost_idx);
+    scl_kernel_free(b->ghost_rows);
     free(b->fout_host);
     free(b->part_host);
     free(b->ghost);
@@ -577,6 +585,7 @@ static void topo_commit(scl_bonded *b, const scl_bonded_topology *t, topo_build 
     w->ghost = NULL, w->ghost_x = NULL;
     b->nlo = w->nlo;
     b->nghost_ref = w->ngref;
+    b->ghost_idx_valid = 0;
     for (int k = 0; k < NKERNELS; k++) {
         b->nterms[k] = w->nt[k];
         b->max_type[k] = w->max_type[k];
@@ -705,15 +714,39 @@ static scl_status launch_gather(scl_bonded *b, scl_kernel *kn, int per_atom)
     return s;
 }
 
+/* The used ghosts' rows copied from x_dev (all the caller's atoms) on the
+ * device: their indices go up once per topology. */
+static scl_status ghost_rows_from(scl_bonded *b, const scl_stream *x_dev)
+{
+    scl_status s = ensure(b, &b->ghost_idx, "bonded.ghost_idx", SCL_INT, (size_t)b->nghost_ref);
+    if (s == SCL_OK && !b->ghost_idx_valid)
+        s = scl_stream_write_range(b->ghost_idx.s, 0, (size_t)b->nghost_ref, b->ghost, 1, NULL);
+    b->ghost_idx_valid = s == SCL_OK;
+    if (s == SCL_OK && !b->ghost_rows)
+        s = scl_kernel_create(b->ctx, "bonded_rows", "bonded_ghost_x", NULL, &b->ghost_rows);
+    scl_kernel *k = b->ghost_rows;
+    const scl_arg_stream streams[] = {{"xsrc", (scl_stream *)x_dev}, {"ghost", b->ghost_idx.s},
+                                      {"x", b->x.s}};
+    const scl_arg_int ints[] = {{"nghost", b->nghost_ref}, {"nlo", b->nlo}};
+    if (s == SCL_OK)
+        s = scl_kernel_bind(k, streams, 3, ints, 2);
+    const size_t local = 64, global = groups(b->nghost_ref, 64) * local;
+    return s == SCL_OK ? scl_kernel_launch(k, 1, &global, &local, NULL) : s;
+}
+
 /* The device atoms' positions into b->x: the owned ones copied on the device
  * from x_dev when given (the same numbering), else written from x; the used
- * ghosts (few) from the host staging either way. */
+ * ghosts (few) from x_dev too where it holds every atom of the caller, else
+ * from the host staging. */
 static scl_status put_positions(scl_bonded *b, const scl_stream *x_dev, const double *x)
 {
     scl_status s = SCL_OK;
     if (b->nlo > 0)
         s = x_dev ? scl_stream_copy(b->x.s, 0, x_dev, 0, 3 * (size_t)b->nlo, NULL)
                   : scl_stream_write_range(b->x.s, 0, 3 * (size_t)b->nlo, x, 0, NULL);
+    if (s == SCL_OK && x_dev && b->nghost_ref > 0 &&
+        scl_stream_count(x_dev) >= 3 * (size_t)b->nall)
+        return ghost_rows_from(b, x_dev);
     for (int j = 0; j < b->nghost_ref; j++)
         memcpy(b->ghost_x + 3 * j, x + 3 * (size_t)b->ghost[j], 3 * sizeof(double));
     if (s == SCL_OK && b->nghost_ref > 0)
@@ -814,6 +847,14 @@ static scl_status start(scl_bonded *b, const scl_stream *x_dev, const double *x,
 int scl_bonded_ghost_rows(const scl_bonded *b)
 {
     return b && b->have_topology && b->ngather > b->nlo ? b->ngather - b->nlo : 0;
+}
+
+const int *scl_bonded_ghost_atoms(const scl_bonded *b, int *n)
+{
+    const int rows = scl_bonded_ghost_rows(b);
+    if (n)
+        *n = rows;
+    return rows > 0 ? b->ghost : NULL;
 }
 
 int scl_bonded_gather_into(scl_bonded *b, scl_stream *force, scl_type type, int nlocal,

@@ -175,6 +175,7 @@ void scl_charmm_free(scl_charmm *eng)
     free(eng->eatom_host);
     free(eng->vatom_host);
     charmm_coeffs_free(&eng->coeffs);
+    charmm_ghosts_free(&eng->ghosts);
     free(eng);
 }
 
@@ -254,6 +255,7 @@ scl_status scl_charmm_set_atoms_from(scl_charmm *eng, const scl_charmm_atoms *a)
     if (eng->pending)
         return scl_fail(ctx, SCL_ERR_ARGUMENT, fn, "a step is in flight: call finish first");
     eng->xq_natoms = 0; /* xq_dev may be reallocated; the next compute fills it */
+    charmm_ghosts_forget(&eng->ghosts); /* until enabled for the new set */
     int nlocal = a->nlocal, nghost = a->nghost;
     if (nlocal < 0 || nghost < 0 || (long)nlocal + nghost >= CHARMM_INDEX_MASK ||
         (a->nspecial && a->maxspecial < 0))
@@ -343,7 +345,12 @@ static scl_status device_pack(scl_charmm *eng, const double *x, const double *q,
     size_t n = (size_t)nl->natoms;
     const double *xs = x, *qs = q;
     scl_status s = SCL_OK;
-    if (!eng->direct_inputs) { /* the caller may change x and q once compute returns */
+    /* between two atom sets, where enabled: the owned rows only, the ghost
+     * rows gathered on the device (charmm_ghosts.c) */
+    const int gathered = charmm_ghosts_active(eng);
+    if (gathered)
+        s = charmm_ghosts_upload(eng, x, q);
+    if (!gathered && !eng->direct_inputs) { /* the caller may change x and q once compute returns */
         void *xq;
         s = stage_reserve(eng, STAGE_XQ, 4 * n * sizeof(double) + 8, &xq);
         if (s != SCL_OK)
@@ -355,13 +362,17 @@ static scl_status device_pack(scl_charmm *eng, const double *x, const double *q,
     }
     eng->packed_x = xs, eng->packed_q = qs;
     /* x then q in one stream: one write from the staging */
-    if (n > 0 && !eng->direct_inputs)
+    if (!gathered && n > 0 && !eng->direct_inputs)
         s = scl_stream_write_range(eng->xq_dev, 0, 4 * n, xs, 0, &eng->ev_upload[0]);
-    if (n > 0 && eng->direct_inputs) {
+    if (!gathered && n > 0 && eng->direct_inputs) {
         s = scl_stream_write_range(eng->xq_dev, 0, 3 * n, xs, 0, &eng->ev_upload[0]);
         if (s == SCL_OK)
             s = scl_stream_write_range(eng->xq_dev, 3 * n, n, qs, 0, &eng->ev_upload[1]);
     }
+    if (!gathered && s == SCL_OK)
+        s = charmm_ghosts_uploaded_all(eng, q);
+    if (gathered)
+        eng->packed_x = x, eng->packed_q = q; /* (messages only: the staging holds the owned rows) */
     if (s != SCL_OK)
         return s;
     double allowed = 0.5 * (nl->inner_skin - 1e-3);

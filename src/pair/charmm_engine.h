@@ -10,6 +10,22 @@
 
 enum { STAGE_POS, STAGE_LO, STAGE_FORCE, STAGE_XQ, STAGE_COUNT };
 
+/* Ghost rows gathered on the device from the owned rows (charmm_ghosts.c,
+ * scl_charmm_set_ghost_sources). */
+typedef struct {
+    scl_stream *img;     /* int4 per ghost: source row, images in x, y, z */
+    scl_kernel *gather;  /* src/pair/list/charmm_ghosts.cl */
+    int *img_host;       /* the same on the host (built by set_ghost_sources) */
+    size_t img_cap;
+    double *q_host;      /* the q of the last upload, to see whether it changed */
+    size_t q_cap;
+    int on;              /* enabled for the current atom set */
+    int full_done;       /* a compute of this atom set uploaded every row */
+    int box_fresh;       /* set_ghost_box since the last compute */
+    scl_charmm_box box;
+    long steps;          /* steps gathered */
+} charmm_ghosts;
+
 struct scl_charmm {
     scl_context *ctx;
     scl_charmm_params params; /* epsilon/sigma pointers are not kept */
@@ -69,6 +85,7 @@ struct scl_charmm {
     scl_event ev_upload[3], *ev_force, *ev_read; /* upload: x/pos, q/lo, pack kernel */
     int nev_force, nev_read, total_groups;
     scl_charmm_stats stats;
+    charmm_ghosts ghosts;
 };
 
 /* Device bytes of the engine's own streams and coefficient tables (the
@@ -83,5 +100,15 @@ scl_status charmm_plan(scl_charmm *eng);
  * the inner lists first where they are stale (a new atom set or chunk
  * layout, or atoms moved), at the step's packed positions. */
 scl_status charmm_plan_forces(scl_charmm *eng);
+
+/* charmm_ghosts.c: a new atom set (the gather is off until enabled again),
+ * teardown, and the per-step upload of device packing: whether this step
+ * gathers (the owned rows and, where changed, q go up, then the gather
+ * kernel fills the ghost rows of xq_dev), and what a full upload records. */
+void charmm_ghosts_forget(charmm_ghosts *g);
+void charmm_ghosts_free(charmm_ghosts *g);
+int charmm_ghosts_active(const scl_charmm *eng);
+scl_status charmm_ghosts_upload(scl_charmm *eng, const double *x, const double *q);
+scl_status charmm_ghosts_uploaded_all(scl_charmm *eng, const double *q);
 
 #endif

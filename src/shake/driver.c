@@ -26,6 +26,12 @@ struct scl_shake {
     /* host-array path: staging of x and xshake */
     scl_stream *x, *xs;
     size_t xcap;                 /* doubles */
+    /* solve_rows: its kernels by row type ([1]: double rows; built on first
+     * use), v's upload, the extra rows of each owned atom (CSR) */
+    scl_kernel *rows_update[2], *rows_scatter[2];
+    scl_stream *v, *extra_start, *extra;
+    size_t vcap, start_cap, extra_cap;
+    int has_extra, extra_nlocal;
     scl_shake_stats stats;
 };
 
@@ -80,6 +86,12 @@ void scl_shake_free(scl_shake *s)
     scl_stream_free(s->flags);
     scl_stream_free(s->x);
     scl_stream_free(s->xs);
+    for (int k = 0; k < 2; k++) {
+        scl_kernel_free(s->rows_update[k]);
+        scl_kernel_free(s->rows_scatter[k]);
+    }
+    scl_stream *rs[] = {s->v, s->extra_start, s->extra};
+    scl_streams_free(rs, 3);
     free(s);
 }
 
@@ -275,7 +287,7 @@ static scl_status solve_flags(scl_shake *s, const char *fn, const int flags[3])
     s->stats.negative_determinants += flags[2];
     if (!(flags[0] & 6))
         return SCL_OK;
-    const int m = flags[1];
+    const int m = 0x7fffffff - flags[1];
     const int *a = s->atoms + 4 * (size_t)m;
     return scl_fail(s->ctx, SCL_ERR_INPUT, fn, "cluster of kind %d with atoms %d %d %d %d: %s",
                     s->kind[m], a[0], a[1], a[2], a[3],
@@ -289,8 +301,10 @@ static scl_status run_solve(scl_shake *s, const char *fn, const scl_shake_input 
                             scl_stream *x, scl_stream *xs, scl_stream *f, int download,
                             double virial[6])
 {
-    static const int flags0[3] = {0, 0x7fffffff, 0};   /* static: the write is not waited for */
-    scl_status st = scl_stream_write(s->flags, flags0, 0, NULL);
+    /* zeroed on the device (no upload): flags[1] holds INT_MAX - the first
+     * failed cluster (atomic_max) */
+    static const int zero = 0;
+    scl_status st = scl_stream_fill_range(s->flags, 0, 3, &zero, NULL);
     if (!st) st = bind_solve(s, in, x, xs, virial ? 1 : 0);
     if (st) return st;
     const size_t ng = ((size_t)s->n + s->wg - 1) / s->wg;
@@ -331,6 +345,23 @@ static scl_status check_indices(scl_shake *s, const char *fn, int natoms)
 static scl_status solve_host_f(scl_shake *s, const char *fn, const scl_shake_input *in,
                                const scl_stream *x_dev, double *f, double virial[6]);
 
+/* The x and xshake staging streams for nd doubles (grown, contents not kept). */
+static scl_status reserve_x(scl_shake *s, size_t nd)
+{
+    if (nd <= s->xcap) return SCL_OK;
+    scl_stream_free(s->x);
+    scl_stream_free(s->xs);
+    s->x = s->xs = NULL;
+    s->xcap = 0;
+    const size_t cap = nd + nd / 8 + 192;
+    scl_status st;
+    if ((st = scl_stream_create(s->ctx, "shake.x", SCL_DOUBLE, cap, 1, 1, 0, &s->x)) ||
+        (st = scl_stream_create(s->ctx, "shake.xshake", SCL_DOUBLE, cap, 1, 1, 0, &s->xs)))
+        return st;
+    s->xcap = cap;
+    return SCL_OK;
+}
+
 scl_status scl_shake_solve(scl_shake *s, const scl_shake_input *in, double *f, double virial[6])
 {
     return solve_host_f(s, "scl_shake_solve", in, NULL, f, virial);
@@ -364,17 +395,7 @@ static scl_status solve_host_f(scl_shake *s, const char *fn, const scl_shake_inp
                         in->natoms);
     if ((st = check_indices(s, fn, in->natoms))) return st;
     const size_t nd = 3 * (size_t)in->natoms;
-    if (nd > s->xcap) {
-        scl_stream_free(s->x);
-        scl_stream_free(s->xs);
-        s->x = s->xs = NULL;
-        s->xcap = 0;
-        const size_t cap = nd + nd / 8 + 192;
-        if ((st = scl_stream_create(s->ctx, "shake.x", SCL_DOUBLE, cap, 1, 1, SCL_STREAM_READ_ONLY, &s->x)) ||
-            (st = scl_stream_create(s->ctx, "shake.xshake", SCL_DOUBLE, cap, 1, 1, SCL_STREAM_READ_ONLY, &s->xs)))
-            return st;
-        s->xcap = cap;
-    }
+    if ((st = reserve_x(s, nd))) return st;
     const int prof = scl_profiling(s->ctx);
     scl_event e1 = NULL, e2 = NULL;
     st = x_dev ? scl_stream_copy(s->x, 0, x_dev, 0, nd, NULL)
@@ -451,4 +472,121 @@ scl_status scl_shake_unconstrained_streams(scl_shake *s, int nlocal, scl_stream 
         (st = scl_kernel_set_stream(k, "xs", xshake)))
         return st;
     return scl_kernel_launch(k, 1, &global, &local, NULL);
+}
+
+/* Grow a stream of type to at least count elements (contents not kept). */
+static scl_status grow(scl_shake *s, scl_stream **st, size_t *cap, scl_type type, size_t count,
+                       const char *label)
+{
+    if (*st && *cap >= count) return SCL_OK;
+    scl_stream_free(*st);
+    *st = NULL;
+    *cap = 0;
+    const size_t n = count + count / 8 + 64;
+    scl_status r = scl_stream_create(s->ctx, label, type, n, 1, 1, 0, st);
+    if (!r) *cap = n;
+    return r;
+}
+
+scl_status scl_shake_set_extra_rows(scl_shake *s, int nlocal, const int *start, const int *rows)
+{
+    static const char *fn = "scl_shake_set_extra_rows";
+    if (!s) return SCL_ERR_ARGUMENT;
+    s->has_extra = 0;
+    if (!start) return SCL_OK;
+    if (nlocal < 0 || start[0] != 0)
+        return scl_fail(s->ctx, SCL_ERR_ARGUMENT, fn, "nlocal %d, start[0] %d (want 0)", nlocal,
+                        nlocal >= 0 ? start[0] : 0);
+    for (int i = 0; i < nlocal; i++)
+        if (start[i + 1] < start[i])
+            return scl_fail(s->ctx, SCL_ERR_ARGUMENT, fn, "start[%d] < start[%d]: offsets must "
+                            "not decrease", i + 1, i);
+    const int n = start[nlocal];
+    for (int e = 0; e < n; e++)
+        if (!rows || rows[e] < nlocal)
+            return scl_fail(s->ctx, SCL_ERR_ARGUMENT, fn, "extra row %d is %d: extra rows "
+                            "follow the %d owned ones", e, rows ? rows[e] : -1, nlocal);
+    scl_status st = grow(s, &s->extra_start, &s->start_cap, SCL_INT, (size_t)nlocal + 1,
+                         "shake.extra_start");
+    if (!st) st = grow(s, &s->extra, &s->extra_cap, SCL_INT, (size_t)n + 1, "shake.extra");
+    if (!st) st = scl_stream_write_range(s->extra_start, 0, (size_t)nlocal + 1, start, 1, NULL);
+    if (!st && n > 0) st = scl_stream_write_range(s->extra, 0, (size_t)n, rows, 1, NULL);
+    if (st) return st;
+    s->has_extra = n > 0;
+    s->extra_nlocal = nlocal;
+    return SCL_OK;
+}
+
+static scl_status check_rows(scl_shake *s, const char *fn, const scl_shake_input *in,
+                             const scl_shake_rows *r)
+{
+    if (!r || !r->x || !r->rows || !r->v || (r->rows_type != SCL_FLOAT && r->rows_type != SCL_DOUBLE) ||
+        scl_stream_type(r->x) != SCL_DOUBLE || scl_stream_type(r->rows) != r->rows_type ||
+        !isfinite(r->dtv))
+        return scl_fail(s->ctx, SCL_ERR_ARGUMENT, fn, "x (double), rows (of rows_type, float or "
+                        "double), v and a finite dtv must be given");
+    if (s->max_atom >= in->nlocal)
+        return scl_fail(s->ctx, SCL_ERR_ARGUMENT, fn, "a cluster names atom %d, not owned (nlocal "
+                        "%d): this form takes clusters of owned atoms only", s->max_atom, in->nlocal);
+    if (scl_stream_count(r->x) < 3 * ((size_t)s->max_atom + 1) ||
+        scl_stream_count(r->rows) < 4 * (size_t)in->nlocal)
+        return scl_fail(s->ctx, SCL_ERR_ARGUMENT, fn, "x or rows hold fewer than the %d owned atoms",
+                        in->nlocal);
+    if (s->has_extra && s->extra_nlocal != in->nlocal)
+        return scl_fail(s->ctx, SCL_ERR_ARGUMENT, fn, "extra rows were set for %d owned atoms, not %d",
+                        s->extra_nlocal, in->nlocal);
+    return SCL_OK;
+}
+
+/* The unconstrained update from the rows, queued. */
+static scl_status launch_update_rows(scl_shake *s, const scl_shake_input *in,
+                                     const scl_shake_rows *r, int dbl)
+{
+    scl_kernel **kp = &s->rows_update[dbl];
+    char opts[48];
+    snprintf(opts, sizeof opts, "-DWG=%d -DROWS_DOUBLE=%d", s->wg, dbl);
+    scl_status st = *kp ? SCL_OK : scl_kernel_create(s->ctx, "shake_rows", "shake_unconstrained_rows", opts, kp);
+    if (!st && !s->rows_scatter[dbl])
+        st = scl_kernel_create(s->ctx, "shake_rows", "shake_scatter_rows", opts, &s->rows_scatter[dbl]);
+    if (st) return st;
+    const scl_arg_stream streams[] = {{"kind", s->d_kind},   {"atoms", s->d_atoms},
+                                      {"mass", s->d_mass},   {"x", (scl_stream *)r->x},
+                                      {"v", s->v},           {"rows", r->rows},
+                                      {"start", s->has_extra ? s->extra_start : s->d_kind},
+                                      {"extra", s->has_extra ? s->extra : s->d_kind},
+                                      {"xs", s->xs}};
+    const scl_arg_int ints[] = {{"ncluster", s->n}, {"nlocal", in->nlocal}, {"has_extra", s->has_extra}};
+    st = scl_kernel_bind(*kp, streams, 9, ints, 3);
+    if (!st) st = scl_kernel_set_double(*kp, "dtv", r->dtv);
+    if (!st) st = scl_kernel_set_double(*kp, "dtfsq", in->dtfsq);
+    const size_t global = ((size_t)s->n + s->wg - 1) / s->wg * s->wg, local = s->wg;
+    return st ? st : scl_kernel_launch(*kp, 1, &global, &local, NULL);
+}
+
+scl_status scl_shake_solve_rows(scl_shake *s, const scl_shake_input *in, const scl_shake_rows *r,
+                                double virial[6])
+{
+    static const char *fn = "scl_shake_solve_rows";
+    if (!s) return SCL_ERR_ARGUMENT;
+    scl_status st = check_input(s, fn, in);
+    if (!st && s->n) st = check_rows(s, fn, in, r);
+    if (st || !s->n) return st;
+    const int dbl = r->rows_type == SCL_DOUBLE;
+    const size_t nv = 3 * ((size_t)s->max_atom + 1);
+    const int prof = scl_profiling(s->ctx);
+    scl_event ev = NULL;
+    if (!st) st = reserve_x(s, nv);
+    if (!st) st = grow(s, &s->v, &s->vcap, SCL_DOUBLE, nv, "shake.v");
+    if (!st) st = scl_stream_write_range(s->v, 0, nv, r->v, 0, prof ? &ev : NULL);
+    if (!st) st = launch_update_rows(s, in, r, dbl);
+    if (!st) st = run_solve(s, fn, in, (scl_stream *)r->x, s->xs, NULL, 0, virial);
+    add_seconds(s, ev, &s->stats.t_upload);
+    const size_t global = ((size_t)s->n + s->wg - 1) / s->wg * s->wg, local = s->wg;
+    const scl_arg_stream streams[] = {{"kind", s->d_kind}, {"atoms", s->d_atoms},
+                                      {"fc", s->fc}, {"rows", r->rows}};
+    const scl_arg_int ints[] = {{"ncluster", s->n}, {"nlocal", in->nlocal}};
+    if (!st) st = scl_kernel_bind(s->rows_scatter[dbl], streams, 4, ints, 2);
+    if (!st) st = scl_kernel_launch(s->rows_scatter[dbl], 1, &global, &local, NULL);
+    if (st) scl_finish(s->ctx);
+    return st;
 }
