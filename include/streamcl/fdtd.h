@@ -206,6 +206,11 @@ typedef struct {
     unsigned char *solid;       /* cell material, nx*ny*nz, i fastest */
     unsigned int *rigid;        /* cell built without averaging: its object's build number
                                  * (later objects win shared edges, as in gprMax); 0: averaged */
+    unsigned int *rigid_h;      /* H's view of rigid and solid: a PEC object leaves them (gprMax
+                                 * keeps an earlier rigid object's H there); NULL until a PEC
+                                 * object covers a rigid cell (then rigid and solid otherwise) */
+    unsigned char *solid_h;
+    int h_nomem;                /* 1: making them ran out of memory (model_finish says so) */
     unsigned int objects;       /* build number of the object being filled (scl_fdtd_fill_box) */
     unsigned int *owner;        /* cell's last object (any); made with the first fixed component */
     int nfixed, capfixed;
