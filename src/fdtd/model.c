@@ -267,7 +267,8 @@ static double harmonic2(double a, double b)
 
 /* Index of a material with the mean properties of the listed ones, added
  * when no existing material has them. mr and sm are the harmonic mean of
- * the two cells of an H face (magnetic, n == 2), arithmetic otherwise. -1
+ * the two cells of an H face (magnetic, n == 2) unless the model asks for
+ * the arithmetic one, as everything else. -1
  * when the table is full. */
 static int averaged(scl_fdtd_model *m, const int *ids, int n, int magnetic)
 {
@@ -278,7 +279,7 @@ static int averaged(scl_fdtd_model *m, const int *ids, int n, int magnetic)
         mr += m->mat[ids[q]].mr / n;
         sm += m->mat[ids[q]].sm / n;
     }
-    if (magnetic && n == 2) {
+    if (magnetic && n == 2 && !m->magnetic_arithmetic) {
         /* gprMax 4.0.1's default (its #magnetic_averaging: harmonic): B
          * normal to the face is continuous, so the cells are in series */
         mr = harmonic2(m->mat[ids[0]].mr, m->mat[ids[1]].mr);
@@ -306,7 +307,8 @@ static int averaged(scl_fdtd_model *m, const int *ids, int n, int magnetic)
  * (its object was built without averaging; for H not a PEC one); otherwise
  * a PEC cell makes an E edge PEC and leaves an H face to the other cell,
  * equal cells give their material and different ones an averaged material
- * (as gprMax 4.0.1 builds its per-component IDs: fdtd_gprmax_geometry). */
+ * (as gprMax 4.0.1 builds its per-component IDs, as its
+ * #geometry_objects_write shows them). */
 static int component_material(scl_fdtd_model *m, int c, int i, int j, int k)
 {
     int ijk[3] = {i, j, k}, ids[4] = {1, 1, 1, 1}, rigid_id = -1;
