@@ -206,6 +206,13 @@ typedef struct {
     unsigned char *solid;       /* cell material, nx*ny*nz, i fastest */
     unsigned int *rigid;        /* cell built without averaging: its object's build number
                                  * (later objects win shared edges, as in gprMax); 0: averaged */
+    unsigned int *rigid_h;      /* H's view of rigid and solid: a PEC object leaves them (gprMax
+                                 * keeps an earlier rigid object's H there); NULL until a PEC
+                                 * object covers a rigid cell (then rigid and solid otherwise) */
+    unsigned char *solid_h;
+    int magnetic_arithmetic;    /* 1: an averaged H face takes the arithmetic mean of its cells'
+                                 * mr and sm (#magnetic_averaging: arithmetic); 0: harmonic */
+    int h_nomem;                /* 1: making them ran out of memory (model_finish says so) */
     unsigned int objects;       /* build number of the object being filled (scl_fdtd_fill_box) */
     unsigned int *owner;        /* cell's last object (any); made with the first fixed component */
     int nfixed, capfixed;
@@ -385,7 +392,7 @@ int scl_fdtd_model_uniform(const scl_fdtd_model *m);
  * #add_dispersion_debye/_lorentz/_drude #waveform #hertzian_dipole #magnetic_dipole
  * #voltage_source #rx #rx_array #src_steps #rx_steps #box #sphere #cylinder
  * #plate #edge #triangle #cylindrical_sector #excitation_file #soil_peplinski
- * #fractal_box #add_surface_roughness #add_grass #geometry_objects_read
+ * #fractal_box #add_surface_roughness #add_grass #geometry_objects_read #magnetic_averaging
  * #pml_cells #pml_cfs #geometry_view #snapshot #messages), with gprMax 4's 2D rules (a domain
  * one cell thick, or inf with #domain_mode: TM). Any other command is an
  * error naming it and the line. The model is finished, sources and

@@ -4,6 +4,7 @@
 #include "streamcl/fdtd.h"
 #include "core/internal.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +84,8 @@ static const char *const known[] = {"#title", "#domain", "#dx_dy_dz", "#time_win
                                     "#cylindrical_sector", "#excitation_file",
                                     "#soil_peplinski", "#fractal_box", "#magnetic_dipole",
                                     "#pml_cfs", "#add_surface_roughness",
-                                    "#geometry_objects_read", "#add_grass"};
+                                    "#geometry_objects_read", "#add_grass",
+                                    "#magnetic_averaging"};
 
 /* gprMax commands refused with a reason rather than as unknown */
 static const char *const refused[][2] = {
@@ -1687,6 +1689,22 @@ static scl_status parse_messages(const input *in, const command *c, scl_fdtd_mod
     return SCL_OK;
 }
 
+/* #magnetic_averaging: harmonic (gprMax 4.0.1's default) or arithmetic
+ * (older gprMax), any case, for the mr and sm of averaged H faces */
+static scl_status parse_magavg(const input *in, const command *c, scl_fdtd_model *m, char *err,
+                               size_t errlen)
+{
+    if (nparams(in, c, 1, 1, err, errlen))
+        return SCL_ERR_INPUT;
+    char word[16] = "";
+    for (size_t q = 0; c->tok[0][q] && q + 1 < sizeof word; q++)
+        word[q] = (char)tolower((unsigned char)c->tok[0][q]);
+    if (strcmp(word, "harmonic") != 0 && strcmp(word, "arithmetic") != 0)
+        return fail(in, c, err, errlen, "expected harmonic or arithmetic");
+    m->magnetic_arithmetic = word[0] == 'a';
+    return SCL_OK;
+}
+
 /* A file a command names: the path as given, else beside the input file
  * (gprMax's order). */
 static void beside_input(const input *in, const char *name, char *path, size_t size)
@@ -1862,7 +1880,7 @@ static scl_status parse_objects(input *in, scl_fdtd_model *m, char *err, size_t 
 
 static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char *err, size_t errlen)
 {
-    const command *dom, *dx, *tw, *sf, *pml, *title, *dm, *ss, *rs;
+    const command *dom, *dx, *tw, *sf, *pml, *title, *dm, *ss, *rs, *ma;
     scl_status s;
     if ((s = single(in, "#domain", 1, &dom, err, errlen)) || (s = single(in, "#dx_dy_dz", 1, &dx, err, errlen)) ||
         (s = single(in, "#domain_mode", 0, &dm, err, errlen)) ||
@@ -1870,14 +1888,16 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
         (s = single(in, "#rx_steps", 0, &rs, err, errlen)) ||
         (s = single(in, "#time_window", 1, &tw, err, errlen)) ||
         (s = single(in, "#time_step_stability_factor", 0, &sf, err, errlen)) ||
-        (s = single(in, "#pml_cells", 0, &pml, err, errlen)) || (s = single(in, "#title", 0, &title, err, errlen)))
+        (s = single(in, "#pml_cells", 0, &pml, err, errlen)) || (s = single(in, "#title", 0, &title, err, errlen)) ||
+        (s = single(in, "#magnetic_averaging", 0, &ma, err, errlen)))
         return s;
     long n[3];
     if ((s = grid_setup(in, dom, dx, dm, sf, max_cells, m, n, err, errlen)) != SCL_OK ||
         (s = run_setup(in, ss, rs, title, tw, m, err, errlen)) != SCL_OK ||
         (s = parse_pml(in, pml, dom, m, n, err, errlen)) != SCL_OK ||
         (s = parse_defs(in, m, err, errlen)) != SCL_OK || (s = parse_poles(in, m, err, errlen)) != SCL_OK ||
-        (s = parse_objects(in, m, err, errlen)) != SCL_OK)
+        (s = parse_objects(in, m, err, errlen)) != SCL_OK ||
+        (ma && (s = parse_magavg(in, ma, m, err, errlen)) != SCL_OK))
         return s;
     if (m->nsrc == 0 && m->nrx > 0) {
         snprintf(err, errlen, "%s: no source (#hertzian_dipole, #magnetic_dipole or #voltage_source)", in->r.path);

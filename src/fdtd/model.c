@@ -73,6 +73,8 @@ void scl_fdtd_model_free(scl_fdtd_model *m)
     free(m->mat);
     free(m->solid);
     free(m->rigid);
+    free(m->rigid_h);
+    free(m->solid_h);
     free(m->owner);
     free(m->fixed);
     for (int w = 0; w < m->nwave && m->wave; w++) {
@@ -167,16 +169,56 @@ static size_t cell(const scl_fdtd_model *m, int i, int j, int k)
     return (size_t)i + (size_t)m->grid.nx * ((size_t)j + (size_t)m->grid.ny * k);
 }
 
+/* H's own rigid and solid arrays, made (a copy of rigid and solid) when a
+ * PEC object built without averaging is about to cover a rigid cell of
+ * another material: gprMax builds PEC on E alone, so H keeps the earlier
+ * object's material there. 0, or -1 when out of memory. */
+static int split_h(scl_fdtd_model *m, const int lo[3], const int hi[3])
+{
+    if (m->rigid_h)
+        return 0;
+    int need = 0;
+    for (int k = lo[2]; k < hi[2] && !need; k++)
+        for (int j = lo[1]; j < hi[1] && !need; j++)
+            for (int i = lo[0]; i < hi[0] && !need; i++)
+                need = m->rigid[cell(m, i, j, k)] && !m->mat[m->solid[cell(m, i, j, k)]].pec;
+    if (!need)
+        return 0;
+    size_t cells = (size_t)m->grid.nx * m->grid.ny * m->grid.nz;
+    m->rigid_h = malloc(cells * sizeof *m->rigid_h);
+    m->solid_h = malloc(cells);
+    if (!m->rigid_h || !m->solid_h) {
+        free(m->rigid_h);
+        free(m->solid_h);
+        m->rigid_h = NULL;
+        m->solid_h = NULL;
+        return -1;
+    }
+    memcpy(m->rigid_h, m->rigid, cells * sizeof *m->rigid_h);
+    memcpy(m->solid_h, m->solid, cells);
+    return 0;
+}
+
 void scl_fdtd_fill_box(scl_fdtd_model *m, const int lo[3], const int hi[3], int mat, int averaging)
 {
     unsigned int rigid = (!averaging || !m->mat[mat].averagable) ? (m->objects ? m->objects : 1) : 0;
+    int pec = m->mat[mat].pec;
+    if (pec && rigid && split_h(m, lo, hi) != 0) {
+        m->h_nomem = 1;
+        return;
+    }
     for (int k = lo[2]; k < hi[2]; k++)
         for (int j = lo[1]; j < hi[1]; j++)
             for (int i = lo[0]; i < hi[0]; i++) {
-                m->solid[cell(m, i, j, k)] = (unsigned char)mat;
-                m->rigid[cell(m, i, j, k)] = rigid;
+                size_t c = cell(m, i, j, k);
+                m->solid[c] = (unsigned char)mat;
+                m->rigid[c] = rigid;
                 if (m->owner)
-                    m->owner[cell(m, i, j, k)] = m->objects;
+                    m->owner[c] = m->objects;
+                if (m->rigid_h && !(pec && rigid)) {
+                    m->solid_h[c] = (unsigned char)mat;
+                    m->rigid_h[c] = rigid;
+                }
             }
 }
 
@@ -217,9 +259,18 @@ static int fixed_holds(const scl_fdtd_model *m, const scl_fdtd_fixed *f)
     return n == 0 || later < n;
 }
 
+/* Harmonic mean of two non-negative values, 0 when either is 0. */
+static double harmonic2(double a, double b)
+{
+    return a > 0 && b > 0 ? 2 * a * b / (a + b) : 0;
+}
+
 /* Index of a material with the mean properties of the listed ones, added
- * when no existing material has them. -1 when the table is full. */
-static int averaged(scl_fdtd_model *m, const int *ids, int n)
+ * when no existing material has them. mr and sm are the harmonic mean of
+ * the two cells of an H face (magnetic, n == 2) unless the model asks for
+ * the arithmetic one, as everything else. -1
+ * when the table is full. */
+static int averaged(scl_fdtd_model *m, const int *ids, int n, int magnetic)
 {
     double er = 0, se = 0, mr = 0, sm = 0;
     for (int q = 0; q < n; q++) {
@@ -228,9 +279,16 @@ static int averaged(scl_fdtd_model *m, const int *ids, int n)
         mr += m->mat[ids[q]].mr / n;
         sm += m->mat[ids[q]].sm / n;
     }
+    if (magnetic && n == 2 && !m->magnetic_arithmetic) {
+        /* gprMax 4.0.1's default (its #magnetic_averaging: harmonic): B
+         * normal to the face is continuous, so the cells are in series */
+        mr = harmonic2(m->mat[ids[0]].mr, m->mat[ids[1]].mr);
+        sm = harmonic2(m->mat[ids[0]].sm, m->mat[ids[1]].sm);
+    }
     for (int q = 2; q < m->nmat; q++) {
         scl_fdtd_material *x = &m->mat[q];
-        if (x->er == er && x->se == se && x->mr == mr && x->sm == sm && !x->pec && !x->npoles)
+        if (x->er == er && x->se == se && x->mr == mr && x->sm == sm && !x->pec && !x->npoles &&
+            !x->frozen)
             return q;
     }
     if (m->nmat >= SCL_FDTD_MAX_MATERIALS)
@@ -246,43 +304,47 @@ static int averaged(scl_fdtd_model *m, const int *ids, int n)
 
 /* Material of a component point from the cells around it: E edges touch 4
  * cells, H faces 2 (those outside the domain are skipped). A rigid cell wins
- * (its object was built without averaging); otherwise equal cells give their
- * material and different ones an averaged material. */
+ * (its object was built without averaging; for H not a PEC one); otherwise
+ * a PEC cell makes an E edge PEC and leaves an H face to the other cell,
+ * equal cells give their material and different ones an averaged material
+ * (as gprMax 4.0.1 builds its per-component IDs, as its
+ * #geometry_objects_write shows them). */
 static int component_material(scl_fdtd_model *m, int c, int i, int j, int k)
 {
-    int ijk[3] = {i, j, k}, ids[4], rigid_id = -1;
+    int ijk[3] = {i, j, k}, ids[4] = {1, 1, 1, 1}, rigid_id = -1;
     unsigned int rigid_last = 0;
     size_t around[4];
     int n = cells_around(m, c, ijk, around);
+    /* H's rigid cells: a PEC object's are not (gprMax builds it on E) */
+    const int split = c >= 3 && m->rigid_h;
+    const unsigned int *rigid = split ? m->rigid_h : m->rigid;
+    const unsigned char *solid = split ? m->solid_h : m->solid;
     for (int q = 0; q < n; q++) {
         size_t ci = around[q];
-        if (m->rigid[ci] > rigid_last && (c < 3 || !m->mat[m->solid[ci]].pec)) {
-            rigid_id = m->solid[ci]; /* the object built last */
-            rigid_last = m->rigid[ci];
+        if (rigid[ci] > rigid_last && (c < 3 || !m->mat[solid[ci]].pec)) {
+            rigid_id = solid[ci]; /* the object built last */
+            rigid_last = rigid[ci];
         }
         ids[q] = m->solid[ci];
     }
     if (n == 0)
         return 1;
+    if (rigid_id >= 0) /* a later object built without averaging beats a PEC one */
+        return rigid_id;
     if (c < 3) /* a PEC cell makes every edge it touches PEC */
         for (int q = 0; q < n; q++)
             if (m->mat[ids[q]].pec)
                 return 0;
-    if (rigid_id >= 0)
-        return rigid_id;
     int same = 1;
     for (int q = 1; q < n; q++)
         same &= ids[q] == ids[0];
     if (same)
         return ids[0];
-    if (c >= 3) { /* H averaging skips PEC cells: their mu is free space's */
+    if (c >= 3) /* gprMax 4.0.1 leaves a PEC cell out of an H face: the other's */
         for (int q = 0; q < n; q++)
             if (m->mat[ids[q]].pec)
-                ids[q] = 1;
-        if (ids[0] == ids[n - 1])
-            return ids[0];
-    }
-    return averaged(m, ids, n);
+                return ids[n - 1 - q];
+    return averaged(m, ids, n, c >= 3);
 }
 
 /* 2D TE: E along the invariant axis a held at zero (pec), H across it
@@ -531,6 +593,10 @@ scl_status scl_fdtd_model_finish(scl_fdtd_model *m, char *err, size_t errlen)
             scl_format_error(err, errlen, "axis %c is periodic and has PML cells", "xyz"[a]);
             return SCL_ERR_INPUT;
         }
+    }
+    if (m->h_nomem) {
+        scl_format_error(err, errlen, "H materials under a PEC object: out of host memory");
+        return SCL_ERR_MEMORY;
     }
     long pts = scl_grid3d_points(g);
     for (int c = 0; c < 6; c++) {

@@ -21,7 +21,12 @@
 #            convert-geometry) turns the pair into its form and gprMax runs
 #            the same models: every receiver component within 2% relative L2
 #            (seen: <= 1.3e-3), the model without the block 5% or more off;
-#            left out (noted) when its venv is missing
+#            the averaged one (a mu_r = 2 material: its H faces take the
+#            harmonic mean of mu_r and sigma*) in double on both sides,
+#            within 1e-6 (seen: 1.4e-10; gprMax's older arithmetic mean is
+#            up to 20% off; in single its near-null Hz under the source, 0.4%
+#            of the H field there, carries 1% of rounding); left out (noted)
+#            when its venv is missing
 #   geometry_read.sh STREAMCL WORKDIR
 streamcl=$1
 work=$2
@@ -59,10 +64,6 @@ write("ids.h5", data, extra=True)
 with open("mats.txt", "w") as f:
     f.write("## materials of the block\nnot a command\n#material: 6 0.01 1 0 sand\n"
             "#material: 3 0 2 0 ferrite\n#material: 12 0.1 1 0 clay\n")
-# for the averaged block: no magnetic material (gprMax averages cells of
-# different permeability otherwise than this library: see the README)
-with open("nomag.txt", "w") as f:
-    f.write("#material: 6 0.01 1 0 sand\n#material: 3 0 1 0 rock\n#material: 12 0.1 1 0 clay\n")
 with open("dispersive.txt", "w") as f:
     f.write("#material: 6 0.01 1 0 sand\n#add_dispersion_debye: 1 10 1e-9 sand\n")
 head = """#title: geometry objects read
@@ -81,14 +82,14 @@ head = """#title: geometry objects read
 view = "#geometry_view: 0 0 0 0.060 0.050 0.044 0.002 0.002 0.002 {} n\n"
 corner = (0.010, 0.012, 0.008)          # cells (5, 6, 4)
 for avg in ("", " y"):
-    tag, mats = ("_avg", "nomag") if avg else ("", "mats")
+    tag, mats = ("_avg" if avg else ""), "mats"
     with open(f"gor{tag}.in", "w") as f:
         f.write(head + f"#geometry_objects_read: {corner[0]} {corner[1]} {corner[2]} geo.h5 {mats}.txt{avg}\n"
                 + view.format(f"gor{tag}_view"))
-    names = [f"sand{{{mats}}}", f"ferrite{{{mats}}}" if not avg else f"rock{{{mats}}}", f"clay{{{mats}}}"]
+    names = [f"sand{{{mats}}}", f"ferrite{{{mats}}}", f"clay{{{mats}}}"]
     with open(f"box{tag}.in", "w") as f:
         f.write(head.replace("0 soil\n", f"0 soil\n#material: 6 0.01 1 0 {names[0]}\n#material: 3 0 "
-                             f"{1 if avg else 2} 0 {names[1]}\n#material: 12 0.1 1 0 {names[2]}\n", 1))
+                             f"2 0 {names[1]}\n#material: 12 0.1 1 0 {names[2]}\n", 1))
         for i in range(n[0]):
             for j in range(n[1]):
                 for k in range(n[2]):
@@ -149,14 +150,22 @@ done
 gpy=${GPRMAX_VENV:-/var/cache/streamcl/venv-gprmax}/bin/python
 if "$gpy" -c "import gprMax" 2>/dev/null; then
     for tag in "" _avg; do
-        mats=mats; [ "$tag" = _avg ] && mats=nomag
+        mats=mats
         mkdir -p gprmax$tag && cp geo.h5 gprmax$tag/ && grep '^#material' $mats.txt > gprmax$tag/$mats.txt
         (cd gprmax$tag && "$gpy" -m gprMax.toolboxes.MaterialDatabase convert-geometry geo.h5 $mats.txt > convert.log 2>&1)
         check $? "gprMax's convert-geometry takes the pair: $(tail -1 gprmax$tag/convert.log | head -c 200)"
         sed "s|geo.h5 $mats.txt|geo_converted.h5 geo_materials|; /#geometry_view/d" gor$tag.in > gprmax$tag/gor$tag.in
-        (cd gprmax$tag && OMP_NUM_THREADS=2 "$gpy" -m gprMax gor$tag.in > gor$tag.log 2>&1)
-        check $? "gprMax 4.0.1 runs gor$tag.in"
-        "$py" - gprmax$tag/gor$tag.h5 gor$tag.h5 bare.h5 <<'PY'
+        # the averaged model in double on both sides (see the header)
+        prec=single ours=gor$tag.h5 limit=0.02
+        if [ "$tag" = _avg ]; then
+            prec=double ours=gor_avg64.h5 limit=1e-6
+            "$streamcl" fdtd gor_avg.in --fp64 -o $ours --no-tune > gor_avg64.log 2>&1
+            check $? "streamcl fdtd gor_avg.in --fp64"
+        fi
+        (cd gprmax$tag && OMP_NUM_THREADS=2 "$gpy" -m gprMax gor$tag.in -cpu_precision $prec > gor$tag.log 2>&1)
+        check $? "gprMax 4.0.1 runs gor$tag.in ($prec)"
+        LIMIT=$limit "$py" - gprmax$tag/gor$tag.h5 $ours bare.h5 <<'PY'
+import os
 import sys
 import h5py
 import numpy as np
@@ -170,11 +179,12 @@ for rx in g["rxs"]:
         e = np.linalg.norm(a - np.asarray(o[f"rxs/{rx}/{c}"], float)) / ref
         worst = max(worst, e if np.isfinite(e) else np.inf)
         bare = max(bare, np.linalg.norm(a - np.asarray(b[f"rxs/{rx}/{c}"], float)) / ref)
-print(f"against gprMax 4.0.1: worst component relative L2 {worst:.2e} (limit 2e-2); "
+limit = float(os.environ["LIMIT"])
+print(f"against gprMax 4.0.1: worst component relative L2 {worst:.2e} (limit {limit:.0e}); "
       f"without the block {bare:.2e} (at least 5e-2)")
-sys.exit(0 if worst <= 0.02 and bare >= 0.05 else 1)
+sys.exit(0 if worst <= limit and bare >= 0.05 else 1)
 PY
-        check $? "gor$tag receivers within 2% of gprMax 4.0.1's, the bare model not"
+        check $? "gor$tag receivers within $limit of gprMax 4.0.1's, the bare model not"
     done
 else
     echo "note: no gprMax in $gpy: the comparison with gprMax 4.0.1 is left out"

@@ -130,7 +130,7 @@ MPLBACKEND=Agg timeout 120 "$py" -m gprMax.toolboxes.Plotting.plot_Bscan cylinde
     > plot_bscan.log 2>&1
 plot_rc=$?
 # a command we do not support is refused by name, with its line
-printf '#domain: 0.1 0.1 0.1\n#dx_dy_dz: 0.01 0.01 0.01\n#time_window: 10\n#add_grass: 0 0 0 0.1 0.1 0.1 1.5 0.1 0.2 50 grass\n' > refused.in
+printf '#domain: 0.1 0.1 0.1\n#dx_dy_dz: 0.01 0.01 0.01\n#time_window: 10\n#add_surface_water: 0 0 0 0.1 0.1 0.1 0.05 water\n' > refused.in
 "$streamcl" fdtd refused.in > refused.log 2>&1
 refused_rc=$?
 
@@ -209,7 +209,7 @@ for t in range(1, n + 1):
 check(os.path.getsize("ours/bscan.png") > 1000, "radargram PNG written")
 check(os.environ["PLOT_RC"] == "0" and os.path.isfile("ours/cylinder_Bscan_2D_merged_rx1.png"),
       "gprMax's plot_Bscan reads our merged file")
-check(int(os.environ["REFUSED_RC"]) != 0 and "'#add_grass'" in open("ours/refused.log").read()
+check(int(os.environ["REFUSED_RC"]) != 0 and "'#add_surface_water'" in open("ours/refused.log").read()
       and "refused.in:4" in open("ours/refused.log").read(),
       "an unsupported command is refused by name and line: " + open("ours/refused.log").read().strip())
 sys.exit(tally.finish(least=100))

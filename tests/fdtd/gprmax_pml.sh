@@ -9,7 +9,10 @@
 #                    E = -V((n+1) dt)/d, the edge free outside the window
 #   vres.in          a resistive voltage source (50 Ohm) and a windowed dipole
 #   mdip.in          two magnetic dipoles (#magnetic_dipole: H -= db w(n dt)/dV
-#                    after the H update), one windowed, over a lossy soil
+#                    after the H update), one windowed, over a lossy soil of
+#                    mu_r 2 and sigma* 1e-3 (the H faces of its averaged
+#                    surface take gprMax's harmonic means: an arithmetic one
+#                    is ~1% off; seen 5.4e-4)
 #   cfs1.in, cfs2.in #pml_cfs profiles (alpha, kappa, sigma: polynomial or
 #                    constant, forward or reverse, sigma max automatic or
 #                    given) on the half-space model: within 3e-3 (without the
@@ -63,7 +66,7 @@ cat > mdip.in <<'IN'
 #dx_dy_dz: 0.002 0.002 0.002
 #time_window: 1.2e-9
 #pml_cells: 6
-#material: 3 0.002 1 0 soil
+#material: 3 0.002 2 0.001 soil
 #box: 0 0 0 0.050 0.046 0.018 soil
 #waveform: gaussiandot 1 2e9 pulse
 #magnetic_dipole: x 0.024 0.022 0.024 pulse

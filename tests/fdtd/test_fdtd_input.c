@@ -307,6 +307,36 @@ static void te_mode(void)
                  "#time_window: 1e-9\n", "bad.in:2:", "needs 'inf'");
 }
 
+/* Averaged H faces as gprMax 4.0.1 builds them (its #geometry_objects_write
+ * IDs): the harmonic mean of mu_r and sigma* of the two cells (arithmetic
+ * with #magnetic_averaging: arithmetic), a PEC cell leaves a face to the
+ * other cell, a PEC object leaves H where an earlier rigid object set it */
+static void h_faces(const char *extra, double mr, double sm)
+{
+    char err[1024], text[1024];
+    scl_fdtd_model m;
+    snprintf(text, sizeof text, "%s#domain: 0.02 0.02 0.02\n#dx_dy_dz: 0.002 0.002 0.002\n#time_window: 3\n#pml_cells: 0\n"
+             "#material: 3 0.01 2 0.5 aa\n#material: 5 0 4 0.2 bb\n"
+             "#box: 0.004 0.004 0.004 0.010 0.016 0.016 aa y\n#box: 0.010 0.004 0.004 0.016 0.016 0.016 bb y\n"
+             "#box: 0.004 0.016 0.004 0.016 0.018 0.016 pec y\n"
+             "#box: 0.004 0.004 0.016 0.008 0.008 0.018 bb n\n#box: 0.004 0.004 0.016 0.006 0.006 0.018 pec n\n",
+             extra);
+    scl_status s = scl_fdtd_read_input(write_input("hfaces.in", text), &m, err, sizeof err);
+    CHECK(s == SCL_OK, "H faces (%s): %s", extra, err);
+    if (s != SCL_OK)
+        return;
+    const scl_grid3d *g = &m.grid;
+    const scl_fdtd_material *x = &m.mat[m.id[SCL_HX][scl_grid3d_index(g, 5, 4, 4)]];
+    CHECK(fabs(x->mr - mr) < 1e-12 && fabs(x->sm - sm) < 1e-12, "aa|bb face (%s): mr %g sm %g, want %g %g",
+          extra, x->mr, x->sm, mr, sm);
+    x = &m.mat[m.id[SCL_HY][scl_grid3d_index(g, 3, 8, 4)]]; /* aa cell (3, 7, 4) | pec cell (3, 8, 4) */
+    CHECK(x->mr == 2 && x->sm == 0.5, "aa|pec face: aa's, got mr %g", x->mr);
+    x = &m.mat[m.id[SCL_HZ][scl_grid3d_index(g, 2, 2, 8)]]; /* under the pec box built over bb */
+    CHECK(x->mr == 4 && x->sm == 0.2, "pec over rigid bb: bb's H, got mr %g", x->mr);
+    CHECK(m.id[SCL_EX][scl_grid3d_index(g, 2, 2, 8)] == 0, "pec over rigid bb: E is PEC");
+    scl_fdtd_model_free(&m);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir))
@@ -352,6 +382,12 @@ int main(void)
           "integer window / six PML counts: %s", err);
     scl_fdtd_model_free(&m);
 
+    h_faces("", 2 * 2 * 4 / 6.0, 2 * 0.5 * 0.2 / 0.7);
+    h_faces("#magnetic_averaging: harmonic\n", 2 * 2 * 4 / 6.0, 2 * 0.5 * 0.2 / 0.7);
+    h_faces("#magnetic_averaging: Arithmetic\n", 3, 0.35);
+    expect_error("magnetic averaging", BASE "#magnetic_averaging: geometric\n", "bad.in:5:", "harmonic or arithmetic");
+    expect_error("magnetic averaging twice", BASE "#magnetic_averaging: harmonic\n#magnetic_averaging: harmonic\n",
+                 "bad.in:", "#magnetic_averaging");
     static const bad_line bad_inputs[] = {
         {"unknown command", "#foo: 1 2\n", "bad.in:5:", "unknown or unsupported command '#foo'"},
         {"box outside", "#material: 4 0 1 0 s\n#box: 0 0 0 0.2 0.08 0.02 s\n", "bad.in:6:", "not inside the domain"},
