@@ -645,10 +645,6 @@ static int simulate(const seis_args *a, cli_outputs *out, const seis_paths *path
 
 int cmd_seismic(int argc, char **argv)
 {
-    /* under mpirun (one rank too): the decomposed run */
-    const int launched = cli_mpi_launched("seismic");
-    if (launched)
-        return launched < 0 ? 2 : cmd_seismic_mpi(argc, argv);
     seis_args a = SEIS_ARGS_DEFAULT;
     setvbuf(stdout, NULL, _IOLBF, 0); /* a run cut short keeps what it printed */
     const int p = seis_parse_args(argc, argv, &a);
