@@ -3,7 +3,7 @@
  * field slices as PNG; or a free-space + CPML benchmark (--bench). */
 #include "commands.h"
 #include "fdtd_bscan.h"
-#include "fdtd_mpi.h"
+#include "fdtd_cli.h"
 #include "streamcl/fdtd.h"
 
 #include <errno.h>
@@ -582,10 +582,6 @@ static int finish_run(single_run *r, double secs)
 
 int cmd_fdtd(int argc, char **argv)
 {
-    /* under mpirun: the decomposed run (cmd_fdtd_mpi.c) */
-    int launched = fdtd_mpi_launched();
-    if (launched != 0)
-        return launched < 0 ? 1 : cmd_fdtd_mpi(argc, argv);
     fdtd_args a = {0};
     a.png_every = 100;
     a.pml = -1;

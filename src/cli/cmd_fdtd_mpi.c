@@ -1,8 +1,15 @@
-/* streamcl fdtd over MPI: slabs along one axis, one per rank (see
- * fdtd_mpi.h). Compiled always; without MPI only the check that we were
- * not started on several ranks remains. */
+/* streamcl fdtd over MPI ranks: the Yee grid cut into slabs along one axis
+ * (a Cartesian communicator, MPI_Cart_create), one rank per device, halo
+ * planes staged through the host and swapped twice a step (H before the E
+ * update, E before the next H update). The library stays MPI-free (sub-domain
+ * models, halo plane reads and writes: include/streamcl/fdtd.h); the split,
+ * the transport, the gathering of receivers and the agreement on errors
+ * live here. Receivers are gathered to rank 0, which writes the files a
+ * one-rank run writes; a failure on any rank stops every rank, with its
+ * message and no output files. Compiled always; without MPI, main sends no
+ * run here (cli_mpi_launched refuses several ranks). */
 #include "commands.h"
-#include "fdtd_mpi.h"
+#include "fdtd_cli.h"
 #include "mpi_grid.h"
 #include "streamcl/fdtd.h"
 
@@ -505,15 +512,10 @@ static int body(int argc, char **argv, int rank, int size)
 }
 
 #else
-#define body NULL /* cmd_fdtd sends no run here without MPI */
+#define body NULL /* main sends no run here without MPI */
 #endif
 
 int cmd_fdtd_mpi(int argc, char **argv)
 {
     return cli_mpi_main("fdtd", argc, argv, body);
-}
-
-int fdtd_mpi_launched(void)
-{
-    return cli_mpi_launched("fdtd");
 }

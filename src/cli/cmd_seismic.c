@@ -305,21 +305,39 @@ static int field_blew_up(const double *field, size_t n, long step)
     return 0;
 }
 
-static int write_slice(const seis_args *a, cli_outputs *out, engine *e, scl_context *ctx,
-                       const scl_seis_model *m, long step, int axis, int index, double *field,
-                       double *tmp, float *plane)
+/* One run on this process: the engine, the slice plane and the buffers for
+ * slices and the finiteness check. */
+typedef struct {
+    const seis_args *a;
+    cli_outputs *out;
+    const scl_seis_model *m;
+    const scl_seis_config *c;
+    engine e;
+    scl_context *ctx;    /* NULL with the reference engine */
+    double *field, *tmp; /* a whole field; tmp: p's parts (slices only) */
+    float *plane;        /* one slice */
+    int axis, index;     /* the slice plane */
+} single_run;
+
+static size_t cells_of(const scl_seis_model *m)
 {
-    if (engine_field(e, ctx, m, a->comp, field, tmp) != 0 ||
-        field_blew_up(field, (size_t)m->nx * m->ny * m->nz, step))
+    return (size_t)m->nx * m->ny * m->nz;
+}
+
+static int write_slice(single_run *r, long step)
+{
+    const scl_seis_model *m = r->m;
+    if (engine_field(&r->e, r->ctx, m, r->a->comp, r->field, r->tmp) != 0 ||
+        field_blew_up(r->field, cells_of(m), step))
         return -1;
     int w, h;
-    extract_plane(m, field, axis, index, plane, &w, &h);
+    extract_plane(m, r->field, r->axis, r->index, r->plane, &w, &h);
     char name[2048], err[4400];
-    snprintf(name, sizeof name, "%s_%06ld.png", a->png, step);
-    const char *path = cli_output(out, name);
+    snprintf(name, sizeof name, "%s_%06ld.png", r->a->png, step);
+    const char *path = cli_output(r->out, name);
     if (!path)
         return -1;
-    if (scl_png_slice(path, plane, w, h, 0, 1, err, sizeof err) != SCL_OK) {
+    if (scl_png_slice(path, r->plane, w, h, 0, 1, err, sizeof err) != SCL_OK) {
         fprintf(stderr, "streamcl seismic: %s\n", err);
         return -1;
     }
@@ -422,163 +440,211 @@ void seis_report_outputs(const seis_args *a, const scl_seis_config *c)
         printf("wrote %s\n", a->gather);
 }
 
-static int simulate(const seis_args *a, cli_outputs *out, const seis_paths *paths,
-                    scl_seis_run *run)
+static void print_setup(const scl_seis_model *m, const scl_seis_config *c)
 {
-    const scl_seis_model *m = &run->model;
-    const scl_seis_config *c = &run->config;
-    const int reference = a->engine && !strcmp(a->engine, "reference");
-    char err[2048];
-    const double cells = (double)m->nx * m->ny * m->nz;
     printf("grid %d x %d x %d, h = %g m, order %d, %s, dt = %g s (CFL %.3f), %ld steps, "
            "%.1f points per minimum wavelength, %d sources, %d receivers, %s, pml %d\n",
            m->nx, m->ny, m->nz, m->h, c->order, c->fp64 ? "fp64" : "fp32", c->dt,
            scl_seis_cfl(m, c), c->steps, scl_seis_points_per_wavelength(m, c), c->nsources,
            c->nreceivers,
            c->free_surface ? "free surface" : c->pml ? "absorbing top" : "rigid top", c->pml);
-    engine e = {NULL, NULL};
-    scl_context *ctx = NULL;
-    double t0 = cli_now();
-    if (reference) {
-        if (scl_seis_ref_create(m, c, (int)(a->threads ? a->threads : 1), &e.ref, err,
-                                sizeof err) != SCL_OK)
-            return (fprintf(stderr, "streamcl seismic: %s\n", err), 1);
-        printf("engine: C reference, %ld thread(s)\n", a->threads ? a->threads : 1);
-    } else {
-        if (!(ctx = cli_context(a->device, 0)))
-            return 1;
-        const scl_seis_options opt = {a->tune, a->plan};
-        if (scl_seis_create(ctx, m, c, &opt, &e.dev) != SCL_OK) {
-            fprintf(stderr, "streamcl seismic: %s\n", scl_last_error(ctx));
-            scl_context_free(ctx);
-            return 1;
-        }
-        int lx, ly, kz;
-        scl_seis_work_group(e.dev, &lx, &ly, &kz);
-        printf("device: %s, work-group %dx%d, kz %d, %s, %.0f bytes per cell update (set-up %.2f s)\n",
-               scl_device(ctx)->name, lx, ly, kz, scl_seis_fused(e.dev) == 2
-                   ? (scl_seis_lds_early(e.dev) ? "fused local" : "fused local late loads")
-               : scl_seis_fused(e.dev) ? "fused"
-                                       : "separate kernels",
-               scl_seis_bytes_per_cell(e.dev), cli_now() - t0);
-        static const char *scheme_name[3] = {"separate", "fused", "fused local"};
-        for (int q = 0; q < 3; q++) /* what the tuner measured for each scheme */
-            if (scl_seis_scheme_seconds(e.dev, q) > 0)
-                printf("tuned %s: %.4f ms per step (device time)\n", scheme_name[q],
-                       1e3 * scl_seis_scheme_seconds(e.dev, q));
+}
+
+/* The OpenCL engine: its context and solver, then what the tuner chose
+ * (set-up seconds since t0). 0, or 1 after printing. */
+static int open_device(single_run *r, double t0)
+{
+    if (!(r->ctx = cli_context(r->a->device, 0)))
+        return 1;
+    const scl_seis_options opt = {r->a->tune, r->a->plan};
+    if (scl_seis_create(r->ctx, r->m, r->c, &opt, &r->e.dev) != SCL_OK) {
+        fprintf(stderr, "streamcl seismic: %s\n", scl_last_error(r->ctx));
+        return 1;
     }
-    const size_t n = (size_t)m->nx * m->ny * m->nz;
-    double *field = NULL, *tmp = NULL;
-    float *plane = NULL;
-    int axis = a->plane_axis, index = (int)a->plane_index;
-    int rc = 0;
+    const scl_seis *dev = r->e.dev;
+    int lx, ly, kz;
+    scl_seis_work_group(dev, &lx, &ly, &kz);
+    const int fused = scl_seis_fused(dev);
+    const char *scheme = fused == 2 ? (scl_seis_lds_early(dev) ? "fused local"
+                                                               : "fused local late loads")
+                         : fused    ? "fused"
+                                    : "separate kernels";
+    printf("device: %s, work-group %dx%d, kz %d, %s, %.0f bytes per cell update (set-up %.2f s)\n",
+           scl_device(r->ctx)->name, lx, ly, kz, scheme, scl_seis_bytes_per_cell(dev),
+           cli_now() - t0);
+    static const char *scheme_name[3] = {"separate", "fused", "fused local"};
+    for (int q = 0; q < 3; q++) /* what the tuner measured for each scheme */
+        if (scl_seis_scheme_seconds(dev, q) > 0)
+            printf("tuned %s: %.4f ms per step (device time)\n", scheme_name[q],
+                   1e3 * scl_seis_scheme_seconds(dev, q));
+    return 0;
+}
+
+/* --engine reference (the C code on --threads threads) or the device. 0,
+ * or 1 after printing. */
+static int open_engine(single_run *r)
+{
+    const double t0 = cli_now();
+    if (!r->a->engine || strcmp(r->a->engine, "reference"))
+        return open_device(r, t0);
+    const long threads = r->a->threads ? r->a->threads : 1;
+    char err[2048];
+    if (scl_seis_ref_create(r->m, r->c, (int)threads, &r->e.ref, err, sizeof err) != SCL_OK)
+        return fprintf(stderr, "streamcl seismic: %s\n", err), 1;
+    printf("engine: C reference, %ld thread(s)\n", threads);
+    return 0;
+}
+
+/* The slice plane (by default y through the first source) and the buffers:
+ * with --png a field, its parts and a plane; else the field that the
+ * finiteness check reads (vz needs no parts). 0, or 1 after printing. */
+static int prepare_fields(single_run *r)
+{
+    const seis_args *a = r->a;
+    const scl_seis_model *m = r->m;
+    const size_t n = cells_of(m);
+    r->axis = a->plane_axis;
+    r->index = (int)a->plane_index;
     if (a->png) {
         if (a->plane_index < 0) {
-            axis = 1;
-            index = c->nsources ? c->sources[0].j : m->ny / 2;
+            r->axis = 1;
+            r->index = r->c->nsources ? r->c->sources[0].j : m->ny / 2;
         }
         const int lim[3] = {m->nx, m->ny, m->nz};
-        if (index >= lim[axis]) {
-            fprintf(stderr, "streamcl seismic: --plane %c=%d is outside the grid (0..%d)\n",
-                    'x' + axis, index, lim[axis] - 1);
-            rc = 1;
-        }
-        field = malloc(n * sizeof(double));
-        tmp = malloc(n * sizeof(double));
-        plane = malloc(n * sizeof(float));
-        if (!rc && (!field || !tmp || !plane)) {
-            fprintf(stderr, "streamcl seismic: out of memory for slices\n");
-            rc = 1;
-        }
+        if (r->index >= lim[r->axis])
+            return fprintf(stderr, "streamcl seismic: --plane %c=%d is outside the grid (0..%d)\n",
+                           'x' + r->axis, r->index, lim[r->axis] - 1), 1;
+        r->tmp = malloc(n * sizeof(double));
+        r->plane = malloc(n * sizeof(float));
+        if (!r->tmp || !r->plane)
+            return fprintf(stderr, "streamcl seismic: out of memory for slices\n"), 1;
     }
-    /* the wavefield is checked for non-finite values after chunks 1, 2, 4, 8 ...
-     * (and with every slice), so a blow-up stops the run within twice its
-     * step count for at most log2(100) full-field reads */
-    if (!rc && !field && !(field = malloc(n * sizeof(double)))) { /* vz needs no tmp */
-        fprintf(stderr, "streamcl seismic: out of memory for the finiteness check\n");
-        rc = 1;
-    }
+    if (!(r->field = malloc(n * sizeof(double))))
+        return fprintf(stderr, "streamcl seismic: out of memory for %s\n",
+                       a->png ? "slices" : "the finiteness check"), 1;
+    return 0;
+}
+
+/* The steps in chunks of --every (else a hundredth of the run), a slice
+ * after each with --png. The wavefield is checked for non-finite values
+ * after chunks 1, 2, 4, 8 ... (and with every slice), so a blow-up stops the
+ * run within twice its step count for at most log2(100) full-field reads.
+ * *secs: the stepping time without those checks. 0, or 1 after printing. */
+static int run_steps(single_run *r, double *secs)
+{
+    const seis_args *a = r->a;
+    const long steps = r->c->steps;
+    const long chunk = a->every ? a->every : (steps > 100 ? steps / 100 : 1);
     long chunks = 0;
-    double checking = 0; /* seconds of finiteness checks, not counted in the rate */
+    double checking = 0;
+    int rc = 0;
     cli_progress prog;
-    cli_progress_start(&prog, "seismic", c->steps);
-    const long chunk = a->every ? a->every : (c->steps > 100 ? c->steps / 100 : 1);
-    double t1 = cli_now();
-    for (long done = 0; !rc && done < c->steps;) {
-        const long todo = done + chunk > c->steps ? c->steps - done : chunk;
-        if (engine_step(&e, todo) != 0) {
-            fprintf(stderr, "streamcl seismic: %s\n", scl_last_error(ctx));
+    cli_progress_start(&prog, "seismic", steps);
+    const double t1 = cli_now();
+    for (long done = 0; !rc && done < steps;) {
+        const long todo = done + chunk > steps ? steps - done : chunk;
+        if (engine_step(&r->e, todo) != 0) {
+            fprintf(stderr, "streamcl seismic: %s\n", scl_last_error(r->ctx));
             rc = 1;
             break;
         }
         done += todo;
         cli_progress_update(&prog, done);
-        if (a->png && (a->every ? done % a->every == 0 : 0) && done < c->steps)
-            rc = write_slice(a, out, &e, ctx, m, done, axis, index, field, tmp, plane) ? 1 : 0;
-        else if (cli_check_due(&chunks) || done == c->steps) {
+        if (a->png && a->every && done % a->every == 0 && done < steps)
+            rc = write_slice(r, done) ? 1 : 0;
+        else if (cli_check_due(&chunks) || done == steps) {
             const double c0 = cli_now();
-            rc = engine_field(&e, ctx, m, SCL_SEIS_VZ, field, tmp) || field_blew_up(field, n, done);
+            rc = engine_field(&r->e, r->ctx, r->m, SCL_SEIS_VZ, r->field, r->tmp) ||
+                 field_blew_up(r->field, cells_of(r->m), done);
             checking += cli_now() - c0;
         }
     }
     cli_progress_end(&prog);
-    const double secs = cli_now() - t1 - checking;
-    float *traces = NULL;
-    if (!rc) {
-        printf("%ld steps in %.3f s: %.4f Gcells/s\n", c->steps, secs,
-               cells * (double)c->steps / secs / 1e9);
-        if (a->png)
-            rc = write_slice(a, out, &e, ctx, m, c->steps, axis, index, field, tmp, plane) ? 1 : 0;
-    }
-    const size_t nt = (size_t)c->nreceivers * SCL_SEIS_NCOMP * (size_t)c->steps;
-    if (!rc && !(traces = malloc((nt ? nt : 1) * sizeof(float)))) {
+    *secs = cli_now() - t1 - checking;
+    return rc;
+}
+
+/* Every receiver's traces (scl_seis_traces' layout) into *traces
+ * (malloc'ed, nt values). 0, or 1 after printing. */
+static int read_traces(single_run *r, size_t nt, float **traces)
+{
+    if (!(*traces = malloc((nt ? nt : 1) * sizeof(float)))) {
         fprintf(stderr, "streamcl seismic: out of memory for traces\n");
-        rc = 1;
+        return 1;
     }
-    if (!rc) {
-        if (e.ref)
-            scl_seis_ref_traces(e.ref, traces);
-        else if (scl_seis_traces(e.dev, traces) != SCL_OK) {
-            fprintf(stderr, "streamcl seismic: %s\n", scl_last_error(ctx));
-            rc = 1;
-        }
+    if (r->e.ref)
+        scl_seis_ref_traces(r->e.ref, *traces);
+    else if (scl_seis_traces(r->e.dev, *traces) != SCL_OK) {
+        fprintf(stderr, "streamcl seismic: %s\n", scl_last_error(r->ctx));
+        return 1;
     }
+    return 0;
+}
+
+/* The largest |value| of the traces; 1 after printing where one is not
+ * finite (then nothing is written). */
+static int traces_peak(const float *traces, size_t nt, long steps, double *peak)
+{
+    *peak = 0;
+    for (size_t q = 0; q < nt; q++) {
+        if (!isfinite(traces[q])) {
+            fprintf(stderr, "streamcl seismic: receiver %zu recorded a non-finite value at "
+                    "step %zu; nothing written\n",
+                    q / (SCL_SEIS_NCOMP * (size_t)steps) + 1, q % (size_t)steps);
+            return 1;
+        }
+        if (fabs(traces[q]) > *peak)
+            *peak = fabs(traces[q]);
+    }
+    return 0;
+}
+
+/* After the steps: the rate, the last slice, the traces and the output
+ * files (committed together). 0, or 1 after printing. */
+static int finish_run(single_run *r, const seis_paths *paths, const scl_seis_run *run,
+                      double secs)
+{
+    const scl_seis_model *m = r->m;
+    const scl_seis_config *c = r->c;
+    const double cells = (double)m->nx * m->ny * m->nz;
+    printf("%ld steps in %.3f s: %.4f Gcells/s\n", c->steps, secs,
+           cells * (double)c->steps / secs / 1e9);
+    if (r->a->png && write_slice(r, c->steps))
+        return 1;
+    const size_t nt = (size_t)c->nreceivers * SCL_SEIS_NCOMP * (size_t)c->steps;
+    float *traces = NULL;
+    double peak = 0;
+    int rc = read_traces(r, nt, &traces) || traces_peak(traces, nt, c->steps, &peak);
     if (!rc) {
-        double peak = 0;
-        for (size_t q = 0; q < nt; q++) {
-            if (!isfinite(traces[q])) {
-                fprintf(stderr, "streamcl seismic: receiver %zu recorded a non-finite value at "
-                        "step %zu; nothing written\n",
-                        q / (SCL_SEIS_NCOMP * (size_t)c->steps) + 1, q % (size_t)c->steps);
-                rc = 1;
-                break;
-            }
-            if (fabs(traces[q]) > peak)
-                peak = fabs(traces[q]);
-        }
-        if (!rc) {
-            printf("peak |receiver value| %.6g\n", peak);
-            rc = seis_write_outputs(a, paths, run, traces) || cli_outputs_commit(out) ? 1 : 0;
-            if (!rc)
-                seis_report_outputs(a, c);
-        }
+        printf("peak |receiver value| %.6g\n", peak);
+        rc = seis_write_outputs(r->a, paths, run, traces) || cli_outputs_commit(r->out);
+        if (!rc)
+            seis_report_outputs(r->a, c);
     }
     free(traces);
-    free(field);
-    free(tmp);
-    free(plane);
-    scl_seis_ref_free(e.ref);
-    scl_seis_free(e.dev);
-    scl_context_free(ctx);
+    return rc;
+}
+
+/* The run on one process: set-up line, engine, steps, outputs. */
+static int simulate(const seis_args *a, cli_outputs *out, const seis_paths *paths,
+                    const scl_seis_run *run)
+{
+    single_run r = {.a = a, .out = out, .m = &run->model, .c = &run->config};
+    print_setup(r.m, r.c);
+    double secs = 0;
+    const int rc = open_engine(&r) || prepare_fields(&r) || run_steps(&r, &secs) ||
+                   finish_run(&r, paths, run, secs);
+    free(r.field);
+    free(r.tmp);
+    free(r.plane);
+    scl_seis_ref_free(r.e.ref);
+    scl_seis_free(r.e.dev);
+    scl_context_free(r.ctx);
     return rc;
 }
 
 int cmd_seismic(int argc, char **argv)
 {
-    /* under mpirun (one rank too): the decomposed run */
-    const int launched = cli_mpi_launched("seismic");
-    if (launched)
-        return launched < 0 ? 2 : cmd_seismic_mpi(argc, argv);
     seis_args a = SEIS_ARGS_DEFAULT;
     setvbuf(stdout, NULL, _IOLBF, 0); /* a run cut short keeps what it printed */
     const int p = seis_parse_args(argc, argv, &a);

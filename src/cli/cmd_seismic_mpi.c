@@ -365,7 +365,7 @@ done:
 }
 
 #else
-#define run_mpi NULL /* cmd_seismic sends no run here without MPI */
+#define run_mpi NULL /* main sends no run here without MPI */
 #endif
 
 int cmd_seismic_mpi(int argc, char **argv)

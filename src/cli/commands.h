@@ -15,6 +15,10 @@ int cmd_pair_bench(int argc, char **argv);
 int cmd_eri(int argc, char **argv);
 int cmd_fdtd(int argc, char **argv);
 int cmd_seismic(int argc, char **argv);
+/* The grid solvers' runs over MPI ranks (cmd_<module>_mpi.c), which main
+ * chooses under a launcher: the whole command, MPI_Init .. MPI_Finalize. */
+int cmd_fdtd_mpi(int argc, char **argv);
+int cmd_seismic_mpi(int argc, char **argv);
 
 /* Progress line on stderr, only when stderr is a terminal. */
 typedef struct {

@@ -1,6 +1,7 @@
-/* streamcl seismic's pieces shared by the one-rank command (cmd_seismic.c)
- * and its run over MPI ranks (cmd_seismic_mpi.c): the options, the
- * benchmark box and the receiver outputs. */
+/* streamcl seismic's pieces that its run over MPI ranks (cmd_seismic_mpi.c)
+ * takes from the one-rank command (cmd_seismic.c): the options, the
+ * benchmark box and the receiver outputs. One way only: the one-rank
+ * command knows nothing of the MPI run (main chooses between them). */
 #ifndef STREAMCL_CLI_SEISMIC_H
 #define STREAMCL_CLI_SEISMIC_H
 
@@ -35,7 +36,5 @@ int seis_register_outputs(const seis_args *a, cli_outputs *out, seis_paths *p);
 int seis_write_outputs(const seis_args *a, const seis_paths *p, const scl_seis_run *run,
                        const float *traces);
 void seis_report_outputs(const seis_args *a, const scl_seis_config *c);
-/* The whole command under mpirun (MPI_Init .. MPI_Finalize); exit status. */
-int cmd_seismic_mpi(int argc, char **argv);
 
 #endif

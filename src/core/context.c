@@ -127,22 +127,3 @@ const char *scl_cache_dir(const scl_context *ctx)
 {
     return (ctx && ctx->cache_dir[0]) ? ctx->cache_dir : NULL;
 }
-
-/* clFlush or clFinish on the context's queue, with the error named. */
-static scl_status queue_call(scl_context *ctx, cl_int (*call)(cl_command_queue), const char *fn,
-                             const char *clcall)
-{
-    if (!ctx)
-        return SCL_ERR_ARGUMENT;
-    cl_int rc = call(ctx->queue);
-    if (rc != CL_SUCCESS)
-        return scl_fail_cl(ctx, fn, clcall, rc, "device %s", ctx->info.name);
-    return SCL_OK;
-}
-
-scl_status scl_flush(scl_context *ctx) { return queue_call(ctx, clFlush, "scl_flush", "clFlush"); }
-
-scl_status scl_finish(scl_context *ctx)
-{
-    return queue_call(ctx, clFinish, "scl_finish", "clFinish");
-}

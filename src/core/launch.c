@@ -61,33 +61,3 @@ scl_status scl_enqueue_kernel(scl_context *ctx, cl_kernel k, const char *name, c
         clReleaseEvent(ev);
     return SCL_OK;
 }
-
-scl_status scl_event_wait(scl_context *ctx, scl_event ev)
-{
-    if (!ev)
-        return SCL_OK;
-    cl_int rc = clWaitForEvents(1, &ev);
-    if (rc != CL_SUCCESS)
-        return scl_fail_cl(ctx, "scl_event_wait", "clWaitForEvents", rc, "%s", "");
-    return SCL_OK;
-}
-
-void scl_event_release(scl_event ev)
-{
-    if (ev)
-        clReleaseEvent(ev);
-}
-
-scl_status scl_event_seconds(scl_context *ctx, scl_event ev, double *seconds)
-{
-    cl_ulong t0 = 0, t1 = 0;
-    cl_int rc = clWaitForEvents(1, &ev);
-    if (rc == CL_SUCCESS)
-        rc = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
-    if (rc == CL_SUCCESS)
-        rc = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
-    if (rc != CL_SUCCESS)
-        return scl_fail_cl(ctx, "scl_event_seconds", "clGetEventProfilingInfo", rc, "%s", "");
-    *seconds = t1 > t0 ? (double)(t1 - t0) * 1e-9 : 0.0;
-    return SCL_OK;
-}

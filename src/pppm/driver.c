@@ -21,12 +21,11 @@ void scl_pppm_stats_get(const scl_pppm *p, scl_pppm_stats *s)
     }
 }
 
-void scl_pppm_free(scl_pppm *p)
+/* The driver's part of the object (all but the whole-grid solve's state),
+ * once the queue is finished: the end of scl_pppm_free (finish.c) and of a
+ * failed create. */
+void pppm_driver_free(scl_pppm *p)
 {
-    if (!p) return;
-    /* queued reads write into our host buffers, queued writes read from them */
-    scl_finish(p->ctx);
-    pppm_solver_free(p);
     pppm_account_uploads(p);
     if (p->f_ready) scl_event_release(p->f_ready);
     if (p->interp_ev) scl_event_release(p->interp_ev);
@@ -172,7 +171,8 @@ scl_status scl_pppm_create(scl_context *ctx, const scl_pppm_params *params, scl_
     *out = p;
     return SCL_OK;
 fail:
-    scl_pppm_free(p);
+    scl_finish(ctx); /* queued writes read from host buffers */
+    pppm_driver_free(p);
     return st;
 }
 
@@ -382,20 +382,4 @@ scl_status pppm_add_forces(const scl_pppm *p, double *f)
         for (size_t i = 0; i < m; i++) f[i] += (double)h[i];
     }
     return SCL_OK;
-}
-
-scl_status scl_pppm_fieldforce_finish(scl_pppm *p, double *f)
-{
-    if (!p) return SCL_ERR_ARGUMENT;
-    if (!p->pending) return SCL_OK;
-    if (p->solve_pending) return scl_pppm_solve_finish(p, f, NULL, NULL);
-    p->pending = 0;
-    scl_status st = SCL_OK;
-    if (p->f_ready) st = scl_event_wait(p->ctx, p->f_ready);
-    else if (p->interp_ev) st = scl_event_wait(p->ctx, p->interp_ev);
-    pppm_add_seconds(p, p->interp_ev, &p->stats.t_interp);
-    pppm_add_seconds(p, p->f_ready, &p->stats.t_download);
-    p->interp_ev = p->f_ready = NULL;
-    if (st) return st;
-    return pppm_add_forces(p, f);
 }

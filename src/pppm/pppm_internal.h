@@ -64,7 +64,10 @@ void pppm_add_seconds(scl_pppm *p, scl_event ev, double *acc);
 /* the upload time of the last pppm_upload_atoms once its writes are done */
 void pppm_account_uploads(scl_pppm *p);
 scl_status pppm_add_forces(const scl_pppm *p, double *f);
+/* solve.c: the whole-grid solve's state */
 void pppm_solver_free(scl_pppm *p);
+/* driver.c: the rest, and the object (the queue finished first) */
+void pppm_driver_free(scl_pppm *p);
 
 /* fft_vkfft.c: in-place complex 3D FFTs of nx*ny*nz on a stream (VkFFT) */
 typedef struct pppm_fft pppm_fft;
