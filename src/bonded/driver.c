@@ -755,12 +755,12 @@ static scl_status put_positions(scl_bonded *b, const scl_stream *x_dev, const do
     return s;
 }
 
-static scl_status start(scl_bonded *b, const scl_stream *x_dev, const double *x, const double *q,
-                        int flags);
+static scl_status start_evaluation(scl_bonded *b, const scl_stream *x_dev, const double *x,
+                                   const double *q, int flags);
 
 scl_status scl_bonded_compute_start(scl_bonded *b, const double *x, const double *q, int flags)
 {
-    return start(b, NULL, x, q, flags);
+    return start_evaluation(b, NULL, x, q, flags);
 }
 
 scl_status scl_bonded_compute_start_device(scl_bonded *b, const scl_stream *x_dev,
@@ -769,11 +769,11 @@ scl_status scl_bonded_compute_start_device(scl_bonded *b, const scl_stream *x_de
     if (b && !x_dev)
         return scl_fail(b->ctx, SCL_ERR_ARGUMENT, "scl_bonded_compute_start_device",
                         "x_dev is NULL (scl_bonded_compute_start uploads x)");
-    return start(b, x_dev, x, q, flags);
+    return start_evaluation(b, x_dev, x, q, flags);
 }
 
-static scl_status start(scl_bonded *b, const scl_stream *x_dev, const double *x, const double *q,
-                        int flags)
+static scl_status start_evaluation(scl_bonded *b, const scl_stream *x_dev, const double *x,
+                                   const double *q, int flags)
 {
     static const char *fn = "scl_bonded_compute_start";
     if (!b)

@@ -238,25 +238,3 @@ scl_status charmm_ghosts_upload(scl_charmm *eng, const double *x, const double *
         g->steps++;
     return s;
 }
-
-scl_status scl_charmm_read_positions(scl_charmm *eng, int first, int count, double *out)
-{
-    static const char *fn = "scl_charmm_read_positions";
-    if (!eng)
-        return SCL_ERR_ARGUMENT;
-    int natoms = 0;
-    const int have = scl_charmm_last_positions(eng, &natoms) != NULL;
-    if (!have || first < 0 || count < 0 || (long)first + count > natoms || (count > 0 && !out))
-        return scl_fail(eng->ctx, SCL_ERR_ARGUMENT, fn,
-                        "rows %d..%d are not in the device positions (%d rows)", first,
-                        first + count, natoms);
-    if (count == 0)
-        return SCL_OK;
-    if (eng->pending) {
-        scl_status w = scl_finish(eng->ctx);
-        if (w != SCL_OK)
-            return w;
-    }
-    return scl_stream_read_range(eng->xq_dev, 3 * (size_t)first, 3 * (size_t)count, out, 1,
-                                 NULL);
-}
