@@ -650,6 +650,54 @@ static inline real shell_term(__global const real *cp, int k, int ia, int s, rea
     return (cp[k + ia] - (real)1) * d + old;
 }
 
+/* One axis of a shell cell: u its slab plane (-1 where the cell has no
+ * term: outside the slab, or c 0 at the sample), at the cell's index along
+ * it, k the offset of the kinv row of its samples (half nodes for H, nodes
+ * for E), s the row length, psi the index of its psi in the axis's rows. */
+typedef struct {
+    int u, at, k, s, psi;
+} shell_axis;
+
+static inline shell_axis shell_axis_of(int u, int at, int k, int s, int psi)
+{
+    shell_axis a;
+    a.u = u;
+    a.at = at;
+    a.k = k;
+    a.s = s;
+    a.psi = psi;
+    return a;
+}
+
+/* The cell of this work-item as its three axes and offset *o; 0 when it has
+ * none. onh: 1 for the H shell (half-node samples), 0 for the E shell. */
+static inline int shell_axes(__global const real *cp, int cpx, int cpy, int cpz, int nx, int ny, int nz,
+                             int base, int px, int pxy, int lox, int hix, int loy, int hiy, int loz,
+                             int hiz, int onh, shell_axis *x, shell_axis *y, shell_axis *z, int *o)
+{
+    int i, j, k;
+    if (!shell_cell((int)get_global_id(0), nx, ny, nz, px, lox, hix, loy, hiy, loz, hiz, &i, &j, &k))
+        return 0;
+    *o = base + i + px * j + pxy * k;
+    int sx = nx + 1, sy = ny + 1, sz = nz + 1, r = 3 * onh;
+    int ux = shell_u(i, lox, hix, nx), uy = shell_u(j, loy, hiy, ny), uz = shell_u(k, loz, hiz, nz);
+    ux = ux >= 0 && cp[cpx + (r + 2) * sx + i] != 0 ? ux : -1;
+    uy = uy >= 0 && cp[cpy + (r + 2) * sy + j] != 0 ? uy : -1;
+    uz = uz >= 0 && cp[cpz + (r + 2) * sz + k] != 0 ? uz : -1;
+    *x = shell_axis_of(ux, i, cpx + r * sx, sx, ux + (lox + hix) * (j + ny * k));
+    *y = shell_axis_of(uy, j, cpy + r * sy, sy, i + 1 + px * (uy + (loy + hiy) * k));
+    *z = shell_axis_of(uz, k, cpz + r * sz, sz, i + 1 + px * (j + ny * uz));
+    return 1;
+}
+
+/* v plus c times the term of axis a (difference d, psi rows psi) where the
+ * cell has one; c carries the sign the curl gives the term. */
+static inline real shell_add(real v, real c, __global const real *cp, shell_axis a, real d,
+                             __global real *psi)
+{
+    return a.u >= 0 ? v + c * shell_term(cp, a.k, a.at, a.s, d, psi + a.psi) : v;
+}
+
 /* H corrections over the H shell (lo/hi: the slab cells per axis, 0 0 on an
  * axis without CPML). hx.. is H of step n+1 (corrected in place), ex.. E of
  * step n; phAB: psi of H component A along axis B. */
@@ -664,43 +712,25 @@ __kernel void fdtd_shell_h(__global real *restrict hx, __global real *restrict h
                            int nz, int base, int px, int pxy, real rdx, real rdy, real rdz, int lox,
                            int hix, int loy, int hiy, int loz, int hiz)
 {
-    int i, j, k;
-    if (!shell_cell((int)get_global_id(0), nx, ny, nz, px, lox, hix, loy, hiy, loz, hiz, &i, &j, &k))
+    shell_axis x, y, z;
+    int o;
+    if (!shell_axes(cp, cpx, cpy, cpz, nx, ny, nz, base, px, pxy, lox, hix, loy, hiy, loz, hiz, 1, &x,
+                    &y, &z, &o))
         return;
-    int o = base + i + px * j + pxy * k;
-    int sx = nx + 1, sy = ny + 1, sz = nz + 1;
-    /* a slab axis's half-node samples, -1 where the cell has no term */
-    int ux = shell_u(i, lox, hix, nx), uy = shell_u(j, loy, hiy, ny), uz = shell_u(k, loz, hiz, nz);
-    ux = ux >= 0 && cp[cpx + 5 * sx + i] != 0 ? ux : -1;
-    uy = uy >= 0 && cp[cpy + 5 * sy + j] != 0 ? uy : -1;
-    uz = uz >= 0 && cp[cpz + 5 * sz + k] != 0 ? uz : -1;
-    int xi = ux + (lox + hix) * (j + ny * k);    /* x psi */
-    int yi = i + 1 + px * (uy + (loy + hiy) * k); /* y psi */
-    int zi = i + 1 + px * (j + ny * uz);          /* z psi */
-    int hx0 = cpx + 3 * sx, hy0 = cpy + 3 * sy, hz0 = cpz + 3 * sz;
-    if (i >= 1 && (uy >= 0 || uz >= 0)) { /* Hx: -dEz/dy, +dEy/dz */
-        real c = db[MAT(idhx, o)], v = hx[o];
-        if (uy >= 0)
-            v -= c * shell_term(cp, hy0, j, sy, (ez[o + px] - ez[o]) * rdy, phxy + yi);
-        if (uz >= 0)
-            v += c * shell_term(cp, hz0, k, sz, (ey[o + pxy] - ey[o]) * rdz, phxz + zi);
-        hx[o] = v;
+    if (x.at >= 1 && (y.u >= 0 || z.u >= 0)) { /* Hx: -dEz/dy, +dEy/dz */
+        real c = db[MAT(idhx, o)];
+        real v = shell_add(hx[o], -c, cp, y, (ez[o + px] - ez[o]) * rdy, phxy);
+        hx[o] = shell_add(v, c, cp, z, (ey[o + pxy] - ey[o]) * rdz, phxz);
     }
-    if (j >= 1 && (ux >= 0 || uz >= 0)) { /* Hy: +dEz/dx, -dEx/dz */
-        real c = db[MAT(idhy, o)], v = hy[o];
-        if (ux >= 0)
-            v += c * shell_term(cp, hx0, i, sx, (ez[o + 1] - ez[o]) * rdx, phyx + xi);
-        if (uz >= 0)
-            v -= c * shell_term(cp, hz0, k, sz, (ex[o + pxy] - ex[o]) * rdz, phyz + zi);
-        hy[o] = v;
+    if (y.at >= 1 && (x.u >= 0 || z.u >= 0)) { /* Hy: +dEz/dx, -dEx/dz */
+        real c = db[MAT(idhy, o)];
+        real v = shell_add(hy[o], c, cp, x, (ez[o + 1] - ez[o]) * rdx, phyx);
+        hy[o] = shell_add(v, -c, cp, z, (ex[o + pxy] - ex[o]) * rdz, phyz);
     }
-    if (k >= 1 && (ux >= 0 || uy >= 0)) { /* Hz: -dEy/dx, +dEx/dy */
-        real c = db[MAT(idhz, o)], v = hz[o];
-        if (ux >= 0)
-            v -= c * shell_term(cp, hx0, i, sx, (ey[o + 1] - ey[o]) * rdx, phzx + xi);
-        if (uy >= 0)
-            v += c * shell_term(cp, hy0, j, sy, (ex[o + px] - ex[o]) * rdy, phzy + yi);
-        hz[o] = v;
+    if (z.at >= 1 && (x.u >= 0 || y.u >= 0)) { /* Hz: -dEy/dx, +dEx/dy */
+        real c = db[MAT(idhz, o)];
+        real v = shell_add(hz[o], -c, cp, x, (ey[o + 1] - ey[o]) * rdx, phzx);
+        hz[o] = shell_add(v, c, cp, y, (ex[o + px] - ex[o]) * rdy, phzy);
     }
 }
 
@@ -720,48 +750,32 @@ __kernel void fdtd_shell_e(__global real *restrict ex, __global real *restrict e
                            int nz, int base, int px, int pxy, real rdx, real rdy, real rdz, int lox,
                            int hix, int loy, int hiy, int loz, int hiz)
 {
-    int i, j, k;
-    if (!shell_cell((int)get_global_id(0), nx, ny, nz, px, lox, hix, loy, hiy, loz, hiz, &i, &j, &k))
+    shell_axis x, y, z;
+    int o;
+    if (!shell_axes(cp, cpx, cpy, cpz, nx, ny, nz, base, px, pxy, lox, hix, loy, hiy, loz, hiz, 0, &x,
+                    &y, &z, &o))
         return;
-    int o = base + i + px * j + pxy * k;
-    int sx = nx + 1, sy = ny + 1, sz = nz + 1;
-    int ux = shell_u(i, lox, hix, nx), uy = shell_u(j, loy, hiy, ny), uz = shell_u(k, loz, hiz, nz);
-    ux = ux >= 0 && cp[cpx + 2 * sx + i] != 0 ? ux : -1;
-    uy = uy >= 0 && cp[cpy + 2 * sy + j] != 0 ? uy : -1;
-    uz = uz >= 0 && cp[cpz + 2 * sz + k] != 0 ? uz : -1;
-    int xi = ux + (lox + hix) * (j + ny * k);
-    int yi = i + 1 + px * (uy + (loy + hiy) * k);
-    int zi = i + 1 + px * (j + ny * uz);
     real hx0 = hx[o], hy0 = hy[o], hz0 = hz[o];
-    if (j >= 1 && k >= 1) { /* Ex: +dHz/dy, -dHy/dz */
+    if (y.at >= 1 && z.at >= 1) { /* Ex: +dHz/dy, -dHy/dz */
         int q = MAT(idex, o);
         real dy = (hz0 - hz[o - px]) * rdy, dz = (hy0 - hy[o - pxy]) * rdz;
         real v = ca[q] * exi[o] + cb[q] * (dy - dz);
-        if (uy >= 0)
-            v += cb[q] * shell_term(cp, cpy, j, sy, dy, pexy + yi);
-        if (uz >= 0)
-            v -= cb[q] * shell_term(cp, cpz, k, sz, dz, pexz + zi);
-        ex[o] = v;
+        v = shell_add(v, cb[q], cp, y, dy, pexy);
+        ex[o] = shell_add(v, -cb[q], cp, z, dz, pexz);
     }
-    if (i >= 1 && k >= 1) { /* Ey: +dHx/dz, -dHz/dx */
+    if (x.at >= 1 && z.at >= 1) { /* Ey: +dHx/dz, -dHz/dx */
         int q = MAT(idey, o);
         real dz = (hx0 - hx[o - pxy]) * rdz, dx = (hz0 - hz[o - 1]) * rdx;
         real v = ca[q] * eyi[o] + cb[q] * (dz - dx);
-        if (ux >= 0)
-            v -= cb[q] * shell_term(cp, cpx, i, sx, dx, peyx + xi);
-        if (uz >= 0)
-            v += cb[q] * shell_term(cp, cpz, k, sz, dz, peyz + zi);
-        ey[o] = v;
+        v = shell_add(v, -cb[q], cp, x, dx, peyx);
+        ey[o] = shell_add(v, cb[q], cp, z, dz, peyz);
     }
-    if (i >= 1 && j >= 1) { /* Ez: +dHy/dx, -dHx/dy */
+    if (x.at >= 1 && y.at >= 1) { /* Ez: +dHy/dx, -dHx/dy */
         int q = MAT(idez, o);
         real dx = (hy0 - hy[o - 1]) * rdx, dy = (hx0 - hx[o - px]) * rdy;
         real v = ca[q] * ezi[o] + cb[q] * (dx - dy);
-        if (ux >= 0)
-            v += cb[q] * shell_term(cp, cpx, i, sx, dx, pezx + xi);
-        if (uy >= 0)
-            v -= cb[q] * shell_term(cp, cpy, j, sy, dy, pezy + yi);
-        ez[o] = v;
+        v = shell_add(v, cb[q], cp, x, dx, pezx);
+        ez[o] = shell_add(v, -cb[q], cp, y, dy, pezy);
     }
 }
 

@@ -20,6 +20,10 @@ scl_status scl_fdtd_cpml_profile(const scl_fdtd_model *m, int a, int N, scl_cpml
  * and the slab cells lo/hi of the global CPML inside it (subdomain.c). */
 scl_status scl_fdtd_cpml_local(const scl_fdtd_model *m, scl_cpml_axis ax[3], int T[3], int lo[3],
                                int hi[3], char *err, size_t errlen);
+/* The material of component c at node (i, j, k) from the cells around it,
+ * an averaged one added to the table when new; -1 when the table is full
+ * (model.c; scl_fdtd_model_finish applies it in node order). */
+int scl_fdtd_component_material(scl_fdtd_model *m, int c, int i, int j, int k);
 /* cells of dispersive materials: offsets and component masks (model.c) */
 long scl_fdtd_dispersive_points(const scl_fdtd_model *m, int **off, unsigned char **comp);
 

@@ -422,25 +422,40 @@ static void fill_shape(scl_fdtd_model *m, const double *geo, int cylinder, int m
             }
 }
 
+/* A thin object's 7 (to most) parameters, its box as cells. */
+static scl_status line_cells(const input *in, const command *c, const scl_fdtd_model *m, int most,
+                             int lo[3], int hi[3], char *err, size_t errlen)
+{
+    if (nparams(in, c, 7, most, err, errlen))
+        return SCL_ERR_INPUT;
+    return range_cells(in, c, m, 0, lo, hi, err, errlen);
+}
+
+/* How many axes of [lo, hi) have zero size (zero 1) or not (zero 0); *axis
+ * the last of them (-1 if none). */
+static int axes_where(const int lo[3], const int hi[3], int zero, int *axis)
+{
+    int n = 0;
+    *axis = -1;
+    for (int a = 0; a < 3; a++)
+        if ((lo[a] == hi[a]) == zero) {
+            *axis = a;
+            n++;
+        }
+    return n;
+}
+
 /* #plate: x1 y1 z1 x2 y2 z2 mat [mat2]: zero extent on exactly one axis;
  * the faces of its cells on that plane (two materials: the first for the
  * plane's first axis' component, the second for the other's) */
 static scl_status parse_plate(const input *in, const command *c, scl_fdtd_model *m, char *err,
                               size_t errlen)
 {
-    double p[6];
-    int lo[3], hi[3], flat = -1, nflat = 0;
-    scl_status s;
-    if (nparams(in, c, 7, 8, err, errlen) || reals(in, c, 0, 6, p, err, errlen))
-        return SCL_ERR_INPUT;
-    if ((s = box_cells(in, c, &m->grid, p, lo, hi, err, errlen)) != SCL_OK)
+    int lo[3], hi[3], flat;
+    scl_status s = line_cells(in, c, m, 8, lo, hi, err, errlen);
+    if (s != SCL_OK)
         return s;
-    for (int a = 0; a < 3; a++)
-        if (lo[a] == hi[a]) {
-            flat = a;
-            nflat++;
-        }
-    if (nflat != 1)
+    if (axes_where(lo, hi, 1, &flat) != 1)
         return fail(in, c, err, errlen,
                     "a plate has zero size on exactly one axis (after rounding to the grid)");
     if (m->mode2d == flat + 1)
@@ -473,19 +488,11 @@ static scl_status parse_plate(const input *in, const command *c, scl_fdtd_model 
 static scl_status parse_edge(const input *in, const command *c, scl_fdtd_model *m, char *err,
                              size_t errlen)
 {
-    double p[6];
-    int lo[3], hi[3], run = -1, nrun = 0;
-    scl_status s;
-    if (nparams(in, c, 7, 7, err, errlen) || reals(in, c, 0, 6, p, err, errlen))
-        return SCL_ERR_INPUT;
-    if ((s = box_cells(in, c, &m->grid, p, lo, hi, err, errlen)) != SCL_OK)
+    int lo[3], hi[3], run;
+    scl_status s = line_cells(in, c, m, 7, lo, hi, err, errlen);
+    if (s != SCL_OK)
         return s;
-    for (int a = 0; a < 3; a++)
-        if (lo[a] != hi[a]) {
-            run = a;
-            nrun++;
-        }
-    if (nrun != 1)
+    if (axes_where(lo, hi, 0, &run) != 1)
         return fail(in, c, err, errlen,
                     "an edge runs along exactly one axis (after rounding to the grid)");
     if (m->mode2d && !m->te2d && m->mode2d != run + 1)
@@ -888,7 +895,7 @@ static scl_status parse_rough(const input *in, const command *c, const scl_fdtd_
                               size_t errlen)
 {
     double p[6], v[5], d[3] = {m->grid.dx, m->grid.dy, m->grid.dz};
-    int lo[3], hi[3], n[3] = {m->grid.nx, m->grid.ny, m->grid.nz}, a = -1, flat = 0;
+    int lo[3], hi[3], n[3] = {m->grid.nx, m->grid.ny, m->grid.nz}, a;
     long seed = 0;
     scl_status s;
     if (nparams(in, c, 12, 13, err, errlen) || reals(in, c, 0, 6, p, err, errlen) ||
@@ -900,10 +907,7 @@ static scl_status parse_rough(const input *in, const command *c, const scl_fdtd_
         return fail(in, c, err, errlen, "the fractal dimension and the weights must be >= 0");
     if (c->ntok == 13 && (scl_parse_int(c->tok[12], &seed) != 0 || seed < 0))
         return fail(in, c, err, errlen, "the seed is a non-negative integer");
-    for (int q = 0; q < 3; q++)
-        if (lo[q] == hi[q])
-            a = q, flat++;
-    if (flat != 1)
+    if (axes_where(lo, hi, 1, &a) != 1)
         return fail(in, c, err, errlen,
                     "the surface has zero size on exactly one axis (after rounding to the grid)");
     if (m->mode2d == a + 1)
@@ -943,7 +947,7 @@ static scl_status parse_grass(const input *in, const command *c, const scl_fdtd_
                               size_t errlen)
 {
     double p[6], v[3], d[3] = {m->grid.dx, m->grid.dy, m->grid.dz};
-    int lo[3], hi[3], n[3] = {m->grid.nx, m->grid.ny, m->grid.nz}, a = -1, flat = 0;
+    int lo[3], hi[3], n[3] = {m->grid.nx, m->grid.ny, m->grid.nz}, a;
     long seed = 0, blades;
     scl_status s;
     if (nparams(in, c, 11, 12, err, errlen) || reals(in, c, 0, 6, p, err, errlen) ||
@@ -959,10 +963,7 @@ static scl_status parse_grass(const input *in, const command *c, const scl_fdtd_
         return fail(in, c, err, errlen, "grass in 2D TE models is not supported");
     if (!(m->dt < GRASS_TAU))
         return fail(in, c, err, errlen, "the time step must be below grass's relaxation time (1.0793e-11 s)");
-    for (int q = 0; q < 3; q++)
-        if (lo[q] == hi[q])
-            a = q, flat++;
-    if (flat != 1)
+    if (axes_where(lo, hi, 1, &a) != 1)
         return fail(in, c, err, errlen,
                     "the surface has zero size on exactly one axis (after rounding to the grid)");
     if (m->mode2d == a + 1)

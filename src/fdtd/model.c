@@ -309,7 +309,7 @@ static int averaged(scl_fdtd_model *m, const int *ids, int n, int magnetic)
  * equal cells give their material and different ones an averaged material
  * (as gprMax 4.0.1 builds its per-component IDs, as its
  * #geometry_objects_write shows them). */
-static int component_material(scl_fdtd_model *m, int c, int i, int j, int k)
+int scl_fdtd_component_material(scl_fdtd_model *m, int c, int i, int j, int k)
 {
     int ijk[3] = {i, j, k}, ids[4] = {1, 1, 1, 1}, rigid_id = -1;
     unsigned int rigid_last = 0;
@@ -480,11 +480,11 @@ static int inner_nodes(const unsigned char *const r[4], const int dx[4], int n, 
 
 /* The row's nodes whose cells in the domain all hold one material s: the
  * component takes s (an E edge of PEC cells: 0; to[] maps that), which is
- * what component_material gives there whatever the rigid flags (the
+ * what scl_fdtd_component_material gives there whatever the rigid flags (the
  * rigid cell, the PEC test and the agreement all name s) and without
  * adding a material; no cell in the domain: free space. Written into out
  * (the row at x = 0); the count of the other nodes, left to
- * component_material. */
+ * scl_fdtd_component_material. */
 static long agreed_row(const scl_fdtd_model *m, int c, int j, int k, const unsigned char *to,
                        int identity, unsigned char *out)
 {
@@ -510,7 +510,7 @@ static long agreed_row(const scl_fdtd_model *m, int c, int j, int k, const unsig
     return left;
 }
 
-/* Every component's material at every node (component_material), rows in
+/* Every component's material at every node (scl_fdtd_component_material), rows in
  * parallel where the cells around a node agree (most of any model: no
  * material is added there), then the rest in the serial order of the
  * nodes, so that averaged materials are numbered as one pass would. */
@@ -550,7 +550,7 @@ static scl_status component_materials(scl_fdtd_model *m)
         for (int i = 0; i <= g->nx && st == SCL_OK; i++) {
             if (node_agrees(r, dx, n, g->nx, i, &s))
                 continue; /* agreed_row wrote it */
-            const int id = component_material(m, c, i, j, k);
+            const int id = scl_fdtd_component_material(m, c, i, j, k);
             if (id < 0)
                 st = SCL_ERR_INPUT;
             else

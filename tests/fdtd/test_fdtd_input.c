@@ -2,55 +2,12 @@
  * (cells, dt at the Courant limit, iterations = ceil(window/dt) + 1, node
  * rounding, default 10 PML cells), and every bad input gives an error naming
  * the file and line and the reason. */
-#include "test_util.h"
-#include "streamcl/fdtd.h"
+#include "fdtd_test_input.h"
 
 #include <math.h>
-#include <string.h>
-#include <unistd.h>
-
-static char dir[] = "/tmp/fdtd_inputXXXXXX";
-
-static const char *write_input(const char *name, const char *text)
-{
-    static char path[256];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    fputs(text, f);
-    fclose(f);
-    return path;
-}
 
 #define BASE "#domain: 0.1 0.08 0.06\n#dx_dy_dz: 0.002 0.002 0.002\n#time_window: 1e-9\n" \
              "#waveform: ricker 1 2e9 w1\n"
-
-static void expect_error(const char *what, const char *text, const char *line_tag, const char *phrase)
-{
-    char err[1024] = "";
-    scl_fdtd_model m;
-    const char *path = write_input("bad.in", text);
-    scl_status s = scl_fdtd_read_input(path, &m, err, sizeof err);
-    CHECK(s == SCL_ERR_INPUT, "%s: status %d (%s)", what, s, err);
-    CHECK(strstr(err, line_tag) != NULL && strstr(err, phrase) != NULL,
-          "%s: message '%s' lacks '%s' / '%s'", what, err, line_tag, phrase);
-}
-
-/* Most bad inputs are BASE and a line or two more: that text, where the
- * message must point and what it must say. */
-typedef struct {
-    const char *what, *extra, *line_tag, *phrase;
-} bad_line;
-
-static void expect_errors(const bad_line *b, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        char text[1024];
-        int len = snprintf(text, sizeof text, "%s%s", BASE, b[i].extra);
-        CHECK(len > 0 && (size_t)len < sizeof text, "%s: input text too long", b[i].what);
-        expect_error(b[i].what, text, b[i].line_tag, b[i].phrase);
-    }
-}
-#define EXPECT_ERRORS(table) expect_errors(table, sizeof table / sizeof table[0])
 
 /* #plate #edge #triangle #cylindrical_sector as gprMax rasterises them, and
  * #excitation_file's interpolation; their bad inputs by file and line */
@@ -134,31 +91,7 @@ static void thin_objects(void)
               "nearest sample");
         scl_fdtd_model_free(&m);
     }
-    write_input("e3.txt", "a b\n1 2\n3\n");
-    static const bad_line bad_inputs[] = {
-        {"plate not flat", "#plate: 0.01 0.01 0.01 0.02 0.02 0.02 pec\n", "bad.in:5:", "exactly one axis"},
-        {"edge diagonal", "#edge: 0.01 0.01 0.01 0.02 0.02 0.01 pec\n", "bad.in:5:", "exactly one axis"},
-        {"edge material", "#edge: 0.01 0.01 0.01 0.02 0.01 0.01 gold\n", "bad.in:5:", "material 'gold'"},
-        {"triangle tilted", "#triangle: 0 0 0 0.02 0 0.01 0 0.02 0.02 0 pec\n", "bad.in:5:", "plane normal"},
-        {"triangle line", "#triangle: 0 0 0 0.02 0 0 0.04 0 0 0 pec\n", "bad.in:5:", "make a triangle"},
-        {"triangle thickness", "#triangle: 0 0 0 0.02 0 0 0 0.02 0 -1 pec\n", "bad.in:5:", "thickness"},
-        {"sector normal", "#cylindrical_sector: w 0.05 0.04 0 0.01 0.01 0 90 pec\n", "bad.in:5:", "normal"},
-        {"sector angle", "#cylindrical_sector: z 0.05 0.04 0 0.01 0.01 0 400 pec\n", "bad.in:5:", "angle"},
-        {"sector radius", "#cylindrical_sector: z 0.05 0.04 0 0.01 0 0 90 pec\n", "bad.in:5:", "radius"},
-        {"excitation missing", "#excitation_file: nofile.txt\n", "bad.in:5:", "nofile.txt"},
-        {"excitation kind", "#excitation_file: e1.txt cubic 0\n", "bad.in:5:", "interpolation"},
-        {"excitation row", "#excitation_file: e3.txt\n", "e3.txt:3:", "header names 2"},
-        {"transmission line", "#transmission_line: z 0.05 0.04 0.03 50 w1\n", "bad.in:5:", "'#transmission_line'"},
-        {"cfs twice", "#pml_cfs: constant forward 0 0 constant forward 1 1 quartic forward 0 None\n"
-         "#pml_cfs: constant forward 0 0 constant forward 1 1 quartic forward 0 None\n", "bad.in:6:", "second-order"},
-        {"cfs profile", "#pml_cfs: cosine forward 0 0 constant forward 1 1 quartic forward 0 None\n", "bad.in:5:", "profile"},
-        {"cfs kappa", "#pml_cfs: constant forward 0 0 constant forward 0 0 quartic forward 0 None\n", "bad.in:5:", "kappa"},
-        {"cfs negative", "#pml_cfs: constant forward 0 -1 constant forward 1 1 quartic forward 0 None\n", "bad.in:5:", "zero or greater"},
-        {"cfs id", "#pml_cfs: constant forward 0 0 constant forward 1 1 quartic forward 0 None p1\n", "bad.in:5:", "identifiers"},
-        /* #magnetic_dipole: an H source, gprMax's 2D rules for its polarisation */
-        {"magnetic wave", "#magnetic_dipole: x 0.05 0.04 0.03 w2\n", "bad.in:5:", "'w2'"},
-    };
-    EXPECT_ERRORS(bad_inputs);
+    write_input("e3.txt", "a b\n1 2\n3\n"); /* a short row, for bad_inputs */
     expect_error("magnetic 2D TM", "#domain: 0.1 0.08 0.002\n#dx_dy_dz: 0.002 0.002 0.002\n#time_window: 1e-9\n"
                  "#waveform: ricker 1 2e9 w1\n#magnetic_dipole: z 0.05 0.04 0 w1\n", "bad.in:5:", "2D TM");
     path = write_input("mag.in", BASE "#magnetic_dipole: y 0.05 0.04 0.03 w1 1e-10 5e-10\n");
@@ -263,14 +196,6 @@ static void soils(void)
         CHECK(used[1] == 50 * 40 * 20 && kinds == 21, "soil below z 0.02 m: %d materials in use", kinds);
         scl_fdtd_model_free(&m);
     }
-    static const bad_line bad_inputs[] = {
-        {"soil fractions", "#soil_peplinski: 0.8 0.5 2.0 2.66 0.001 0.25 s\n", "bad.in:5:", "fractions"},
-        {"soil water", "#soil_peplinski: 0.5 0.5 2.0 2.66 0 0.25 s\n", "bad.in:5:", "water"},
-        {"fractal mixing model", "#fractal_box: 0 0 0 0.1 0.08 0.02 1.5 1 1 1 20 nosoil f\n", "bad.in:5:", "'nosoil' is not defined"},
-        {"fractal bins", "#soil_peplinski: 0.5 0.5 2.0 2.66 0.001 0.25 s\n#fractal_box: 0 0 0 0.1 0.08 0.02 1.5 1 1 1 0 s f\n", "bad.in:6:", "number of materials"},
-        {"surface water", "#add_surface_water: 0 0 0.02 0.1 0.08 0.02 0.01 f\n", "bad.in:5:", "'#add_surface_water'"},
-    };
-    EXPECT_ERRORS(bad_inputs);
 }
 
 /* 2D TE: two cells on the invariant axis, the live plane at node 1, the
@@ -337,9 +262,57 @@ static void h_faces(const char *extra, double mr, double sm)
     scl_fdtd_model_free(&m);
 }
 
+/* Bad inputs that are BASE and a line or two more, walked once the
+ * excitation files e1.txt and e3.txt (thin_objects) exist */
+static const bad_line bad_inputs[] = {
+    /* commands, numbers, the domain and the time step */
+    {"unknown command", "#foo: 1 2\n", "bad.in:5:", "unknown or unsupported command '#foo'"},
+    {"box outside", "#material: 4 0 1 0 s\n#box: 0 0 0 0.2 0.08 0.02 s\n", "bad.in:6:", "not inside the domain"},
+    {"dt above Courant", "#time_step_stability_factor: 1.5\n", "bad.in:5:", "Courant limit"},
+    {"negative permittivity", "#material: -2 0 1 0 m\n", "bad.in:5:", "permittivity"},
+    {"missing waveform", "#hertzian_dipole: z 0.05 0.04 0.03 nowave\n", "bad.in:5:",
+     "waveform 'nowave' is not defined"},
+    {"rx outside", "#hertzian_dipole: z 0.05 0.04 0.03 w1\n#rx: 0.05 0.09 0.03\n", "bad.in:6:", "outside the domain"},
+    {"bad number", "#material: 4 0.01x 1 0 soil\n", "bad.in:5:", "not a finite number"},
+    {"unknown material", "#box: 0 0 0 0.01 0.01 0.01 rock\n", "bad.in:5:", "material 'rock' is not defined"},
+    {"unknown waveform type", "#waveform: square 1 2e9 w\n", "bad.in:5:", "waveform type"},
+    {"bad polarisation", "#hertzian_dipole: q 0.05 0.04 0.03 w1\n", "bad.in:5:", "polarisation"},
+    {"python", "#python:\n", "bad.in:5:", "Python"},
+    {"pml fills", "#pml_cells: 20\n", "bad.in:5:", "PML"},
+    {"twice", "#domain: 0.1 0.1 0.1\n", "bad.in:5:", "more than once"},
+    /* #plate #edge #triangle #cylindrical_sector, #excitation_file, #pml_cfs */
+    {"plate not flat", "#plate: 0.01 0.01 0.01 0.02 0.02 0.02 pec\n", "bad.in:5:", "exactly one axis"},
+    {"edge diagonal", "#edge: 0.01 0.01 0.01 0.02 0.02 0.01 pec\n", "bad.in:5:", "exactly one axis"},
+    {"edge material", "#edge: 0.01 0.01 0.01 0.02 0.01 0.01 gold\n", "bad.in:5:", "material 'gold'"},
+    {"triangle tilted", "#triangle: 0 0 0 0.02 0 0.01 0 0.02 0.02 0 pec\n", "bad.in:5:", "plane normal"},
+    {"triangle line", "#triangle: 0 0 0 0.02 0 0 0.04 0 0 0 pec\n", "bad.in:5:", "make a triangle"},
+    {"triangle thickness", "#triangle: 0 0 0 0.02 0 0 0 0.02 0 -1 pec\n", "bad.in:5:", "thickness"},
+    {"sector normal", "#cylindrical_sector: w 0.05 0.04 0 0.01 0.01 0 90 pec\n", "bad.in:5:", "normal"},
+    {"sector angle", "#cylindrical_sector: z 0.05 0.04 0 0.01 0.01 0 400 pec\n", "bad.in:5:", "angle"},
+    {"sector radius", "#cylindrical_sector: z 0.05 0.04 0 0.01 0 0 90 pec\n", "bad.in:5:", "radius"},
+    {"excitation missing", "#excitation_file: nofile.txt\n", "bad.in:5:", "nofile.txt"},
+    {"excitation kind", "#excitation_file: e1.txt cubic 0\n", "bad.in:5:", "interpolation"},
+    {"excitation row", "#excitation_file: e3.txt\n", "e3.txt:3:", "header names 2"},
+    {"transmission line", "#transmission_line: z 0.05 0.04 0.03 50 w1\n", "bad.in:5:", "'#transmission_line'"},
+    {"cfs twice", "#pml_cfs: constant forward 0 0 constant forward 1 1 quartic forward 0 None\n"
+     "#pml_cfs: constant forward 0 0 constant forward 1 1 quartic forward 0 None\n", "bad.in:6:", "second-order"},
+    {"cfs profile", "#pml_cfs: cosine forward 0 0 constant forward 1 1 quartic forward 0 None\n", "bad.in:5:", "profile"},
+    {"cfs kappa", "#pml_cfs: constant forward 0 0 constant forward 0 0 quartic forward 0 None\n", "bad.in:5:", "kappa"},
+    {"cfs negative", "#pml_cfs: constant forward 0 -1 constant forward 1 1 quartic forward 0 None\n", "bad.in:5:", "zero or greater"},
+    {"cfs id", "#pml_cfs: constant forward 0 0 constant forward 1 1 quartic forward 0 None p1\n", "bad.in:5:", "identifiers"},
+    /* #magnetic_dipole: an H source, gprMax's 2D rules for its polarisation */
+    {"magnetic wave", "#magnetic_dipole: x 0.05 0.04 0.03 w2\n", "bad.in:5:", "'w2'"},
+    /* #soil_peplinski and #fractal_box */
+    {"soil fractions", "#soil_peplinski: 0.8 0.5 2.0 2.66 0.001 0.25 s\n", "bad.in:5:", "fractions"},
+    {"soil water", "#soil_peplinski: 0.5 0.5 2.0 2.66 0 0.25 s\n", "bad.in:5:", "water"},
+    {"fractal mixing model", "#fractal_box: 0 0 0 0.1 0.08 0.02 1.5 1 1 1 20 nosoil f\n", "bad.in:5:", "'nosoil' is not defined"},
+    {"fractal bins", "#soil_peplinski: 0.5 0.5 2.0 2.66 0.001 0.25 s\n#fractal_box: 0 0 0 0.1 0.08 0.02 1.5 1 1 1 0 s f\n", "bad.in:6:", "number of materials"},
+    {"surface water", "#add_surface_water: 0 0 0.02 0.1 0.08 0.02 0.01 f\n", "bad.in:5:", "'#add_surface_water'"},
+};
+
 int main(void)
 {
-    if (!mkdtemp(dir))
+    if (input_dir_make() != 0)
         return 1;
     char err[1024];
     scl_fdtd_model m;
@@ -388,23 +361,6 @@ int main(void)
     expect_error("magnetic averaging", BASE "#magnetic_averaging: geometric\n", "bad.in:5:", "harmonic or arithmetic");
     expect_error("magnetic averaging twice", BASE "#magnetic_averaging: harmonic\n#magnetic_averaging: harmonic\n",
                  "bad.in:", "#magnetic_averaging");
-    static const bad_line bad_inputs[] = {
-        {"unknown command", "#foo: 1 2\n", "bad.in:5:", "unknown or unsupported command '#foo'"},
-        {"box outside", "#material: 4 0 1 0 s\n#box: 0 0 0 0.2 0.08 0.02 s\n", "bad.in:6:", "not inside the domain"},
-        {"dt above Courant", "#time_step_stability_factor: 1.5\n", "bad.in:5:", "Courant limit"},
-        {"negative permittivity", "#material: -2 0 1 0 m\n", "bad.in:5:", "permittivity"},
-        {"missing waveform", "#hertzian_dipole: z 0.05 0.04 0.03 nowave\n", "bad.in:5:",
-         "waveform 'nowave' is not defined"},
-        {"rx outside", "#hertzian_dipole: z 0.05 0.04 0.03 w1\n#rx: 0.05 0.09 0.03\n", "bad.in:6:", "outside the domain"},
-        {"bad number", "#material: 4 0.01x 1 0 soil\n", "bad.in:5:", "not a finite number"},
-        {"unknown material", "#box: 0 0 0 0.01 0.01 0.01 rock\n", "bad.in:5:", "material 'rock' is not defined"},
-        {"unknown waveform type", "#waveform: square 1 2e9 w\n", "bad.in:5:", "waveform type"},
-        {"bad polarisation", "#hertzian_dipole: q 0.05 0.04 0.03 w1\n", "bad.in:5:", "polarisation"},
-        {"python", "#python:\n", "bad.in:5:", "Python"},
-        {"pml fills", "#pml_cells: 20\n", "bad.in:5:", "PML"},
-        {"twice", "#domain: 0.1 0.1 0.1\n", "bad.in:5:", "more than once"},
-    };
-    EXPECT_ERRORS(bad_inputs);
     expect_error("no domain", "#dx_dy_dz: 0.002 0.002 0.002\n#time_window: 1e-9\n", "bad.in", "#domain is required");
     CHECK(scl_fdtd_read_input("/nonexistent/x.in", &m, err, sizeof err) == SCL_ERR_IO && strstr(err, "/nonexistent/x.in"), "missing file");
     /* the API refuses a dt above the limit, naming the limit */
@@ -415,9 +371,8 @@ int main(void)
     thin_objects();
     soils();
     te_mode();
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
+    EXPECT_ERRORS(BASE, bad_inputs);
+    if (input_dir_remove() != 0)
         return 1;
     return test_summary("fdtd_input");
 }

@@ -4,40 +4,13 @@
  * of a fractal box in a model (every column of soil contiguous, its end at
  * the surface's height: the range's ends reached exactly, the box grown to
  * the limits), and bad inputs named by file and line. */
-#include "test_util.h"
-#include "streamcl/fdtd.h"
+#include "fdtd_test_input.h"
 
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
-static char dir[] = "/tmp/fdtd_roughXXXXXX";
-
-static const char *write_input(const char *name, const char *text)
-{
-    static char path[256];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    fputs(text, f);
-    fclose(f);
-    return path;
-}
 
 /* 50 x 40 x 30 cells of 2 mm */
 #define BASE "#domain: 0.1 0.08 0.06\n#dx_dy_dz: 0.002 0.002 0.002\n#time_window: 1e-9\n" \
              "#soil_peplinski: 0.5 0.5 2.0 2.66 0.001 0.25 mysoil\n"
-
-static void expect_error(const char *what, const char *text, const char *line_tag, const char *phrase)
-{
-    char err[1024] = "";
-    scl_fdtd_model m;
-    const char *path = write_input("bad.in", text);
-    scl_status s = scl_fdtd_read_input(path, &m, err, sizeof err);
-    CHECK(s == SCL_ERR_INPUT, "%s: status %d (%s)", what, s, err);
-    CHECK(strstr(err, line_tag) != NULL && strstr(err, phrase) != NULL,
-          "%s: message '%s' lacks '%s' / '%s'", what, err, line_tag, phrase);
-}
 
 /* power of the surface at frequency k along axis 0 (all of axis 1 summed) */
 static double power_along(const double *h, const int n[2], int k)
@@ -208,55 +181,52 @@ static void grass(void)
     scl_fdtd_model_free(&m);
 }
 
+/* bad inputs after a fractal box fbox: the line each adds, where the
+ * message must point and what it must say */
 static void bad_inputs(void)
 {
-    const char *box = BASE "#fractal_box: 0 0 0 0.1 0.08 0.02 1.5 1 1 1 10 mysoil fbox 5\n";
-    char text[1024];
-#define ROUGH(line) (snprintf(text, sizeof text, "%s%s\n", box, line), text)
-    expect_error("unknown box", ROUGH("#add_surface_roughness: 0 0 0.02 0.1 0.08 0.02 1.5 1 1 0.015 0.03 nobox"),
-                 "bad.in:6:", "fractal box 'nobox' is not defined");
-    expect_error("parameters", ROUGH("#add_surface_roughness: 0 0 0.02 0.1 0.08 0.02 1.5 1 1 0.015 fbox"),
-                 "bad.in:6:", "needs 12 to 13 parameters");
-    expect_error("not a face", ROUGH("#add_surface_roughness: 0 0 0.01 0.1 0.08 0.01 1.5 1 1 0.005 0.03 fbox"),
-                 "bad.in:6:", "outer face");
-    expect_error("not flat", ROUGH("#add_surface_roughness: 0 0 0.01 0.1 0.08 0.02 1.5 1 1 0.015 0.03 fbox"),
-                 "bad.in:6:", "zero size on exactly one axis");
-    expect_error("upper limit", ROUGH("#add_surface_roughness: 0 0 0.02 0.1 0.08 0.02 1.5 1 1 0.015 0.07 fbox"),
-                 "bad.in:6:", "inside the domain");
-    expect_error("lower limit", ROUGH("#add_surface_roughness: 0 0 0.02 0.1 0.08 0.02 1.5 1 1 0.04 0.03 fbox"),
-                 "bad.in:6:", "lower <= upper");
-    expect_error("lower face, upper limit", ROUGH("#add_surface_roughness: 0 0 0 0.1 0.08 0 1.5 1 1 0 0.03 fbox"),
-                 "bad.in:6:", "upper limit must be inside the fractal box");
-    expect_error("dimension", ROUGH("#add_surface_roughness: 0 0 0.02 0.1 0.08 0.02 -1 1 1 0.015 0.03 fbox"),
-                 "bad.in:6:", "must be >= 0");
-    expect_error("seed", ROUGH("#add_surface_roughness: 0 0 0.02 0.1 0.08 0.02 1.5 1 1 0.015 0.03 fbox x"),
-                 "bad.in:6:", "seed");
-    snprintf(text, sizeof text, "%s%s\n%s\n", box,
-             "#add_surface_roughness: 0 0 0.02 0.1 0.08 0.02 1.5 1 1 0.015 0.03 fbox",
-             "#add_surface_roughness: 0 0 0.02 0.05 0.08 0.02 1.5 1 1 0.015 0.03 fbox");
-    expect_error("a face twice", text, "bad.in:7:", "already has a rough surface");
-    expect_error("grass below", ROUGH("#add_grass: 0 0 0 0.1 0.08 0 1.5 0.03 0.05 60 fbox"),
-                 "bad.in:6:", "upper face");
-    expect_error("grass blades", ROUGH("#add_grass: 0 0 0.02 0.1 0.08 0.02 1.5 0.03 0.05 2001 fbox"),
-                 "bad.in:6:", "number of blades");
-    expect_error("grass heights", ROUGH("#add_grass: 0 0 0.02 0.1 0.08 0.02 1.5 0.05 0.03 60 fbox"),
-                 "bad.in:6:", "lower < upper");
-    expect_error("grass box", ROUGH("#add_grass: 0 0 0.02 0.1 0.08 0.02 1.5 0.03 0.05 60 nobox"),
-                 "bad.in:6:", "fractal box 'nobox' is not defined");
-#undef ROUGH
+    static const bad_line bad[] = {
+        {"unknown box", "#add_surface_roughness: 0 0 0.02 0.1 0.08 0.02 1.5 1 1 0.015 0.03 nobox\n", "bad.in:6:",
+         "fractal box 'nobox' is not defined"},
+        {"parameters", "#add_surface_roughness: 0 0 0.02 0.1 0.08 0.02 1.5 1 1 0.015 fbox\n", "bad.in:6:",
+         "needs 12 to 13 parameters"},
+        {"not a face", "#add_surface_roughness: 0 0 0.01 0.1 0.08 0.01 1.5 1 1 0.005 0.03 fbox\n", "bad.in:6:",
+         "outer face"},
+        {"not flat", "#add_surface_roughness: 0 0 0.01 0.1 0.08 0.02 1.5 1 1 0.015 0.03 fbox\n", "bad.in:6:",
+         "zero size on exactly one axis"},
+        {"upper limit", "#add_surface_roughness: 0 0 0.02 0.1 0.08 0.02 1.5 1 1 0.015 0.07 fbox\n", "bad.in:6:",
+         "inside the domain"},
+        {"lower limit", "#add_surface_roughness: 0 0 0.02 0.1 0.08 0.02 1.5 1 1 0.04 0.03 fbox\n", "bad.in:6:",
+         "lower <= upper"},
+        {"lower face, upper limit", "#add_surface_roughness: 0 0 0 0.1 0.08 0 1.5 1 1 0 0.03 fbox\n", "bad.in:6:",
+         "upper limit must be inside the fractal box"},
+        {"dimension", "#add_surface_roughness: 0 0 0.02 0.1 0.08 0.02 -1 1 1 0.015 0.03 fbox\n", "bad.in:6:",
+         "must be >= 0"},
+        {"seed", "#add_surface_roughness: 0 0 0.02 0.1 0.08 0.02 1.5 1 1 0.015 0.03 fbox x\n", "bad.in:6:", "seed"},
+        {"a face twice",
+         "#add_surface_roughness: 0 0 0.02 0.1 0.08 0.02 1.5 1 1 0.015 0.03 fbox\n"
+         "#add_surface_roughness: 0 0 0.02 0.05 0.08 0.02 1.5 1 1 0.015 0.03 fbox\n",
+         "bad.in:7:", "already has a rough surface"},
+        {"grass below", "#add_grass: 0 0 0 0.1 0.08 0 1.5 0.03 0.05 60 fbox\n", "bad.in:6:", "upper face"},
+        {"grass blades", "#add_grass: 0 0 0.02 0.1 0.08 0.02 1.5 0.03 0.05 2001 fbox\n", "bad.in:6:",
+         "number of blades"},
+        {"grass heights", "#add_grass: 0 0 0.02 0.1 0.08 0.02 1.5 0.05 0.03 60 fbox\n", "bad.in:6:",
+         "lower < upper"},
+        {"grass box", "#add_grass: 0 0 0.02 0.1 0.08 0.02 1.5 0.03 0.05 60 nobox\n", "bad.in:6:",
+         "fractal box 'nobox' is not defined"},
+    };
+    EXPECT_ERRORS(BASE "#fractal_box: 0 0 0 0.1 0.08 0.02 1.5 1 1 1 10 mysoil fbox 5\n", bad);
 }
 
 int main(void)
 {
-    if (!mkdtemp(dir))
+    if (input_dir_make() != 0)
         return 1;
     generator();
     model();
     grass();
     bad_inputs();
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
+    if (input_dir_remove() != 0)
+        fprintf(stderr, "could not remove %s\n", fdtd_test_dir);
     return test_summary("fdtd_rough");
 }
