@@ -525,6 +525,10 @@ static scl_status component_materials(scl_fdtd_model *m)
         to[1][q] = (unsigned char)q;
         same[0] &= to[0][q] == q;
     }
+    /* a PEC object built over a rigid one keeps the rigid one's material on
+     * H faces (solid_h) where solid says PEC: the cells' agreement in solid
+     * does not decide H there, so H goes node by node */
+    const int h_by_node = m->rigid_h != NULL;
     unsigned char *rest = malloc((size_t)(6 * rows));
     if (!rest)
         return SCL_ERR_MEMORY;
@@ -535,7 +539,7 @@ static scl_status component_materials(scl_fdtd_model *m)
         const int c = (int)(q / rows), j = (int)(q % rows % (g->ny + 1));
         const int k = (int)(q % rows / (g->ny + 1));
         unsigned char *out = m->id[c] + scl_grid3d_index(g, 0, j, k);
-        rest[q] = agreed_row(m, c, j, k, to[c >= 3], same[c >= 3], out) > 0;
+        rest[q] = (c >= 3 && h_by_node) || agreed_row(m, c, j, k, to[c >= 3], same[c >= 3], out) > 0;
     }
     scl_status st = SCL_OK;
     for (long q = 0; q < 6 * rows && st == SCL_OK; q++) {
@@ -548,7 +552,7 @@ static scl_status component_materials(scl_fdtd_model *m)
         int dx[4], s;
         const int n = row_cells(m, c, j, k, r, dx);
         for (int i = 0; i <= g->nx && st == SCL_OK; i++) {
-            if (node_agrees(r, dx, n, g->nx, i, &s))
+            if (!(c >= 3 && h_by_node) && node_agrees(r, dx, n, g->nx, i, &s))
                 continue; /* agreed_row wrote it */
             const int id = scl_fdtd_component_material(m, c, i, j, k);
             if (id < 0)
