@@ -217,29 +217,15 @@ void FixShakeOCL::post_force(int vflag)
 
   if (clusters_dirty) upload_clusters();
 
-  scl_shake_input in;
-  memset(&in, 0, sizeof in);
-  in.natoms = natoms_used;
-  in.nlocal = atom->nlocal;
-  in.x = natoms_used ? &atom->x[0][0] : nullptr;
-  in.xshake = natoms_used ? &xshake[0][0] : nullptr;
-  in.dtfsq = dtfsq;
 #if STREAMCL_LAMMPS_SHAKE_CLOSEST
   // closest images already: FixShake applies no minimum image (an aperiodic
   // box makes the kernel's a no-op, the same bits)
-  in.box.periodic[0] = in.box.periodic[1] = in.box.periodic[2] = 0;
+  scl_shake_input in = solve_input(atom->nlocal, false);
 #else
-  in.box.periodic[0] = domain->xperiodic;
-  in.box.periodic[1] = domain->yperiodic;
-  in.box.periodic[2] = domain->zperiodic;
+  scl_shake_input in = solve_input(atom->nlocal, true);
 #endif
-  in.box.triclinic = domain->triclinic;
-  in.box.prd[0] = domain->xprd;
-  in.box.prd[1] = domain->yprd;
-  in.box.prd[2] = domain->zprd;
-  in.box.xy = domain->xy;
-  in.box.xz = domain->xz;
-  in.box.yz = domain->yz;
+  in.x = natoms_used ? &atom->x[0][0] : nullptr;
+  in.xshake = natoms_used ? &xshake[0][0] : nullptr;
   const bool tally = evflag && vflag_global;
   // x from the pair style's device copy of this step where it has one on
   // this context (STREAMCL_SHARE_X=0: uploaded, for A/B); xshake goes up
@@ -253,17 +239,46 @@ void FixShakeOCL::post_force(int vflag)
     scl_status st = xdev ? scl_shake_solve_device_x(engine, &in, xdev, f, vir)
                          : scl_shake_solve(engine, &in, f, vir);
     StreamclContext::note_x(lmp, StreamclContext::SHAKE, xdev != nullptr);
-    if (st == SCL_ERR_INPUT && strstr(scl_last_error(ctx), "determinant"))
-      error->one(FLERR, strf("Shake determinant = 0.0 (fix shake/ocl: %s)", scl_last_error(ctx)));
-    if (st != SCL_OK)
-      error->one(FLERR, strf("fix shake/ocl: %s: %s", scl_status_name(st), scl_last_error(ctx)));
-    scl_shake_stats ss;
-    scl_shake_stats_get(engine, &ss);
-    if (ss.last_negative > 0) error->warning(FLERR, "Shake determinant < 0.0");
+    check_solve(st);
   }
   vflag_post_force = vflag;
   wall += MPI_Wtime() - t0;
   steps_device++;
+}
+
+/* The solve's input but for x and xshake: the clusters' atoms, dtfsq and
+   the box (periodic false: no minimum image in the kernel). */
+scl_shake_input FixShakeOCL::solve_input(int nlocal, bool periodic) const
+{
+  scl_shake_input in;
+  memset(&in, 0, sizeof in);
+  in.natoms = natoms_used;
+  in.nlocal = nlocal;
+  in.dtfsq = dtfsq;
+  in.box.periodic[0] = periodic ? domain->xperiodic : 0;
+  in.box.periodic[1] = periodic ? domain->yperiodic : 0;
+  in.box.periodic[2] = periodic ? domain->zperiodic : 0;
+  in.box.triclinic = domain->triclinic;
+  in.box.prd[0] = domain->xprd;
+  in.box.prd[1] = domain->yprd;
+  in.box.prd[2] = domain->zprd;
+  in.box.xy = domain->xy;
+  in.box.xz = domain->xz;
+  in.box.yz = domain->yz;
+  return in;
+}
+
+/* A solve's status as LAMMPS's FixShake reports it: a zero determinant is
+   its error, a negative one its warning. */
+void FixShakeOCL::check_solve(scl_status st)
+{
+  if (st == SCL_ERR_INPUT && strstr(scl_last_error(ctx), "determinant"))
+    error->one(FLERR, strf("Shake determinant = 0.0 (fix shake/ocl: %s)", scl_last_error(ctx)));
+  if (st != SCL_OK)
+    error->one(FLERR, strf("fix shake/ocl: %s: %s", scl_status_name(st), scl_last_error(ctx)));
+  scl_shake_stats ss;
+  scl_shake_stats_get(engine, &ss);
+  if (ss.last_negative > 0) error->warning(FLERR, "Shake determinant < 0.0");
 }
 
 void FixShakeOCL::ensure_rows_adder()
@@ -370,21 +385,7 @@ int FixShakeOCL::solve_in_rows(scl_stream *f, scl_type type, int nlocal)
   if (!xdev) return 0;
   if (clusters_dirty) upload_clusters();
   if (natoms_used > nlocal || !set_extra_rows(ghosts, nghosts, nlocal)) return 0;
-  scl_shake_input in;
-  memset(&in, 0, sizeof in);
-  in.natoms = natoms_used;
-  in.nlocal = nlocal;
-  in.dtfsq = dtfsq;
-  in.box.periodic[0] = domain->xperiodic;
-  in.box.periodic[1] = domain->yperiodic;
-  in.box.periodic[2] = domain->zperiodic;
-  in.box.triclinic = domain->triclinic;
-  in.box.prd[0] = domain->xprd;
-  in.box.prd[1] = domain->yprd;
-  in.box.prd[2] = domain->zprd;
-  in.box.xy = domain->xy;
-  in.box.xz = domain->xz;
-  in.box.yz = domain->yz;
+  scl_shake_input in = solve_input(nlocal, true);
   scl_shake_rows r;
   r.x = xdev;
   r.rows = f;
@@ -393,14 +394,7 @@ int FixShakeOCL::solve_in_rows(scl_stream *f, scl_type type, int nlocal)
   r.dtv = dtv;
   rows_tallied = pair->vflag_global != 0;
   for (double &w : rows_virial) w = 0.0;
-  scl_status st = scl_shake_solve_rows(engine, &in, &r, rows_tallied ? rows_virial : nullptr);
-  if (st == SCL_ERR_INPUT && strstr(scl_last_error(ctx), "determinant"))
-    error->one(FLERR, strf("Shake determinant = 0.0 (fix shake/ocl: %s)", scl_last_error(ctx)));
-  if (st != SCL_OK)
-    error->one(FLERR, strf("fix shake/ocl: %s: %s", scl_status_name(st), scl_last_error(ctx)));
-  scl_shake_stats ss;
-  scl_shake_stats_get(engine, &ss);
-  if (ss.last_negative > 0) error->warning(FLERR, "Shake determinant < 0.0");
+  check_solve(scl_shake_solve_rows(engine, &in, &r, rows_tallied ? rows_virial : nullptr));
   StreamclContext::note_x(lmp, StreamclContext::SHAKE, true);
   rows_step = update->ntimestep;
   return 0;

@@ -67,6 +67,8 @@ class FixShakeOCL : public FixShake {
   void create_engine();
   void upload_clusters();
   void note(const char *msg);
+  scl_shake_input solve_input(int nlocal, bool periodic) const;
+  void check_solve(scl_status st);
 
   // One rank: the unconstrained update, the solve and the constraint forces
   // inside the pair style's device force rows before its one download (its
