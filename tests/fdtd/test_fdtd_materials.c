@@ -99,7 +99,7 @@ static void random_model(uint64_t *rng, int round)
         m.objects++;
         scl_fdtd_fill_box(&m, lo, hi, mat, pick(rng, 3) != 0);
     }
-    char what[64];
+    char what[128];
     snprintf(what, sizeof what, "random model %d (%d x %d x %d, %d boxes)", round, nx, ny, nz, boxes);
     compare(&m, what);
     scl_fdtd_model_free(&m);
