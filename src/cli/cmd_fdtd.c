@@ -4,6 +4,7 @@
 #include "commands.h"
 #include "fdtd_bscan.h"
 #include "fdtd_cli.h"
+#include "mpi_grid.h"
 #include "streamcl/fdtd.h"
 
 #include <errno.h>
@@ -632,6 +633,9 @@ int cmd_fdtd(int argc, char **argv)
     int rc = take_args(argc, argv, &a);
     if (rc >= 0)
         return rc;
+    if (a.mpi_traces && cli_mpi_launcher_size() > 0) /* here under mpirun: no MPI built in */
+        return fprintf(stderr, "streamcl fdtd: --mpi-traces needs a streamcl built with MPI "
+                               "(install libopenmpi-dev and reconfigure)\n"), 2;
     if (a.mpi_traces)
         return fprintf(stderr, "streamcl fdtd: --mpi-traces farms -n's traces over MPI ranks: start "
                                "it under mpirun (mpirun -np R streamcl fdtd INPUT -n N --mpi-traces)\n"), 2;
