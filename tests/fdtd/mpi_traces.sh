@@ -9,6 +9,8 @@
 #    --no-merge (no merged file, as one rank)
 # Failures: non-zero, the message, no files left:
 #  - an output path rank 2 cannot write (its trace file is a directory)
+#  - trace 4's file a FIFO: refused in the second round, after the first
+#    round's three trace files were written (they go too)
 #  - a bad device on rank 1
 #  - a trace that leaves the domain
 #  - --decomp with --mpi-traces; -n under mpirun without --mpi-traces;
@@ -102,6 +104,21 @@ if [ "$rc" -ne 0 ] && grep -q "m3.h5" "$work/fail_path.log" && [ -z "$left" ]; t
     ok "an output path rank 2 cannot write stops all 3 ranks"
 else
     fail "an output path rank 2 cannot write: status $rc, left: $left, $(grep -m1 streamcl "$work/fail_path.log")"
+fi
+# a failure after a round of traces was written: trace 4's path is a FIFO
+# (HDF5 needs a regular file), refused when rank 0 writes it in round 2 of 3
+# ranks: the temporaries of traces 1-3 on ranks 0-2 go too
+mkdir -p "$work/fail_late/out" && mkfifo "$work/fail_late/out/m4.h5"
+cp "$work/in/m.in" "$work/fail_late/" && sed -i '/#geometry_view/d' "$work/fail_late/m.in"
+mpi 3 "$streamcl" fdtd "$work/fail_late/m.in" -n 5 --mpi-traces -o "$work/fail_late/out/m.h5" \
+    > "$work/fail_late.log" 2>&1
+rc=$?
+left=$(find "$work/fail_late" -mindepth 1 ! -path "$work/fail_late/out" ! -path "$work/fail_late/out/m4.h5" ! -name m.in)
+if [ "$rc" -ne 0 ] && grep -q "trace 3/5" "$work/fail_late.log" && grep -q "needs a regular file" "$work/fail_late.log" &&
+    ! grep -q "trace 4/5" "$work/fail_late.log" && [ -z "$left" ]; then
+    ok "a failure in the second round (rank 0) stops all 3 ranks, the first round's files removed"
+else
+    fail "a failure in the second round: status $rc, left: $left, $(grep -m1 streamcl "$work/fail_late.log")"
 fi
 noview() { cp "$work/in/m.in" "$work/$1.in" && sed -i '/#geometry_view/d' "$work/$1.in" && echo "$work/$1.in"; }
 expect_fail fail_device "a bad device on rank 1 stops all 3 ranks" "no OpenCL device matches '7:7'" 3 \
