@@ -5,6 +5,9 @@
 #   bench/fdtd/bscan.sh STREAMCL [N] [MODEL.in] [--device SPEC]
 # gprMax from $GPRMAX_VENV (default /var/cache/streamcl/venv-gprmax); without
 # it only streamcl runs (the model must then be given). Prints one table.
+# BSCAN_RANKS="2 4" adds a row per rank count: the traces farmed over MPI
+# ranks, one device each (mpirun -np R streamcl fdtd -n N --mpi-traces;
+# mpirun from $MPIEXEC, default mpirun).
 streamcl=$(readlink -f "$1"); n=${2:-60}; model=${3:+$(readlink -f "$3")}
 shift $(( $# < 3 ? $# : 3 )); extra=("$@")
 [ -x "$streamcl" ] || { echo "usage: $0 STREAMCL [N] [MODEL.in] [--device SPEC]"; exit 2; }
@@ -27,8 +30,14 @@ if [ "$have_gprmax" = 1 ]; then
     t1=$(date +%s.%N)
     peer=$(awk -v a="$t0" -v b="$t1" -v n="$n" 'BEGIN { printf "%.2f", n / (b - a) }')
 fi
+rows=()
+for r in ${BSCAN_RANKS:-}; do
+    "${MPIEXEC:-mpirun}" --allow-run-as-root -np "$r" "$streamcl" fdtd model.in -n "$n" --mpi-traces \
+        "${extra[@]}" > "mpi$r.log" 2>&1 || { cat "mpi$r.log"; exit 1; }
+    rows+=("streamcl fdtd -n $n --mpi-traces, $r MPI ranks" "$(grep -o '[0-9.]* traces/s' "mpi$r.log" | cut -d' ' -f1)")
+done
 echo "B-scan of $(basename "$model"), $n traces, $(date -u +%F), $(nproc) cores"
 printf '| %-40s | %12s |\n' "solver" "traces/s" "streamcl fdtd -n $n (${extra[*]:-default device})" "$ours" \
-    "gprMax 4.0.1 OpenMP, $(nproc) threads (wall, with start-up)" "$peer"
+    "${rows[@]}" "gprMax 4.0.1 OpenMP, $(nproc) threads (wall, with start-up)" "$peer"
 grep -m1 'trace 1/' ours.log
 rm -rf "$work"

@@ -4,6 +4,7 @@
 #include "commands.h"
 #include "fdtd_bscan.h"
 #include "fdtd_cli.h"
+#include "mpi_grid.h"
 #include "streamcl/fdtd.h"
 
 #include <errno.h>
@@ -22,6 +23,7 @@ static void usage(FILE *out)
             "                     [--threads N] [--no-tune] [--profile]\n"
             "                     [--plan lx=..,ly=..] [--device SPEC]\n"
             "       streamcl fdtd INPUT.in -n N [--no-merge] [--radargram FILE.png] [--field Ez] ...\n"
+            "       mpirun -np R streamcl fdtd INPUT.in -n N --mpi-traces ...\n"
             "       streamcl fdtd --bench NX NY NZ [--steps N] [--pml N] [--fp64] [--engine ...]\n"
             "  INPUT          gprMax input (subset: #title #domain #dx_dy_dz #time_window\n"
             "                 #time_step_stability_factor #material #waveform #hertzian_dipole\n"
@@ -37,6 +39,8 @@ static void usage(FILE *out)
             "  -n N           a B-scan of N traces in one process (sources and receivers move\n"
             "                 by #src_steps/#rx_steps): INPUT1.h5 .. INPUTN.h5 and, unless\n"
             "                 --no-merge, INPUT_merged.h5 as gprMax's merge tool writes it\n"
+            "  --mpi-traces   under mpirun: -n's traces farmed over the ranks (trace k on\n"
+            "                 rank k mod R, one device each), the same files\n"
             "  --radargram F  the B-scan of rx1's --field (default Ez) as a PNG (with -n,\n"
             "                 --png F means the same)\n"
             "  -o FILE        receivers as gprMax's HDF5 output (default: INPUT with .h5)\n"
@@ -57,7 +61,7 @@ typedef struct {
     const char *input, *out, *text, *png, *device, *plan, *engine, *field;
     const char *radargram;
     long png_every, threads, steps, pml, bench[3], ntraces;
-    int fp64, no_tune, slice_axis, slice_index, fused, profile, no_merge;
+    int fp64, no_tune, slice_axis, slice_index, fused, profile, no_merge, mpi_traces;
     double dt;
 } fdtd_args;
 
@@ -132,7 +136,7 @@ static int parse_args(int argc, char **argv, fdtd_args *a)
         const char *name;
         int *to;
     } flags[] = {{"--fp64", &a->fp64}, {"--profile", &a->profile}, {"--no-tune", &a->no_tune},
-                 {"--no-merge", &a->no_merge}};
+                 {"--no-merge", &a->no_merge}, {"--mpi-traces", &a->mpi_traces}};
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         int flag = 0;
@@ -320,20 +324,39 @@ static int write_geometry_views(const scl_fdtd_model *m)
     return 0;
 }
 
-static int run_bscan(const fdtd_args *a, scl_fdtd_model *m)
+/* -n's checks on a and m (a B-scan's picture is its radargram), then its
+ * driver's arguments in b (*base malloc'ed). 0, or the exit status after
+ * printing why not. */
+static int bscan_args(fdtd_args *a, const scl_fdtd_model *m, fdtd_bscan_args *b, char **base)
 {
-    char *base = a->out ? strdup(a->out) : fdtd_default_output(a->input);
-    if (!base) {
-        fprintf(stderr, "streamcl fdtd: out of memory\n");
-        return 1;
-    }
-    size_t len = strlen(base);
-    if (len > 3 && !strcmp(base + len - 3, ".h5"))
-        base[len - 3] = '\0'; /* MODEL.h5 -> MODEL1.h5 .. and MODEL_merged.h5 */
-    fdtd_bscan_args b = {a->input, base, a->device, a->plan, a->engine ? a->engine : "opencl",
-                         a->radargram, (int)a->ntraces, !a->no_merge, a->fp64, a->no_tune,
-                         a->fused, (int)(a->threads ? a->threads : 1), component(a->field)};
-    int rc = fdtd_bscan_run(&b, m);
+    if (m->nsnap > 0)
+        return fprintf(stderr, "streamcl fdtd: #snapshot is written by single runs, not by -n\n"), 2;
+    if (a->png && !a->radargram)
+        a->radargram = a->png;
+    else if (a->png)
+        return fprintf(stderr, "streamcl fdtd: -n: give --png or --radargram, not both\n"), 2;
+    if (a->dt > 0 || a->steps > 0 || a->text || a->profile)
+        return fprintf(stderr, "streamcl fdtd: -n runs the model as written: --dt, --steps, "
+                               "--text and --profile are for single runs\n"), 2;
+    *base = a->out ? strdup(a->out) : fdtd_default_output(a->input);
+    if (!*base)
+        return fprintf(stderr, "streamcl fdtd: out of memory\n"), 1;
+    size_t len = strlen(*base);
+    if (len > 3 && !strcmp(*base + len - 3, ".h5"))
+        (*base)[len - 3] = '\0'; /* MODEL.h5 -> MODEL1.h5 .. and MODEL_merged.h5 */
+    *b = (fdtd_bscan_args){a->input, *base, a->device, a->plan, a->engine ? a->engine : "opencl",
+                           a->radargram, (int)a->ntraces, !a->no_merge, a->fp64, a->no_tune,
+                           a->fused, (int)(a->threads ? a->threads : 1), component(a->field)};
+    return 0;
+}
+
+static int run_bscan(fdtd_args *a, scl_fdtd_model *m)
+{
+    fdtd_bscan_args b;
+    char *base = NULL;
+    int rc = bscan_args(a, m, &b, &base);
+    if (rc == 0)
+        rc = fdtd_bscan_run(&b, m);
     free(base);
     return rc;
 }
@@ -359,20 +382,10 @@ static int dispatch(fdtd_args *a, scl_fdtd_model *m, int bench)
 {
     if (!bench && write_geometry_views(m) != 0)
         return 1;
-    if (!bench && a->ntraces > 1 && m->nsnap > 0)
-        return fprintf(stderr, "streamcl fdtd: #snapshot is written by single runs, not by -n\n"), 2;
-    if (!bench && a->ntraces <= 1 && snapshot_dirs(m) != 0)
-        return 1;
-    if (!bench && a->ntraces > 1) {
-        if (a->png && !a->radargram) /* a B-scan's picture is its radargram */
-            a->radargram = a->png;
-        else if (a->png)
-            return fprintf(stderr, "streamcl fdtd: -n: give --png or --radargram, not both\n"), 2;
-        if (a->dt > 0 || a->steps > 0 || a->text || a->profile)
-            return fprintf(stderr, "streamcl fdtd: -n runs the model as written: --dt, --steps, "
-                                   "--text and --profile are for single runs\n"), 2;
+    if (!bench && a->ntraces > 1)
         return run_bscan(a, m);
-    }
+    if (!bench && snapshot_dirs(m) != 0)
+        return 1;
     if (a->radargram || a->no_merge)
         return fprintf(stderr, "streamcl fdtd: --radargram and --no-merge need -n N with N > 1\n"), 2;
     return -1;
@@ -580,16 +593,52 @@ static int finish_run(single_run *r, double secs)
     return 0;
 }
 
-int cmd_fdtd(int argc, char **argv)
+/* The options parsed onto their defaults: 0 to run, else the exit status
+ * (--help, or a bad option after printing). */
+static int take_args(int argc, char **argv, fdtd_args *a)
 {
-    fdtd_args a = {0};
-    a.png_every = 100;
-    a.pml = -1;
-    a.slice_axis = 2;
-    a.slice_index = -1;
-    int rc = parse_args(argc, argv, &a);
+    memset(a, 0, sizeof *a);
+    a->png_every = 100;
+    a->pml = -1;
+    a->slice_axis = 2;
+    a->slice_index = -1;
+    int rc = parse_args(argc, argv, a);
     if (rc)
         return rc > 0 ? (usage(stdout), 0) : (usage(stderr), 2);
+    return -1;
+}
+
+int fdtd_bscan_setup(int argc, char **argv, fdtd_bscan_args *b, char **base, scl_fdtd_model *m)
+{
+    fdtd_args a;
+    char err[2048];
+    *base = NULL;
+    int rc = take_args(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+    if (a.bench[0] || a.ntraces < 2)
+        return fprintf(stderr, "streamcl fdtd: --mpi-traces farms the traces of a B-scan (INPUT -n N, "
+                               "N > 1) over the ranks\n"), 2;
+    if (scl_fdtd_read_input(a.input, m, err, sizeof err) != SCL_OK)
+        return fprintf(stderr, "streamcl fdtd: %s\n", err), 1;
+    rc = bscan_args(&a, m, b, base);
+    if (rc != 0)
+        scl_fdtd_model_free(m);
+    return rc ? rc : -1;
+}
+
+int cmd_fdtd(int argc, char **argv)
+{
+    fdtd_args a;
+    int rc = take_args(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+    if (a.mpi_traces && cli_mpi_launcher_size() > 0) /* here under mpirun: no MPI built in */
+        return fprintf(stderr, "streamcl fdtd: --mpi-traces needs a streamcl built with MPI "
+                               "(install libopenmpi-dev and reconfigure)\n"), 2;
+    if (a.mpi_traces)
+        return fprintf(stderr, "streamcl fdtd: --mpi-traces farms -n's traces over MPI ranks: start "
+                               "it under mpirun (mpirun -np R streamcl fdtd INPUT -n N --mpi-traces)\n"), 2;
     char err[2048];
     scl_fdtd_model m;
     int bench = a.bench[0] > 0;

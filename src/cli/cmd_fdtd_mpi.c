@@ -9,6 +9,7 @@
  * message and no output files. Compiled always; without MPI, main sends no
  * run here (cli_mpi_launched refuses several ranks). */
 #include "commands.h"
+#include "fdtd_bscan.h"
 #include "fdtd_cli.h"
 #include "mpi_grid.h"
 #include "streamcl/fdtd.h"
@@ -111,7 +112,10 @@ static int parse_args(int argc, char **argv, margs *a)
             if (a->input)
                 return fprintf(stderr, "streamcl fdtd: more than one input ('%s', '%s')\n", a->input, o), -1;
             a->input = o;
-        } else if (!strcmp(o, "--png") || !strcmp(o, "-n") || !strcmp(o, "--dt") ||
+        } else if (!strcmp(o, "-n")) {
+            return fprintf(stderr, "streamcl fdtd: under mpirun, -n's traces are farmed over the "
+                                   "ranks with --mpi-traces (or run -n without mpirun)\n"), -1;
+        } else if (!strcmp(o, "--png") || !strcmp(o, "--dt") ||
                    !strcmp(o, "--profile") || !strcmp(o, "--radargram") || !strcmp(o, "--no-merge")) {
             return refuse(o);
         } else if (i + 1 >= argc) {
@@ -507,6 +511,9 @@ done:
 
 static int body(int argc, char **argv, int rank, int size)
 {
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--mpi-traces")) /* whole traces per rank, no split */
+            return fdtd_traces_mpi(argc, argv, rank, size);
     fdtd_rank r = {.cart = MPI_COMM_NULL, .rank = rank, .size = size, .halo.win = MPI_WIN_NULL};
     return run_mpi(argc, argv, &r);
 }
