@@ -437,6 +437,8 @@ static scl_status step_slab(scl_seis *sv, const int *values)
     return st == SCL_OK ? phase_slab(sv, 1, values) : st;
 }
 
+#define SHELL_LOCAL 128 /* the shell kernels' work-group (1D) */
+
 /* cpml=1: the shell kernels, in place on set 0. The shell's cells: z from
  * zs (below the surface rows), the low z slab [zs, kl), the planes [kl, kh)
  * with the x and y slabs only, the high z slab [kh, nz). */
@@ -450,7 +452,11 @@ static scl_status make_shell(scl_seis *sv)
     const int top[6] = {0, 0, 0, nx, ny, zs}, in[6] = {0, 0, zs, nx, ny, nz};
     memcpy(sv->shell_top, top, sizeof top);
     memcpy(sv->shell_in, in, sizeof in);
-    sv->shell_total = (kl - zs + nz - kh) * nx * ny + (kh - kl) * 2 * pml * (nx + ny - 2 * pml);
+    const long total = (long)(kl - zs + nz - kh) * nx * ny + (long)(kh - kl) * 2 * pml * (nx + ny - 2 * pml);
+    if (total > 2147483647L - SHELL_LOCAL) /* the kernels count work-items in 32 bits */
+        return scl_fail(sv->ctx, SCL_ERR_TOO_LARGE, "scl_seis_create",
+                        "cpml=1: %ld CPML slab cells exceed the shell's 32-bit work-item count", total);
+    sv->shell_total = (int)total;
     scl_status st = scl_kernel_create(sv->ctx, "seismic", "seis_velocity_shell", sv->options, &sv->vsh);
     if (st == SCL_OK)
         st = scl_kernel_create(sv->ctx, "seismic", "seis_stress_shell", sv->options, &sv->ssh);
@@ -480,8 +486,6 @@ static scl_status make_shell(scl_seis *sv)
     if (st == SCL_OK) st = scl_kernel_set_stream(sv->ssh, "mu", sv->mat[M_MU]);
     return st;
 }
-
-#define SHELL_LOCAL 128 /* the shell kernels' work-group (1D) */
 
 /* cpml=1, one phase (0 velocities, 1 stresses): the surface rows by the
  * general kernel, the cells below by the interior one, then the shell's
