@@ -849,9 +849,11 @@ static scl_status refuse_forced_shell(scl_seis *sv, const char *user)
     return SCL_OK;
 }
 
-/* One plan per scheme (fused forced), each tuned over the work-group and
- * kz; the fastest is kept and the step times of all are reported. A plan
- * that fixes the scheme, or no fused box, makes one plan. */
+/* One plan per scheme (fused forced; on GPUs with CPML also the separate
+ * scheme's shell, cpml=1), each tuned over the work-group and kz; the
+ * fastest is kept and the step times of all are reported. A plan that
+ * fixes the scheme (fused or cpml) makes one plan; no fused box, one plan
+ * and the shell's. */
 static scl_status tune_step(scl_seis *sv, const scl_seis_options *opt)
 {
     const seis_setup *s = &sv->s;
