@@ -410,6 +410,151 @@ __kernel void seis_stress_in(STRESS_FIELDS, int sy, int sz, int origin,
     STORE_STRESSES;
 }
 
+/* The CPML shell of the separate scheme (plan cpml=1): the interior
+ * kernels above run over every cell below the surface rows, then these
+ * kernels add, cell by cell of the CPML slabs, what the CPML changes. The
+ * CPML replaces a derivative d by ik d + psi', psi' = b psi + a d (pml_d),
+ * and every update is linear in its derivatives, so the difference is
+ * additive: coefficient * ((ik d + psi') - d), summed over the slab axes the
+ * cell is in (a corner gets every axis's term). The stencils read only the
+ * other phase's fields, which the pass in between did not change, so d is
+ * the interior pass's own. One work-item per slab cell, 1D: the low z slab
+ * planes [zs, kl) whole, then the planes [kl, kh) by the rows of the y slabs
+ * whole and the x slabs' 2 pml cells of the other rows, then the high z slab
+ * planes [kh, nz) whole; x fastest within each. Fields are addressed with
+ * 64-bit indices (no launch bases: the launch is one). */
+inline real pml_corr(__global real *psi, int slot, __global const real *prof, int n, int i,
+                     int hoff, real d)
+{
+    return pml_d(psi, slot, prof, n, i, hoff, d) - d;
+}
+
+/* cell (i, j, k) of shell work-item g (0: past the end) */
+inline int shell_cell(int g, int nx, int ny, int pml, int zs, int kl, int kh, int nz, int *i,
+                      int *j, int *k)
+{
+    const int plane = nx * ny, nlow = (kl - zs) * plane;
+    const int per = 2 * pml * nx + (ny - 2 * pml) * 2 * pml, nmid = (kh - kl) * per;
+    if (g < nlow || g >= nlow + nmid) {
+        const int h = g < nlow ? g : g - nlow - nmid;
+        *k = (g < nlow ? zs : kh) + h / plane;
+        *j = h % plane / nx;
+        *i = h % nx;
+        return *k < nz;
+    }
+    const int h = g - nlow, r = h % per;
+    *k = kl + h / per;
+    if (r < 2 * pml * nx) {
+        const int jj = r / nx;
+        *j = jj < pml ? jj : ny - 2 * pml + jj;
+        *i = r % nx;
+    } else {
+        const int q = r - 2 * pml * nx, ii = q % (2 * pml);
+        *j = pml + q / (2 * pml);
+        *i = ii < pml ? ii : nx - 2 * pml + ii;
+    }
+    return 1;
+}
+
+#define SHELL_ARGS                                                                              \
+    __global const real *restrict profx, __global const real *restrict profy,                   \
+        __global const real *restrict profz, __global real *restrict psix,                      \
+        __global real *restrict psiy, __global real *restrict psiz, int nx, int ny, int nz,     \
+        int sy, int sz, int origin, int pml, int free_surface, int zs, int kl, int kh, real c1, \
+        real c2, real dt
+#define SHELL_BEGIN                                                                             \
+    int i, j, k;                                                                                \
+    if (!shell_cell((int)get_global_id(0), nx, ny, pml, zs, kl, kh, nz, &i, &j, &k))            \
+        return;                                                                                 \
+    const long c = origin + i + (long)j * sy + (long)k * sz;                                    \
+    const int si = slab_slot(i, nx, pml, 1), sj = slab_slot(j, ny, pml, 1);                     \
+    const int sk = slab_slot(k, nz, pml, !free_surface)
+
+/* The velocities' CPML terms (the CPML part of seis_velocity), added to
+ * what seis_velocity_in wrote: in place on the one buffer set. */
+__kernel void seis_velocity_shell(__global real *vx, __global real *vy, __global real *vz,
+                                  __global const real *restrict sxx,
+                                  __global const real *restrict syy,
+                                  __global const real *restrict szz,
+                                  __global const real *restrict sxy,
+                                  __global const real *restrict sxz,
+                                  __global const real *restrict syz,
+                                  __global const real *restrict rho, SHELL_ARGS, int total)
+{
+    if ((int)get_global_id(0) >= total)
+        return;
+    SHELL_BEGIN;
+    real ux = 0, uy = 0, uz = 0;
+    if (si >= 0) {
+        const int ns = 2 * pml * ny * nz, q = si + 2 * pml * (j + ny * k);
+        ux += pml_corr(psix, q, profx, nx, i, 3, DP(sxx, c, 1));
+        uy += pml_corr(psix, ns + q, profx, nx, i, 0, DM(sxy, c, 1));
+        uz += pml_corr(psix, 2 * ns + q, profx, nx, i, 0, DM(sxz, c, 1));
+    }
+    if (sj >= 0) {
+        const int ns = nx * 2 * pml * nz, q = i + nx * (sj + 2 * pml * k);
+        ux += pml_corr(psiy, q, profy, ny, j, 0, DM(sxy, c, sy));
+        uy += pml_corr(psiy, ns + q, profy, ny, j, 3, DP(syy, c, sy));
+        uz += pml_corr(psiy, 2 * ns + q, profy, ny, j, 0, DM(syz, c, sy));
+    }
+    if (sk >= 0) {
+        const int ns = nx * ny * 2 * pml, q = i + nx * (j + ny * sk);
+        ux += pml_corr(psiz, q, profz, nz, k, 0, DM(sxz, c, sz));
+        uy += pml_corr(psiz, ns + q, profz, nz, k, 0, DM(syz, c, sz));
+        uz += pml_corr(psiz, 2 * ns + q, profz, nz, k, 3, DP(szz, c, sz));
+    }
+    const real r = rho[c], two_dt = 2 * dt;
+    vx[c] += two_dt / (r + rho[c + 1]) * ux;
+    vy[c] += two_dt / (r + rho[c + sy]) * uy;
+    vz[c] += two_dt / (r + rho[c + sz]) * uz;
+}
+
+/* The stresses' CPML terms (the CPML part of seis_stress), added to what
+ * seis_stress_in wrote; a shear stress only where one of its two
+ * derivatives has a term. Below the surface rows only (zs): those rows,
+ * with their images, stay with seis_stress. */
+__kernel void seis_stress_shell(__global const real *restrict vx,
+                                __global const real *restrict vy,
+                                __global const real *restrict vz, __global real *sxx,
+                                __global real *syy, __global real *szz, __global real *sxy,
+                                __global real *sxz, __global real *syz,
+                                __global const real *restrict lam, __global const real *restrict mu,
+                                SHELL_ARGS, int total)
+{
+    if ((int)get_global_id(0) >= total)
+        return;
+    SHELL_BEGIN;
+    real exx = 0, eyy = 0, ezz = 0, vxy = 0, vyx = 0, vxz = 0, vzx = 0, vyz = 0, vzy = 0;
+    if (si >= 0) {
+        const int ns = 2 * pml * ny * nz, q = si + 2 * pml * (j + ny * k);
+        exx = pml_corr(psix, 3 * ns + q, profx, nx, i, 0, DM(vx, c, 1));
+        vyx = pml_corr(psix, 4 * ns + q, profx, nx, i, 3, DP(vy, c, 1));
+        vzx = pml_corr(psix, 5 * ns + q, profx, nx, i, 3, DP(vz, c, 1));
+    }
+    if (sj >= 0) {
+        const int ns = nx * 2 * pml * nz, q = i + nx * (sj + 2 * pml * k);
+        vxy = pml_corr(psiy, 3 * ns + q, profy, ny, j, 3, DP(vx, c, sy));
+        eyy = pml_corr(psiy, 4 * ns + q, profy, ny, j, 0, DM(vy, c, sy));
+        vzy = pml_corr(psiy, 5 * ns + q, profy, ny, j, 3, DP(vz, c, sy));
+    }
+    if (sk >= 0) {
+        const int ns = nx * ny * 2 * pml, q = i + nx * (j + ny * sk);
+        vxz = pml_corr(psiz, 3 * ns + q, profz, nz, k, 3, DP(vx, c, sz));
+        vyz = pml_corr(psiz, 4 * ns + q, profz, nz, k, 3, DP(vy, c, sz));
+        ezz = pml_corr(psiz, 5 * ns + q, profz, nz, k, 0, DM(vz, c, sz));
+    }
+    const real l = lam[c], m = mu[c], l2m = l + 2 * m;
+    sxx[c] += dt * (l2m * exx + l * (eyy + ezz));
+    syy[c] += dt * (l2m * eyy + l * (exx + ezz));
+    szz[c] += dt * (l2m * ezz + l * (exx + eyy));
+    if (si >= 0 || sj >= 0)
+        sxy[c] += dt * harm4(m, mu[c + 1], mu[c + sy], mu[c + 1 + sy]) * (vxy + vyx);
+    if (si >= 0 || sk >= 0)
+        sxz[c] += dt * harm4(m, mu[c + 1], mu[c + sz], mu[c + 1 + sz]) * (vxz + vzx);
+    if (sj >= 0 || sk >= 0)
+        syz[c] += dt * harm4(m, mu[c + sy], mu[c + sz], mu[c + sy + sz]) * (vyz + vzy);
+}
+
 /* Six stress components (or strain rates: xx, yy, zz and the shear sums
  * dvx/dy + dvy/dx, dvx/dz + dvz/dx, dvy/dz + dvz/dy). */
 typedef struct {

@@ -13,6 +13,12 @@
 # The peer (bench/seismic/peer_vs.cu: plain CUDA separate kernels, one thread
 # per cell, rows as first written and padded to 128 B) also measures the
 # device-to-device copy bandwidth. Markdown table last; logs in $OUT/seismic.
+# Then the separate scheme's two CPML forms forced at order 2 and 4 (each
+# still tuned over the work-group and kz): the general kernels over the
+# boxes around the interior (--plan fused=0,cpml=0) and the CPML shell
+# (--plan fused=0,cpml=1: interior kernels everywhere, the CPML terms in
+# one launch per phase over the slab cells); the default runs time the
+# shell beside the other schemes (SHELL_RUNS=0 skips the forced runs).
 # The C/OpenMP reference and Devito are CPU figures: bench/seismic/cpu.sh.
 # Dry run elsewhere: STREAMCL=build/streamcl DEVICE=cpu N=64 bash bench/seismic/gpu.sh
 cd "$(dirname "$0")/../.." || exit 1
@@ -48,13 +54,20 @@ fi
 run() { # name, args...
     local name=$1; shift
     echo "== streamcl seismic $*"
-    timeout 75 "$STREAMCL" seismic "$@" > "$dest/$name.txt" 2>&1
+    timeout 100 "$STREAMCL" seismic "$@" > "$dest/$name.txt" 2>&1
     tail -3 "$dest/$name.txt"
 }
 common=(--bench "$N" --steps "$STEPS" --device "$DEVICE")
 run o2 "${common[@]}" --order 2
 run o4 "${common[@]}" --order 4
 run o2nopml "${common[@]}" --order 2 --pml 0
+names="o2 o4 o2nopml"
+if [ "${SHELL_RUNS:-1}" != 0 ]; then
+    run o2sep "${common[@]}" --order 2 --plan fused=0,cpml=0
+    run o2shell "${common[@]}" --order 2 --plan fused=0,cpml=1
+    run o4shell "${common[@]}" --order 4 --plan fused=0,cpml=1
+    names="$names o2sep o2shell o4shell"
+fi
 
 copy=$(sed -n 's/.*of copy \([0-9.]*\) GB\/s.*/\1/p' "$dest/peer.txt")
 dev=$(sed -n 's/^device: \([^,]*\),.*/\1/p' "$dest/o2.txt" | cut -c1-40)
@@ -69,11 +82,15 @@ row() { # what, order, Gcells/s, B/cell, command
         bw = g * b; printf "| %s | %s | %.4g | %s | %.0f | %s | %s |\n", w, o, g, b, bw,
         (c > 0 ? sprintf("%.2f", bw / c) : "?"), cmd }'
 }
-for name in o2 o4 o2nopml; do
+for name in $names; do
     f="$dest/$name.txt"
     o=${name:1:1}
     cpml="CPML 10" args="--order $o"
-    [ "$name" = o2nopml ] && cpml="no CPML" args="--order 2 --pml 0"
+    case $name in
+    o2nopml) cpml="no CPML" args="--order 2 --pml 0" ;;
+    o2sep) cpml="CPML 10 general kernels" args="--order 2 --plan fused=0,cpml=0" ;;
+    *shell) cpml="CPML 10 shell" args="--order $o --plan fused=0,cpml=1" ;;
+    esac
     cmd="streamcl seismic --bench $N --steps $STEPS $args"
     g=$(sed -n 's/.* s: \([0-9.]*\) Gcells\/s/\1/p' "$f")
     how=$(sed -n 's/^device: [^,]*, work-group \([0-9x]*\), kz \([0-9]*\), \([a-z ]*\), \([0-9]*\) bytes.*/\3, wg \1, kz \2|\4/p' "$f")

@@ -160,9 +160,15 @@ int scl_seis_fused(const scl_seis *s);
  * the velocity phase (in flight across the barrier), 0 if after it (fewer
  * registers); tuned. */
 int scl_seis_lds_early(const scl_seis *s);
+/* Nonzero if the plan runs the separate scheme with the CPML shell (plan
+ * cpml=1): the interior kernels over every cell below the surface rows,
+ * then one launch per phase over the CPML slab cells adding the CPML
+ * terms. */
+int scl_seis_cpml_shell(const scl_seis *s);
 /* Device seconds of one step of the tuned plan of each scheme (0 separate,
- * 1 fused, 2 fused local), the fastest of which runs; 0 where not timed
- * (tuning off, the scheme fixed by the plan string, or not possible). */
+ * 1 fused, 2 fused local, 3 separate with the CPML shell), the fastest of
+ * which runs; 0 where not timed (tuning off, the scheme fixed by the plan
+ * string, or not possible; the shell is timed on GPUs only). */
 double scl_seis_scheme_seconds(const scl_seis *s, int scheme);
 /* The plan's work-group (lx by ly work-items) and the z planes each
  * work-item walks (kz). */

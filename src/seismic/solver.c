@@ -17,7 +17,13 @@
  *             fused = 1: neighbours' new velocities recomputed by each
  *             work-item (seis_fused); 2: shared in local memory
  *             (seis_fused_lds; its stress loads issued before the
- *             velocity phase or after the barrier: early = 1 / 0). */
+ *             velocity phase or after the barrier: early = 1 / 0).
+ * The separate scheme's CPML (plan value cpml): 0 the general kernels over
+ * the boxes around the interior; 1 the shell: the interior kernels over
+ * every cell below the surface rows, then after each of them one 1D
+ * launch over exactly the CPML slab cells that adds the CPML terms
+ * (seis_velocity_shell / seis_stress_shell); the surface rows (free
+ * surface: images, one-sided stencils) stay with the general kernels. */
 #include "core/internal.h"
 #include "core/upload.h"
 #include "seismic/internal.h"
@@ -46,6 +52,9 @@ struct scl_seis {
     /* kernels per binding: 0 in place on set 0, 1 set 0 -> 1, 2 set 1 -> 0 */
     scl_kernel *vel[3], *str[3], *fused[3], *lds[3], *lds_late[3], *inj_s[3], *rec[3], *inj_v;
     scl_kernel *vel_in, *str_in; /* interior kernels, in place on set 0 */
+    scl_kernel *vsh, *ssh;       /* cpml=1: the shell kernels (made on first use) */
+    int shell_top[6], shell_in[6]; /* cpml=1: the surface rows' box, the box below them */
+    int shell_total;             /* cpml=1: the shell's work-items (slab cells below zs) */
     char options[96], late_options[128];
     int ninj_v, ninj_s;
     int can_fuse;         /* an interior box exists and no force source */
@@ -56,7 +65,7 @@ struct scl_seis {
     int sep_outer[6][6];  /* and the boxes around it */
     int cur;              /* buffer set holding the state */
     scl_plan *plan;
-    double scheme_s[3];   /* tuned step seconds per scheme (0: not timed) */
+    double scheme_s[4];   /* tuned step seconds per scheme, 3 the CPML shell (0: not timed) */
     int tuning;       /* 1 while the tuner times steps: no sources, no receivers */
     int launch_planes; /* z planes per update launch at most (32-bit indices within one) */
     int base64;        /* kernels built to address each launch from a 64-bit base (zb) */
@@ -428,7 +437,73 @@ static scl_status step_slab(scl_seis *sv, const int *values)
     return st == SCL_OK ? phase_slab(sv, 1, values) : st;
 }
 
-/* One step (values: lx, ly, kz, fused); sources and receivers unless tuning. */
+#define SHELL_LOCAL 128 /* the shell kernels' work-group (1D) */
+
+/* cpml=1: the shell kernels, in place on set 0. The shell's cells: z from
+ * zs (below the surface rows), the low z slab [zs, kl), the planes [kl, kh)
+ * with the x and y slabs only, the high z slab [kh, nz). */
+static scl_status make_shell(scl_seis *sv)
+{
+    const seis_setup *s = &sv->s;
+    const int nx = s->g.nx, ny = s->g.ny, nz = s->g.nz, pml = s->pml;
+    const int zs = s->free_surface ? (nz < 3 ? nz : 3) : 0;
+    const int kl = s->free_surface ? zs : pml < nz ? pml : nz;
+    const int kh = nz - pml > kl ? nz - pml : kl;
+    const int top[6] = {0, 0, 0, nx, ny, zs}, in[6] = {0, 0, zs, nx, ny, nz};
+    memcpy(sv->shell_top, top, sizeof top);
+    memcpy(sv->shell_in, in, sizeof in);
+    const long total = (long)(kl - zs + nz - kh) * nx * ny + (long)(kh - kl) * 2 * pml * (nx + ny - 2 * pml);
+    if (total > 2147483647L - SHELL_LOCAL) /* the kernels count work-items in 32 bits */
+        return scl_fail(sv->ctx, SCL_ERR_TOO_LARGE, "scl_seis_create",
+                        "cpml=1: %ld CPML slab cells exceed the shell's 32-bit work-item count", total);
+    sv->shell_total = (int)total;
+    scl_status st = scl_kernel_create(sv->ctx, "seismic", "seis_velocity_shell", sv->options, &sv->vsh);
+    if (st == SCL_OK)
+        st = scl_kernel_create(sv->ctx, "seismic", "seis_stress_shell", sv->options, &sv->ssh);
+    scl_kernel *ks[2] = {sv->vsh, sv->ssh};
+    static const char *prof_arg[3] = {"profx", "profy", "profz"}, *psi_arg[3] = {"psix", "psiy", "psiz"};
+    static const char *ints[10] = {"nx", "ny", "nz", "sy", "sz", "origin", "pml", "free_surface", "zs", "kl"};
+    const int iv[10] = {nx, ny, nz, (int)s->g.sy, (int)s->g.sz, (int)s->g.origin, pml, s->free_surface, zs, kl};
+    for (int q = 0; q < 2 && st == SCL_OK; q++) {
+        scl_kernel *k = ks[q];
+        for (int a = 0; a < F_COUNT && st == SCL_OK; a++)
+            st = scl_kernel_set_stream(k, field_arg[a], sv->f[0][a]);
+        for (int d = 0; d < 3 && st == SCL_OK; d++) {
+            st = scl_kernel_set_stream(k, prof_arg[d], sv->prof[d]);
+            if (st == SCL_OK)
+                st = scl_kernel_set_stream(k, psi_arg[d], sv->psi[d]);
+        }
+        for (int a = 0; a < 10 && st == SCL_OK; a++)
+            st = scl_kernel_set_int(k, ints[a], iv[a]);
+        if (st == SCL_OK) st = scl_kernel_set_int(k, "kh", kh);
+        if (st == SCL_OK) st = scl_kernel_set_int(k, "total", sv->shell_total);
+        if (st == SCL_OK) st = scl_kernel_set_real(k, "c1", s->c1);
+        if (st == SCL_OK) st = scl_kernel_set_real(k, "c2", s->c2);
+        if (st == SCL_OK) st = scl_kernel_set_real(k, "dt", s->dt);
+    }
+    if (st == SCL_OK) st = scl_kernel_set_stream(sv->vsh, "rho", sv->mat[M_RHO]);
+    if (st == SCL_OK) st = scl_kernel_set_stream(sv->ssh, "lam", sv->mat[M_LAM]);
+    if (st == SCL_OK) st = scl_kernel_set_stream(sv->ssh, "mu", sv->mat[M_MU]);
+    return st;
+}
+
+/* cpml=1, one phase (0 velocities, 1 stresses): the surface rows by the
+ * general kernel, the cells below by the interior one, then the shell's
+ * CPML terms. */
+static scl_status shell_phase(const scl_seis *sv, int phase, const int *values)
+{
+    scl_status st = launch_box(sv, phase ? sv->str[0] : sv->vel[0], sv->shell_top, values, 1);
+    if (st == SCL_OK)
+        st = launch_box(sv, phase ? sv->str_in : sv->vel_in, sv->shell_in, values, 0);
+    const size_t local = SHELL_LOCAL;
+    const size_t global = ((size_t)sv->shell_total + local - 1) / local * local;
+    if (st == SCL_OK && sv->shell_total > 0)
+        st = scl_kernel_launch(phase ? sv->ssh : sv->vsh, 1, &global, &local, NULL);
+    return st;
+}
+
+/* One step (values: lx, ly, kz, fused, early, planes, cpml); sources and
+ * receivers unless tuning. */
 static scl_status step_run(void *user, void *variant, const int *values)
 {
     (void)variant;
@@ -437,7 +512,13 @@ static scl_status step_run(void *user, void *variant, const int *values)
     const int n = (int)sv->done;
     scl_status st;
     int var = 0;
-    if (!values[3] && sv->tx.fn && !sv->tuning) {
+    if (!values[3] && values[6]) {
+        st = shell_phase(sv, 0, values);
+        if (st == SCL_OK && !sv->tuning)
+            st = launch_small(sv->inj_v, sv->ninj_v, n);
+        if (st == SCL_OK)
+            st = shell_phase(sv, 1, values);
+    } else if (!values[3] && sv->tx.fn && !sv->tuning) {
         st = step_slab(sv, values);
     } else if (!values[3]) {
         st = update_planes(sv, 0, 0, -1, values);
@@ -487,10 +568,27 @@ static int forced_value(const char *spec, const char *name, int *value)
     return 0;
 }
 
+/* What a combination cannot run (why), else 0: the CPML shell (cpml=1)
+ * is a variant of the separate scheme of a whole model with CPML. */
+static int step_check(void *user, const int *values, char *why, size_t len)
+{
+    const scl_seis *sv = user;
+    if (!values[6])
+        return 0;
+    const char *no = values[3] ? "it is a variant of the separate scheme (fused=0)"
+                     : sv->s.cut >= 0 ? "a slab of a split model runs the general kernels"
+                     : sv->s.pml == 0 ? "this run has no CPML"
+                                      : NULL;
+    return no ? snprintf(why, len, "cpml=1 (the CPML shell): %s", no) > 0 : 0;
+}
+
 static scl_status step_prepare(void *user, const int *values, void **variant)
 {
     scl_seis *sv = user;
     *variant = NULL;
+    char why[160];
+    if (step_check(sv, values, why, sizeof why))
+        return SCL_ERR_UNSUPPORTED;
     if (values[3] && !sv->can_fuse)
         return SCL_ERR_UNSUPPORTED;
     if (values[2] < 1 || values[3] < 0 || values[3] > 2)
@@ -515,6 +613,11 @@ static scl_status step_prepare(void *user, const int *values, void **variant)
         st = scl_kernel_check_local(sv->vel_in, 3, local);
     if (st == SCL_OK && !values[3])
         st = scl_kernel_check_local(sv->str_in, 3, local);
+    if (st == SCL_OK && values[6] && !sv->vsh)
+        st = make_shell(sv);
+    const size_t shell_local[3] = {SHELL_LOCAL, 1, 1};
+    for (int q = 0; q < 2 && st == SCL_OK && values[6]; q++)
+        st = scl_kernel_check_local(q ? sv->ssh : sv->vsh, 1, shell_local);
     if (st != SCL_OK) {
         scl_clear_error(sv->ctx);
         return SCL_ERR_UNSUPPORTED;
@@ -719,8 +822,8 @@ static scl_status tune_scheme(scl_seis *sv, const scl_plan_desc *desc, const cha
     sv->tuning = 0;
     if (st != SCL_OK)
         return st;
-    const int f = scl_plan_value(plan, "fused", 0);
-    if (f >= 0 && f < 3)
+    const int f = scl_plan_value(plan, "cpml", 0) ? 3 : scl_plan_value(plan, "fused", 0);
+    if (f >= 0 && f < 4)
         sv->scheme_s[f] = scl_plan_seconds(plan);
     if (!sv->plan || scl_plan_seconds(plan) < scl_plan_seconds(sv->plan)) {
         scl_plan_free(sv->plan);
@@ -731,9 +834,26 @@ static scl_status tune_scheme(scl_seis *sv, const scl_plan_desc *desc, const cha
     return SCL_OK;
 }
 
-/* One plan per scheme (fused forced), each tuned over the work-group and
- * kz; the fastest is kept and the step times of all are reported. A plan
- * that fixes the scheme, or no fused box, makes one plan. */
+/* A forced CPML shell (cpml=1) this run cannot take: the plan's fault,
+ * said by name before any candidate is tried. */
+static scl_status refuse_forced_shell(scl_seis *sv, const char *user)
+{
+    int shell = 0, fused = 0;
+    if (!forced_value(user, "cpml", &shell) || shell != 1)
+        return SCL_OK;
+    forced_value(user, "fused", &fused);
+    const int values[7] = {0, 0, 1, fused, 1, 0, 1};
+    char why[160];
+    if (step_check(sv, values, why, sizeof why))
+        return scl_fail(sv->ctx, SCL_ERR_ARGUMENT, "scl_seis_create", "plan %s: %s", user, why);
+    return SCL_OK;
+}
+
+/* One plan per scheme (fused forced; on GPUs with CPML also the separate
+ * scheme's shell, cpml=1), each tuned over the work-group and kz; the
+ * fastest is kept and the step times of all are reported. A plan that
+ * fixes the scheme (fused or cpml) makes one plan; no fused box, one plan
+ * and the shell's. */
 static scl_status tune_step(scl_seis *sv, const scl_seis_options *opt)
 {
     const seis_setup *s = &sv->s;
@@ -745,34 +865,40 @@ static scl_status tune_step(scl_seis *sv, const scl_seis_options *opt)
      * deep walk keeps fewer work-items in flight, so it is tuned. */
     /* planes: z planes per launch at most (0: as many as 32-bit indices
      * within a launch allow); not tuned, forced by tests */
-    const scl_tune_param gpu_params[6] = {{"lx", 3, {32, 64, 128}},
+    /* cpml: the separate scheme's CPML (0 general kernels, 1 the shell),
+     * timed as a scheme of its own below (GPUs), else forced */
+    const scl_tune_param gpu_params[7] = {{"lx", 3, {32, 64, 128}},
                                           {"ly", 3, {4, 2, 8}},
                                           {"kz", 4, {8, 1, 4, 16}},
                                           {"fused", 3, {fuse_first, !fuse_first, 2}},
                                           {"early", 2, {1, 0}},
-                                          {"planes", 1, {0}}};
-    const scl_tune_param cpu_params[6] = {{"lx", 3, {64, 16, 256}},
+                                          {"planes", 1, {0}},
+                                          {"cpml", 1, {0}}};
+    const scl_tune_param cpu_params[7] = {{"lx", 3, {64, 16, 256}},
                                           {"ly", 2, {1, 4}},
                                           {"kz", 2, {1, 8}}, /* PoCL: 1 vectorises best */
                                           {"fused", 2, {fuse_first, !fuse_first}},
                                           {"early", 1, {1}},
-                                          {"planes", 1, {0}}};
+                                          {"planes", 1, {0}},
+                                          {"cpml", 1, {0}}};
     char shape[96];
     snprintf(shape, sizeof shape, "%dx%dx%d order %d %s pml %d", s->g.nx, s->g.ny, s->g.nz,
              s->order, sv->fp64 ? "fp64" : "fp32", s->pml);
-    static const scl_param_rule rules[6] = {
+    static const scl_param_rule rules[7] = {
         {.min = 1, .max = 1024, .why = "the work-group width"},
         {.min = 1, .max = 1024, .why = "the work-group height"},
         {.min = 1, .max = 4096, .why = "the z planes a work-item walks"},
         {.min = 0, .max = 2, .why = "the scheme (0 separate, 1 fused, 2 fused in one pass)"},
         {.min = 0, .max = 1, .why = "the early receiver record (0 or 1)"},
         {.min = 0, .max = 1 << 30, .why = "the z planes of a launch (0: no cap)"},
+        {.min = 0, .max = 1, .why = "the separate scheme's CPML (0 general kernels, 1 shell)"},
     };
     const scl_plan_desc desc = {.name = "seismic.step",
                                 .shape = shape,
                                 .params = gpu ? gpu_params : cpu_params,
-                                .nparams = 6,
+                                .nparams = 7,
                                 .prepare = step_prepare,
+                                .check = step_check,
                                 .run = step_run,
                                 .user = sv,
                                 .rules = rules};
@@ -781,6 +907,7 @@ static scl_status tune_step(scl_seis *sv, const scl_seis_options *opt)
     /* a fused scheme this run cannot take is the plan's fault, not the
      * device's: said before any candidate is tried (value ranges are the
      * core's rules above) */
+    scl_status st0;
     int fused_forced;
     if (forced_value(user, "fused", &fused_forced) && (fused_forced == 1 || fused_forced == 2) &&
         !sv->can_fuse)
@@ -788,15 +915,26 @@ static scl_status tune_step(scl_seis *sv, const scl_seis_options *opt)
                         "plan fused=%d: this run has no fused interior (%s); use fused=0",
                         fused_forced, sv->ninj_v ? "a force source injects into the velocities"
                                                  : "CPML and surface rows leave no interior box");
-    const int nschemes = (user && strstr(user, "fused")) || !sv->can_fuse || !tune ? 1 : 3;
-    const int scheme[3] = {fuse_first, !fuse_first, 2};
+    if ((st0 = refuse_forced_shell(sv, user)) != SCL_OK)
+        return st0;
+    /* the schemes timed apart: fused, separate, fused local where there
+     * is a fused interior, and on GPUs the CPML shell where it can run */
+    const int fixed = (user && (strstr(user, "fused") || strstr(user, "cpml"))) || !tune;
+    const int shell = gpu && s->pml > 0 && s->cut < 0;
+    const char *scheme[4] = {"", NULL, NULL, NULL};
+    int nschemes = 1;
+    if (!fixed && sv->can_fuse) {
+        static const char *order[2][3] = {{"fused=0", "fused=1", "fused=2"},
+                                          {"fused=1", "fused=0", "fused=2"}};
+        memcpy(scheme, order[fuse_first], sizeof order[0]);
+        nschemes = 3;
+    }
+    if (!fixed && shell)
+        scheme[nschemes++] = "fused=0,cpml=1";
     for (int q = 0; q < nschemes; q++) {
         char force[320];
-        if (nschemes == 1)
-            snprintf(force, sizeof force, "%s", user ? user : "");
-        else
-            snprintf(force, sizeof force, "%s%sfused=%d", user ? user : "", user && *user ? "," : "",
-                     scheme[q]);
+        snprintf(force, sizeof force, "%s%s%s", user ? user : "",
+                 user && *user && *scheme[q] ? "," : "", scheme[q]);
         const scl_status st = tune_scheme(sv, &desc, force, tune);
         if (st != SCL_OK && nschemes == 1)
             return st;
@@ -1043,8 +1181,9 @@ void scl_seis_free(scl_seis *sv)
         return;
     scl_plan_free(sv->plan);
     drop_second_set(sv);
-    scl_kernel *ks[7] = {sv->vel[0], sv->str[0], sv->inj_v, sv->inj_s[0], sv->rec[0], sv->vel_in, sv->str_in};
-    for (int q = 0; q < 7; q++)
+    scl_kernel *ks[9] = {sv->vel[0], sv->str[0], sv->inj_v,  sv->inj_s[0], sv->rec[0],
+                         sv->vel_in, sv->str_in, sv->vsh, sv->ssh};
+    for (int q = 0; q < 9; q++)
         scl_kernel_free(ks[q]);
     scl_stream *ss[] = {sv->inj_field, sv->inj_index, sv->inj_source, sv->inj_coeff,
                         sv->wavelet,   sv->rec_index, sv->traces};
@@ -1123,12 +1262,17 @@ double scl_seis_bytes_per_cell(const scl_seis *sv)
 
 double scl_seis_scheme_seconds(const scl_seis *sv, int scheme)
 {
-    return scheme >= 0 && scheme < 3 ? sv->scheme_s[scheme] : 0;
+    return scheme >= 0 && scheme < 4 ? sv->scheme_s[scheme] : 0;
 }
 
 int scl_seis_fused(const scl_seis *sv)
 {
     return scl_plan_value(sv->plan, "fused", 0);
+}
+
+int scl_seis_cpml_shell(const scl_seis *sv)
+{
+    return scl_plan_value(sv->plan, "cpml", 0);
 }
 
 int scl_seis_lds_early(const scl_seis *sv)

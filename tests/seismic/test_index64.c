@@ -11,7 +11,8 @@
  *    and sources, each scheme with launches forced (plan planes=) to 1, 2,
  *    3 and 5 planes
  *    (so many launches, most from a nonzero base): traces and all nine
- *    fields bitwise equal to the run in whole launches, fp32 and fp64. */
+ *    fields bitwise equal to the run in whole launches, fp32 and fp64; the
+ *    separate scheme also with the CPML shell (cpml=1). */
 #include "seis_test.h"
 #include "seismic/internal.h"
 
@@ -168,12 +169,14 @@ int main(void)
     layout_case(16, 16, 16);
     uint64_t rng = test_seed();
     scl_context *ctx = test_context();
+    /* the last: the CPML shell (its interior launches split, the shell one launch) */
     static const char *plans[] = {"fused=0,lx=16,ly=4,kz=1", "fused=0,lx=16,ly=4,kz=4",
-                                  "fused=1,lx=16,ly=4,kz=3", "fused=2,lx=16,ly=4,kz=2"};
-    for (int p = 0; p < 4; p++)
+                                  "fused=1,lx=16,ly=4,kz=3", "fused=2,lx=16,ly=4,kz=2",
+                                  "fused=0,cpml=1,lx=16,ly=4,kz=2"};
+    for (int p = 0; p < 5; p++)
         device_case(ctx, plans[p], 0, &rng);
     if (scl_device(ctx)->fp64)
-        for (int p = 0; p < 4; p += 2)
+        for (int p = 0; p < 5; p += 2)
             device_case(ctx, plans[p], 1, &rng);
     else
         SKIP("no fp64 on %s: the fp64 cases", scl_device(ctx)->name);

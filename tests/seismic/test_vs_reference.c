@@ -5,7 +5,10 @@
  * kernel, two buffer sets; neighbours' velocities recomputed, fused=1, or
  * shared in local memory, fused=2, its stress loads early or late): receiver traces and every field after
  * the run (CPML 4, free surface; the separate scheme also with rigid walls
- * and with CPML on every face).
+ * and with CPML on every face). The separate scheme's CPML shell (cpml=1:
+ * interior kernels everywhere below the surface rows, then the CPML terms
+ * added over the slab cells) the same way, with a surface and with CPML on
+ * all six faces (its corners: cells in two and three slabs).
  * Each scheme runs with the default plan and with work-groups that do not
  * divide the grid and z walks (kz planes per work-item) of 1 and of sizes
  * that do not divide the boxes. FP64: relative max difference <= 1e-10 (same operations,
@@ -49,6 +52,8 @@ static void compare(scl_context *ctx, int order, int fp64, const char *plan, lon
     scl_seis *s = NULL;
     float *tr = seis_run_forced(ctx, &m, &c, plan, &s);
     CHECK(!s || scl_seis_fused(s) == fused, "scheme %d", fused);
+    const int shell = strstr(plan, "cpml=1") != NULL;
+    CHECK(!s || scl_seis_cpml_shell(s) == shell, "%s: CPML shell %d", plan, shell);
     if (!r || !tr) {
         free(tr);
         scl_seis_free(s);
@@ -141,6 +146,13 @@ int main(void)
      * every face but no surface rows */
     compare(ctx, 2, 0, "fused=0,lx=16,ly=4,kz=3", 40, 0, 0, &rng);
     compare(ctx, 4, 0, "fused=0,lx=16,ly=2,kz=1", 40, 3, 0, &rng);
+    /* the CPML shell: fp32 and fp64, both orders, surface (a force source
+     * at it) and CPML on all six faces; uneven sizes (19-28 x 17-22 x 15) */
+    for (int order = 2; order <= 4; order += 2)
+        for (int fp64 = 0; fp64 <= (scl_device(ctx)->fp64 ? 1 : 0); fp64++) {
+            compare(ctx, order, fp64, "fused=0,cpml=1", 50, 4, 1, &rng);
+            compare(ctx, order, fp64, "fused=0,cpml=1,lx=16,ly=4,kz=3", 40, 3, 0, &rng);
+        }
     scl_context_free(ctx);
     return test_summary("seismic_vs_reference");
 }
