@@ -5,7 +5,8 @@
 # the repository root:
 #   export STREAMCL_GPU_CMAKE_ARGS="-DSTREAMCL_MODULES=seismic;grid3d;pair"; . bench/gpu-setup.sh
 #   bash bench/seismic/mpi-gpu.sh    (STEPS=100 PML=10 GPUS="1 2 4" MODES=overlap
-#                                     SCALING="weak strong" TUNE=0; bench/lib/mpi-scaling.sh)
+#                                     SCALING="weak strong" TUNE=0; bench/lib/mpi-scaling.sh;
+#                                     SEIS_ARGS: more options per point, e.g. "--halo mpi")
 # (pair only for the node-local round-robin device choice; without it every
 # rank takes the default device.) Needs Open MPI at configure time.
 #
@@ -78,7 +79,7 @@ point() {
     # shellcheck disable=SC2086
     mpi_scaling_point "$kind" "$mode" "$n" "$c" "$steps" "$dest/$kind-$mode-np$n.log" \
         "$STREAMCL" seismic --bench "$c" --order 4 --pml "$pml" --steps "$steps" --tune "$tune" \
-        --decomp "1x1x$n" $flag
+        --decomp "1x1x$n" $flag ${SEIS_ARGS:-}
 }
 echo "== $scaling scaling (weak: ${wx}x${wy}x$wz per GPU; strong: ${sx}x${sy}x$sz), fp32, order 4, CPML $pml, $steps steps"
 mpi_scaling_sweep point
