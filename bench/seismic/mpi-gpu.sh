@@ -5,7 +5,8 @@
 # the repository root:
 #   export STREAMCL_GPU_CMAKE_ARGS="-DSTREAMCL_MODULES=seismic;grid3d;pair"; . bench/gpu-setup.sh
 #   bash bench/seismic/mpi-gpu.sh    (STEPS=100 PML=10 GPUS="1 2 4" MODES=overlap
-#                                     SCALING="weak strong" TUNE=0; bench/lib/mpi-scaling.sh)
+#                                     SCALING="weak strong" TUNE=0; bench/lib/mpi-scaling.sh;
+#                                     SEIS_ARGS: more options per point, e.g. "--halo mpi")
 # (pair only for the node-local round-robin device choice; without it every
 # rank takes the default device.) Needs Open MPI at configure time.
 #

@@ -518,6 +518,13 @@ size_t scl_fdtd_halo_bytes(const scl_fdtd *f);
  * for the solver's life; NULL for a whole domain): send and receive buffers
  * that the bus reaches at full speed. */
 void *scl_fdtd_halo_staging(scl_fdtd *f);
+/* The overlapped run's send planes read from the device into host memory
+ * of scl_fdtd_halo_bytes each: send[0] E (down), send[1] H (up), e.g. the
+ * neighbours' receive areas in a shared memory window (NULL: the pinned
+ * staging, as before); the transport's send is then that pointer with the
+ * plane in it. The caller keeps it valid and unread by others from the
+ * transport's return until the next swap's note. */
+scl_status scl_fdtd_set_halo_staging(scl_fdtd *f, void *const send[2]);
 /* field 1: H of the last owned plane n - 1 (for the upper neighbour);
  * field 0: E of plane 0 (for the lower neighbour). Blocking. */
 scl_status scl_fdtd_halo_read(scl_fdtd *f, int field, void *buf);

@@ -379,6 +379,12 @@ static int set_up(fdtd_rank *r, const margs *a, const scl_fdtd_model *gm, scl_fd
     if (agree(r, ok))
         return -1;
     cli_halo_init(&r->halo, r->cart, r->below, r->above, r->bytes, a->halo_mpi);
+    /* a neighbour through the window: the overlapped run's device reads of
+     * E (down) and H (up) land in its receive area (one host copy, not two) */
+    void *const stage[2] = {r->halo.shm[0] ? r->halo.peer[0] : NULL,
+                            r->halo.shm[1] ? r->halo.peer[1] : NULL};
+    if (r->f && (stage[0] || stage[1]))
+        scl_fdtd_set_halo_staging(r->f, stage);
     return 0;
 }
 

@@ -77,6 +77,7 @@ struct scl_fdtd {
     scl_kernel *kpl[2];
     scl_stream *halo, *pinned; /* pinned: host-mapped send and receive planes */
     void *pinned_ptr;
+    void *send_at[2]; /* the overlapped run's send plane of E (0) / H (1): caller's memory, or NULL: pinned */
     size_t halo_n; /* reals in one exchange */
     scl_fdtd_exchange_fn xfn;
     scl_fdtd_transport_fn ofn; /* the overlapped run's transport */
@@ -1569,6 +1570,16 @@ void *scl_fdtd_halo_staging(scl_fdtd *f)
     return f->split >= 0 ? f->pinned_ptr : NULL;
 }
 
+scl_status scl_fdtd_set_halo_staging(scl_fdtd *f, void *const send[2])
+{
+    if (f->split < 0)
+        return scl_fail(f->ctx, SCL_ERR_ARGUMENT, "scl_fdtd_set_halo_staging",
+                        "the solver's model is not a sub-domain");
+    for (int q = 0; q < 2; q++)
+        f->send_at[q] = send ? send[q] : NULL;
+    return SCL_OK;
+}
+
 int scl_fdtd_halo_axis(const scl_fdtd *f)
 {
     return f->split;
@@ -1647,7 +1658,8 @@ static scl_status post_plane(scl_fdtd *f, int field, scl_event *ev)
     if (!(field ? f->sub_hi[a] : f->sub_lo[a]))
         return SCL_OK;
     scl_status s = plane_launch(f, field, field ? n[a] - 1 : 0, 0);
-    return s == SCL_OK ? scl_stream_read(f->halo, f->pinned_ptr, 0, ev) : s;
+    void *send = f->send_at[field] ? f->send_at[field] : f->pinned_ptr;
+    return s == SCL_OK ? scl_stream_read(f->halo, send, 0, ev) : s;
 }
 
 /* Wait for the send plane while the queued interior runs, let the caller's
@@ -1663,7 +1675,8 @@ static scl_status swap_plane(scl_fdtd *f, int field, scl_event ev)
         scl_event_release(ev);
     }
     char *recv = (char *)f->pinned_ptr + f->halo_n * f->rs;
-    scl_status t = f->ofn(f->xuser, field, f->pinned_ptr, recv); /* always: the neighbours wait */
+    const void *send = f->send_at[field] ? f->send_at[field] : f->pinned_ptr;
+    scl_status t = f->ofn(f->xuser, field, send, recv); /* always: the neighbours wait */
     s = s == SCL_OK ? t : s;
     if (s != SCL_OK || !(field ? f->sub_lo[a] : f->sub_hi[a]))
         return s;
