@@ -93,10 +93,10 @@ for name in $names; do
     esac
     cmd="streamcl seismic --bench $N --steps $STEPS $args"
     g=$(sed -n 's/.* s: \([0-9.]*\) Gcells\/s/\1/p' "$f")
-    how=$(sed -n 's/^device: [^,]*, work-group \([0-9x]*\), kz \([0-9]*\), \([a-z ]*\), \([0-9]*\) bytes.*/\3, wg \1, kz \2|\4/p' "$f")
+    how=$(sed -n 's/^device: [^,]*, work-group \([0-9x]*\), kz \([0-9]*\), \([a-zA-Z ,]*\), \([0-9]*\) bytes.*/\3, wg \1, kz \2|\4/p' "$f")
     row "OpenCL fp32, tuned: ${how%|*}, $cpml, wall clock" "$o" "$g" "${how#*|}" "$cmd"
-    sed -n 's/^tuned \([a-z ]*\): \([0-9.]*\) ms per step.*/\1|\2/p' "$f" | while IFS='|' read -r sch ms; do
-        b=84; [ "$sch" = separate ] && b=120
+    sed -n 's/^tuned \([a-zA-Z ,]*\): \([0-9.]*\) ms per step.*/\1|\2/p' "$f" | while IFS='|' read -r sch ms; do
+        b=84; case $sch in separate*) b=120 ;; esac
         row "  tuner's best $sch, $cpml, device time" "$o" \
             "$(awk -v n="$N" -v ms="$ms" 'BEGIN { printf "%.4f", n * n * n / (ms * 1e-3) / 1e9 }')" "$b" "$cmd"
     done

@@ -468,13 +468,15 @@ static int open_device(single_run *r, double t0)
     const int fused = scl_seis_fused(dev);
     const char *scheme = fused == 2 ? (scl_seis_lds_early(dev) ? "fused local"
                                                                : "fused local late loads")
-                         : fused    ? "fused"
-                                    : "separate kernels";
+                         : fused                  ? "fused"
+                         : scl_seis_cpml_shell(dev) ? "separate kernels, CPML shell"
+                                                    : "separate kernels";
     printf("device: %s, work-group %dx%d, kz %d, %s, %.0f bytes per cell update (set-up %.2f s)\n",
            scl_device(r->ctx)->name, lx, ly, kz, scheme, scl_seis_bytes_per_cell(dev),
            cli_now() - t0);
-    static const char *scheme_name[3] = {"separate", "fused", "fused local"};
-    for (int q = 0; q < 3; q++) /* what the tuner measured for each scheme */
+    static const char *scheme_name[4] = {"separate", "fused", "fused local",
+                                         "separate, CPML shell"};
+    for (int q = 0; q < 4; q++) /* what the tuner measured for each scheme */
         if (scl_seis_scheme_seconds(dev, q) > 0)
             printf("tuned %s: %.4f ms per step (device time)\n", scheme_name[q],
                    1e3 * scl_seis_scheme_seconds(dev, q));
