@@ -147,7 +147,11 @@ typedef enum {
     SCL_WAVE_GAUSSIANDOTDOTNORM, /* gaussiandotdot / (2 zeta) */
     SCL_WAVE_RICKER,             /* -gaussiandotdotnorm: (1 - 2 zeta tau^2) exp(-zeta tau^2) */
     SCL_WAVE_SINE,               /* sin(2 pi f t) for t f <= 1, then 0 */
-    SCL_WAVE_CONTSINE            /* min(0.25 f t, 1) sin(2 pi f t) */
+    SCL_WAVE_CONTSINE,           /* min(0.25 f t, 1) sin(2 pi f t) */
+    SCL_WAVE_GAUSSIANPRIME,      /* gprMax's other name of gaussiandot */
+    SCL_WAVE_GAUSSIANDOUBLEPRIME,/* gaussiandotdot's formula with the gaussian's zeta and delay */
+    SCL_WAVE_GAUSPULSE,          /* exp(-zeta tau^2) cos(2 pi f tau): 50% bandwidth at -6 dB, delayed to -60 dB */
+    SCL_WAVE_IMPULSE             /* 1 at the first sample (t < dt: scl_wavelet_impulse), 0 after */
 } scl_wavelet_kind;
 
 typedef struct {
@@ -158,8 +162,12 @@ typedef struct {
     int delay_set;
 } scl_wavelet;
 
-/* Value at time t (s). */
+/* Value at time t (s); an impulse is amp at t == 0 only (use
+ * scl_wavelet_sample where the time step is known). */
 double scl_wavelet_value(const scl_wavelet *w, double t);
+/* Value at time t of a run with time step dt: an impulse is amp for t < dt
+ * (gprMax's rule, so a source evaluated half a step late still fires once). */
+double scl_wavelet_sample(const scl_wavelet *w, double t, double dt);
 /* Kind by gprMax's name ("ricker", "gaussiandot", ...); -1 if unknown. */
 int scl_wavelet_kind_from_name(const char *name);
 const char *scl_wavelet_kind_name(scl_wavelet_kind kind);

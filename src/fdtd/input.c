@@ -85,7 +85,8 @@ static const char *const known[] = {"#title", "#domain", "#dx_dy_dz", "#time_win
                                     "#soil_peplinski", "#fractal_box", "#magnetic_dipole",
                                     "#pml_cfs", "#add_surface_roughness",
                                     "#geometry_objects_read", "#add_grass",
-                                    "#magnetic_averaging"};
+                                    "#magnetic_averaging", "#omp_threads",
+                                    "#num_threads"};
 
 /* gprMax commands refused with a reason rather than as unknown */
 static const char *const refused[][2] = {
@@ -123,8 +124,8 @@ static scl_status read_lines(input *in, char *err, size_t errlen)
     while ((rc = scl_linereader_next(&in->r, &line, err, errlen)) == 1) {
         while (*line == ' ' || *line == '\t')
             line++;
-        if (*line != '#')
-            continue; /* gprMax: lines not starting with # are comments */
+        if (*line != '#' || line[1] == '#')
+            continue; /* gprMax: lines not starting with # are comments, so are ## lines */
         char *colon = strchr(line, ':');
         if (!colon) {
             if (strncmp(line, "#end", 4) == 0 || strncmp(line, "#python", 7) == 0)
@@ -1374,7 +1375,8 @@ static scl_status parse_waveform(input *in, const command *c, scl_fdtd_model *m,
     if (kind < 0)
         return fail(in, c, err, errlen,
                     "waveform type must be gaussian, gaussiandot, gaussiandotnorm, "
-                    "gaussiandotdot, gaussiandotdotnorm, ricker, sine or contsine");
+                    "gaussiandotdot, gaussiandotdotnorm, gaussianprime, gaussiandoubleprime, "
+                    "ricker, gauspulse, sine, contsine or impulse (user: not supported)");
     if (!(v[1] > 0))
         return fail(in, c, err, errlen, "frequency must be positive");
     for (int w = 0; w < m->nwave; w++)
@@ -1506,6 +1508,9 @@ static scl_status parse_source(const input *in, const command *c, scl_fdtd_model
     char why[512];
     int volt = c->cmd[1] == 'v', mag = c->cmd[1] == 'm';
     int base = volt ? 6 : 5; /* pol x y z [R] wave [start stop] */
+    if (volt && c->ntok >= 9 && c->ntok <= 11)
+        return fail(in, c, err, errlen, "ports (a voltage source with a port ID, spectrum limit or "
+                                        "reference impedance) are not supported");
     if (nparams(in, c, base, base + 2, err, errlen))
         return SCL_ERR_INPUT;
     if (c->ntok == base + 1)
@@ -1690,6 +1695,20 @@ static scl_status parse_messages(const input *in, const command *c, scl_fdtd_mod
     return SCL_OK;
 }
 
+/* #omp_threads (#num_threads, its older name): gprMax's OpenMP thread count; checked, then left to the
+ * device (the OpenCL runtime picks its own threads) */
+static scl_status parse_omp_threads(const input *in, const command *c, scl_fdtd_model *m, char *err,
+                                    size_t errlen)
+{
+    (void)m;
+    long n;
+    if (nparams(in, c, 1, 1, err, errlen))
+        return SCL_ERR_INPUT;
+    if (scl_parse_int(c->tok[0], &n) != 0 || n < 1)
+        return fail(in, c, err, errlen, "expected a thread count >= 1");
+    return SCL_OK;
+}
+
 /* #magnetic_averaging: harmonic (gprMax 4.0.1's default) or arithmetic
  * (older gprMax), any case, for the mr and sm of averaged H faces */
 static scl_status parse_magavg(const input *in, const command *c, scl_fdtd_model *m, char *err,
@@ -1867,6 +1886,7 @@ static scl_status parse_objects(input *in, scl_fdtd_model *m, char *err, size_t 
                  {"#magnetic_dipole", parse_source}, {"#rx", parse_rx},
                  {"#rx_array", parse_rx_array},   {"#snapshot", parse_snapshot},
                  {"#geometry_view", parse_gview}, {"#messages", parse_messages},
+                 {"#omp_threads", parse_omp_threads}, {"#num_threads", parse_omp_threads},
                  {"#add_surface_roughness", check_rough}, {"#add_grass", check_rough},
                  {"#geometry_objects_read", parse_geometry_read}};
     for (int q = 0; q < in->n; q++)

@@ -24,7 +24,7 @@ double scl_fdtd_wave_value(const scl_fdtd_model *m, int wi, double t)
 {
     const scl_fdtd_wave *w = &m->wave[wi];
     if (w->nsamp == 0)
-        return scl_wavelet_value(&w->w, t);
+        return scl_wavelet_sample(&w->w, t, m->dt);
     /* the simulation's time axis: the samples cut or zero-padded to it */
     long n = w->t ? w->nsamp : m->iterations;
     if (n < 2)

@@ -190,7 +190,7 @@ static void setup_sources(seis_setup *s, const scl_seis_config *c, double h)
         const int moment = src->kind != SCL_SEIS_FORCE;
         for (long n = 0; n <= c->steps; n++)
             s->wavelet[(size_t)q * (size_t)(c->steps + 1) + (size_t)n] =
-                scl_wavelet_value(&src->wavelet, (n + (moment ? 0.5 : 0.0)) * dt);
+                scl_wavelet_sample(&src->wavelet, (n + (moment ? 0.5 : 0.0)) * dt, dt);
         const int i = src->i, j = src->j, k = src->k;
         if (!moment) {
             if (!own_cell(s, i, j, k))

@@ -20,6 +20,10 @@
 #                         strongest E or H of gprMax's .vtkhdf, same extents
 #   rxarray.in (here)     #rx_array: the receivers gprMax makes, in its order,
 #                         with its positions and generated names
+#   wave_*.in (here)      gprMax's other waveforms (gauspulse, gaussianprime,
+#                         gaussiandoubleprime, impulse), one dipole each, in a
+#                         file with ## comment lines and #omp_threads / its
+#                         older name #num_threads: within 2%
 #   cylinder_Bscan_2D.in  a B-scan of NTRACES traces (default 3, of the 60 a
 #                         user runs, for CI time) in one process: the merged
 #                         file of gprMax's merge tool against ours (shape,
@@ -99,7 +103,28 @@ cat > "$work/gprmax/rxarray.in" <<'IN'
 #hertzian_dipole: z 0.030 0.030 0 w
 #rx_array: 0.010 0.024 0 0.030 0.028 0 0.004 0.002 0
 IN
+waves="gauspulse gaussianprime gaussiandoubleprime impulse"
+for w in $waves; do
+    threads="#omp_threads: 2"
+    [ "$w" = impulse ] && threads="#num_threads: 2"
+    cat > "$work/gprmax/wave_$w.in" <<IN
+#title: a dipole driven by gprMax's $w waveform
+## a line starting with two hashes is a comment to gprMax
+#domain: 0.100 0.100 0.002
+#dx_dy_dz: 0.002 0.002 0.002
+#time_window: 2e-9
+$threads
+#material: 3 0.002 1 0 ground
+#waveform: $w 1 1.5e9 drive
+## the source and two receivers
+#hertzian_dipole: z 0.050 0.060 0 drive
+#rx: 0.064 0.060 0
+#rx: 0.050 0.030 0
+#box: 0 0 0 0.100 0.040 0.002 ground
+IN
+done
 cp "$work/gprmax/debye.in" "$work/gprmax/poles.in" "$work/gprmax/snap.in" "$work/gprmax/rxarray.in" "$work/ours/"
+for w in $waves; do cp "$work/gprmax/wave_$w.in" "$work/ours/"; done
 grep -v '^#add_dispersion' "$work/gprmax/debye.in" > "$work/ours/nopoles.in"
 
 start=$(date +%s)
@@ -109,7 +134,7 @@ gprmax_run bscan.log cylinder_Bscan_2D.in -n "$ntraces"
 if ! "$py" -m gprMax.toolboxes.Utilities.outputfiles_merge cylinder_Bscan_2D > merge.log 2>&1; then
     echo "FAIL: gprMax's merge tool on cylinder_Bscan_2D"; tail -20 merge.log; exit 1
 fi
-for model in debye poles snap rxarray; do
+for model in debye poles snap rxarray $(printf 'wave_%s ' $waves); do
     gprmax_run $model.log $model.in
 done
 echo "gprMax 4.0.1 runs: $(( $(date +%s) - start )) s (A-scan, B-scan of $ntraces traces, Debye, Lorentz + Drude, snapshots)"
@@ -120,7 +145,7 @@ streamcl_run bscan.log cylinder_Bscan_2D.in -n "$ntraces" --no-tune --radargram 
 cat bscan.log
 for run in "debye.in --no-tune" "debye.in --engine reference -o debye_ref.h5" "nopoles.in --no-tune" \
            "poles.in --no-tune" "poles.in --engine reference -o poles_ref.h5" "snap.in --no-tune" \
-           "rxarray.in --no-tune"; do
+           "rxarray.in --no-tune" $(printf 'wave_%s.in ' $waves); do
     streamcl_run run.log $run
 done
 (cd "$work/legacy" && streamcl_run ascan.log cylinder_Ascan_2D.in --no-tune) || exit 1
@@ -135,7 +160,7 @@ printf '#domain: 0.1 0.1 0.1\n#dx_dy_dz: 0.01 0.01 0.01\n#time_window: 10\n#add_
 refused_rc=$?
 
 cd "$work" || exit 2
-NTRACES=$ntraces REFUSED_RC=$refused_rc PLOT_RC=$plot_rc gprmax_python - <<'PY'
+WAVES=$waves NTRACES=$ntraces REFUSED_RC=$refused_rc PLOT_RC=$plot_rc gprmax_python - <<'PY'
 import os
 import sys
 import h5py
@@ -189,6 +214,9 @@ for name in ("s40", "c40"):
         err = np.linalg.norm(a - b) / fam[c[0]] if a.shape == b.shape else np.inf
         check(np.all(np.isfinite(b)) and err <= 0.02,
               f"snapshot {name} {c} {b.shape}: relative L2 {err:.2e} of the strongest {c[0]}")
+
+for w in os.environ["WAVES"].split():
+    compare(h5py.File(f"gprmax/wave_{w}.h5", "r"), h5py.File(f"ours/wave_{w}.h5", "r"), f"waveform {w}")
 
 ga, oa = h5py.File("gprmax/rxarray.h5", "r"), h5py.File("ours/rxarray.h5", "r")
 same = len(ga["rxs"]) == len(oa["rxs"]) and all(
