@@ -823,22 +823,25 @@ __kernel void seis_record(__global const real *vx, __global const real *vy,
     t[3 * (size_t)steps] = (float)(-(sxx[c] + syy[c] + szz[c]) / 3);
 }
 
-/* Halo planes of a slab: the box of e0 planes (stride s0, along the cut)
- * by e1 x e2 (strides s1, s2: the padded extents across it) of fields a,
- * b, c from start, packed into buf (field, plane, e2, e1) or unpacked from
- * it. Copies only; 64-bit offsets (the high face of a large grid lies
+/* Halo planes of a slab: planes (stride s0, along the cut) of e1 x e2
+ * (strides s1, s2: the padded extents across it) of fields a, b, c, each
+ * field only the planes its neighbour's stencil reads, packed into buf
+ * (field plane, e2, e1) or unpacked from it. Copies only; 64-bit offsets (the high face of a large grid lies
  * beyond 2^31). */
 __kernel void seis_halo(__global real *a, __global real *b, __global real *c,
-                        __global real *buf, long start, int s0, int s1, int s2, int e0, int e1,
-                        int e2, int at, int unpack)
+                        __global real *buf, long start, int s0, int s1, int s2, int n0, int n1,
+                        int p0, int p1, int p2, int e1, int e2, int at, int unpack)
 {
     const int u = get_global_id(0), v = get_global_id(1), w = get_global_id(2);
     if (u >= e1 || v >= e2)
         return;
-    const int plane = w % e0, f = w / e0;
+    /* w runs over the field planes: n0 of a from plane p0, n1 of b from
+     * p1, the rest of c from p2 (planes relative to start) */
+    const int f = w < n0 ? 0 : w < n0 + n1 ? 1 : 2;
+    const int plane = f == 0 ? p0 + w : f == 1 ? p1 + w - n0 : p2 + w - n0 - n1;
     __global real *fld = f == 0 ? a : f == 1 ? b : c;
     const long x = start + (long)plane * s0 + (long)u * s1 + (long)v * s2;
-    const int q = at + ((f * e0 + plane) * e2 + v) * e1 + u;
+    const int q = at + (w * e2 + v) * e1 + u;
     if (unpack)
         fld[x] = buf[q];
     else

@@ -326,6 +326,18 @@ scl_status scl_stream_write_range(scl_stream *s, size_t first, size_t count, con
                                   int blocking, scl_event *event);
 scl_status scl_stream_read_range(scl_stream *s, size_t first, size_t count, void *host,
                                  int blocking, scl_event *event);
+/* Copies on the copy queue: a second in-order queue of the context's
+ * device (made on first use; the main queue where none can be), so that
+ * host copies overlap the main queue's kernels. Non-blocking; each starts
+ * after the event `after` (NULL: none; e.g. the main queue's kernel that
+ * wrote the range) and after the copy queue's earlier copies. The main
+ * queue does not wait for them: scl_queue_after(ctx, ev) makes its later
+ * work wait for ev. */
+scl_status scl_copy_read(scl_stream *s, size_t first, size_t count, void *host, scl_event after,
+                         scl_event *event);
+scl_status scl_copy_write(scl_stream *s, size_t first, size_t count, const void *host,
+                          scl_event after, scl_event *event);
+scl_status scl_queue_after(scl_context *ctx, scl_event ev);
 /* Fill every element with the pattern of one element (blocking). */
 scl_status scl_stream_fill(scl_stream *s, const void *element);
 /* Queue a fill of elements [first, first+count) (in order with launches). */

@@ -13,13 +13,18 @@
 # streamcl seismic --bench NXxNYxNZ: homogeneous rock, CPML of PML cells on
 # every face, an explosive source at the centre, one receiver; the separate
 # velocity and stress kernels (the decomposed run's scheme), slabs along z
-# (--decomp 1x1xN), host-staged halos (pinned): per step 2 planes of the 3
-# stresses differentiated along z and 2 of the 3 velocities each way
-# (12 x 1056 x 1028 floats, 50 MiB per face per step at a 1024^2
-# cross-section; the device-host copies are not hidden, MPI is). MODES: "overlap"
-# (default: planes packed and read first, the planes that do not read the
-# halo updated meanwhile, then the 2 planes at each cut) and "serial"
-# (--no-overlap). TUNE=0 (default) takes the untuned plan (tuning a 1024^3
+# (--decomp 1x1xN), host-staged halos (pinned): per step the planes of the 3
+# stresses differentiated along z and of the 3 velocities that the
+# neighbour's stencils read, 9 field planes each way (9 x 1056 x 1028
+# floats, 37 MiB per face per step at a 1024^2 cross-section; the
+# device-host copies on a second queue beside the kernels, MPI behind the
+# interior). MODES: "overlap" (default: planes packed and read first, the
+# planes that do not read the halo updated meanwhile, then the 2 planes at
+# each cut; halos as MPI messages on GPUs, the command's default there),
+# "serial" (--no-overlap), "mpihalo" (--halo mpi) and "shmhalo" (--halo shm:
+# the node's shared memory window). Each point's log ends with rank 0's time
+# per step: host waits, MPI, device interior/edge/pack/read/write/unpack
+# (SEIS_ARGS=--verbose: every rank's). TUNE=0 (default) takes the untuned plan (tuning a 1024^3
 # grid costs more than the 100 steps). Printed per point: Gcells/s of the
 # whole grid (max time over ranks), ms per step, the slowest rank's MPI time
 # per step, and for weak scaling the ms/step above 1 GPU's (not hidden).
@@ -77,10 +82,12 @@ point() {
     [ "$kind" = weak ] && c=${wx}x${wy}x$((wz * n))
     [ "$mode" = serial ] && flag=--no-overlap
     [ "$mode" = mpihalo ] && flag="--halo mpi" # overlap, halos through MPI messages, not shared windows
+    [ "$mode" = shmhalo ] && flag="--halo shm" # overlap, halos through the node's shared window
     # shellcheck disable=SC2086
     mpi_scaling_point "$kind" "$mode" "$n" "$c" "$steps" "$dest/$kind-$mode-np$n.log" \
         "$STREAMCL" seismic --bench "$c" --order 4 --pml "$pml" --steps "$steps" --tune "$tune" \
         --decomp "1x1x$n" $flag ${SEIS_ARGS:-}
+    grep 'per step:' "$dest/$kind-$mode-np$n.log" | sed 's/^/    /' # where the step's time went
 }
 echo "== $scaling scaling (weak: ${wx}x${wy}x$wz per GPU; strong: ${sx}x${sy}x$sz), fp32, order 4, CPML $pml, $steps steps"
 mpi_scaling_sweep point

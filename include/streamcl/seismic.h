@@ -211,11 +211,15 @@ scl_status scl_seis_create_slab(scl_context *ctx, const scl_seis_model *w, const
 /* The halo transport of a slab's solver: group 0 velocities, 1 stresses.
  * send[0] goes to the lower neighbour (planes lo, ..), send[1] to the
  * upper one; recv[0] takes the lower neighbour's planes, recv[1] the upper
- * one's; each `bytes` long (pinned host memory). Called on every slab for
+ * one's (pinned host memory). bytes[0]: the length of what goes down
+ * (send[0], and recv[1] from above), bytes[1]: of what goes up (send[1],
+ * recv[0]); the same on every slab of a run, at most
+ * scl_seis_halo_bytes. Only the planes the neighbour's stencils read
+ * travel: at order 4, per face 4 or 5 field planes of 6. Called on every slab for
  * every swap, also where a face has no neighbour (then its buffers are
  * neither sent nor read). A status other than SCL_OK stops the steps. */
 typedef scl_status (*scl_seis_transport_fn)(void *user, int group, void *const send[2],
-                                            void *const recv[2], size_t bytes);
+                                            void *const recv[2], const size_t bytes[2]);
 /* scl_seis_step of a slab's solver with the halo swaps: overlap 1 swaps
  * behind the update of the planes that do not read the halo (packed and
  * read first, the inner planes queued, fn while they run, the received
@@ -223,9 +227,32 @@ typedef scl_status (*scl_seis_transport_fn)(void *user, int group, void *const s
  * The same bits either way. */
 scl_status scl_seis_step_slab(scl_seis *s, long steps, scl_seis_transport_fn fn, void *user,
                               int overlap);
-/* The bytes of one face's planes that a slab's transport moves (the
- * `bytes` it is given; the same for both groups); 0 for a whole model. */
+/* The most bytes one message of a slab's transport moves (a bound on the
+ * `bytes` it is given, for both groups); 0 for a whole model. */
 size_t scl_seis_halo_bytes(const scl_seis *s);
+
+/* Where a slab's steps spent their time (scl_seis_step_slab, summed since
+ * creation or the last reset): host seconds in the calls, of which waiting
+ * for the send planes (the device still busy with the work queued before
+ * them: the previous phase's interior and edges) and in the transport;
+ * bytes sent; and the device seconds per kind of work from the commands'
+ * events (SCL_SEIS_T_*; sources and receivers not counted). */
+enum {
+    SCL_SEIS_T_INTERIOR, /* the planes that read no halo (all of them without overlap) */
+    SCL_SEIS_T_EDGE,     /* the R planes at each face, after the swap */
+    SCL_SEIS_T_PACK,     /* send planes packed on the device */
+    SCL_SEIS_T_READ,     /* and read to the host */
+    SCL_SEIS_T_WRITE,    /* received planes written to the device */
+    SCL_SEIS_T_UNPACK,   /* and unpacked */
+    SCL_SEIS_T_COUNT
+};
+typedef struct {
+    long steps;
+    double wall, wait, transport, bytes;
+    double device[SCL_SEIS_T_COUNT];
+} scl_seis_slab_stats;
+scl_status scl_seis_slab_stats_get(const scl_seis *s, scl_seis_slab_stats *out);
+void scl_seis_slab_stats_reset(scl_seis *s);
 /* Where the packed send planes of face d (0 low, 1 high) are read from the
  * device: host memory of scl_seis_halo_bytes bytes, e.g. the neighbour's
  * receive area in a shared memory window (NULL: the solver's pinned

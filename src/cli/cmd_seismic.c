@@ -46,7 +46,11 @@ static void usage(FILE *out)
             "  --no-overlap     halo swaps between the updates (default: behind the\n"
             "                   planes that do not read the halo)\n"
             "  --halo shm|mpi   halo planes through a shared memory window between ranks\n"
-            "                   of a node (default), or as MPI messages\n");
+            "                   of a node, or as MPI messages (default: messages where the\n"
+            "                   ranks run on GPUs, the window otherwise)\n"
+            "  --verbose        every rank's time per step (host waits, MPI and, from\n"
+            "                   OpenCL events, the device's interior, edge, pack, read,\n"
+            "                   write and unpack), not rank 0's only\n");
 }
 
 /* --bench N (a cube) or NXxNYxNZ, each 24..8192. */
@@ -174,8 +178,8 @@ int seis_parse_args(int argc, char **argv, seis_args *a)
         const char *o = argv[i];
         if (!strcmp(o, "--help") || !strcmp(o, "-h"))
             return 1;
-        if (!strcmp(o, "--no-overlap")) {
-            a->no_overlap = 1;
+        if (!strcmp(o, "--no-overlap") || !strcmp(o, "--verbose")) {
+            *(o[2] == 'n' ? &a->no_overlap : &a->verbose) = 1;
             continue;
         }
         if (o[0] != '-' || !o[1]) {

@@ -1,8 +1,8 @@
 /* streamcl seismic over MPI ranks: the model cut into slabs along one axis
- * (a Cartesian communicator), one rank per device, R = order/2 halo planes
- * of velocities and of stresses swapped through the host every step (the
- * library's slab solver, scl_seis_create_slab, packs and unpacks them; the
- * transport is here). Receivers are gathered on rank 0, which writes the
+ * (a Cartesian communicator), one rank per device, the halo planes of
+ * velocities and of stresses that the neighbours' stencils read swapped
+ * through the host every step (the library's slab solver,
+ * scl_seis_create_slab, packs and unpacks them; the transport is here). Receivers are gathered on rank 0, which writes the
  * files a one-rank run writes; a failure on any rank stops every rank with
  * its message and no output files. */
 #include "mpi_grid.h"
@@ -45,12 +45,12 @@ static int refuse_options(const seis_args *a, int rank)
 /* Swap the planes of both faces: send[0] down and recv[1] from above, then
  * send[1] up and recv[0] from below (MPI_PROC_NULL at the walls). */
 static scl_status transport(void *user, int group, void *const send[2], void *const recv[2],
-                            size_t bytes)
+                            const size_t bytes[2])
 {
     seis_rank *r = user;
     r->swaps++;
     double t0 = MPI_Wtime();
-    cli_halo_swap(&r->halo, 3, (const void *const *)send, recv, bytes, group);
+    cli_halo_swap_sizes(&r->halo, 3, (const void *const *)send, recv, bytes, group);
     r->halo_s += MPI_Wtime() - t0;
     return SCL_OK;
 }
@@ -147,7 +147,12 @@ static int set_up(seis_rank *r, const seis_args *a, const scl_seis_run *run,
     if (cli_mpi_agree(ok))
         return -1;
     r->bytes = scl_seis_halo_bytes(r->sv);
-    cli_halo_init(&r->halo, r->cart, r->below, r->above, r->size > 1 ? r->bytes : 0, a->halo_mpi);
+    /* not given: messages where some rank runs on a GPU (the window's
+     * pageable memory slows the device's copies there: RESULTS, issue 24) */
+    int mpi = a->halo_mpi, gpu = scl_device(r->ctx)->is_gpu, any = 0;
+    MPI_Allreduce(&gpu, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    mpi = mpi >= 0 ? mpi : any;
+    cli_halo_init(&r->halo, r->cart, r->below, r->above, r->size > 1 ? r->bytes : 0, mpi);
     /* a neighbour through the window: the device reads the send planes
      * straight into its receive area (one host copy per face, not two) */
     void *const stage[2] = {r->halo.shm[0] ? r->halo.peer[0] : NULL,
@@ -265,6 +270,43 @@ static int write_all(const seis_args *a, const seis_paths *paths, const scl_seis
     return 0;
 }
 
+/* One rank's time per step (v: scl_seis_slab_stats as SEIS_NV doubles). */
+enum { SEIS_NV = 5 + SCL_SEIS_T_COUNT };
+static void breakdown_line(int rank, const double *v)
+{
+    const double k = v[0] > 0 ? 1e3 / v[0] : 0; /* seconds in all -> ms per step */
+    printf("rank %d per step: %.2f ms in the step calls: %.2f waiting for the send planes "
+           "(device busy ahead), %.2f in MPI, %.2f other (queuing, the final wait); %.1f MiB sent", rank, k * v[1],
+           k * v[2], k * v[3], k * (v[1] - v[2] - v[3]), v[0] > 0 ? v[4] / v[0] / 1048576 : 0.0);
+    static const char *names[SCL_SEIS_T_COUNT] = {"interior", "edge", "pack", "read", "write",
+                                                  "unpack"};
+    double sum = 0;
+    printf("; device ms:");
+    for (int q = 0; q < SCL_SEIS_T_COUNT; q++) {
+        printf(" %s %.2f", names[q], k * v[5 + q]);
+        sum += k * v[5 + q];
+    }
+    printf(", sum %.2f\n", sum);
+}
+
+/* Where the steps' time went: rank 0's (every rank's with --verbose). */
+static void breakdown(const seis_rank *r, int verbose)
+{
+    scl_seis_slab_stats s;
+    double v[SEIS_NV] = {0}, *all = NULL;
+    if (r->size > 1 && scl_seis_slab_stats_get(r->sv, &s) == SCL_OK) {
+        const double head[5] = {(double)s.steps, s.wall, s.wait, s.transport, s.bytes};
+        memcpy(v, head, sizeof head);
+        memcpy(v + 5, s.device, sizeof s.device);
+    }
+    if (r->rank == 0)
+        all = malloc((size_t)r->size * sizeof v);
+    MPI_Gather(v, SEIS_NV, MPI_DOUBLE, all, SEIS_NV, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    for (int q = 0; all && r->size > 1 && q < (verbose ? r->size : 1); q++)
+        breakdown_line(q, all + (size_t)q * SEIS_NV);
+    free(all);
+}
+
 static void report(const seis_rank *r, const scl_seis_config *c, const int n[3], double secs)
 {
     double halo = 0;
@@ -342,6 +384,7 @@ static int run_mpi(int argc, char **argv, int rank, int size)
     if (run_all(r, &a, run.config.steps, &secs))
         goto done;
     report(r, &run.config, n, secs);
+    breakdown(r, a.verbose);
     if (gather_traces(r, &run.config, &mine, index, &traces))
         goto done;
     ok = r->rank || write_all(&a, &paths, &run, traces, &outs) == 0;

@@ -252,12 +252,13 @@ static void halo_discard(cli_halo *h, int from, int tag)
 
 /* The notes (or the planes, as messages): d 0 sends down, 1 up. */
 static void halo_post(cli_halo *h, int dirs, const void *const send[2], void *const recv[2],
-                      size_t bytes, int tag)
+                      const size_t size[2], int tag)
 {
     MPI_Request q[4];
     int n = 0, discard[2] = {0, 0};
     for (int d = 0; d < 2; d++) {
         const int to = h->nb[d], from = h->nb[1 - d], t = 2 * tag + d;
+        const size_t bytes = size[d]; /* this direction's */
         const int st = h->shm[d] && bytes <= h->cap, sf = h->shm[1 - d] && bytes <= h->cap;
         if (!(dirs & (1 << d)))
             continue;
@@ -285,15 +286,22 @@ static void halo_post(cli_halo *h, int dirs, const void *const send[2], void *co
 void cli_halo_swap(cli_halo *h, int dirs, const void *const send[2], void *const recv[2],
                    size_t bytes, int tag)
 {
-    halo_post(h, dirs, send, recv, bytes, tag);
-    if (h->win == MPI_WIN_NULL || bytes > h->cap)
+    const size_t size[2] = {bytes, bytes};
+    cli_halo_swap_sizes(h, dirs, send, recv, size, tag);
+}
+
+void cli_halo_swap_sizes(cli_halo *h, int dirs, const void *const send[2], void *const recv[2],
+                         const size_t size[2], int tag)
+{
+    halo_post(h, dirs, send, recv, size, tag);
+    if (h->win == MPI_WIN_NULL || size[0] > h->cap || size[1] > h->cap)
         return;
     MPI_Request q[4];
     int n = 0;
     MPI_Win_sync(h->win); /* the writers' stores before our loads */
     for (int d = 0; d < 2; d++)
         if ((dirs & (1 << d)) && h->shm[1 - d] && h->nb[1 - d] != MPI_PROC_NULL && recv[1 - d])
-            memcpy(recv[1 - d], h->mine[1 - d], bytes);
+            memcpy(recv[1 - d], h->mine[1 - d], size[d]);
     MPI_Win_sync(h->win); /* our loads before the acks */
     for (int d = 0; d < 2; d++) {
         if (!(dirs & (1 << d)))

@@ -77,6 +77,10 @@ const char *cli_halo_transport(const cli_halo *h);
  * what arrives. Every rank calls it for every swap. */
 void cli_halo_swap(cli_halo *h, int dirs, const void *const send[2], void *const recv[2],
                    size_t bytes, int tag);
+/* The same with size[d] bytes going in direction d (send[d] and recv[1 - d]:
+ * size[0] down, size[1] up; each at most cap). */
+void cli_halo_swap_sizes(cli_halo *h, int dirs, const void *const send[2], void *const recv[2],
+                         const size_t size[2], int tag);
 void cli_halo_free(cli_halo *h);
 #endif
 

@@ -15,11 +15,13 @@ typedef struct {
     long bench_n[3];  /* --bench box (bench: nonzero when given) */
     int decomp[3];    /* --decomp (0 0 0: not given) */
     int no_overlap;
-    int halo_mpi;     /* --halo mpi: messages even between ranks of a node */
+    int halo_mpi;     /* --halo: 1 mpi (messages even between ranks of a node), 0 shm,
+                         -1 not given: messages where a rank's device is a GPU */
+    int verbose;      /* --verbose: every rank's time per step, not rank 0's only */
 } seis_args;
 
 #define SEIS_ARGS_DEFAULT \
-    {.comp = SCL_SEIS_VZ, .plane_index = -1, .decimate = 1, .tune = 1, .pml = -1}
+    {.comp = SCL_SEIS_VZ, .plane_index = -1, .decimate = 1, .tune = 1, .pml = -1, .halo_mpi = -1}
 
 /* Where each output goes (temporaries from cli_output, committed together). */
 typedef struct {

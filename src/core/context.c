@@ -97,6 +97,10 @@ void scl_context_free(scl_context *ctx)
         return;
     if (ctx->queue)
         clFinish(ctx->queue);
+    if (ctx->copy_queue) {
+        clFinish(ctx->copy_queue);
+        clReleaseCommandQueue(ctx->copy_queue);
+    }
     scl_reducer_free(ctx->reducer);
     scl_context_programs_free(ctx);
     scl_profile_free(ctx);

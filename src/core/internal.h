@@ -43,6 +43,7 @@ struct scl_context {
     cl_device_id device;
     cl_context cl;
     cl_command_queue queue;
+    cl_command_queue copy_queue; /* copyqueue.c: made on first use (NULL: none yet) */
     scl_device_info info;
     int profiling;
     char cache_dir[1024]; /* "" when caching is off */

@@ -32,8 +32,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum { M_RHO, M_LAM, M_MU, M_COUNT };
+
+/* A slab's device-time accounting (the queues always profile): the events of the
+ * launches and copies queued, each with its category (SCL_SEIS_T_*),
+ * resolved once the queue has passed them. */
+#define SEIS_PEND 1024
+typedef struct {
+    int cat;   /* category of what is being queued; -1: not counted */
+    int n;     /* events held */
+    int mark;  /* events queued before the send planes' reads */
+    scl_event ev[SEIS_PEND];
+    int evcat[SEIS_PEND];
+} seis_acct;
 
 /* A slab's halo transport while scl_seis_step_slab runs. */
 typedef struct {
@@ -82,7 +95,76 @@ struct scl_seis {
     int has_lo, has_hi, reach;
     seis_transport tx;
     int overlap;
+    size_t one_plane;   /* elements of one field's plane */
+    scl_seis_slab_stats stats;
+    seis_acct *acct;    /* while slab steps run */
 };
+
+static double seis_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Where a counted launch's event goes (NULL: not counted). */
+static scl_event *acct_slot(const scl_seis *sv)
+{
+    seis_acct *a = sv->acct;
+    if (!a || a->cat < 0 || a->n >= SEIS_PEND)
+        return NULL;
+    a->ev[a->n] = NULL;
+    a->evcat[a->n] = a->cat;
+    return &a->ev[a->n];
+}
+
+/* The slot's event was made: keep it. */
+static void acct_commit(const scl_seis *sv, scl_event *e)
+{
+    if (e && *e)
+        sv->acct->n++;
+}
+
+/* The device seconds of the first `upto` events (complete) added, those
+ * events released and the rest moved to the front. */
+static void acct_resolve(scl_seis *sv, int upto)
+{
+    seis_acct *a = sv->acct;
+    if (!a)
+        return;
+    upto = upto < a->n ? upto : a->n;
+    for (int q = 0; q < upto; q++) {
+        double t = 0;
+        if (scl_event_seconds(sv->ctx, a->ev[q], &t) == SCL_OK)
+            sv->stats.device[a->evcat[q]] += t;
+        scl_event_release(a->ev[q]);
+    }
+    memmove(a->ev, a->ev + upto, (size_t)(a->n - upto) * sizeof *a->ev);
+    memmove(a->evcat, a->evcat + upto, (size_t)(a->n - upto) * sizeof *a->evcat);
+    a->n -= upto;
+    a->mark = 0;
+}
+
+static void acct_category(const scl_seis *sv, int cat)
+{
+    if (sv->acct)
+        sv->acct->cat = cat;
+}
+
+/* An event of category cat the caller made: kept for its device time, or
+ * released. */
+static void acct_keep(const scl_seis *sv, int cat, scl_event ev)
+{
+    if (!ev)
+        return;
+    seis_acct *a = sv->acct;
+    if (!a || a->n >= SEIS_PEND) {
+        scl_event_release(ev);
+        return;
+    }
+    a->ev[a->n] = ev;
+    a->evcat[a->n++] = cat;
+}
 
 static const char *field_label[F_COUNT] = {"seis vx",  "seis vy",  "seis vz",
                                            "seis sxx", "seis syy", "seis szz",
@@ -288,8 +370,11 @@ static scl_status launch_box(const scl_seis *sv, scl_kernel *k, const int *b, co
         if (st == SCL_OK) st = scl_kernel_set_int(k, "zb", sv->base64 ? z0 : 0);
         const size_t global[3] = {(size_t)(b[3] - xs), (size_t)(b[4] - b[1]),
                                   (size_t)((z1 - z0 + kz - 1) / kz)};
+        scl_event *e = acct_slot(sv);
         if (st == SCL_OK)
-            st = scl_kernel_launch(k, 3, global, local, NULL);
+            st = scl_kernel_launch(k, 3, global, local, e);
+        if (st == SCL_OK)
+            acct_commit(sv, e);
     }
     return st;
 }
@@ -324,24 +409,65 @@ static scl_status update_planes(const scl_seis *sv, int phase, int a0, int a1, c
     return st;
 }
 
-/* Pack (unpack 0) the R planes of group (0 velocities, 1 stresses) at
- * face (0 low, 1 high) into the send region, or unpack (1) the receive
- * region into the halo planes beyond that face. */
-static scl_status halo_planes(scl_seis *sv, int group, int face, int unpack)
+/* Planes of field f (0..2 of the group's three) that a neighbour's stencil
+ * reads across the cut: below the low face (*lo) and above the high face
+ * (*hi). A backward difference along the cut (DM in cl/seismic.cl: the
+ * velocity along the cut axis, the stresses off the diagonal) reads R
+ * planes below a cell and R - 1 above it, a forward one (DP: the other
+ * velocities, the diagonal stress) R - 1 below and R above; the three
+ * stresses of a group come in the order of trio (make_halo), the diagonal
+ * one at the cut axis' index, as the velocities. */
+static void halo_need(const scl_seis *sv, int group, int f, int *lo, int *hi)
 {
+    const int R = sv->reach, dm = group == 0 ? f == sv->s.cut : f != sv->s.cut;
+    *lo = dm ? R : R - 1;
+    *hi = dm ? R - 1 : R;
+}
+
+/* Field planes of group in the message going down (dir 0: the lower
+ * neighbour's high halo) or up (1: the upper one's low halo). */
+static int halo_count(const scl_seis *sv, int group, int dir)
+{
+    int total = 0, lo, hi;
+    for (int f = 0; f < 3; f++) {
+        halo_need(sv, group, f, &lo, &hi);
+        total += dir ? lo : hi;
+    }
+    return total;
+}
+
+/* Pack (unpack 0) group's (0 velocities, 1 stresses) planes at face (0
+ * low, 1 high) that the neighbour reads into the send region, or unpack
+ * (1) the receive region into the halo planes beyond that face. */
+static scl_status halo_planes(scl_seis *sv, int group, int face, int unpack, scl_event *ev)
+{
+    *ev = NULL;
     const seis_layout *g = &sv->s.g;
-    const int a = sv->s.cut, b = a == 0 ? 1 : 0, d = a == 2 ? 1 : 2, R = sv->reach;
+    const int a = sv->s.cut, b = a == 0 ? 1 : 0, d = a == 2 ? 1 : 2;
     const long stride[3] = {1, g->sy, g->sz}, ext[3] = {g->px, g->py, g->pz};
     const int n = a == 0 ? g->nx : a == 1 ? g->ny : g->nz;
-    const int plane = unpack ? (face ? n : -R) : (face ? n - R : 0);
+    int cnt[3], first[3], total = 0, lo, hi;
+    for (int f = 0; f < 3; f++) {
+        halo_need(sv, group, f, &lo, &hi);
+        cnt[f] = face ? (unpack ? hi : lo) : (unpack ? lo : hi);
+        first[f] = face ? (unpack ? n : n - lo) : (unpack ? -lo : 0);
+        total += cnt[f];
+    }
+    if (total == 0)
+        return SCL_OK;
     const size_t at = (size_t)(2 * unpack + face) * 3 * sv->plane_elems; /* regions of 3 fields */
     scl_kernel *k = sv->halo[group];
-    scl_status st = scl_kernel_set_long(k, "start", (plane + SCL_SEIS_HALO) * stride[a]);
+    static const char *pn[3] = {"p0", "p1", "p2"};
+    scl_status st = scl_kernel_set_long(k, "start", SCL_SEIS_HALO * stride[a]);
     if (st == SCL_OK) st = scl_kernel_set_int(k, "at", (int)at);
     if (st == SCL_OK) st = scl_kernel_set_int(k, "unpack", unpack);
-    const size_t global[3] = {((size_t)ext[b] + 31) / 32 * 32, (size_t)ext[d], 3 * (size_t)R};
+    if (st == SCL_OK) st = scl_kernel_set_int(k, "n0", cnt[0]);
+    if (st == SCL_OK) st = scl_kernel_set_int(k, "n1", cnt[1]);
+    for (int f = 0; f < 3 && st == SCL_OK; f++)
+        st = scl_kernel_set_int(k, pn[f], first[f]);
+    const size_t global[3] = {((size_t)ext[b] + 31) / 32 * 32, (size_t)ext[d], (size_t)total};
     const size_t local[3] = {32, 1, 1};
-    return st == SCL_OK ? scl_kernel_launch(k, 3, global, local, NULL) : st;
+    return st == SCL_OK ? scl_kernel_launch(k, 3, global, local, ev) : st;
 }
 
 /* The host memory of face d's send planes: the caller's staging, or the
@@ -351,26 +477,53 @@ static char *send_area(const scl_seis *sv, int d)
     return sv->stage[d] ? sv->stage[d] : sv->pinned_ptr + (size_t)d * 3 * sv->plane_elems * sv->real_size;
 }
 
-/* Pack group's planes at the faces with a neighbour and queue their read
- * into the send areas (ev: the reads' events): both faces' pinned regions
- * in one read, or each face apart once one has the caller's staging. */
+/* Pack group's planes at the faces with a neighbour and queue their reads
+ * into the send areas on the copy queue, each after its pack (ev: the
+ * reads' events): the copies run beside the interior's kernels. */
 static scl_status post_halo(scl_seis *sv, int group, scl_event ev[2])
 {
     ev[0] = ev[1] = NULL;
     scl_status st = SCL_OK;
-    if (sv->has_lo)
-        st = halo_planes(sv, group, 0, 0);
-    if (st == SCL_OK && sv->has_hi)
-        st = halo_planes(sv, group, 1, 0);
-    if (st != SCL_OK || (!sv->has_lo && !sv->has_hi))
-        return st;
-    if (!sv->stage[0] && !sv->stage[1])
-        return scl_stream_read_range(sv->hbuf, 0, 6 * sv->plane_elems, sv->pinned_ptr, 0, &ev[0]);
     const int has[2] = {sv->has_lo, sv->has_hi};
+    scl_event pack[2] = {NULL, NULL};
     for (int d = 0; d < 2 && st == SCL_OK; d++)
         if (has[d])
-            st = scl_stream_read_range(sv->hbuf, (size_t)d * 3 * sv->plane_elems, 3 * sv->plane_elems,
-                                       send_area(sv, d), 0, &ev[d]);
+            st = halo_planes(sv, group, d, 0, &pack[d]);
+    if (st == SCL_OK && (has[0] || has[1]))
+        st = scl_flush(sv->ctx); /* the packs start now: the reads wait for them */
+    for (int d = 0; d < 2 && st == SCL_OK; d++)
+        if (has[d])
+            st = scl_copy_read(sv->hbuf, (size_t)d * 3 * sv->plane_elems,
+                               (size_t)halo_count(sv, group, d) * sv->one_plane, send_area(sv, d),
+                               pack[d], &ev[d]);
+    for (int d = 0; d < 2; d++)
+        acct_keep(sv, SCL_SEIS_T_PACK, pack[d]);
+    if (sv->acct)
+        sv->acct->mark = sv->acct->n;
+    return st;
+}
+
+/* The received planes written to the device on the copy queue (from
+ * below: region 2, from above: region 3), the main queue's later work
+ * after them, and unpacked. */
+static scl_status take_halo(scl_seis *sv, int group, void *const recv[2])
+{
+    const int has[2] = {sv->has_lo, sv->has_hi};
+    scl_status st = SCL_OK;
+    for (int d = 0; d < 2 && st == SCL_OK; d++) {
+        if (!has[d])
+            continue;
+        scl_event w = NULL, u = NULL;
+        /* from below: what it sent up; from above: what it sent down */
+        st = scl_copy_write(sv->hbuf, (size_t)(2 + d) * 3 * sv->plane_elems,
+                            (size_t)halo_count(sv, group, !d) * sv->one_plane, recv[d], NULL, &w);
+        if (st == SCL_OK)
+            st = scl_queue_after(sv->ctx, w);
+        acct_keep(sv, SCL_SEIS_T_WRITE, w);
+        if (st == SCL_OK)
+            st = halo_planes(sv, group, d, 1, &u);
+        acct_keep(sv, SCL_SEIS_T_UNPACK, u);
+    }
     return st;
 }
 
@@ -378,27 +531,32 @@ static scl_status post_halo(scl_seis *sv, int group, scl_event ev[2])
  * caller's transport swap them, queue the received planes' unpacking. */
 static scl_status swap_halo(scl_seis *sv, int group, scl_event ev[2])
 {
+    const double t0 = seis_now();
     scl_status st = scl_flush(sv->ctx);
     for (int d = 0; d < 2; d++)
         if (ev[d]) {
             if (st == SCL_OK)
                 st = scl_event_wait(sv->ctx, ev[d]);
+            double t = 0;
+            if (st == SCL_OK && sv->acct && scl_event_seconds(sv->ctx, ev[d], &t) == SCL_OK)
+                sv->stats.device[SCL_SEIS_T_READ] += t;
             scl_event_release(ev[d]);
         }
-    const size_t bytes = 3 * sv->plane_elems * sv->real_size; /* a region: 3 fields' planes */
+    const double t1 = seis_now();
+    if (st == SCL_OK && sv->acct) /* what was queued before the reads has run */
+        acct_resolve(sv, sv->acct->mark);
+    const size_t cap = 3 * sv->plane_elems * sv->real_size; /* a region: 3 fields' planes */
+    const size_t bytes[2] = {(size_t)halo_count(sv, group, 0) * sv->one_plane * sv->real_size,
+                             (size_t)halo_count(sv, group, 1) * sv->one_plane * sv->real_size};
     void *const send[2] = {send_area(sv, 0), send_area(sv, 1)};
-    void *const recv[2] = {sv->pinned_ptr + 2 * bytes, sv->pinned_ptr + 3 * bytes};
+    void *const recv[2] = {sv->pinned_ptr + 2 * cap, sv->pinned_ptr + 3 * cap};
+    const double t2 = seis_now();
     scl_status t = sv->tx.fn(sv->tx.user, group, send, recv, bytes); /* always: the neighbours wait */
+    sv->stats.wait += t1 - t0;
+    sv->stats.transport += seis_now() - t2;
+    sv->stats.bytes += (double)(sv->has_lo ? bytes[0] : 0) + (double)(sv->has_hi ? bytes[1] : 0);
     st = st == SCL_OK ? t : st;
-    if (st != SCL_OK || (!sv->has_lo && !sv->has_hi))
-        return st;
-    st = scl_stream_write_range(sv->hbuf, 6 * sv->plane_elems, 6 * sv->plane_elems, recv[0], 0,
-                                NULL);
-    if (st == SCL_OK && sv->has_lo)
-        st = halo_planes(sv, group, 0, 1);
-    if (st == SCL_OK && sv->has_hi)
-        st = halo_planes(sv, group, 1, 1);
-    return st;
+    return st == SCL_OK ? take_halo(sv, group, recv) : st;
 }
 
 /* One phase of a slab's step: group's halo (the other phase's fields)
@@ -411,6 +569,7 @@ static scl_status phase_slab(scl_seis *sv, int phase, const int *values)
     const int group = !phase; /* velocities need stresses, stresses velocities */
     scl_event ev[2] = {NULL, NULL};
     scl_status st = post_halo(sv, group, ev);
+    acct_category(sv, SCL_SEIS_T_INTERIOR);
     if (st == SCL_OK && sv->overlap)
         st = update_planes(sv, phase, R, N - R, values);
     if (st == SCL_OK)
@@ -421,10 +580,15 @@ static scl_status phase_slab(scl_seis *sv, int phase, const int *values)
                 scl_event_release(ev[d]);
     if (st != SCL_OK)
         return st;
+    acct_category(sv, sv->overlap ? SCL_SEIS_T_EDGE : SCL_SEIS_T_INTERIOR);
     if (!sv->overlap)
-        return update_planes(sv, phase, 0, N, values);
-    st = update_planes(sv, phase, 0, R < N ? R : N, values);
-    return st == SCL_OK ? update_planes(sv, phase, R > N - R ? R : N - R, N, values) : st;
+        st = update_planes(sv, phase, 0, N, values);
+    else
+        st = update_planes(sv, phase, 0, R < N ? R : N, values);
+    if (st == SCL_OK && sv->overlap)
+        st = update_planes(sv, phase, R > N - R ? R : N - R, N, values);
+    acct_category(sv, -1); /* sources and receivers: not counted */
+    return st;
 }
 
 /* A slab's step (separate scheme): the stress planes travel first, then
@@ -1001,7 +1165,8 @@ static scl_status make_halo(scl_seis *sv)
     const long ext[3] = {g->px, g->py, g->pz}, stride[3] = {1, g->sy, g->sz};
     const int b = a == 0 ? 1 : 0, d = a == 2 ? 1 : 2;
     sv->reach = sv->s.order / 2;
-    sv->plane_elems = (size_t)sv->reach * (size_t)ext[b] * (size_t)ext[d];
+    sv->one_plane = (size_t)ext[b] * (size_t)ext[d];
+    sv->plane_elems = (size_t)sv->reach * sv->one_plane;
     const int n = a == 0 ? g->nx : a == 1 ? g->ny : g->nz;
     sv->has_lo = sv->s.off[a] > 0;
     sv->has_hi = sv->s.off[a] + n < sv->s.gn[a];
@@ -1027,7 +1192,6 @@ static scl_status make_halo(scl_seis *sv)
         if (st == SCL_OK) st = scl_kernel_set_int(k, "s0", (int)stride[a]);
         if (st == SCL_OK) st = scl_kernel_set_int(k, "s1", (int)stride[b]);
         if (st == SCL_OK) st = scl_kernel_set_int(k, "s2", (int)stride[d]);
-        if (st == SCL_OK) st = scl_kernel_set_int(k, "e0", sv->reach);
         if (st == SCL_OK) st = scl_kernel_set_int(k, "e1", (int)ext[b]);
         if (st == SCL_OK) st = scl_kernel_set_int(k, "e2", (int)ext[d]);
     }
@@ -1170,9 +1334,37 @@ scl_status scl_seis_step_slab(scl_seis *sv, long steps, scl_seis_transport_fn fn
                         fn ? "the solver is not a slab's" : "no transport");
     sv->overlap = overlap;
     sv->tx = (seis_transport){fn, user};
+    if (!sv->acct) { /* the queues profile always: ~50 events a step, read as they complete */
+        sv->acct = calloc(1, sizeof *sv->acct);
+        if (sv->acct)
+            sv->acct->cat = -1;
+    }
+    const double t0 = seis_now();
+    const long before = sv->done;
     const scl_status st = scl_seis_step(sv, steps);
+    if (sv->acct) { /* scl_seis_step finished the queue */
+        acct_resolve(sv, sv->acct->n);
+        free(sv->acct);
+        sv->acct = NULL;
+    }
+    sv->stats.wall += seis_now() - t0;
+    sv->stats.steps += sv->done - before;
     sv->tx = (seis_transport){NULL, NULL}; /* these steps' only */
     return st;
+}
+
+scl_status scl_seis_slab_stats_get(const scl_seis *sv, scl_seis_slab_stats *out)
+{
+    if (!sv || !out)
+        return SCL_ERR_ARGUMENT;
+    *out = sv->stats;
+    return SCL_OK;
+}
+
+void scl_seis_slab_stats_reset(scl_seis *sv)
+{
+    if (sv)
+        memset(&sv->stats, 0, sizeof sv->stats);
 }
 
 void scl_seis_free(scl_seis *sv)
@@ -1290,7 +1482,7 @@ scl_status scl_seis_set_halo_staging(scl_seis *sv, void *const send[2])
     return SCL_OK;
 }
 
-size_t scl_seis_halo_bytes(const scl_seis *sv)
+size_t scl_seis_halo_bytes(const scl_seis *sv) /* a region's capacity */
 {
     return sv && sv->s.cut >= 0 ? 3 * sv->plane_elems * sv->real_size : 0;
 }

@@ -136,10 +136,13 @@ run a64_x2p 2 a64 --decomp 2x1x1 --plan planes=3
 same "fp64 2 x slabs, launches of 3 planes" a64_ref a64_x2p
 # the halos as MPI messages (--halo mpi) instead of through the node's
 # shared memory window (the default above): the same bits
-run a_z4m 4 a --decomp 1x1x4 --halo mpi
+run a_z4m 4 a --decomp 1x1x4 --halo mpi --verbose
 same "fp32 4 z slabs, --halo mpi" a_ref a_z4m
 says "4 ranks of one node: halos through shared memory" "$work/a_z4n.log" "through shared memory"
 says "--halo mpi: halos as MPI messages" "$work/a_z4m.log" "through MPI messages"
+# where the step's time went: rank 0's by default, every rank's with --verbose
+says "rank 0's time per step" "$work/a_z2p.log" "rank 0 per step: .* in MPI.* device ms: interior"
+says "--verbose: rank 3's time per step" "$work/a_z4m.log" "rank 3 per step: .* MiB sent"
 
 # failures: the command writes into WORK/NAME/out
 seis() { local d=$1 m=$2; shift 2; echo "$streamcl" seismic "$work/in/$m.run" --tune 0 \
