@@ -33,7 +33,7 @@ static void usage(FILE *out)
             "                 #messages #domain_mode #src_steps #rx_steps #geometry_view #snapshot\n"
             "                 #add_dispersion_debye/_lorentz/_drude #soil_peplinski #fractal_box\n"
             "                 #add_surface_roughness #add_grass #geometry_objects_read\n"
-            "                 #magnetic_averaging #omp_threads; ## comments);\n"
+            "                 #magnetic_averaging #include_file #omp_threads; ## comments);\n"
             "                 a domain one cell thick (or inf with #domain_mode: TM) is 2D TM,\n"
             "                 inf with #domain_mode: TE is 2D TE\n"
             "  -n N           a B-scan of N traces in one process (sources and receivers move\n"

@@ -15,25 +15,32 @@ typedef struct {
     char cmd[32];
     char *tok[MAX_TOKENS];
     int ntok;
+    const char *file; /* the input file or the #include_file it came from */
     long line;
     char text[512];
     char fix[6][40]; /* coordinates given as inf, resolved (2D models) */
 } command;
 
+#define MAX_INCLUDE_DEPTH 100 /* gprMax's limit */
+
 typedef struct {
     scl_linereader r;
     command *cmds;
     int n, cap;
+    char **files; /* paths of included files, for the commands' messages */
+    int nfiles;
+    char *chain[MAX_INCLUDE_DEPTH + 1]; /* real paths of the files being read: cycles */
 } input;
 
 /* "Position of x y z" in metres: non-negative and finite. */
 static int reals(const input *in, const command *c, int first, int count, double *out, char *err,
                  size_t errlen)
 {
+    (void)in; /* the command names its own file */
     for (int q = 0; q < count; q++)
         if (scl_parse_real(c->tok[first + q], &out[q]) != 0) {
             snprintf(err, errlen, "%s:%ld: %s: parameter %d ('%s') is not a finite number",
-                     in->r.path, c->line, c->cmd, first + q + 1, c->tok[first + q]);
+                     c->file, c->line, c->cmd, first + q + 1, c->tok[first + q]);
             return -1;
         }
     return 0;
@@ -42,19 +49,21 @@ static int reals(const input *in, const command *c, int first, int count, double
 static scl_status fail(const input *in, const command *c, char *err, size_t errlen,
                        const char *why)
 {
-    snprintf(err, errlen, "%s:%ld: %s: %s", in->r.path, c->line, c->cmd, why);
+    (void)in; /* the command names its own file */
+    snprintf(err, errlen, "%s:%ld: %s: %s", c->file, c->line, c->cmd, why);
     return SCL_ERR_INPUT;
 }
 
 /* Require between lo and hi parameters. */
 static int nparams(const input *in, const command *c, int lo, int hi, char *err, size_t errlen)
 {
+    (void)in; /* the command names its own file */
     if (c->ntok < lo || c->ntok > hi) {
         if (lo == hi)
-            snprintf(err, errlen, "%s:%ld: %s needs %d parameters, got %d", in->r.path, c->line,
+            snprintf(err, errlen, "%s:%ld: %s needs %d parameters, got %d", c->file, c->line,
                      c->cmd, lo, c->ntok);
         else
-            snprintf(err, errlen, "%s:%ld: %s needs %d to %d parameters, got %d", in->r.path,
+            snprintf(err, errlen, "%s:%ld: %s needs %d to %d parameters, got %d", c->file,
                      c->line, c->cmd, lo, hi, c->ntok);
         return -1;
     }
@@ -94,7 +103,6 @@ static const char *const refused[][2] = {
     {"#material_range", "material ranges are not supported yet (use #soil_peplinski)"},
     {"#material_list", "material lists are not supported yet (use #soil_peplinski)"},
     {"#subgrid_hsg", "sub-grids are not supported"},
-    {"#include_file", "included files are not supported"},
     {"#transmission_line", "transmission-line sources are not supported yet (use #voltage_source)"},
 };
 
@@ -117,11 +125,60 @@ static const struct {
     {"#add_grass", {0, 3}, {'l', 'u'}},
 };
 
-static scl_status read_lines(input *in, char *err, size_t errlen)
+static scl_status read_lines(input *in, scl_linereader *r, const char *file, int depth, char *err,
+                             size_t errlen);
+
+/* #include_file: PATH (relative to the file naming it): its commands in its
+ * place, as gprMax expands them; nesting to 100 files, no cycles. */
+static scl_status include_file(input *in, scl_linereader *r, char *text, int depth, char *err,
+                               size_t errlen)
+{
+    char *tok[2];
+    if (scl_split_tokens(text, tok, 2) != 1)
+        return scl_linereader_fail(r, err, errlen, "#include_file needs 1 parameter (a file)");
+    if (depth >= MAX_INCLUDE_DEPTH)
+        return scl_linereader_fail(r, err, errlen, "#include_file: nesting exceeds %d files",
+                                   MAX_INCLUDE_DEPTH);
+    char path[1024];
+    const char *slash = strrchr(r->path, '/');
+    int dir = tok[0][0] == '/' || !slash ? 0 : (int)(slash - r->path + 1);
+    if (snprintf(path, sizeof path, "%.*s%s", dir, r->path, tok[0]) >= (int)sizeof path)
+        return scl_linereader_fail(r, err, errlen, "#include_file: path too long");
+    char *real = realpath(path, NULL);
+    if (!real)
+        return scl_linereader_fail(r, err, errlen, "#include_file: cannot open '%s'", path);
+    for (int d = 0; d <= depth; d++)
+        if (in->chain[d] && strcmp(in->chain[d], real) == 0) {
+            free(real);
+            return scl_linereader_fail(r, err, errlen, "#include_file: '%s' includes itself", path);
+        }
+    char **files = realloc(in->files, (size_t)(in->nfiles + 1) * sizeof *files);
+    if (!files || !(files[in->nfiles] = strdup(path))) {
+        if (files)
+            in->files = files;
+        free(real);
+        return scl_linereader_fail(r, err, errlen, "out of memory");
+    }
+    in->files = files;
+    const char *name = in->files[in->nfiles++];
+    scl_linereader sub;
+    scl_status s = scl_linereader_open(&sub, path, err, errlen);
+    if (s == SCL_OK) {
+        in->chain[depth + 1] = real;
+        s = read_lines(in, &sub, name, depth + 1, err, errlen);
+        in->chain[depth + 1] = NULL;
+        scl_linereader_close(&sub);
+    }
+    free(real);
+    return s;
+}
+
+static scl_status read_lines(input *in, scl_linereader *r, const char *file, int depth, char *err,
+                             size_t errlen)
 {
     char *line;
     int rc;
-    while ((rc = scl_linereader_next(&in->r, &line, err, errlen)) == 1) {
+    while ((rc = scl_linereader_next(r, &line, err, errlen)) == 1) {
         while (*line == ' ' || *line == '\t')
             line++;
         if (*line != '#' || line[1] == '#')
@@ -129,30 +186,36 @@ static scl_status read_lines(input *in, char *err, size_t errlen)
         char *colon = strchr(line, ':');
         if (!colon) {
             if (strncmp(line, "#end", 4) == 0 || strncmp(line, "#python", 7) == 0)
-                return scl_linereader_fail(&in->r, err, errlen,
+                return scl_linereader_fail(r, err, errlen,
                                            "Python blocks (#python:) are not supported");
-            return scl_linereader_fail(&in->r, err, errlen,
+            return scl_linereader_fail(r, err, errlen,
                                        "'%.40s': a command is '#name: parameters'", line);
         }
         *colon = '\0';
+        if (strcmp(line, "#include_file") == 0) {
+            scl_status s = include_file(in, r, colon + 1, depth, err, errlen);
+            if (s != SCL_OK)
+                return s;
+            continue;
+        }
         if (strcmp(line, "#python") == 0 || strcmp(line, "#end_python") == 0)
-            return scl_linereader_fail(&in->r, err, errlen,
+            return scl_linereader_fail(r, err, errlen,
                                        "Python blocks (#python:) are not supported");
         int ok = 0;
         for (size_t q = 0; q < sizeof known / sizeof known[0]; q++)
             ok |= strcmp(line, known[q]) == 0;
         for (size_t q = 0; q < sizeof refused / sizeof refused[0]; q++)
             if (strcmp(line, refused[q][0]) == 0)
-                return scl_linereader_fail(&in->r, err, errlen, "'%s' is not supported: %s", line,
+                return scl_linereader_fail(r, err, errlen, "'%s' is not supported: %s", line,
                                            refused[q][1]);
         if (!ok)
-            return scl_linereader_fail(&in->r, err, errlen,
+            return scl_linereader_fail(r, err, errlen,
                                        "unknown or unsupported command '%.40s'", line);
         if (in->n == in->cap) {
             int cap = in->cap ? 2 * in->cap : 32;
             command *c = realloc(in->cmds, (size_t)cap * sizeof *c);
             if (!c) {
-                scl_format_error(err, errlen, "%s: out of memory", in->r.path);
+                scl_format_error(err, errlen, "%s: out of memory", r->path);
                 return SCL_ERR_MEMORY;
             }
             in->cmds = c;
@@ -160,9 +223,10 @@ static scl_status read_lines(input *in, char *err, size_t errlen)
         }
         command *c = &in->cmds[in->n];
         snprintf(c->cmd, sizeof c->cmd, "%s", line);
-        c->line = in->r.line;
+        c->file = file;
+        c->line = r->line;
         if (strlen(colon + 1) >= sizeof c->text)
-            return scl_linereader_fail(&in->r, err, errlen, "%s: line too long", c->cmd);
+            return scl_linereader_fail(r, err, errlen, "%s: line too long", c->cmd);
         strcpy(c->text, colon + 1); /* split once all lines are in (realloc moves them) */
         in->n++;
     }
@@ -198,22 +262,24 @@ static scl_status single(const input *in, const char *name, int required, const 
 static int material_of(const input *in, const command *c, const scl_fdtd_model *m, const char *name,
                        char *err, size_t errlen)
 {
+    (void)in; /* the command names its own file */
     int id = scl_fdtd_find_material(m, name);
     if (id < 0)
-        snprintf(err, errlen, "%s:%ld: %s: material '%s' is not defined (#material)", in->r.path,
+        snprintf(err, errlen, "%s:%ld: %s: material '%s' is not defined (#material)", c->file,
                  c->line, c->cmd, name);
     return id;
 }
 
 static int averaging_flag(const input *in, const command *c, int idx, char *err, size_t errlen)
 {
+    (void)in; /* the command names its own file */
     if (c->ntok <= idx)
         return 1;
     if (strcmp(c->tok[idx], "y") == 0)
         return 1;
     if (strcmp(c->tok[idx], "n") == 0)
         return 0;
-    snprintf(err, errlen, "%s:%ld: %s: averaging is 'y' or 'n', got '%s'", in->r.path, c->line,
+    snprintf(err, errlen, "%s:%ld: %s: averaging is 'y' or 'n', got '%s'", c->file, c->line,
              c->cmd, c->tok[idx]);
     return -1;
 }
@@ -222,13 +288,14 @@ static int averaging_flag(const input *in, const command *c, int idx, char *err,
 static scl_status box_cells(const input *in, const command *c, const scl_grid3d *g,
                             const double *p, int lo[3], int hi[3], char *err, size_t errlen)
 {
+    (void)in; /* the command names its own file */
     double d[3] = {g->dx, g->dy, g->dz}, ext[3] = {g->nx * g->dx, g->ny * g->dy, g->nz * g->dz};
     int n[3] = {g->nx, g->ny, g->nz};
     for (int a = 0; a < 3; a++) {
         if (p[a] < 0 || p[a + 3] > ext[a] * (1 + 1e-9) || p[a] > p[a + 3]) {
             snprintf(err, errlen,
                      "%s:%ld: %s: %c from %g to %g m is not inside the domain [0, %g] m (or lower > upper)",
-                     in->r.path, c->line, c->cmd, "xyz"[a], p[a], p[a + 3], ext[a]);
+                     c->file, c->line, c->cmd, "xyz"[a], p[a], p[a + 3], ext[a]);
             return SCL_ERR_INPUT;
         }
         lo[a] = (int)scl_round_half_down(p[a] / d[a]);
@@ -533,13 +600,14 @@ static int real_or_inf(const input *in, const command *c, int t, double *v, int 
 static int node_of(const input *in, const command *c, const scl_fdtd_model *m, int a, double v,
                    const char *what, char *err, size_t errlen)
 {
+    (void)in; /* the command names its own file */
     const scl_grid3d *g = &m->grid;
     double d[3] = {g->dx, g->dy, g->dz};
     int n[3] = {g->nx, g->ny, g->nz};
     double q = v / d[a];
     if (!(q >= 0) || q > n[a] * (1 + 1e-9) + 1e-9) {
         snprintf(err, errlen, "%s:%ld: %s: %s %c = %g m is outside the domain [0, %g] m",
-                 in->r.path, c->line, c->cmd, what, "xyz"[a], v, n[a] * d[a]);
+                 c->file, c->line, c->cmd, what, "xyz"[a], v, n[a] * d[a]);
         return -1;
     }
     long k = scl_round_half_down(q);
@@ -1950,13 +2018,18 @@ scl_status scl_fdtd_read_input_limit(const char *path, long long max_cells, scl_
     scl_status s = scl_linereader_open(&in.r, path, err, errlen);
     if (s != SCL_OK)
         return s;
-    s = read_lines(&in, err, errlen);
+    in.chain[0] = realpath(path, NULL); /* NULL only where realpath fails: no cycle check for it */
+    s = read_lines(&in, &in.r, in.r.path, 0, err, errlen);
     if (s == SCL_OK)
         s = split_all(&in, err, errlen);
     if (s == SCL_OK)
         s = build(&in, m, max_cells, err, errlen);
     scl_linereader_close(&in.r);
     free(in.cmds);
+    for (int f = 0; f < in.nfiles; f++)
+        free(in.files[f]);
+    free(in.files);
+    free(in.chain[0]);
     if (s != SCL_OK)
         scl_fdtd_model_free(m);
     return s;

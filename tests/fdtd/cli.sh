@@ -56,6 +56,21 @@ bad missing_waveform "$I/missing_waveform.in:6: #hertzian_dipole: waveform 'w9' 
 bad rx_outside "$I/rx_outside.in:7: #rx: receiver: z = 0.3 m is outside the domain" "$base
 #hertzian_dipole: z 0.02 0.016 0.016 w1
 #rx: 0.02 0.02 0.3"
+# #include_file: relative to the including file; a bad command inside names
+# the included file and its line; a missing file, a cycle, a port source
+mkdir -p "$I/lib"
+printf '## included\n#material: 4 0 1 soil\n' > "$I/lib/bad_material.txt"
+bad include_bad_line "$I/lib/bad_material.txt:2: #material needs 5 parameters, got 4" "$base
+#include_file: lib/bad_material.txt"
+bad include_missing "$I/include_missing.in:6: #include_file: cannot open '$I/lib/none.txt'" "$base
+#include_file: lib/none.txt"
+printf '#include_file: ../include_cycle.in\n' > "$I/lib/cycle.txt"
+bad include_cycle "$I/lib/cycle.txt:1: #include_file: '.*include_cycle.in' includes itself" "$base
+#include_file: lib/cycle.txt"
+bad port_source "$I/port_source.in:6: #voltage_source: ports .* are not supported" "$base
+#voltage_source: z 0.02 0.016 0.016 50 w1 0 1e-9 port1 10"
+bad user_waveform "$I/user_waveform.in:6: #waveform: waveform type must be .*impulse" "$base
+#waveform: user 1 1e9 u"
 good="$base
 #title: cli test
 #material: 4 0.001 1 0 soil

@@ -24,6 +24,8 @@
 #                         gaussiandoubleprime, impulse), one dipole each, in a
 #                         file with ## comment lines and #omp_threads / its
 #                         older name #num_threads: within 2%
+#   inc.in (here)         #include_file twice nested (a material, then a
+#                         waveform, from a sub-folder): within 2%
 #   cylinder_Bscan_2D.in  a B-scan of NTRACES traces (default 3, of the 60 a
 #                         user runs, for CI time) in one process: the merged
 #                         file of gprMax's merge tool against ours (shape,
@@ -125,6 +127,21 @@ IN
 done
 cp "$work/gprmax/debye.in" "$work/gprmax/poles.in" "$work/gprmax/snap.in" "$work/gprmax/rxarray.in" "$work/ours/"
 for w in $waves; do cp "$work/gprmax/wave_$w.in" "$work/ours/"; done
+for d in gprmax ours; do
+    mkdir -p "$work/$d/lib"
+    printf '## shared materials\n#material: 5 0.001 1 0 soil\n#include_file: waves.txt\n' > "$work/$d/lib/materials.txt"
+    printf '#waveform: ricker 1 1.5e9 pulse\n' > "$work/$d/lib/waves.txt"
+    cat > "$work/$d/inc.in" <<'IN'
+#title: materials and a waveform from included files
+#domain: 0.100 0.100 0.002
+#dx_dy_dz: 0.002 0.002 0.002
+#time_window: 2e-9
+#include_file: lib/materials.txt
+#hertzian_dipole: z 0.050 0.060 0 pulse
+#rx: 0.064 0.060 0
+#box: 0 0 0 0.100 0.040 0.002 soil
+IN
+done
 grep -v '^#add_dispersion' "$work/gprmax/debye.in" > "$work/ours/nopoles.in"
 
 start=$(date +%s)
@@ -134,7 +151,7 @@ gprmax_run bscan.log cylinder_Bscan_2D.in -n "$ntraces"
 if ! "$py" -m gprMax.toolboxes.Utilities.outputfiles_merge cylinder_Bscan_2D > merge.log 2>&1; then
     echo "FAIL: gprMax's merge tool on cylinder_Bscan_2D"; tail -20 merge.log; exit 1
 fi
-for model in debye poles snap rxarray $(printf 'wave_%s ' $waves); do
+for model in debye poles snap rxarray inc $(printf 'wave_%s ' $waves); do
     gprmax_run $model.log $model.in
 done
 echo "gprMax 4.0.1 runs: $(( $(date +%s) - start )) s (A-scan, B-scan of $ntraces traces, Debye, Lorentz + Drude, snapshots)"
@@ -145,7 +162,7 @@ streamcl_run bscan.log cylinder_Bscan_2D.in -n "$ntraces" --no-tune --radargram 
 cat bscan.log
 for run in "debye.in --no-tune" "debye.in --engine reference -o debye_ref.h5" "nopoles.in --no-tune" \
            "poles.in --no-tune" "poles.in --engine reference -o poles_ref.h5" "snap.in --no-tune" \
-           "rxarray.in --no-tune" $(printf 'wave_%s.in ' $waves); do
+           "rxarray.in --no-tune" inc.in $(printf 'wave_%s.in ' $waves); do
     streamcl_run run.log $run
 done
 (cd "$work/legacy" && streamcl_run ascan.log cylinder_Ascan_2D.in --no-tune) || exit 1
@@ -215,6 +232,7 @@ for name in ("s40", "c40"):
         check(np.all(np.isfinite(b)) and err <= 0.02,
               f"snapshot {name} {c} {b.shape}: relative L2 {err:.2e} of the strongest {c[0]}")
 
+compare(h5py.File("gprmax/inc.h5", "r"), h5py.File("ours/inc.h5", "r"), "#include_file")
 for w in os.environ["WAVES"].split():
     compare(h5py.File(f"gprmax/wave_{w}.h5", "r"), h5py.File(f"ours/wave_{w}.h5", "r"), f"waveform {w}")
 
