@@ -257,6 +257,8 @@ int solve_cluster(int kind, const int *at, const double *d, const double *im,
     return flags;
 }
 
+/* Why 25 arguments: clusters, positions and masses, the box as 6 scalars and the solver's
+ * tolerance and limits: one launch per step solves every cluster. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void shake_solve(const int ncluster, const int nlocal, __global const int *kind,
                  __global const int *atoms, __global const double *dist,
