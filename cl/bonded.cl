@@ -189,6 +189,8 @@ __kernel void bonded_angle(TERM_ARGS, __global const int *angles, __global const
 /* E = k (1 + cos(n phi - d)); coef: k, cos d, sin d, weight, n. With
  * weight > 0 the 1-4 pair (i1, i4) adds weight * (LJ14 + Coulomb), its
  * tallies kept apart (tev14, accumulators 8..15) for the pair's books. */
+/* Why 23 arguments: TERM_ARGS (the 14 of every term kernel) plus the charges, LJ table and
+ * constants of the weighted 1-4 pairs this kernel also computes. */
 __kernel void bonded_dihedral(TERM_ARGS, __global const int *dihedrals,
                               __global const double *coef, __global const int *atype,
                               __global const double *q, __global const double *lj14,

@@ -55,6 +55,8 @@ typedef float real;
  * [ox, mx) x [oy, my) x [oz, mz) (the whole domain, or the part of a
  * sub-domain updated while its halo planes travel). Outputs and inputs may
  * be the same buffers (in place) or the two halves of a ping-pong pair. */
+/* Why 30 arguments: OpenCL C 1.2 cannot put buffers in a struct, so each component in and out
+ * and its material ids is one; the box bounds change per launch (halo overlap). */
 __kernel void fdtd_h(__global real *hx, __global real *hy, __global real *hz,
                      __global const real *hxi, __global const real *hyi,
                      __global const real *hzi, __global const real *restrict ex,
@@ -95,6 +97,7 @@ __kernel void fdtd_h(__global real *hx, __global real *hy, __global real *hz,
 
 /* E <- CA E + CB curl H over the box [ox, mx) x [oy, my) x [oz, mz) (the
  * whole domain, or the CPML slabs when the fused kernel's E is redone). */
+/* Why 30 arguments: as fdtd_h (a buffer per component in, out and ids; per-launch box bounds). */
 __kernel void fdtd_e(__global real *ex, __global real *ey, __global real *ez,
                      __global const real *exi, __global const real *eyi,
                      __global const real *ezi, __global const real *restrict hx,
@@ -197,6 +200,9 @@ static inline real cpml_term(__global const real *cp, int k, int ia, int s, real
  * (launched over the box); part 1 (box) / part 2 (the ngx x ngy x ngz
  * work-groups' edge list, 1D over groups): the interior walks / the edge
  * walks, so that the interior runs in a build without the CPML code. */
+/* Why 73 arguments and 350 lines: one pass over the whole step is the point (each value read
+ * once), so all 12 field buffers, 6 id arrays, 4 tables and the 12 psi buffers of the CPML slabs
+ * come in; the slab code is #if'd inside the walks so a build without CPML_* drops it. */
 __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey, __global real *restrict ez,
                          __global real *restrict hx, __global real *restrict hy, __global real *restrict hz,
                          __global const real *restrict exi, __global const real *restrict eyi,
@@ -558,6 +564,8 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
  * Work-items (x, y, z) with the slab plane index in place of the axis
  * coordinate, so x stays fastest (coalesced on GPUs, vectorised on CPUs);
  * psi has the same layout (extent `planes` along the axis). */
+/* Why 28 arguments: one kernel serves the slabs of every axis and both fields, so the axis, its
+ * slab extents and strides are arguments rather than six kernels. */
 __kernel void fdtd_cpml(__global real *restrict t, __global const real *restrict s, __global real *restrict psi,
                         __global const uchar *restrict ids, __constant real *coef,
                         __global const real *restrict kinv, __global const real *restrict pb,
@@ -701,6 +709,9 @@ static inline real shell_add(real v, real c, __global const real *cp, shell_axis
 /* H corrections over the H shell (lo/hi: the slab cells per axis, 0 0 on an
  * axis without CPML). hx.. is H of step n+1 (corrected in place), ex.. E of
  * step n; phAB: psi of H component A along axis B. */
+/* Why 35 arguments: all three axes' corrections in one 1D launch: 3 fields, 3 sources, 3 id
+ * arrays, 6 psi buffers, the profiles and the six slab extents (no buffers in structs in OpenCL
+ * C 1.2). */
 __kernel void fdtd_shell_h(__global real *restrict hx, __global real *restrict hy, __global real *restrict hz,
                            __global const real *restrict ex, __global const real *restrict ey,
                            __global const real *restrict ez, __global const uchar *restrict idhx,
@@ -737,6 +748,7 @@ __kernel void fdtd_shell_h(__global real *restrict hx, __global real *restrict h
 /* E over the E shell, redone from E of step n (exi..) and the corrected H
  * of step n+1, with the E corrections (node samples); every point the
  * fused kernel updated there is written again (its E used uncorrected H). */
+/* Why 39 arguments: as fdtd_shell_h, plus E of step n to redo the update from. */
 __kernel void fdtd_shell_e(__global real *restrict ex, __global real *restrict ey, __global real *restrict ez,
                            __global const real *restrict exi, __global const real *restrict eyi,
                            __global const real *restrict ezi, __global const real *restrict hx,

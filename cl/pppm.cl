@@ -123,6 +123,8 @@ static int prepare_atom(__global const pos_t *x, int i, int3 lo, int3 hi, pos_t3
                  (pos_t3)(boxlox, boxloy, boxloz), (pos_t3)(delinvx, delinvy, delinvz), shift, \
                  shiftone, coeff, &b, &nb, w)
 
+/* Why 21 arguments: PPPM_ATOM_ARGS (the stencil's brick bounds, box origin and inverse spacings
+ * per axis as scalars, shared with pppm_interp) plus the outputs. */
 __kernel void pppm_assign(PPPM_ATOM_ARGS, const real scale, __global long *density_fixed,
                           __global int *bad)
 {
@@ -148,6 +150,7 @@ __kernel void pppm_assign(PPPM_ATOM_ARGS, const real scale, __global long *densi
 }
 
 /* f[3i+d] = -qscale * q_i * sum W * vd_d (ik differentiation) */
+/* Why 23 arguments: PPPM_ATOM_ARGS as pppm_assign, plus the three field components and f. */
 __kernel void pppm_interp(PPPM_ATOM_ARGS, const pos_t qscale, __global const real *vdx,
                           __global const real *vdy, __global const real *vdz,
                           __global real *f)

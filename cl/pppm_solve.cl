@@ -111,6 +111,8 @@ static double2 axis_factor(const double unitk, const int per, const int n, const
 
 static double period(const int i, const int n) { return (double)(i - n * (2 * i / n)); }
 
+/* Why 20 arguments: the box, the aliasing image counts and LAMMPS's 7 gf_denom coefficients as
+ * scalars, so the kernel needs no uploaded table. */
 __kernel void pppm_green_ik(const int nx, const int ny, const int nz, const double xprd,
                             const double yprd, const double zprd_slab, const double g_ewald,
                             const int nbx, const int nby, const int nbz, const int order,

@@ -195,6 +195,8 @@ inline real harm4(real m0, real m1, real m2, real m3)
  * Work-item (xs + gx, y0 + gy, z0 + gz kz) walks kz planes; xs <= x0 is the
  * first x of the launch, chosen so that work-groups' rows start on an
  * aligned element (rows are padded to whole cache lines). */
+/* Why 33 arguments: the 13 field buffers (VELOCITY_FIELDS), each axis's CPML profile and psi,
+ * and the launch box and walk: one kernel serves whole-grid, sub-domain and split launches. */
 __kernel void seis_velocity(VELOCITY_FIELDS,
                             __global const real *restrict profx, __global const real *restrict profy,
                             __global const real *restrict profz, __global real *restrict psix,
@@ -259,6 +261,7 @@ __kernel void seis_velocity(VELOCITY_FIELDS,
 
 /* Stresses of the cells of the box from the new velocities: q = s + dt C
  * grad(v); q may be s (in place). Same walk as seis_velocity. */
+/* Why 33 arguments: as seis_velocity (STRESS_FIELDS, CPML per axis, launch box and walk). */
 __kernel void seis_stress(STRESS_FIELDS, __global const real *restrict profx,
                           __global const real *restrict profy, __global const real *restrict profz,
                           __global real *restrict psix, __global real *restrict psiy,
@@ -472,6 +475,8 @@ inline int shell_cell(int g, int nx, int ny, int pml, int zs, int kl, int kh, in
 
 /* The velocities' CPML terms (the CPML part of seis_velocity), added to
  * what seis_velocity_in wrote: in place on the one buffer set. */
+/* Why 32 arguments: the fields and rho, plus SHELL_ARGS (each axis's CPML profile and psi, the
+ * grid and slab extents): all three axes' terms in one 1D launch. */
 __kernel void seis_velocity_shell(__global real *vx, __global real *vy, __global real *vz,
                                   __global const real *restrict sxx,
                                   __global const real *restrict syy,
@@ -513,6 +518,7 @@ __kernel void seis_velocity_shell(__global real *vx, __global real *vy, __global
  * seis_stress_in wrote; a shear stress only where one of its two
  * derivatives has a term. Below the surface rows only (zs): those rows,
  * with their images, stay with seis_stress. */
+/* Why 33 arguments: as seis_velocity_shell, with the stresses and lam, mu. */
 __kernel void seis_stress_shell(__global const real *restrict vx,
                                 __global const real *restrict vy,
                                 __global const real *restrict vz, __global real *sxx,
@@ -678,6 +684,8 @@ inline own_in own_loads(__global const real *restrict sxx, __global const real *
     return w;
 }
 #define TILE(comp, dx, dy) lv[(comp) * tn + (ty + RR + (dy)) * tw + tx + RR + (dx)]
+/* Why 17 arguments: FUSED_FIELDS and the launch box and walk of seis_fused, plus the __local
+ * tile. */
 __kernel void seis_fused_lds(FUSED_FIELDS, __local real *lv, int sy, int sz, int origin, int zb, int xs,
                              int x0, int y0, int z0, int x1, int y1, int z1, int kz, real c1,
                              real c2, real dt)
@@ -780,6 +788,8 @@ __kernel void seis_fused_lds(FUSED_FIELDS, __local real *lv, int sy, int sz, int
 /* Sources (cell indices 64-bit, whole-grid): field[index[q]] += coeff[q] * wavelet[source[q] * nsamples + n]
  * for the injections q in [first, end) of one pass (fields 0-2 velocity,
  * 3-8 stress). */
+/* Why 18 arguments: all nine fields, since one launch injects into whichever field each source
+ * names. */
 __kernel void seis_inject(__global real *vx, __global real *vy, __global real *vz,
                           __global real *sxx, __global real *syy, __global real *szz,
                           __global real *sxy, __global real *sxz, __global real *syz,

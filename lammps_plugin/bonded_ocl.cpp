@@ -1,6 +1,6 @@
 /* The four bonded /ocl styles and the engine they share (see bonded_ocl.h). */
 #include "bonded_ocl.h"
-#include "pair_lj_charmm_coul_long_ocl.h"
+#include "device_styles.h"
 #include "streamcl_context.h"
 #include "strf.h"
 
@@ -189,7 +189,7 @@ bool bonded_ocl_forces_in_pair(LAMMPS *lmp, const int **ghosts, int *n)
 bool BondedOCLEngine::defer_forces(const scl_stream *xdev)
 {
   if (one_download < 0) one_download = StreamclContext::one_download();
-  auto *pair = dynamic_cast<PairLJCharmmCoulLongOCL *>(force->pair);
+  auto *pair = dynamic_cast<StreamclDevicePair *>(force->pair);
   scl_charmm *pe = pair && xdev && one_download ? pair->force_engine(ctx) : nullptr;
   if (!pe) return false;
   const int need = scl_bonded_ghost_rows(engine);
@@ -284,7 +284,7 @@ void BondedOCLEngine::start(int eflag, int vflag)
   // (STREAMCL_SHARE_X=0: uploaded here, for A/B), else from LAMMPS's array
   const double *x = atom->x ? atom->x[0] : nullptr;
   const scl_stream *xdev = nullptr;
-  auto *pair = share_x ? dynamic_cast<PairLJCharmmCoulLongOCL *>(force->pair) : nullptr;
+  auto *pair = share_x ? dynamic_cast<StreamclDevicePair *>(force->pair) : nullptr;
   if (pair) xdev = pair->device_positions(ctx, nall);
   deferred = defer_forces(xdev);
   if (deferred) flags |= SCL_BONDED_DEVICE_FORCES;
@@ -313,7 +313,7 @@ void BondedOCLEngine::collect()
   // evaluation in flight): the owned atoms' come into f with the pair's,
   // the ghosts' in its extra rows
   if (deferred)
-    if (auto *pair = dynamic_cast<PairLJCharmmCoulLongOCL *>(force->pair)) pair->collect();
+    if (auto *pair = dynamic_cast<StreamclDevicePair *>(force->pair)) pair->collect();
   in_flight = false;
   double *f = atom->f ? atom->f[0] : nullptr;
   scl_status st;

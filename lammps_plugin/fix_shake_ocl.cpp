@@ -1,8 +1,8 @@
 #include "fix_shake_ocl.h"
 
 #include "bonded_ocl.h"
+#include "device_styles.h"
 #include "lammps_compat.h"
-#include "pair_lj_charmm_coul_long_ocl.h"
 #include "pppm_ocl.h"
 
 #include "streamcl_context.h"
@@ -15,6 +15,7 @@
 #include "force.h"
 #include "modify.h"
 #include "neighbor.h"
+#include "pair.h"
 #include "update.h"
 #include "utils.h"
 
@@ -232,7 +233,7 @@ void FixShakeOCL::post_force(int vflag)
   const scl_stream *xdev = nullptr;
   if (share_x < 0) share_x = StreamclContext::share_x();
   if (share_x && natoms_used && !utils::strmatch(update->integrate_style, "^respa"))
-    if (auto *pair = dynamic_cast<PairLJCharmmCoulLongOCL *>(force->pair))
+    if (auto *pair = dynamic_cast<StreamclDevicePair *>(force->pair))
       xdev = pair->last_device_positions(ctx, atom->nlocal + atom->nghost);
   if (nlist > 0) {
     double *f = &atom->f[0][0], *vir = tally ? virial : nullptr;
@@ -285,7 +286,7 @@ void FixShakeOCL::ensure_rows_adder()
 {
   if (rows_mode < 0) rows_mode = StreamclContext::shake_rows() ? 1 : 0;
   if (!rows_mode || comm->nprocs != 1 || !StreamclContext::one_download()) return;
-  auto *pair = dynamic_cast<PairLJCharmmCoulLongOCL *>(force->pair);
+  auto *pair = dynamic_cast<StreamclDevicePair *>(force->pair);
   if (!pair || pair == rows_pair || !pair->force_engine(ctx)) return;
   scl_status st = pair->set_force_adder(StreamclContext::SHAKE, &rows_adder, 0);
   if (st != SCL_OK)
@@ -376,8 +377,9 @@ int FixShakeOCL::solve_in_rows(scl_stream *f, scl_type type, int nlocal)
   if (!rows_mode || host_only || !engine || update->setupflag || update->whichflag != 1 ||
       comm->nprocs != 1 || nlocal != atom->nlocal)
     return 0;
-  auto *pair = dynamic_cast<PairLJCharmmCoulLongOCL *>(force->pair);
-  if (!pair || pair->vflag_atom || pair->cvflag_atom) return 0;   // per-atom virial: the host's
+  auto *pair = dynamic_cast<StreamclDevicePair *>(force->pair);
+  // per-atom virial: the host's
+  if (!pair || force->pair->vflag_atom || force->pair->cvflag_atom) return 0;
   const int *ghosts = nullptr;
   int nghosts = 0;
   if (!forces_in_rows(&ghosts, &nghosts)) return 0;
@@ -392,7 +394,7 @@ int FixShakeOCL::solve_in_rows(scl_stream *f, scl_type type, int nlocal)
   r.rows_type = type;
   r.v = natoms_used ? atom->v[0] : nullptr;
   r.dtv = dtv;
-  rows_tallied = pair->vflag_global != 0;
+  rows_tallied = force->pair->vflag_global != 0;
   for (double &w : rows_virial) w = 0.0;
   check_solve(scl_shake_solve_rows(engine, &in, &r, rows_tallied ? rows_virial : nullptr));
   StreamclContext::note_x(lmp, StreamclContext::SHAKE, true);

@@ -1,11 +1,16 @@
 /* Internal fix of pair_style lj/charmm/coul/long/ocl: see the header. */
 #include "fix_streamcl_collect.h"
 
-#include "pair_lj_charmm_coul_long_ocl.h"
-#include "pppm_ocl.h"
+#include "device_styles.h"
 
 #include "force.h"
+#include "kspace.h"
+#include "lammps.h"
+#include "modify.h"
+#include "pair.h"
 #include "timer.h"
+
+#include <string>
 
 using namespace LAMMPS_NS;
 using namespace FixConst;
@@ -20,19 +25,35 @@ Fix *FixStreamclCollect::creator(LAMMPS *lmp, int narg, char **arg)
 
 FixStreamclCollect::FixStreamclCollect(LAMMPS *lmp, int narg, char **arg) : Fix(lmp, narg, arg) {}
 
+void FixStreamclCollect::ensure(LAMMPS *lmp)
+{
+  Modify *modify = lmp->modify;
+  if (modify->find_fix(ID) >= 0) return;
+  (*modify->fix_map)[STYLE] = &creator;
+  modify->add_fix(std::string(ID) + " all " + STYLE, 0);
+}
+
+void FixStreamclCollect::remove(LAMMPS *lmp)
+{
+  Modify *modify = lmp->modify;
+  if (modify && modify->find_fix(ID) >= 0) modify->delete_fix(ID);
+}
+
 int FixStreamclCollect::setmask()
 {
   return PRE_FORCE | PRE_REVERSE | MIN_PRE_REVERSE;
 }
 
-PairLJCharmmCoulLongOCL *FixStreamclCollect::pair()
+// the ocl pair style (nullptr for another)
+StreamclCollected *FixStreamclCollect::pair()
 {
-  return dynamic_cast<PairLJCharmmCoulLongOCL *>(force->pair);
+  return dynamic_cast<StreamclCollected *>(force->pair);
 }
 
-PPPMOCL *FixStreamclCollect::kspace()
+// kspace_style pppm/ocl (nullptr for another)
+StreamclCollected *FixStreamclCollect::kspace()
 {
-  return dynamic_cast<PPPMOCL *>(force->kspace);
+  return dynamic_cast<StreamclCollected *>(force->kspace);
 }
 
 // end of setup: the device statistics of the run cover the timed loop only

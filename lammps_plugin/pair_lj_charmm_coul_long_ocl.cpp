@@ -75,8 +75,7 @@ PairLJCharmmCoulLongOCL::PairLJCharmmCoulLongOCL(LAMMPS *lmp) :
 PairLJCharmmCoulLongOCL::~PairLJCharmmCoulLongOCL()
 {
   // LAMMPS deletes force before modify, so modify is still valid here
-  if (modify && modify->find_fix(FixStreamclCollect::ID) >= 0)
-    modify->delete_fix(FixStreamclCollect::ID);
+  FixStreamclCollect::remove(lmp);
   if (engine) scl_charmm_free(engine);
   StreamclContext::release(lmp, ctx, StreamclContext::PAIR);
 }
@@ -247,10 +246,7 @@ void PairLJCharmmCoulLongOCL::init_style()
   }
 
   // the internal fix that collects the device's forces in pre_reverse
-  if (modify->find_fix(FixStreamclCollect::ID) < 0) {
-    (*modify->fix_map)[FixStreamclCollect::STYLE] = &FixStreamclCollect::creator;
-    modify->add_fix(std::string(FixStreamclCollect::ID) + " all " + FixStreamclCollect::STYLE, 0);
-  }
+  FixStreamclCollect::ensure(lmp);
 
   engine_stale = true;   // mixed coefficients are known only after init_one()
   stats_base_taken = false;

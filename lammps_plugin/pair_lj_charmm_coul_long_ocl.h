@@ -14,6 +14,7 @@
 #ifndef LMP_PAIR_LJ_CHARMM_COUL_LONG_OCL_H
 #define LMP_PAIR_LJ_CHARMM_COUL_LONG_OCL_H
 
+#include "device_styles.h"
 #include "pair_lj_charmm_coul_long.h"
 
 #include "streamcl/charmm.h"
@@ -24,7 +25,7 @@
 
 namespace LAMMPS_NS {
 
-class PairLJCharmmCoulLongOCL : public PairLJCharmmCoulLong {
+class PairLJCharmmCoulLongOCL : public PairLJCharmmCoulLong, public StreamclDevicePair {
  public:
   static const char *const STYLE;   // "lj/charmm/coul/long/ocl"
   static Pair *creator(LAMMPS *lmp);
@@ -37,19 +38,19 @@ class PairLJCharmmCoulLongOCL : public PairLJCharmmCoulLong {
 
   // Finish the step started by compute(): add forces/energies/virial. No-op
   // when nothing is pending.
-  void collect();
+  void collect() override;
   // Start the per-run statistics (end of setup: the timed loop follows).
-  void begin_run_stats();
+  void begin_run_stats() override;
   // "Device Time Info" of the run that just ended (rank 0 prints; collective).
-  void report_run();
+  void report_run() override;
   // This step's positions on the device (see scl_charmm_positions) for
   // another style on the same context, when compute() started a step with
   // natoms atoms; nullptr otherwise (then that style uploads x itself).
-  const scl_stream *device_positions(const scl_context *other, int natoms) const;
-  const scl_context *context() const { return ctx; }
+  const scl_stream *device_positions(const scl_context *other, int natoms) const override;
+  const scl_context *context() const override { return ctx; }
   // The engine whose step forces another style on context `other` adds into
   // (scl_charmm_set_force_hook); nullptr on another context or without one.
-  scl_charmm *force_engine(const scl_context *other) const
+  scl_charmm *force_engine(const scl_context *other) const override
   {
     return other == ctx ? engine : nullptr;
   }
@@ -59,15 +60,15 @@ class PairLJCharmmCoulLongOCL : public PairLJCharmmCoulLong {
   // is called by the engine's finish, in user order, with the extra rows
   // the earlier ones left (see scl_charmm_force_hook); set on the engine and
   // on every engine made after. nullptr removes it. Returns the status.
-  using ForceAdder = int (*)(LAMMPS *lmp, scl_stream *f, scl_type type, int nlocal, int extra);
-  scl_status set_force_adder(int user, ForceAdder adder, int extra_rows);
+  // (ForceAdder: device_styles.h)
+  scl_status set_force_adder(int user, ForceAdder adder, int extra_rows) override;
   // The step in flight calls the adders: the extra rows they may write
   // (-1: no step in flight, or it does not call them).
-  int adder_rows() const;
+  int adder_rows() const override;
   // The same after the step's collection (post_force: x unchanged since
   // compute), until the next compute; nullptr where the pair did not
   // compute on this timestep.
-  const scl_stream *last_device_positions(const scl_context *other, int natoms) const;
+  const scl_stream *last_device_positions(const scl_context *other, int natoms) const override;
 
  private:
   std::string device_spec;

@@ -4,7 +4,7 @@
 #include "pppm_ocl.h"
 
 #include "fix_streamcl_collect.h"
-#include "pair_lj_charmm_coul_long_ocl.h"
+#include "device_styles.h"
 #include "streamcl_context.h"
 #include "strf.h"
 
@@ -18,6 +18,7 @@
 #include "memory.h"
 #include "modify.h"
 #include "neighbor.h"
+#include "pair.h"
 #include "update.h"
 #include "utils.h"
 
@@ -192,10 +193,7 @@ void PPPMOCL::init()
   }
 
   // the fix that adds the forces in pre_reverse (shared with the ocl pair style)
-  if (modify->find_fix(FixStreamclCollect::ID) < 0) {
-    (*modify->fix_map)[FixStreamclCollect::STYLE] = &FixStreamclCollect::creator;
-    modify->add_fix(std::string(FixStreamclCollect::ID) + " all " + FixStreamclCollect::STYLE, 0);
-  }
+  FixStreamclCollect::ensure(lmp);
   wait_time = host_time = 0.0;
 }
 
@@ -643,7 +641,7 @@ int PPPMOCL::force_adder(LAMMPS *lmp, scl_stream *f, scl_type type, int nlocal, 
 
 /* Whether this step's forces go into the pair's download: its step calls
    the adders (set ours where missing: from its next step). */
-bool PPPMOCL::defer_forces(PairLJCharmmCoulLongOCL *pair)
+bool PPPMOCL::defer_forces(StreamclDevicePair *pair)
 {
   if (!StreamclContext::one_download() || pair->force_engine(ctx) == nullptr) return false;
   const int room = pair->adder_rows();
@@ -692,7 +690,7 @@ bool PPPMOCL::start_own_step(bool tally)
   // on this context (the owned atoms first, q after all its 3 nall x), else
   // uploaded
   const scl_stream *xq = nullptr;
-  auto *pair = shares_x() ? static_cast<PairLJCharmmCoulLongOCL *>(force->pair) : nullptr;
+  auto *pair = shares_x() ? dynamic_cast<StreamclDevicePair *>(force->pair) : nullptr;
   if (pair) xq = pair->device_positions(ctx, nall);
   // the forces into the pair's download where its step calls our adder
   deferred = xq && defer_forces(pair);
@@ -709,7 +707,7 @@ bool PPPMOCL::start_own_step(bool tally)
 bool PPPMOCL::shares_x()
 {
   if (share_x < 0) share_x = StreamclContext::share_x();
-  auto *pair = dynamic_cast<PairLJCharmmCoulLongOCL *>(force->pair);
+  auto *pair = dynamic_cast<StreamclDevicePair *>(force->pair);
   return share_x && pair && ctx && pair->context() == ctx;
 }
 
@@ -719,7 +717,7 @@ void PPPMOCL::collect()
   // deferred: the pair's finish adds our forces with its own (its adder sees
   // this step pending), so it goes first, in its own books
   if (deferred && pending_solve)
-    if (auto *pair = dynamic_cast<PairLJCharmmCoulLongOCL *>(force->pair)) pair->collect();
+    if (auto *pair = dynamic_cast<StreamclDevicePair *>(force->pair)) pair->collect();
   pending = false;
   if (atom->nlocal != pending_nlocal)
     error->one(FLERR, strf("kspace_style pppm/ocl: the atom count changed from %d to %d between "

@@ -30,6 +30,7 @@
 #ifndef LMP_PPPM_OCL_H
 #define LMP_PPPM_OCL_H
 
+#include "device_styles.h"
 #include "pppm.h"
 
 #include "streamcl/pppm.h"
@@ -39,7 +40,7 @@
 
 namespace LAMMPS_NS {
 
-class PPPMOCL : public PPPM {
+class PPPMOCL : public PPPM, public StreamclCollected {
  public:
   static const char *const STYLE;    // "pppm/ocl"
   static KSpace *creator(LAMMPS *lmp);
@@ -60,15 +61,15 @@ class PPPMOCL : public PPPM {
   // pair style's device copy (shares_x(): that copy exists only once the
   // pair computed, so the step is queued in compute(), after the pair's, on
   // the one in-order queue; STREAMCL_SHARE_X=0 uploads and prestarts).
-  void prestart(int vflag);
+  void prestart(int vflag) override;
   // The pending step's forces go into the pair's device rows (its force
   // adder adds them before the pair's one download).
   bool forces_in_pair() const { return pending && deferred; }
   // Add the forces of the step compute() started; no-op when none is pending.
-  void collect();
-  void begin_run_stats();
+  void collect() override;
+  void begin_run_stats() override;
   // "Device Time Info" of the kspace part of the run (rank 0 prints; collective).
-  void report_run();
+  void report_run() override;
 
  private:
   std::string device_spec;
@@ -128,7 +129,7 @@ class PPPMOCL : public PPPM {
   bool deferred = false;
   const void *adder_pair = nullptr;   // the pair style our adder was set on
   static int force_adder(LAMMPS *lmp, scl_stream *f, scl_type type, int nlocal, int extra);
-  bool defer_forces(class PairLJCharmmCoulLongOCL *pair);
+  bool defer_forces(StreamclDevicePair *pair);
   [[noreturn]] void fail(const char *file, int line, const std::string &what, scl_status st);
 };
 

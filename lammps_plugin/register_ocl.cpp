@@ -23,19 +23,34 @@ using namespace LAMMPS_NS;
 namespace {
 
 // direct insertion into the style table of each kind
-template <class S> void add_pair(LAMMPS *lmp) { (*lmp->force->pair_map)[S::STYLE] = &S::creator; }
-template <class S> void add_bond(LAMMPS *lmp) { (*lmp->force->bond_map)[S::STYLE] = &S::creator; }
-template <class S> void add_angle(LAMMPS *lmp) { (*lmp->force->angle_map)[S::STYLE] = &S::creator; }
-template <class S> void add_dihedral(LAMMPS *lmp)
+template <class S> void into_pair_map(LAMMPS *lmp)
+{
+  (*lmp->force->pair_map)[S::STYLE] = &S::creator;
+}
+template <class S> void into_bond_map(LAMMPS *lmp)
+{
+  (*lmp->force->bond_map)[S::STYLE] = &S::creator;
+}
+template <class S> void into_angle_map(LAMMPS *lmp)
+{
+  (*lmp->force->angle_map)[S::STYLE] = &S::creator;
+}
+template <class S> void into_dihedral_map(LAMMPS *lmp)
 {
   (*lmp->force->dihedral_map)[S::STYLE] = &S::creator;
 }
-template <class S> void add_improper(LAMMPS *lmp)
+template <class S> void into_improper_map(LAMMPS *lmp)
 {
   (*lmp->force->improper_map)[S::STYLE] = &S::creator;
 }
-template <class S> void add_kspace(LAMMPS *lmp) { (*lmp->force->kspace_map)[S::STYLE] = &S::creator; }
-template <class S> void add_fix(LAMMPS *lmp) { (*lmp->modify->fix_map)[S::STYLE] = &S::creator; }
+template <class S> void into_kspace_map(LAMMPS *lmp)
+{
+  (*lmp->force->kspace_map)[S::STYLE] = &S::creator;
+}
+template <class S> void into_fix_map(LAMMPS *lmp)
+{
+  (*lmp->modify->fix_map)[S::STYLE] = &S::creator;
+}
 
 // the creators as PLUGIN factories
 template <class S> void *factory1(void *lmp) { return S::creator(static_cast<LAMMPS *>(lmp)); }
@@ -48,24 +63,24 @@ template <class S> StreamclStyle entry(const char *kind, void (*add)(LAMMPS *), 
 {
   return {kind, S::STYLE, info, add, reinterpret_cast<void *>(&factory1<S>), nullptr};
 }
-template <class S> StreamclStyle pair_style(const char *info) { return entry<S>("pair", &add_pair<S>, info); }
-template <class S> StreamclStyle bond_style(const char *info) { return entry<S>("bond", &add_bond<S>, info); }
-template <class S> StreamclStyle angle_style(const char *info) { return entry<S>("angle", &add_angle<S>, info); }
+template <class S> StreamclStyle pair_style(const char *info) { return entry<S>("pair", &into_pair_map<S>, info); }
+template <class S> StreamclStyle bond_style(const char *info) { return entry<S>("bond", &into_bond_map<S>, info); }
+template <class S> StreamclStyle angle_style(const char *info) { return entry<S>("angle", &into_angle_map<S>, info); }
 template <class S> StreamclStyle dihedral_style(const char *info)
 {
-  return entry<S>("dihedral", &add_dihedral<S>, info);
+  return entry<S>("dihedral", &into_dihedral_map<S>, info);
 }
 template <class S> StreamclStyle improper_style(const char *info)
 {
-  return entry<S>("improper", &add_improper<S>, info);
+  return entry<S>("improper", &into_improper_map<S>, info);
 }
 template <class S> StreamclStyle kspace_style(const char *info)
 {
-  return entry<S>("kspace", &add_kspace<S>, info);
+  return entry<S>("kspace", &into_kspace_map<S>, info);
 }
 template <class S> StreamclStyle fix_style(const char *info)
 {
-  return {"fix", S::STYLE, info, &add_fix<S>, nullptr, reinterpret_cast<void *>(&factory2<S>)};
+  return {"fix", S::STYLE, info, &into_fix_map<S>, nullptr, reinterpret_cast<void *>(&factory2<S>)};
 }
 
 }    // namespace

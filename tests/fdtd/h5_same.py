@@ -11,6 +11,8 @@ import sys
 import h5py
 import numpy as np
 
+from h5_tree_same import same_datasets, verdict  # raw bytes compared; all-zero refused
+
 
 def main(a_path, b_path):
     with h5py.File(a_path, "r") as a, h5py.File(b_path, "r") as b:
@@ -21,20 +23,9 @@ def main(a_path, b_path):
         if sorted(a["rxs"].keys()) != sorted(b["rxs"].keys()) or len(a["rxs"]) == 0:
             print(f"receivers: {sorted(a['rxs'].keys())} vs {sorted(b['rxs'].keys())}")
             return 1
-        samples = 0
-        for rx in a["rxs"]:
-            for c in ["Ex", "Ey", "Ez", "Hx", "Hy", "Hz"]:
-                x, y = a["rxs"][rx][c][()], b["rxs"][rx][c][()]
-                if x.dtype != y.dtype or x.shape != y.shape or x.tobytes() != y.tobytes():
-                    bad = np.flatnonzero(x.view(np.uint8) != y.view(np.uint8)) if x.shape == y.shape else []
-                    print(f"{rx}/{c} differs ({x.dtype} {x.shape} vs {y.dtype} {y.shape}; first byte {bad[:1]})")
-                    return 1
-                samples += int(np.count_nonzero(x))
-        if samples == 0:
-            print("every sample is zero: the comparison would prove nothing")
-            return 1
-    print(f"same bits ({samples} non-zero samples)")
-    return 0
+        components = ["Ex", "Ey", "Ez", "Hx", "Hy", "Hz"]
+        samples = same_datasets(a, b, [f"rxs/{rx}/{c}" for rx in a["rxs"] for c in components])
+    return verdict(samples, "same bits ({} non-zero samples)")
 
 
 if __name__ == "__main__":

@@ -21,6 +21,34 @@ def same_value(x, y):
     return x.tobytes() == y.tobytes()
 
 
+def same_datasets(a, b, names):
+    """The datasets `names` of files a and b: their count of non-zero values
+    where each holds the same bits in both, else None after a line saying
+    which differs first."""
+    count = 0
+    for name in names:
+        x, y = np.asarray(a[name][()]), np.asarray(b[name][()])
+        if not same_value(x, y):
+            at = np.flatnonzero(x.view(np.uint8) != y.view(np.uint8))[:1] if x.shape == y.shape else []
+            print(f"/{name}: dataset differs ({x.dtype} {x.shape} vs {y.dtype} {y.shape}; first byte {at})")
+            return None
+        count += 0 if x.dtype == object else int(np.count_nonzero(x))
+    return count
+
+
+def verdict(nonzero, same_line):
+    """0 after same_line (formatted with the count) where the datasets compared
+    equal and hold a non-zero value, else 1: all-zero outputs would prove
+    nothing. nonzero: what same_datasets returned."""
+    if nonzero is None:
+        return 1
+    if nonzero == 0:
+        print("no non-zero value compared: the comparison would prove nothing")
+        return 1
+    print(same_line.format(nonzero))
+    return 0
+
+
 def objects(f):
     names = [""]
     f.visit(names.append)
@@ -33,7 +61,7 @@ def main(a_path, b_path):
         if na != nb:
             print(f"objects differ: {sorted(set(na) ^ set(nb))[:5]}")
             return 1
-        values = 0
+        datasets = []
         for name in na:
             x, y = (a[name], b[name]) if name else (a, b)
             if sorted(x.attrs) != sorted(y.attrs):
@@ -47,16 +75,9 @@ def main(a_path, b_path):
                 print(f"/{name}: a dataset in one file only")
                 return 1
             if isinstance(x, h5py.Dataset):
-                if not same_value(x[()], y[()]):
-                    print(f"/{name}: dataset differs ({x.dtype} {x.shape} vs {y.dtype} {y.shape})")
-                    return 1
-                if x.dtype != object:
-                    values += int(np.count_nonzero(x[()]))
-        if values == 0:
-            print("no non-zero value in any dataset: the comparison would prove nothing")
-            return 1
-    print(f"same tree ({len(na)} objects, {values} non-zero values)")
-    return 0
+                datasets.append(name)
+        values = same_datasets(a, b, datasets)
+    return verdict(values, f"same tree ({len(na)} objects, {{}} non-zero values)")
 
 
 if __name__ == "__main__":

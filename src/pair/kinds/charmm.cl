@@ -71,6 +71,8 @@
         PAIR_STEP(tj);                                                                         \
     } while (0)
 
+/* Why 34 arguments: positions, lists and types, plus the pair style's constants (cutoffs,
+ * switching, Ewald, special factors) as scalars, as LAMMPS's style holds them, and the outputs. */
 __kernel void charmm_force(__global const pos4 *restrict pos,
                            __global const float4 *restrict pos_lo,
                            __global const int *restrict type, __global const int *restrict ilist,

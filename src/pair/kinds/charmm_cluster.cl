@@ -194,6 +194,8 @@ inline int list_specials(__local const int *kinds, __global const int *cl_atom_j
  * sp_capacity + s] for s < sp_count[slot]; more raise overflow[1] (one
  * image of each partner passes the half-box test, but without a box every
  * image in reach is special, as in src/pair/list/neighbor.cl). */
+/* Why 29 arguments: i and j cluster geometry (atoms, bounds), the column grid as scalars, the
+ * specials, and the list outputs with their overflow. */
 __kernel void cluster_pairs(__global const pos4 *pos, __global const int *ilist,
                             __global const int *order, __global const long *tag,
                             __global const int *nspecial, __global const long *special,

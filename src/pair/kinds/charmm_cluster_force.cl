@@ -12,6 +12,7 @@
  * there is no per-pair list index to load. Cutoff tests as charmm_force
  * (CUTOFF_TESTS). Outputs, partials (one per
  * work-group) and precisions as charmm_force. */
+/* Why 36 arguments: charmm_force's, plus the cluster-pair list (cj, cmask, nj) and its specials. */
 __kernel void charmm_cluster_force(__global const pos4 *restrict pos,
                                    __global const float4 *restrict pos_lo,
                                    __global const int *restrict type,

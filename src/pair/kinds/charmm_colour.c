@@ -7,25 +7,23 @@
 
 void charmm_colouring_free(charmm_colouring *c)
 {
-    free(c->block_start);
-    free(c->block_colour);
-    free(c->order);
-    free(c->colour_start);
+    free(c->block_start); /* all four arrays: alloc_blocks makes them one allocation */
     memset(c, 0, sizeof *c);
 }
 
+/* The four int arrays in one zeroed allocation: one failure to handle, one
+ * free. */
 static int alloc_blocks(charmm_colouring *c, int nblocks, int ncolours_max)
 {
     memset(c, 0, sizeof *c);
     size_t nb = (size_t)(nblocks > 0 ? nblocks : 1);
-    c->block_start = malloc((nb + 1) * sizeof *c->block_start);
-    c->block_colour = calloc(nb, sizeof *c->block_colour);
-    c->order = malloc(nb * sizeof *c->order);
-    c->colour_start = calloc((size_t)ncolours_max + 1, sizeof *c->colour_start);
-    if (!c->block_start || !c->block_colour || !c->order || !c->colour_start) {
-        charmm_colouring_free(c);
+    int *all = calloc(3 * nb + (size_t)ncolours_max + 2, sizeof *all);
+    if (!all)
         return -1;
-    }
+    c->block_start = all;                /* nb + 1 */
+    c->block_colour = all + nb + 1;      /* nb */
+    c->order = c->block_colour + nb;     /* nb */
+    c->colour_start = c->order + nb;     /* ncolours_max + 1 */
     c->nblocks = nblocks;
     return 0;
 }

@@ -16,6 +16,8 @@
 
 #define CHARMM_MAX_COLOURS 64
 
+/* The four arrays are one allocation (block_start's): charmm_colouring_free
+ * releases them. */
 typedef struct {
     int nblocks, ncolours;
     int *block_start;  /* nblocks + 1: block b is local slots [block_start[b], block_start[b+1]) */

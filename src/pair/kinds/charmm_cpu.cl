@@ -680,6 +680,8 @@ store_atom_tallies(__global out_t *eatom, __global out_t *vatom, __global accs *
                cut_coulsq, cut_ljsq, cut_lj_innersq, inv_denom_lj, qqrd2e, g_ewald,            \
                special_lj, special_coul, min_r2, unit, cut_force_units, cut_coul_units, error, \
                ii)
+/* Why 42 arguments: charmm_force's, plus the CPU kind's block colouring, row map and list
+ * strides. */
 __kernel void charmm_cpu_force(__global const pos4 *restrict pos,
                                __global const float4 *restrict pos_lo,
                                __global const int *restrict type,

@@ -58,6 +58,8 @@ inline double disp2(pos4 a, pos4 b, double unit2)
 #endif
 }
 
+/* Why 23 arguments: the pack of x and q and the displacement check against the last list's
+ * positions share one read of x. */
 __kernel void charmm_pack(__global const double *restrict x, __global const double *restrict q,
                           const int q_first, const int has_q, __global const int *restrict order,
                           const int n,

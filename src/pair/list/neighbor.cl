@@ -158,6 +158,8 @@ inline void store_chunk(__global int *nbr, __local const int *mine, const size_t
                 nbr[SLOT(base + q)] = mine[k];
     }
 }
+/* Why 29 arguments: positions, tags, specials and the cell grid in; lists, counts and overflow
+ * out; three __local scratch arrays. */
 __kernel void neighbor_build(__global const pos4 *pos, __global const long *tag,
                              __global const int *ilist, __global const int *icell,
                              __global const int *cell_start, const int nx, const int ny,
