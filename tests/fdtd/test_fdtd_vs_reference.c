@@ -107,7 +107,7 @@ static void compare(scl_context *ctx, int periodic, int all_faces)
     scl_fdtd_model m;
     random_model(&m, periodic, all_faces);
     long steps = 60, pts = scl_grid3d_points(&m.grid);
-    test_solver ref, dev[10];
+    test_solver ref, dev[12];
     ts_create(&ref, ctx, &m, 0);
     /* the long-x case starts from random fields everywhere: a point that no
      * work-group updates keeps a stale value even where no wave arrives */
@@ -128,16 +128,20 @@ static void compare(scl_context *ctx, int periodic, int all_faces)
     /* runs 2, 3: separate fp32/fp64; fused: 4, 5 CPML inline with the edge
      * walks apart (the default), 6, 7 slab passes, 8, 9 inline in one kernel,
      * 10, 11 shell corrections (every slab cell of the six faces, corners
-     * with two or three axes' terms, one work-item each).
+     * with two or three axes' terms, one work-item each), 12, 13 the x slabs
+     * inline and the shell over the y and z slabs (x slab cells of the y/z
+     * shell: H's x terms from the fused pass, E's from the shell).
      * Fused with walks of 4 planes or 1 (walks start inside the z slabs: a
      * walk's first plane recomputes the corrected H below it) and work-groups
      * of 32 x 2 (edge lists along x and y of a few groups) */
-    static const char *force[12] = {NULL, NULL, NULL, NULL, "kz=4,lx=32,ly=2", "kz=4,lx=32,ly=2",
+    static const char *force[14] = {NULL, NULL, NULL, NULL, "kz=4,lx=32,ly=2", "kz=4,lx=32,ly=2",
                                     "cpml=0,kz=1", "cpml=0,kz=1", "cpml=2,kz=4", "cpml=2,kz=4",
-                                    "cpml=3,kz=4", "cpml=3,kz=4"};
-    static const char *variant[12] = {"", "", "", "", "", "", " slab passes", " slab passes",
-                                      " one kernel", " one kernel", " shell", " shell"};
-    for (int run = 2; run <= (periodic ? 3 : 11); run++) { /* fused needs a PEC box */
+                                    "cpml=3,kz=4", "cpml=3,kz=4", "cpml=4,kz=4,lx=32,ly=2",
+                                    "cpml=4,kz=4,lx=32,ly=2"};
+    static const char *variant[14] = {"", "", "", "", "", "", " slab passes", " slab passes",
+                                      " one kernel", " one kernel", " shell", " shell",
+                                      " x inline + y/z shell", " x inline + y/z shell"};
+    for (int run = 2; run <= (periodic ? 3 : 13); run++) { /* fused needs a PEC box */
         int kind = run > 5 ? 4 + (run & 1) : run;
         test_solver *t = &dev[run - 2];
         if (ts_create_forced(t, ctx, &m, kind, force[run]) != 0)
@@ -211,7 +215,7 @@ static void not_compared(scl_context *ctx, const scl_fdtd_model *m, const char *
     scl_fdtd_options o = {.kernel = SCL_FDTD_FUSED, .force = force};
     scl_fdtd *f = NULL;
     CHECK_OK(ctx, scl_fdtd_create(ctx, m, &o, &f));
-    for (int v = 0; v < 4 && f; v++) {
+    for (int v = 0; v < 5 && f; v++) {
         int sh[3], refused;
         size_t limit;
         const char *why;
@@ -237,7 +241,7 @@ static void tuned_variants(scl_context *ctx)
     if (f) {
         double best = INFINITY;
         int fastest = -1;
-        for (int v = 0; v < 4; v++) {
+        for (int v = 0; v < 5; v++) {
             int sh[3], refused;
             size_t limit;
             const char *why;
@@ -271,7 +275,7 @@ static void tuned_variants(scl_context *ctx)
     const char *msg = scl_last_error(ctx);
     CHECK(s == SCL_ERR_UNSUPPORTED && strstr(msg, "cpml=1: 1 shapes refused") &&
               strstr(msg, "cpml=2: 1 shapes refused") && strstr(msg, "cpml=0: 1 shapes refused") &&
-              strstr(msg, "cpml=3: 1 shapes refused"),
+              strstr(msg, "cpml=3: 1 shapes refused") && strstr(msg, "cpml=4: 1 shapes refused"),
           "oversized work-group: status %d, '%s'", (int)s, msg);
     scl_fdtd_free(f);
     scl_clear_error(ctx);
@@ -280,6 +284,7 @@ static void tuned_variants(scl_context *ctx)
     not_compared(ctx, &m, "lx=32,ly=2,kz=4", 1);
     not_compared(ctx, &m, "lx=32,ly=2,kz=4,cpml=2", 2);
     not_compared(ctx, &m, "lx=32,ly=2,kz=4,cpml=3", 3);
+    not_compared(ctx, &m, "lx=32,ly=2,kz=4,cpml=4", 4);
     scl_fdtd_model_free(&m);
 }
 
