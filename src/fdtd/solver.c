@@ -21,7 +21,7 @@
 #include <string.h>
 
 #define CHUNK 1024 /* steps whose source values and receiver samples travel together */
-#define NVAR 5     /* CPML variants of the fused step (plan parameter cpml) */
+#define NVAR 6     /* CPML variants of the fused step (plan parameter cpml) */
 #define SHELL_WG 256 /* work-group of the shell kernels (1D) */
 
 struct scl_fdtd {
@@ -46,7 +46,8 @@ struct scl_fdtd {
      * CPML code and the edge walks by the one with it; 2 inline, one kernel
      * for all; 0 slab passes after the kernel without CPML code; 3 shell
      * corrections after it (H, then E redone, over the slab cells only); 4
-     * the x slabs inline (kfx), then the shell over the y and z slabs */
+     * the x slabs inline (kfx), then the shell over the y and z slabs; 5 as
+     * 4 with kfx over the x edge walks only, the others by kfs */
     int folded;
     scl_cpml_axis ax[3];
     scl_stream *psi[3][4], *prof[3][6]; /* prof: kinv b c at nodes, then at half nodes */
@@ -214,8 +215,9 @@ static scl_status make_fused(scl_fdtd *f, const char *options, int q, int cpml, 
         if (s == SCL_OK) s = scl_kernel_set_int(k, name, f->m->pml[a]);
         snprintf(name, sizeof name, "hi%c", comp[a]);
         if (s == SCL_OK) s = scl_kernel_set_int(k, name, f->m->pml[a + 3]);
+        /* the x-only build: no y, z edges (its part 2 walks are the x edge ones) */
         snprintf(name, sizeof name, "t%c", comp[a]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, name, f->T[a]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, name, cpml == 2 && a ? 0 : f->T[a]);
         if (f->T[a])
             off += 6 * (n[a] + 1);
     }
@@ -462,19 +464,20 @@ static int edge_groups(int n, int lo, int hi, int has, int first, int width, int
 }
 
 /* The fused kernel with the CPML code over the work-groups of edge walks
- * only (part 2), one dimension over the groups of the list. */
-static scl_status fused_edges(scl_fdtd *f, scl_kernel *k, const int w[3])
+ * only (part 2), one dimension over the groups of the list; x_only: the
+ * walks at the x slabs only (cpml=5's x-only build). */
+static scl_status fused_edges(scl_fdtd *f, scl_kernel *k, const int w[3], int x_only)
 {
     const scl_grid3d *g = &f->m->grid;
     const int *p = f->m->pml;
     int ng[3] = {(g->nx + 1 + w[0] - 1) / w[0], (g->ny + w[1] - 1) / w[1], (g->nz + w[2] - 1) / w[2]};
     int l[3], h[3];
     if (edge_groups(g->nx, p[0], p[3], f->T[0] > 0, -1, w[0], ng[0], &l[0], &h[0]) ||
-        edge_groups(g->ny, p[1], p[4], f->T[1] > 0, 0, w[1], ng[1], &l[1], &h[1]))
+        edge_groups(g->ny, p[1], p[4], f->T[1] > 0 && !x_only, 0, w[1], ng[1], &l[1], &h[1]))
         return fail(f, SCL_ERR_MEMORY, "out of host memory");
     /* z: walks of kz planes; an edge walk starts within lo + 1 or ends in the high slab */
     int lz = 0, hz = ng[2];
-    if (f->T[2]) {
+    if (f->T[2] && !x_only) {
         while (lz < ng[2] && lz * w[2] <= p[2] + 1)
             lz++;
         while (hz > lz && ((hz - 1) * w[2] + w[2] < g->nz ? (hz - 1) * w[2] + w[2] : g->nz) - 1 >= g->nz - p[5])
@@ -573,6 +576,14 @@ static scl_status redo_e_slabs(scl_fdtd *f, int q, const int w[3])
     return s;
 }
 
+/* The axes whose edge walks the interior pass (part 1 of the build without
+ * the CPML code) leaves to the CPML build: all (cpml=1) or x only (cpml=5). */
+static scl_status interior_edges(scl_fdtd *f, scl_kernel *k, int x_only)
+{
+    scl_status s = scl_kernel_set_int(k, "ty", x_only ? 0 : f->T[1]);
+    return s == SCL_OK ? scl_kernel_set_int(k, "tz", x_only ? 0 : f->T[2]) : s;
+}
+
 /* One step of the fields without sources and receivers (what the plan times). */
 static scl_status step_fields(scl_fdtd *f, int q, const int w[3])
 {
@@ -587,15 +598,25 @@ static scl_status step_fields(scl_fdtd *f, int q, const int w[3])
             s = launch_shell(f->ksh[q], f->shell_n[0]);
         return s == SCL_OK ? launch_shell(f->kse[q], f->shell_n[1]) : s;
     }
-    if (f->fused && f->folded == 4) { /* x slabs inline, then the y/z shell */
-        s = fused_box(f->kfx[q], 0, w, m);
+    if (f->fused && (f->folded == 4 || f->folded == 5)) { /* x slabs inline, then the y/z shell */
+        if (f->folded == 4) {
+            s = fused_box(f->kfx[q], 0, w, m);
+        } else { /* the walks off the x slabs without the CPML code */
+            s = interior_edges(f, f->kfs[q], 1);
+            if (s == SCL_OK)
+                s = fused_box(f->kfs[q], 1, w, m);
+            if (s == SCL_OK)
+                s = fused_edges(f, f->kfx[q], w, 1);
+        }
         if (s == SCL_OK)
             s = launch_shell(f->ksy[q], f->yz_n[0]);
         return s == SCL_OK ? launch_shell(f->key[q], f->yz_n[1]) : s;
     }
     if (f->fused && f->folded == 1) {
-        s = fused_box(f->kfs[q], 1, w, m);
-        return s == SCL_OK ? fused_edges(f, f->kf[q], w) : s;
+        s = interior_edges(f, f->kfs[q], 0);
+        if (s == SCL_OK)
+            s = fused_box(f->kfs[q], 1, w, m);
+        return s == SCL_OK ? fused_edges(f, f->kf[q], w, 0) : s;
     }
     if (f->fused) {
         s = fused_box(f->kfs[q], 0, w, m);
@@ -637,8 +658,8 @@ static scl_status plan_prepare(void *user, const int *values, void **variant)
     int without = f->fused && f->any_cpml && f->folded != 2;
     size_t wg = SHELL_WG;
     int shell = f->fused && f->any_cpml && f->folded == 3;
-    int xin = f->fused && f->any_cpml && f->folded == 4;
-    without = without && !xin;
+    int xin = f->fused && f->any_cpml && (f->folded == 4 || f->folded == 5);
+    without = without && f->folded != 4;
     if ((f->fused ? 0 : scl_kernel_check_local(f->kh[0], 3, local) != SCL_OK) ||
         (shell && (scl_kernel_check_local(f->ksh[0], 1, &wg) != SCL_OK ||
                    scl_kernel_check_local(f->kse[0], 1, &wg) != SCL_OK)) ||
@@ -1028,7 +1049,7 @@ static scl_status plan_variants(scl_fdtd *f, const scl_plan_desc *desc, const sc
         scl_tune_options to = {.no_tune = no_tune, .force = user};
         return scl_plan_create(f->ctx, desc, &to, &f->plan);
     }
-    static const int order[NVAR] = {1, 2, 0, 3, 4}; /* the default first */
+    static const int order[NVAR] = {1, 2, 0, 3, 4, 5}; /* the default first */
     for (int n = 0; n < NVAR; n++) {
         int v = order[n];
         char force[320];
@@ -1075,9 +1096,9 @@ static scl_status plan_variants(scl_fdtd *f, const scl_plan_desc *desc, const sc
         return SCL_OK;
     return scl_fail(f->ctx, SCL_ERR_UNSUPPORTED, "scl_fdtd_create",
                     "no CPML variant of the fused step runs on %s: cpml=1: %s; cpml=2: %s; cpml=0: %s; "
-                    "cpml=3: %s; cpml=4: %s",
+                    "cpml=3: %s; cpml=4: %s; cpml=5: %s",
                     scl_device(f->ctx)->name, f->var_why[1], f->var_why[2], f->var_why[0], f->var_why[3],
-                    f->var_why[4]);
+                    f->var_why[4], f->var_why[5]);
 }
 
 /* The field buffers (two sets for the fused kernel), the material indices,
@@ -1137,11 +1158,12 @@ static scl_status tune_shape(scl_fdtd *f, const scl_fdtd_options *opt)
     scl_status s;
     /* cpml: the fused kernel's CPML inline in a kernel for the edge walks (1),
      * inline in one kernel for all (2), as slab passes (0), as shell
-     * corrections (3), or the x slabs inline and the y, z shell (4) */
+     * corrections (3), or the x slabs inline and the y, z shell (4; 5: the
+     * x edge walks apart) */
     scl_tune_param params[4] = {{"lx", 4, {64, 32, 128, 256}},
                                 {"ly", 4, {1, 2, 4, 8}},
                                 {"kz", 4, {16, 1, 4, 64}},
-                                {"cpml", f->fused && f->any_cpml ? NVAR : 1, {1, 2, 0, 3, 4}}};
+                                {"cpml", f->fused && f->any_cpml ? NVAR : 1, {1, 2, 0, 3, 4, 5}}};
     char shape[160];
     snprintf(shape, sizeof shape, "%dx%dx%d %s %s %s 2.5D pml %d %d %d %d %d %d", g->nx, g->ny,
              g->nz, f->fp64 ? "fp64" : "fp32", f->uniform ? "uniform" : "materials",
@@ -1151,7 +1173,9 @@ static scl_status tune_shape(scl_fdtd *f, const scl_fdtd_options *opt)
         {.min = 1, .max = 1024, .why = "the work-group width"},
         {.min = 1, .max = 1024, .why = "the work-group height"},
         {.min = 1, .max = 4096, .why = "the z planes a work-item walks"},
-        {.min = 0, .max = 4, .why = "the CPML scheme (0 slab passes, 1 edge walks, 2 inline, 3 shell, 4 x inline + y/z shell)"},
+        {.min = 0, .max = 5,
+         .why = "the CPML scheme (0 slab passes, 1 edge walks, 2 inline, 3 shell, 4 x inline + y/z shell, 5 as 4 "
+                "with the x edge walks apart)"},
     };
     scl_plan_desc desc = {.name = "fdtd.step",
                           .shape = shape,
@@ -1591,7 +1615,7 @@ double scl_fdtd_cpml_variant(const scl_fdtd *f, int cpml, int shape[3], int *ref
                              size_t *limit, const char **why)
 {
     int v = cpml >= 0 && cpml < NVAR ? cpml : -1;
-    scl_kernel *k = v < 0 ? NULL : v == 0 || v == 3 ? f->kfs[0] : v == 4 ? f->kfx[0] : f->kf[0];
+    scl_kernel *k = v < 0 ? NULL : v == 0 || v == 3 ? f->kfs[0] : v >= 4 ? f->kfx[0] : f->kf[0];
     for (int a = 0; a < 3; a++)
         shape[a] = v < 0 ? 0 : f->var_shape[v][a];
     *refused = v < 0 ? 0 : f->var_refused[v];
