@@ -163,8 +163,33 @@ static scl_status e_box(scl_kernel *k, const int o[3], const int m[3])
 
 static const char *const comp = "xyz";
 
+/* The fused kernel's psi of axis a (on: the build has its CPML): pairs 0/1
+ * are H_b/H_d (b, d = a+1, a+2), 2/3 E_b/E_d; H psi of step n from set q,
+ * of step n+1 into set 1-q. */
+static scl_status bind_fused_psi(scl_fdtd *f, scl_kernel *k, int q, int a, int on)
+{
+    scl_status s = SCL_OK;
+    for (int p = 0; p < 4 && s == SCL_OK; p++) {
+        char name[16];
+        int t = (a + 1 + (p & 1)) % 3;
+        snprintf(name, sizeof name, "p%c%c%c", p < 2 ? 'h' : 'e', comp[t], comp[a]);
+        scl_stream *now = f->psi[a][p], *next = p < 2 ? f->psi_h2[a][p] : NULL;
+        if (p < 2 && q == 1) {
+            scl_stream *x = now;
+            now = next;
+            next = x;
+        }
+        s = scl_kernel_set_stream(k, name, on ? (p < 2 ? next : now) : f->dummy);
+        if (s == SCL_OK && p < 2) {
+            strcat(name, "_i");
+            s = scl_kernel_set_stream(k, name, on ? now : f->dummy);
+        }
+    }
+    return s;
+}
+
 /* The fused kernel of parity q, with the CPML folded in (cpml 1), none (0),
- * or that of the x slabs only, beside the y/z shell of cpml=4 (2). */
+ * or that of the x slabs only, beside the y/z shell of cpml=4 and 5 (2). */
 static scl_status make_fused(scl_fdtd *f, const char *options, int q, int cpml, scl_kernel **out_k)
 {
     const scl_grid3d *g = &f->m->grid;
@@ -187,27 +212,9 @@ static scl_status make_fused(scl_fdtd *f, const char *options, int q, int cpml, 
     }
     if (s == SCL_OK)
         s = bind_common(f, k);
-    /* psi of axis a: pairs 0/1 are H_b/H_d (b, d = a+1, a+2), 2/3 E_b/E_d;
-     * H psi of step n from set q, of step n+1 into set 1-q */
     int off = 0;
     for (int a = 0; a < 3 && s == SCL_OK; a++) {
-        int on = cpml && f->T[a] && (cpml == 1 || a == 0);
-        for (int p = 0; p < 4 && s == SCL_OK; p++) {
-            char name[16];
-            int t = (a + 1 + (p & 1)) % 3;
-            snprintf(name, sizeof name, "p%c%c%c", p < 2 ? 'h' : 'e', comp[t], comp[a]);
-            scl_stream *now = f->psi[a][p], *next = p < 2 ? f->psi_h2[a][p] : NULL;
-            if (p < 2 && q == 1) {
-                scl_stream *x = now;
-                now = next;
-                next = x;
-            }
-            s = scl_kernel_set_stream(k, name, on ? (p < 2 ? next : now) : f->dummy);
-            if (s == SCL_OK && p < 2) {
-                strcat(name, "_i");
-                s = scl_kernel_set_stream(k, name, on ? now : f->dummy);
-            }
-        }
+        s = bind_fused_psi(f, k, q, a, cpml && f->T[a] && (cpml == 1 || a == 0));
         char name[8];
         snprintf(name, sizeof name, "cp%c", comp[a]);
         if (s == SCL_OK) s = scl_kernel_set_int(k, name, off);
