@@ -165,16 +165,28 @@ __kernel void fdtd_e(__global real *ex, __global real *ey, __global real *ez,
 #define CPML_Z 0
 #endif
 
-#if CPML_X || CPML_Y || CPML_Z
 /* static: with C99 inline semantics a plain 'inline' function has no
  * definition of its own, and a build that does not inline it (-O0, or a
  * compiler that keeps a call) fails to link */
 
-/* slab plane of index ia (0 .. n), or -1 between the slabs */
+/* slab plane of index ia (0 .. n), or -1 between the slabs (also the cpml=4
+ * shell's x psi plane, which shares the fused kernel's x psi layout) */
 static inline int cpml_plane(int ia, int lo, int hi, int n)
 {
     return ia <= lo ? ia : ia >= n - hi ? ia - (n - hi) + lo + 1 : -1;
 }
+
+/* SHELL_YZ (cpml=4): the fused kernel's build with only CPML_X, and the
+ * shell kernels over the y and z slabs only. The x slab cells are the
+ * fused pass's: their H x terms always (they depend on E of step n only,
+ * and the shell adds its y, z terms after them, the order of cpml=3), their
+ * E x terms and E x psi only in rows outside the E shell (there shell_e
+ * redoes E from the corrected H with every axis's terms, x psi included). */
+#ifndef SHELL_YZ
+#define SHELL_YZ 0
+#endif
+
+#if CPML_X || CPML_Y || CPML_Z
 
 /* One pair at index ia of a profile (kinv, b, c, each of s entries from
  * cp[k]): the new psi into *p, and the term the target adds times sign coef,
@@ -284,6 +296,11 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
 #if CPML_X
     int cx = cpml_plane(i, lox, hix, nx), cxm = cpml_plane(i - 1, lox, hix, nx);
     int pnx = cpx, phx = cpx + 3 * sx; /* node and half-node profiles */
+#if SHELL_YZ
+    /* the row's y lies outside the E shell (one plane more on a low face
+     * with CPML): uniform per row, so only the warps at row ends diverge */
+    int ey_in = j >= loy + (loy > 0) && j < ny - hiy;
+#endif
 #endif
 #if CPML_Y
     int cy = cpml_plane(j, loy, hiy, ny), cym = cpml_plane(j - 1, loy, hiy, ny);
@@ -349,6 +366,12 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
         }
 #if CPML_Z
         int cz = cpml_plane(k, loz, hiz, nz);
+#endif
+#if CPML_X && SHELL_YZ
+        /* E x terms: the x slab cells whose E the shell does not redo */
+        int cxe = ey_in && k >= loz + (loz > 0) && k < nz - hiz ? cx : -1;
+#elif CPML_X
+        int cxe = cx;
 #endif
         real hxn = hxv, hyn = hyv, hzn = hzv;
         if (i >= 1) {
@@ -474,7 +497,7 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
             real dz = (hxn - hxm) * rdz, dx = (hzn - hzw) * rdx;
 #endif
 #if CPML_X
-            if (cx >= 0) {
+            if (cxe >= 0) {
                 int pi = cx + tx * (j + sy * k);
                 eyn -= cb[q] * cpml_term(cp, pnx, i, sx, dx, peyx[pi], &p);
                 peyx[pi] = p;
@@ -523,7 +546,7 @@ __kernel void fdtd_fused(__global real *restrict ex, __global real *restrict ey,
             real dx = (hyn - hyw) * rdx, dy = (hxn - hxs) * rdy;
 #endif
 #if CPML_X
-            if (cx >= 0) {
+            if (cxe >= 0) {
                 int pi = cx + tx * (j + sy * k);
                 ezn += cb[q] * cpml_term(cp, pnx, i, sx, dx, pezx[pi], &p);
                 pezx[pi] = p;
@@ -684,15 +707,29 @@ static inline int shell_axes(__global const real *cp, int cpx, int cpy, int cpz,
                              int hiz, int onh, shell_axis *x, shell_axis *y, shell_axis *z, int *o)
 {
     int i, j, k;
-    if (!shell_cell((int)get_global_id(0), nx, ny, nz, px, lox, hix, loy, hiy, loz, hiz, &i, &j, &k))
+#if SHELL_YZ
+    int xl = 0, xh = 0; /* no x part: the fused pass does the x slabs */
+#else
+    int xl = lox, xh = hix;
+#endif
+    if (!shell_cell((int)get_global_id(0), nx, ny, nz, px, xl, xh, loy, hiy, loz, hiz, &i, &j, &k))
         return 0;
     *o = base + i + px * j + pxy * k;
     int sx = nx + 1, sy = ny + 1, sz = nz + 1, r = 3 * onh;
-    int ux = shell_u(i, lox, hix, nx), uy = shell_u(j, loy, hiy, ny), uz = shell_u(k, loz, hiz, nz);
+#if SHELL_YZ
+    /* lox, hix: the x slab cells as the fused kernel has them; x terms in
+     * the E shell only (the fused pass gave H its x terms), x psi in the
+     * fused kernel's layout (plane, j, k) of extents (lo + hi + 2, ny + 1) */
+    int ux = !onh && lox + hix > 0 ? cpml_plane(i, lox, hix, nx) : -1;
+    int xpsi = ux + (lox + hix + 2) * (j + sy * k);
+#else
+    int ux = shell_u(i, lox, hix, nx), xpsi = ux + (lox + hix) * (j + ny * k);
+#endif
+    int uy = shell_u(j, loy, hiy, ny), uz = shell_u(k, loz, hiz, nz);
     ux = ux >= 0 && cp[cpx + (r + 2) * sx + i] != 0 ? ux : -1;
     uy = uy >= 0 && cp[cpy + (r + 2) * sy + j] != 0 ? uy : -1;
     uz = uz >= 0 && cp[cpz + (r + 2) * sz + k] != 0 ? uz : -1;
-    *x = shell_axis_of(ux, i, cpx + r * sx, sx, ux + (lox + hix) * (j + ny * k));
+    *x = shell_axis_of(ux, i, cpx + r * sx, sx, xpsi);
     *y = shell_axis_of(uy, j, cpy + r * sy, sy, i + 1 + px * (uy + (loy + hiy) * k));
     *z = shell_axis_of(uz, k, cpz + r * sz, sz, i + 1 + px * (j + ny * uz));
     return 1;

@@ -1,6 +1,6 @@
 #!/bin/bash
 # FDTD on the GPU machine (run from the repository root, bare H100/H200; about
-# 90 s with the build):
+# 110 s with the build):
 #   bash bench/fdtd/gpu.sh
 # Builds only the streamcl command (build-gpu, bench/gpu-setup.sh's
 # configuration) and meanwhile the CUDA peer (bench/fdtd/peer_yee.cu); then,
@@ -14,7 +14,10 @@
 #     as registers rise: 1024 at <= 64 per work-item, 512 at <= 128);
 #   CPML 10 at 512^3 with cpml=1 (profiled: the interior and the edge kernel
 #     apart), cpml=2 and cpml=3 (shell corrections, profiled: the fused pass
-#     and the H and E shell kernels) forced: the rate, or the error;
+#     and the H and E shell kernels), cpml=4 (the x slabs inline in the
+#     fused pass, profiled: it and the y/z shell kernels) and cpml=5 (as 4,
+#     the x edge walks in their own launch, profiled) forced: the rate, or
+#     the error;
 #   no CPML at 512^3 (what the CPML costs; skipped past 72 s);
 # the CUDA peer (separate H/E kernels, no CPML, 72 B/cell) at 512^3 and the
 # device copy bandwidth. Gcells/s = cell updates per second from wall time
@@ -94,7 +97,8 @@ bench() {
     done < <(grep '^fdtd: tuned cpml=' "$f" | sed 's/^fdtd: tuned //' | tr '|' '/')
     # --profile: device ms per step of each fused build
     local k ms
-    for k in fdtd_fused fdtd_fused_cpml fdtd_shell_h fdtd_shell_e; do
+    for k in fdtd_fused fdtd_fused_cpml fdtd_shell_h fdtd_shell_e fdtd_fused_xcpml fdtd_shell_h_yz \
+        fdtd_shell_e_yz; do
         ms=$(awk -v k="$k" '$1 == k && $2 == "kernel" && $3 > 0 { printf "%.3f", 1e3 * $4 / $3 }' "$f")
         [ -n "$ms" ] && row "$label $tag: $k (profile)" "$ms ms/step (device)" "$cmd"
     done
@@ -108,9 +112,13 @@ bench "$first" "streamcl fused FP32, CPML 10, inline with the edge walks apart,"
 bench "$first" "streamcl fused FP32, CPML 10, inline in one kernel," 10 --plan cpml=2
 # the shell corrections (issue 23 part 3), profiled: the fused pass and the two shell kernels
 bench "$first" "streamcl fused FP32, CPML 10, shell corrections," 10 --plan cpml=3 --profile
+# the x slabs inline in the fused pass, the shell over the y and z slabs only
+bench "$first" "streamcl fused FP32, CPML 10, x slabs inline + y/z shell," 10 --plan cpml=4 --profile
+bench "$first" "streamcl fused FP32, CPML 10, x slabs inline (x edge walks apart) + y/z shell," 10 \
+    --plan cpml=5 --profile
 # what the CPML costs (56.3-56.5 Gcells/s in the last two runs): only while
-# the whole run stays within ~90 s
-if [ $(( $(date +%s) - t0 )) -lt 72 ]; then
+# the whole run stays within ~110 s
+if [ $(( $(date +%s) - t0 )) -lt 90 ]; then
     bench "$first" "streamcl fused FP32, no CPML," 0
 else
     row "streamcl fused FP32, no CPML, $first" "not run (time: $(( $(date +%s) - t0 )) s so far)" "-"

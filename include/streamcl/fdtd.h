@@ -465,15 +465,19 @@ void scl_fdtd_work_group(const scl_fdtd *f, int *lx, int *ly, int *kz);
  * all; 0 by slab kernels after the main ones (always for the separate
  * kernels); 3 by two shell kernels after the fused kernel without the CPML
  * code (H corrected, then E redone with its corrections, one work-item per
- * slab cell of all six faces); -1 no CPML. */
+ * slab cell of all six faces); 4 the x slabs' CPML inline in a fused kernel
+ * with only that code, then the two shell kernels over the y and z slabs
+ * only; 5 as 4, the x slabs' walks by that build and the others by the
+ * build without CPML code; -1 no CPML. */
 int scl_fdtd_cpml_inline(const scl_fdtd *f);
-/* What the tuner found for CPML variant cpml (0-3, as above): returns the
+/* What the tuner found for CPML variant cpml (0-5, as above): returns the
  * best step's device seconds (shape: its lx, ly, kz), 0 if none of its
  * shapes ran (why: the error, e.g. a build or launch failure, or the last
  * refusal), -1 if not tried (no fused CPML, tuning off, cpml forced).
  * refused: shapes refused (work-group over the limit); limit: the kernel's
  * work-group limit on the device (CPML build for 1 and 2, the build without
- * the CPML code for 0 and 3; it falls as registers rise). */
+ * the CPML code for 0 and 3, the x-only CPML build for 4 and 5; it falls as
+ * registers rise). */
 double scl_fdtd_cpml_variant(const scl_fdtd *f, int cpml, int shape[3], int *refused,
                              size_t *limit, const char **why);
 

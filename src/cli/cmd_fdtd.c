@@ -454,9 +454,10 @@ static int setup_engine(single_run *r)
         return fprintf(stderr, "streamcl fdtd: %s\n", err), 1;
     if (r->bench && engine_run(&r->e, 2, NULL) != 0) /* warm-up: builds, first launches */
         return 1;
-    for (int v = 0; r->e.dev && v < 4; v++) {
-        static const char *what[4] = {"slab passes", "inline, edge walks apart", "inline, one kernel",
-                                      "shell corrections"};
+    for (int v = 0; r->e.dev && v < 6; v++) {
+        static const char *what[6] = {"slab passes", "inline, edge walks apart", "inline, one kernel",
+                                      "shell corrections", "x slabs inline, y/z shell",
+                                      "x slabs inline in x edge walks apart, y/z shell"};
         int sh[3], refused;
         size_t limit;
         const char *why;
@@ -577,7 +578,10 @@ static int finish_run(single_run *r, double secs)
         printf("fdtd: device %s, %s kernels%s, work-group %dx%d, %d planes/work-item, %.0f bytes/cell update -> %.1f GB/s\n",
                scl_device(r->e.ctx)->name, a->fused ? "fused" : "separate",
                inl < 0 ? "" : inl == 1 ? ", CPML inline (edge walks apart)" : inl == 2 ? ", CPML inline"
-               : inl == 3 ? ", CPML shell corrections" : ", CPML slab passes", lx, ly, kz, bpc,
+               : inl == 3 ? ", CPML shell corrections"
+               : inl == 4 ? ", CPML x slabs inline, y/z shell"
+               : inl == 5 ? ", CPML x slabs inline (x edge walks apart), y/z shell" : ", CPML slab passes",
+               lx, ly, kz, bpc,
                bpc * cells * iters / secs * 1e-9);
     }
     if (a->profile && r->e.ctx)

@@ -9,7 +9,9 @@
  * one kernel for all, the older slab passes: the kernel, then the slab
  * corrections and E redone there, or the shell corrections: the kernel,
  * then one launch each for H's corrections and E redone with its own over
- * exactly the slab cells); receiver samples read back per chunk of steps. */
+ * exactly the slab cells, or those over the y and z slabs only and the x
+ * slabs inline in the fused pass); receiver samples read back per chunk of
+ * steps. */
 #include "fdtd/fdtd_internal.h"
 #include "core/internal.h"
 #include "core/upload.h"
@@ -19,7 +21,7 @@
 #include <string.h>
 
 #define CHUNK 1024 /* steps whose source values and receiver samples travel together */
-#define NVAR 4     /* CPML variants of the fused step (plan parameter cpml) */
+#define NVAR 6     /* CPML variants of the fused step (plan parameter cpml) */
 #define SHELL_WG 256 /* work-group of the shell kernels (1D) */
 
 struct scl_fdtd {
@@ -35,11 +37,17 @@ struct scl_fdtd {
     scl_kernel *kfs[2]; /* fused kernel without the CPML code (interior walks, slab passes) */
     scl_kernel *ksh[2], *kse[2]; /* cpml=3: the H and E shell kernels; their work-items */
     size_t shell_n[2];
+    /* cpml=4: the fused kernel with the x slabs' CPML inline (CPML_X only),
+     * the H and E shell kernels over the y and z slabs; their work-items */
+    scl_kernel *kfx[2], *ksy[2], *key[2];
+    size_t yz_n[2];
     int T[3], any_cpml;
     /* fused with CPML: 1 inline, the interior walks by the kernel without the
      * CPML code and the edge walks by the one with it; 2 inline, one kernel
      * for all; 0 slab passes after the kernel without CPML code; 3 shell
-     * corrections after it (H, then E redone, over the slab cells only) */
+     * corrections after it (H, then E redone, over the slab cells only); 4
+     * the x slabs inline (kfx), then the shell over the y and z slabs; 5 as
+     * 4 with kfx over the x edge walks only, the others by kfs */
     int folded;
     scl_cpml_axis ax[3];
     scl_stream *psi[3][4], *prof[3][6]; /* prof: kinv b c at nodes, then at half nodes */
@@ -155,21 +163,47 @@ static scl_status e_box(scl_kernel *k, const int o[3], const int m[3])
 
 static const char *const comp = "xyz";
 
-/* The fused kernel of parity q, with the CPML folded in (cpml) or none. */
+/* The fused kernel's psi of axis a (on: the build has its CPML): pairs 0/1
+ * are H_b/H_d (b, d = a+1, a+2), 2/3 E_b/E_d; H psi of step n from set q,
+ * of step n+1 into set 1-q. */
+static scl_status bind_fused_psi(scl_fdtd *f, scl_kernel *k, int q, int a, int on)
+{
+    scl_status s = SCL_OK;
+    for (int p = 0; p < 4 && s == SCL_OK; p++) {
+        char name[16];
+        int t = (a + 1 + (p & 1)) % 3;
+        snprintf(name, sizeof name, "p%c%c%c", p < 2 ? 'h' : 'e', comp[t], comp[a]);
+        scl_stream *now = f->psi[a][p], *next = p < 2 ? f->psi_h2[a][p] : NULL;
+        if (p < 2 && q == 1) {
+            scl_stream *x = now;
+            now = next;
+            next = x;
+        }
+        s = scl_kernel_set_stream(k, name, on ? (p < 2 ? next : now) : f->dummy);
+        if (s == SCL_OK && p < 2) {
+            strcat(name, "_i");
+            s = scl_kernel_set_stream(k, name, on ? now : f->dummy);
+        }
+    }
+    return s;
+}
+
+/* The fused kernel of parity q, with the CPML folded in (cpml 1), none (0),
+ * or that of the x slabs only, beside the y/z shell of cpml=4 and 5 (2). */
 static scl_status make_fused(scl_fdtd *f, const char *options, int q, int cpml, scl_kernel **out_k)
 {
     const scl_grid3d *g = &f->m->grid;
     int n[3] = {g->nx, g->ny, g->nz};
     scl_stream **in = f->fld[q], **out = f->fld[1 - q];
     char opts[384];
-    snprintf(opts, sizeof opts, "%s -DCPML_X=%d -DCPML_Y=%d -DCPML_Z=%d", options,
-             cpml && f->T[0], cpml && f->T[1], cpml && f->T[2]);
+    snprintf(opts, sizeof opts, "%s -DCPML_X=%d -DCPML_Y=%d -DCPML_Z=%d -DSHELL_YZ=%d", options,
+             cpml && f->T[0], cpml == 1 && f->T[1], cpml == 1 && f->T[2], cpml == 2);
     scl_status s = scl_kernel_create(f->ctx, "fdtd", "fdtd_fused", opts, out_k);
     if (s != SCL_OK)
         return s;
     scl_kernel *k = *out_k;
     if (cpml) /* profiled apart from the build without the CPML code */
-        scl_kernel_set_label(k, "fdtd_fused_cpml");
+        scl_kernel_set_label(k, cpml == 1 ? "fdtd_fused_cpml" : "fdtd_fused_xcpml");
     for (int c = 0; c < 3 && s == SCL_OK; c++) {
         s = scl_kernel_set_stream(k, fe[c], out[c]);
         if (s == SCL_OK) s = scl_kernel_set_stream(k, fh[c], out[3 + c]);
@@ -178,27 +212,9 @@ static scl_status make_fused(scl_fdtd *f, const char *options, int q, int cpml, 
     }
     if (s == SCL_OK)
         s = bind_common(f, k);
-    /* psi of axis a: pairs 0/1 are H_b/H_d (b, d = a+1, a+2), 2/3 E_b/E_d;
-     * H psi of step n from set q, of step n+1 into set 1-q */
     int off = 0;
     for (int a = 0; a < 3 && s == SCL_OK; a++) {
-        int on = cpml && f->T[a];
-        for (int p = 0; p < 4 && s == SCL_OK; p++) {
-            char name[16];
-            int t = (a + 1 + (p & 1)) % 3;
-            snprintf(name, sizeof name, "p%c%c%c", p < 2 ? 'h' : 'e', comp[t], comp[a]);
-            scl_stream *now = f->psi[a][p], *next = p < 2 ? f->psi_h2[a][p] : NULL;
-            if (p < 2 && q == 1) {
-                scl_stream *x = now;
-                now = next;
-                next = x;
-            }
-            s = scl_kernel_set_stream(k, name, on ? (p < 2 ? next : now) : f->dummy);
-            if (s == SCL_OK && p < 2) {
-                strcat(name, "_i");
-                s = scl_kernel_set_stream(k, name, on ? now : f->dummy);
-            }
-        }
+        s = bind_fused_psi(f, k, q, a, cpml && f->T[a] && (cpml == 1 || a == 0));
         char name[8];
         snprintf(name, sizeof name, "cp%c", comp[a]);
         if (s == SCL_OK) s = scl_kernel_set_int(k, name, off);
@@ -206,8 +222,9 @@ static scl_status make_fused(scl_fdtd *f, const char *options, int q, int cpml, 
         if (s == SCL_OK) s = scl_kernel_set_int(k, name, f->m->pml[a]);
         snprintf(name, sizeof name, "hi%c", comp[a]);
         if (s == SCL_OK) s = scl_kernel_set_int(k, name, f->m->pml[a + 3]);
+        /* the x-only build: no y, z edges (its part 2 walks are the x edge ones) */
         snprintf(name, sizeof name, "t%c", comp[a]);
-        if (s == SCL_OK) s = scl_kernel_set_int(k, name, f->T[a]);
+        if (s == SCL_OK) s = scl_kernel_set_int(k, name, cpml == 2 && a ? 0 : f->T[a]);
         if (f->T[a])
             off += 6 * (n[a] + 1);
     }
@@ -250,6 +267,8 @@ static scl_status make_main(scl_fdtd *f, const char *options, int q)
         s = make_fused(f, options, q, f->any_cpml, &f->kf[q]);
         if (s == SCL_OK && f->any_cpml)
             s = make_fused(f, options, q, 0, &f->kfs[q]);
+        if (s == SCL_OK && f->any_cpml)
+            s = make_fused(f, options, q, 2, &f->kfx[q]);
         if (s != SCL_OK || !f->any_cpml)
             return s; /* without CPML the fused kernel is the whole step */
     } else if ((s = make_update(f, options, 0, out + 3, in + 3, in, &f->kh[q])) != SCL_OK)
@@ -261,16 +280,22 @@ static scl_status make_main(scl_fdtd *f, const char *options, int q)
 /* cpml=3: the H and E shell kernels of parity q (fdtd.cl, fdtd_shell_h/e)
  * over the folded state's psi streams (their own layout there), the shell
  * planes per axis (the E shell one more on a low face with CPML) and the
- * work-items of each launch. */
-static scl_status make_shell(scl_fdtd *f, const char *options, int q)
+ * work-items of each launch. yz (cpml=4): the builds over the y and z slabs
+ * only (SHELL_YZ), x given as the fused kernel has it (its slab cells; the
+ * x psi in its layout, the H x psi of step n+1 being the fused pass's). */
+static scl_status make_shell(scl_fdtd *f, const char *options, int q, int yz)
 {
     const scl_grid3d *g = &f->m->grid;
     int n[3] = {g->nx, g->ny, g->nz};
     scl_stream **in = f->fld[q], **out = f->fld[1 - q];
     scl_status s = SCL_OK;
+    char opts[384];
+    snprintf(opts, sizeof opts, "%s -DSHELL_YZ=%d", options, yz);
     for (int e = 0; e < 2 && s == SCL_OK; e++) {
-        scl_kernel **k = e ? &f->kse[q] : &f->ksh[q];
-        s = scl_kernel_create(f->ctx, "fdtd", e ? "fdtd_shell_e" : "fdtd_shell_h", options, k);
+        scl_kernel **k = yz ? (e ? &f->key[q] : &f->ksy[q]) : (e ? &f->kse[q] : &f->ksh[q]);
+        s = scl_kernel_create(f->ctx, "fdtd", e ? "fdtd_shell_e" : "fdtd_shell_h", opts, k);
+        if (s == SCL_OK && yz)
+            scl_kernel_set_label(*k, e ? "fdtd_shell_e_yz" : "fdtd_shell_h_yz");
         for (int c = 0; c < 3 && s == SCL_OK; c++) {
             s = scl_kernel_set_stream(*k, fh[c], out[3 + c]); /* H after the step */
             if (s == SCL_OK) /* E: before the step (H), after it and before (E) */
@@ -287,8 +312,9 @@ static scl_status make_shell(scl_fdtd *f, const char *options, int q)
                 snprintf(name, sizeof name, "p%c%c%c", e ? 'e' : 'h', comp[(a + 1 + (p & 1)) % 3], comp[a]);
                 s = scl_kernel_set_stream(*k, name, f->T[a] ? f->psi[a][p] : f->dummy);
             }
-            int lo = f->T[a] ? f->lo[a] + (e && f->lo[a] > 0) : 0, hi = f->T[a] ? f->hi[a] : 0;
-            sl[a] = lo + hi;
+            int xin = yz && a == 0; /* x as the fused kernel has it, no x part */
+            int lo = f->T[a] ? f->lo[a] + (e && !xin && f->lo[a] > 0) : 0, hi = f->T[a] ? f->hi[a] : 0;
+            sl[a] = xin ? 0 : lo + hi;
             char name[8];
             snprintf(name, sizeof name, "cp%c", comp[a]);
             if (s == SCL_OK) s = scl_kernel_set_int(*k, name, off);
@@ -303,7 +329,8 @@ static scl_status make_shell(scl_fdtd *f, const char *options, int q)
             s = scl_kernel_set_stream(*k, "cp", f->cp);
         /* the z part and the y part in rows of px, the x part lo + hi per row */
         size_t cy = (size_t)(n[1] - sl[1]), cz = (size_t)(n[2] - sl[2]);
-        f->shell_n[e] = (size_t)g->px * ((size_t)n[1] * sl[2] + sl[1] * cz) + (size_t)sl[0] * cy * cz;
+        (yz ? f->yz_n : f->shell_n)[e] =
+            (size_t)g->px * ((size_t)n[1] * sl[2] + sl[1] * cz) + (size_t)sl[0] * cy * cz;
     }
     return s;
 }
@@ -444,19 +471,20 @@ static int edge_groups(int n, int lo, int hi, int has, int first, int width, int
 }
 
 /* The fused kernel with the CPML code over the work-groups of edge walks
- * only (part 2), one dimension over the groups of the list. */
-static scl_status fused_edges(scl_fdtd *f, scl_kernel *k, const int w[3])
+ * only (part 2), one dimension over the groups of the list; x_only: the
+ * walks at the x slabs only (cpml=5's x-only build). */
+static scl_status fused_edges(scl_fdtd *f, scl_kernel *k, const int w[3], int x_only)
 {
     const scl_grid3d *g = &f->m->grid;
     const int *p = f->m->pml;
     int ng[3] = {(g->nx + 1 + w[0] - 1) / w[0], (g->ny + w[1] - 1) / w[1], (g->nz + w[2] - 1) / w[2]};
     int l[3], h[3];
     if (edge_groups(g->nx, p[0], p[3], f->T[0] > 0, -1, w[0], ng[0], &l[0], &h[0]) ||
-        edge_groups(g->ny, p[1], p[4], f->T[1] > 0, 0, w[1], ng[1], &l[1], &h[1]))
+        edge_groups(g->ny, p[1], p[4], f->T[1] > 0 && !x_only, 0, w[1], ng[1], &l[1], &h[1]))
         return fail(f, SCL_ERR_MEMORY, "out of host memory");
     /* z: walks of kz planes; an edge walk starts within lo + 1 or ends in the high slab */
     int lz = 0, hz = ng[2];
-    if (f->T[2]) {
+    if (f->T[2] && !x_only) {
         while (lz < ng[2] && lz * w[2] <= p[2] + 1)
             lz++;
         while (hz > lz && ((hz - 1) * w[2] + w[2] < g->nz ? (hz - 1) * w[2] + w[2] : g->nz) - 1 >= g->nz - p[5])
@@ -555,6 +583,14 @@ static scl_status redo_e_slabs(scl_fdtd *f, int q, const int w[3])
     return s;
 }
 
+/* The axes whose edge walks the interior pass (part 1 of the build without
+ * the CPML code) leaves to the CPML build: all (cpml=1) or x only (cpml=5). */
+static scl_status interior_edges(scl_fdtd *f, scl_kernel *k, int x_only)
+{
+    scl_status s = scl_kernel_set_int(k, "ty", x_only ? 0 : f->T[1]);
+    return s == SCL_OK ? scl_kernel_set_int(k, "tz", x_only ? 0 : f->T[2]) : s;
+}
+
 /* One step of the fields without sources and receivers (what the plan times). */
 static scl_status step_fields(scl_fdtd *f, int q, const int w[3])
 {
@@ -569,9 +605,25 @@ static scl_status step_fields(scl_fdtd *f, int q, const int w[3])
             s = launch_shell(f->ksh[q], f->shell_n[0]);
         return s == SCL_OK ? launch_shell(f->kse[q], f->shell_n[1]) : s;
     }
+    if (f->fused && (f->folded == 4 || f->folded == 5)) { /* x slabs inline, then the y/z shell */
+        if (f->folded == 4) {
+            s = fused_box(f->kfx[q], 0, w, m);
+        } else { /* the walks off the x slabs without the CPML code */
+            s = interior_edges(f, f->kfs[q], 1);
+            if (s == SCL_OK)
+                s = fused_box(f->kfs[q], 1, w, m);
+            if (s == SCL_OK)
+                s = fused_edges(f, f->kfx[q], w, 1);
+        }
+        if (s == SCL_OK)
+            s = launch_shell(f->ksy[q], f->yz_n[0]);
+        return s == SCL_OK ? launch_shell(f->key[q], f->yz_n[1]) : s;
+    }
     if (f->fused && f->folded == 1) {
-        s = fused_box(f->kfs[q], 1, w, m);
-        return s == SCL_OK ? fused_edges(f, f->kf[q], w) : s;
+        s = interior_edges(f, f->kfs[q], 0);
+        if (s == SCL_OK)
+            s = fused_box(f->kfs[q], 1, w, m);
+        return s == SCL_OK ? fused_edges(f, f->kf[q], w, 0) : s;
     }
     if (f->fused) {
         s = fused_box(f->kfs[q], 0, w, m);
@@ -613,9 +665,14 @@ static scl_status plan_prepare(void *user, const int *values, void **variant)
     int without = f->fused && f->any_cpml && f->folded != 2;
     size_t wg = SHELL_WG;
     int shell = f->fused && f->any_cpml && f->folded == 3;
+    int xin = f->fused && f->any_cpml && (f->folded == 4 || f->folded == 5);
+    without = without && f->folded != 4;
     if ((f->fused ? 0 : scl_kernel_check_local(f->kh[0], 3, local) != SCL_OK) ||
         (shell && (scl_kernel_check_local(f->ksh[0], 1, &wg) != SCL_OK ||
                    scl_kernel_check_local(f->kse[0], 1, &wg) != SCL_OK)) ||
+        (xin && (scl_kernel_check_local(f->kfx[0], 3, local) != SCL_OK ||
+                 scl_kernel_check_local(f->ksy[0], 1, &wg) != SCL_OK ||
+                 scl_kernel_check_local(f->key[0], 1, &wg) != SCL_OK)) ||
         (with_cpml && scl_kernel_check_local(f->kf[0], 3, local) != SCL_OK) ||
         (without && scl_kernel_check_local(f->kfs[0], 3, local) != SCL_OK) ||
         ((!f->fused || f->folded == 0) && f->ke[0] &&
@@ -661,6 +718,9 @@ void scl_fdtd_free(scl_fdtd *f)
         scl_kernel_free(f->kfs[q]);
         scl_kernel_free(f->ksh[q]);
         scl_kernel_free(f->kse[q]);
+        scl_kernel_free(f->kfx[q]);
+        scl_kernel_free(f->ksy[q]);
+        scl_kernel_free(f->key[q]);
         scl_kernel_free(f->ksrc[q]);
         scl_kernel_free(f->krec[q]);
         for (int a = 0; a < 3; a++)
@@ -996,7 +1056,7 @@ static scl_status plan_variants(scl_fdtd *f, const scl_plan_desc *desc, const sc
         scl_tune_options to = {.no_tune = no_tune, .force = user};
         return scl_plan_create(f->ctx, desc, &to, &f->plan);
     }
-    static const int order[NVAR] = {1, 2, 0, 3}; /* the default first */
+    static const int order[NVAR] = {1, 2, 0, 3, 4, 5}; /* the default first */
     for (int n = 0; n < NVAR; n++) {
         int v = order[n];
         char force[320];
@@ -1043,8 +1103,9 @@ static scl_status plan_variants(scl_fdtd *f, const scl_plan_desc *desc, const sc
         return SCL_OK;
     return scl_fail(f->ctx, SCL_ERR_UNSUPPORTED, "scl_fdtd_create",
                     "no CPML variant of the fused step runs on %s: cpml=1: %s; cpml=2: %s; cpml=0: %s; "
-                    "cpml=3: %s",
-                    scl_device(f->ctx)->name, f->var_why[1], f->var_why[2], f->var_why[0], f->var_why[3]);
+                    "cpml=3: %s; cpml=4: %s; cpml=5: %s",
+                    scl_device(f->ctx)->name, f->var_why[1], f->var_why[2], f->var_why[0], f->var_why[3],
+                    f->var_why[4], f->var_why[5]);
 }
 
 /* The field buffers (two sets for the fused kernel), the material indices,
@@ -1103,12 +1164,13 @@ static scl_status tune_shape(scl_fdtd *f, const scl_fdtd_options *opt)
     const scl_grid3d *g = &m->grid;
     scl_status s;
     /* cpml: the fused kernel's CPML inline in a kernel for the edge walks (1),
-     * inline in one kernel for all (2), as slab passes (0), or as shell
-     * corrections (3) */
+     * inline in one kernel for all (2), as slab passes (0), as shell
+     * corrections (3), or the x slabs inline and the y, z shell (4; 5: the
+     * x edge walks apart) */
     scl_tune_param params[4] = {{"lx", 4, {64, 32, 128, 256}},
                                 {"ly", 4, {1, 2, 4, 8}},
                                 {"kz", 4, {16, 1, 4, 64}},
-                                {"cpml", f->fused && f->any_cpml ? NVAR : 1, {1, 2, 0, 3}}};
+                                {"cpml", f->fused && f->any_cpml ? NVAR : 1, {1, 2, 0, 3, 4, 5}}};
     char shape[160];
     snprintf(shape, sizeof shape, "%dx%dx%d %s %s %s 2.5D pml %d %d %d %d %d %d", g->nx, g->ny,
              g->nz, f->fp64 ? "fp64" : "fp32", f->uniform ? "uniform" : "materials",
@@ -1118,7 +1180,9 @@ static scl_status tune_shape(scl_fdtd *f, const scl_fdtd_options *opt)
         {.min = 1, .max = 1024, .why = "the work-group width"},
         {.min = 1, .max = 1024, .why = "the work-group height"},
         {.min = 1, .max = 4096, .why = "the z planes a work-item walks"},
-        {.min = 0, .max = 3, .why = "the CPML scheme (0 slab passes, 1 edge walks, 2 inline, 3 shell)"},
+        {.min = 0, .max = 5,
+         .why = "the CPML scheme (0 slab passes, 1 edge walks, 2 inline, 3 shell, 4 x inline + y/z shell, 5 as 4 "
+                "with the x edge walks apart)"},
     };
     scl_plan_desc desc = {.name = "fdtd.step",
                           .shape = shape,
@@ -1175,7 +1239,9 @@ static scl_status create(scl_fdtd *f, const scl_fdtd_options *opt)
             if (f->T[a])
                 s = make_cpml(f, options, a, q);
         if (s == SCL_OK && f->fused && f->any_cpml)
-            s = make_shell(f, options, q);
+            s = make_shell(f, options, q, 0);
+        if (s == SCL_OK && f->fused && f->any_cpml)
+            s = make_shell(f, options, q, 1);
     }
     if (s == SCL_OK && m->nsrc > 0)
         s = make_sources(f, options);
@@ -1556,7 +1622,7 @@ double scl_fdtd_cpml_variant(const scl_fdtd *f, int cpml, int shape[3], int *ref
                              size_t *limit, const char **why)
 {
     int v = cpml >= 0 && cpml < NVAR ? cpml : -1;
-    scl_kernel *k = v < 0 ? NULL : v == 0 || v == 3 ? f->kfs[0] : f->kf[0];
+    scl_kernel *k = v < 0 ? NULL : v == 0 || v == 3 ? f->kfs[0] : v >= 4 ? f->kfx[0] : f->kf[0];
     for (int a = 0; a < 3; a++)
         shape[a] = v < 0 ? 0 : f->var_shape[v][a];
     *refused = v < 0 ? 0 : f->var_refused[v];

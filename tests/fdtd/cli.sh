@@ -80,7 +80,7 @@ good="$base
 #rx: 0.02 0.016 0.008 below"
 bad dt_option "--dt: .*above the Courant limit 3.85" "$good" --dt 4e-12
 bad plan_kz0 "forced plan value kz=0: must be between 1 and 4096" "$good" --plan kz=0
-bad plan_cpml7 "forced plan value cpml=7: must be between 0 and 3" "$good" --plan cpml=7
+bad plan_cpml7 "forced plan value cpml=7: must be between 0 and 5" "$good" --plan cpml=7
 bad no_dir "$work/nowhere/r.h5: directory $work/nowhere does not exist" "$good" -o "$work/nowhere/r.h5"
 bad bad_slice "--slice z=99 is outside" "$good" --png "$work/bad_slice/out" --slice z=99
 

@@ -10,6 +10,8 @@
  * kernel with its CPML inline and (forced) as slab passes. */
 #include "fdtd_test_solver.h"
 
+#define NVARIANTS 6 /* the fused step's CPML schemes, plan values cpml=0..5 */
+
 static uint64_t rng;
 
 static int uniform_int(int lo, int hi) { return lo + (int)(test_uniform(&rng) * (hi - lo + 1)); }
@@ -107,7 +109,7 @@ static void compare(scl_context *ctx, int periodic, int all_faces)
     scl_fdtd_model m;
     random_model(&m, periodic, all_faces);
     long steps = 60, pts = scl_grid3d_points(&m.grid);
-    test_solver ref, dev[10];
+    test_solver ref, dev[14];
     ts_create(&ref, ctx, &m, 0);
     /* the long-x case starts from random fields everywhere: a point that no
      * work-group updates keeps a stale value even where no wave arrives */
@@ -128,16 +130,24 @@ static void compare(scl_context *ctx, int periodic, int all_faces)
     /* runs 2, 3: separate fp32/fp64; fused: 4, 5 CPML inline with the edge
      * walks apart (the default), 6, 7 slab passes, 8, 9 inline in one kernel,
      * 10, 11 shell corrections (every slab cell of the six faces, corners
-     * with two or three axes' terms, one work-item each).
+     * with two or three axes' terms, one work-item each), 12, 13 the x slabs
+     * inline and the shell over the y and z slabs (x slab cells of the y/z
+     * shell: H's x terms from the fused pass, E's from the shell), 14, 15 the
+     * same with the x edge walks apart (work-groups 32 wide: the high x slab
+     * over two groups).
      * Fused with walks of 4 planes or 1 (walks start inside the z slabs: a
      * walk's first plane recomputes the corrected H below it) and work-groups
      * of 32 x 2 (edge lists along x and y of a few groups) */
-    static const char *force[12] = {NULL, NULL, NULL, NULL, "kz=4,lx=32,ly=2", "kz=4,lx=32,ly=2",
+    static const char *force[16] = {NULL, NULL, NULL, NULL, "kz=4,lx=32,ly=2", "kz=4,lx=32,ly=2",
                                     "cpml=0,kz=1", "cpml=0,kz=1", "cpml=2,kz=4", "cpml=2,kz=4",
-                                    "cpml=3,kz=4", "cpml=3,kz=4"};
-    static const char *variant[12] = {"", "", "", "", "", "", " slab passes", " slab passes",
-                                      " one kernel", " one kernel", " shell", " shell"};
-    for (int run = 2; run <= (periodic ? 3 : 11); run++) { /* fused needs a PEC box */
+                                    "cpml=3,kz=4", "cpml=3,kz=4", "cpml=4,kz=4,lx=32,ly=2",
+                                    "cpml=4,kz=4,lx=32,ly=2", "cpml=5,kz=4,lx=32,ly=2",
+                                    "cpml=5,kz=4,lx=32,ly=2"};
+    static const char *variant[16] = {"", "", "", "", "", "", " slab passes", " slab passes",
+                                      " one kernel", " one kernel", " shell", " shell",
+                                      " x inline + y/z shell", " x inline + y/z shell",
+                                      " x edge walks + y/z shell", " x edge walks + y/z shell"};
+    for (int run = 2; run <= (periodic ? 3 : 15); run++) { /* fused needs a PEC box */
         int kind = run > 5 ? 4 + (run & 1) : run;
         test_solver *t = &dev[run - 2];
         if (ts_create_forced(t, ctx, &m, kind, force[run]) != 0)
@@ -205,13 +215,99 @@ static void compare(scl_context *ctx, int periodic, int all_faces)
     scl_fdtd_model_free(&m);
 }
 
+/* The x slabs inline (cpml=4, and 5: with the x edge walks apart) against
+ * the shell (cpml=3) and the reference
+ * with `cells` of CPML on every face, awkward sizes, lossy materials: the
+ * same tolerance against the reference; against the shell, how many values
+ * differ in their bits (the fused pass forms E's curl in one expression, the
+ * shell in two statements, so FMA contraction may round them apart) and by
+ * how much (rounding only: within the reference's tolerance). With
+ * '#pragma OPENCL FP_CONTRACT OFF' atop fdtd.cl no value differs on PoCL
+ * (fp32 and fp64; fp64 then equals the reference bit for bit as well). */
+static void x_inline_vs_shell(scl_context *ctx, int cells)
+{
+    char err[512];
+    scl_fdtd_model m;
+    /* x long enough for a middle group of 32 off the x slabs (cpml=5's split) */
+    int n[3] = {2 * cells + uniform_int(63, 69), 2 * cells + uniform_int(2, 7), 2 * cells + uniform_int(2, 6)};
+    scl_fdtd_model_init(&m, n[0], n[1], n[2], 1e-3, 1.1e-3, 0.9e-3, 0.95, err, sizeof err);
+    int id = scl_fdtd_add_material(&m, "soil", 4, 0.01, 1, 0, err, sizeof err);
+    int lo[3] = {0, 0, 0}, hi[3] = {n[0], n[1] / 2, n[2]};
+    scl_fdtd_fill_box(&m, lo, hi, id, 1);
+    for (int f = 0; f < 6; f++)
+        m.pml[f] = cells;
+    m.nwave = 1;
+    m.wave = calloc(1, sizeof *m.wave);
+    m.wave[0].w = (scl_wavelet){SCL_WAVE_RICKER, 1, 6e10, 0, 0};
+    m.nsrc = 1;
+    m.src = calloc(1, sizeof *m.src);
+    m.src[0] = (scl_fdtd_source){.kind = SCL_FDTD_HERTZIAN, .pol = uniform_int(0, 2), .stop = -1,
+                                 .ijk = {n[0] / 2, n[1] / 2, n[2] / 2}};
+    CHECK(scl_fdtd_model_finish(&m, err, sizeof err) == SCL_OK, "%s", err);
+    long steps = 60, pts = scl_grid3d_points(&m.grid);
+    test_solver ref, sh, xi;
+    ts_create(&ref, ctx, &m, 0);
+    ts_run(&ref, steps, NULL);
+    double *a = malloc(pts * sizeof(double)), *b = malloc(pts * sizeof(double));
+    double *c3 = malloc(pts * sizeof(double));
+    for (int run = 0; run < 4; run++) { /* cpml=4, 5 in fp32, fp64 */
+        int kind = 4 + (run & 1), v = 4 + run / 2;
+        char force[64];
+        snprintf(force, sizeof force, "cpml=%d,kz=4,lx=32,ly=2", v);
+        if (ts_create_forced(&sh, ctx, &m, kind, "cpml=3,kz=4,lx=32,ly=2") != 0)
+            continue;
+        if (ts_create_forced(&xi, ctx, &m, kind, force) != 0) {
+            ts_free(&sh);
+            continue;
+        }
+        ts_run(&sh, steps, NULL);
+        ts_run(&xi, steps, NULL);
+        double tol = kind == 5 ? 1e-11 : 1e-4, worst = 0, apart = 0, shell = 0;
+        double mx[2] = {0, 0}, d[6], d3[6], ds[6];
+        long bits = 0;
+        for (int c = 0; c < 6; c++) {
+            ts_get(&ref, c, a);
+            ts_get(&xi, c, b);
+            ts_get(&sh, c, c3);
+            d[c] = d3[c] = ds[c] = 0;
+            for (long i = 0; i < pts; i++) {
+                mx[c / 3] = test_max(mx[c / 3], fabs(a[i]));
+                d[c] = test_max(d[c], test_absdiff(b[i], a[i]));
+                ds[c] = test_max(ds[c], test_absdiff(c3[i], a[i]));
+                d3[c] = test_max(d3[c], test_absdiff(b[i], c3[i]));
+                bits += memcmp(&b[i], &c3[i], sizeof b[i]) != 0;
+            }
+        }
+        CHECK(mx[0] > 0 && mx[1] > 0, "CPML %d: E or H zero in the reference", cells);
+        for (int c = 0; c < 6; c++) { /* relative to the field's (E's or H's) largest component */
+            double r = mx[c / 3] > 0 ? 1 / mx[c / 3] : 1;
+            worst = test_max(worst, d[c] * r);
+            apart = test_max(apart, d3[c] * r);
+            shell = test_max(shell, ds[c] * r);
+        }
+        CHECK(worst <= tol && apart <= tol && shell <= tol,
+              "%s cpml=%d CPML %d (%dx%dx%d): vs reference %.3e, vs shell %.3e, shell vs reference %.3e",
+              xi.label, v, cells, n[0], n[1], n[2], worst, apart, shell);
+        printf("%s CPML %d on every face (%dx%dx%d): cpml=%d (x inline + y/z shell) vs reference %.2e, "
+               "vs cpml=3 %.2e (%ld of %ld values differ in their bits)\n",
+               xi.label, cells, n[0], n[1], n[2], v, worst, apart, bits, 6 * pts);
+        ts_free(&sh);
+        ts_free(&xi);
+    }
+    free(a);
+    free(b);
+    free(c3);
+    ts_free(&ref);
+    scl_fdtd_model_free(&m);
+}
+
 /* A plan made without comparing the CPML variants: none reported, cpml kept. */
 static void not_compared(scl_context *ctx, const scl_fdtd_model *m, const char *force, int cpml)
 {
     scl_fdtd_options o = {.kernel = SCL_FDTD_FUSED, .force = force};
     scl_fdtd *f = NULL;
     CHECK_OK(ctx, scl_fdtd_create(ctx, m, &o, &f));
-    for (int v = 0; v < 4 && f; v++) {
+    for (int v = 0; v < NVARIANTS && f; v++) {
         int sh[3], refused;
         size_t limit;
         const char *why;
@@ -237,7 +333,7 @@ static void tuned_variants(scl_context *ctx)
     if (f) {
         double best = INFINITY;
         int fastest = -1;
-        for (int v = 0; v < 4; v++) {
+        for (int v = 0; v < NVARIANTS; v++) {
             int sh[3], refused;
             size_t limit;
             const char *why;
@@ -271,7 +367,8 @@ static void tuned_variants(scl_context *ctx)
     const char *msg = scl_last_error(ctx);
     CHECK(s == SCL_ERR_UNSUPPORTED && strstr(msg, "cpml=1: 1 shapes refused") &&
               strstr(msg, "cpml=2: 1 shapes refused") && strstr(msg, "cpml=0: 1 shapes refused") &&
-              strstr(msg, "cpml=3: 1 shapes refused"),
+              strstr(msg, "cpml=3: 1 shapes refused") && strstr(msg, "cpml=4: 1 shapes refused") &&
+              strstr(msg, "cpml=5: 1 shapes refused"),
           "oversized work-group: status %d, '%s'", (int)s, msg);
     scl_fdtd_free(f);
     scl_clear_error(ctx);
@@ -280,6 +377,8 @@ static void tuned_variants(scl_context *ctx)
     not_compared(ctx, &m, "lx=32,ly=2,kz=4", 1);
     not_compared(ctx, &m, "lx=32,ly=2,kz=4,cpml=2", 2);
     not_compared(ctx, &m, "lx=32,ly=2,kz=4,cpml=3", 3);
+    not_compared(ctx, &m, "lx=32,ly=2,kz=4,cpml=4", 4);
+    not_compared(ctx, &m, "lx=32,ly=2,kz=4,cpml=5", 5);
     scl_fdtd_model_free(&m);
 }
 
@@ -292,6 +391,9 @@ int main(void)
     compare(ctx, 1, 0);
     compare(ctx, 0, 1);
     compare(ctx, 0, 2);
+    x_inline_vs_shell(ctx, 2);
+    x_inline_vs_shell(ctx, 3);
+    x_inline_vs_shell(ctx, 10);
     tuned_variants(ctx);
     scl_context_free(ctx);
     return test_summary("fdtd_vs_reference");
