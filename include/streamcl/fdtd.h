@@ -389,7 +389,8 @@ scl_status scl_fdtd_add_poles(scl_fdtd_model *m, int mat, scl_fdtd_pole_kind kin
  * n dt is in its window, gives the current at (n + 1/2) dt (E -= cb * value,
  * 0 when inactive); a hard voltage source gives E^{n+1} = -V((n+1) dt)/d
  * while (n+1) dt is in its window, NaN outside it (the edge is then left to
- * the update). n = -1: the hard sources' E at t = 0, set before step 0. */
+ * the update). n = -1: the hard sources' E at t = 0, set before step 0. A
+ * transmission line gives 0 (its update is its own). */
 double scl_fdtd_source_value(const scl_fdtd_model *m, int s, long n);
 /* 1 if every component of every point has the same material (uniform kernels). */
 int scl_fdtd_model_uniform(const scl_fdtd_model *m);
