@@ -450,7 +450,8 @@ static int setup_engine(single_run *r)
                                  &r->e.host, err, sizeof err) != SCL_OK)
             return fprintf(stderr, "streamcl fdtd: %s\n", err), 1;
     }
-    if (scl_receivers_create(&r->rx, r->m->nrx + scl_fdtd_model_tlines(r->m), 6, r->iters, err, sizeof err) != SCL_OK)
+    int nser = r->m->nrx + scl_fdtd_model_tlines(r->m); /* receivers, then the lines' V, I */
+    if (scl_receivers_create(&r->rx, nser, 6, r->iters, err, sizeof err) != SCL_OK)
         return fprintf(stderr, "streamcl fdtd: %s\n", err), 1;
     if (r->bench && engine_run(&r->e, 2, NULL) != 0) /* warm-up: builds, first launches */
         return 1;

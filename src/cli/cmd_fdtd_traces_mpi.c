@@ -119,7 +119,8 @@ static int outputs(farm *f)
                 return 1;
         }
         if ((mine || (f->rank == 0 && f->gather)) &&
-            scl_receivers_create(&f->rx[t], f->m.nrx + scl_fdtd_model_tlines(&f->m), 6, f->m.iterations, err, sizeof err) != SCL_OK)
+            scl_receivers_create(&f->rx[t], f->m.nrx + scl_fdtd_model_tlines(&f->m), 6,
+                                 f->m.iterations, err, sizeof err) != SCL_OK)
             return fprintf(stderr, "streamcl fdtd: %s\n", err), 1;
     }
     if (f->rank != 0)

@@ -19,7 +19,10 @@ int scl_fdtd_model_tlines(const scl_fdtd_model *m)
 
 double scl_fdtd_tline_dl(const scl_fdtd_model *m) { return sqrt(3.0) * SCL_FDTD_C0 * m->dt; }
 
-long scl_fdtd_tline_cells(const scl_fdtd_model *m) { return scl_round_half_down(0.667 * (double)m->iterations); }
+long scl_fdtd_tline_cells(const scl_fdtd_model *m)
+{
+    return scl_round_half_down(0.667 * (double)m->iterations);
+}
 
 void fdtd_tline_drive(const scl_fdtd_model *m, int s, long n, double *whole, double *half)
 {
