@@ -109,8 +109,15 @@ typedef struct {
 } scl_fdtd_material;
 
 /* SCL_FDTD_MAGNETIC: gprMax's #magnetic_dipole, a magnetic current on the H
- * component pol after the H update */
-typedef enum { SCL_FDTD_HERTZIAN, SCL_FDTD_VOLTAGE, SCL_FDTD_MAGNETIC } scl_fdtd_source_kind;
+ * component pol after the H update. SCL_FDTD_TLINE: gprMax's
+ * #transmission_line, a 1D line of impedance `resistance` fed by the
+ * waveform and tied to the E edge (see Transmission lines below). */
+typedef enum {
+    SCL_FDTD_HERTZIAN,
+    SCL_FDTD_VOLTAGE,
+    SCL_FDTD_MAGNETIC,
+    SCL_FDTD_TLINE
+} scl_fdtd_source_kind;
 
 typedef struct {
     scl_fdtd_source_kind kind;
@@ -382,16 +389,46 @@ scl_status scl_fdtd_add_poles(scl_fdtd_model *m, int mat, scl_fdtd_pole_kind kin
  * n dt is in its window, gives the current at (n + 1/2) dt (E -= cb * value,
  * 0 when inactive); a hard voltage source gives E^{n+1} = -V((n+1) dt)/d
  * while (n+1) dt is in its window, NaN outside it (the edge is then left to
- * the update). n = -1: the hard sources' E at t = 0, set before step 0. */
+ * the update). n = -1: the hard sources' E at t = 0, set before step 0. A
+ * transmission line gives 0 (its update is its own). */
 double scl_fdtd_source_value(const scl_fdtd_model *m, int s, long n);
 /* 1 if every component of every point has the same material (uniform kernels). */
 int scl_fdtd_model_uniform(const scl_fdtd_model *m);
 
+/* Transmission lines (gprMax's #transmission_line; tline.c). A 1D line of
+ * cells dl = sqrt(3) c dt long (c dt / dl = 1/sqrt(3)), impedance R (the
+ * source's resistance), driven by a one-way injector at cell
+ * SCL_FDTD_TLINE_SRC (V there += w(n dt)/sqrt(3), I one cell before +=
+ * w((n + 1/2) dt)/(R sqrt(3))), a first-order absorbing end at cell 0, and
+ * joined to the grid at cell SCL_FDTD_TLINE_ANT: while n dt is in its window,
+ * after the H update I[ANT] is the current around the edge (the H loop,
+ * as gprMax's Ix/Iy/Iz: 0 on the domain's low faces) and the line's I then
+ * V are advanced; after the E update and the other sources the edge takes
+ * E = -V[ANT]/d. Vtotal/Itotal(n): V[ANT], I[ANT] before step n. The
+ * incident Vinc/Iinc: the same line, scl_fdtd_tline_cells long and not
+ * joined, over the run (gprMax's). Refused in 2D and for R outside
+ * (0, z0), as gprMax 4. The solvers return Vtotal, Itotal in receivers
+ * nrx + t (t-th line among the sources; components 0 and 1) when the
+ * receivers hold nrx + scl_fdtd_model_tlines rows. */
+#define SCL_FDTD_TLINE_SRC 5
+#define SCL_FDTD_TLINE_ANT 10
+int scl_fdtd_model_tlines(const scl_fdtd_model *m);
+/* The line's cell length, sqrt(3) c dt (m). */
+double scl_fdtd_tline_dl(const scl_fdtd_model *m);
+/* Cells of the line the incident values come from: 0.667 iterations
+ * rounded (half down), as gprMax. */
+long scl_fdtd_tline_cells(const scl_fdtd_model *m);
+/* Vinc, Iinc of source s (a line) at steps 0 .. iterations (the last 0, as
+ * gprMax's arrays of iterations + 1). SCL_ERR_ARGUMENT: not a line, or a
+ * run too short for the line (scl_fdtd_tline_cells <= SCL_FDTD_TLINE_ANT). */
+scl_status scl_fdtd_tline_incident(const scl_fdtd_model *m, int s, double *vinc, double *iinc,
+                                   char *err, size_t errlen);
+
 /* Read a gprMax input file (the subset: #title #domain #domain_mode
  * #dx_dy_dz #time_window #time_step_stability_factor #material
  * #add_dispersion_debye/_lorentz/_drude #waveform #hertzian_dipole #magnetic_dipole
- * #voltage_source #rx #rx_array #src_steps #rx_steps #box #sphere #cylinder
- * #plate #edge #triangle #cylindrical_sector #excitation_file #soil_peplinski
+ * #voltage_source #transmission_line #rx #rx_array #src_steps #rx_steps #box
+ * #sphere #cylinder #plate #edge #triangle #cylindrical_sector #excitation_file #soil_peplinski
  * #fractal_box #add_surface_roughness #add_grass #geometry_objects_read #magnetic_averaging
  * #pml_cells #pml_cfs #geometry_view #snapshot #messages), with gprMax 4's 2D rules (a domain
  * one cell thick, or inf with #domain_mode: TM). Any other command is an
@@ -539,7 +576,11 @@ scl_status scl_fdtd_halo_write(scl_fdtd *f, int field, const void *buf);
 
 /* gprMax's output layout: attributes gprMax, Title, Iterations, nx_ny_nz,
  * dx_dy_dz, dt, nsrc, nrx, srcsteps, rxsteps; /srcs/srcN (Type, Position);
- * /rxs/rxN (Name, Position) with datasets Ex Ey Ez Hx Hy Hz. Written through a
+ * /rxs/rxN (Name, Position) with datasets Ex Ey Ez Hx Hy Hz; per
+ * transmission line /tls/tlN (Position, Resistance, dl) with Vinc, Iinc,
+ * Vtotal, Itotal of iterations + 1 (Vtotal, Itotal from the receivers'
+ * rows after nrx, zero when rx has none; the merged B-scan leaves them out,
+ * as gprMax's merge tool). Written through a
  * temporary file. SCL_ERR_UNSUPPORTED when built without HDF5. */
 scl_status scl_fdtd_write_hdf5(const char *path, const scl_fdtd_model *m, const scl_receivers *rx,
                                long iterations, int fp64, char *err, size_t errlen);

@@ -27,8 +27,8 @@ static void usage(FILE *out)
             "       streamcl fdtd --bench NX NY NZ [--steps N] [--pml N] [--fp64] [--engine ...]\n"
             "  INPUT          gprMax input (subset: #title #domain #dx_dy_dz #time_window\n"
             "                 #time_step_stability_factor #material #waveform #hertzian_dipole\n"
-            "                 #magnetic_dipole #voltage_source #rx #rx_array #box #sphere\n"
-            "                 #cylinder #plate #edge #triangle #cylindrical_sector\n"
+            "                 #magnetic_dipole #voltage_source #transmission_line #rx #rx_array\n"
+            "                 #box #sphere #cylinder #plate #edge #triangle #cylindrical_sector\n"
             "                 #excitation_file #pml_cells #pml_cfs\n"
             "                 #messages #domain_mode #src_steps #rx_steps #geometry_view #snapshot\n"
             "                 #add_dispersion_debye/_lorentz/_drude #soil_peplinski #fractal_box\n"
@@ -450,7 +450,8 @@ static int setup_engine(single_run *r)
                                  &r->e.host, err, sizeof err) != SCL_OK)
             return fprintf(stderr, "streamcl fdtd: %s\n", err), 1;
     }
-    if (scl_receivers_create(&r->rx, r->m->nrx, 6, r->iters, err, sizeof err) != SCL_OK)
+    int nser = r->m->nrx + scl_fdtd_model_tlines(r->m); /* receivers, then the lines' V, I */
+    if (scl_receivers_create(&r->rx, nser, 6, r->iters, err, sizeof err) != SCL_OK)
         return fprintf(stderr, "streamcl fdtd: %s\n", err), 1;
     if (r->bench && engine_run(&r->e, 2, NULL) != 0) /* warm-up: builds, first launches */
         return 1;

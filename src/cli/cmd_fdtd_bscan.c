@@ -67,7 +67,8 @@ static int prepare(const fdtd_bscan_args *b, scl_fdtd_model *m, scl_receivers *r
             fprintf(stderr, "streamcl fdtd: %s: %s\n", b->input, err);
             return 1;
         }
-        if (scl_receivers_create(&rx[t], m->nrx, 6, m->iterations, err, sizeof err) != SCL_OK) {
+        int nser = m->nrx + scl_fdtd_model_tlines(m); /* receivers, then the lines' V, I */
+        if (scl_receivers_create(&rx[t], nser, 6, m->iterations, err, sizeof err) != SCL_OK) {
             fprintf(stderr, "streamcl fdtd: %s\n", err);
             return 1;
         }

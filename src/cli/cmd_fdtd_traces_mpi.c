@@ -119,7 +119,8 @@ static int outputs(farm *f)
                 return 1;
         }
         if ((mine || (f->rank == 0 && f->gather)) &&
-            scl_receivers_create(&f->rx[t], f->m.nrx, 6, f->m.iterations, err, sizeof err) != SCL_OK)
+            scl_receivers_create(&f->rx[t], f->m.nrx + scl_fdtd_model_tlines(&f->m), 6,
+                                 f->m.iterations, err, sizeof err) != SCL_OK)
             return fprintf(stderr, "streamcl fdtd: %s\n", err), 1;
     }
     if (f->rank != 0)
@@ -183,7 +184,8 @@ static void gather_traces(farm *f)
 {
     int any = f->rank == 0 && f->gather;
     MPI_Bcast(&any, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (!any || f->m.nrx == 0)
+    int nser = f->m.nrx + scl_fdtd_model_tlines(&f->m); /* receivers, then the lines' V, I */
+    if (!any || nser == 0)
         return;
     MPI_Datatype series; /* one receiver's six components */
     MPI_Type_contiguous((int)(6 * f->m.iterations), MPI_DOUBLE, &series);
@@ -193,9 +195,9 @@ static void gather_traces(farm *f)
         if (from == 0)
             continue;
         if (f->rank == from)
-            MPI_Send(f->rx[t].data, f->m.nrx, series, 0, t, MPI_COMM_WORLD);
+            MPI_Send(f->rx[t].data, nser, series, 0, t, MPI_COMM_WORLD);
         else if (f->rank == 0)
-            MPI_Recv(f->rx[t].data, f->m.nrx, series, from, t, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Recv(f->rx[t].data, nser, series, from, t, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
     MPI_Type_free(&series);
 }

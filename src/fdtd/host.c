@@ -1,6 +1,7 @@
 /* The plain C reference of the Yee update (serial or OpenMP), in double (the
  * test oracle) or float (the CPU baseline). */
 #include "fdtd/fdtd_internal.h"
+#include "fdtd/tline.h"
 #include "core/internal.h"
 
 #include <math.h>
@@ -26,7 +27,13 @@ struct scl_fdtd_host {
     unsigned char *dcomp;
     void *dT, *phi;
     double *dc; /* per material and pole: c0 c1 c2 complex (scl_fdtd_pole_coefficients) */
+    /* transmission lines: per line V, I over FDTD_TLINE_NL cells and the
+     * absorbing end's memory (2) */
+    int ntl;
+    double *tl;
 };
+
+static void host_tlines(struct scl_fdtd_host *h);
 
 
 #define REAL double
@@ -57,7 +64,42 @@ void scl_fdtd_host_free(scl_fdtd_host *h)
     free(h->dT);
     free(h->phi);
     free(h->dc);
+    free(h->tl);
     free(h);
+}
+
+/* H component c at padded offset o, as a double (fdtd_tline_current). */
+static double host_h(void *user, int c, long o)
+{
+    const struct scl_fdtd_host *h = user;
+    return h->fp64 ? ((double *)h->f[3 + c])[o] : (double)((float *)h->f[3 + c])[o];
+}
+
+/* The lines after the E sources (gprMax's order): each active line takes
+ * the current around its edge from H^{n+1/2}, advances, and sets the edge. */
+static void host_tlines(struct scl_fdtd_host *h)
+{
+    const scl_fdtd_model *m = h->m;
+    const scl_grid3d *g = &m->grid;
+    double d[3] = {g->dx, g->dy, g->dz};
+    for (int q = 0, t = 0; q < m->nsrc; q++) {
+        const scl_fdtd_source *src = &m->src[q];
+        if (src->kind != SCL_FDTD_TLINE)
+            continue;
+        double *v = h->tl + (size_t)t++ * (2 * FDTD_TLINE_NL + 2), *i = v + FDTD_TLINE_NL, whole, half;
+        if (!fdtd_tline_active(m, q, h->step))
+            continue;
+        i[SCL_FDTD_TLINE_ANT] = fdtd_tline_current(m, q, host_h, h);
+        fdtd_tline_drive(m, q, h->step, &whole, &half);
+        fdtd_tline_currents(v, i, FDTD_TLINE_NL, src->resistance, half);
+        fdtd_tline_voltages(v, i, FDTD_TLINE_NL, src->resistance, whole, i + FDTD_TLINE_NL);
+        long o = scl_grid3d_index(g, src->ijk[0], src->ijk[1], src->ijk[2]);
+        double e = -v[SCL_FDTD_TLINE_ANT] / d[src->pol];
+        if (h->fp64)
+            ((double *)h->f[src->pol])[o] = e;
+        else
+            ((float *)h->f[src->pol])[o] = (float)e;
+    }
 }
 
 /* gprMax's CPML (its default: the first-order "HORIPML" recursive-integration
@@ -235,6 +277,9 @@ scl_status scl_fdtd_host_create(const scl_fdtd_model *m, int fp64, int threads,
         ok = (h->ca = malloc(4 * (size_t)m->nmat * sizeof(double))) != NULL;
     if (ok)
         ok = (h->ndisp = scl_fdtd_dispersive_points(m, &h->doff, &h->dcomp)) >= 0;
+    h->ntl = scl_fdtd_model_tlines(m);
+    if (ok && h->ntl)
+        ok = (h->tl = calloc((size_t)h->ntl * (2 * FDTD_TLINE_NL + 2), sizeof(double))) != NULL;
     if (ok && h->ndisp > 0) {
         h->dT = calloc((size_t)h->ndisp * SCL_FDTD_MAX_POLES * 2, es);
         h->phi = calloc((size_t)h->ndisp, es);
@@ -264,6 +309,11 @@ static void record(scl_fdtd_host *h, scl_receivers *rx)
 {
     if (!rx || h->step >= rx->nt)
         return;
+    for (int t = 0; t < h->ntl && rx->n >= h->m->nrx + h->ntl && rx->ncomp >= 2; t++) {
+        const double *v = h->tl + (size_t)t * (2 * FDTD_TLINE_NL + 2);
+        scl_receivers_series(rx, h->m->nrx + t, 0)[h->step] = v[SCL_FDTD_TLINE_ANT];
+        scl_receivers_series(rx, h->m->nrx + t, 1)[h->step] = v[FDTD_TLINE_NL + SCL_FDTD_TLINE_ANT];
+    }
     for (int r = 0; r < rx->n && r < h->m->nrx; r++) {
         const int *p = h->m->rx_ijk[r];
         long o = scl_grid3d_index(&h->m->grid, p[0], p[1], p[2]);

@@ -277,6 +277,8 @@ static void CAT(step, SFX)(struct scl_fdtd_host *h)
     if (h->ndisp)
         CAT(disp_apply, SFX)(h);
     CAT(sources, SFX)(h, h->step);
+    if (h->ntl)
+        host_tlines(h);
     if (h->ndisp)
         CAT(disp_b, SFX)(h);
 }

@@ -95,7 +95,7 @@ static const char *const known[] = {"#title", "#domain", "#dx_dy_dz", "#time_win
                                     "#pml_cfs", "#add_surface_roughness",
                                     "#geometry_objects_read", "#add_grass",
                                     "#magnetic_averaging", "#omp_threads",
-                                    "#num_threads"};
+                                    "#num_threads", "#transmission_line"};
 
 /* gprMax commands refused with a reason rather than as unknown */
 static const char *const refused[][2] = {
@@ -103,7 +103,6 @@ static const char *const refused[][2] = {
     {"#material_range", "material ranges are not supported yet (use #soil_peplinski)"},
     {"#material_list", "material lists are not supported yet (use #soil_peplinski)"},
     {"#subgrid_hsg", "sub-grids are not supported"},
-    {"#transmission_line", "transmission-line sources are not supported yet (use #voltage_source)"},
 };
 
 /* Coordinates that may be inf in a 2D model and their role (gprMax 4's
@@ -117,7 +116,7 @@ static const struct {
     {"#box", {0, 3}, {'l', 'u'}},           {"#cylinder", {0, 3}, {'l', 'u'}},
     {"#sphere", {0, -1}, {'p', 0}},         {"#hertzian_dipole", {1, -1}, {'p', 0}},
     {"#voltage_source", {1, -1}, {'p', 0}}, {"#rx", {0, -1}, {'p', 0}},
-    {"#magnetic_dipole", {1, -1}, {'p', 0}},
+    {"#magnetic_dipole", {1, -1}, {'p', 0}}, {"#transmission_line", {1, -1}, {'p', 0}},
     {"#geometry_view", {0, 3}, {'l', 'u'}}, {"#rx_array", {0, 3}, {'l', 'u'}},
     {"#snapshot", {0, 3}, {'l', 'u'}},      {"#plate", {0, 3}, {'l', 'u'}},
     {"#edge", {0, 3}, {'l', 'u'}},          {"#fractal_box", {0, 3}, {'l', 'u'}},
@@ -1570,11 +1569,33 @@ static scl_status parse_solid(const input *in, const command *c, scl_fdtd_model 
     return SCL_OK;
 }
 
-/* #hertzian_dipole, #magnetic_dipole, #voltage_source: pol x y z [R] wave [start stop] */
+/* The resistance of a voltage source (>= 0) or a transmission line
+ * (gprMax 4: finite, in (0, z0); a line is 3D only). */
+static scl_status source_resistance(const input *in, const command *c, const scl_fdtd_model *m,
+                                    scl_fdtd_source *src, char *err, size_t errlen)
+{
+    const double z0 = SCL_FDTD_MU0 * SCL_FDTD_C0;
+    if (reals(in, c, 4, 1, &src->resistance, err, errlen))
+        return SCL_ERR_INPUT;
+    if (src->kind == SCL_FDTD_VOLTAGE)
+        return src->resistance >= 0 ? SCL_OK : fail(in, c, err, errlen, "resistance must be >= 0");
+    if (m->mode2d)
+        return fail(in, c, err, errlen,
+                    "a transmission line cannot be used in a 2D model (as gprMax 4: its line's "
+                    "step assumes the 3D time step); use #voltage_source");
+    if (!(src->resistance > 0 && src->resistance < z0))
+        return fail(in, c, err, errlen,
+                    "the resistance must be greater than 0 and less than the impedance of free "
+                    "space (376.73 Ohms)");
+    return SCL_OK;
+}
+
+/* #hertzian_dipole, #magnetic_dipole, #voltage_source, #transmission_line:
+ * pol x y z [R] wave [start stop] */
 static scl_status parse_source(const input *in, const command *c, scl_fdtd_model *m, char *err, size_t errlen)
 {
     char why[512];
-    int volt = c->cmd[1] == 'v', mag = c->cmd[1] == 'm';
+    int volt = c->cmd[1] == 'v' || c->cmd[1] == 't', mag = c->cmd[1] == 'm';
     int base = volt ? 6 : 5; /* pol x y z [R] wave [start stop] */
     if (volt && c->ntok >= 9 && c->ntok <= 11)
         return fail(in, c, err, errlen, "ports (a voltage source with a port ID, spectrum limit or "
@@ -1583,7 +1604,10 @@ static scl_status parse_source(const input *in, const command *c, scl_fdtd_model
         return SCL_ERR_INPUT;
     if (c->ntok == base + 1)
         return fail(in, c, err, errlen, "give both start and stop times, or neither");
-    scl_fdtd_source src = {volt ? SCL_FDTD_VOLTAGE : mag ? SCL_FDTD_MAGNETIC : SCL_FDTD_HERTZIAN,
+    scl_fdtd_source src = {c->cmd[1] == 't' ? SCL_FDTD_TLINE
+                           : volt          ? SCL_FDTD_VOLTAGE
+                           : mag           ? SCL_FDTD_MAGNETIC
+                                           : SCL_FDTD_HERTZIAN,
                            -1, {0, 0, 0}, {0, 0, 0}, -1, 0, -1, 0};
     if (strlen(c->tok[0]) == 1 && c->tok[0][0] >= 'x' && c->tok[0][0] <= 'z')
         src.pol = c->tok[0][0] - 'x';
@@ -1596,8 +1620,8 @@ static scl_status parse_source(const input *in, const command *c, scl_fdtd_model
                                                 : "in a 2D TM model the polarisation is not the invariant axis");
     if (reals(in, c, 1, 3, src.pos, err, errlen))
         return SCL_ERR_INPUT;
-    if (volt && (reals(in, c, 4, 1, &src.resistance, err, errlen) || !(src.resistance >= 0)))
-        return volt && src.resistance < 0 ? fail(in, c, err, errlen, "resistance must be >= 0") : SCL_ERR_INPUT;
+    if (volt && source_resistance(in, c, m, &src, err, errlen) != SCL_OK)
+        return SCL_ERR_INPUT;
     const char *wname = c->tok[volt ? 5 : 4];
     for (int w = 0; w < m->nwave; w++)
         if (strcmp(m->wave[w].name, wname) == 0)
@@ -1951,7 +1975,8 @@ static scl_status parse_objects(input *in, scl_fdtd_model *m, char *err, size_t 
                  {"#edge", parse_edge},           {"#triangle", parse_triangle},
                  {"#cylindrical_sector", parse_sector}, {"#fractal_box", parse_fractal_box},
                  {"#hertzian_dipole", parse_source}, {"#voltage_source", parse_source},
-                 {"#magnetic_dipole", parse_source}, {"#rx", parse_rx},
+                 {"#magnetic_dipole", parse_source}, {"#transmission_line", parse_source},
+                 {"#rx", parse_rx},
                  {"#rx_array", parse_rx_array},   {"#snapshot", parse_snapshot},
                  {"#geometry_view", parse_gview}, {"#messages", parse_messages},
                  {"#omp_threads", parse_omp_threads}, {"#num_threads", parse_omp_threads},
@@ -1989,12 +2014,18 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
         (ma && (s = parse_magavg(in, ma, m, err, errlen)) != SCL_OK))
         return s;
     if (m->nsrc == 0 && m->nrx > 0) {
-        snprintf(err, errlen, "%s: no source (#hertzian_dipole, #magnetic_dipole or #voltage_source)", in->r.path);
+        snprintf(err, errlen, "%s: no source (#hertzian_dipole, #magnetic_dipole, #voltage_source or "
+                 "#transmission_line)", in->r.path);
         return SCL_ERR_INPUT;
     }
     for (int q = 0; q < m->nsrc; q++)
         if (m->src[q].stop < 0)
             m->src[q].stop = (m->iterations - 1) * m->dt;
+    if (scl_fdtd_model_tlines(m) > 0 && scl_fdtd_tline_cells(m) <= SCL_FDTD_TLINE_ANT) {
+        snprintf(err, errlen, "%s: a transmission line needs a run of at least 16 iterations",
+                 in->r.path);
+        return SCL_ERR_INPUT;
+    }
     s = scl_fdtd_model_finish(m, err, errlen);
     if (s != SCL_OK) {
         char why[900];

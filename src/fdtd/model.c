@@ -766,6 +766,8 @@ double scl_fdtd_source_value(const scl_fdtd_model *m, int s, long n)
     const scl_fdtd_source *src = &m->src[s];
     const scl_grid3d *g = &m->grid;
     double d[3] = {g->dx, g->dy, g->dz};
+    if (src->kind == SCL_FDTD_TLINE) /* a line sets its edge itself (tline.c) */
+        return 0;
     if (src->kind == SCL_FDTD_VOLTAGE && src->resistance == 0) {
         /* gprMax's hard source prescribes E^{n+1} = -V((n+1) dt)/d while
          * (n+1) dt is in its window and leaves the edge to the update

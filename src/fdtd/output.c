@@ -11,6 +11,61 @@ static const char *const comp_names[6] = {"Ex", "Ey", "Ez", "Hx", "Hy", "Hz"};
 #ifdef STREAMCL_HAVE_HDF5
 #include "fdtd/h5out.h"
 
+/* One series of iterations + 1 values (gprMax's line arrays): v's first nv,
+ * then zeros. */
+static int line_dataset(hid_t grp, const char *name, const double *v, long nv, long iters, int fp64,
+                        void *buf)
+{
+    for (long i = 0; i <= iters; i++) {
+        double x = v && i < nv ? v[i] : 0;
+        if (fp64)
+            ((double *)buf)[i] = x;
+        else
+            ((float *)buf)[i] = (float)x;
+    }
+    hsize_t n = (hsize_t)iters + 1;
+    return scl_fdtd_h5_dataset(grp, name, fp64 ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT, 1, &n, buf);
+}
+
+/* /tls/tlN per transmission line, as gprMax: Position, Resistance, dl; the
+ * incident Vinc, Iinc and the total Vtotal, Itotal (receivers nrx + t). */
+static int write_tlines(hid_t f, const scl_fdtd_model *m, const scl_receivers *rx, long iters, int fp64)
+{
+    const scl_grid3d *g = &m->grid;
+    int ntl = scl_fdtd_model_tlines(m), rc = 0, have = rx->n >= m->nrx + ntl && rx->ncomp >= 2;
+    double dl = scl_fdtd_tline_dl(m), *inc = malloc(2 * sizeof(double) * (size_t)(iters + 1));
+    void *buf = malloc(sizeof(double) * (size_t)(iters + 1));
+    char path[64], err[256];
+    if (!inc || !buf)
+        rc = -1;
+    for (int q = 0, t = 0; q < m->nsrc && !rc; q++) {
+        const scl_fdtd_source *src = &m->src[q];
+        if (src->kind != SCL_FDTD_TLINE)
+            continue;
+        snprintf(path, sizeof path, "/tls/tl%d", ++t);
+        hid_t grp = scl_fdtd_h5_group(f, path);
+        if (grp < 0 || scl_fdtd_tline_incident(m, q, inc, inc + iters + 1, err, sizeof err) != SCL_OK) {
+            rc = -1;
+            break;
+        }
+        double pos[3] = {src->ijk[0] * g->dx, src->ijk[1] * g->dy, src->ijk[2] * g->dz};
+        rc |= scl_fdtd_h5_attr(grp, "Position", H5T_NATIVE_DOUBLE, pos, 3);
+        rc |= scl_fdtd_h5_attr(grp, "Resistance", H5T_NATIVE_DOUBLE, &src->resistance, 0);
+        rc |= scl_fdtd_h5_attr(grp, "dl", H5T_NATIVE_DOUBLE, &dl, 0);
+        long nv = rx->nt < iters ? rx->nt : iters;
+        rc |= line_dataset(grp, "Vinc", inc, iters, iters, fp64, buf);
+        rc |= line_dataset(grp, "Iinc", inc + iters + 1, iters, iters, fp64, buf);
+        rc |= line_dataset(grp, "Vtotal", have ? scl_receivers_series(rx, m->nrx + t - 1, 0) : NULL,
+                           nv, iters, fp64, buf);
+        rc |= line_dataset(grp, "Itotal", have ? scl_receivers_series(rx, m->nrx + t - 1, 1) : NULL,
+                           nv, iters, fp64, buf);
+        H5Gclose(grp);
+    }
+    free(inc);
+    free(buf);
+    return rc;
+}
+
 /* ntraces 0: one A-scan, (iterations) per component; otherwise the merged
  * B-scan of rx[0 .. ntraces), (iterations, ntraces) per component, with the
  * attributes gprMax's merge tool adds. */
@@ -41,8 +96,10 @@ static int write_file(hid_t f, const scl_fdtd_model *m, const scl_receivers *rx,
         rc |= scl_fdtd_h5_attr(f, "ntraces", H5T_NATIVE_INT, &ntraces, 0);
     }
     char path[64];
-    for (int s = 0; s < m->nsrc && !rc; s++) {
-        snprintf(path, sizeof path, "/srcs/src%d", s + 1);
+    for (int s = 0, k = 0; s < m->nsrc && !rc; s++) {
+        if (m->src[s].kind == SCL_FDTD_TLINE)
+            continue; /* gprMax: lines in /tls, counted in nsrc */
+        snprintf(path, sizeof path, "/srcs/src%d", ++k);
         hid_t grp = scl_fdtd_h5_group(f, path);
         if (grp < 0)
             return -1;
@@ -92,6 +149,8 @@ static int write_file(hid_t f, const scl_fdtd_model *m, const scl_receivers *rx,
         H5Gclose(grp);
     }
     free(buf);
+    if (!rc && ntraces == 0 && scl_fdtd_model_tlines(m) > 0)
+        rc = write_tlines(f, m, rx, iters, fp64);
     return rc;
 }
 

@@ -13,6 +13,7 @@
  * slabs inline in the fused pass); receiver samples read back per chunk of
  * steps. */
 #include "fdtd/fdtd_internal.h"
+#include "fdtd/tline.h"
 #include "core/internal.h"
 #include "core/upload.h"
 
@@ -90,6 +91,7 @@ struct scl_fdtd {
     scl_fdtd_exchange_fn xfn;
     scl_fdtd_transport_fn ofn; /* the overlapped run's transport */
     void *xuser;
+    fdtd_tline_dev *tl; /* transmission lines (tline_dev.c), NULL without */
 };
 
 static scl_status fail(scl_fdtd *f, scl_status s, const char *what)
@@ -756,6 +758,7 @@ void scl_fdtd_free(scl_fdtd *f)
     scl_stream_free(f->src_amp);
     scl_stream_free(f->src_val);
     scl_kernel_free(f->ksrch);
+    fdtd_tline_dev_free(f->tl);
     scl_stream_free(f->src_mamp);
     scl_stream_free(f->src_mhard);
     scl_stream_free(f->msrc_val);
@@ -893,6 +896,8 @@ static scl_status reset_state(scl_fdtd *f)
         }
     if (s == SCL_OK && f->d_T)
         s = scl_stream_fill(f->d_T, zero_of(f));
+    if (s == SCL_OK && f->tl) /* at the model's positions now (a B-scan's trace) */
+        s = fdtd_tline_dev_reset(f->tl);
     f->steps = 0;
     return s;
 }
@@ -1251,6 +1256,8 @@ static scl_status create(scl_fdtd *f, const scl_fdtd_options *opt)
         s = make_debye(f, options);
     if (s == SCL_OK && f->split >= 0)
         s = make_halo(f, options);
+    if (s == SCL_OK)
+        s = fdtd_tline_dev_create(f->ctx, m, f->fp64, options, f->fld, f->fused, CHUNK, &f->tl);
     if (s != SCL_OK)
         return s;
     size_t stage = (size_t)CHUNK * f->rs * (size_t)(m->nsrc > 6 * m->nrx ? m->nsrc : 6 * m->nrx);
@@ -1450,6 +1457,8 @@ static scl_status run_steps(scl_fdtd *f, long steps)
         int chunk = (int)(steps - done < CHUNK ? steps - done : CHUNK);
         if (m->nsrc > 0)
             s = stage_sources(f, chunk);
+        if (s == SCL_OK && f->tl)
+            s = fdtd_tline_dev_stage(f->tl, f->steps, chunk);
         if (m->nrx > 0 && f->rec_cap < f->steps + chunk) {
             long cap = (f->steps + chunk) * 2;
             double *r = realloc(f->rec, (size_t)cap * m->nrx * 6 * sizeof(double));
@@ -1481,6 +1490,8 @@ static scl_status run_steps(scl_fdtd *f, long steps)
                 if (s == SCL_OK)
                     s = scl_kernel_launch(f->ksrc[q], 1, &gs, &one, NULL);
             }
+            if (s == SCL_OK && f->tl) /* gprMax: lines after the voltage sources */
+                s = fdtd_tline_dev_launch(f->tl, q, n);
             if (s == SCL_OK && f->ndisp)
                 s = launch_debye(f, f->kdb);
             if (s == SCL_OK && f->xfn) /* sub-domain: E halo before the next H update */
@@ -1494,6 +1505,8 @@ static scl_status run_steps(scl_fdtd *f, long steps)
             for (size_t i = 0; i < cnt && s == SCL_OK; i++)
                 f->rec[(size_t)first * m->nrx * 6 + i] = stage_value(f, i);
         }
+        if (s == SCL_OK && f->tl)
+            s = fdtd_tline_dev_collect(f->tl, first, chunk);
         done += chunk;
     }
     if (s == SCL_OK)
@@ -1558,6 +1571,7 @@ scl_status scl_fdtd_read_receivers(scl_fdtd *f, scl_receivers *rx)
         for (int r = 0; r < m->nrx; r++)
             for (int c = 0; c < 6; c++)
                 scl_receivers_series(rx, r, c)[n] = f->rec[((size_t)n * m->nrx + r) * 6 + c];
+    fdtd_tline_dev_read(f->tl, rx, f->steps);
     return SCL_OK;
 }
 

@@ -74,6 +74,11 @@ scl_status scl_fdtd_model_subdomain(const scl_fdtd_model *g, int axis, int lo, i
                          axis >= 0 && axis < 3 ? gn[axis] : 0);
         return SCL_ERR_ARGUMENT;
     }
+    if (scl_fdtd_model_tlines(g) > 0) {
+        scl_format_error(err, errlen, "scl_fdtd_model_subdomain: transmission lines run on one "
+                         "device (no --decomp; a B-scan's traces may be farmed out)");
+        return SCL_ERR_UNSUPPORTED;
+    }
     if (g->periodic[axis] && n < gn[axis]) {
         scl_format_error(err, errlen, "scl_fdtd_model_subdomain: the periodic %c axis cannot be cut",
                          "xyz"[axis]);

@@ -262,6 +262,46 @@ static void h_faces(const char *extra, double mr, double sm)
     scl_fdtd_model_free(&m);
 }
 
+/* #transmission_line read as gprMax 4's: a source of its own kind, the
+ * line's constants, its incident wave (the one-way injector's wave of
+ * amplitude w travelling at impedance R: V = w, I = w/R), refused in 2D and
+ * for runs too short for the line */
+static void tline(void)
+{
+    char err[1024];
+    scl_fdtd_model m;
+    const char *path = write_input("tl.in", BASE "#transmission_line: y 0.05 0.04 0.03 50 w1 1e-10 8e-10\n");
+    scl_status s = scl_fdtd_read_input(path, &m, err, sizeof err);
+    CHECK(s == SCL_OK, "tline: %s", err);
+    if (s != SCL_OK)
+        return;
+    const scl_fdtd_source *t = &m.src[0];
+    CHECK(m.nsrc == 1 && t->kind == SCL_FDTD_TLINE && t->pol == 1 && t->ijk[1] == 20 && t->resistance == 50 &&
+          t->start == 1e-10 && t->stop == 8e-10 && scl_fdtd_model_tlines(&m) == 1,
+          "tline source: kind %d pol %d R %g", t->kind, t->pol, t->resistance);
+    CHECK(fabs(scl_fdtd_tline_dl(&m) - 0.002) < 1e-15, "dl %.17g (sqrt(3) c dt = dx)", scl_fdtd_tline_dl(&m));
+    CHECK(scl_fdtd_tline_cells(&m) == scl_round_half_down(0.667 * (double)m.iterations), "cells %ld",
+          scl_fdtd_tline_cells(&m));
+    double *vi = calloc(2 * (size_t)(m.iterations + 1), sizeof *vi);
+    CHECK(vi && scl_fdtd_tline_incident(&m, 0, vi, vi + m.iterations + 1, err, sizeof err) == SCL_OK, "incident: %s", err);
+    double vmax = 0, imax = 0;
+    for (long n = 0; vi && n <= m.iterations; n++) {
+        vmax = fmax(vmax, fabs(vi[n]));
+        imax = fmax(imax, fabs(vi[m.iterations + 1 + n]));
+    }
+    /* the Ricker's peak is 1 (the line's dispersion at 1/sqrt(3) of its
+     * magic step takes a few %), and V = R I on a matched line */
+    CHECK(vmax > 0.9 && vmax < 1.01 && fabs(vmax / (imax * 50) - 1) < 0.01 && vi[m.iterations] == 0,
+          "incident peaks V %g, I R %g", vmax, imax * 50);
+    free(vi);
+    CHECK(scl_fdtd_tline_incident(&m, 1, NULL, NULL, err, sizeof err) == SCL_ERR_ARGUMENT, "source 1 is no line");
+    scl_fdtd_model_free(&m);
+    expect_error("tline 2D", "#domain: 0.1 0.08 0.002\n#dx_dy_dz: 0.002 0.002 0.002\n#time_window: 1e-9\n"
+                 "#waveform: ricker 1 2e9 w1\n#transmission_line: z 0.05 0.04 0 50 w1\n", "bad.in:5:", "2D");
+    expect_error("tline short run", "#domain: 0.1 0.08 0.06\n#dx_dy_dz: 0.002 0.002 0.002\n#time_window: 12\n"
+                 "#waveform: ricker 1 2e9 w1\n#transmission_line: z 0.05 0.04 0.03 50 w1\n", "bad.in", "16 iterations");
+}
+
 /* Bad inputs that are BASE and a line or two more, walked once the
  * excitation files e1.txt and e3.txt (thin_objects) exist */
 static const bad_line bad_inputs[] = {
@@ -293,7 +333,16 @@ static const bad_line bad_inputs[] = {
     {"excitation missing", "#excitation_file: nofile.txt\n", "bad.in:5:", "nofile.txt"},
     {"excitation kind", "#excitation_file: e1.txt cubic 0\n", "bad.in:5:", "interpolation"},
     {"excitation row", "#excitation_file: e3.txt\n", "e3.txt:3:", "header names 2"},
-    {"transmission line", "#transmission_line: z 0.05 0.04 0.03 50 w1\n", "bad.in:5:", "'#transmission_line'"},
+    /* #transmission_line: pol x y z R wave [start stop], gprMax 4's checks */
+    {"tline count", "#transmission_line: z 0.05 0.04 0.03 50\n", "bad.in:5:", "needs 6 to 8 parameters, got 5"},
+    {"tline too many", "#transmission_line: z 0.05 0.04 0.03 50 w1 0 1e-9 2\n", "bad.in:5:", "got 9"},
+    {"tline stop", "#transmission_line: z 0.05 0.04 0.03 50 w1 0\n", "bad.in:5:", "start and stop"},
+    {"tline waveform", "#rx: 0.01 0.01 0.01\n#transmission_line: z 0.05 0.04 0.03 50 nowave\n", "bad.in:6:",
+     "waveform 'nowave' is not defined"},
+    {"tline zero ohm", "#transmission_line: z 0.05 0.04 0.03 0 w1\n", "bad.in:5:", "greater than 0"},
+    {"tline above z0", "#transmission_line: x 0.05 0.04 0.03 377 w1\n", "bad.in:5:", "376.73"},
+    {"tline polarisation", "#transmission_line: r 0.05 0.04 0.03 50 w1\n", "bad.in:5:", "polarisation"},
+    {"tline outside", "#transmission_line: y 0.05 0.09 0.03 50 w1\n", "bad.in:5:", "outside"},
     {"cfs twice", "#pml_cfs: constant forward 0 0 constant forward 1 1 quartic forward 0 None\n"
      "#pml_cfs: constant forward 0 0 constant forward 1 1 quartic forward 0 None\n", "bad.in:6:", "second-order"},
     {"cfs profile", "#pml_cfs: cosine forward 0 0 constant forward 1 1 quartic forward 0 None\n", "bad.in:5:", "profile"},
@@ -369,6 +418,7 @@ int main(void)
     CHECK(scl_fdtd_model_finish(&m, err, sizeof err) == SCL_ERR_INPUT && strstr(err, "Courant limit 1.9"), "%s", err);
     scl_fdtd_model_free(&m);
     thin_objects();
+    tline();
     soils();
     te_mode();
     EXPECT_ERRORS(BASE, bad_inputs);
