@@ -59,6 +59,7 @@ typedef struct {
     char *peer[2];  /* what I write: below's area from above, above's from below */
     size_t cap;     /* bytes of each area */
     int kind;       /* over all ranks: 0 messages only, 1 windows only, 2 both */
+    int threads;    /* threads of the window's copies (1 after init; cli_halo_node_threads) */
 } cli_halo;
 /* Collective over comm: cap is the most bytes one face moves (the areas get
  * the largest over the ranks); messages only when mpi is set, or where a
@@ -82,6 +83,10 @@ void cli_halo_swap(cli_halo *h, int dirs, const void *const send[2], void *const
 void cli_halo_swap_sizes(cli_halo *h, int dirs, const void *const send[2], void *const recv[2],
                          const size_t size[2], int tag);
 void cli_halo_free(cli_halo *h);
+/* Copy threads a rank may take on its node: the cores it may run on, at
+ * most the node's cores over its ranks there (ranks unbound, or bound to a
+ * socket each share it), at most 32; 1 without OpenMP. Collective over comm. */
+int cli_halo_node_threads(MPI_Comm comm);
 #endif
 
 #endif

@@ -140,6 +140,13 @@ run a_z4m 4 a --decomp 1x1x4 --halo mpi --verbose
 same "fp32 4 z slabs, --halo mpi" a_ref a_z4m
 says "4 ranks of one node: halos through shared memory" "$work/a_z4n.log" "through shared memory"
 says "--halo mpi: halos as MPI messages" "$work/a_z4m.log" "through MPI messages"
+# the window's planes copied by several threads (each face's bytes cut
+# into pieces at other offsets), the device reading into pinned memory
+run a_z4t 4 a --decomp 1x1x4 --halo shm --halo-threads 3
+same "fp32 4 z slabs, the window's copies on 3 threads" a_ref a_z4t
+says "--halo-threads 3: 3 copy threads" "$work/a_z4t.log" "through shared memory (3 copy threads"
+run a64_x3t 3 a64 --decomp 3x1x1 --halo-threads 2
+same "fp64 3 x slabs, the window's copies on 2 threads" a64_ref a64_x3t
 # where the step's time went: rank 0's by default, every rank's with --verbose
 says "rank 0's time per step" "$work/a_z2p.log" "rank 0 per step: .* in MPI.* device ms: interior"
 says "--verbose: rank 3's time per step" "$work/a_z4m.log" "rank 3 per step: .* MiB sent"
