@@ -52,6 +52,8 @@ static void usage(FILE *out)
             "  --halo-threads N threads copying the planes in and out of the window\n"
             "                   (default: the rank's cores, at most the node's over its\n"
             "                   ranks there, at most 32)\n"
+            "  --halo-pieces N  each face's planes as N messages in flight at once, not\n"
+            "                   one (MPI messages; default 1)\n"
             "  --verbose        every rank's time per step (host waits, MPI and, from\n"
             "                   OpenCL events, the device's interior, edge, pack, read,\n"
             "                   write and unpack), not rank 0's only\n");
@@ -131,6 +133,7 @@ static int parse_value(const char *o, const char *val, seis_args *a)
         {"--threads", NULL, &a->threads, 1, 4096}, {"--tune", NULL, &a->tune, 0, 1},
         {"--pml", NULL, &a->pml, 0, 100},          {"--steps", NULL, &a->steps, 1, 1L << 30},
         {"--halo-threads", NULL, &a->halo_threads, 1, 256},
+        {"--halo-pieces", NULL, &a->halo_pieces, 1, CLI_HALO_MAX_PIECES},
     };
     for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++) {
         if (strcmp(o, opts[k].name))

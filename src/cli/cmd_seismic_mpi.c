@@ -156,6 +156,7 @@ static int set_up(seis_rank *r, const seis_args *a, const scl_seis_run *run,
     mpi = mpi >= 0 ? mpi : any[0] && -any[1] < 4;
     cli_halo_init(&r->halo, r->cart, r->below, r->above, r->size > 1 ? r->bytes : 0, mpi);
     r->halo.threads = threads;
+    r->halo.pieces = a->halo_pieces ? (int)a->halo_pieces : 1;
     /* a neighbour through the window and one copy thread: the device reads
      * the send planes straight into its receive area (one host copy per
      * face, not two; the device's copy from pageable memory is slower).
@@ -325,8 +326,9 @@ static void report(const seis_rank *r, const scl_seis_config *c, const int n[3],
     printf("%ld steps in %.3f s: %.4f Gcells/s on %d MPI ranks (slabs along %c)\n", c->steps, secs,
            cells * (double)c->steps / secs / 1e9, r->size, "xyz"[r->axis]);
     printf("rank 0 device %s, work-group %dx%d, kz %d; halo swaps through %s (%d copy "
-           "thread%s; slowest rank, transport time) %.3f ms/step\n", scl_device(r->ctx)->name, lx,
-           ly, kz, cli_halo_transport(&r->halo), r->halo.threads, r->halo.threads > 1 ? "s" : "",
+           "thread%s, %d message%s a face; slowest rank, transport time) %.3f ms/step\n",
+           scl_device(r->ctx)->name, lx, ly, kz, cli_halo_transport(&r->halo), r->halo.threads,
+           r->halo.threads > 1 ? "s" : "", r->halo.pieces, r->halo.pieces > 1 ? "s" : "",
            c->steps ? 1e3 * halo / (double)c->steps : 0.0);
 }
 

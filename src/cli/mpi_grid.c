@@ -209,7 +209,8 @@ static void halo_peers(cli_halo *h, MPI_Comm node)
 
 void cli_halo_init(cli_halo *h, MPI_Comm comm, int below, int above, size_t cap, int mpi)
 {
-    *h = (cli_halo){.comm = comm, .win = MPI_WIN_NULL, .nb = {below, above}, .threads = 1};
+    *h = (cli_halo){.comm = comm, .win = MPI_WIN_NULL, .nb = {below, above}, .threads = 1,
+                    .pieces = 1};
     unsigned long want = (unsigned long)cap, most = 0;
     MPI_Allreduce(&want, &most, 1, MPI_UNSIGNED_LONG, MPI_MAX, comm);
     h->cap = (size_t)most;
@@ -306,12 +307,41 @@ static void halo_copies(const cli_halo *h, int n, char *const dst[], const char 
         memcpy(dst[q], src[q], bytes[q]);
 }
 
-/* The notes (or the planes, as messages): d 0 sends down, 1 up. The
- * window's planes are stored first, all in one threaded copy. */
+/* Direction d's part of a swap (d 0 sends down, 1 up), its requests into
+ * q: the window's note, or the planes as h->pieces messages (the same
+ * count on every rank, empty ones from a failed rank; MPI matches one
+ * pair's messages of a tag in order, so the pieces land in place: several
+ * in flight keep a shared-memory transport's pipeline full). *discard:
+ * the messages to take and drop (no receive area here). */
+static int halo_dir(cli_halo *h, int d, const char *send, char *recv, size_t bytes, int t,
+                    MPI_Request *q, int *discard)
+{
+    const int to = h->nb[d], from = h->nb[1 - d];
+    const int st = h->shm[d] && bytes <= h->cap, sf = h->shm[1 - d] && bytes <= h->cap;
+    const int ks = st ? 1 : h->pieces, kr = sf ? 1 : h->pieces, k = h->pieces;
+    const size_t per = (bytes + (size_t)k - 1) / (size_t)k;
+    int n = 0;
+    for (int p = 0; from != MPI_PROC_NULL && (sf || recv) && p < kr; p++) {
+        const size_t a = (size_t)p * per < bytes ? (size_t)p * per : bytes;
+        const size_t b = a + per < bytes ? a + per : bytes;
+        MPI_Irecv(sf ? NULL : recv + a, sf ? 0 : (int)(b - a), MPI_BYTE, from, t, h->comm, &q[n++]);
+    }
+    *discard = from != MPI_PROC_NULL && !sf && !recv ? kr : 0;
+    for (int p = 0; to != MPI_PROC_NULL && p < ks; p++) {
+        const size_t a = (size_t)p * per < bytes ? (size_t)p * per : bytes;
+        const size_t b = a + per < bytes ? a + per : bytes;
+        MPI_Isend(st || !send ? NULL : send + a, st || !send ? 0 : (int)(b - a), MPI_BYTE, to, t,
+                  h->comm, &q[n++]);
+    }
+    return n;
+}
+
+/* The notes (or the planes, as messages). The window's planes are stored
+ * first, all in one threaded copy. */
 static void halo_post(cli_halo *h, int dirs, const void *const send[2], void *const recv[2],
                       const size_t size[2], int tag)
 {
-    MPI_Request q[4];
+    MPI_Request q[4 * CLI_HALO_MAX_PIECES];
     int n = 0, discard[2] = {0, 0}, nc = 0, stored = 0;
     char *dst[2] = {NULL, NULL};
     const char *src[2] = {NULL, NULL};
@@ -329,23 +359,11 @@ static void halo_post(cli_halo *h, int dirs, const void *const send[2], void *co
     halo_copies(h, nc, dst, src, len);
     if (stored)
         MPI_Win_sync(h->win);
-    for (int d = 0; d < 2; d++) {
-        const int to = h->nb[d], from = h->nb[1 - d], t = 2 * tag + d;
-        const size_t bytes = size[d]; /* this direction's */
-        const int st = h->shm[d] && bytes <= h->cap, sf = h->shm[1 - d] && bytes <= h->cap;
-        if (!(dirs & (1 << d)))
-            continue;
-        if (to != MPI_PROC_NULL)
-            MPI_Isend(st ? NULL : send[d], st || !send[d] ? 0 : (int)bytes, MPI_BYTE, to, t,
-                      h->comm, &q[n++]);
-        if (from != MPI_PROC_NULL && (sf || recv[1 - d]))
-            MPI_Irecv(sf ? NULL : recv[1 - d], sf ? 0 : (int)bytes, MPI_BYTE, from, t, h->comm,
-                      &q[n++]);
-        else if (from != MPI_PROC_NULL)
-            discard[d] = 1;
-    }
+    for (int d = 0; d < 2; d++)
+        if (dirs & (1 << d))
+            n += halo_dir(h, d, send[d], recv[1 - d], size[d], 2 * tag + d, q + n, &discard[d]);
     for (int d = 0; d < 2; d++) /* our sends are posted: no deadlock */
-        if (discard[d])
+        for (int p = 0; p < discard[d]; p++)
             halo_discard(h, h->nb[1 - d], 2 * tag + d);
     MPI_Waitall(n, q, MPI_STATUSES_IGNORE);
 }

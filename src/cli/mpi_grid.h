@@ -30,6 +30,8 @@ void cli_mpi_slab(int n, int p, int c, int *lo, int *cells);
 /* --halo shm|mpi: *mpi 1 for messages only, 0 for shared memory where the
  * neighbours share a node (-1 after printing). */
 int cli_mpi_parse_halo(const char *cmd, const char *v, int *mpi);
+/* The most messages a face's planes may be cut into (cli_halo.pieces). */
+#define CLI_HALO_MAX_PIECES 64
 
 /* MPI_Init, body(argc, argv, rank, size), a barrier (every rank has
  * cleaned up, rank 0 removed its uncommitted outputs, before any leaves:
@@ -60,6 +62,8 @@ typedef struct {
     size_t cap;     /* bytes of each area */
     int kind;       /* over all ranks: 0 messages only, 1 windows only, 2 both */
     int threads;    /* threads of the window's copies (1 after init; cli_halo_node_threads) */
+    int pieces;     /* messages per face and swap, 1..CLI_HALO_MAX_PIECES (1 after init;
+                       the same on every rank) */
 } cli_halo;
 /* Collective over comm: cap is the most bytes one face moves (the areas get
  * the largest over the ranks); messages only when mpi is set, or where a
