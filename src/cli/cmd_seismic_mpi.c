@@ -325,11 +325,15 @@ static void report(const seis_rank *r, const scl_seis_config *c, const int n[3],
     scl_seis_work_group(r->sv, &lx, &ly, &kz);
     printf("%ld steps in %.3f s: %.4f Gcells/s on %d MPI ranks (slabs along %c)\n", c->steps, secs,
            cells * (double)c->steps / secs / 1e9, r->size, "xyz"[r->axis]);
-    printf("rank 0 device %s, work-group %dx%d, kz %d; halo swaps through %s (%d copy "
-           "thread%s, %d message%s a face; slowest rank, transport time) %.3f ms/step\n",
-           scl_device(r->ctx)->name, lx, ly, kz, cli_halo_transport(&r->halo), r->halo.threads,
-           r->halo.threads > 1 ? "s" : "", r->halo.pieces, r->halo.pieces > 1 ? "s" : "",
-           c->steps ? 1e3 * halo / (double)c->steps : 0.0);
+    const cli_halo *h = &r->halo;
+    char how[96] = "", *at = how; /* the window's copy threads, the messages' pieces */
+    if (h->kind != 0)
+        at += snprintf(at, 48, "%d copy thread%s, ", h->threads, h->threads > 1 ? "s" : "");
+    if (h->kind != 1)
+        snprintf(at, 48, "%d message%s a face, ", h->pieces, h->pieces > 1 ? "s" : "");
+    printf("rank 0 device %s, work-group %dx%d, kz %d; halo swaps through %s (%sslowest rank, "
+           "transport time) %.3f ms/step\n", scl_device(r->ctx)->name, lx, ly, kz,
+           cli_halo_transport(h), how, c->steps ? 1e3 * halo / (double)c->steps : 0.0);
 }
 
 /* The run file (every rank reads it) or the benchmark's configuration. */
