@@ -147,11 +147,14 @@ static int set_up(seis_rank *r, const seis_args *a, const scl_seis_run *run,
     if (cli_mpi_agree(ok))
         return -1;
     r->bytes = scl_seis_halo_bytes(r->sv);
-    const int threads = a->halo_threads ? (int)a->halo_threads : cli_halo_node_threads(r->cart);
+    /* not given: the node's share of cores on a GPU; a CPU device's ranks
+     * keep their cores for the updates (its kernels run there) */
+    const int node_threads = cli_halo_node_threads(r->cart), gpu = scl_device(r->ctx)->is_gpu;
+    const int threads = a->halo_threads ? (int)a->halo_threads : gpu ? node_threads : 1;
     /* not given: messages where some rank runs on a GPU and has fewer than
      * 4 copy threads (there the window's single-threaded copies lose to
      * the MPI transport's: RESULTS, issue 24), the window otherwise */
-    int mpi = a->halo_mpi, here[2] = {scl_device(r->ctx)->is_gpu, -threads}, any[2];
+    int mpi = a->halo_mpi, here[2] = {gpu, -threads}, any[2];
     MPI_Allreduce(here, any, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     mpi = mpi >= 0 ? mpi : any[0] && -any[1] < 4;
     cli_halo_init(&r->halo, r->cart, r->below, r->above, r->size > 1 ? r->bytes : 0, mpi);

@@ -89,7 +89,9 @@ void cli_halo_swap_sizes(cli_halo *h, int dirs, const void *const send[2], void 
 void cli_halo_free(cli_halo *h);
 /* Copy threads a rank may take on its node: the cores it may run on, at
  * most the node's cores over its ranks there (ranks unbound, or bound to a
- * socket each share it), at most 32; 1 without OpenMP. Collective over comm. */
+ * socket each share it), at most 16 (more add little once the memory's
+ * bandwidth is taken, and would crowd a node whose CPU count overstates
+ * the cores given); 1 without OpenMP. Collective over comm. */
 int cli_halo_node_threads(MPI_Comm comm);
 #endif
 
