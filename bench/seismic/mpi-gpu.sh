@@ -20,9 +20,13 @@
 # device-host copies on a second queue beside the kernels, MPI behind the
 # interior). MODES: "overlap" (default: planes packed and read first, the
 # planes that do not read the halo updated meanwhile, then the 2 planes at
-# each cut; halos as MPI messages on GPUs, the command's default there),
-# "serial" (--no-overlap), "mpihalo" (--halo mpi) and "shmhalo" (--halo shm:
-# the node's shared memory window). Each point's log ends with rank 0's time
+# each cut; halos through the node's shared memory window copied by each
+# rank's cores (--halo-threads: the rank's cores, at most the node's over
+# its ranks), or as MPI messages where a rank has fewer than 4: the
+# command's default), "serial" (--no-overlap), "mpihalo" (--halo mpi: one
+# message a face), "mpipieces" (--halo mpi --halo-pieces 16: 16 messages a
+# face in flight) and "shmhalo" (--halo shm: the window, whatever the
+# threads). The log's halo line names the transport, threads and pieces. Each point's log ends with rank 0's time
 # per step: host waits, MPI, device interior/edge/pack/read/write/unpack
 # (SEIS_ARGS=--verbose: every rank's). TUNE=0 (default) takes the untuned plan (tuning a 1024^3
 # grid costs more than the 100 steps). Printed per point: Gcells/s of the
@@ -83,6 +87,7 @@ point() {
     [ "$mode" = serial ] && flag=--no-overlap
     [ "$mode" = mpihalo ] && flag="--halo mpi" # overlap, halos through MPI messages, not shared windows
     [ "$mode" = shmhalo ] && flag="--halo shm" # overlap, halos through the node's shared window
+    [ "$mode" = mpipieces ] && flag="--halo mpi --halo-pieces 16" # messages, 16 a face in flight
     # shellcheck disable=SC2086
     mpi_scaling_point "$kind" "$mode" "$n" "$c" "$steps" "$dest/$kind-$mode-np$n.log" \
         "$STREAMCL" seismic --bench "$c" --order 4 --pml "$pml" --steps "$steps" --tune "$tune" \

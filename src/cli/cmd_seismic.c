@@ -47,7 +47,13 @@ static void usage(FILE *out)
             "                   planes that do not read the halo)\n"
             "  --halo shm|mpi   halo planes through a shared memory window between ranks\n"
             "                   of a node, or as MPI messages (default: messages where the\n"
-            "                   ranks run on GPUs, the window otherwise)\n"
+            "                   ranks run on GPUs with fewer than 4 copy threads, the\n"
+            "                   window otherwise)\n"
+            "  --halo-threads N threads copying the planes in and out of the window\n"
+            "                   (default on a GPU: the rank's cores, at most the node's\n"
+            "                   over its ranks there, at most 16; on a CPU device 1)\n"
+            "  --halo-pieces N  each face's planes as N messages in flight at once, not\n"
+            "                   one (MPI messages; default 1)\n"
             "  --verbose        every rank's time per step (host waits, MPI and, from\n"
             "                   OpenCL events, the device's interior, edge, pack, read,\n"
             "                   write and unpack), not rank 0's only\n");
@@ -126,6 +132,8 @@ static int parse_value(const char *o, const char *val, seis_args *a)
         {"--every", NULL, &a->every, 1, 1L << 30}, {"--decimate", NULL, &a->decimate, 1, 1L << 20},
         {"--threads", NULL, &a->threads, 1, 4096}, {"--tune", NULL, &a->tune, 0, 1},
         {"--pml", NULL, &a->pml, 0, 100},          {"--steps", NULL, &a->steps, 1, 1L << 30},
+        {"--halo-threads", NULL, &a->halo_threads, 1, 256},
+        {"--halo-pieces", NULL, &a->halo_pieces, 1, CLI_HALO_MAX_PIECES},
     };
     for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++) {
         if (strcmp(o, opts[k].name))

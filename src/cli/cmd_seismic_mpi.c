@@ -147,17 +147,27 @@ static int set_up(seis_rank *r, const seis_args *a, const scl_seis_run *run,
     if (cli_mpi_agree(ok))
         return -1;
     r->bytes = scl_seis_halo_bytes(r->sv);
-    /* not given: messages where some rank runs on a GPU (the window's
-     * pageable memory slows the device's copies there: RESULTS, issue 24) */
-    int mpi = a->halo_mpi, gpu = scl_device(r->ctx)->is_gpu, any = 0;
-    MPI_Allreduce(&gpu, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    mpi = mpi >= 0 ? mpi : any;
+    /* not given: the node's share of cores on a GPU; a CPU device's ranks
+     * keep their cores for the updates (its kernels run there) */
+    const int node_threads = cli_halo_node_threads(r->cart), gpu = scl_device(r->ctx)->is_gpu;
+    const int threads = a->halo_threads ? (int)a->halo_threads : gpu ? node_threads : 1;
+    /* not given: messages where some rank runs on a GPU and has fewer than
+     * 4 copy threads (there the window's single-threaded copies lose to
+     * the MPI transport's: RESULTS, issue 24), the window otherwise */
+    int mpi = a->halo_mpi, here[2] = {gpu, -threads}, any[2];
+    MPI_Allreduce(here, any, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    mpi = mpi >= 0 ? mpi : any[0] && -any[1] < 4;
     cli_halo_init(&r->halo, r->cart, r->below, r->above, r->size > 1 ? r->bytes : 0, mpi);
-    /* a neighbour through the window: the device reads the send planes
-     * straight into its receive area (one host copy per face, not two) */
+    r->halo.threads = threads;
+    r->halo.pieces = a->halo_pieces ? (int)a->halo_pieces : 1;
+    /* a neighbour through the window and one copy thread: the device reads
+     * the send planes straight into its receive area (one host copy per
+     * face, not two; the device's copy from pageable memory is slower).
+     * Several threads: the device reads into pinned memory, the threads
+     * copy into the window. */
     void *const stage[2] = {r->halo.shm[0] ? r->halo.peer[0] : NULL,
                             r->halo.shm[1] ? r->halo.peer[1] : NULL};
-    if (r->size > 1 && (stage[0] || stage[1]))
+    if (r->size > 1 && threads == 1 && (stage[0] || stage[1]))
         scl_seis_set_halo_staging(r->sv, stage);
     return 0;
 }
@@ -318,9 +328,15 @@ static void report(const seis_rank *r, const scl_seis_config *c, const int n[3],
     scl_seis_work_group(r->sv, &lx, &ly, &kz);
     printf("%ld steps in %.3f s: %.4f Gcells/s on %d MPI ranks (slabs along %c)\n", c->steps, secs,
            cells * (double)c->steps / secs / 1e9, r->size, "xyz"[r->axis]);
-    printf("rank 0 device %s, work-group %dx%d, kz %d; halo swaps through %s (slowest rank, "
+    const cli_halo *h = &r->halo;
+    char how[96] = "", *at = how; /* the window's copy threads, the messages' pieces */
+    if (h->kind != 0)
+        at += snprintf(at, 48, "%d copy thread%s, ", h->threads, h->threads > 1 ? "s" : "");
+    if (h->kind != 1)
+        snprintf(at, 48, "%d message%s a face, ", h->pieces, h->pieces > 1 ? "s" : "");
+    printf("rank 0 device %s, work-group %dx%d, kz %d; halo swaps through %s (%sslowest rank, "
            "transport time) %.3f ms/step\n", scl_device(r->ctx)->name, lx, ly, kz,
-           cli_halo_transport(&r->halo), c->steps ? 1e3 * halo / (double)c->steps : 0.0);
+           cli_halo_transport(h), how, c->steps ? 1e3 * halo / (double)c->steps : 0.0);
 }
 
 /* The run file (every rank reads it) or the benchmark's configuration. */

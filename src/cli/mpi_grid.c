@@ -101,6 +101,10 @@ int cli_mpi_parse_halo(const char *cmd, const char *v, int *mpi)
 
 #if STREAMCL_HAVE_MPI
 #include <mpi.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #if STREAMCL_HAVE_PAIR
 #include "streamcl/charmm.h"
 #endif
@@ -205,7 +209,8 @@ static void halo_peers(cli_halo *h, MPI_Comm node)
 
 void cli_halo_init(cli_halo *h, MPI_Comm comm, int below, int above, size_t cap, int mpi)
 {
-    *h = (cli_halo){.comm = comm, .win = MPI_WIN_NULL, .nb = {below, above}};
+    *h = (cli_halo){.comm = comm, .win = MPI_WIN_NULL, .nb = {below, above}, .threads = 1,
+                    .pieces = 1};
     unsigned long want = (unsigned long)cap, most = 0;
     MPI_Allreduce(&want, &most, 1, MPI_UNSIGNED_LONG, MPI_MAX, comm);
     h->cap = (size_t)most;
@@ -250,35 +255,115 @@ static void halo_discard(cli_halo *h, int from, int tag)
     free(buf);
 }
 
-/* The notes (or the planes, as messages): d 0 sends down, 1 up. */
+int cli_halo_node_threads(MPI_Comm comm)
+{
+    MPI_Comm node;
+    int local = 1;
+    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &local);
+    MPI_Comm_free(&node);
+#ifdef _OPENMP
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    int t = omp_get_num_procs(); /* the cores this rank may run on (its binding) */
+    const int share = online > 0 ? (int)(online / local) : 1;
+    t = t < share ? t : share;
+    return t < 1 ? 1 : t > 16 ? 16 : t;
+#else
+    return 1;
+#endif
+}
+
+/* n copies as one: their bytes cut into h->threads pieces of whole cache
+ * lines (at least 256 bytes each), one thread each. One core's memcpy
+ * streams a few GB/s; a halo of tens of MiB a step needs the node's
+ * memory bandwidth, which takes many cores. */
+static void halo_copies(const cli_halo *h, int n, char *const dst[], const char *const src[],
+                        const size_t bytes[])
+{
+    size_t total = 0;
+    for (int q = 0; q < n; q++)
+        total += bytes[q];
+    int t = h->threads;
+    if ((size_t)t > total / 256)
+        t = (int)(total / 256);
+#ifdef _OPENMP
+    if (t > 1) {
+#pragma omp parallel num_threads(t)
+        {
+            const size_t nt = (size_t)omp_get_num_threads(), me = (size_t)omp_get_thread_num();
+            const size_t per = ((total + nt - 1) / nt + 63) / 64 * 64;
+            const size_t lo = me * per, hi = lo + per < total ? lo + per : total;
+            size_t at = 0; /* where copy q starts in the bytes of all n */
+            for (int q = 0; q < n && lo < hi; at += bytes[q++]) {
+                const size_t a = lo > at ? lo : at, b = hi < at + bytes[q] ? hi : at + bytes[q];
+                if (a < b)
+                    memcpy(dst[q] + (a - at), src[q] + (a - at), b - a);
+            }
+        }
+        return;
+    }
+#endif
+    for (int q = 0; q < n; q++)
+        memcpy(dst[q], src[q], bytes[q]);
+}
+
+/* Direction d's part of a swap (d 0 sends down, 1 up), its requests into
+ * q: the window's note, or the planes as h->pieces messages (the same
+ * count on every rank, empty ones from a failed rank; MPI matches one
+ * pair's messages of a tag in order, so the pieces land in place: several
+ * in flight keep a shared-memory transport's pipeline full). *discard:
+ * the messages to take and drop (no receive area here). */
+static int halo_dir(cli_halo *h, int d, const char *send, char *recv, size_t bytes, int t,
+                    MPI_Request *q, int *discard)
+{
+    const int to = h->nb[d], from = h->nb[1 - d];
+    const int st = h->shm[d] && bytes <= h->cap, sf = h->shm[1 - d] && bytes <= h->cap;
+    const int ks = st ? 1 : h->pieces, kr = sf ? 1 : h->pieces, k = h->pieces;
+    const size_t per = (bytes + (size_t)k - 1) / (size_t)k;
+    int n = 0;
+    for (int p = 0; from != MPI_PROC_NULL && (sf || recv) && p < kr; p++) {
+        const size_t a = (size_t)p * per < bytes ? (size_t)p * per : bytes;
+        const size_t b = a + per < bytes ? a + per : bytes;
+        MPI_Irecv(sf ? NULL : recv + a, sf ? 0 : (int)(b - a), MPI_BYTE, from, t, h->comm, &q[n++]);
+    }
+    *discard = from != MPI_PROC_NULL && !sf && !recv ? kr : 0;
+    for (int p = 0; to != MPI_PROC_NULL && p < ks; p++) {
+        const size_t a = (size_t)p * per < bytes ? (size_t)p * per : bytes;
+        const size_t b = a + per < bytes ? a + per : bytes;
+        MPI_Isend(st || !send ? NULL : send + a, st || !send ? 0 : (int)(b - a), MPI_BYTE, to, t,
+                  h->comm, &q[n++]);
+    }
+    return n;
+}
+
+/* The notes (or the planes, as messages). The window's planes are stored
+ * first, all in one threaded copy. */
 static void halo_post(cli_halo *h, int dirs, const void *const send[2], void *const recv[2],
                       const size_t size[2], int tag)
 {
-    MPI_Request q[4];
-    int n = 0, discard[2] = {0, 0};
-    for (int d = 0; d < 2; d++) {
-        const int to = h->nb[d], from = h->nb[1 - d], t = 2 * tag + d;
-        const size_t bytes = size[d]; /* this direction's */
-        const int st = h->shm[d] && bytes <= h->cap, sf = h->shm[1 - d] && bytes <= h->cap;
-        if (!(dirs & (1 << d)))
-            continue;
-        if (to != MPI_PROC_NULL) {
-            if (st && send[d]) {
-                if (send[d] != h->peer[d]) /* else the solver read the planes in place */
-                    memcpy(h->peer[d], send[d], bytes);
-                MPI_Win_sync(h->win);
+    MPI_Request q[4 * CLI_HALO_MAX_PIECES];
+    int n = 0, discard[2] = {0, 0}, nc = 0, stored = 0;
+    char *dst[2] = {NULL, NULL};
+    const char *src[2] = {NULL, NULL};
+    size_t len[2] = {0, 0};
+    for (int d = 0; d < 2; d++)
+        if ((dirs & (1 << d)) && h->nb[d] != MPI_PROC_NULL && h->shm[d] && size[d] <= h->cap &&
+            send[d]) {
+            stored = 1;
+            if (send[d] != h->peer[d]) { /* else the solver read the planes in place */
+                dst[nc] = h->peer[d];
+                src[nc] = send[d];
+                len[nc++] = size[d];
             }
-            MPI_Isend(st ? NULL : send[d], st || !send[d] ? 0 : (int)bytes, MPI_BYTE, to, t,
-                      h->comm, &q[n++]);
         }
-        if (from != MPI_PROC_NULL && (sf || recv[1 - d]))
-            MPI_Irecv(sf ? NULL : recv[1 - d], sf ? 0 : (int)bytes, MPI_BYTE, from, t, h->comm,
-                      &q[n++]);
-        else if (from != MPI_PROC_NULL)
-            discard[d] = 1;
-    }
+    halo_copies(h, nc, dst, src, len);
+    if (stored)
+        MPI_Win_sync(h->win);
+    for (int d = 0; d < 2; d++)
+        if (dirs & (1 << d))
+            n += halo_dir(h, d, send[d], recv[1 - d], size[d], 2 * tag + d, q + n, &discard[d]);
     for (int d = 0; d < 2; d++) /* our sends are posted: no deadlock */
-        if (discard[d])
+        for (int p = 0; p < discard[d]; p++)
             halo_discard(h, h->nb[1 - d], 2 * tag + d);
     MPI_Waitall(n, q, MPI_STATUSES_IGNORE);
 }
@@ -297,11 +382,18 @@ void cli_halo_swap_sizes(cli_halo *h, int dirs, const void *const send[2], void 
     if (h->win == MPI_WIN_NULL || size[0] > h->cap || size[1] > h->cap)
         return;
     MPI_Request q[4];
-    int n = 0;
+    int n = 0, nc = 0;
+    char *dst[2] = {NULL, NULL};
+    const char *src[2] = {NULL, NULL};
+    size_t len[2] = {0, 0};
     MPI_Win_sync(h->win); /* the writers' stores before our loads */
     for (int d = 0; d < 2; d++)
-        if ((dirs & (1 << d)) && h->shm[1 - d] && h->nb[1 - d] != MPI_PROC_NULL && recv[1 - d])
-            memcpy(recv[1 - d], h->mine[1 - d], size[d]);
+        if ((dirs & (1 << d)) && h->shm[1 - d] && h->nb[1 - d] != MPI_PROC_NULL && recv[1 - d]) {
+            dst[nc] = recv[1 - d];
+            src[nc] = h->mine[1 - d];
+            len[nc++] = size[d];
+        }
+    halo_copies(h, nc, dst, src, len);
     MPI_Win_sync(h->win); /* our loads before the acks */
     for (int d = 0; d < 2; d++) {
         if (!(dirs & (1 << d)))

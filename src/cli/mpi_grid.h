@@ -30,6 +30,8 @@ void cli_mpi_slab(int n, int p, int c, int *lo, int *cells);
 /* --halo shm|mpi: *mpi 1 for messages only, 0 for shared memory where the
  * neighbours share a node (-1 after printing). */
 int cli_mpi_parse_halo(const char *cmd, const char *v, int *mpi);
+/* The most messages a face's planes may be cut into (cli_halo.pieces). */
+#define CLI_HALO_MAX_PIECES 64
 
 /* MPI_Init, body(argc, argv, rank, size), a barrier (every rank has
  * cleaned up, rank 0 removed its uncommitted outputs, before any leaves:
@@ -59,6 +61,9 @@ typedef struct {
     char *peer[2];  /* what I write: below's area from above, above's from below */
     size_t cap;     /* bytes of each area */
     int kind;       /* over all ranks: 0 messages only, 1 windows only, 2 both */
+    int threads;    /* threads of the window's copies (1 after init; cli_halo_node_threads) */
+    int pieces;     /* messages per face and swap, 1..CLI_HALO_MAX_PIECES (1 after init;
+                       the same on every rank) */
 } cli_halo;
 /* Collective over comm: cap is the most bytes one face moves (the areas get
  * the largest over the ranks); messages only when mpi is set, or where a
@@ -82,6 +87,12 @@ void cli_halo_swap(cli_halo *h, int dirs, const void *const send[2], void *const
 void cli_halo_swap_sizes(cli_halo *h, int dirs, const void *const send[2], void *const recv[2],
                          const size_t size[2], int tag);
 void cli_halo_free(cli_halo *h);
+/* Copy threads a rank may take on its node: the cores it may run on, at
+ * most the node's cores over its ranks there (ranks unbound, or bound to a
+ * socket each share it), at most 16 (more add little once the memory's
+ * bandwidth is taken, and would crowd a node whose CPU count overstates
+ * the cores given); 1 without OpenMP. Collective over comm. */
+int cli_halo_node_threads(MPI_Comm comm);
 #endif
 
 #endif

@@ -13,6 +13,8 @@ typedef struct {
     int comp, plane_axis, fp64;
     long plane_index, every, decimate, threads, tune, bench, steps, order, pml;
     long bench_n[3];  /* --bench box (bench: nonzero when given) */
+    long halo_threads; /* --halo-threads: the window's copy threads (0: cli_halo_node_threads) */
+    long halo_pieces;  /* --halo-pieces: messages per face and swap (0: 1) */
     int decomp[3];    /* --decomp (0 0 0: not given) */
     int no_overlap;
     int halo_mpi;     /* --halo: 1 mpi (messages even between ranks of a node), 0 shm,

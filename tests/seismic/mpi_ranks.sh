@@ -14,7 +14,9 @@
 #    one-plane rank; at order 4 a rank needs 2 planes: refused, below)
 #  - CPML corners over 4 ranks (CPML 4 on a 10-plane z axis: 3,3,2,2)
 #  - halo swaps behind the inner planes (default) and --no-overlap; through
-#    shared memory (default) and as MPI messages (--halo mpi)
+#    shared memory (default) and as MPI messages (--halo mpi); the window's
+#    copies on several threads (--halo-threads), the messages in several
+#    pieces a face (--halo-pieces)
 #  - update launches split into a few z planes each (--plan planes=N)
 # Failures: a bad output path (rank 0), a bad device on rank 1, more ranks
 # than planes, a one-plane rank at order 4, a 2-D --decomp, --png: non-zero,
@@ -140,6 +142,20 @@ run a_z4m 4 a --decomp 1x1x4 --halo mpi --verbose
 same "fp32 4 z slabs, --halo mpi" a_ref a_z4m
 says "4 ranks of one node: halos through shared memory" "$work/a_z4n.log" "through shared memory"
 says "--halo mpi: halos as MPI messages" "$work/a_z4m.log" "through MPI messages"
+# the window's planes copied by several threads (each face's bytes cut
+# into pieces at other offsets), the device reading into pinned memory
+run a_z4t 4 a --decomp 1x1x4 --halo shm --halo-threads 3
+same "fp32 4 z slabs, the window's copies on 3 threads" a_ref a_z4t
+says "--halo-threads 3: 3 copy threads" "$work/a_z4t.log" "through shared memory (3 copy threads"
+run a64_x3t 3 a64 --decomp 3x1x1 --halo-threads 2
+same "fp64 3 x slabs, the window's copies on 2 threads" a64_ref a64_x3t
+# each face's planes as several messages in flight (pieces of unequal
+# length, and more pieces than bytes would split evenly)
+run a_z4p 4 a --decomp 1x1x4 --halo mpi --halo-pieces 5
+same "fp32 4 z slabs, --halo mpi in 5 pieces a face" a_ref a_z4p
+says "--halo-pieces 5: 5 messages a face" "$work/a_z4p.log" "5 messages a face"
+run a64_x3p 3 a64 --decomp 3x1x1 --halo mpi --halo-pieces 64 --no-overlap
+same "fp64 3 x slabs, --halo mpi in 64 pieces a face, --no-overlap" a64_ref a64_x3p
 # where the step's time went: rank 0's by default, every rank's with --verbose
 says "rank 0's time per step" "$work/a_z2p.log" "rank 0 per step: .* in MPI.* device ms: interior"
 says "--verbose: rank 3's time per step" "$work/a_z4m.log" "rank 3 per step: .* MiB sent"
