@@ -1597,7 +1597,7 @@ static scl_status parse_source(const input *in, const command *c, scl_fdtd_model
     char why[512];
     int volt = c->cmd[1] == 'v' || c->cmd[1] == 't', mag = c->cmd[1] == 'm';
     int base = volt ? 6 : 5; /* pol x y z [R] wave [start stop] */
-    if (volt && c->ntok >= 9 && c->ntok <= 11)
+    if (c->cmd[1] == 'v' && c->ntok >= 9 && c->ntok <= 11)
         return fail(in, c, err, errlen, "ports (a voltage source with a port ID, spectrum limit or "
                                         "reference impedance) are not supported");
     if (nparams(in, c, base, base + 2, err, errlen))
