@@ -645,7 +645,12 @@ int PPPMOCL::force_adder(LAMMPS *lmp, scl_stream *f, scl_type type, int nlocal, 
    the adders (set ours where missing: from its next step). */
 bool PPPMOCL::defer_forces(PairLJCharmmCoulLongOCL *pair)
 {
-  if (!StreamclContext::one_download() || pair->force_engine(ctx) == nullptr) return false;
+  scl_charmm *pe = StreamclContext::one_download() ? pair->force_engine(ctx) : nullptr;
+  if (!pe) return false;
+  // the adder's kernel now, at set-up's step (the loop's first step would
+  // build it otherwise); nothing once built
+  scl_status pst = scl_pppm_prepare_rows(engine, scl_charmm_force_type(pe));
+  if (pst) fail(FLERR, "building the kernel of the device forces", pst);
   const int room = pair->adder_rows();
   if (room < 0 || adder_pair != pair) {
     scl_status st = pair->set_force_adder(StreamclContext::KSPACE, &force_adder, 0);
