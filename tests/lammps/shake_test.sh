@@ -118,11 +118,11 @@ fi
 [ "$HOW" = respa ] || grep -q "^fix shake/ocl: SHAKE clusters solved on the OpenCL device" log.ocl ||
   { echo "FAIL: the log does not say fix shake/ocl solved on the device"; fails=1; }
 python3 "$HERE/shake_compare.py" log.ocl log.cpu $tol final.ocl final.cpu $dx 1e-3 || fails=1
-# sf (and plugin) on one rank: every force of the step is in the pair's
-# device rows, so the solve runs inside them (STREAMCL_SHAKE_ROWS; its adder
-# is set in setup: every step of the loop but where the rows are not
-# usable), on every LAMMPS (2022+: the clusters by their owned atoms)
-if { [ "$HOW" = sf ] || [ "$HOW" = plugin ]; } && [ "$NP" = 1 ]; then
+# sf on one rank: every force of the step is in the pair's device rows, so
+# the solve runs inside them (STREAMCL_SHAKE_ROWS; its adder is set in
+# setup: every step of the loop), on every LAMMPS (2022+: the clusters by
+# their owned atoms)
+if [ "$HOW" = sf ] && [ "$NP" = 1 ]; then
   rows=$(sed -n "s/^fix shake\/ocl: [0-9]* steps on the device (\([0-9]*\) of them inside the pair's force rows).*/\1/p" log.ocl | tail -1)
   echo "steps solved inside the pair's force rows: ${rows:-none}"
   [ -n "$rows" ] && [ "$rows" -ge 15 ] ||
