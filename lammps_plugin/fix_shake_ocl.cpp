@@ -164,14 +164,7 @@ void FixShakeOCL::add_cluster(int m, const int *idx)
   clusters.push_back(c);
 }
 
-/* The clusters as the engine takes them. FixShake's list (owned = false):
-   local indices as FixShake::shake* look them up (closest_list on 2022+
-   LAMMPS, where a cluster across a periodic boundary is listed once per
-   owned atom that lists it, with that atom's closest images, some of them
-   ghosts; atom->map on 29Sep2021). owned = true (the solve in the pair's
-   rows, one rank): every cluster once, by its owned atoms (atom->map, as
-   29Sep2021 lists them; the kernel takes the minimum image), false where
-   some atom has no owned copy here. On 29Sep2021 both are FixShake's list. */
+/* Whether the engine's clusters are not those upload_clusters(owned) gives. */
 bool FixShakeOCL::clusters_stale(bool owned) const
 {
 #if STREAMCL_LAMMPS_SHAKE_CLOSEST
@@ -182,18 +175,28 @@ bool FixShakeOCL::clusters_stale(bool owned) const
 #endif
 }
 
+/* The clusters as the engine takes them. FixShake's list (owned = false):
+   local indices as FixShake::shake* look them up (closest_list on 2022+
+   LAMMPS, where a cluster across a periodic boundary is listed once per
+   owned atom that lists it, with that atom's closest images, some of them
+   ghosts; atom->map on 29Sep2021). owned = true (the solve in the pair's
+   rows, one rank): every cluster once, by its owned atoms (atom->map, as
+   29Sep2021 lists them; the kernel takes the minimum image); false, and
+   the engine's clusters kept, where some atom has no owned copy here. On
+   29Sep2021 both are FixShake's list. */
 bool FixShakeOCL::upload_clusters(bool owned)
 {
 #if !STREAMCL_LAMMPS_SHAKE_CLOSEST
   owned = false;
 #endif
+  const int used_before = natoms_used;
   clusters.clear();
   clusters.reserve(nlist);
   natoms_used = 0;
-  int idx[4];
+  int idx[4] = {-1, -1, -1, -1};
   for (int i = 0; !owned && i < nlist; i++) {
-    const int m = list[i];
-    for (int p = 0; p < 4; p++)
+    const int m = list[i], na = shake_flag[m] == 1 ? 3 : shake_flag[m];
+    for (int p = 0; p < na; p++)
 #if STREAMCL_LAMMPS_SHAKE_CLOSEST
       idx[p] = closest_list[i][p];
 #else
@@ -208,7 +211,10 @@ bool FixShakeOCL::upload_clusters(bool owned)
     bool first = true;
     for (int p = 0; p < na; p++) {
       idx[p] = atom->map(shake_atom[i][p]);
-      if (idx[p] < 0 || idx[p] >= nlocal) return false;
+      if (idx[p] < 0 || idx[p] >= nlocal) {
+        natoms_used = used_before;   // (the engine's clusters stay as they were)
+        return false;
+      }
       first = first && i <= idx[p];
     }
     if (first) add_cluster(i, idx);
