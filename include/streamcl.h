@@ -138,6 +138,19 @@ typedef struct {
 } scl_transfer_stats;
 void scl_transfer_stats_get(const scl_context *ctx, scl_transfer_stats *out);
 
+/* Programs and kernel objects made on the context since it was made: a
+ * caller that builds everything at set-up can check that its time steps
+ * compile nothing (a program build takes from milliseconds, a cached binary,
+ * to seconds, a GPU compile). Programs counts every successful build (from
+ * source or the binary cache), compiled those that had no cached binary;
+ * the context's own per-(file, options) programs behind kernel objects count
+ * once, when first made. */
+typedef struct {
+    long programs, compiled;
+    long kernels; /* kernel objects made (scl_kernel_create, scl_kernel_from_program) */
+} scl_build_stats;
+void scl_build_stats_get(const scl_context *ctx, scl_build_stats *out);
+
 /* Block until all queued work is done. */
 scl_status scl_finish(scl_context *ctx);
 /* Submit the queued work to the device without waiting (work queued and

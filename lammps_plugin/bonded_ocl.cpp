@@ -286,6 +286,12 @@ void BondedOCLEngine::start(int eflag, int vflag)
   const scl_stream *xdev = nullptr;
   auto *pair = share_x ? dynamic_cast<StreamclDevicePair *>(force->pair) : nullptr;
   if (pair) xdev = pair->device_positions(ctx, nall);
+  if (scl_charmm *pe = xdev ? pair->force_engine(ctx) : nullptr) {
+    // the device forms' kernels now, at set-up's evaluation (the loop's
+    // first step would build them otherwise); nothing once built
+    scl_status st = scl_bonded_prepare_rows(engine, scl_charmm_force_type(pe));
+    if (st) fail(FLERR, "building the kernels of the device forces", st);
+  }
   deferred = defer_forces(xdev);
   if (deferred) flags |= SCL_BONDED_DEVICE_FORCES;
   scl_status st = xdev ? scl_bonded_compute_start_device(engine, xdev, x, nullptr, flags)

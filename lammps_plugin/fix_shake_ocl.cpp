@@ -120,53 +120,112 @@ void FixShakeOCL::create_engine()
            .c_str());
 }
 
+/* FixShake's setup (its solve there is its own, on the host), then the
+   pair's force adder and its kernels: the loop's first step solves in the
+   rows already and compiles nothing */
+void FixShakeOCL::setup(int vflag)
+{
+  FixShake::setup(vflag);
+  if (engine && !host_only && update->whichflag == 1 &&
+      !utils::strmatch(update->integrate_style, "^respa"))
+    ensure_rows_adder();
+}
+
 void FixShakeOCL::pre_neighbor()
 {
   FixShake::pre_neighbor();    // LAMMPS's list of the clusters this rank solves
   clusters_dirty = true;
 }
 
-/* the clusters of FixShake's list as the engine takes them: local indices
-   as FixShake::shake* look them up (closest_list on 2022+ LAMMPS, where a
-   cluster across a periodic boundary is listed once per owned atom that
-   lists it, with that atom's closest images; atom->map on 29Sep2021), lengths,
-   masses */
-void FixShakeOCL::upload_clusters()
+/* One cluster of the engine: FixShake's cluster of atom m, its atoms at
+   local indices idx[] (fix shake's order: central atom first). */
+void FixShakeOCL::add_cluster(int m, const int *idx)
 {
-  clusters.resize(nlist);
-  natoms_used = 0;
   const double *rm = atom->rmass, *ms = atom->mass;
   const int *tp = atom->type;
-  for (int i = 0; i < nlist; i++) {
-    const int m = list[i];
-    scl_shake_cluster &c = clusters[i];
-    memset(&c, 0, sizeof c);
-    c.kind = shake_flag[m];
-    const int na = c.kind == 1 ? 3 : c.kind;
-    for (int p = 0; p < 4; p++) {
-#if STREAMCL_LAMMPS_SHAKE_CLOSEST
-      c.atom[p] = p < na ? closest_list[i][p] : -1;
-#else
-      c.atom[p] = p < na ? atom->map(shake_atom[m][p]) : -1;
-#endif
-      if (p < na) {
-        const int j = c.atom[p];
-        c.mass[p] = rm ? rm[j] : ms[tp[j]];
-        if (j + 1 > natoms_used) natoms_used = j + 1;
-      }
-    }
-    if (c.kind == 1) {
-      c.dist[0] = bond_distance[shake_type[m][0]];
-      c.dist[1] = bond_distance[shake_type[m][1]];
-      c.dist[2] = angle_distance[shake_type[m][2]];
-    } else {
-      for (int q = 0; q < c.kind - 1; q++) c.dist[q] = bond_distance[shake_type[m][q]];
+  scl_shake_cluster c;
+  memset(&c, 0, sizeof c);
+  c.kind = shake_flag[m];
+  const int na = c.kind == 1 ? 3 : c.kind;
+  for (int p = 0; p < 4; p++) {
+    c.atom[p] = p < na ? idx[p] : -1;
+    if (p < na) {
+      const int j = c.atom[p];
+      c.mass[p] = rm ? rm[j] : ms[tp[j]];
+      if (j + 1 > natoms_used) natoms_used = j + 1;
     }
   }
-  scl_status st = scl_shake_set_clusters(engine, nlist, clusters.data());
+  if (c.kind == 1) {
+    c.dist[0] = bond_distance[shake_type[m][0]];
+    c.dist[1] = bond_distance[shake_type[m][1]];
+    c.dist[2] = angle_distance[shake_type[m][2]];
+  } else {
+    for (int q = 0; q < c.kind - 1; q++) c.dist[q] = bond_distance[shake_type[m][q]];
+  }
+  clusters.push_back(c);
+}
+
+/* Whether the engine's clusters are not those upload_clusters(owned) gives. */
+bool FixShakeOCL::clusters_stale(bool owned) const
+{
+#if STREAMCL_LAMMPS_SHAKE_CLOSEST
+  return clusters_dirty || clusters_owned != owned;
+#else
+  (void) owned;
+  return clusters_dirty;   // one numbering: FixShake's list is by owned atoms
+#endif
+}
+
+/* The clusters as the engine takes them. FixShake's list (owned = false):
+   local indices as FixShake::shake* look them up (closest_list on 2022+
+   LAMMPS, where a cluster across a periodic boundary is listed once per
+   owned atom that lists it, with that atom's closest images, some of them
+   ghosts; atom->map on 29Sep2021). owned = true (the solve in the pair's
+   rows, one rank): every cluster once, by its owned atoms (atom->map, as
+   29Sep2021 lists them; the kernel takes the minimum image); false, and
+   the engine's clusters kept, where some atom has no owned copy here. On
+   29Sep2021 both are FixShake's list. */
+bool FixShakeOCL::upload_clusters(bool owned)
+{
+#if !STREAMCL_LAMMPS_SHAKE_CLOSEST
+  owned = false;
+#endif
+  const int used_before = natoms_used;
+  clusters.clear();
+  clusters.reserve(nlist);
+  natoms_used = 0;
+  int idx[4] = {-1, -1, -1, -1};
+  for (int i = 0; !owned && i < nlist; i++) {
+    const int m = list[i], na = shake_flag[m] == 1 ? 3 : shake_flag[m];
+    for (int p = 0; p < na; p++)
+#if STREAMCL_LAMMPS_SHAKE_CLOSEST
+      idx[p] = closest_list[i][p];
+#else
+      idx[p] = atom->map(shake_atom[m][p]);
+#endif
+    add_cluster(m, idx);
+  }
+  const int nlocal = atom->nlocal;
+  for (int i = 0; owned && i < nlocal; i++) {
+    if (!shake_flag[i]) continue;
+    const int na = shake_flag[i] == 1 ? 3 : shake_flag[i];
+    bool first = true;
+    for (int p = 0; p < na; p++) {
+      idx[p] = atom->map(shake_atom[i][p]);
+      if (idx[p] < 0 || idx[p] >= nlocal) {
+        natoms_used = used_before;   // (the engine's clusters stay as they were)
+        return false;
+      }
+      first = first && i <= idx[p];
+    }
+    if (first) add_cluster(i, idx);
+  }
+  scl_status st = scl_shake_set_clusters(engine, (int) clusters.size(), clusters.data());
   if (st != SCL_OK)
     error->one(FLERR, strf("fix shake/ocl: %s: %s", scl_status_name(st), scl_last_error(ctx)));
   clusters_dirty = false;
+  clusters_owned = owned;
+  return true;
 }
 
 void FixShakeOCL::post_force(int vflag)
@@ -188,7 +247,12 @@ void FixShakeOCL::post_force(int vflag)
   if (rows_step == update->ntimestep) {
     // solved in the pair's force rows (rows_adder): the forces are in f
     // already, the virial is booked here as FixShake books it
+#if STREAMCL_LAMMPS_SHAKE_CLOSEST
+    ev_init(eflag_pre_reverse, vflag);
+    ebond = 0.0;
+#else
     v_init(vflag);
+#endif
     if (evflag && vflag_global) {
       if (!rows_tallied)
         error->one(FLERR, "fix shake/ocl: the step solved in the pair's force rows did not tally "
@@ -216,7 +280,7 @@ void FixShakeOCL::post_force(int vflag)
   v_init(vflag);
 #endif
 
-  if (clusters_dirty) upload_clusters();
+  if (clusters_stale(false)) upload_clusters(false);
 
 #if STREAMCL_LAMMPS_SHAKE_CLOSEST
   // closest images already: FixShake applies no minimum image (an aperiodic
@@ -287,8 +351,16 @@ void FixShakeOCL::ensure_rows_adder()
   if (rows_mode < 0) rows_mode = StreamclContext::shake_rows() ? 1 : 0;
   if (!rows_mode || comm->nprocs != 1 || !StreamclContext::one_download()) return;
   auto *pair = dynamic_cast<StreamclDevicePair *>(force->pair);
-  if (!pair || pair == rows_pair || !pair->force_engine(ctx)) return;
-  scl_status st = pair->set_force_adder(StreamclContext::SHAKE, &rows_adder, 0);
+  scl_charmm *pe = pair ? pair->force_engine(ctx) : nullptr;
+  if (!pe) return;
+  // the rows kernels now (set-up's post_force; the loop's first step would
+  // build them otherwise); nothing once built
+  scl_status st = scl_shake_prepare_rows(engine, scl_charmm_force_type(pe));
+  if (st != SCL_OK)
+    error->one(FLERR, strf("fix shake/ocl: building the kernels of the solve in the pair's "
+                           "force rows: %s -- run with STREAMCL_SHAKE_ROWS=0", scl_last_error(ctx)));
+  if (pair == rows_pair) return;
+  st = pair->set_force_adder(StreamclContext::SHAKE, &rows_adder, 0);
   if (st != SCL_OK)
     error->one(FLERR, strf("fix shake/ocl: setting the pair's force adder: %s -- run with "
                            "STREAMCL_SHAKE_ROWS=0", scl_last_error(ctx)));
@@ -370,10 +442,6 @@ bool FixShakeOCL::set_extra_rows(const int *ghosts, int nghosts, int nlocal)
    (post_force does it). Returns the extra rows written (none). */
 int FixShakeOCL::solve_in_rows(scl_stream *f, scl_type type, int nlocal)
 {
-#if STREAMCL_LAMMPS_SHAKE_CLOSEST
-  (void) f, (void) type, (void) nlocal;
-  return 0;    // 2022+: clusters across the boundary use ghost atoms (closest_list)
-#else
   if (!rows_mode || host_only || !engine || update->setupflag || update->whichflag != 1 ||
       comm->nprocs != 1 || nlocal != atom->nlocal)
     return 0;
@@ -385,7 +453,8 @@ int FixShakeOCL::solve_in_rows(scl_stream *f, scl_type type, int nlocal)
   if (!forces_in_rows(&ghosts, &nghosts)) return 0;
   const scl_stream *xdev = pair->last_device_positions(ctx, atom->nlocal + atom->nghost);
   if (!xdev) return 0;
-  if (clusters_dirty) upload_clusters();
+  // the clusters by their owned atoms (2022+: FixShake's list has ghosts)
+  if (clusters_stale(true) && !upload_clusters(true)) return 0;
   if (natoms_used > nlocal || !set_extra_rows(ghosts, nghosts, nlocal)) return 0;
   scl_shake_input in = solve_input(nlocal, true);
   scl_shake_rows r;
@@ -400,7 +469,6 @@ int FixShakeOCL::solve_in_rows(scl_stream *f, scl_type type, int nlocal)
   StreamclContext::note_x(lmp, StreamclContext::SHAKE, true);
   rows_step = update->ntimestep;
   return 0;
-#endif
 }
 
 /* the run's summary (rank 0's numbers), then counters from zero */

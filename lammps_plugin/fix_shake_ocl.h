@@ -21,7 +21,10 @@
  * without fp64. Minimization is FixShake's: refused (29Sep2021) or its
  * harmonic restraints on the host (2022+, noted in the log).
  * The clusters are indexed as the LAMMPS being built against indexes them
- * (lammps_compat.h, STREAMCL_LAMMPS_SHAKE_CLOSEST).
+ * (lammps_compat.h, STREAMCL_LAMMPS_SHAKE_CLOSEST); the solve in the rows
+ * takes them by their owned atoms with the minimum image (2022+ lists a
+ * cluster across the boundary by ghost images). The adder and its kernels
+ * are set in setup, so the loop's first step solves in the rows too.
  * Device and precision: STREAMCL_DEVICE as the other streamcl styles; the
  * solve is in double in every precision (it matches fix shake to rounding).
  * After each run the log gets the device path's wall time per step and the
@@ -47,6 +50,7 @@ class FixShakeOCL : public FixShake {
   FixShakeOCL(LAMMPS *lmp, int narg, char **arg);
   ~FixShakeOCL() override;
   void init() override;
+  void setup(int vflag) override;
   void pre_neighbor() override;
   void post_force(int vflag) override;
   void post_run() override;
@@ -65,7 +69,10 @@ class FixShakeOCL : public FixShake {
   int local_rank;                           // node-local rank (init())
 
   void create_engine();
-  void upload_clusters();
+  bool clusters_owned = false;             // the engine's clusters: by owned atoms (rows)
+  void add_cluster(int m, const int *idx);
+  bool upload_clusters(bool owned);
+  bool clusters_stale(bool owned) const;
   void note(const char *msg);
   scl_shake_input solve_input(int nlocal, bool periodic) const;
   void check_solve(scl_status st);

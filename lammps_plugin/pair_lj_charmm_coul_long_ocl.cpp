@@ -748,6 +748,10 @@ std::string PairLJCharmmCoulLongOCL::report_shared(double steps)
     mine[4 * u + 2] = (double) t.downloads, mine[4 * u + 3] = (double) t.download_bytes;
   }
   MPI_Reduce(mine, by, 4 * SC::USERS, MPI_DOUBLE, MPI_MAX, 0, world);
+  const double built[3] = {(double) b.built.programs, (double) b.built.compiled,
+                           (double) b.built.kernels};
+  double built_max[3];
+  MPI_Reduce(built, built_max, 3, MPI_DOUBLE, MPI_MAX, 0, world);
   if (comm->me != 0) return "";
   const double per = steps > 0 ? 1.0 / steps : 0.0;
   std::string m;
@@ -766,6 +770,9 @@ std::string PairLJCharmmCoulLongOCL::report_shared(double steps)
     m += strf(" %s %.1f/%.1f (%.0f/%.0f)", SC::user_name(u), by[4 * u] * per, by[4 * u + 2] * per,
               by[4 * u + 1] * per / 1024.0, by[4 * u + 3] * per / 1024.0);
   m += "\n";
+  // every /ocl style builds its kernels at set-up: none should be left for the loop
+  m += strf("Program builds in the run loop: %.0f (%.0f compiled from source), kernel objects "
+            "made: %.0f (max over ranks)\n", built_max[0], built_max[1], built_max[2]);
   std::string xs;
   for (int u = SC::KSPACE; u < SC::USERS; u++)
     if (bxmin[2 * u] + bxmin[2 * u + 1] + hi[4 + u] > 0)   // (the style in use)

@@ -479,6 +479,7 @@ void PPPMOCL::compute(int eflag, int vflag)
     account(host_time, t0);
     return;
   }
+  if (whole_device() && update->setupflag && !gathered()) prepare_device_step();
 
   const int nlocal = atom->nlocal;
   scl_status st = scl_pppm_make_rho(engine, nlocal, nlocal ? atom->x[0] : nullptr, atom->q,
@@ -643,7 +644,12 @@ int PPPMOCL::force_adder(LAMMPS *lmp, scl_stream *f, scl_type type, int nlocal, 
    the adders (set ours where missing: from its next step). */
 bool PPPMOCL::defer_forces(StreamclDevicePair *pair)
 {
-  if (!StreamclContext::one_download() || pair->force_engine(ctx) == nullptr) return false;
+  scl_charmm *pe = StreamclContext::one_download() ? pair->force_engine(ctx) : nullptr;
+  if (!pe) return false;
+  // the adder's kernel now, at set-up's step (the loop's first step would
+  // build it otherwise); nothing once built
+  scl_status pst = scl_pppm_prepare_rows(engine, scl_charmm_force_type(pe));
+  if (pst) fail(FLERR, "building the kernel of the device forces", pst);
   const int room = pair->adder_rows();
   if (room < 0 || adder_pair != pair) {
     scl_status st = pair->set_force_adder(StreamclContext::KSPACE, &force_adder, 0);
@@ -653,8 +659,10 @@ bool PPPMOCL::defer_forces(StreamclDevicePair *pair)
   return room >= 0;
 }
 
-/* one rank: this rank's atoms, with this rank's Green's function */
-bool PPPMOCL::start_own_step(bool tally)
+/* one rank: the device's k-space (Green's function, wave numbers) and FFT
+   step for the current box, where changed; false: no device FFTs (the host
+   path from now on) */
+bool PPPMOCL::set_device_kspace()
 {
   scl_status st;
   if (kspace_dirty && device_gf()) {
@@ -685,6 +693,26 @@ bool PPPMOCL::start_own_step(bool tally)
     if (st) fail(FLERR, "setting up the device FFT step", st);
     kspace_dirty = false;
   }
+  return true;
+}
+
+/* set-up's step took the host path (per-atom tallies): what the loop's
+   device steps use, built now (the k-space and FFT step, the adder's kernel
+   where the pair's rows take the forces), so they compile nothing */
+void PPPMOCL::prepare_device_step()
+{
+  if (!set_device_kspace()) return;
+  auto *pair = shares_x() ? dynamic_cast<StreamclDevicePair *>(force->pair) : nullptr;
+  scl_charmm *pe = pair && StreamclContext::one_download() ? pair->force_engine(ctx) : nullptr;
+  scl_status st = pe ? scl_pppm_prepare_rows(engine, scl_charmm_force_type(pe)) : SCL_OK;
+  if (st) fail(FLERR, "building the kernel of the device forces", st);
+}
+
+/* one rank: this rank's atoms, with this rank's Green's function */
+bool PPPMOCL::start_own_step(bool tally)
+{
+  if (!set_device_kspace()) return false;
+  scl_status st;
   const int nlocal = atom->nlocal, nall = nlocal + atom->nghost;
   // x and q from the pair style's device copy of this step where it has one
   // on this context (the owned atoms first, q after all its 3 nall x), else

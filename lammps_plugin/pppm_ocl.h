@@ -117,6 +117,8 @@ class PPPMOCL : public PPPM, public StreamclCollected {
   bool charges_present();
   bool compute_device_step();   // false: no device FFTs, use the host path
   bool start_own_step(bool tally);
+  bool set_device_kspace();      // false: no device FFTs
+  void prepare_device_step();
   scl_status set_kspace_on_device();
   bool device_gf();   // the device computes the Green's function (one rank, device FFTs)
   // PPPM::setup's host Green's function: skipped while the device computes

@@ -28,6 +28,7 @@ struct Instance {
   scl_transfer_stats retired{};   // totals of contexts freed since
   long x_shared[USERS] = {0, 0, 0, 0}, x_uploaded[USERS] = {0, 0, 0, 0};
   scl_transfer_stats moved_by[USERS] = {};
+  scl_build_stats builds_base{}, builds_retired{};   // as base and retired, of builds
 };
 
 // LAMMPS instances of this process; a mutex because library users may run
@@ -59,6 +60,24 @@ scl_transfer_stats live_transfers(const Instance &in)
     scl_transfer_stats t;
     scl_transfer_stats_get(e.ctx, &t);
     add(sum, t);
+  }
+  return sum;
+}
+
+void add(scl_build_stats &a, const scl_build_stats &b)
+{
+  a.programs += b.programs;
+  a.compiled += b.compiled;
+  a.kernels += b.kernels;
+}
+
+scl_build_stats live_builds(const Instance &in)
+{
+  scl_build_stats sum = in.builds_retired;
+  for (const Entry &e : in.contexts) {
+    scl_build_stats b;
+    scl_build_stats_get(e.ctx, &b);
+    add(sum, b);
   }
   return sum;
 }
@@ -194,6 +213,9 @@ void release(LAMMPS *lmp, scl_context *ctx, int user)
     scl_transfer_stats t;
     scl_transfer_stats_get(ctx, &t);
     add(in.retired, t);
+    scl_build_stats bs;
+    scl_build_stats_get(ctx, &bs);
+    add(in.builds_retired, bs);
     scl_context_free(ctx);
     in.contexts.erase(in.contexts.begin() + (long) k);
     if (in.contexts.empty()) instances().erase(it);
@@ -268,6 +290,7 @@ void begin_run(LAMMPS *lmp)
   for (scl_transfer_stats &m : in.moved_by) m = scl_transfer_stats{};
   for (int u = 0; u < USERS; u++) in.x_shared[u] = in.x_uploaded[u] = 0;
   in.base = live_transfers(in);
+  in.builds_base = live_builds(in);
 }
 
 void note_x(LAMMPS *lmp, int user, bool shared)
@@ -292,6 +315,10 @@ RunBooks run_books(LAMMPS *lmp)
   b.moved.downloads -= in.base.downloads;
   b.moved.upload_bytes -= in.base.upload_bytes;
   b.moved.download_bytes -= in.base.download_bytes;
+  b.built = live_builds(in);
+  b.built.programs -= in.builds_base.programs;
+  b.built.compiled -= in.builds_base.compiled;
+  b.built.kernels -= in.builds_base.kernels;
   return b;
 }
 

@@ -12,7 +12,8 @@
  * instances in one process (library users) get their own.
  *
  * Also the per-instance books of the run for "Device Time Info": each
- * style's host seconds, and the context's transfers (scl_transfer_stats).
+ * style's host seconds, and the context's transfers (scl_transfer_stats)
+ * and program builds (scl_build_stats).
  */
 #ifndef LMP_STREAMCL_CONTEXT_H
 #define LMP_STREAMCL_CONTEXT_H
@@ -106,6 +107,10 @@ struct RunBooks {
   scl_transfer_stats moved;  // all this instance's contexts, since begin_run
   scl_transfer_stats moved_by[USERS];   // of those, queued in each style's Spans
   long x_shared[USERS], x_uploaded[USERS];   // evaluations by style since begin_run
+  // programs built and kernel objects made since begin_run (the styles make
+  // theirs at set-up: a build in the loop is a first-step stall, on a GPU
+  // up to seconds)
+  scl_build_stats built;
 };
 RunBooks run_books(LAMMPS *lmp);
 

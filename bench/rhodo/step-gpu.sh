@@ -23,7 +23,9 @@
 #   gpudef  LAMMPS's GPU package, default (-sf gpu -pk gpu 1: pair + pppm/gpu)
 # Prints loop and LAMMPS's Pair/Bond/Kspace/Modify/Neigh/Comm rows, medians;
 # devinfo.txt: each ocl run's streamcl contexts per rank, host ms per step by
-# style and transfers per step (Device Time Info).
+# style, transfers per step and program builds in the run loop (Device Time
+# Info; 0: every kernel built at set-up, so a cold cache costs the loop nothing:
+# compare rounds with STREAMCL_NO_CACHE=1, which compiles every run from source).
 # Env: RANKS (default "1 8"), ROUNDS (default 3), MODES, STEPS (default 100).
 set -uo pipefail
 . "$(dirname "$0")/../lib/rhodo.sh"
@@ -59,7 +61,7 @@ for np in ${RANKS:-1 8}; do
         { echo "run failed: $log"; tail -5 "$log"; continue; }
       # shellcheck disable=SC2046,SC2059
       printf "$fmt" "$np" "$mode" "$r" $(log_rows "$log" Pair Bond Kspace Modify Neigh Comm) | tee -a table.txt
-      [ "$mode" = gpudef ] || { echo "== $log"; grep -E "^(streamcl contexts|Host per step, by style|Transfers per step|  by style|Shared x|Ghost rows)" "$log"; } >> devinfo.txt
+      [ "$mode" = gpudef ] || { echo "== $log"; grep -E "^(streamcl contexts|Host per step, by style|Transfers per step|  by style|Shared x|Ghost rows|Program builds in the run loop)" "$log"; } >> devinfo.txt
     done
   done
 done

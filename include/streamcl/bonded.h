@@ -204,6 +204,11 @@ int scl_bonded_gather_into(scl_bonded *b, scl_stream *force, scl_type type, int 
                            int extra_rows);
 scl_status scl_bonded_compute_finish_rows(scl_bonded *b, const void *rows, scl_type type,
                                           double *f, scl_bonded_result *result);
+/* Build now the kernels that the device forms (compute_start_device's
+ * ghost-row copy, gather_into with rows of `type`, SCL_FLOAT or SCL_DOUBLE)
+ * would otherwise build on their first call: at set-up, so that no time
+ * step compiles a program. Once per type; later calls cost nothing. */
+scl_status scl_bonded_prepare_rows(scl_bonded *b, scl_type type);
 
 /* Atoms whose forces compute adds (and per-atom arrays cover): nall with
  * newton_bond on, nlocal off. */

@@ -324,6 +324,11 @@ scl_status scl_charmm_set_force_hook(scl_charmm *eng, scl_charmm_force_hook hook
 /* The step in flight calls (hook, user) in its finish: the extra rows it
  * may write; -1 when no step is in flight or it has another hook. */
 int scl_charmm_hook_rows(const scl_charmm *eng, scl_charmm_force_hook hook, const void *user);
+/* The type of the force rows the hook is given (SCL_FLOAT or SCL_DOUBLE,
+ * fixed by the precision and the device at create): what the other
+ * modules build their adding kernels for at set-up (scl_bonded_prepare_rows,
+ * scl_pppm_prepare_rows, scl_shake_prepare_rows), so a step compiles nothing. */
+scl_type scl_charmm_force_type(const scl_charmm *eng);
 /* The extra rows the hook wrote in the last finished step, as read back
  * (4 values of *type per row), until the next compute; NULL (*rows 0)
  * when it wrote none. */

@@ -151,6 +151,10 @@ scl_status scl_pppm_solve_start_device(scl_pppm *p, int n, const scl_stream *xq_
  * do not fit. */
 scl_status scl_pppm_defer_forces(scl_pppm *p, int on);
 scl_status scl_pppm_add_forces_into(scl_pppm *p, scl_stream *rows, scl_type type, int nrows);
+/* Build now the kernel add_forces_into uses for rows of `type` (SCL_FLOAT or
+ * SCL_DOUBLE), which its first call would otherwise build: at set-up, so
+ * that no time step compiles a program. Once per type. */
+scl_status scl_pppm_prepare_rows(scl_pppm *p, scl_type type);
 /* Wait, add forces (f[3i+d] += ...). With tally, *energy = sum over k of
  * s2 G |rho_k|^2 and virial[6] the same weighted by LAMMPS's vg, i.e. the
  * values of LAMMPS's `energy` and `virial` after poisson_ik, before its

@@ -156,6 +156,10 @@ typedef struct {
 } scl_shake_rows;
 scl_status scl_shake_solve_rows(scl_shake *s, const scl_shake_input *in, const scl_shake_rows *r,
                                 double virial[6]);
+/* Build now the kernels solve_rows uses for rows of rows_type (SCL_FLOAT or
+ * SCL_DOUBLE), which its first call would otherwise build: at set-up, so
+ * that no time step compiles a program. Once per type. */
+scl_status scl_shake_prepare_rows(scl_shake *s, scl_type rows_type);
 /* The extra rows of scl_shake_solve_rows: owned atom i's are rows[start[i]
  * .. start[i+1]) (each >= nlocal), start has nlocal + 1 offsets from 0.
  * start NULL: none. Kept (on the device) until set again. */

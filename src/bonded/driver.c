@@ -714,6 +714,37 @@ static scl_status launch_gather(scl_bonded *b, scl_kernel *kn, int per_atom)
     return s;
 }
 
+/* The kernels of the device forms, built once (scl_bonded_prepare_rows
+ * builds them at set-up; else the first call does). */
+static scl_status ghost_rows_kernel(scl_bonded *b)
+{
+    return b->ghost_rows ? SCL_OK
+                         : scl_kernel_create(b->ctx, "bonded_rows", "bonded_ghost_x", NULL,
+                                             &b->ghost_rows);
+}
+
+static scl_status gather_into_kernel(scl_bonded *b, scl_type type)
+{
+    scl_kernel **kp = &b->gather_into[type == SCL_DOUBLE];
+    if (*kp)
+        return SCL_OK;
+    char opts[80];
+    snprintf(opts, sizeof opts, "-DWG=%d -DBONDED_DOUBLE=%d -DINTO_DOUBLE=%d", b->wg,
+             b->fp64_slots, type == SCL_DOUBLE);
+    return scl_kernel_create(b->ctx, "bonded", "bonded_gather_into", opts, kp);
+}
+
+scl_status scl_bonded_prepare_rows(scl_bonded *b, scl_type type)
+{
+    if (!b)
+        return SCL_ERR_ARGUMENT;
+    if (type != SCL_FLOAT && type != SCL_DOUBLE)
+        return scl_fail(b->ctx, SCL_ERR_ARGUMENT, "scl_bonded_prepare_rows",
+                        "rows of %s: SCL_FLOAT or SCL_DOUBLE only", scl_type_name(type));
+    scl_status s = ghost_rows_kernel(b);
+    return s == SCL_OK ? gather_into_kernel(b, type) : s;
+}
+
 /* The used ghosts' rows copied from x_dev (all the caller's atoms) on the
  * device: their indices go up once per topology. */
 static scl_status ghost_rows_from(scl_bonded *b, const scl_stream *x_dev)
@@ -722,8 +753,8 @@ static scl_status ghost_rows_from(scl_bonded *b, const scl_stream *x_dev)
     if (s == SCL_OK && !b->ghost_idx_valid)
         s = scl_stream_write_range(b->ghost_idx.s, 0, (size_t)b->nghost_ref, b->ghost, 1, NULL);
     b->ghost_idx_valid = s == SCL_OK;
-    if (s == SCL_OK && !b->ghost_rows)
-        s = scl_kernel_create(b->ctx, "bonded_rows", "bonded_ghost_x", NULL, &b->ghost_rows);
+    if (s == SCL_OK)
+        s = ghost_rows_kernel(b);
     scl_kernel *k = b->ghost_rows;
     const scl_arg_stream streams[] = {{"xsrc", (scl_stream *)x_dev}, {"ghost", b->ghost_idx.s},
                                       {"x", b->x.s}};
@@ -880,13 +911,9 @@ int scl_bonded_gather_into(scl_bonded *b, scl_stream *force, scl_type type, int 
                  nown, ghosts, nlocal, extra_rows);
         return -1;
     }
-    /* the variant for this row type, built on first use */
-    scl_kernel **kp = &b->gather_into[type == SCL_DOUBLE];
-    char opts[80];
-    snprintf(opts, sizeof opts, "-DWG=%d -DBONDED_DOUBLE=%d -DINTO_DOUBLE=%d", b->wg,
-             b->fp64_slots, type == SCL_DOUBLE);
-    scl_status s = *kp ? SCL_OK : scl_kernel_create(b->ctx, "bonded", "bonded_gather_into", opts, kp);
-    scl_kernel *kn = *kp;
+    /* the variant for this row type (built at set-up by prepare_rows) */
+    scl_status s = gather_into_kernel(b, type);
+    scl_kernel *kn = b->gather_into[type == SCL_DOUBLE];
     if (s == SCL_OK) s = scl_kernel_set_int(kn, "ngather", b->ngather);
     if (s == SCL_OK) s = scl_kernel_set_int(kn, "nlo", b->nlo);
     if (s == SCL_OK) s = scl_kernel_set_int(kn, "nrows", nlocal);

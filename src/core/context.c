@@ -127,6 +127,15 @@ void scl_transfer_stats_get(const scl_context *ctx, scl_transfer_stats *out)
         *out = ctx->transfers;
 }
 
+void scl_build_stats_get(const scl_context *ctx, scl_build_stats *out)
+{
+    if (!out)
+        return;
+    memset(out, 0, sizeof *out);
+    if (ctx)
+        *out = ctx->builds;
+}
+
 const char *scl_cache_dir(const scl_context *ctx)
 {
     return (ctx && ctx->cache_dir[0]) ? ctx->cache_dir : NULL;

@@ -61,6 +61,7 @@ struct scl_context {
     int no_tune, tune_repeats;
     char force[256];
     scl_transfer_stats transfers; /* stream.c counts, scl_transfer_stats_get reads */
+    scl_build_stats builds;       /* program.c and kernel.c count */
 };
 
 struct scl_program {

@@ -95,6 +95,7 @@ scl_status scl_kernel_from_program(scl_program *prog, const char *kernel_name, s
         scl_kernel_free(k);
         return s;
     }
+    ctx->builds.kernels++;
     *out = k;
     return SCL_OK;
 }

@@ -166,6 +166,8 @@ scl_status scl_program_build_source(scl_context *ctx, const char *label, const c
         scl_program_free(prog);
         return status;
     }
+    ctx->builds.programs++;
+    ctx->builds.compiled += !prog->from_cache;
     *out = prog;
     return SCL_OK;
 }

@@ -812,6 +812,11 @@ scl_status scl_charmm_set_force_hook(scl_charmm *eng, scl_charmm_force_hook hook
     return SCL_OK;
 }
 
+scl_type scl_charmm_force_type(const scl_charmm *eng)
+{
+    return eng ? eng->forces.out_type : SCL_DOUBLE;
+}
+
 int scl_charmm_hook_rows(const scl_charmm *eng, scl_charmm_force_hook hook, const void *user)
 {
     if (!eng || !eng->pending || !eng->step_hooked || eng->hook != hook || eng->hook_user != user)

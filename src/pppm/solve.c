@@ -301,6 +301,25 @@ scl_status scl_pppm_defer_forces(scl_pppm *p, int on)
     return SCL_OK;
 }
 
+static scl_status add_into_kernel(scl_pppm *p, scl_type type)
+{
+    scl_kernel **kp = &p->add_into[type == SCL_DOUBLE];
+    if (*kp) return SCL_OK;
+    char opts[64];
+    snprintf(opts, sizeof opts, "-DFP64=%d -DWG=%d -DINTO_DOUBLE=%d", p->p.fp64 ? 1 : 0, SOLVE_WG,
+             type == SCL_DOUBLE);
+    return scl_kernel_create(p->ctx, "pppm_solve", "pppm_add_into", opts, kp);
+}
+
+scl_status scl_pppm_prepare_rows(scl_pppm *p, scl_type type)
+{
+    if (!p) return SCL_ERR_ARGUMENT;
+    if ((type != SCL_FLOAT && type != SCL_DOUBLE) || (type == SCL_DOUBLE && !scl_device(p->ctx)->fp64))
+        return scl_fail(p->ctx, SCL_ERR_ARGUMENT, "scl_pppm_prepare_rows",
+                        "rows of %s: SCL_FLOAT, or SCL_DOUBLE on an fp64 device", scl_type_name(type));
+    return add_into_kernel(p, type);
+}
+
 scl_status scl_pppm_add_forces_into(scl_pppm *p, scl_stream *rows, scl_type type, int nrows)
 {
     static const char *fn = "scl_pppm_add_forces_into";
@@ -313,10 +332,7 @@ scl_status scl_pppm_add_forces_into(scl_pppm *p, scl_stream *rows, scl_type type
         return scl_fail(p->ctx, SCL_ERR_ARGUMENT, fn, "%d atoms do not fit the %d rows given",
                         p->n, nrows);
     scl_kernel **kp = &p->add_into[type == SCL_DOUBLE];
-    char opts[64];
-    snprintf(opts, sizeof opts, "-DFP64=%d -DWG=%d -DINTO_DOUBLE=%d", p->p.fp64 ? 1 : 0, SOLVE_WG,
-             type == SCL_DOUBLE);
-    scl_status st = *kp ? SCL_OK : scl_kernel_create(p->ctx, "pppm_solve", "pppm_add_into", opts, kp);
+    scl_status st = add_into_kernel(p, type);   /* (built at set-up by prepare_rows) */
     const scl_arg_stream streams[] = {{"f", p->f}, {"rows", rows}};
     const scl_arg_int ints[] = {{"n", p->n}};
     if (!st) st = scl_kernel_bind(*kp, streams, 2, ints, 1);

@@ -538,16 +538,33 @@ static scl_status check_rows(scl_shake *s, const char *fn, const scl_shake_input
     return SCL_OK;
 }
 
+/* The rows kernels for float (dbl 0) or double rows, built once. */
+static scl_status rows_kernels(scl_shake *s, int dbl)
+{
+    char opts[48];
+    snprintf(opts, sizeof opts, "-DWG=%d -DROWS_DOUBLE=%d", s->wg, dbl);
+    scl_kernel **kp = &s->rows_update[dbl];
+    scl_status st = *kp ? SCL_OK : scl_kernel_create(s->ctx, "shake_rows", "shake_unconstrained_rows", opts, kp);
+    if (!st && !s->rows_scatter[dbl])
+        st = scl_kernel_create(s->ctx, "shake_rows", "shake_scatter_rows", opts, &s->rows_scatter[dbl]);
+    return st;
+}
+
+scl_status scl_shake_prepare_rows(scl_shake *s, scl_type rows_type)
+{
+    if (!s) return SCL_ERR_ARGUMENT;
+    if (rows_type != SCL_FLOAT && rows_type != SCL_DOUBLE)
+        return scl_fail(s->ctx, SCL_ERR_ARGUMENT, "scl_shake_prepare_rows",
+                        "rows of %s: SCL_FLOAT or SCL_DOUBLE only", scl_type_name(rows_type));
+    return rows_kernels(s, rows_type == SCL_DOUBLE);
+}
+
 /* The unconstrained update from the rows, queued. */
 static scl_status launch_update_rows(scl_shake *s, const scl_shake_input *in,
                                      const scl_shake_rows *r, int dbl)
 {
     scl_kernel **kp = &s->rows_update[dbl];
-    char opts[48];
-    snprintf(opts, sizeof opts, "-DWG=%d -DROWS_DOUBLE=%d", s->wg, dbl);
-    scl_status st = *kp ? SCL_OK : scl_kernel_create(s->ctx, "shake_rows", "shake_unconstrained_rows", opts, kp);
-    if (!st && !s->rows_scatter[dbl])
-        st = scl_kernel_create(s->ctx, "shake_rows", "shake_scatter_rows", opts, &s->rows_scatter[dbl]);
+    scl_status st = rows_kernels(s, dbl);   /* (built at set-up by prepare_rows) */
     if (st) return st;
     const scl_arg_stream streams[] = {{"kind", s->d_kind},   {"atoms", s->d_atoms},
                                       {"mass", s->d_mass},   {"x", (scl_stream *)r->x},

@@ -231,6 +231,12 @@ static void compare_gather_into(scl_context *ctx, scl_bonded *b, const system_t 
         pair[i] = i < 4 * (size_t)nl ? (double)(float)(0.25 * (double)(i % 97) - 7.0) : NAN;
     for (size_t i = 0; i < nr; i++) tmp[i] = (float)pair[i];
     CHECK_OK(ctx, scl_stream_write(rs, type == SCL_DOUBLE ? (void *)pair : (void *)tmp, 1, NULL));
+    /* built at set-up: the evaluations below build no program, make no kernel */
+    CHECK_OK(ctx, scl_bonded_prepare_rows(b, type));
+    CHECK(scl_bonded_prepare_rows(b, SCL_INT) == SCL_ERR_ARGUMENT, "%s: int rows prepared", label);
+    scl_clear_error(ctx);
+    scl_build_stats built0, built1;
+    scl_build_stats_get(ctx, &built0);
     CHECK_OK(ctx, scl_bonded_compute_start(b, s->x, NULL, SCL_BONDED_DEVICE_FORCES));
     CHECK(scl_bonded_gather_into(b, rs, type, nl, ng - 1) == -1 || ng == 0,
           "%s: too few extra rows accepted", label);
@@ -240,6 +246,10 @@ static void compare_gather_into(scl_context *ctx, scl_bonded *b, const system_t 
     CHECK_OK(ctx, scl_bonded_compute_start(b, s->x, NULL, SCL_BONDED_DEVICE_FORCES));
     CHECK_OK(ctx, scl_stream_write(rs, type == SCL_DOUBLE ? (void *)pair : (void *)tmp, 1, NULL));
     CHECK(scl_bonded_gather_into(b, rs, type, nl, ng + 2) == ng, "%s: gather_into", label);
+    scl_build_stats_get(ctx, &built1);
+    CHECK(built1.programs == built0.programs && built1.kernels == built0.kernels,
+          "%s: gather_into after prepare_rows built %ld programs, made %ld kernels", label,
+          built1.programs - built0.programs, built1.kernels - built0.kernels);
     if (type == SCL_DOUBLE) CHECK_OK(ctx, scl_stream_read(rs, back, 1, NULL));
     else {
         CHECK_OK(ctx, scl_stream_read(rs, tmp, 1, NULL));

@@ -133,5 +133,37 @@ int main(void)
         scl_program_free(p);
     }
     scl_context_free(ctx);
+
+    /* the build counters (what callers check to know a step compiles nothing) */
+    ctx = test_context();
+    scl_build_stats b0, b1;
+    scl_build_stats_get(ctx, &b0);
+    CHECK(b0.programs == 0 && b0.compiled == 0 && b0.kernels == 0,
+          "a new context counts builds: %ld %ld %ld", b0.programs, b0.compiled, b0.kernels);
+    CHECK_OK(ctx, scl_program_build_source(ctx, "scale", good_src, "-DUNUSED=3", &p));
+    scl_build_stats_get(ctx, &b1);
+    CHECK(b1.programs == 1 && b1.compiled == 1 && b1.kernels == 0,
+          "one compile counts as %ld programs, %ld compiled, %ld kernels", b1.programs,
+          b1.compiled, b1.kernels);
+    CHECK(p && run_scale(ctx, p), "kernel gives wrong results");
+    scl_program_free(p);
+    CHECK_OK(ctx, scl_program_build_source(ctx, "scale", good_src, "-DUNUSED=3", &p));
+    scl_program_free(p);
+    scl_build_stats_get(ctx, &b1);
+    CHECK(b1.programs == 2 && b1.compiled == 1 && b1.kernels == 1,
+          "a cached build then counts as %ld programs, %ld compiled, %ld kernels", b1.programs,
+          b1.compiled, b1.kernels);
+    /* kernel objects of one embedded file and options share one program */
+    scl_kernel *k1 = NULL, *k2 = NULL;
+    CHECK_OK(ctx, scl_kernel_create(ctx, "reduce", "max_float", NULL, &k1));
+    CHECK_OK(ctx, scl_kernel_create(ctx, "reduce", "max_float", NULL, &k2));
+    scl_build_stats_get(ctx, &b0);
+    CHECK(b0.programs == 3 && b0.kernels == 3,
+          "two kernel objects of one program count %ld programs, %ld kernels", b0.programs,
+          b0.kernels);
+    scl_kernels_free((scl_kernel *const[]){k1, k2}, 2);
+    scl_build_stats_get(NULL, &b0);
+    CHECK(b0.programs == 0 && b0.kernels == 0, "a NULL context counts builds");
+    scl_context_free(ctx);
     return test_summary("core_programs");
 }

@@ -26,8 +26,8 @@
 #                                (STREAMCL_ONE_DOWNLOAD=0): the same forces, energies
 #                                and per-atom tallies (at step 0, after a run 0: mixed
 #                                1e-6, the bonded sum no longer rounded to float alone;
-#                                double 1e-12), and fewer downloads per step in Device
-#                                Time Info
+#                                double 1e-12), fewer downloads per step in Device
+#                                Time Info, and no program built in either run's loop
 # Env: LMP_OCL LMP_PLUGIN_HOST PLUGIN_SO MPIEXEC LAMMPS_SOURCE_DIR WORK
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -201,6 +201,12 @@ onedownload)
   if [ "$prec" = double ]; then tol0=1e-12; toln=1e-10; else tol0=1e-6; toln=1e-4; fi
   python3 "$HERE/bonded_compare.py" "$d/log.1" "$d/log.0" "$d/dump.1" "$d/dump.0" $tol0 $toln ||
     fail "one download vs separate downloads ($np ranks, newton_bond $nb, $prec)"
+  # set-up's step has per-atom tallies (the dump at step 0): pppm/ocl's is
+  # the host path, and still every device kernel is built at set-up
+  for one in 1 0; do
+    n=$(grep -c "^Program builds in the run loop: 0 (0 compiled from source), kernel objects made: 0 " "$d/log.$one")
+    [ "$n" = 2 ] || fail "STREAMCL_ONE_DOWNLOAD=$one: a run's loop built programs or made kernels: $(grep "^Program builds" "$d/log.$one" | tr '\n' ' ')"
+  done
   # bonded down per step, and all styles' down per step, from Device Time Info
   python3 - "$d/log.1" "$d/log.0" <<'PY' || fail "Device Time Info: not fewer downloads per step"
 import re, sys
