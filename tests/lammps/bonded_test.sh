@@ -16,6 +16,10 @@
 #   suffix [HOW]                 -sf ocl maps the four styles (write_data names
 #                                them) with equal bonded energies; HOW=plugin:
 #                                `plugin load` into the PLUGIN LAMMPS
+#                                HOW=auto: STREAMCL_BONDED unset (the default:
+#                                on a CPU device the styles run LAMMPS's host
+#                                code, which the log must say, with energies
+#                                equal to the CPU styles' to 1e-12)
 #   restart                      the /ocl styles come back from write_restart /
 #                                clear / read_restart with equal energies
 #   errors                       a hybrid sub-style is refused with a message
@@ -109,6 +113,8 @@ suffix)
   rm -rf "$d"; mkdir -p "$d"; ln -s "$data" "$d/data.peptide"
   { peptide_input | sed -e 's/^run 10/run 0/' -e 's/^dump.*//' ; echo "write_data out.data"; } > "$d/in.peptide"
   exe=$LMP_OCL; input=in.peptide
+  tol=1e-6
+  [ "$how" = auto ] && unset STREAMCL_BONDED
   if [ "$how" = plugin ]; then
     [ -x "${LMP_PLUGIN_HOST:-}" ] || { echo "SKIP: no PLUGIN LAMMPS (LMP_PLUGIN_HOST)"; exit 77; }
     { echo "plugin load $PLUGIN_SO"; cat "$d/in.peptide"; } > "$d/in.plugin"
@@ -124,7 +130,14 @@ suffix)
                "Dihedral Coeffs # charmm/ocl" "Improper Coeffs # harmonic/ocl"; do
     grep -q "$style" "$d/out.data" || fail "-sf ocl did not map: no '$style' in write_data"
   done
-  python3 "$HERE/bonded_compare.py" "$d/log.sf" "$d/log.cpu" - - 1e-6 1e-6 \
+  if [ "$how" = auto ]; then
+    # the styles say which they chose for the device's type, once
+    cpu=$(grep -c "is a CPU device: LAMMPS's host code computes the bonded terms" "$d/log.sf")
+    gpu=$(grep -c "bonded /ocl styles: on the GPU" "$d/log.sf")
+    [ $((cpu + gpu)) = 1 ] || fail "auto: $cpu 'host code' and $gpu 'on the GPU' lines (want one)"
+    [ "$cpu" = 1 ] && tol=1e-12
+  fi
+  python3 "$HERE/bonded_compare.py" "$d/log.sf" "$d/log.cpu" - - $tol $tol \
       E_bond,E_angle,E_dihed,E_impro || fail "-sf ocl bonded energies vs CPU"
   ;;
 restart)
