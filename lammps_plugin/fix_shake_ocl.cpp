@@ -42,6 +42,9 @@ FixShakeOCL::~FixShakeOCL()
   StreamclContext::release(lmp, ctx, StreamclContext::SHAKE);
 }
 
+// auto on a CPU device: LAMMPS's host loop (1) or the device solve (0)
+#define SHAKE_AUTO_CPU_HOST 0
+
 void FixShakeOCL::note(const char *msg)
 {
   if (comm->me == 0) utils::logmesg(lmp, strf("fix shake/ocl: %s\n", msg));
@@ -100,6 +103,10 @@ void FixShakeOCL::create_engine()
                              spec.empty() ? "default" : spec.c_str(), scl_status_name(st),
                              err.c_str()));
   }
+  if (host_code_chosen()) {
+    host_only = true;
+    return;
+  }
   scl_shake_options o = scl_shake_options_default();
   o.tolerance = tolerance;
   o.max_iter = max_iter;
@@ -117,6 +124,25 @@ void FixShakeOCL::create_engine()
   const scl_device_info *dev = scl_device(ctx);
   note(strf("SHAKE clusters solved on the OpenCL device %s (%s)", dev->name, dev->platform)
            .c_str());
+}
+
+/* STREAMCL_SHAKE: host, or auto on a CPU device where LAMMPS's own loop is
+   SHAKE_AUTO_CPU_HOST's choice (its measurement in bench/RESULTS.md), puts
+   the constraints on FixShake's host code (noted in the log) */
+bool FixShakeOCL::host_code_chosen()
+{
+  const char *bad = nullptr;
+  const int mode = StreamclContext::shake_mode(&bad);
+  if (bad) error->all(FLERR, strf("STREAMCL_SHAKE='%s' is invalid: use auto, 1 (device) or 0 (host)", bad));
+  const bool cpu = !scl_device(ctx)->is_gpu;
+  const bool host = mode == StreamclContext::SHAKE_HOST ||
+      (mode == StreamclContext::SHAKE_AUTO && cpu && SHAKE_AUTO_CPU_HOST);
+  if (host)
+    note(mode == StreamclContext::SHAKE_HOST
+             ? "STREAMCL_SHAKE=host: the constraints are solved on the host (LAMMPS's fix shake)"
+             : "a CPU device: the constraints are solved by LAMMPS's fix shake code on the host, "
+               "the faster there (STREAMCL_SHAKE=1 solves them on the device)");
+  return host;
 }
 
 void FixShakeOCL::pre_neighbor()

@@ -59,6 +59,7 @@ class FixShakeOCL : public FixShake {
   std::vector<scl_shake_cluster> clusters;
   bool noted_host_virial;
   int share_x = -1;                         // x from the pair's device copy (STREAMCL_SHARE_X)
+  bool host_code_chosen();   // STREAMCL_SHAKE / the device type choose FixShake's code
   bool host_only;                           // no usable device (noted in the log)
   double wall;                              // seconds in the device path of post_force this run
   long steps_device, steps_host;

@@ -71,6 +71,11 @@ bool ghost_check();
 // and the result is AUTO.
 enum BondedMode { BONDED_AUTO, BONDED_DEVICE, BONDED_OFF };
 int bonded_mode(const char **bad = nullptr);
+// STREAMCL_SHAKE, read here only: unset or auto, fix shake/ocl's default for
+// the device type (fix_shake_ocl.cpp); 1 or device: the device solve; 0 or
+// host: LAMMPS's fix shake code in it. Another value: *bad, and AUTO.
+enum ShakeMode { SHAKE_AUTO, SHAKE_DEVICE, SHAKE_HOST };
+int shake_mode(const char **bad = nullptr);
 
 // The context of (lmp, resolved device spec) for `user`; made by the first
 // acquire (STREAMCL_* environment options, profiling on), shared after.
