@@ -43,7 +43,7 @@ FixShakeOCL::~FixShakeOCL()
 }
 
 // auto on a CPU device: LAMMPS's host loop (1) or the device solve (0)
-#define SHAKE_AUTO_CPU_HOST 0
+#define SHAKE_AUTO_CPU_HOST 1
 
 void FixShakeOCL::note(const char *msg)
 {
@@ -104,6 +104,9 @@ void FixShakeOCL::create_engine()
                              err.c_str()));
   }
   if (host_code_chosen()) {
+    // FixShake's code needs no context: the other styles' stays shared
+    StreamclContext::release(lmp, ctx, StreamclContext::SHAKE);
+    ctx = nullptr;
     host_only = true;
     return;
   }

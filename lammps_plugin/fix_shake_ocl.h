@@ -16,7 +16,9 @@
  * force rows (bonded styles all /ocl, pppm/ocl, no earlier post_force fix):
  * the whole of post_force inside those rows before their one download (the
  * pair's force adder, solve_in_rows; STREAMCL_SHAKE_ROWS=0: as above).
- * On the host instead, with a note in the log: run_style respa (its
+ * On the host instead, with a note in the log: STREAMCL_SHAKE=0 (host), a
+ * CPU device under STREAMCL_SHAKE auto (the default; 1 forces the device:
+ * bench/RESULTS.md has the measurement), run_style respa (its
  * post_force_respa is FixShake's), steps that want per-atom virial, a device
  * without fp64. Minimization is FixShake's: refused (29Sep2021) or its
  * harmonic restraints on the host (2022+, noted in the log).
