@@ -65,6 +65,7 @@ class BondedOCLEngine : protected Pointers {
   // loops there; the device on a GPU. Resolved once, from the styles'
   // init_style (collective: every rank's first one asks its device).
   bool host_code();
+  void wait_device();   // host code: the device's queue drained first
 
  private:
   explicit BondedOCLEngine(LAMMPS *lmp) : Pointers(lmp) {}
@@ -177,6 +178,18 @@ void BondedOCLEngine::create()
   if (st) fail(FLERR, "creating the bonded engine", st);
 }
 
+/* Host code on a CPU device: the pair's kernel queued this step runs on the
+   same cores, on PoCL's threads, in launches that each end in a barrier of
+   all of them; LAMMPS's loops beside it take a core from a launch at a time
+   and every launch waits for it. So the host terms wait for the queue to
+   drain (the context is the pair's; a no-op once drained). */
+void BondedOCLEngine::wait_device()
+{
+  if (!ctx) return;
+  const scl_status st = scl_finish(ctx);
+  if (st) fail(FLERR, "waiting for the device before the host bonded terms", st);
+}
+
 bool BondedOCLEngine::host_code()
 {
   if (host >= 0) return host != 0;
@@ -195,11 +208,6 @@ bool BondedOCLEngine::host_code()
                                     "computes the bonded terms (STREAMCL_BONDED=1 runs them on it)\n",
                                     scl_device(ctx)->name)
                              : strf("bonded /ocl styles: on the GPU %s\n", scl_device(ctx)->name));
-  if (host) {
-    // the host code needs no context of its own: the pair's stays shared
-    StreamclContext::release(lmp, ctx, StreamclContext::BONDED);
-    ctx = nullptr;
-  }
   return host != 0;
 }
 
@@ -481,7 +489,10 @@ void BondHarmonicOCL::coeffs(scl_bonded_coeffs &c)
 }
 void BondHarmonicOCL::compute(int eflag, int vflag)
 {
-  if (!engine->device_computes(vflag)) return BondHarmonic::compute(eflag, vflag);
+  if (!engine->device_computes(vflag)) {
+    if (engine->host_code()) engine->wait_device();
+    return BondHarmonic::compute(eflag, vflag);
+  }
   ev_init(eflag, vflag);
   engine->start_for(SCL_BONDED_BOND, eflag, vflag);
 }
@@ -521,7 +532,10 @@ void AngleCharmmOCL::coeffs(scl_bonded_coeffs &c)
 }
 void AngleCharmmOCL::compute(int eflag, int vflag)
 {
-  if (!engine->device_computes(vflag)) return AngleCharmm::compute(eflag, vflag);
+  if (!engine->device_computes(vflag)) {
+    if (engine->host_code()) engine->wait_device();
+    return AngleCharmm::compute(eflag, vflag);
+  }
   ev_init(eflag, vflag);
   engine->start_for(SCL_BONDED_ANGLE, eflag, vflag);
 }
@@ -581,7 +595,10 @@ void DihedralCharmmOCL::coeffs(scl_bonded_coeffs &c)
 }
 void DihedralCharmmOCL::compute(int eflag, int vflag)
 {
-  if (!engine->device_computes(vflag)) return DihedralCharmm::compute(eflag, vflag);
+  if (!engine->device_computes(vflag)) {
+    if (engine->host_code()) engine->wait_device();
+    return DihedralCharmm::compute(eflag, vflag);
+  }
   ev_init(eflag, vflag);
   // as the CPU style: the pair tallies the 1-4 virial explicitly
   if (weightflag && vflag_global == VIRIAL_FDOTR)
@@ -642,7 +659,10 @@ void ImproperHarmonicOCL::coeffs(scl_bonded_coeffs &c)
 }
 void ImproperHarmonicOCL::compute(int eflag, int vflag)
 {
-  if (!engine->device_computes(vflag)) return ImproperHarmonic::compute(eflag, vflag);
+  if (!engine->device_computes(vflag)) {
+    if (engine->host_code()) engine->wait_device();
+    return ImproperHarmonic::compute(eflag, vflag);
+  }
   ev_init(eflag, vflag);
   engine->start_for(SCL_BONDED_IMPROPER, eflag, vflag);
 }

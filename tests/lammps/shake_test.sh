@@ -24,7 +24,7 @@
 #   sf_defaults  as sf with STREAMCL_BONDED and STREAMCL_SHAKE unset (ctest sets
 #             both to 1 for the device path): on a CPU device the bonded styles
 #             and fix shake/ocl run LAMMPS's host code, which the log must say,
-#             and only the pair and pppm/ocl hold the context; on a GPU the device
+#             and fix shake/ocl holds no context; on a GPU the device
 #   sharex    as sf, and again with STREAMCL_SHARE_X=0 (bonded, pppm/ocl and
 #             fix shake/ocl upload x instead of reading the pair's device copy):
 #             thermo and final positions bit for bit equal, and Device Time
@@ -168,7 +168,7 @@ sf|plugin|sf_nobonded|sf_defaults)
   # the styles' shared context (lammps_plugin/streamcl_context.h)
   want="pair"
   [ "$NP" = 1 ] && want="$want, kspace"
-  [ "$HOW" = sf_nobonded ] || [ $cpu_device = 1 ] || want="$want, bonded"
+  [ "$HOW" = sf_nobonded ] || want="$want, bonded"   # (host code: waits on the context)
   [ $cpu_device = 1 ] || want="$want, shake"   # (sf_nobonded: no bonded user is the switch at work)
   line=$(grep "^streamcl contexts:" log.ocl)
   echo "$line"
