@@ -143,9 +143,9 @@ void BondedOCLEngine::fail(const char *file, int line, const std::string &what, 
 
 /* This rank's device (the pair style's rule: the node's GPUs, or the first
    STREAMCL_GPUS of them, round robin by node-local rank unless STREAMCL_DEVICE
-   names one; the pair style's `gpus` keyword is not seen here), its context
-   (the instance's, shared with the other /ocl styles) and the engine.
-   Collective: every rank's first bonded compute() calls it. */
+   names one; the pair style's `gpus` keyword is not seen here) and its
+   context (the instance's, shared with the other /ocl styles). Collective:
+   every rank's first init_style (host_code()) or compute calls it. */
 void BondedOCLEngine::create_context()
 {
   const char *dev = getenv("STREAMCL_DEVICE");
