@@ -60,9 +60,9 @@ class BondedOCLEngine : protected Pointers {
   // the centroid per-atom virial, a split the device does not make (all four
   // styles alike, since they see the same vflag).
   bool device_computes(int vflag) { return !(vflag & VIRIAL_CENTROID) && !host_code(); }
-  // STREAMCL_BONDED auto (the default): LAMMPS's host code on a CPU device,
-  // whose OpenCL runs on the same cores as LAMMPS and is slower than its own
-  // loops there; the device on a GPU. Resolved once, from the styles'
+  // STREAMCL_BONDED auto (the default): LAMMPS's host code on a CPU device
+  // shared by several ranks of the node, whose OpenCL then runs on the
+  // rank's own core and is slower than LAMMPS's loops there; else the device. Resolved once, from the styles'
   // init_style (collective: every rank's first one asks its device).
   bool host_code();
   void wait_device();   // host code: the device's queue drained first
@@ -202,12 +202,18 @@ bool BondedOCLEngine::host_code()
     return false;
   }
   if (!ctx) create_context();
-  host = scl_device(ctx)->is_gpu ? 0 : 1;
+  // one rank: PoCL's threads on all cores run the terms beside the pair's
+  // (and fix shake/ocl solves in the pair's rows); several ranks of a node
+  // have about a core each, where LAMMPS's loops are the faster
+  int node_ranks = 1;
+  StreamclContext::node_rank(world, &node_ranks);   // collective
+  host = !scl_device(ctx)->is_gpu && node_ranks > 1 ? 1 : 0;
   if (comm->me == 0)
     utils::logmesg(lmp, host ? strf("bonded /ocl styles: %s is a CPU device: LAMMPS's host code "
-                                    "computes the bonded terms (STREAMCL_BONDED=1 runs them on it)\n",
-                                    scl_device(ctx)->name)
-                             : strf("bonded /ocl styles: on the GPU %s\n", scl_device(ctx)->name));
+                                    "computes the bonded terms (%d ranks share it; "
+                                    "STREAMCL_BONDED=1 runs them on it)\n",
+                                    scl_device(ctx)->name, node_ranks)
+                             : strf("bonded /ocl styles: on the device %s\n", scl_device(ctx)->name));
   return host != 0;
 }
 

@@ -42,9 +42,6 @@ FixShakeOCL::~FixShakeOCL()
   StreamclContext::release(lmp, ctx, StreamclContext::SHAKE);
 }
 
-// auto on a CPU device: LAMMPS's host loop (1) or the device solve (0)
-#define SHAKE_AUTO_CPU_HOST 1
-
 void FixShakeOCL::note(const char *msg)
 {
   if (comm->me == 0) utils::logmesg(lmp, strf("fix shake/ocl: %s\n", msg));
@@ -77,7 +74,7 @@ void FixShakeOCL::init()
          "use run_style verlet for the device solve");
     return;
   }
-  local_rank = StreamclContext::node_rank(world, nullptr);   // collective
+  local_rank = StreamclContext::node_rank(world, &node_ranks);   // collective
   if (!host_only) create_engine();
 }
 
@@ -129,9 +126,11 @@ void FixShakeOCL::create_engine()
            .c_str());
 }
 
-/* STREAMCL_SHAKE: host, or auto on a CPU device where LAMMPS's own loop is
-   SHAKE_AUTO_CPU_HOST's choice (its measurement in bench/RESULTS.md), puts
-   the constraints on FixShake's host code (noted in the log) */
+/* STREAMCL_SHAKE: host, or auto on a CPU device shared by several ranks of
+   the node (each rank then has about one core, and no solve inside the
+   pair's rows: LAMMPS's loop is the faster; one rank keeps PoCL's threads
+   and the rows; bench/RESULTS.md), puts the constraints on FixShake's host
+   code (noted in the log) */
 bool FixShakeOCL::host_code_chosen()
 {
   const char *bad = nullptr;
@@ -139,12 +138,12 @@ bool FixShakeOCL::host_code_chosen()
   if (bad) error->all(FLERR, strf("STREAMCL_SHAKE='%s' is invalid: use auto, 1 (device) or 0 (host)", bad));
   const bool cpu = !scl_device(ctx)->is_gpu;
   const bool host = mode == StreamclContext::SHAKE_HOST ||
-      (mode == StreamclContext::SHAKE_AUTO && cpu && SHAKE_AUTO_CPU_HOST);
+      (mode == StreamclContext::SHAKE_AUTO && cpu && node_ranks > 1);
   if (host)
     note(mode == StreamclContext::SHAKE_HOST
              ? "STREAMCL_SHAKE=host: the constraints are solved on the host (LAMMPS's fix shake)"
              : "a CPU device: the constraints are solved by LAMMPS's fix shake code on the host, "
-               "the faster there (STREAMCL_SHAKE=1 solves them on the device)");
+               "the faster with several ranks on it (STREAMCL_SHAKE=1 solves them on the device)");
   return host;
 }
 

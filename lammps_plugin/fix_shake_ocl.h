@@ -17,8 +17,9 @@
  * the whole of post_force inside those rows before their one download (the
  * pair's force adder, solve_in_rows; STREAMCL_SHAKE_ROWS=0: as above).
  * On the host instead, with a note in the log: STREAMCL_SHAKE=0 (host), a
- * CPU device under STREAMCL_SHAKE auto (the default; 1 forces the device:
- * bench/RESULTS.md has the measurement), run_style respa (its
+ * CPU device shared by several ranks of the node under STREAMCL_SHAKE auto
+ * (the default; 1 forces the device: bench/RESULTS.md has the measurement),
+ * run_style respa (its
  * post_force_respa is FixShake's), steps that want per-atom virial, a device
  * without fp64. Minimization is FixShake's: refused (29Sep2021) or its
  * harmonic restraints on the host (2022+, noted in the log).
@@ -66,6 +67,7 @@ class FixShakeOCL : public FixShake {
   double wall;                              // seconds in the device path of post_force this run
   long steps_device, steps_host;
   int local_rank;                           // node-local rank (init())
+  int node_ranks = 1;                       // ranks on this node (init())
 
   void create_engine();
   void upload_clusters();

@@ -22,9 +22,10 @@
 #   sf_nobonded  as sf with STREAMCL_BONDED=0 (-sf ocl keeps LAMMPS's CPU
 #             bonded styles: the A/B switch of the bonded /ocl styles)
 #   sf_defaults  as sf with STREAMCL_BONDED and STREAMCL_SHAKE unset (ctest sets
-#             both to 1 for the device path): on a CPU device the bonded styles
-#             and fix shake/ocl run LAMMPS's host code, which the log must say,
-#             and fix shake/ocl holds no context; on a GPU the device
+#             both to 1 for the device path): with several ranks on a CPU device
+#             the bonded styles and fix shake/ocl run LAMMPS's host code, which
+#             the log must say, and fix shake/ocl holds no context; one rank or a
+#             GPU: the device
 #   sharex    as sf, and again with STREAMCL_SHARE_X=0 (bonded, pppm/ocl and
 #             fix shake/ocl upload x instead of reading the pair's device copy):
 #             thermo and final positions bit for bit equal, and Device Time
@@ -126,8 +127,13 @@ if [ "$HOW" = sf_defaults ]; then
   # the bonded styles say which they chose for the device's type; fix
   # shake/ocl follows the same rule
   grep -q "is a CPU device: LAMMPS's host code computes the bonded terms" log.ocl && cpu_device=1
-  [ $cpu_device = 1 ] || grep -q "^bonded /ocl styles: on the GPU" log.ocl ||
+  [ $cpu_device = 1 ] || grep -q "^bonded /ocl styles: on the device" log.ocl ||
     { echo "FAIL: the bonded styles do not say what they chose"; fails=1; }
+  # several ranks on a CPU device take the host code; one rank never
+  if [ "$NP" = 1 ] && [ $cpu_device = 1 ]; then echo "FAIL: host code on one rank"; fails=1; fi
+  if [ "$NP" != 1 ] && [ $cpu_device = 0 ] && ! grep -q "on the device .*GPU\|NVIDIA\|AMD Radeon\|gfx" log.ocl; then
+    grep -qi "pthread\|Portable Computing" log.ocl && { echo "FAIL: $NP ranks on PoCL kept the device"; fails=1; }
+  fi
   if [ $cpu_device = 1 ]; then
     grep -q "^fix shake/ocl: a CPU device: the constraints are solved by LAMMPS's fix shake code" log.ocl ||
       { echo "FAIL: fix shake/ocl does not say it chose the host code on a CPU device"; fails=1; }
