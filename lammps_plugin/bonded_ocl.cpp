@@ -55,6 +55,17 @@ class BondedOCLEngine : protected Pointers {
   const double *eatom_of(int kind) const { return eatom_buf.data() + (size_t) kind * nall; }
   const double *vatom_of(int kind) const { return vatom_buf.data() + (size_t) kind * nall * 6; }
   int gathered() const { return ngather; }
+  // Whether this evaluation runs on the device: not where LAMMPS's host code
+  // is chosen for the device type (host_code()), nor for steps that ask for
+  // the centroid per-atom virial, a split the device does not make (all four
+  // styles alike, since they see the same vflag).
+  bool device_computes(int vflag) { return !(vflag & VIRIAL_CENTROID) && !host_code(); }
+  // STREAMCL_BONDED auto (the default): LAMMPS's host code on a CPU device
+  // shared by several ranks of the node, whose OpenCL then runs on the
+  // rank's own core and is slower than LAMMPS's loops there; else the device. Resolved once, from the styles'
+  // init_style (collective: every rank's first one asks its device).
+  bool host_code();
+  void wait_device();   // host code: the device's queue drained first
 
  private:
   explicit BondedOCLEngine(LAMMPS *lmp) : Pointers(lmp) {}
@@ -64,11 +75,13 @@ class BondedOCLEngine : protected Pointers {
   void upload_coeffs();
   void update_topology();
   void create();
+  void create_context();
   [[noreturn]] void fail(const char *file, int line, const std::string &what, scl_status st);
 
   int refs = 0;
   scl_context *ctx = nullptr;
   scl_bonded *engine = nullptr;
+  int host = -1;   // host_code(): -1 not resolved yet
   bool coeffs_dirty = true, topo_valid = false, in_flight = false;
   int active = 0, unclaimed = 0, flags = 0;
   int nlocal = -1, nall = -1, ngather = 0;
@@ -130,10 +143,10 @@ void BondedOCLEngine::fail(const char *file, int line, const std::string &what, 
 
 /* This rank's device (the pair style's rule: the node's GPUs, or the first
    STREAMCL_GPUS of them, round robin by node-local rank unless STREAMCL_DEVICE
-   names one; the pair style's `gpus` keyword is not seen here), its context
-   (the instance's, shared with the other /ocl styles) and the engine.
-   Collective: every rank's first bonded compute() calls it. */
-void BondedOCLEngine::create()
+   names one; the pair style's `gpus` keyword is not seen here) and its
+   context (the instance's, shared with the other /ocl styles). Collective:
+   every rank's first init_style (host_code()) or compute calls it. */
+void BondedOCLEngine::create_context()
 {
   const char *dev = getenv("STREAMCL_DEVICE");
   const std::string want = dev ? dev : "";
@@ -150,13 +163,58 @@ void BondedOCLEngine::create()
                            "STREAMCL_DEVICE (cpu, gpu, P:D or a name)",
                            spec.empty() ? "default" : spec.c_str(), scl_status_name(st),
                            err.c_str()));
+}
+
+void BondedOCLEngine::create()
+{
+  if (!ctx) create_context();
   scl_bonded_options o;
   scl_bonded_options_default(&o);
   const char *p = getenv("STREAMCL_PRECISION");
   if (p && !strcmp(p, "double")) o.precision = SCL_PREC_DOUBLE;
   else if (p && *p && strcmp(p, "mixed") && strcmp(p, "single"))
     error->all(FLERR, strf("STREAMCL_PRECISION='%s' is invalid: use single, mixed or double", p));
-  if ((st = scl_bonded_create(ctx, &o, &engine))) fail(FLERR, "creating the bonded engine", st);
+  const scl_status st = scl_bonded_create(ctx, &o, &engine);
+  if (st) fail(FLERR, "creating the bonded engine", st);
+}
+
+/* Host code on a CPU device: the pair's kernel queued this step runs on the
+   same cores, on PoCL's threads, in launches that each end in a barrier of
+   all of them; LAMMPS's loops beside it take a core from a launch at a time
+   and every launch waits for it. So the host terms wait for the queue to
+   drain (the context is the pair's; a no-op once drained). */
+void BondedOCLEngine::wait_device()
+{
+  if (!ctx) return;
+  const scl_status st = scl_finish(ctx);
+  if (st) fail(FLERR, "waiting for the device before the host bonded terms", st);
+}
+
+bool BondedOCLEngine::host_code()
+{
+  if (host >= 0) return host != 0;
+  const char *bad = nullptr;
+  const int mode = StreamclContext::bonded_mode(&bad);
+  if (bad)
+    error->all(FLERR, strf("STREAMCL_BONDED='%s' is invalid: use auto, 1 (device) or 0 (host)", bad));
+  if (mode == StreamclContext::BONDED_DEVICE) {
+    host = 0;
+    return false;
+  }
+  if (!ctx) create_context();
+  // one rank: PoCL's threads on all cores run the terms beside the pair's
+  // (and fix shake/ocl solves in the pair's rows); several ranks of a node
+  // have about a core each, where LAMMPS's loops are the faster
+  int node_ranks = 1;
+  StreamclContext::node_rank(world, &node_ranks);   // collective
+  host = !scl_device(ctx)->is_gpu && node_ranks > 1 ? 1 : 0;
+  if (comm->me == 0)
+    utils::logmesg(lmp, host ? strf("bonded /ocl styles: %s is a CPU device: LAMMPS's host code "
+                                    "computes the bonded terms (%d ranks share it; "
+                                    "STREAMCL_BONDED=1 runs them on it)\n",
+                                    scl_device(ctx)->name, node_ranks)
+                             : strf("bonded /ocl styles: on the device %s\n", scl_device(ctx)->name));
+  return host != 0;
 }
 
 /* The pair engine calls this in its finish, before its force read-back:
@@ -265,7 +323,7 @@ void BondedOCLEngine::start(int eflag, int vflag)
 {
   const StreamclContext::Span span(lmp, StreamclContext::BONDED);   // host time, transfers
   active = active_kinds();
-  if (!ctx) create();
+  if (!engine) create();
   if (share_x < 0) share_x = StreamclContext::share_x();
   if (coeffs_dirty) upload_coeffs();
   update_topology();
@@ -404,13 +462,6 @@ static void ensure_collect_fix(LAMMPS *lmp)
 /* ---------------------------------------------------------------- styles */
 
 namespace {
-// compute centroid/stress/atom asks for a per-atom split the device does not
-// make: LAMMPS's CPU code runs that evaluation (all four styles alike, since
-// they see the same vflag)
-bool device_can(int vflag)
-{
-  return !(vflag & VIRIAL_CENTROID);
-}
 
 template <class Style, class Base>
 void refuse_hybrid(Style *s, Base *installed, const char *kind, Error *error)
@@ -438,6 +489,7 @@ void BondHarmonicOCL::init_style()
 {
   BondHarmonic::init_style();
   ensure_collect_fix(lmp);
+  engine->host_code();   // resolved at the first init, on every rank
   refuse_hybrid(this, force->bond, "bond", error);
   engine->coeffs_changed();
 }
@@ -449,7 +501,10 @@ void BondHarmonicOCL::coeffs(scl_bonded_coeffs &c)
 }
 void BondHarmonicOCL::compute(int eflag, int vflag)
 {
-  if (!device_can(vflag)) return BondHarmonic::compute(eflag, vflag);
+  if (!engine->device_computes(vflag)) {
+    if (engine->host_code()) engine->wait_device();
+    return BondHarmonic::compute(eflag, vflag);
+  }
   ev_init(eflag, vflag);
   engine->start_for(SCL_BONDED_BOND, eflag, vflag);
 }
@@ -475,6 +530,7 @@ void AngleCharmmOCL::init_style()
 {
   AngleCharmm::init_style();
   ensure_collect_fix(lmp);
+  engine->host_code();   // resolved at the first init, on every rank
   refuse_hybrid(this, force->angle, "angle", error);
   engine->coeffs_changed();
 }
@@ -488,7 +544,10 @@ void AngleCharmmOCL::coeffs(scl_bonded_coeffs &c)
 }
 void AngleCharmmOCL::compute(int eflag, int vflag)
 {
-  if (!device_can(vflag)) return AngleCharmm::compute(eflag, vflag);
+  if (!engine->device_computes(vflag)) {
+    if (engine->host_code()) engine->wait_device();
+    return AngleCharmm::compute(eflag, vflag);
+  }
   ev_init(eflag, vflag);
   engine->start_for(SCL_BONDED_ANGLE, eflag, vflag);
 }
@@ -514,6 +573,7 @@ void DihedralCharmmOCL::init_style()
 {
   DihedralCharmm::init_style();   // the special_bonds and pair checks, lj14 pointers
   ensure_collect_fix(lmp);
+  engine->host_code();   // resolved at the first init, on every rank
   refuse_hybrid(this, force->dihedral, "dihedral", error);
   engine->coeffs_changed();
 }
@@ -547,7 +607,10 @@ void DihedralCharmmOCL::coeffs(scl_bonded_coeffs &c)
 }
 void DihedralCharmmOCL::compute(int eflag, int vflag)
 {
-  if (!device_can(vflag)) return DihedralCharmm::compute(eflag, vflag);
+  if (!engine->device_computes(vflag)) {
+    if (engine->host_code()) engine->wait_device();
+    return DihedralCharmm::compute(eflag, vflag);
+  }
   ev_init(eflag, vflag);
   // as the CPU style: the pair tallies the 1-4 virial explicitly
   if (weightflag && vflag_global == VIRIAL_FDOTR)
@@ -596,6 +659,7 @@ void ImproperHarmonicOCL::init_style()
 {
   ImproperHarmonic::init_style();
   ensure_collect_fix(lmp);
+  engine->host_code();   // resolved at the first init, on every rank
   refuse_hybrid(this, force->improper, "improper", error);
   engine->coeffs_changed();
 }
@@ -607,7 +671,10 @@ void ImproperHarmonicOCL::coeffs(scl_bonded_coeffs &c)
 }
 void ImproperHarmonicOCL::compute(int eflag, int vflag)
 {
-  if (!device_can(vflag)) return ImproperHarmonic::compute(eflag, vflag);
+  if (!engine->device_computes(vflag)) {
+    if (engine->host_code()) engine->wait_device();
+    return ImproperHarmonic::compute(eflag, vflag);
+  }
   ev_init(eflag, vflag);
   engine->start_for(SCL_BONDED_IMPROPER, eflag, vflag);
 }

@@ -18,7 +18,9 @@
  * round robin as the pair style does, else the default device). Precision:
  * STREAMCL_PRECISION (mixed, the default, or double; single means mixed).
  * Steps that ask for the centroid per-atom virial (compute
- * centroid/stress/atom) run LAMMPS's CPU code.
+ * centroid/stress/atom) run LAMMPS's CPU code, and so does every step on a
+ * CPU device (OpenCL there shares LAMMPS's cores and is slower than its own
+ * loops) unless STREAMCL_BONDED=1 (StreamclContext::bonded_mode).
  */
 #ifndef LMP_BONDED_OCL_H
 #define LMP_BONDED_OCL_H

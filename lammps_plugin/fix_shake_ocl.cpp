@@ -75,7 +75,7 @@ void FixShakeOCL::init()
          "use run_style verlet for the device solve");
     return;
   }
-  local_rank = StreamclContext::node_rank(world, nullptr);   // collective
+  local_rank = StreamclContext::node_rank(world, &node_ranks);   // collective
   if (!host_only) create_engine();
 }
 
@@ -100,6 +100,13 @@ void FixShakeOCL::create_engine()
                              "lists them), or use fix shake",
                              spec.empty() ? "default" : spec.c_str(), scl_status_name(st),
                              err.c_str()));
+  }
+  if (host_code_chosen()) {
+    // FixShake's code needs no context: the other styles' stays shared
+    StreamclContext::release(lmp, ctx, StreamclContext::SHAKE);
+    ctx = nullptr;
+    host_only = true;
+    return;
   }
   scl_shake_options o = scl_shake_options_default();
   o.tolerance = tolerance;
@@ -129,6 +136,27 @@ void FixShakeOCL::setup(int vflag)
   if (engine && !host_only && update->whichflag == 1 &&
       !utils::strmatch(update->integrate_style, "^respa"))
     ensure_rows_adder();
+}
+
+/* STREAMCL_SHAKE: host, or auto on a CPU device shared by several ranks of
+   the node (each rank then has about one core, and no solve inside the
+   pair's rows: LAMMPS's loop is the faster; one rank keeps PoCL's threads
+   and the rows; bench/RESULTS.md), puts the constraints on FixShake's host
+   code (noted in the log) */
+bool FixShakeOCL::host_code_chosen()
+{
+  const char *bad = nullptr;
+  const int mode = StreamclContext::shake_mode(&bad);
+  if (bad) error->all(FLERR, strf("STREAMCL_SHAKE='%s' is invalid: use auto, 1 (device) or 0 (host)", bad));
+  const bool cpu = !scl_device(ctx)->is_gpu;
+  const bool host = mode == StreamclContext::SHAKE_HOST ||
+      (mode == StreamclContext::SHAKE_AUTO && cpu && node_ranks > 1);
+  if (host)
+    note(mode == StreamclContext::SHAKE_HOST
+             ? "STREAMCL_SHAKE=host: the constraints are solved on the host (LAMMPS's fix shake)"
+             : "a CPU device: the constraints are solved by LAMMPS's fix shake code on the host, "
+               "the faster with several ranks on it (STREAMCL_SHAKE=1 solves them on the device)");
+  return host;
 }
 
 void FixShakeOCL::pre_neighbor()

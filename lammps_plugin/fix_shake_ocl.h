@@ -16,7 +16,10 @@
  * force rows (bonded styles all /ocl, pppm/ocl, no earlier post_force fix):
  * the whole of post_force inside those rows before their one download (the
  * pair's force adder, solve_in_rows; STREAMCL_SHAKE_ROWS=0: as above).
- * On the host instead, with a note in the log: run_style respa (its
+ * On the host instead, with a note in the log: STREAMCL_SHAKE=0 (host), a
+ * CPU device shared by several ranks of the node under STREAMCL_SHAKE auto
+ * (the default; 1 forces the device: bench/RESULTS.md has the measurement),
+ * run_style respa (its
  * post_force_respa is FixShake's), steps that want per-atom virial, a device
  * without fp64. Minimization is FixShake's: refused (29Sep2021) or its
  * harmonic restraints on the host (2022+, noted in the log).
@@ -63,10 +66,12 @@ class FixShakeOCL : public FixShake {
   std::vector<scl_shake_cluster> clusters;
   bool noted_host_virial;
   int share_x = -1;                         // x from the pair's device copy (STREAMCL_SHARE_X)
+  bool host_code_chosen();   // STREAMCL_SHAKE / the device type choose FixShake's code
   bool host_only;                           // no usable device (noted in the log)
   double wall;                              // seconds in the device path of post_force this run
   long steps_device, steps_host;
   int local_rank;                           // node-local rank (init())
+  int node_ranks = 1;                       // ranks on this node (init())
 
   void create_engine();
   bool clusters_owned = false;             // the engine's clusters: by owned atoms (rows)

@@ -7,6 +7,7 @@
 #include "fix_streamcl_collect.h"
 #include "pair_lj_charmm_coul_long_ocl.h"
 #include "pppm_ocl.h"
+#include "streamcl_context.h"
 
 #include "command.h"
 #include "error.h"
@@ -103,13 +104,14 @@ const StreamclStyle streamcl_styles[] = {
 };
 const int streamcl_nstyles = sizeof streamcl_styles / sizeof streamcl_styles[0];
 
-// STREAMCL_BONDED=0 leaves the bonded styles out, so -sf ocl keeps LAMMPS's
-// CPU bonded styles (the A/B switch of bench/bonded and bench/rhodo/step-gpu.sh)
+// STREAMCL_BONDED=0 (or host) leaves the bonded styles out, so -sf ocl keeps
+// LAMMPS's CPU bonded styles (the A/B switch of bench/bonded and
+// bench/rhodo/step-gpu.sh); auto, the default, registers them and they pick
+// the host code on a CPU device themselves (bonded_ocl.cpp)
 bool streamcl_style_enabled(const StreamclStyle &s)
 {
   static const char *const bonded[] = {"bond", "angle", "dihedral", "improper"};
-  const char *e = getenv("STREAMCL_BONDED");
-  if (!e || strcmp(e, "0")) return true;
+  if (StreamclContext::bonded_mode() != StreamclContext::BONDED_OFF) return true;
   for (const char *k : bonded)
     if (!strcmp(s.kind, k)) return false;
   return true;

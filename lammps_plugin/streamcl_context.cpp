@@ -151,6 +151,28 @@ bool shake_rows()
   return !(e && !strcmp(e, "0"));
 }
 
+int bonded_mode(const char **bad)
+{
+  const char *e = getenv("STREAMCL_BONDED");
+  if (bad) *bad = nullptr;
+  if (!e || !*e || !strcmp(e, "auto")) return BONDED_AUTO;
+  if (!strcmp(e, "0") || !strcmp(e, "host")) return BONDED_OFF;
+  if (!strcmp(e, "1") || !strcmp(e, "device")) return BONDED_DEVICE;
+  if (bad) *bad = e;
+  return BONDED_AUTO;
+}
+
+int shake_mode(const char **bad)
+{
+  const char *e = getenv("STREAMCL_SHAKE");
+  if (bad) *bad = nullptr;
+  if (!e || !*e || !strcmp(e, "auto")) return SHAKE_AUTO;
+  if (!strcmp(e, "0") || !strcmp(e, "host")) return SHAKE_HOST;
+  if (!strcmp(e, "1") || !strcmp(e, "device")) return SHAKE_DEVICE;
+  if (bad) *bad = e;
+  return SHAKE_AUTO;
+}
+
 bool ghost_check()
 {
   const char *e = getenv("STREAMCL_GHOST_CHECK");

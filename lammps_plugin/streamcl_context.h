@@ -64,6 +64,19 @@ bool ghost_gather();
 // rank; STREAMCL_SHAKE_ROWS=0: in post_force with its own transfers, A/B).
 bool shake_rows();
 bool ghost_check();
+// STREAMCL_BONDED, the one reading of it: unset or auto, the bonded /ocl
+// styles on a GPU and LAMMPS's host code in them on a CPU device (PoCL runs
+// the "device" on the same cores, slower than LAMMPS's own loops); 1 or
+// device: on the device whatever it is; 0 or host: -sf ocl leaves LAMMPS's
+// CPU bonded styles in place. Another value: *bad (optional) points at it
+// and the result is AUTO.
+enum BondedMode { BONDED_AUTO, BONDED_DEVICE, BONDED_OFF };
+int bonded_mode(const char **bad = nullptr);
+// STREAMCL_SHAKE, read here only: unset or auto, fix shake/ocl's default for
+// the device type (fix_shake_ocl.cpp); 1 or device: the device solve; 0 or
+// host: LAMMPS's fix shake code in it. Another value: *bad, and AUTO.
+enum ShakeMode { SHAKE_AUTO, SHAKE_DEVICE, SHAKE_HOST };
+int shake_mode(const char **bad = nullptr);
 
 // The context of (lmp, resolved device spec) for `user`; made by the first
 // acquire (STREAMCL_* environment options, profiling on), shared after.

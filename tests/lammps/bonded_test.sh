@@ -16,6 +16,10 @@
 #   suffix [HOW]                 -sf ocl maps the four styles (write_data names
 #                                them) with equal bonded energies; HOW=plugin:
 #                                `plugin load` into the PLUGIN LAMMPS
+#                                HOW=auto: STREAMCL_BONDED unset (the default:
+#                                one rank stays on the device, which the log
+#                                must say; several ranks on a CPU device: see
+#                                shake_test.sh sf_defaults)
 #   restart                      the /ocl styles come back from write_restart /
 #                                clear / read_restart with equal energies
 #   errors                       a hybrid sub-style is refused with a message
@@ -109,6 +113,8 @@ suffix)
   rm -rf "$d"; mkdir -p "$d"; ln -s "$data" "$d/data.peptide"
   { peptide_input | sed -e 's/^run 10/run 0/' -e 's/^dump.*//' ; echo "write_data out.data"; } > "$d/in.peptide"
   exe=$LMP_OCL; input=in.peptide
+  tol=1e-6
+  [ "$how" = auto ] && unset STREAMCL_BONDED
   if [ "$how" = plugin ]; then
     [ -x "${LMP_PLUGIN_HOST:-}" ] || { echo "SKIP: no PLUGIN LAMMPS (LMP_PLUGIN_HOST)"; exit 77; }
     { echo "plugin load $PLUGIN_SO"; cat "$d/in.peptide"; } > "$d/in.plugin"
@@ -124,7 +130,14 @@ suffix)
                "Dihedral Coeffs # charmm/ocl" "Improper Coeffs # harmonic/ocl"; do
     grep -q "$style" "$d/out.data" || fail "-sf ocl did not map: no '$style' in write_data"
   done
-  python3 "$HERE/bonded_compare.py" "$d/log.sf" "$d/log.cpu" - - 1e-6 1e-6 \
+  if [ "$how" = auto ]; then
+    # the styles say which they chose for the device's type, once
+    # (one rank: the device, CPU or not; host code needs several ranks on a CPU)
+    cpu=$(grep -c "is a CPU device: LAMMPS's host code computes the bonded terms" "$d/log.sf")
+    dev=$(grep -c "bonded /ocl styles: on the device" "$d/log.sf")
+    [ "$cpu" = 0 ] && [ "$dev" = 1 ] || fail "auto, one rank: $cpu 'host code' and $dev 'on the device' lines (want 0 and 1)"
+  fi
+  python3 "$HERE/bonded_compare.py" "$d/log.sf" "$d/log.cpu" - - $tol $tol \
       E_bond,E_angle,E_dihed,E_impro || fail "-sf ocl bonded energies vs CPU"
   ;;
 restart)

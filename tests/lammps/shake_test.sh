@@ -21,6 +21,11 @@
 #             as sf (skips, 77, without a plugin host)
 #   sf_nobonded  as sf with STREAMCL_BONDED=0 (-sf ocl keeps LAMMPS's CPU
 #             bonded styles: the A/B switch of the bonded /ocl styles)
+#   sf_defaults  as sf with STREAMCL_BONDED and STREAMCL_SHAKE unset (ctest sets
+#             both to 1 for the device path): with several ranks on a CPU device
+#             the bonded styles and fix shake/ocl run LAMMPS's host code, which
+#             the log must say, and fix shake/ocl holds no context; one rank or a
+#             GPU: the device
 #   sharex    as sf, and again with STREAMCL_SHARE_X=0 (bonded, pppm/ocl and
 #             fix shake/ocl upload x instead of reading the pair's device copy):
 #             thermo and final positions bit for bit equal, and Device Time
@@ -97,6 +102,9 @@ explicit|respa)
   sed -E 's/^(fix\s+\S+\s+\S+\s+)shake\s/\1shake\/ocl /' in.cpu > in.ocl
   tol=1e-10; dx=1e-9; cmd=("$LMP_OCL" -in in.ocl) ;;
 sf|sharex) tol=1e-5; dx=1e-4; cmd=("$LMP_OCL" -sf ocl -in in.cpu) ;;
+sf_defaults)
+  unset STREAMCL_BONDED STREAMCL_SHAKE
+  tol=1e-5; dx=1e-4; cmd=("$LMP_OCL" -sf ocl -in in.cpu) ;;
 sf_nobonded)
   export STREAMCL_BONDED=0
   tol=1e-5; dx=1e-4; cmd=("$LMP_OCL" -sf ocl -in in.cpu) ;;
@@ -115,7 +123,25 @@ if [ "$HOW" = respa ]; then
   grep -q "^fix shake/ocl: run_style respa: the constraints are solved on the host" log.ocl ||
     { echo "FAIL: the log does not note the host path under respa"; fails=1; }
 fi
-[ "$HOW" = respa ] || grep -q "^fix shake/ocl: SHAKE clusters solved on the OpenCL device" log.ocl ||
+cpu_device=0
+if [ "$HOW" = sf_defaults ]; then
+  # the bonded styles say which they chose for the device's type; fix
+  # shake/ocl follows the same rule
+  grep -q "is a CPU device: LAMMPS's host code computes the bonded terms" log.ocl && cpu_device=1
+  [ $cpu_device = 1 ] || grep -q "^bonded /ocl styles: on the device" log.ocl ||
+    { echo "FAIL: the bonded styles do not say what they chose"; fails=1; }
+  # several ranks on a CPU device take the host code; one rank never
+  if [ "$NP" = 1 ] && [ $cpu_device = 1 ]; then echo "FAIL: host code on one rank"; fails=1; fi
+  if [ "$NP" != 1 ] && [ $cpu_device = 0 ] && ! grep -q "on the device .*GPU\|NVIDIA\|AMD Radeon\|gfx" log.ocl; then
+    grep -qi "pthread\|Portable Computing" log.ocl && { echo "FAIL: $NP ranks on PoCL kept the device"; fails=1; }
+  fi
+  if [ $cpu_device = 1 ]; then
+    grep -q "^fix shake/ocl: a CPU device: the constraints are solved by LAMMPS's fix shake code" log.ocl ||
+      { echo "FAIL: fix shake/ocl does not say it chose the host code on a CPU device"; fails=1; }
+  fi
+fi
+[ "$HOW" = respa ] || [ $cpu_device = 1 ] ||
+  grep -q "^fix shake/ocl: SHAKE clusters solved on the OpenCL device" log.ocl ||
   { echo "FAIL: the log does not say fix shake/ocl solved on the device"; fails=1; }
 python3 "$HERE/shake_compare.py" log.ocl log.cpu $tol final.ocl final.cpu $dx 1e-3 || fails=1
 # sf on one rank: every force of the step is in the pair's device rows, so
@@ -144,12 +170,12 @@ if [ "$HOW" = sharex ]; then
   done
 fi
 case "$HOW" in
-sf|plugin|sf_nobonded)
+sf|plugin|sf_nobonded|sf_defaults)
   # the styles' shared context (lammps_plugin/streamcl_context.h)
   want="pair"
   [ "$NP" = 1 ] && want="$want, kspace"
-  [ "$HOW" = sf_nobonded ] || want="$want, bonded"
-  want="$want, shake"   # (sf_nobonded: no bonded user is the switch at work)
+  [ "$HOW" = sf_nobonded ] || want="$want, bonded"   # (host code: waits on the context)
+  [ $cpu_device = 1 ] || want="$want, shake"   # (sf_nobonded: no bonded user is the switch at work)
   line=$(grep "^streamcl contexts:" log.ocl)
   echo "$line"
   [ "$line" = "streamcl contexts: 1 per rank (max over ranks; 1 in the process), shared by: $want" ] ||
