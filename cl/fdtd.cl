@@ -2,12 +2,7 @@
  * UNIFORM=id (one material everywhere: no index arrays read), PER_X/PER_Y/
  * PER_Z (periodic axes). Fields on the padded grid of grid3d (one halo
  * plane, x fastest): point (i,j,k) at base + i + px*j + pxy*k. */
-#if FDTD_FP64
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-typedef double real;
-#else
-typedef float real;
-#endif
+#include "fdtd_real.clh"
 
 #ifndef PER_X
 #define PER_X 0

@@ -50,20 +50,7 @@ static scl_status copy_range(scl_stream *s, int write, size_t first, size_t coun
         return scl_fail_cl(ctx, fn, write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer", rc,
                            "stream '%s', elements [%zu, %zu)", s->label, first, first + count);
     }
-    if (write) {
-        ctx->transfers.uploads++;
-        ctx->transfers.upload_bytes += count * es;
-    } else {
-        ctx->transfers.downloads++;
-        ctx->transfers.download_bytes += count * es;
-    }
-    char label[80];
-    snprintf(label, sizeof label, "%s %s", write ? "write" : "read", s->label);
-    scl_track_event(ctx, label, write ? SCL_PROF_WRITE : SCL_PROF_READ, ev);
-    if (event)
-        *event = ev;
-    else if (ev)
-        clReleaseEvent(ev);
+    scl_copy_done(ctx, s, write, count * es, ev, event);
     return SCL_OK;
 }
 

@@ -122,6 +122,10 @@ void scl_reducer_free(struct scl_reducer *r);
  * (profile accounting, plan timing); scl_want_event says whether to ask for one. */
 int scl_want_event(const scl_context *ctx);
 void scl_track_event(scl_context *ctx, const char *label, scl_prof_kind kind, cl_event ev);
+/* stream.c: a read or write of s enqueued on either queue (ev its event):
+ * counted in the transfers, profiled, then *event = ev or released */
+void scl_copy_done(scl_context *ctx, const scl_stream *s, int write, size_t bytes, cl_event ev,
+                   cl_event *event);
 scl_status scl_enqueue_kernel(scl_context *ctx, cl_kernel k, const char *name, const char *label,
                               unsigned dims, const size_t *global, const size_t *local,
                               scl_event *event);

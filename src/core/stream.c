@@ -104,6 +104,27 @@ void scl_stream_dims(const scl_stream *s, size_t dims[3])
         dims[d] = s ? s->dims[d] : 0;
 }
 
+/* A copy enqueued (on either queue): counted, its event profiled, and
+ * handed to the caller or released. */
+void scl_copy_done(scl_context *ctx, const scl_stream *s, int write, size_t bytes, cl_event ev,
+                   cl_event *event)
+{
+    if (write) {
+        ctx->transfers.uploads++;
+        ctx->transfers.upload_bytes += bytes;
+    } else {
+        ctx->transfers.downloads++;
+        ctx->transfers.download_bytes += bytes;
+    }
+    char label[80];
+    snprintf(label, sizeof label, "%s %s", write ? "write" : "read", s->label);
+    scl_track_event(ctx, label, write ? SCL_PROF_WRITE : SCL_PROF_READ, ev);
+    if (event)
+        *event = ev;
+    else if (ev)
+        clReleaseEvent(ev);
+}
+
 static scl_status transfer(scl_stream *s, int write, size_t first, size_t count, void *host,
                            int blocking, cl_event *event)
 {
@@ -132,20 +153,7 @@ static scl_status transfer(scl_stream *s, int write, size_t first, size_t count,
         return scl_fail_cl(ctx, fn, write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer", rc,
                            "stream '%s', elements [%zu, %zu) of %s", s->label, first,
                            first + count, scl_type_name(s->type));
-    if (write) {
-        ctx->transfers.uploads++;
-        ctx->transfers.upload_bytes += count * es;
-    } else {
-        ctx->transfers.downloads++;
-        ctx->transfers.download_bytes += count * es;
-    }
-    char label[80];
-    snprintf(label, sizeof label, "%s %s", write ? "write" : "read", s->label);
-    scl_track_event(ctx, label, write ? SCL_PROF_WRITE : SCL_PROF_READ, ev);
-    if (event)
-        *event = ev;
-    else if (ev)
-        clReleaseEvent(ev);
+    scl_copy_done(ctx, s, write, count * es, ev, event);
     return SCL_OK;
 }
 

@@ -4,12 +4,7 @@
  * version: src/fdtd/tline.c, the model: include/streamcl/fdtd.h). The
  * line joined to the grid is NL cells: the work is tiny, the point is to
  * stay in the queue. Options: FDTD_FP64 (double fields). */
-#if FDTD_FP64
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-typedef double real;
-#else
-typedef float real;
-#endif
+#include "fdtd_real.clh"
 
 #define NL 11    /* SCL_FDTD_TLINE_ANT + 1 */
 #define ANT 10   /* the cell at the grid */

@@ -103,12 +103,8 @@ scl_status fdtd_tline_dev_create(scl_context *ctx, const scl_fdtd_model *m, int 
     fdtd_tline_dev *d = calloc(1, sizeof *d);
     if (!d)
         return scl_fail(ctx, SCL_ERR_MEMORY, "scl_fdtd_create", "out of host memory");
+    *d = (fdtd_tline_dev){.ctx = ctx, .m = m, .fp64 = fp64, .ntl = ntl, .chunk = chunk};
     *out = d;
-    d->ctx = ctx;
-    d->m = m;
-    d->fp64 = fp64;
-    d->ntl = ntl;
-    d->chunk = chunk;
     size_t rs = fp64 ? sizeof(double) : sizeof(float), n = (size_t)ntl;
     d->src = malloc(sizeof(int) * n);
     d->stage = malloc(rs * 3 * n * (size_t)chunk);
