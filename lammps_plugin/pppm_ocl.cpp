@@ -433,6 +433,48 @@ void PPPMOCL::scatter_forces(double e, const double v[6], double *eout, double v
   for (int k = 0; k < 6; k++) vout[k] = ev[1 + k];
 }
 
+/* a step computed without reaching pre_reverse: stale, drained apart
+   (ranks gather: rank 0 holds the whole step) */
+void PPPMOCL::drain_stale_step()
+{
+  pending = pending_solve = deferred = false;
+  if (!has_engine()) return;
+  std::vector<double> scratch(3 * (size_t) MAX(gathered() ? pending_gathered : pending_nlocal, 1));
+  scl_status st = scl_pppm_fieldforce_finish(engine, scratch.data());
+  if (st != SCL_OK) fail(FLERR, "draining a stale step", st);
+}
+
+/* energy and virial of a host-path step: exactly PPPM::compute's sums */
+void PPPMOCL::tally_sums(int nlocal)
+{
+  const double qscale = qqrd2e * scale;
+  if (eflag_global) {
+    double energy_all;
+    MPI_Allreduce(&energy, &energy_all, 1, MPI_DOUBLE, MPI_SUM, world);
+    energy = energy_all;
+    energy *= 0.5 * volume;
+    energy -= g_ewald * qsqsum / MY_PIS + MY_PI2 * qsum * qsum / (g_ewald * g_ewald * volume);
+    energy *= qscale;
+  }
+  if (vflag_global) {
+    double virial_all[6];
+    MPI_Allreduce(virial, virial_all, 6, MPI_DOUBLE, MPI_SUM, world);
+    for (int i = 0; i < 6; i++) virial[i] = 0.5 * qscale * volume * virial_all[i];
+  }
+  if (evflag_atom) {
+    const double *q = atom->q;
+    if (eflag_atom)
+      for (int i = 0; i < nlocal; i++) {
+        eatom[i] *= 0.5;
+        eatom[i] -= g_ewald * q[i] * q[i] / MY_PIS + MY_PI2 * q[i] * qsum / (g_ewald * g_ewald * volume);
+        eatom[i] *= qscale;
+      }
+    if (vflag_atom)
+      for (int i = 0; i < nlocal; i++)
+        for (int j = 0; j < 6; j++) vatom[i][j] *= 0.5 * qscale;
+  }
+}
+
 /* PPPM::compute with particle_map + make_rho and fieldforce on the device */
 void PPPMOCL::compute(int eflag, int vflag)
 {
@@ -449,16 +491,7 @@ void PPPMOCL::compute(int eflag, int vflag)
     pending_virial = vflag_global;
     return;
   }
-  if (pending) {
-    // a step computed without reaching pre_reverse: stale, drain it apart
-    // (ranks gather: rank 0 holds the whole step)
-    pending = pending_solve = deferred = false;
-    if (has_engine()) {
-      std::vector<double> scratch(3 * (size_t) MAX(gathered() ? pending_gathered : pending_nlocal, 1));
-      scl_status st = scl_pppm_fieldforce_finish(engine, scratch.data());
-      if (st != SCL_OK) fail(FLERR, "draining a stale step", st);
-    }
-  }
+  if (pending) drain_stale_step();
   if (gathered() && evflag_atom) {
     // per-atom energy/virial: this step is LAMMPS's host PPPM
     PPPM::compute(eflag, vflag);
@@ -506,33 +539,7 @@ void PPPMOCL::compute(int eflag, int vflag)
 
   if (evflag_atom) fieldforce_peratom();
 
-  // energy and virial: exactly PPPM::compute's sums
-  const double qscale = qqrd2e * scale;
-  if (eflag_global) {
-    double energy_all;
-    MPI_Allreduce(&energy, &energy_all, 1, MPI_DOUBLE, MPI_SUM, world);
-    energy = energy_all;
-    energy *= 0.5 * volume;
-    energy -= g_ewald * qsqsum / MY_PIS + MY_PI2 * qsum * qsum / (g_ewald * g_ewald * volume);
-    energy *= qscale;
-  }
-  if (vflag_global) {
-    double virial_all[6];
-    MPI_Allreduce(virial, virial_all, 6, MPI_DOUBLE, MPI_SUM, world);
-    for (int i = 0; i < 6; i++) virial[i] = 0.5 * qscale * volume * virial_all[i];
-  }
-  if (evflag_atom) {
-    const double *q = atom->q;
-    if (eflag_atom)
-      for (int i = 0; i < nlocal; i++) {
-        eatom[i] *= 0.5;
-        eatom[i] -= g_ewald * q[i] * q[i] / MY_PIS + MY_PI2 * q[i] * qsum / (g_ewald * g_ewald * volume);
-        eatom[i] *= qscale;
-      }
-    if (vflag_atom)
-      for (int i = 0; i < nlocal; i++)
-        for (int j = 0; j < 6; j++) vatom[i][j] *= 0.5 * qscale;
-  }
+  tally_sums(nlocal);
   account(host_time, t0);
 }
 

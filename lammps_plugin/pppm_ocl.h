@@ -119,6 +119,8 @@ class PPPMOCL : public PPPM, public StreamclCollected {
   bool start_own_step(bool tally);
   bool set_device_kspace();      // false: no device FFTs
   void prepare_device_step();
+  void drain_stale_step();
+  void tally_sums(int nlocal);
   scl_status set_kspace_on_device();
   bool device_gf();   // the device computes the Green's function (one rank, device FFTs)
   // PPPM::setup's host Green's function: skipped while the device computes
