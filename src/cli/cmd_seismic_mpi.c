@@ -151,12 +151,12 @@ static int set_up(seis_rank *r, const seis_args *a, const scl_seis_run *run,
      * keep their cores for the updates (its kernels run there) */
     const int node_threads = cli_halo_node_threads(r->cart), gpu = scl_device(r->ctx)->is_gpu;
     const int threads = a->halo_threads ? (int)a->halo_threads : gpu ? node_threads : 1;
-    /* not given: messages where some rank runs on a GPU (there even the
-     * threaded window lost to them at 4 GPUs: RESULTS, issue 24), the
-     * window otherwise */
-    int mpi = a->halo_mpi, any_gpu;
-    MPI_Allreduce(&gpu, &any_gpu, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    mpi = mpi >= 0 ? mpi : any_gpu;
+    /* not given: messages where some rank runs on a GPU with fewer than 4
+     * copy threads (its single-threaded window copies lose to the MPI
+     * transport's: RESULTS, issue 24), the window otherwise */
+    int mpi = a->halo_mpi, here[2] = {gpu, -threads}, any[2];
+    MPI_Allreduce(here, any, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    mpi = mpi >= 0 ? mpi : any[0] && -any[1] < 4;
     cli_halo_init(&r->halo, r->cart, r->below, r->above, r->size > 1 ? r->bytes : 0, mpi);
     r->halo.threads = threads;
     r->halo.pieces = a->halo_pieces ? (int)a->halo_pieces : 1;

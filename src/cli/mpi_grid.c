@@ -267,7 +267,9 @@ int cli_halo_node_threads(MPI_Comm comm)
     int t = omp_get_num_procs(); /* the cores this rank may run on (its binding) */
     const int share = online > 0 ? (int)(online / local) : 1;
     t = t < share ? t : share;
-    return t < 1 ? 1 : t > 16 ? 16 : t;
+    /* 8: more copy threads per rank contend for the host's memory (16 per
+     * rank at 4 ranks lost to messages; RESULTS, issue 24) */
+    return t < 1 ? 1 : t > 8 ? 8 : t;
 #else
     return 1;
 #endif
