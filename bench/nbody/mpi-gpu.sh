@@ -18,8 +18,9 @@
 # (drift, transfers, forces; the tuned plan per rank, tuning outside the
 # timed steps), speed-up and efficiency against 1 GPU under mpirun (same
 # path), plus the one-rank command without mpirun (kernel event times) for
-# reference, and the time a rank waited for blocks (not hidden by the
-# forces). PRECISION=double for fp64. Results: $OUT/nbody-mpi/ (scaling.tsv,
+# reference, and per step the most a rank's host waited in MPI for blocks
+# (while the last block's forces run) and for the device (the forces
+# outlasting the transfers: the exchange is hidden while this dominates). PRECISION=double for fp64. Results: $OUT/nbody-mpi/ (scaling.tsv,
 # logs).
 cd "$(dirname "$0")/../.." || exit 1
 export STREAMCL_GPU_CMAKE_ARGS=${STREAMCL_GPU_CMAKE_ARGS:-"-DSTREAMCL_MODULES=nbody;pair"}
@@ -60,7 +61,7 @@ for plan in forced tuned; do
 done
 
 echo "== strong scaling, $prec precision, $steps steps"
-printf 'bodies\tgpus\tinteractions_s\tspeedup\tefficiency\ts_per_step\twait_s_per_step\n' \
+printf 'bodies\tgpus\tinteractions_s\tspeedup\tefficiency\ts_per_step\tmpi_wait_s\tdevice_wait_s\n' \
     > "$dest/scaling.tsv"
 for N in $n_list; do
     log=$dest/one-$N.log
@@ -79,14 +80,15 @@ for N in $n_list; do
         per=$(echo "$line" | grep -o '[0-9.e+-]* s per step' | head -1 | cut -d' ' -f1)
         rate=$(echo "$line" | grep -o '[0-9.e+-]* interactions/s' | cut -d' ' -f1)
         wait=$(echo "$line" | grep -o 'waiting for blocks [0-9.e+-]*' | cut -d' ' -f4)
+        dev=$(echo "$line" | grep -o 'for the device [0-9.e+-]*' | cut -d' ' -f4)
         if [ "$rc" -ne 0 ] || [ -z "$rate" ]; then
             echo "N=$N $n GPUs: failed (rc $rc): $(grep -m1 'streamcl' "$log")"
             continue
         fi
         b=$(awk -F'\t' -v N="$N" 'NR > 1 && $1 == N && $2 == 1 { print $3 }' "$dest/scaling.tsv")
         [ -z "$b" ] && b=$rate
-        awk -v N="$N" -v n="$n" -v r="$rate" -v b="$b" -v p="$per" -v w="$wait" \
-            'BEGIN { printf "%d\t%d\t%.4e\t%.2f\t%.3f\t%s\t%s\n", N, n, r, r / b, r / b / n, p, w }' |
+        awk -v N="$N" -v n="$n" -v r="$rate" -v b="$b" -v p="$per" -v w="$wait" -v d="$dev" \
+            'BEGIN { printf "%d\t%d\t%.4e\t%.2f\t%.3f\t%s\t%s\t%s\n", N, n, r, r / b, r / b / n, p, w, d }' |
             tee -a "$dest/scaling.tsv"
     done
 done

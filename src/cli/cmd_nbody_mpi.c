@@ -30,7 +30,8 @@ typedef struct {
     size_t bytes;            /* the largest block's */
     char *own, *buf[2];      /* packed blocks: this rank's; those in transit */
     int failed;              /* this rank's device work stopped (it keeps the ring going) */
-    double wait_s;           /* time in MPI waiting for blocks */
+    double wait_s;           /* in MPI waiting for blocks (the last block's forces run meanwhile) */
+    double device_s;         /* in the copies of blocks, which wait for the device's forces */
 } nb_rank;
 
 /* Options the run over ranks does not take; 0 or -1 after printing. */
@@ -94,15 +95,19 @@ static void post_block(nb_rank *r, int b, MPI_Request *rq, MPI_Request sq[2])
 static void evaluate(nb_rank *r, unsigned close)
 {
     MPI_Request rq = MPI_REQUEST_NULL, sq[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
-    if (!r->failed)
+    double t0 = MPI_Wtime();
+    if (!r->failed) /* waits for the last evaluation's forces and the drift */
         check(r, scl_nbody_pack(r->nb, r->own));
+    r->device_s += MPI_Wtime() - t0;
     post_block(r, 0, &rq, sq);
     for (int b = 0; b < r->size; b++) {
         const char *data = take_block(r, b, &rq, sq);
         post_block(r, b + 1, &rq, sq); /* travels while block b's forces are added */
         const unsigned flags = (b == 0 ? SCL_NBODY_BEGIN : 0u) | (b == r->size - 1 ? close : 0u);
+        t0 = MPI_Wtime();
         if (!r->failed) /* the copy waits for block b - 1's kernel (one queue) */
             check(r, scl_nbody_put_sources(r->nb, (size_t)r->first[b], (size_t)r->count[b], data));
+        r->device_s += MPI_Wtime() - t0;
         if (!r->failed)
             check(r, scl_nbody_accumulate(r->nb, (size_t)r->first[b], (size_t)r->count[b],
                                           flags));
@@ -227,7 +232,7 @@ static int run_steps(nb_rank *r, const nbody_args *a, double *pos, double *vel, 
     const long chunk = r->n > 65536 ? 1 : r->n > 8192 ? 10 : 100;
     MPI_Barrier(MPI_COMM_WORLD);
     const double t0 = MPI_Wtime();
-    r->wait_s = 0;
+    r->wait_s = r->device_s = 0;
     int rc = 0;
     for (long done = 0; done < a->steps && !rc;) {
         const long k = a->steps - done < chunk ? a->steps - done : chunk;
@@ -282,19 +287,22 @@ static int share_bodies(nb_rank *r, nbody_args *a, double **pos, double **vel, d
 }
 
 /* The force rate over the run (wall time of the slowest rank, drift and
- * transfers included) and rank 0's time waiting for blocks. */
+ * transfers included) and where the host waited: in MPI for blocks (while
+ * the last block's forces run) and for the device (the forces outlasting
+ * the transfer): the most over the ranks. */
 static void print_rate(const nb_rank *r, const nbody_args *a, double secs)
 {
-    double wait = 0;
-    MPI_Reduce(&r->wait_s, &wait, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    double mine[2] = {r->wait_s, r->device_s}, most[2] = {0, 0};
+    MPI_Reduce(mine, most, 2, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     if (r->rank != 0 || a->steps == 0)
         return;
     const double per = secs / (double)a->steps, inter = (double)r->n * (double)r->n;
     printf("force: %ld steps on %d MPI ranks, %.6f s per step (wall, slowest rank) -> %.4e "
-           "interactions/s, %.2f GFLOP/s (%d FLOPs per interaction); waiting for blocks %.6f s "
-           "per step (slowest rank)\n", a->steps, r->size, per, inter / per,
-           inter * SCL_NBODY_FLOPS_PER_INTERACTION / per * 1e-9,
-           SCL_NBODY_FLOPS_PER_INTERACTION, wait / (double)a->steps);
+           "interactions/s, %.2f GFLOP/s (%d FLOPs per interaction); per step, most of a rank: "
+           "waiting for blocks %.6f s, for the device %.6f s\n", a->steps, r->size, per,
+           inter / per, inter * SCL_NBODY_FLOPS_PER_INTERACTION / per * 1e-9,
+           SCL_NBODY_FLOPS_PER_INTERACTION, most[0] / (double)a->steps,
+           most[1] / (double)a->steps);
 }
 
 /* Rank 0: the state gathered, checked and written as one rank writes it. */
