@@ -28,6 +28,7 @@ typedef struct {
     scl_context *ctx;
     scl_nbody *nb;
     size_t bytes;            /* the largest block's */
+    MPI_Datatype real;       /* the body precision's (a block is 4 * count of them) */
     char *own, *buf[2];      /* packed blocks: this rank's; those in transit */
     int failed;              /* this rank's device work stopped (it keeps the ring going) */
     double wait_s;           /* in MPI waiting for blocks (the last block's forces run meanwhile) */
@@ -60,7 +61,6 @@ static void check(nb_rank *r, scl_status s)
 static const char *take_block(nb_rank *r, int b, MPI_Request *rq, MPI_Request sq[2])
 {
     const int next = (r->rank + 1) % r->size;
-    const int bytes = (int)scl_nbody_block_bytes(r->nb, (size_t)r->count[b]);
     const char *data = r->own;
     if (b != r->rank) {
         const double t0 = MPI_Wtime();
@@ -69,7 +69,7 @@ static const char *take_block(nb_rank *r, int b, MPI_Request *rq, MPI_Request sq
         data = r->buf[b % 2];
     }
     if (next != b)
-        MPI_Isend(data, bytes, MPI_BYTE, next, b, MPI_COMM_WORLD, &sq[b % 2]);
+        MPI_Isend(data, 4 * r->count[b], r->real, next, b, MPI_COMM_WORLD, &sq[b % 2]);
     return data;
 }
 
@@ -85,8 +85,7 @@ static void post_block(nb_rank *r, int b, MPI_Request *rq, MPI_Request sq[2])
     if (b == r->rank)
         return;
     const int prev = (r->rank + r->size - 1) % r->size;
-    const int bytes = (int)scl_nbody_block_bytes(r->nb, (size_t)r->count[b]);
-    MPI_Irecv(r->buf[b % 2], bytes, MPI_BYTE, prev, b, MPI_COMM_WORLD, rq);
+    MPI_Irecv(r->buf[b % 2], 4 * r->count[b], r->real, prev, b, MPI_COMM_WORLD, rq);
 }
 
 /* One force evaluation over all blocks (close: the flags of the last block;
@@ -142,6 +141,7 @@ static int set_up(nb_rank *r, const nbody_args *a, const double *pos, const doub
     }
     if (ok) {
         r->bytes = scl_nbody_block_bytes(r->nb, (size_t)r->count[0]); /* the largest */
+        r->real = a->precision == SCL_NBODY_DOUBLE ? MPI_DOUBLE : MPI_FLOAT;
         r->own = calloc(3, r->bytes);
         r->buf[0] = r->own ? r->own + r->bytes : NULL;
         r->buf[1] = r->own ? r->own + 2 * r->bytes : NULL;
