@@ -89,8 +89,11 @@ void scl_nbody_energy_sum(size_t n, const double *vel, const double *mass, const
  * system of all the bodies sums it: with the same plan the bits are the
  * same. Potentials (and scl_nbody_energy) then run against the sources. A
  * block is 4 * count reals of the body precision: x[count] y[count] z[count]
- * m[count] (scl_nbody_block_bytes). scl_nbody_step refuses a system with
- * sources. */
+ * m[count] (scl_nbody_block_bytes). scl_nbody_put_sources only queues the
+ * copy: the block must stay as it is until a call that waits for the
+ * device (scl_nbody_pack, _read, _potentials, _energy, scl_finish), so that
+ * the next block can arrive while the forces run. scl_nbody_step refuses a
+ * system with sources. */
 enum { SCL_NBODY_BEGIN = 1, SCL_NBODY_CLOSE = 2, SCL_NBODY_KICK = 4 };
 scl_status scl_nbody_sources_create(scl_nbody *nb, size_t total);
 size_t scl_nbody_block_bytes(const scl_nbody *nb, size_t count);

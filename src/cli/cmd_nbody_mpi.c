@@ -27,12 +27,13 @@ typedef struct {
     int *first, *count;      /* every rank's block */
     scl_context *ctx;
     scl_nbody *nb;
-    size_t bytes;            /* the largest block's */
-    MPI_Datatype real;       /* the body precision's (a block is 4 * count of them) */
-    char *own, *buf[2];      /* packed blocks: this rank's; those in transit */
+    size_t real_size;        /* bytes of a real of the body precision */
+    MPI_Datatype real;       /* its MPI type (a block is 4 * count of them) */
+    char *all;               /* every block, packed, at its place (blocks in the bodies' order) */
+    MPI_Request *req;        /* a receive and a send per block */
     int failed;              /* this rank's device work stopped (it keeps the ring going) */
-    double wait_s;           /* in MPI waiting for blocks (the last block's forces run meanwhile) */
-    double device_s;         /* in the copies of blocks, which wait for the device's forces */
+    double wait_s;           /* in MPI waiting for blocks (the queued forces run meanwhile) */
+    double device_s;         /* in the pack, which waits for the device's queued forces */
 } nb_rank;
 
 /* Options the run over ranks does not take; 0 or -1 after printing. */
@@ -55,63 +56,47 @@ static void check(nb_rank *r, scl_status s)
     r->failed = 1;
 }
 
-/* Block b on this rank's host: its own, or taken from the rank before in the
- * ring (posted in *rq) and handed on to the rank after unless that one owns
- * it (the send's request in sq[b % 2], waited before the buffer is reused). */
-static const char *take_block(nb_rank *r, int b, MPI_Request *rq, MPI_Request sq[2])
+/* Block b's place in the host copy of all blocks (each block its own, so
+ * that no receive waits for a copy to the device to finish). */
+static char *block_at(const nb_rank *r, int b)
 {
-    const int next = (r->rank + 1) % r->size;
-    const char *data = r->own;
-    if (b != r->rank) {
-        const double t0 = MPI_Wtime();
-        MPI_Wait(rq, MPI_STATUS_IGNORE);
-        r->wait_s += MPI_Wtime() - t0;
-        data = r->buf[b % 2];
-    }
-    if (next != b)
-        MPI_Isend(data, 4 * r->count[b], r->real, next, b, MPI_COMM_WORLD, &sq[b % 2]);
-    return data;
-}
-
-/* Post the receive of block b from the rank before (none for the owner),
- * once the hand-on of block b - 2 (from the same buffer, in the same
- * request) is done. */
-static void post_block(nb_rank *r, int b, MPI_Request *rq, MPI_Request sq[2])
-{
-    *rq = MPI_REQUEST_NULL;
-    if (b >= r->size)
-        return;
-    MPI_Wait(&sq[b % 2], MPI_STATUS_IGNORE);
-    if (b == r->rank)
-        return;
-    const int prev = (r->rank + r->size - 1) % r->size;
-    MPI_Irecv(r->buf[b % 2], 4 * r->count[b], r->real, prev, b, MPI_COMM_WORLD, rq);
+    return r->all + (size_t)r->first[b] * 4 * r->real_size;
 }
 
 /* One force evaluation over all blocks (close: the flags of the last block;
- * SCL_NBODY_CLOSE, with SCL_NBODY_KICK in a step). Every rank makes every
- * MPI call, a failed one too (then with no device work). */
+ * SCL_NBODY_CLOSE, with SCL_NBODY_KICK in a step). Every block's receive
+ * from the rank before is posted at once; block b, once here, is handed on
+ * to the rank after (unless that one owns it) and its copy and forces
+ * queued on the device, so the host waits for the device only in the next
+ * pack. Every rank makes every MPI call, a failed one too (then with no
+ * device work). */
 static void evaluate(nb_rank *r, unsigned close)
 {
-    MPI_Request rq = MPI_REQUEST_NULL, sq[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    MPI_Request *rq = r->req, *sq = r->req + r->size;
+    const int next = (r->rank + 1) % r->size, prev = (r->rank + r->size - 1) % r->size;
     double t0 = MPI_Wtime();
-    if (!r->failed) /* waits for the last evaluation's forces and the drift */
-        check(r, scl_nbody_pack(r->nb, r->own));
+    if (!r->failed) /* waits for the last evaluation's forces (and the copies from all) */
+        check(r, scl_nbody_pack(r->nb, block_at(r, r->rank)));
     r->device_s += MPI_Wtime() - t0;
-    post_block(r, 0, &rq, sq);
     for (int b = 0; b < r->size; b++) {
-        const char *data = take_block(r, b, &rq, sq);
-        post_block(r, b + 1, &rq, sq); /* travels while block b's forces are added */
-        const unsigned flags = (b == 0 ? SCL_NBODY_BEGIN : 0u) | (b == r->size - 1 ? close : 0u);
-        t0 = MPI_Wtime();
-        if (!r->failed) /* the copy waits for block b - 1's kernel (one queue) */
-            check(r, scl_nbody_put_sources(r->nb, (size_t)r->first[b], (size_t)r->count[b], data));
-        r->device_s += MPI_Wtime() - t0;
-        if (!r->failed)
-            check(r, scl_nbody_accumulate(r->nb, (size_t)r->first[b], (size_t)r->count[b],
-                                          flags));
+        rq[b] = sq[b] = MPI_REQUEST_NULL;
+        if (b != r->rank)
+            MPI_Irecv(block_at(r, b), 4 * r->count[b], r->real, prev, b, MPI_COMM_WORLD, &rq[b]);
     }
-    MPI_Waitall(2, sq, MPI_STATUSES_IGNORE);
+    for (int b = 0; b < r->size; b++) {
+        t0 = MPI_Wtime();
+        MPI_Wait(&rq[b], MPI_STATUS_IGNORE); /* while block b - 1's forces run */
+        r->wait_s += MPI_Wtime() - t0;
+        if (next != b)
+            MPI_Isend(block_at(r, b), 4 * r->count[b], r->real, next, b, MPI_COMM_WORLD, &sq[b]);
+        const unsigned flags = (b == 0 ? SCL_NBODY_BEGIN : 0u) | (b == r->size - 1 ? close : 0u);
+        const size_t f = (size_t)r->first[b], c = (size_t)r->count[b];
+        if (!r->failed)
+            check(r, scl_nbody_put_sources(r->nb, f, c, block_at(r, b)));
+        if (!r->failed)
+            check(r, scl_nbody_accumulate(r->nb, f, c, flags));
+    }
+    MPI_Waitall(r->size, sq, MPI_STATUSES_IGNORE);
 }
 
 /* The blocks, this rank's device, system and sources, the initial forces;
@@ -140,12 +125,11 @@ static int set_up(nb_rank *r, const nbody_args *a, const double *pos, const doub
         ok = !r->failed;
     }
     if (ok) {
-        r->bytes = scl_nbody_block_bytes(r->nb, (size_t)r->count[0]); /* the largest */
+        r->real_size = scl_nbody_block_bytes(r->nb, 1) / 4;
         r->real = a->precision == SCL_NBODY_DOUBLE ? MPI_DOUBLE : MPI_FLOAT;
-        r->own = calloc(3, r->bytes);
-        r->buf[0] = r->own ? r->own + r->bytes : NULL;
-        r->buf[1] = r->own ? r->own + 2 * r->bytes : NULL;
-        if (!r->own)
+        r->all = calloc(r->n, 4 * r->real_size);
+        r->req = malloc(2 * (size_t)r->size * sizeof *r->req);
+        if (!r->all || !r->req)
             ok = fprintf(stderr, "streamcl nbody: rank %d: out of memory\n", r->rank) < 0;
     }
     if (cli_mpi_agree(ok))
@@ -376,7 +360,9 @@ static int run_mpi(int argc, char **argv, int rank, int size)
     status = 0;
 done:
     cli_outputs_free(&outs); /* what was not committed: a failed run leaves nothing */
-    free(pos), free(vel), free(mass), free(scratch), free(r->first), free(r->own);
+    if (r->ctx) /* copies from all may be queued on a failed run */
+        scl_finish(r->ctx);
+    free(pos), free(vel), free(mass), free(scratch), free(r->first), free(r->all), free(r->req);
     scl_nbody_free(r->nb);
     if (r->ctx)
         scl_context_free(r->ctx);

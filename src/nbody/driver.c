@@ -539,7 +539,7 @@ scl_status scl_nbody_put_sources(scl_nbody *nb, size_t first, size_t count, cons
     scl_status s = SCL_OK;
     for (int c = 0; c < 4 && s == SCL_OK; c++)
         s = scl_stream_write_range(nb->src[c], first, count,
-                                   (const char *)block + (size_t)c * count * nb->real_size, 1,
+                                   (const char *)block + (size_t)c * count * nb->real_size, 0,
                                    NULL);
     return s;
 }
