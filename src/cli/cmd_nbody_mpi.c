@@ -2,8 +2,9 @@
  * (sizes differ by at most one) on its own device, and every force
  * evaluation walks the blocks in the bodies' order: block b goes round the
  * ring from its owner (each rank takes it from the rank before and hands it
- * to the rank after), its forces are added on the device while block b + 1
- * travels, and the last block closes the sums with the half kick. The
+ * to the rank after), its forces are queued on the device as soon as it is
+ * here and run while the next blocks travel, and the last block closes the
+ * sums with the half kick. The
  * owned bodies' sums thus run over the sources in index order, as one
  * rank's do, so the run equals the one-rank run bit for bit with the same
  * plan. Energies, the final state and its files are gathered on rank 0 and
