@@ -23,7 +23,7 @@
 # outlasting the transfers: the exchange is hidden while this dominates). PRECISION=double for fp64. Results: $OUT/nbody-mpi/ (scaling.tsv,
 # logs).
 cd "$(dirname "$0")/../.." || exit 1
-export STREAMCL_GPU_CMAKE_ARGS=${STREAMCL_GPU_CMAKE_ARGS:-"-DSTREAMCL_MODULES=nbody;pair"}
+export STREAMCL_GPU_CMAKE_ARGS=${STREAMCL_GPU_CMAKE_ARGS:-"-DSTREAMCL_MODULES=nbody;pair -DSTREAMCL_TESTS=OFF"}
 . bench/gpu-setup.sh || { echo "gpu-setup failed"; exit 1; }
 dest=$(gpu_dest nbody-mpi)
 n_list=${N_LIST:-"1048576 262144"}
