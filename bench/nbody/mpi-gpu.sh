@@ -42,7 +42,7 @@ echo "== check: $check_n bodies, 5 steps, 2 and 4 ranks against one (final state
 small=(nbody --n "$check_n" --steps 5 --precision "$prec")
 for plan in forced tuned; do
     p=()
-    [ "$plan" = forced ] && p=(--plan V=1,wg=256,tile=256)
+    [ "$plan" = forced ] && p=(--plan "V=1,wg=256,tile=256")
     # shellcheck disable=SC2086
     timeout 300 "$STREAMCL" "${small[@]}" "${p[@]}" ${device:---device gpu} \
         --out "$dest/check-$plan-1.csv" > "$dest/check-$plan-1.log" 2>&1

@@ -11,7 +11,7 @@
 # Failures: more ranks than bodies, a missing body file, --engine reference,
 # a bad device on one rank and a state that turns non-finite: every rank
 # stops, non-zero, the message shown, no files left.
-# (No --tune here: Open MPI's mpirun takes --tune FILE as its own option.)
+# (No --tune here: Open MPI's mpirun has a --tune FILE of its own and warns.)
 #   mpi_ranks.sh STREAMCL MPIEXEC WORKDIR HAVE_MPI      (ctest passes them)
 . "$(dirname "$0")/../mpi_ranks_lib.sh" "$@"
 
