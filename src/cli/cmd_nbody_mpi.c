@@ -107,7 +107,9 @@ static int set_up(nb_rank *r, const nbody_args *a, const double *pos, const doub
 {
     r->first = malloc(2 * (size_t)r->size * sizeof *r->first);
     if (!r->first)
-        return fprintf(stderr, "streamcl nbody: rank %d: out of memory\n", r->rank), -1;
+        fprintf(stderr, "streamcl nbody: rank %d: out of memory\n", r->rank);
+    if (cli_mpi_agree(r->first != NULL))
+        return -1;
     r->count = r->first + r->size;
     for (int q = 0; q < r->size; q++)
         cli_mpi_slab((int)r->n, r->size, q, &r->first[q], &r->count[q]);
@@ -154,7 +156,8 @@ static void gather(const nb_rank *r, const double *mine, double *all, int per)
         counts[q] = per * r->count[q];
         counts[r->size + q] = per * r->first[q];
     }
-    MPI_Gatherv(mine ? (const void *)mine : MPI_IN_PLACE, counts[r->rank], MPI_DOUBLE, all, counts, counts + r->size, MPI_DOUBLE, 0,
+    const void *send = mine ? (const void *)mine : MPI_IN_PLACE;
+    MPI_Gatherv(send, counts[r->rank], MPI_DOUBLE, all, counts, counts + r->size, MPI_DOUBLE, 0,
                 MPI_COMM_WORLD);
     free(counts);
 }
