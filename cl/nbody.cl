@@ -9,7 +9,9 @@
  *                      tile loop can be unrolled)
  *   NBODY_EXACT 0|1    eps == 0: a zero distance (j = i) contributes nothing
  * Bodies live in structure-of-arrays form, padded with zero-mass bodies to a
- * multiple of every launch shape: work-item g owns bodies g*V .. g*V+V-1. */
+ * multiple of every launch shape: work-item g owns bodies g*V .. g*V+V-1.
+ * The force kernel's sources (the j bodies) are the owned bodies or, in a
+ * run over ranks, a block of all of them; it never sums the padding. */
 
 #if NBODY_DOUBLE
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
