@@ -9,7 +9,9 @@
  *                      tile loop can be unrolled)
  *   NBODY_EXACT 0|1    eps == 0: a zero distance (j = i) contributes nothing
  * Bodies live in structure-of-arrays form, padded with zero-mass bodies to a
- * multiple of every launch shape: work-item g owns bodies g*V .. g*V+V-1. */
+ * multiple of every launch shape: work-item g owns bodies g*V .. g*V+V-1.
+ * The force kernel's sources (the j bodies) are the owned bodies or, in a
+ * run over ranks, a block of all of them; it never sums the padding. */
 
 #if NBODY_DOUBLE
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -38,50 +40,83 @@ typedef VEC_OF(V) realv;
 #define STOREV(val, g, p) VSTORE_N(V)((val), (g), (p))
 #endif
 
-/* Accelerations of the owned bodies from bodies [0, nj) (nj a multiple of
- * TILE), scaled by G, stored in a; then v += a * half_dt (the closing half
- * kick of a leapfrog step; half_dt = 0 leaves v as it is). */
+/* One source body b against the V owned bodies (the loop body of both tile
+ * loops below; a macro so that the fixed-count loop stays unrollable). */
+#if NBODY_EXACT
+#define INV_R(r2) ((r2) > (realv)(0) ? rsqrt(r2) : (realv)(0))
+#else
+#define INV_R(r2) rsqrt(r2)
+#endif
+#define INTERACT(b)                                                                        \
+    do {                                                                                   \
+        const realv dx = (b).x - xi, dy = (b).y - yi, dz = (b).z - zi;                     \
+        const realv r2 = mad(dx, dx, mad(dy, dy, mad(dz, dz, (realv)(eps2))));             \
+        const realv inv = INV_R(r2);                                                       \
+        const realv s = (b).w * inv * inv * inv;                                           \
+        accx = mad(dx, s, accx);                                                           \
+        accy = mad(dy, s, accy);                                                           \
+        accz = mad(dz, s, accz);                                                           \
+    } while (0)
+
+/* Accelerations of the owned bodies (x, y, z) from the source bodies
+ * [j_first, j_first + nj) of (xj, yj, zj, mj), added in source order to
+ * what the earlier calls summed: mode & 1 starts from zero, otherwise from
+ * the partial sums that a call without mode & 2 left in a; mode & 2 closes
+ * the sum: a = G * sum, then v += a * half_dt (the closing half kick of a
+ * leapfrog step; half_dt = 0 leaves v as it is). One call over all sources
+ * (mode 3) or one per source block in the sources' order gives the same
+ * bits: the running sum goes through a in the body precision, unrounded.
+ * Sources past j_first + nj never enter (no padding terms).
+ * 19 arguments: the owned bodies' 9 fields and the sources' 4 are separate
+ * buffers (structure of arrays, as the one-rank system keeps them). */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 nbody_accel(__global const real *x, __global const real *y, __global const real *z,
-            __global const real *m, __global real *ax, __global real *ay, __global real *az,
-            __global real *vx, __global real *vy, __global real *vz, const uint nj,
-            const real G, const real eps2, const real half_dt)
+            __global real *ax, __global real *ay, __global real *az, __global real *vx,
+            __global real *vy, __global real *vz, __global const real *xj,
+            __global const real *yj, __global const real *zj, __global const real *mj,
+            const uint j_first, const uint nj, const real G, const real eps2,
+            const real half_dt, const uint mode)
 {
     __local real4 tile[TILE];
     const size_t g = get_global_id(0);
     const uint lid = (uint)get_local_id(0);
     const realv xi = LOADV(g, x), yi = LOADV(g, y), zi = LOADV(g, z);
     realv accx = (realv)(0), accy = (realv)(0), accz = (realv)(0);
-    for (uint j0 = 0; j0 < nj; j0 += TILE) {
-        for (uint t = lid; t < TILE; t += WG)
-            tile[t] = (real4)(x[j0 + t], y[j0 + t], z[j0 + t], m[j0 + t]);
+    if (!(mode & 1)) {
+        accx = LOADV(g, ax);
+        accy = LOADV(g, ay);
+        accz = LOADV(g, az);
+    }
+    const uint j_end = j_first + nj;
+    for (uint j0 = j_first; j0 < j_end; j0 += TILE) {
+        for (uint t = lid; t < TILE; t += WG) {
+            const uint j = j0 + t;
+            tile[t] = j < j_end ? (real4)(xj[j], yj[j], zj[j], mj[j]) : (real4)(0);
+        }
         barrier(CLK_LOCAL_MEM_FENCE);
+        if (j_end - j0 >= TILE) {
 #pragma unroll 8
-        for (uint k = 0; k < TILE; k++) {
-            const real4 b = tile[k];
-            const realv dx = b.x - xi, dy = b.y - yi, dz = b.z - zi;
-            const realv r2 = mad(dx, dx, mad(dy, dy, mad(dz, dz, (realv)(eps2))));
-#if NBODY_EXACT
-            const realv inv = r2 > (realv)(0) ? rsqrt(r2) : (realv)(0);
-#else
-            const realv inv = rsqrt(r2);
-#endif
-            const realv s = b.w * inv * inv * inv;
-            accx = mad(dx, s, accx);
-            accy = mad(dy, s, accy);
-            accz = mad(dz, s, accz);
+            for (uint k = 0; k < TILE; k++)
+                INTERACT(tile[k]);
+        } else {
+            for (uint k = 0; k < j_end - j0; k++)
+                INTERACT(tile[k]);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    accx *= G;
-    accy *= G;
-    accz *= G;
+    if (mode & 2) {
+        accx *= G;
+        accy *= G;
+        accz *= G;
+    }
     STOREV(accx, g, ax);
     STOREV(accy, g, ay);
     STOREV(accz, g, az);
-    STOREV(mad(accx, (realv)(half_dt), LOADV(g, vx)), g, vx);
-    STOREV(mad(accy, (realv)(half_dt), LOADV(g, vy)), g, vy);
-    STOREV(mad(accz, (realv)(half_dt), LOADV(g, vz)), g, vz);
+    if (mode & 2) {
+        STOREV(mad(accx, (realv)(half_dt), LOADV(g, vx)), g, vx);
+        STOREV(mad(accy, (realv)(half_dt), LOADV(g, vy)), g, vy);
+        STOREV(mad(accz, (realv)(half_dt), LOADV(g, vz)), g, vz);
+    }
 }
 
 /* Opening half kick and drift of a leapfrog step for bodies [0, n). */
@@ -118,8 +153,9 @@ typedef float acc_t;
 #endif
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 nbody_potential(__global const real *x, __global const real *y, __global const real *z,
-                __global const real *m, __global acc_t *phi, const uint nj, const real G,
-                const real eps2)
+                __global const real *m, __global const real *xj, __global const real *yj,
+                __global const real *zj, __global const real *mj, __global acc_t *phi,
+                const uint nj, const real G, const real eps2)
 {
     __local real4 tile[TILE];
     const uint i = (uint)get_global_id(0), lid = (uint)get_local_id(0);
@@ -127,7 +163,7 @@ nbody_potential(__global const real *x, __global const real *y, __global const r
     acc_t sum = 0;
     for (uint j0 = 0; j0 < nj; j0 += TILE) {
         for (uint t = lid; t < TILE; t += WG)
-            tile[t] = (real4)(x[j0 + t], y[j0 + t], z[j0 + t], m[j0 + t]);
+            tile[t] = (real4)(xj[j0 + t], yj[j0 + t], zj[j0 + t], mj[j0 + t]);
         barrier(CLK_LOCAL_MEM_FENCE);
         real part = 0;
         for (uint k = 0; k < TILE; k++) {

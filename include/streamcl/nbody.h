@@ -65,6 +65,43 @@ scl_status scl_nbody_read(scl_nbody *nb, double *pos, double *vel, double *acc);
  * device, sums on the host in double. */
 scl_status scl_nbody_energy(scl_nbody *nb, double *kinetic, double *potential);
 
+/* Per-body potentials phi_i = -G sum_{j != i} m_j / sqrt(r_ij^2 + eps^2) of
+ * the owned bodies against all sources (n values), and the energies
+ * scl_nbody_energy adds up from them on the host (the same sums in the
+ * same order: kinetic sum_i m_i v_i^2 / 2, potential sum_i m_i phi_i / 2). */
+scl_status scl_nbody_potentials(scl_nbody *nb, double *phi);
+void scl_nbody_energy_sum(size_t n, const double *vel, const double *mass, const double *phi,
+                          double *kinetic, double *potential);
+
+/* ------------------------------------------------------------ a run in blocks */
+/* One process of a run over several (the streamcl command under mpirun)
+ * owns a block of the bodies: a system made with scl_nbody_create from them
+ * (its initial accelerations count the block only), given the positions and
+ * masses of all `total` bodies as sources, block by block. A step is then
+ *   scl_nbody_drift                  the opening half kick and the drift,
+ *   scl_nbody_pack                   the block's new positions and masses (to send),
+ *   per source block, in the bodies' order:
+ *     scl_nbody_put_sources          its positions and masses,
+ *     scl_nbody_accumulate           its forces added (BEGIN on the first block;
+ *                                    CLOSE | KICK on the last, CLOSE alone
+ *                                    for the initial accelerations).
+ * Each owned body's force is summed over the sources in index order, as one
+ * system of all the bodies sums it: with the same plan the bits are the
+ * same. Potentials (and scl_nbody_energy) then run against the sources. A
+ * block is 4 * count reals of the body precision: x[count] y[count] z[count]
+ * m[count] (scl_nbody_block_bytes). scl_nbody_put_sources only queues the
+ * copy: the block must stay as it is until a call that waits for the
+ * device (scl_nbody_pack, _read, _potentials, _energy, scl_finish), so that
+ * the next block can arrive while the forces run. scl_nbody_step refuses a
+ * system with sources. */
+enum { SCL_NBODY_BEGIN = 1, SCL_NBODY_CLOSE = 2, SCL_NBODY_KICK = 4 };
+scl_status scl_nbody_sources_create(scl_nbody *nb, size_t total);
+size_t scl_nbody_block_bytes(const scl_nbody *nb, size_t count);
+scl_status scl_nbody_pack(scl_nbody *nb, void *block);
+scl_status scl_nbody_put_sources(scl_nbody *nb, size_t first, size_t count, const void *block);
+scl_status scl_nbody_accumulate(scl_nbody *nb, size_t first, size_t count, unsigned flags);
+scl_status scl_nbody_drift(scl_nbody *nb);
+
 /* The launch plan in use (names "V", "wg", "tile"). */
 const scl_plan *scl_nbody_plan(const scl_nbody *nb);
 size_t scl_nbody_count(const scl_nbody *nb);

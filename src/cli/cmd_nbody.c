@@ -1,8 +1,7 @@
 /* streamcl nbody: all-pairs gravity through the offload interface (or the host
  * C/OpenMP reference with --engine reference): energies, interactions/s,
  * GFLOP/s, final state as CSV and a projected density image. */
-#include "commands.h"
-#include "streamcl/nbody.h"
+#include "nbody_cli.h"
 
 #include <float.h>
 #include <math.h>
@@ -11,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void usage(FILE *out)
+void nbody_usage(FILE *out)
 {
     fprintf(out,
             "usage: streamcl nbody [--n N] [--steps S] [--dt DT] [--eps EPS]\n"
@@ -30,20 +29,16 @@ static void usage(FILE *out)
             "                 with OpenMP (OMP_NUM_THREADS threads), the CPU baseline\n"
             "  --tune 0|1     time the launch-plan candidates (default 1; cached per device)\n"
             "  --plan SPEC    fix plan parameters, e.g. V=1,wg=256,tile=256\n"
+            "Under mpirun (mpirun -np R streamcl nbody ...) each rank owns a block of the\n"
+            "bodies on its own device and the blocks travel round the ranks; the result\n"
+            "equals one rank's bit for bit with the same --plan.\n"
             "Rates count N^2 interactions per force evaluation and %d FLOPs per interaction\n"
             "(the GPU Gems 3 convention); the OpenCL rate uses kernel event times.\n",
             SCL_NBODY_FLOPS_PER_INTERACTION);
 }
 
-typedef struct {
-    long n, steps, seed, tune;
-    double dt, eps;
-    const char *init, *out, *png, *device, *plan, *engine;
-    scl_nbody_precision precision;
-} nbody_args;
-
 /* Returns 0, 1 for --help, or -1 after printing what is wrong. */
-static int parse_args(int argc, char **argv, nbody_args *a)
+int nbody_parse_args(int argc, char **argv, nbody_args *a)
 {
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
@@ -116,7 +111,7 @@ static int parse_args(int argc, char **argv, nbody_args *a)
 
 /* Log-scaled surface density (3 decades) of the x-y projection, centred on
  * the origin, spanning the 99th percentile of max(|x|, |y|). */
-static int write_density_png(const char *path, size_t n, const double *pos, const double *mass)
+int nbody_write_png(const char *path, size_t n, const double *pos, const double *mass)
 {
     enum { W = 512 };
     double *extent = malloc(n * sizeof *extent);
@@ -172,10 +167,7 @@ done:
     return rc;
 }
 
-/* The host reference engine: steps in double with OpenMP, timed by the wall
- * clock around the force evaluations. */
-/* The first body whose position or velocity is not finite, or -1. */
-static long first_non_finite(size_t n, const double *pos, const double *vel)
+long nbody_first_non_finite(size_t n, const double *pos, const double *vel)
 {
     for (size_t i = 0; i < 3 * n; i++)
         if (!isfinite(pos[i]) || !isfinite(vel[i]))
@@ -183,11 +175,11 @@ static long first_non_finite(size_t n, const double *pos, const double *vel)
     return -1;
 }
 
-static void report_non_finite(long body, long step, const double *pos, const double *vel)
+void nbody_report_non_finite(long body, long step, const double *p, const double *v)
 {
     fprintf(stderr, "streamcl nbody: the state became non-finite by step %ld (body %ld: x %g, "
                     "vx %g); try a smaller --dt or a larger --eps; no output written\n",
-            step, body, pos[3 * body], vel[3 * body]);
+            step, body, p[0], v[0]);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -196,6 +188,8 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The host reference engine: steps in double with OpenMP, timed by the wall
+ * clock around the force evaluations. */
 static void run_reference(const nbody_args *a, size_t n, double *pos, double *vel,
                           const double *mass, double energy[4], double *force_seconds,
                           double *median, long *evaluations)
@@ -223,10 +217,10 @@ static void run_reference(const nbody_args *a, size_t n, double *pos, double *ve
         times[*evaluations] = cli_now() - t0;
         *force_seconds += times[(*evaluations)++];
         cli_progress_update(&progress, s + 1);
-        long bad = first_non_finite(n, pos, vel);
+        long bad = nbody_first_non_finite(n, pos, vel);
         if (bad >= 0) {
             cli_progress_end(&progress);
-            report_non_finite(bad, s + 1, pos, vel);
+            nbody_report_non_finite(bad, s + 1, pos + 3 * bad, vel + 3 * bad);
             diverged = 1;
         }
     }
@@ -277,10 +271,10 @@ static int run_opencl(const nbody_args *a, size_t n, double *pos, double *vel,
             s = scl_nbody_read(nb, pos, vel, NULL);
         done += k;
         cli_progress_update(&progress, done);
-        long bad = s == SCL_OK ? first_non_finite(n, pos, vel) : -1;
+        long bad = s == SCL_OK ? nbody_first_non_finite(n, pos, vel) : -1;
         if (bad >= 0) {
             cli_progress_end(&progress);
-            report_non_finite(bad, done, pos, vel);
+            nbody_report_non_finite(bad, done, pos + 3 * bad, vel + 3 * bad);
             diverged = 1;
         }
     }
@@ -305,7 +299,7 @@ static int run_opencl(const nbody_args *a, size_t n, double *pos, double *vel,
 
 /* The bodies from --init: generated (n of them) or read from a file (n
  * set); 0, or 1 after printing why not. */
-static int load_bodies(const nbody_args *a, size_t *np, double **pos_out, double **vel_out,
+int nbody_load_bodies(const nbody_args *a, size_t *np, double **pos_out, double **vel_out,
                        double **mass_out)
 {
     size_t n = *np;
@@ -353,9 +347,8 @@ static int load_bodies(const nbody_args *a, size_t *np, double **pos_out, double
     return 0;
 }
 
-/* Energies at the start and end, the drift and the force rate. */
-static void print_summary(int reference, size_t n, const double energy[4], double median,
-                          long evaluations, double force_seconds, double wall)
+/* The energies at the start and end and the drift. */
+void nbody_print_energies(const double energy[4])
 {
     double e0 = energy[0] + energy[1], e1 = energy[2] + energy[3];
     printf("energy start: kinetic %.10g potential %.10g total %.10g\n", energy[0],
@@ -363,6 +356,13 @@ static void print_summary(int reference, size_t n, const double energy[4], doubl
     printf("energy end:   kinetic %.10g potential %.10g total %.10g\n", energy[2],
            energy[3], e1);
     printf("relative energy drift: %.3e\n", e0 != 0 ? fabs(e1 - e0) / fabs(e0) : fabs(e1));
+}
+
+/* Energies at the start and end, the drift and the force rate. */
+static void print_summary(int reference, size_t n, const double energy[4], double median,
+                          long evaluations, double force_seconds, double wall)
+{
+    nbody_print_energies(energy);
     double inter = (double)n * (double)n; /* per evaluation */
     if (median > 0)
         printf("force: %ld evaluations, median %.6f s -> %.4e interactions/s, %.2f GFLOP/s "
@@ -376,37 +376,82 @@ static void print_summary(int reference, size_t n, const double energy[4], doubl
         printf("force: no kernel times (profiling unavailable); wall %.3f s\n", wall);
 }
 
+int nbody_claim_outputs(const nbody_args *a, cli_outputs *out, nbody_paths *paths)
+{
+    paths->out = paths->png = NULL;
+    if (strcmp(a->init, "plummer") && strcmp(a->init, "uniform"))
+        cli_input(out, a->init);
+    if ((a->out && !(paths->out = cli_output(out, a->out))) ||
+        (a->png && !(paths->png = cli_output(out, a->png))))
+        return -1;
+    return 0;
+}
+
+void nbody_print_header(const nbody_args *a, size_t n)
+{
+    const int reference = !strcmp(a->engine, "reference");
+    printf("nbody: %zu bodies (%s), %ld steps, dt %g, eps %g, %s precision, engine %s\n", n,
+           a->init, a->steps, a->dt, a->eps,
+           reference || a->precision == SCL_NBODY_DOUBLE ? "double" : "single", a->engine);
+}
+
+int nbody_write_outputs(const nbody_args *a, const nbody_paths *paths, cli_outputs *out,
+                        size_t n, const double *pos, const double *vel, const double *mass)
+{
+    int rc = 0;
+    if (paths->out) {
+        char err[512];
+        if (scl_nbody_save(paths->out, n, pos, vel, mass, err, sizeof err) != SCL_OK) {
+            fprintf(stderr, "streamcl nbody: %s\n", err);
+            rc = 1;
+        }
+    }
+    if (rc == 0 && paths->png && nbody_write_png(paths->png, n, pos, mass))
+        rc = 1;
+    if (rc == 0 && cli_outputs_commit(out))
+        rc = 1;
+    if (rc == 0 && a->out)
+        printf("wrote %s\n", a->out);
+    if (rc == 0 && a->png)
+        printf("wrote %s\n", a->png);
+    return rc;
+}
+
+int nbody_energy_finite(const double energy[4])
+{
+    double e0 = energy[0] + energy[1], e1 = energy[2] + energy[3];
+    if (isfinite(e0) && isfinite(e1))
+        return 1;
+    fprintf(stderr, "streamcl nbody: energy is not finite (start %g, end %g); no output "
+                    "written\n", e0, e1);
+    return 0;
+}
+
 int cmd_nbody(int argc, char **argv)
 {
-    nbody_args a = {.n = 16384, .steps = 10, .seed = 1, .tune = 1, .dt = 1e-3, .eps = 0.01,
-                    .init = "plummer", .engine = "opencl", .precision = SCL_NBODY_SINGLE};
-    int p = parse_args(argc, argv, &a);
+    nbody_args a = NBODY_ARGS_DEFAULT;
+    int p = nbody_parse_args(argc, argv, &a);
     if (p != 0) {
-        usage(p > 0 ? stdout : stderr);
+        nbody_usage(p > 0 ? stdout : stderr);
         return p > 0 ? 0 : 2;
     }
     size_t n = (size_t)a.n;
     double *pos = NULL, *vel = NULL, *mass = NULL;
-    if (load_bodies(&a, &n, &pos, &vel, &mass) != 0)
+    if (nbody_load_bodies(&a, &n, &pos, &vel, &mass) != 0)
         return 1;
     int reference = !strcmp(a.engine, "reference");
     /* output paths are checked (and claimed) before computing */
     cli_outputs out;
     cli_outputs_init(&out, "nbody");
-    const char *out_path = NULL, *png_path = NULL;
-    if (strcmp(a.init, "plummer") && strcmp(a.init, "uniform"))
-        cli_input(&out, a.init);
-    if ((a.out && !(out_path = cli_output(&out, a.out))) ||
-        (a.png && !(png_path = cli_output(&out, a.png)))) {
+    nbody_paths paths;
+    if (nbody_claim_outputs(&a, &out, &paths)) {
         cli_outputs_free(&out);
         free(pos);
         free(vel);
         free(mass);
         return 1;
     }
-    printf("nbody: %zu bodies (%s), %ld steps, dt %g, eps %g, %s precision, engine %s\n", n,
-           a.init, a.steps, a.dt, a.eps,
-           reference || a.precision == SCL_NBODY_DOUBLE ? "double" : "single", a.engine);
+    nbody_print_header(&a, n);
     double energy[4] = {0, 0, 0, 0}; /* kinetic, potential at the start; at the end */
     double t0 = cli_now(), force_seconds = 0, median = 0;
     long evaluations = 0;
@@ -420,29 +465,12 @@ int cmd_nbody(int argc, char **argv)
     if (evaluations < 0)
         rc = 1;
     double wall = cli_now() - t0;
-    double e0 = energy[0] + energy[1], e1 = energy[2] + energy[3];
-    if (rc == 0 && !(isfinite(e0) && isfinite(e1))) {
-        fprintf(stderr, "streamcl nbody: energy is not finite (start %g, end %g); no output "
-                        "written\n", e0, e1);
+    if (rc == 0 && !nbody_energy_finite(energy))
         rc = 1;
-    }
     if (rc == 0)
         print_summary(reference, n, energy, median, evaluations, force_seconds, wall);
-    if (rc == 0 && out_path) {
-        char err[512];
-        if (scl_nbody_save(out_path, n, pos, vel, mass, err, sizeof err) != SCL_OK) {
-            fprintf(stderr, "streamcl nbody: %s\n", err);
-            rc = 1;
-        }
-    }
-    if (rc == 0 && png_path && write_density_png(png_path, n, pos, mass))
-        rc = 1;
-    if (rc == 0 && cli_outputs_commit(&out))
-        rc = 1;
-    if (rc == 0 && a.out)
-        printf("wrote %s\n", a.out);
-    if (rc == 0 && a.png)
-        printf("wrote %s\n", a.png);
+    if (rc == 0)
+        rc = nbody_write_outputs(&a, &paths, &out, n, pos, vel, mass);
     cli_outputs_free(&out);
     free(pos);
     free(vel);

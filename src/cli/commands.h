@@ -19,6 +19,7 @@ int cmd_seismic(int argc, char **argv);
  * chooses under a launcher: the whole command, MPI_Init .. MPI_Finalize. */
 int cmd_fdtd_mpi(int argc, char **argv);
 int cmd_seismic_mpi(int argc, char **argv);
+int cmd_nbody_mpi(int argc, char **argv); /* the blocks of bodies round a ring of ranks */
 
 /* Progress line on stderr, only when stderr is a terminal. */
 typedef struct {

@@ -17,7 +17,7 @@ typedef struct {
  * table takes those of the modules built, which the build lists in
  * cli_modules.h as STREAMCL_CLI_MODULES(X): X(lbm) X(eri) ... */
 #define COMMAND_lbm {"lbm", cmd_lbm, NULL, "lattice Boltzmann D2Q9 (PARAMFILE OBSTACLEFILE)"}
-#define COMMAND_nbody {"nbody", cmd_nbody, NULL, "all-pairs gravitational n-body"}
+#define COMMAND_nbody {"nbody", cmd_nbody, cmd_nbody_mpi, "all-pairs gravitational n-body"}
 #define COMMAND_eri {"eri", cmd_eri, NULL, "two-electron integrals over s Gaussians, J/K and RHF"}
 #define COMMAND_fdtd                                                                             \
     {"fdtd", cmd_fdtd, cmd_fdtd_mpi, "3D FDTD for Maxwell's equations (gprMax input subset)"}

@@ -1,5 +1,6 @@
 /* What the grid solvers' MPI commands share (streamcl fdtd, lbm, seismic
- * under mpirun): whether a launcher started us, the slab split of one axis
+ * under mpirun; nbody's ring takes the launcher check, the slab sizes, the
+ * rank's device and the agreement): whether a launcher started us, the slab split of one axis
  * (--decomp PxQxR or the longest axis), each rank's device and the
  * agreement on errors. MPI lives in the command; the library never sees
  * it. The functions taking no MPI type work without MPI too. */

@@ -32,6 +32,10 @@ struct scl_nbody {
     size_t n, cap, real_size;
     scl_stream *f[NFIELDS];
     scl_stream *phi; /* potentials: double where the device has fp64 */
+    /* the sources of a run over ranks (x, y, z, m of all src_n bodies, zero
+     * padded as f's), or NULL: the owned bodies are the sources */
+    scl_stream *src[4];
+    size_t src_n;
     double *mass;    /* host copy, for the energies */
     scl_plan *plan;  /* (V, wg, tile), tuned; its variant holds the kernels */
     const variant *var;
@@ -125,23 +129,38 @@ static scl_status bind_pair_terms(scl_nbody *nb, scl_kernel *k, size_t nj)
     return s;
 }
 
+/* The force kernel's arguments: the owned bodies, the sources [first,
+ * first + count) of src (x, y, z, m), mode (1: start the sum, 2: close it)
+ * and the closing kick. */
+static scl_status bind_accel(scl_nbody *nb, const variant *v, scl_stream *const src[4],
+                             size_t first, size_t count, unsigned mode, double half_dt)
+{
+    static const int fields[] = {FX, FY, FZ, FAX, FAY, FAZ, FVX, FVY, FVZ};
+    static const char *names[4] = {"xj", "yj", "zj", "mj"};
+    scl_status s = bind_fields(nb, v->accel, fields, 9);
+    for (int c = 0; c < 4 && s == SCL_OK; c++)
+        s = scl_kernel_set_stream(v->accel, names[c], src[c]);
+    if (s == SCL_OK)
+        s = bind_pair_terms(nb, v->accel, count);
+    if (s == SCL_OK)
+        s = scl_kernel_set_uint(v->accel, "j_first", (unsigned)first);
+    if (s == SCL_OK)
+        s = scl_kernel_set_uint(v->accel, "mode", mode);
+    if (s == SCL_OK)
+        s = scl_kernel_set_real(v->accel, "half_dt", half_dt);
+    return s;
+}
+
 /* The plan's step: one force evaluation of the variant over the first
- * run_bodies owned bodies against nj j-bodies (a multiple of the tile, at
- * most run_nj_limit), then v += a * run_half_dt. */
+ * run_bodies owned bodies against the first nj of them (at most
+ * run_nj_limit), then v += a * run_half_dt. */
 static scl_status run_accel(void *user, void *var, const int *values)
 {
     (void)values;
     scl_nbody *nb = user;
     const variant *v = var;
-    static const int fields[] = {FX, FY, FZ, FM, FAX, FAY, FAZ, FVX, FVY, FVZ};
-    size_t nj = round_up(nb->n, (size_t)v->tile);
-    if (nj > nb->run_nj_limit)
-        nj = nb->run_nj_limit; /* a multiple of every tile */
-    scl_status s = bind_fields(nb, v->accel, fields, 10);
-    if (s == SCL_OK)
-        s = bind_pair_terms(nb, v->accel, nj);
-    if (s == SCL_OK)
-        s = scl_kernel_set_real(v->accel, "half_dt", nb->run_half_dt);
+    size_t nj = nb->n < nb->run_nj_limit ? nb->n : nb->run_nj_limit;
+    scl_status s = bind_accel(nb, v, nb->f + FX, 0, nj, 3, nb->run_half_dt);
     size_t global = round_up(nb->run_bodies, (size_t)v->V * (size_t)v->wg) / (size_t)v->V;
     size_t local = (size_t)v->wg;
     if (s == SCL_OK)
@@ -418,6 +437,7 @@ void scl_nbody_free(scl_nbody *nb)
     for (int i = 0; i < NFIELDS; i++)
         scl_stream_free(nb->f[i]);
     scl_stream_free(nb->phi);
+    scl_streams_free(nb->src, 4);
     free(nb->mass);
     free(nb->force_times);
     free(nb);
@@ -425,11 +445,10 @@ void scl_nbody_free(scl_nbody *nb)
 
 /* ---------------------------------------------------------------- stepping */
 
-scl_status scl_nbody_step(scl_nbody *nb, long steps)
+/* Queue the opening half kick and drift of the owned bodies `steps` times,
+ * each followed by a force evaluation over them when force_too is set. */
+static scl_status kick_drift(scl_nbody *nb, long steps, int force_too)
 {
-    if (!nb || steps < 0)
-        return scl_fail(nb ? nb->ctx : NULL, SCL_ERR_ARGUMENT, "scl_nbody_step",
-                        "NULL system or negative step count");
     static const int fields[] = {FX, FY, FZ, FVX, FVY, FVZ, FAX, FAY, FAZ};
     scl_kernel *k = nb->var->kick_drift;
     scl_status s = bind_fields(nb, k, fields, 9);
@@ -444,10 +463,112 @@ scl_status scl_nbody_step(scl_nbody *nb, long steps)
         local = 1;
     for (long i = 0; i < steps && s == SCL_OK; i++) {
         s = scl_kernel_launch(k, 1, &global, &local, NULL);
-        if (s == SCL_OK)
+        if (s == SCL_OK && force_too)
             s = force(nb, 0.5 * nb->dt);
     }
     return s;
+}
+
+scl_status scl_nbody_step(scl_nbody *nb, long steps)
+{
+    if (!nb || steps < 0)
+        return scl_fail(nb ? nb->ctx : NULL, SCL_ERR_ARGUMENT, "scl_nbody_step",
+                        "NULL system or negative step count");
+    if (nb->src[0])
+        return scl_fail(nb->ctx, SCL_ERR_ARGUMENT, "scl_nbody_step",
+                        "the system has sources of a run over ranks: step it with "
+                        "scl_nbody_drift and scl_nbody_accumulate");
+    return kick_drift(nb, steps, 1);
+}
+
+/* ---------------------------------------------------------------- blocks */
+
+scl_status scl_nbody_sources_create(scl_nbody *nb, size_t total)
+{
+    static const char *fn = "scl_nbody_sources_create";
+    if (!nb)
+        return scl_fail(NULL, SCL_ERR_ARGUMENT, fn, "NULL system");
+    if (total < nb->n || total > MAX_BODIES || nb->src[0])
+        return scl_fail(nb->ctx, SCL_ERR_ARGUMENT, fn,
+                        "%zu sources for %zu owned bodies (at most %u, once per system)", total,
+                        nb->n, MAX_BODIES);
+    static const char *names[4] = {"nbody source x", "nbody source y", "nbody source z",
+                                   "nbody source m"};
+    const size_t cap = round_up(total, PAD_MULTIPLE);
+    scl_type t = nb->precision == SCL_NBODY_DOUBLE ? SCL_DOUBLE : SCL_FLOAT;
+    void *zeros = calloc(cap, nb->real_size);
+    scl_status s = zeros ? SCL_OK : scl_fail(nb->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
+    for (int c = 0; c < 4 && s == SCL_OK; c++) /* the padding: zero masses at the origin */
+        if ((s = scl_stream_create(nb->ctx, names[c], t, cap, 1, 1, 0, &nb->src[c])) == SCL_OK)
+            s = scl_stream_write(nb->src[c], zeros, 1, NULL);
+    free(zeros);
+    if (s != SCL_OK) {
+        scl_streams_free(nb->src, 4);
+        memset(nb->src, 0, sizeof nb->src);
+        return s;
+    }
+    nb->src_n = total;
+    return SCL_OK;
+}
+
+size_t scl_nbody_block_bytes(const scl_nbody *nb, size_t count)
+{
+    return nb ? 4 * count * nb->real_size : 0;
+}
+
+scl_status scl_nbody_pack(scl_nbody *nb, void *block)
+{
+    if (!nb || !block)
+        return scl_fail(nb ? nb->ctx : NULL, SCL_ERR_ARGUMENT, "scl_nbody_pack", "NULL argument");
+    scl_status s = SCL_OK;
+    for (int c = 0; c < 4 && s == SCL_OK; c++)
+        s = scl_stream_read_range(nb->f[FX + c], 0, nb->n,
+                                  (char *)block + (size_t)c * nb->n * nb->real_size, 1, NULL);
+    return s;
+}
+
+scl_status scl_nbody_put_sources(scl_nbody *nb, size_t first, size_t count, const void *block)
+{
+    static const char *fn = "scl_nbody_put_sources";
+    if (!nb || !block)
+        return scl_fail(nb ? nb->ctx : NULL, SCL_ERR_ARGUMENT, fn, "NULL argument");
+    if (!nb->src[0] || first > nb->src_n || count > nb->src_n - first)
+        return scl_fail(nb->ctx, SCL_ERR_ARGUMENT, fn,
+                        "sources [%zu, %zu) outside the %zu of scl_nbody_sources_create", first,
+                        first + count, nb->src[0] ? nb->src_n : 0);
+    scl_status s = SCL_OK;
+    for (int c = 0; c < 4 && s == SCL_OK; c++)
+        s = scl_stream_write_range(nb->src[c], first, count,
+                                   (const char *)block + (size_t)c * count * nb->real_size, 0,
+                                   NULL);
+    return s;
+}
+
+scl_status scl_nbody_accumulate(scl_nbody *nb, size_t first, size_t count, unsigned flags)
+{
+    static const char *fn = "scl_nbody_accumulate";
+    if (!nb)
+        return scl_fail(NULL, SCL_ERR_ARGUMENT, fn, "NULL system");
+    if (!nb->src[0] || first > nb->src_n || count > nb->src_n - first)
+        return scl_fail(nb->ctx, SCL_ERR_ARGUMENT, fn,
+                        "sources [%zu, %zu) outside the %zu of scl_nbody_sources_create", first,
+                        first + count, nb->src[0] ? nb->src_n : 0);
+    const variant *v = nb->var;
+    const unsigned mode = (flags & SCL_NBODY_BEGIN ? 1u : 0u) | (flags & SCL_NBODY_CLOSE ? 2u : 0u);
+    const double half_dt = flags & SCL_NBODY_KICK ? 0.5 * nb->dt : 0.0;
+    scl_status s = bind_accel(nb, v, nb->src, first, count, mode, half_dt);
+    size_t global = round_up(nb->n, (size_t)v->V * (size_t)v->wg) / (size_t)v->V;
+    size_t local = (size_t)v->wg;
+    if (s == SCL_OK)
+        s = scl_kernel_launch(v->accel, 1, &global, &local, NULL);
+    return s;
+}
+
+scl_status scl_nbody_drift(scl_nbody *nb)
+{
+    if (!nb)
+        return scl_fail(NULL, SCL_ERR_ARGUMENT, "scl_nbody_drift", "NULL system");
+    return kick_drift(nb, 1, 0);
 }
 
 scl_status scl_nbody_read(scl_nbody *nb, double *pos, double *vel, double *acc)
@@ -470,42 +591,70 @@ scl_status scl_nbody_read(scl_nbody *nb, double *pos, double *vel, double *acc)
     return s;
 }
 
+/* The sources the kernels read: those of a run over ranks, else the owned
+ * bodies. */
+static scl_stream *const *sources(const scl_nbody *nb, size_t *count)
+{
+    *count = nb->src[0] ? nb->src_n : nb->n;
+    return nb->src[0] ? nb->src : nb->f + FX;
+}
+
+scl_status scl_nbody_potentials(scl_nbody *nb, double *phi)
+{
+    static const char *fn = "scl_nbody_potentials";
+    if (!nb || !phi)
+        return scl_fail(nb ? nb->ctx : NULL, SCL_ERR_ARGUMENT, fn, "NULL argument");
+    const variant *v = nb->var;
+    static const int fields[] = {FX, FY, FZ, FM};
+    static const char *names[4] = {"xj", "yj", "zj", "mj"};
+    size_t nsrc;
+    scl_stream *const *src = sources(nb, &nsrc);
+    scl_status s = bind_fields(nb, v->potential, fields, 4);
+    for (int c = 0; c < 4 && s == SCL_OK; c++)
+        s = scl_kernel_set_stream(v->potential, names[c], src[c]);
+    if (s == SCL_OK)
+        s = scl_kernel_set_stream(v->potential, "phi", nb->phi);
+    if (s == SCL_OK) /* the padding's zero masses add nothing */
+        s = bind_pair_terms(nb, v->potential, round_up(nsrc, (size_t)v->tile));
+    size_t global = round_up(nb->n, (size_t)v->wg), local = (size_t)v->wg;
+    if (s == SCL_OK)
+        s = scl_kernel_launch(v->potential, 1, &global, &local, NULL);
+    if (s == SCL_OK) /* float where the device has no fp64: widened in place */
+        s = scl_stream_read_range(nb->phi, 0, nb->n, phi, 1, NULL);
+    if (s == SCL_OK && scl_stream_type(nb->phi) != SCL_DOUBLE)
+        for (size_t i = nb->n; i-- > 0;)
+            phi[i] = ((const float *)phi)[i];
+    return s;
+}
+
+void scl_nbody_energy_sum(size_t n, const double *vel, const double *mass, const double *phi,
+                          double *kinetic, double *potential)
+{
+    double kin = 0, pot = 0;
+    for (size_t i = 0; i < n; i++) {
+        const double *u = vel + 3 * i;
+        kin += 0.5 * mass[i] * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+        pot += 0.5 * mass[i] * phi[i]; /* each pair appears in phi_i and phi_j */
+    }
+    *kinetic = kin;
+    *potential = pot;
+}
+
 scl_status scl_nbody_energy(scl_nbody *nb, double *kinetic, double *potential)
 {
     static const char *fn = "scl_nbody_energy";
     if (!nb || !kinetic || !potential)
         return scl_fail(nb ? nb->ctx : NULL, SCL_ERR_ARGUMENT, fn, "NULL argument");
-    const variant *v = nb->var;
-    static const int fields[] = {FX, FY, FZ, FM};
-    scl_status s = bind_fields(nb, v->potential, fields, 4);
-    if (s == SCL_OK)
-        s = scl_kernel_set_stream(v->potential, "phi", nb->phi);
-    if (s == SCL_OK)
-        s = bind_pair_terms(nb, v->potential, round_up(nb->n, (size_t)v->tile));
-    size_t global = round_up(nb->n, (size_t)v->wg), local = (size_t)v->wg;
-    if (s == SCL_OK)
-        s = scl_kernel_launch(v->potential, 1, &global, &local, NULL);
     size_t n = nb->n;
-    int phi_double = scl_stream_type(nb->phi) == SCL_DOUBLE;
-    double *buf = s == SCL_OK ? malloc(n * sizeof(double) * 4) : NULL;
-    if (s == SCL_OK && !buf)
-        s = scl_fail(nb->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
-    if (s == SCL_OK)
-        s = scl_stream_read_range(nb->phi, 0, n, buf, 1, NULL);
+    double *buf = malloc(n * sizeof(double) * 4);
+    if (!buf)
+        return scl_fail(nb->ctx, SCL_ERR_MEMORY, fn, "out of host memory");
     double *vel = buf + n;
+    scl_status s = scl_nbody_potentials(nb, buf);
     if (s == SCL_OK)
         s = scl_nbody_read(nb, NULL, vel, NULL);
-    if (s == SCL_OK) {
-        double kin = 0, pot = 0;
-        for (size_t i = 0; i < n; i++) {
-            const double *u = vel + 3 * i;
-            kin += 0.5 * nb->mass[i] * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-            /* each pair appears in phi_i and phi_j */
-            pot += 0.5 * nb->mass[i] * (phi_double ? buf[i] : ((float *)buf)[i]);
-        }
-        *kinetic = kin;
-        *potential = pot;
-    }
+    if (s == SCL_OK)
+        scl_nbody_energy_sum(n, vel, nb->mass, buf, kinetic, potential);
     free(buf);
     return s;
 }
