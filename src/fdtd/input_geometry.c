@@ -337,7 +337,7 @@ scl_status fdtd_in_parse_solid(const input *in, const command *c, scl_fdtd_model
 
 /* A file a command names: the path as given, else beside the input file
  * (gprMax's order). */
-static void beside_input(const input *in, const char *name, char *path, size_t size)
+void fdtd_in_beside_input(const input *in, const char *name, char *path, size_t size)
 {
     const char *slash = strrchr(in->r.path, '/');
     snprintf(path, size, "%s", name);
@@ -461,8 +461,8 @@ scl_status fdtd_in_parse_geometry_read(const input *in, const command *c, scl_fd
     for (int a = 0; a < 3; a++)
         if ((lo[a] = node_of(in, c, m, a, p[a], "corner", err, errlen)) < 0)
             return SCL_ERR_INPUT;
-    beside_input(in, c->tok[3], geo, sizeof geo);
-    beside_input(in, c->tok[4], mat, sizeof mat);
+    fdtd_in_beside_input(in, c->tok[3], geo, sizeof geo);
+    fdtd_in_beside_input(in, c->tok[4], mat, sizeof mat);
     if ((s = scl_fdtd_read_geometry(geo, fn, fd, &cells, &comps, why, sizeof why)) != SCL_OK) {
         fdtd_in_fail(in, c, err, errlen, why);
         return s;

@@ -23,6 +23,14 @@ typedef struct {
 
 #define MAX_INCLUDE_DEPTH 100 /* gprMax's limit */
 
+/* An object a #study may move: its study ID (gprMax's), a receiver's own ID
+ * as alias, and where it is in the model (input_study.c). */
+typedef struct {
+    char id[48], alias[64];
+    int rx, index; /* receiver (1) or source (0), its index in the model */
+    const command *cmd;
+} fdtd_study_object;
+
 typedef struct {
     scl_linereader r;
     command *cmds;
@@ -30,6 +38,9 @@ typedef struct {
     char **files; /* paths of included files, for the commands' messages */
     int nfiles;
     char *chain[MAX_INCLUDE_DEPTH + 1]; /* real paths of the files being read: cycles */
+    fdtd_study_object *study;           /* objects a #study may move, in file order */
+    int nstudy;
+    const command *study_unmanaged;     /* an object a study cannot manage (a line) */
 } input;
 
 /* input.c */
@@ -59,6 +70,7 @@ scl_status fdtd_in_sampled_box(const input *in, const command *c, const scl_fdtd
 scl_status fdtd_in_parse_rx_array(const input *in, const command *c, scl_fdtd_model *m, char *err, size_t errlen);
 
 /* input_geometry.c */
+void fdtd_in_beside_input(const input *in, const char *name, char *path, size_t size);
 int fdtd_in_axes_where(const int lo[3], const int hi[3], int zero, int *axis);
 scl_status fdtd_in_parse_plate(const input *in, const command *c, scl_fdtd_model *m, char *err,
                                size_t errlen);
@@ -82,6 +94,8 @@ scl_status fdtd_in_parse_fractal_box(const input *in, const command *c, scl_fdtd
 /* input_materials.c */
 scl_status fdtd_in_parse_defs(input *in, scl_fdtd_model *m, char *err, size_t errlen);
 scl_status fdtd_in_parse_poles(input *in, scl_fdtd_model *m, char *err, size_t errlen);
+scl_status fdtd_in_parse_material_db(const input *in, const command *c, scl_fdtd_model *m,
+                                      char *err, size_t errlen);
 scl_status fdtd_in_parse_magavg(const input *in, const command *c, scl_fdtd_model *m, char *err,
                                 size_t errlen);
 
@@ -91,5 +105,10 @@ scl_status fdtd_in_parse_gview(const input *in, const command *c, scl_fdtd_model
 scl_status fdtd_in_parse_messages(const input *in, const command *c, scl_fdtd_model *m, char *err, size_t errlen);
 scl_status fdtd_in_parse_omp_threads(const input *in, const command *c, scl_fdtd_model *m, char *err,
                                      size_t errlen);
+
+/* input_study.c */
+scl_status fdtd_in_study_note(input *in, const command *c, int nsrc_before, int nrx_before);
+scl_status fdtd_in_parse_study(const input *in, const command *c, scl_fdtd_model *m, char *err,
+                               size_t errlen);
 
 #endif
