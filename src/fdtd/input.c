@@ -72,9 +72,9 @@ static const struct {
     {"#title", NULL}, {"#domain", NULL}, {"#domain_mode", NULL}, {"#dx_dy_dz", NULL},
     {"#time_window", NULL}, {"#time_step_stability_factor", NULL}, {"#pml_cells", NULL},
     {"#pml_cfs", NULL}, {"#src_steps", NULL}, {"#rx_steps", NULL},
-    {"#magnetic_averaging", NULL},
+    {"#magnetic_averaging", NULL}, {"#study", NULL},
     /* definitions, before any object (input_materials.c: fdtd_in_parse_defs, _poles) */
-    {"#material", NULL}, {"#waveform", NULL}, {"#excitation_file", NULL},
+    {"#material", NULL}, {"#material_from_database", NULL}, {"#waveform", NULL}, {"#excitation_file", NULL},
     {"#soil_peplinski", NULL}, {"#add_dispersion_debye", NULL},
     {"#add_dispersion_lorentz", NULL}, {"#add_dispersion_drude", NULL},
     /* geometry (input_geometry.c, input_soil.c), in file order */
@@ -610,16 +610,29 @@ static scl_status parse_objects(input *in, scl_fdtd_model *m, char *err, size_t 
     for (int q = 0; q < in->n; q++)
         for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
             if (commands[k].fn && strcmp(in->cmds[q].cmd, commands[k].cmd) == 0) {
+                int nsrc = m->nsrc, nrx = m->nrx;
                 scl_status s = commands[k].fn(in, &in->cmds[q], m, err, errlen);
+                if (s == SCL_OK)
+                    s = fdtd_in_study_note(in, &in->cmds[q], nsrc, nrx);
                 if (s != SCL_OK)
                     return s;
             }
     return SCL_OK;
 }
 
+/* #study (input_study.c): the cases' positions, the model at case 1. */
+static scl_status study(input *in, const command *st, scl_fdtd_model *m, char *err, size_t errlen)
+{
+    scl_status s = fdtd_in_parse_study(in, st, m, err, errlen);
+    char why[600];
+    if (s == SCL_OK && (s = scl_fdtd_model_trace(m, 0, why, sizeof why)) != SCL_OK)
+        return fdtd_in_fail(in, st, err, errlen, why);
+    return s;
+}
+
 static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char *err, size_t errlen)
 {
-    const command *dom, *dx, *tw, *sf, *pml, *title, *dm, *ss, *rs, *ma;
+    const command *dom, *dx, *tw, *sf, *pml, *title, *dm, *ss, *rs, *ma, *st;
     scl_status s;
     if ((s = single(in, "#domain", 1, &dom, err, errlen)) || (s = single(in, "#dx_dy_dz", 1, &dx, err, errlen)) ||
         (s = single(in, "#domain_mode", 0, &dm, err, errlen)) ||
@@ -628,7 +641,8 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
         (s = single(in, "#time_window", 1, &tw, err, errlen)) ||
         (s = single(in, "#time_step_stability_factor", 0, &sf, err, errlen)) ||
         (s = single(in, "#pml_cells", 0, &pml, err, errlen)) || (s = single(in, "#title", 0, &title, err, errlen)) ||
-        (s = single(in, "#magnetic_averaging", 0, &ma, err, errlen)))
+        (s = single(in, "#magnetic_averaging", 0, &ma, err, errlen)) ||
+        (s = single(in, "#study", 0, &st, err, errlen)))
         return s;
     long n[3];
     if ((s = grid_setup(in, dom, dx, dm, sf, max_cells, m, n, err, errlen)) != SCL_OK ||
@@ -636,6 +650,7 @@ static scl_status build(input *in, scl_fdtd_model *m, long long max_cells, char 
         (s = parse_pml(in, pml, dom, m, n, err, errlen)) != SCL_OK ||
         (s = fdtd_in_parse_defs(in, m, err, errlen)) != SCL_OK || (s = fdtd_in_parse_poles(in, m, err, errlen)) != SCL_OK ||
         (s = parse_objects(in, m, err, errlen)) != SCL_OK ||
+        (st && (s = study(in, st, m, err, errlen)) != SCL_OK) ||
         (ma && (s = fdtd_in_parse_magavg(in, ma, m, err, errlen)) != SCL_OK))
         return s;
     if (m->nsrc == 0 && m->nrx > 0) {
@@ -686,6 +701,7 @@ scl_status scl_fdtd_read_input_limit(const char *path, long long max_cells, scl_
         free(in.files[f]);
     free(in.files);
     free(in.chain[0]);
+    free(in.study);
     if (s != SCL_OK)
         scl_fdtd_model_free(m);
     return s;
