@@ -236,6 +236,8 @@ typedef struct {
     int ncases;                   /* #study: gpr: its cases, one trace each (0: no study) */
     double (*case_pos)[3];        /* ncases x (nsrc + nrx) positions in metres, sources then
                                    * receivers: where case t puts each (instead of steps) */
+    char (*case_id)[64];          /* the cases' IDs (gprMax's /study CaseID) */
+    char *study_csv;              /* the study's CSV file (its /study SourcePath) */
     int ngview;
     scl_fdtd_geometry_view *gview;
     int nsnap;

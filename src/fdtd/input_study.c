@@ -290,6 +290,13 @@ scl_status fdtd_in_parse_study(const input *in, const command *c, scl_fdtd_model
     scl_linereader_close(&r);
     if (s == SCL_OK)
         s = study_positions(in, c, m, t.ncases, t.cas, t.obj, (const double(*)[3])t.pos, t.has, t.n, err, errlen);
+    if (s == SCL_OK) { /* for the outputs' /study group */
+        m->case_id = t.ids;
+        t.ids = NULL;
+        m->study_csv = realpath(path, NULL);
+        if (!m->study_csv && !(m->study_csv = strdup(path)))
+            s = SCL_ERR_MEMORY;
+    }
     study_rows_free(&t);
     return s;
 }

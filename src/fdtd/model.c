@@ -94,6 +94,8 @@ void scl_fdtd_model_free(scl_fdtd_model *m)
     free(m->rx_ijk);
     free(m->rx_pos);
     free(m->case_pos);
+    free(m->case_id);
+    free(m->study_csv);
     free(m->gview);
     free(m->snap);
     memset(m, 0, sizeof *m);
