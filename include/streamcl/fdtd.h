@@ -233,6 +233,11 @@ typedef struct {
     double (*rx_pos)[3];
     int src_step[3], rx_step[3];  /* B-scan moves per trace in cells (#src_steps, #rx_steps) */
     int trace;                    /* the trace the positions are at (scl_fdtd_model_trace) */
+    int ncases;                   /* #study: gpr: its cases, one trace each (0: no study) */
+    double (*case_pos)[3];        /* ncases x (nsrc + nrx) positions in metres, sources then
+                                   * receivers: where case t puts each (instead of steps) */
+    char (*case_id)[64];          /* the cases' IDs (gprMax's /study CaseID) */
+    char *study_csv;              /* the study's CSV file (its /study SourcePath) */
     int ngview;
     scl_fdtd_geometry_view *gview;
     int nsnap;
@@ -248,8 +253,9 @@ double scl_fdtd_model_courant(const scl_fdtd_model *m);
 
 /* Put sources and receivers where trace t (0-based) of a B-scan has them:
  * their read positions moved by t * src_step / rx_step cells (gprMax's
- * #src_steps, #rx_steps). Refused (message in err) when one leaves the
- * domain, or a resistive voltage source would move (its edge material). */
+ * #src_steps, #rx_steps), or with a study (ncases > 0) case t's positions.
+ * Refused (message in err) when one leaves the domain, t is not a case of
+ * the study, or a resistive voltage source would move (its edge material). */
 scl_status scl_fdtd_model_trace(scl_fdtd_model *m, int t, char *err, size_t errlen);
 
 /* An empty model: nx*ny*nz cells of free space, PEC outside, no CPML, dt at
@@ -425,15 +431,15 @@ scl_status scl_fdtd_tline_incident(const scl_fdtd_model *m, int s, double *vinc,
                                    char *err, size_t errlen);
 
 /* Read a gprMax input file (the subset: #title #domain #domain_mode
- * #dx_dy_dz #time_window #time_step_stability_factor #material
+ * #dx_dy_dz #time_window #time_step_stability_factor #material #material_from_database
  * #add_dispersion_debye/_lorentz/_drude #waveform #hertzian_dipole #magnetic_dipole
  * #voltage_source #transmission_line #rx #rx_array #src_steps #rx_steps #box
  * #sphere #cylinder #plate #edge #triangle #cylindrical_sector #excitation_file #soil_peplinski
  * #fractal_box #add_surface_roughness #add_grass #geometry_objects_read #magnetic_averaging
- * #pml_cells #pml_cfs #geometry_view #snapshot #messages), with gprMax 4's 2D rules (a domain
+ * #pml_cells #pml_cfs #geometry_view #snapshot #messages #study), with gprMax 4's 2D rules (a domain
  * one cell thick, or inf with #domain_mode: TM). Any other command is an
  * error naming it and the line. The model is finished, sources and
- * receivers at trace 0. */
+ * receivers at trace 0 (a study's first case). */
 scl_status scl_fdtd_read_input(const char *path, scl_fdtd_model *m, char *err, size_t errlen);
 /* Same, refusing a domain of more than max_cells cells (0: no limit) before
  * anything is allocated (for services and fuzzing). */

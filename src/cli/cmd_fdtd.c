@@ -26,18 +26,20 @@ static void usage(FILE *out)
             "       mpirun -np R streamcl fdtd INPUT.in -n N --mpi-traces ...\n"
             "       streamcl fdtd --bench NX NY NZ [--steps N] [--pml N] [--fp64] [--engine ...]\n"
             "  INPUT          gprMax input (subset: #title #domain #dx_dy_dz #time_window\n"
-            "                 #time_step_stability_factor #material #waveform #hertzian_dipole\n"
+            "                 #time_step_stability_factor #material #material_from_database\n"
+            "                 #waveform #hertzian_dipole\n"
             "                 #magnetic_dipole #voltage_source #transmission_line #rx #rx_array\n"
             "                 #box #sphere #cylinder #plate #edge #triangle #cylindrical_sector\n"
             "                 #excitation_file #pml_cells #pml_cfs\n"
             "                 #messages #domain_mode #src_steps #rx_steps #geometry_view #snapshot\n"
             "                 #add_dispersion_debye/_lorentz/_drude #soil_peplinski #fractal_box\n"
             "                 #add_surface_roughness #add_grass #geometry_objects_read\n"
-            "                 #magnetic_averaging #include_file #omp_threads; ## comments);\n"
+            "                 #magnetic_averaging #include_file #omp_threads #study; ## comments);\n"
             "                 a domain one cell thick (or inf with #domain_mode: TM) is 2D TM,\n"
             "                 inf with #domain_mode: TE is 2D TE\n"
             "  -n N           a B-scan of N traces in one process (sources and receivers move\n"
-            "                 by #src_steps/#rx_steps): INPUT1.h5 .. INPUTN.h5 and, unless\n"
+            "                 by #src_steps/#rx_steps, or to a #study's cases: all of them\n"
+            "                 without -n): INPUT1.h5 .. INPUTN.h5 and, unless\n"
             "                 --no-merge, INPUT_merged.h5 as gprMax's merge tool writes it\n"
             "  --mpi-traces   under mpirun: -n's traces farmed over the ranks (trace k on\n"
             "                 rank k mod R, one device each), the same files\n"
@@ -632,6 +634,21 @@ int fdtd_bscan_setup(int argc, char **argv, fdtd_bscan_args *b, char **base, scl
     return rc ? rc : -1;
 }
 
+/* A #study's cases are the traces, as gprMax runs them: all of them unless
+ * -n asks for the first N, or a single-run option (--steps --dt --text
+ * --profile) for case 1 alone. */
+static int study_traces(fdtd_args *a, const scl_fdtd_model *m)
+{
+    if (m->ncases < 1)
+        return 0;
+    if (a->ntraces > m->ncases)
+        return fprintf(stderr, "streamcl fdtd: -n %ld: the model's #study has %d cases\n", a->ntraces,
+                       m->ncases), -1;
+    if (a->ntraces == 0 && !(a->steps > 0 || a->dt > 0 || a->text || a->profile))
+        a->ntraces = m->ncases;
+    return 0;
+}
+
 int cmd_fdtd(int argc, char **argv)
 {
     fdtd_args a;
@@ -651,6 +668,10 @@ int cmd_fdtd(int argc, char **argv)
         if (!bench)
             fprintf(stderr, "streamcl fdtd: %s\n", err);
         return 1;
+    }
+    if (!bench && study_traces(&a, &m) != 0) {
+        scl_fdtd_model_free(&m);
+        return 2;
     }
     int status = dispatch(&a, &m, bench);
     if (status >= 0) {

@@ -29,11 +29,16 @@ double scl_fdtd_model_courant(const scl_fdtd_model *m)
 scl_status scl_fdtd_model_trace(scl_fdtd_model *m, int t, char *err, size_t errlen)
 {
     const scl_grid3d *g = &m->grid;
-    int n[3] = {g->nx, g->ny, g->nz};
+    int n[3] = {g->nx, g->ny, g->nz}, still[3] = {0, 0, 0};
+    if (m->ncases > 0 && (t < 0 || t >= m->ncases)) {
+        scl_format_error(err, errlen, "trace %d: the model's #study has %d cases", t + 1, m->ncases);
+        return SCL_ERR_INPUT;
+    }
     for (int q = 0; q < m->nsrc + m->nrx; q++) {
         int is_src = q < m->nsrc, r = q - m->nsrc;
-        const double *pos = is_src ? m->src[q].pos : m->rx_pos[r];
-        const int *step = is_src ? m->src_step : m->rx_step;
+        const double *pos = m->ncases > 0 ? m->case_pos[(size_t)t * (size_t)(m->nsrc + m->nrx) + (size_t)q]
+                          : is_src ? m->src[q].pos : m->rx_pos[r];
+        const int *step = m->ncases > 0 ? still : is_src ? m->src_step : m->rx_step;
         int ijk[3];
         char why[256];
         if (scl_grid3d_locate(g, is_src ? "source" : "receiver", pos[0], pos[1], pos[2], ijk, why,
@@ -88,6 +93,9 @@ void scl_fdtd_model_free(scl_fdtd_model *m)
     free(m->rx_name);
     free(m->rx_ijk);
     free(m->rx_pos);
+    free(m->case_pos);
+    free(m->case_id);
+    free(m->study_csv);
     free(m->gview);
     free(m->snap);
     memset(m, 0, sizeof *m);

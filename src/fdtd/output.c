@@ -66,6 +66,23 @@ static int write_tlines(hid_t f, const scl_fdtd_model *m, const scl_receivers *r
     return rc;
 }
 
+/* A study's case in a trace's file, as gprMax's /study group holds it (its
+ * attributes; gprMax's JSON datasets of the table are left out). */
+static int write_study(hid_t f, const scl_fdtd_model *m)
+{
+    hid_t grp = scl_fdtd_h5_group(f, "/study");
+    if (grp < 0)
+        return -1;
+    long long index = m->trace + 1, count = m->ncases;
+    int rc = scl_fdtd_h5_attr_string(grp, "Type", "gpr", 0);
+    rc |= scl_fdtd_h5_attr_string(grp, "CaseID", m->case_id[m->trace], 0);
+    rc |= scl_fdtd_h5_attr(grp, "CaseIndex", H5T_NATIVE_LLONG, &index, 0);
+    rc |= scl_fdtd_h5_attr(grp, "CaseCount", H5T_NATIVE_LLONG, &count, 0);
+    rc |= scl_fdtd_h5_attr_string(grp, "SourcePath", m->study_csv, 0);
+    H5Gclose(grp);
+    return rc;
+}
+
 /* ntraces 0: one A-scan, (iterations) per component; otherwise the merged
  * B-scan of rx[0 .. ntraces), (iterations, ntraces) per component, with the
  * attributes gprMax's merge tool adds. */
@@ -94,7 +111,8 @@ static int write_file(hid_t f, const scl_fdtd_model *m, const scl_receivers *rx,
         rc |= scl_fdtd_h5_attr(f, "MergedOutput", b, &yes, 0);
         H5Tclose(b);
         rc |= scl_fdtd_h5_attr(f, "ntraces", H5T_NATIVE_INT, &ntraces, 0);
-    }
+    } else if (m->ncases > 0 && m->case_id && m->study_csv && m->trace >= 0 && m->trace < m->ncases)
+        rc |= write_study(f, m);
     char path[64];
     for (int s = 0, k = 0; s < m->nsrc && !rc; s++) {
         if (m->src[s].kind == SCL_FDTD_TLINE)
