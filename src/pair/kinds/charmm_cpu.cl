@@ -368,9 +368,13 @@ inline void report(volatile __global int *error, int code, int ii, int j)
     }
 }
 
+/* Eight ints p[j.sk], as eight scalar loads: through a volatile pointer, so
+ * that the compiler cannot merge them into a vpgatherdd/vpgatherqd, which
+ * PoCL's skylake-avx512 target emits and which stalls on AMD Zen cores. */
 inline int8 gather_int(__global const int *restrict p, int8 j)
 {
-    return (int8)(p[j.s0], p[j.s1], p[j.s2], p[j.s3], p[j.s4], p[j.s5], p[j.s6], p[j.s7]);
+    volatile __global const int *v = p;
+    return (int8)(v[j.s0], v[j.s1], v[j.s2], v[j.s3], v[j.s4], v[j.s5], v[j.s6], v[j.s7]);
 }
 
 /* The per-lane results of one group of 8 neighbors. */
