@@ -504,11 +504,9 @@ __attribute__((always_inline)) inline group_out pair_group(__global const pos4 *
     const realv expm2 = exp(-(g_ewald * g_ewald) * r2s);
     const realv erfc_g = erfc(grij);
 #else
-    /* One division for 1/r^2 and erfc's t = 1/(1 + 0.42 g r): d = 1/(r^2 u),
-     * u = 1 + 0.42 g r, then 1/r^2 = d u and t = d r^2. Divisions are the
-     * slow vector instructions on CPUs (vdivps; native_recip is one too in
-     * PoCL), and this leaves one of them per group, against a rounding or two
-     * more in 1/r^2, 1/r and t (each within ~2 ulp). */
+    /* one division (vdivps, slow; native_recip is one too in PoCL) for 1/r^2
+     * and erfc's t = 1/u, u = 1 + 0.42 g r: d = 1/(r^2 u), 1/r^2 = d u,
+     * t = d r^2 (a rounding or two more: each within ~2 ulp) */
     const realv r = sqrt(r2s), grij = g_ewald * r;
     const realv u = 1.0f + 0.42f * grij;
     const realv d = (real)1 / (r2s * u);
