@@ -317,11 +317,11 @@ __kernel void charmm_half_prune(__global const int *restrict outer,
 /* erfc(x) = exp(-x^2) t P(t), t = 1/(1 + 0.42 x), P of degree 7: the fit of
  * src/pair/kinds/charmm_pair.clh (relative error 3.4e-8 on [0, 6]), two FMAs
  * shorter than the degree-9 fit with t = 1/(1 + 0.6 x) this kind had; exp(-x^2)
- * as 2^-(x^2 log2 e), shared with the force term. native_recip and native_exp2
- * as there: their ulps stay below the float rounding x^2 already carries. */
-inline float8 erfc_and_exp(float8 x2, float8 x, float8 *expm2)
+ * as 2^-(x^2 log2 e), shared with the force term; t comes from the caller (one
+ * division shared with 1/r^2). native_exp2 as there: its ulps stay below the
+ * float rounding x^2 already carries. */
+inline float8 erfc_and_exp(float8 x2, float8 t, float8 *expm2)
 {
-    const float8 t = native_recip(1.0f + 0.42f * x);
     float8 p = 7.619152218e-02f;
     p = p * t - 3.458625078e-01f;
     p = p * t + 4.864274263e-01f;
@@ -368,9 +368,13 @@ inline void report(volatile __global int *error, int code, int ii, int j)
     }
 }
 
+/* Eight ints p[j.sk], as eight scalar loads: through a volatile pointer, so
+ * that the compiler cannot merge them into a vpgatherdd/vpgatherqd, which
+ * PoCL's skylake-avx512 target emits and which stalls on AMD Zen cores. */
 inline int8 gather_int(__global const int *restrict p, int8 j)
 {
-    return (int8)(p[j.s0], p[j.s1], p[j.s2], p[j.s3], p[j.s4], p[j.s5], p[j.s6], p[j.s7]);
+    volatile __global const int *v = p;
+    return (int8)(v[j.s0], v[j.s1], v[j.s2], v[j.s3], v[j.s4], v[j.s5], v[j.s6], v[j.s7]);
 }
 
 /* The per-lane results of one group of 8 neighbors. */
@@ -492,23 +496,23 @@ __attribute__((always_inline)) inline group_out pair_group(__global const pos4 *
         live &= ~close;
     }
     const realv r2s = select((realv)1, r2, live); /* masked lanes compute on 1 */
-    const realv r2inv = (real)1 / r2s;
     /* Coulomb */
 #if PAIR_DOUBLE
+    const realv r2inv = (real)1 / r2s;
     const realv rinv = (real)1 / sqrt(r2s);
-#else
-    /* 1/r as the square root of 1/r^2: PoCL makes rsqrt a vsqrtps and a
-     * vdivps, so this saves one of the group's three divisions (sqrt of the
-     * correctly rounded r2inv: within ~0.75 ulp, as rsqrt's two roundings) */
-    const realv rinv = sqrt(r2inv);
-#endif
     const realv r = r2s * rinv, grij = g_ewald * r;
-#if PAIR_DOUBLE
     const realv expm2 = exp(-(g_ewald * g_ewald) * r2s);
     const realv erfc_g = erfc(grij);
 #else
+    /* one division (vdivps, slow; native_recip is one too in PoCL) for 1/r^2
+     * and erfc's t = 1/u, u = 1 + 0.42 g r: d = 1/(r^2 u), 1/r^2 = d u,
+     * t = d r^2 (a rounding or two more: each within ~2 ulp) */
+    const realv r = sqrt(r2s), grij = g_ewald * r;
+    const realv u = 1.0f + 0.42f * grij;
+    const realv d = (real)1 / (r2s * u);
+    const realv r2inv = d * u, rinv = r2inv * r;
     realv expm2;
-    const realv erfc_g = erfc_and_exp((g_ewald * g_ewald) * r2s, grij, &expm2);
+    const realv erfc_g = erfc_and_exp((g_ewald * g_ewald) * r2s, d * r2s, &expm2);
 #endif
     const realv prefactor = qqrd2e * ((realv)qi * qj) * rinv;
     realv forcecoul = prefactor * (erfc_g + EWALD_F * grij * expm2);
