@@ -95,6 +95,7 @@ std::string VerletOCL::fix_blocker()
 std::string VerletOCL::find_blocker()
 {
   if (host_only) return "run_style verlet/ocl host";
+  if (StreamclContext::loop_host()) return "STREAMCL_LOOP=host";
   if (comm->nprocs > 1) return "several ranks (the ghost rows come from other ranks)";
   if (update->whichflag != 1) return "not a dynamics run";
   auto *pair = dynamic_cast<StreamclDevicePair *>(force->pair);

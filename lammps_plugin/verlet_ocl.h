@@ -16,7 +16,8 @@
  * silently wrong): `run_style verlet` is the way around it.
  *
  * Arguments: none, or `host` (always Verlet's loop: the A/B switch of the
- * tests and bench/rhodo/step-gpu.sh).
+ * tests; STREAMCL_LOOP=host does the same for inputs run with -sf ocl,
+ * bench/rhodo/step-gpu.sh's mode hostloop).
  *
  * Not yet here (next slices of issue 21): the integrator on the device with
  * x, v and f resident, the displacement check on the device.
