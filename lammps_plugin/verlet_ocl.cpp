@@ -98,6 +98,7 @@ std::string VerletOCL::find_blocker()
   if (StreamclContext::loop_host()) return "STREAMCL_LOOP=host";
   if (comm->nprocs > 1) return "several ranks (the ghost rows come from other ranks)";
   if (update->whichflag != 1) return "not a dynamics run";
+  if (comm->ghost_velocity) return "comm_modify vel yes (ghost velocities go with x)";
   auto *pair = dynamic_cast<StreamclDevicePair *>(force->pair);
   if (!pair)
     return strf("pair_style %s is not a streamcl device style",
