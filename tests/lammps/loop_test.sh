@@ -17,11 +17,28 @@
 #                 host run.
 #       rhodo     bench/in.rhodo, 20 steps, thermo every 5: skip vs host, the
 #                 same checks as skip (npt z, SHAKE, all /ocl).
+#       clear     the peptide run twice, `clear` between (the launcher: the
+#                 plugin refuses a pair style defined before the box after
+#                 clear): -sf ocl makes the default run style verlet/ocl again
+#                 after clear, so both runs skip the comm.
 # Env: LMP_OCL LAMMPS_SOURCE_DIR WORK
 set -uo pipefail
 MODE=${1:?mode}
 : "${WORK:?}" "${LMP_OCL:?}" "${LAMMPS_SOURCE_DIR:?}"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+if [ "$MODE" = clear ]; then
+  src=$LAMMPS_SOURCE_DIR/examples/peptide
+  [ -f "$src/in.peptide" ] || { echo "SKIP: no examples/peptide in this LAMMPS tree"; exit 77; }
+  d=$WORK/loop/clear; rm -rf "$d"; mkdir -p "$d"; cd "$d" || exit 1
+  ln -s "$src/data.peptide" data.peptide
+  { sed 's/^run.*/run 20/' "$src/in.peptide"; echo clear; sed 's/^run.*/run 20/' "$src/in.peptide"; } > in.lmp
+  "$LMP_OCL" -sf ocl -in in.lmp -log log.lammps -screen none ||
+    { echo "FAIL: the run failed"; grep -A2 ERROR log.lammps | head; exit 1; }
+  n=$(grep -c "^run_style verlet/ocl: ghost x stays on the device" log.lammps)
+  grep "^run_style verlet/ocl" log.lammps
+  [ "$n" = 2 ] || { echo "FAIL: want both runs (before and after clear) in verlet/ocl, got $n"; exit 1; }
+  exit 0
+fi
 case "$MODE" in
 skip|fallback) src=$LAMMPS_SOURCE_DIR/examples/peptide; in=in.peptide; data=data.peptide
                steps=40; every=10 ;;
