@@ -122,16 +122,27 @@ std::string VerletOCL::find_blocker()
   return fix_blocker();
 }
 
+// (the styles' state after set-up decides: fix shake/ocl sets up its solve
+// in the rows there)
 void VerletOCL::setup(int flag)
 {
   Verlet::setup(flag);
   blocker = find_blocker();
   steps_skipped = 0;
-  if (comm->me == 0 && flag)
-    utils::logmesg(lmp, blocker.empty()
-                            ? std::string("run_style verlet/ocl: ghost x stays on the device "
-                                          "between re-neighborings (no forward comm of x)\n")
-                            : "run_style verlet/ocl: LAMMPS's Verlet loop: " + blocker + "\n");
+  steps_run = 0;
+}
+
+// The run's line, after the loop: thermo's block must stay unbroken
+void VerletOCL::cleanup()
+{
+  Verlet::cleanup();
+  if (comm->me != 0) return;
+  if (blocker.empty())
+    utils::logmesg(lmp, strf("run_style verlet/ocl: ghost x stayed on the device between "
+                             "re-neighborings: forward comm of x skipped on %ld of %ld steps\n",
+                             steps_skipped, steps_run));
+  else
+    utils::logmesg(lmp, "run_style verlet/ocl: LAMMPS's Verlet loop: " + blocker + "\n");
 }
 
 // On this step the host's ghost x may stay stale: one rank, no re-neighbor
@@ -291,8 +302,6 @@ void VerletOCL::run(int n)
       break;
     }
     one_step(sortflag);
+    steps_run++;
   }
-  if (comm->me == 0)
-    utils::logmesg(lmp, strf("run_style verlet/ocl: forward comm of x skipped on %ld of %d "
-                             "steps\n", steps_skipped, n));
 }

@@ -11,7 +11,8 @@
  * before, so thermo, dump and restart see LAMMPS's ghost x.
  * Where some style of the run would read the host's ghost x (not a device
  * style, or one that runs LAMMPS's host code), or with several ranks, the
- * run is Verlet's own loop and the log says why, once per run. A step on
+ * run is Verlet's own loop. After each run (below thermo's lines) the log
+ * says which loop ran, and why, or on how many steps the comm was skipped. A step on
  * which a device style read the host's x after all is an error (it would be
  * silently wrong): `run_style verlet` is the way around it.
  *
@@ -39,11 +40,13 @@ class VerletOCL : public Verlet {
   VerletOCL(LAMMPS *lmp, int narg, char **arg);
   void setup(int flag) override;
   void run(int n) override;
+  void cleanup() override;
 
  private:
   bool host_only = false;   // `run_style verlet/ocl host`
   std::string blocker;      // why this run is Verlet's loop ("" : ours)
   long steps_skipped = 0;   // steps of this run whose forward comm was skipped
+  long steps_run = 0;       // steps of this run in this loop
 
   std::string find_blocker();
   std::string fix_blocker();
