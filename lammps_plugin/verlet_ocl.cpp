@@ -115,10 +115,13 @@ std::string VerletOCL::find_blocker()
       return strf("%s_style %s reads LAMMPS's x (not an /ocl style, or its host code)",
                   k == 0 ? "bond" : k == 1 ? "angle" : k == 2 ? "dihedral" : "improper",
                   bonded[k]);
-  // PPPM and Ewald read owned atoms only, the device pppm/ocl too
-  if (force->kspace && strncmp(force->kspace_style, "pppm", 4) != 0 &&
-      strncmp(force->kspace_style, "ewald", 5) != 0)
-    return strf("kspace_style %s", force->kspace_style);
+  // these read owned atoms only (not so pppm/tip4p: its M sites use ghost H)
+  static const char *const kspace_ok[] = {"pppm", "pppm/ocl", "pppm/cg", "ewald"};
+  bool kspace_known = !force->kspace;
+  for (const char *k : kspace_ok)
+    kspace_known = kspace_known || !strcmp(force->kspace_style, k);
+  if (!kspace_known)
+    return strf("kspace_style %s is not known to read owned atoms only", force->kspace_style);
   return fix_blocker();
 }
 
