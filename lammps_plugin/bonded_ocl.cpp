@@ -66,6 +66,7 @@ class BondedOCLEngine : protected Pointers {
   // init_style (collective: every rank's first one asks its device).
   bool host_code();
   void wait_device();   // host code: the device's queue drained first
+  const scl_context *context() const { return ctx; }
 
  private:
   explicit BondedOCLEngine(LAMMPS *lmp) : Pointers(lmp) {}
@@ -682,6 +683,26 @@ void ImproperHarmonicOCL::deliver()
 {
   add_tallies<ImproperHarmonicOCL>(*engine, SCL_BONDED_IMPROPER, eflag_global, vflag_global, eflag_atom, vflag_atom,
                      energy, virial, eatom, vatom);
+}
+
+// run_style verlet/ocl: whether the bonded style of `kind` (0 bond, 1 angle,
+// 2 dihedral, 3 improper) reads this step's x from the pair style's device
+// copy (ghost rows included) rather than from LAMMPS's arrays
+bool bonded_ocl_reads_device_x(LAMMPS *lmp, int kind)
+{
+  Force *force = lmp->force;
+  BondedOCLEngine *e = nullptr;
+  if (kind == 0 && dynamic_cast<BondHarmonicOCL *>(force->bond))
+    e = static_cast<BondHarmonicOCL *>(force->bond)->engine;
+  else if (kind == 1 && dynamic_cast<AngleCharmmOCL *>(force->angle))
+    e = static_cast<AngleCharmmOCL *>(force->angle)->engine;
+  else if (kind == 2 && dynamic_cast<DihedralCharmmOCL *>(force->dihedral))
+    e = static_cast<DihedralCharmmOCL *>(force->dihedral)->engine;
+  else if (kind == 3 && dynamic_cast<ImproperHarmonicOCL *>(force->improper))
+    e = static_cast<ImproperHarmonicOCL *>(force->improper)->engine;
+  auto *pair = dynamic_cast<StreamclDevicePair *>(force->pair);
+  return e && pair && StreamclContext::share_x() && !e->host_code() && e->context() &&
+      e->context() == pair->context();
 }
 
 }    // namespace LAMMPS_NS

@@ -97,6 +97,10 @@ class ImproperHarmonicOCL : public ImproperHarmonic {
 // device rows (one download); *ghosts / *n then receive the ghost atom of
 // each extra row it writes (row nlocal + j: (*ghosts)[j]). For fix
 // shake/ocl's solve inside those rows. false when none is in flight.
+// run_style verlet/ocl: the bonded style of `kind` (0 bond, 1 angle, 2
+// dihedral, 3 improper) is an /ocl style that reads the step's x, ghost rows
+// included, from the pair style's device copy (not LAMMPS's arrays).
+bool bonded_ocl_reads_device_x(LAMMPS *lmp, int kind);
 bool bonded_ocl_forces_in_pair(LAMMPS *lmp, const int **ghosts, int *n);
 
 }    // namespace LAMMPS_NS

@@ -50,6 +50,9 @@ class StreamclDevicePair : public StreamclCollected {
   // the same after the step's collection, until the next compute
   virtual const scl_stream *last_device_positions(const scl_context *other, int natoms) const = 0;
   virtual const scl_context *context() const = 0;
+  // the ghost rows of the steps until the next re-neighboring come from the
+  // owned rows on the device, not from LAMMPS's x (run_style verlet/ocl)
+  virtual bool ghosts_gathered() const = 0;
   // the engine another style on context `other` adds forces into (nullptr: none)
   virtual scl_charmm *force_engine(const scl_context *other) const = 0;
 

@@ -57,6 +57,12 @@ class FixShakeOCL : public FixShake {
   void pre_neighbor() override;
   void post_force(int vflag) override;
   void post_run() override;
+  // run_style verlet/ocl: the loop's steps may be solved inside the pair's
+  // device force rows (set up for it), and step `step` was
+  bool may_solve_in_rows() const { return rows_pair != nullptr && !host_only && engine; }
+  bool solved_in_rows(bigint step) const { return rows_step == step; }
+  // the step of FixShake's next statistics line (it reads ghost x)
+  bigint stats_step() const { return next_output; }
 
  private:
   scl_context *ctx;

@@ -22,6 +22,8 @@ extern "C" void streamcl_lammps_register(void *lmp, void *handle, void *regfunc)
     // 29Sep2021's PLUGIN takes no kspace styles: those go into the table
     // directly below (with -sf ocl and `clear` handled the same way)
     if (!STREAMCL_LAMMPS_PLUGIN_KSPACE && !strcmp(s.kind, "kspace")) continue;
+    // no LAMMPS's PLUGIN takes run styles (verlet/ocl): the table only
+    if (!strcmp(s.kind, "integrate")) continue;
     if (!streamcl_style_enabled(s)) continue;
     lammpsplugin_t plugin;
     memset(&plugin, 0, sizeof plugin);

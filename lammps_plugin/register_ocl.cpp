@@ -8,6 +8,7 @@
 #include "pair_lj_charmm_coul_long_ocl.h"
 #include "pppm_ocl.h"
 #include "streamcl_context.h"
+#include "verlet_ocl.h"
 
 #include "command.h"
 #include "error.h"
@@ -15,6 +16,7 @@
 #include "input.h"
 #include "lammps.h"
 #include "modify.h"
+#include "update.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -52,6 +54,11 @@ template <class S> void into_fix_map(LAMMPS *lmp)
 {
   (*lmp->modify->fix_map)[S::STYLE] = &S::creator;
 }
+// (no PLUGIN of LAMMPS takes run styles: only this way)
+template <class S> void into_integrate_map(LAMMPS *lmp)
+{
+  (*lmp->update->integrate_map)[S::STYLE] = &S::creator;
+}
 
 // the creators as PLUGIN factories
 template <class S> void *factory1(void *lmp) { return S::creator(static_cast<LAMMPS *>(lmp)); }
@@ -84,6 +91,11 @@ template <class S> StreamclStyle fix_style(const char *info)
   return {"fix", S::STYLE, info, &into_fix_map<S>, nullptr, reinterpret_cast<void *>(&factory2<S>)};
 }
 
+template <class S> StreamclStyle integrate_style(const char *info)
+{
+  return {"integrate", S::STYLE, info, &into_integrate_map<S>, nullptr, nullptr};
+}
+
 }    // namespace
 
 // Every style of the plugin and of lmp_ocl, one line each (the pair style
@@ -98,6 +110,7 @@ const StreamclStyle streamcl_styles[] = {
     angle_style<AngleCharmmOCL>("CHARMM angles + Urey-Bradley on OpenCL (libstreamcl)"),
     dihedral_style<DihedralCharmmOCL>("CHARMM dihedrals + weighted 1-4 pairs on OpenCL (libstreamcl)"),
     improper_style<ImproperHarmonicOCL>("harmonic impropers on OpenCL (libstreamcl)"),
+    integrate_style<VerletOCL>("Verlet loop that skips the host work the device styles replace"),
 #if STREAMCL_LAMMPS_SHAKE_OCL   // lammps_plugin/CMakeLists.txt says when it is left out
     fix_style<FixShakeOCL>("SHAKE constraints solved on OpenCL (libstreamcl)"),
 #endif
@@ -121,6 +134,17 @@ void streamcl_add_styles(LAMMPS *lmp)
 {
   for (int i = 0; i < streamcl_nstyles; i++)
     if (streamcl_style_enabled(streamcl_styles[i])) streamcl_styles[i].add(lmp);
+  // -sf ocl: LAMMPS made its default run style before the styles were
+  // registered, so the suffix could not map it; do it now (an explicit
+  // `run_style verlet` made with the suffix already is verlet/ocl)
+  Update *update = lmp->update;
+  if (update && lmp->suffix_enable && lmp->suffix && !strcmp(lmp->suffix, "ocl") &&
+      update->integrate_style && !strcmp(update->integrate_style, "verlet") &&
+      update->whichflag == 0) {
+    char verlet[] = "verlet";
+    char *arg = verlet;
+    update->create_integrate(1, &arg, 1);
+  }
 }
 
 namespace {

@@ -10,7 +10,7 @@ class LAMMPS;
 }
 
 // One style: its kind ("pair", "bond", "angle", "dihedral", "improper",
-// "kspace", "fix"), its name, a line for `plugin list`, how to put it into a
+// "kspace", "fix", "integrate": a run style), its name, a line for `plugin list`, how to put it into a
 // LAMMPS's style table directly, and its creator as a PLUGIN factory
 // (lammpsplugin_factory1 for all kinds but fix, lammpsplugin_factory2 for fix).
 struct StreamclStyle {

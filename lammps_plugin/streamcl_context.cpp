@@ -145,6 +145,12 @@ bool ghost_gather()
   return !(e && !strcmp(e, "0"));
 }
 
+bool loop_host()
+{
+  const char *e = getenv("STREAMCL_LOOP");
+  return e && !strcmp(e, "host");
+}
+
 bool shake_rows()
 {
   const char *e = getenv("STREAMCL_SHAKE_ROWS");

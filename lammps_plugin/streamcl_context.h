@@ -60,6 +60,9 @@ bool one_download();
 // and the test switch STREAMCL_GHOST_CHECK=1 (the device's ghost rows
 // compared with LAMMPS's after each gathered step).
 bool ghost_gather();
+// STREAMCL_LOOP=host: run_style verlet/ocl runs LAMMPS's Verlet loop (the
+// A/B switch of bench/rhodo/step-gpu.sh; as `run_style verlet/ocl host`)
+bool loop_host();
 // fix shake/ocl solves inside the pair's device force rows where it can (one
 // rank; STREAMCL_SHAKE_ROWS=0: in post_force with its own transfers, A/B).
 bool shake_rows();

@@ -6,7 +6,11 @@
 #   old     -sf ocl with the bonded terms and fix shake on the host (the path
 #           before the device bonded styles: STREAMCL_BONDED=0, shake suffix off)
 #   bonded  -sf ocl, bonded styles on the device, fix shake on the host
-#   all     -sf ocl, bonded styles and fix shake/ocl on the device
+#   all     -sf ocl, bonded styles and fix shake/ocl on the device; -sf ocl
+#           also makes the run style verlet/ocl (no forward comm of x between
+#           re-neighborings on one rank: the ghost rows come from the device)
+#   hostloop as all, with LAMMPS's Verlet loop (STREAMCL_LOOP=host: the path
+#           before verlet/ocl; add it to MODES beside all for the A/B)
 #   allnox  as all, but the bonded styles upload x themselves instead of reading
 #           the pair's device copy (STREAMCL_SHARE_X=0; not in the default MODES)
 #   sepdown as all, with the bonded forces downloaded on their own and PPPM's
@@ -47,6 +51,7 @@ for np in ${RANKS:-1 8}; do
         old)    env=(STREAMCL_BONDED=0); args=(-sf ocl -in in.host); bin=$LMP_OCL ;;
         bonded) env=(STREAMCL_BONDED=1); args=(-sf ocl -in in.host); bin=$LMP_OCL ;;
         all)    env=(STREAMCL_BONDED=1); args=(-sf ocl -in in.device); bin=$LMP_OCL ;;
+        hostloop) env=(STREAMCL_BONDED=1 STREAMCL_LOOP=host); args=(-sf ocl -in in.device); bin=$LMP_OCL ;;
         allnox) env=(STREAMCL_BONDED=1 STREAMCL_SHARE_X=0); args=(-sf ocl -in in.device); bin=$LMP_OCL ;;
         sepdown) env=(STREAMCL_BONDED=1 STREAMCL_ONE_DOWNLOAD=0 STREAMCL_KSPACE_UPLOAD=1)
                  args=(-sf ocl -in in.device); bin=$LMP_OCL ;;
@@ -61,7 +66,7 @@ for np in ${RANKS:-1 8}; do
         { echo "run failed: $log"; tail -5 "$log"; continue; }
       # shellcheck disable=SC2046,SC2059
       printf "$fmt" "$np" "$mode" "$r" $(log_rows "$log" Pair Bond Kspace Modify Neigh Comm) | tee -a table.txt
-      [ "$mode" = gpudef ] || { echo "== $log"; grep -E "^(streamcl contexts|Host per step, by style|Transfers per step|  by style|Shared x|Ghost rows|Program builds in the run loop)" "$log"; } >> devinfo.txt
+      [ "$mode" = gpudef ] || { echo "== $log"; grep -E "^(streamcl contexts|Host per step, by style|Transfers per step|  by style|Shared x|Ghost rows|run_style verlet/ocl|Program builds in the run loop)" "$log"; } >> devinfo.txt
     done
   done
 done

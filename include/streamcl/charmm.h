@@ -297,6 +297,16 @@ scl_status scl_charmm_set_ghost_sources(scl_charmm *eng, const double *x, const 
 scl_status scl_charmm_set_ghost_box(scl_charmm *eng, const scl_charmm_box *box);
 /* Steps whose ghost rows the device gathered, since create (reports). */
 long scl_charmm_ghost_steps(const scl_charmm *eng);
+/* Owned rows already on the device (x resident between steps, e.g.
+ * scl_integrate_positions): while set, each gathered compute copies rows
+ * [0, nlocal) of x from `x` (a stream of SCL_DOUBLE on the engine's
+ * context, 3 per row, the caller's order, at least 3 * nlocal values) on the
+ * device instead of uploading the caller's; the caller's x is then not read
+ * on those steps (it still must be non-NULL: the first compute after each
+ * set_atoms uploads every row from it). NULL: upload again. The same forces
+ * bit for bit as with those rows uploaded. SCL_ERR_ARGUMENT for a stream of
+ * another type. Checked against nlocal at each compute. */
+scl_status scl_charmm_set_position_source(scl_charmm *eng, const scl_stream *x);
 /* Copy rows [first, first + count) of the last compute's device x (3
  * doubles a row, the caller's order) into out; blocks (tests: the gathered
  * ghost rows against the caller's). SCL_ERR_ARGUMENT when the engine holds

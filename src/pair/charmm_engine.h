@@ -24,6 +24,7 @@ typedef struct {
     int box_fresh;       /* set_ghost_box since the last compute */
     scl_charmm_box box;
     long steps;          /* steps gathered */
+    const scl_stream *source; /* owned rows on the device (set_position_source), or NULL */
 } charmm_ghosts;
 
 struct scl_charmm {

@@ -168,6 +168,32 @@ scl_status scl_charmm_set_ghost_box(scl_charmm *eng, const scl_charmm_box *box)
 
 long scl_charmm_ghost_steps(const scl_charmm *eng) { return eng ? eng->ghosts.steps : 0; }
 
+scl_status scl_charmm_set_position_source(scl_charmm *eng, const scl_stream *x)
+{
+    if (!eng)
+        return SCL_ERR_ARGUMENT;
+    if (x && scl_stream_type(x) != SCL_DOUBLE)
+        return scl_fail(eng->ctx, SCL_ERR_ARGUMENT, "scl_charmm_set_position_source",
+                        "the positions must be a stream of doubles (3 a row)");
+    eng->ghosts.source = x;
+    return SCL_OK;
+}
+
+/* the owned rows into the device x: from the position source, or up */
+static scl_status owned_rows(scl_charmm *eng, const double *xs, size_t nloc)
+{
+    const scl_stream *src = eng->ghosts.source;
+    if (nloc == 0)
+        return SCL_OK;
+    if (!src)
+        return scl_stream_write_range(eng->xq_dev, 0, 3 * nloc, xs, 0, &eng->ev_upload[0]);
+    if (scl_stream_count(src) < 3 * nloc)
+        return scl_fail(eng->ctx, SCL_ERR_ARGUMENT, "scl_charmm_compute",
+                        "the position source holds %zu values, fewer than 3 * %zu owned atoms",
+                        scl_stream_count(src), nloc);
+    return scl_stream_copy(eng->xq_dev, 0, src, 0, 3 * nloc, &eng->ev_upload[0]);
+}
+
 int charmm_ghosts_active(const scl_charmm *eng)
 {
     const charmm_ghosts *g = &eng->ghosts;
@@ -204,7 +230,7 @@ scl_status charmm_ghosts_upload(scl_charmm *eng, const double *x, const double *
     const double *xs = x, *qs = q;
     scl_status s = SCL_OK;
     g->box_fresh = 0;
-    if (!eng->direct_inputs) {
+    if (!eng->direct_inputs && !g->source) {
         void *xq;
         s = charmm_stage_reserve(eng->ctx, &eng->stage[STAGE_XQ], 4 * n * sizeof(double) + 8, &xq);
         if (s != SCL_OK)
@@ -214,8 +240,15 @@ scl_status charmm_ghosts_upload(scl_charmm *eng, const double *x, const double *
                                   {(double *)xq + 3 * n, q, q_changed ? n * sizeof(double) : 0}};
         charmm_copy_parallel(c, 2, eng->host_threads);
     }
-    if (nloc > 0)
-        s = scl_stream_write_range(eng->xq_dev, 0, 3 * nloc, xs, 0, &eng->ev_upload[0]);
+    if (g->source && q_changed && !eng->direct_inputs) { /* q only through the staging */
+        void *xq;
+        s = charmm_stage_reserve(eng->ctx, &eng->stage[STAGE_XQ], 4 * n * sizeof(double) + 8, &xq);
+        if (s != SCL_OK)
+            return s;
+        qs = (const double *)xq + 3 * n;
+        memcpy((double *)xq + 3 * n, q, n * sizeof *q);
+    }
+    s = owned_rows(eng, xs, nloc);
     if (s == SCL_OK && q_changed) {
         s = scl_stream_write_range(eng->xq_dev, 3 * n, n, qs, 0, &eng->ev_upload[1]);
         memcpy(g->q_host, q, n * sizeof *q);

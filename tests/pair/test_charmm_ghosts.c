@@ -74,15 +74,21 @@ static void run_steps(scl_context *ctx, const test_atoms *a, const ghost_map *g,
                       uint64_t *rng)
 {
     scl_charmm_params p = test_params(&a->sys, SCL_PREC_MIXED);
-    scl_charmm *eg = NULL, *eu = NULL;
+    /* es: gathered, its owned rows from a device stream (the position source) */
+    scl_charmm *eg = NULL, *eu = NULL, *es = NULL;
     CHECK_OK(ctx, scl_charmm_create(ctx, &p, &eg));
     CHECK_OK(ctx, scl_charmm_create(ctx, &p, &eu));
-    if (!eg || !eu)
+    CHECK_OK(ctx, scl_charmm_create(ctx, &p, &es));
+    if (!eg || !eu || !es)
         return;
     const int n = a->nlocal + a->nghost;
     double *x = malloc(3 * (size_t)n * sizeof *x), *q = malloc((size_t)n * sizeof *q);
     double *fg = calloc(3 * (size_t)a->nlocal, sizeof *fg), *fu = calloc(3 * (size_t)a->nlocal, sizeof *fu);
     double *rows = malloc(3 * (size_t)(a->nghost + 1) * sizeof *rows);
+    double *fs = calloc(3 * (size_t)a->nlocal, sizeof *fs), *xoff = malloc(3 * (size_t)n * sizeof *xoff);
+    scl_stream *xsrc = NULL;
+    CHECK_OK(ctx, scl_stream_create(ctx, "test.xsrc", SCL_DOUBLE, 3 * (size_t)a->nlocal, 1, 1, 0, &xsrc));
+    CHECK_OK(ctx, scl_charmm_set_position_source(es, xsrc));
     memcpy(q, a->q, (size_t)n * sizeof *q);
     scl_charmm_box b = {{0}, 0, 0, 0, triclinic};
     for (int d = 0; d < 3; d++)
@@ -94,7 +100,11 @@ static void run_steps(scl_context *ctx, const test_atoms *a, const ghost_map *g,
                                        a->sys.special, a->sys.maxspecial));
     CHECK_OK(ctx, scl_charmm_set_atoms(eu, a->nlocal, a->nghost, x, a->type, a->tag, a->sys.nspecial,
                                        a->sys.special, a->sys.maxspecial));
-    int usable = -1;
+    CHECK_OK(ctx, scl_charmm_set_atoms(es, a->nlocal, a->nghost, x, a->type, a->tag, a->sys.nspecial,
+                                       a->sys.special, a->sys.maxspecial));
+    int usable = -1, usable_s = -1;
+    CHECK_OK(ctx, scl_charmm_set_ghost_sources(es, x, g->src, &b, &usable_s));
+    CHECK(usable_s == 1, "triclinic %d: the source engine's gather is off", triclinic);
     CHECK_OK(ctx, scl_charmm_set_ghost_sources(eg, x, g->src, &b, &usable));
     CHECK(usable == 1, "triclinic %d: the ghosts are exact images, yet usable %d", triclinic, usable);
     const long before = scl_charmm_ghost_steps(eg);
@@ -111,6 +121,16 @@ static void run_steps(scl_context *ctx, const test_atoms *a, const ghost_map *g,
                 if (a->tag[i] == a->tag[0])
                     q[i] = -q[i];
         CHECK_OK(ctx, scl_charmm_set_ghost_box(eg, &bs));
+        CHECK_OK(ctx, scl_charmm_set_ghost_box(es, &bs));
+        /* es's caller x: owned rows far off (after the first step they must not be read) */
+        memcpy(xoff, x, 3 * (size_t)n * sizeof *x);
+        for (size_t k = 0; step > 0 && k < 3 * (size_t)a->nlocal; k++)
+            xoff[k] += 1000.0;
+        CHECK_OK(ctx, scl_stream_write_range(xsrc, 0, 3 * (size_t)a->nlocal, x, 1, NULL));
+        memset(fs, 0, 3 * (size_t)a->nlocal * sizeof *fs);
+        CHECK_OK(ctx, scl_charmm_compute(es, xoff, q, 1, 1, 0, 0));
+        scl_charmm_result rs;
+        CHECK_OK(ctx, scl_charmm_finish(es, fs, &rs, NULL, NULL));
         memset(fg, 0, 3 * (size_t)a->nlocal * sizeof *fg);
         memset(fu, 0, 3 * (size_t)a->nlocal * sizeof *fu);
         CHECK_OK(ctx, scl_charmm_compute(eg, x, q, 1, 1, 0, 0));
@@ -128,7 +148,17 @@ static void run_steps(scl_context *ctx, const test_atoms *a, const ghost_map *g,
                   rg.evdwl == ru.evdwl,
               "triclinic %d step %d: forces or energies differ from the uploading engine's",
               triclinic, step);
+        CHECK(!memcmp(fs, fu, 3 * (size_t)a->nlocal * sizeof *fs) && rs.ecoul == ru.ecoul &&
+                  rs.evdwl == ru.evdwl,
+              "triclinic %d step %d: with the owned rows from a device stream, forces or "
+              "energies differ from the uploading engine's", triclinic, step);
     }
+    scl_stream *xint = NULL;
+    CHECK_OK(ctx, scl_stream_create(ctx, "test.xint", SCL_INT, 3, 1, 1, 0, &xint));
+    CHECK(scl_charmm_set_position_source(es, xint) == SCL_ERR_ARGUMENT, "an int stream accepted");
+    scl_stream_free(xint), scl_stream_free(xsrc);
+    free(fs), free(xoff);
+    scl_charmm_free(es);
     CHECK(scl_charmm_ghost_steps(eg) - before == 3, "gathered %ld steps of 4 (want 3: all but the first)",
           scl_charmm_ghost_steps(eg) - before);
     /* a ghost 1e-6 A off its image: the gather stays off for the set */

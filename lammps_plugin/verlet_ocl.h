@@ -1,0 +1,62 @@
+/* -*- c++ -*-
+ * run_style verlet/ocl: LAMMPS's Verlet loop, owned by the plugin so that
+ * the per-step host work the device styles make unnecessary is skipped
+ * (issue 21, the device-resident step). `-sf ocl` selects it by itself
+ * (register_ocl.cpp re-creates the default `verlet` with the suffix).
+ *
+ * First slice (one rank): between re-neighborings the ghost atoms' x is not
+ * communicated on the host (comm->forward_comm), because every style of the
+ * run reads its ghost rows from the device, where the pair style fills them
+ * from the owned rows (its ghost gather). Output steps communicate as
+ * before, so thermo, dump and restart see LAMMPS's ghost x.
+ * Where some style of the run would read the host's ghost x (not a device
+ * style, or one that runs LAMMPS's host code), or with several ranks, the
+ * run is Verlet's own loop. After each run (below thermo's lines) the log
+ * says which loop ran, and why, or on how many steps the comm was skipped. A step on
+ * which a device style read the host's x after all is an error (it would be
+ * silently wrong): `run_style verlet` is the way around it.
+ *
+ * Arguments: none, or `host` (always Verlet's loop: the A/B switch of the
+ * tests; STREAMCL_LOOP=host does the same for inputs run with -sf ocl,
+ * bench/rhodo/step-gpu.sh's mode hostloop).
+ *
+ * Not yet here (next slices of issue 21): the integrator on the device with
+ * x, v and f resident, the displacement check on the device.
+ */
+#ifndef LMP_VERLET_OCL_H
+#define LMP_VERLET_OCL_H
+
+#include "verlet.h"
+
+#include <string>
+
+namespace LAMMPS_NS {
+
+class VerletOCL : public Verlet {
+ public:
+  static const char *const STYLE;   // "verlet/ocl"
+  static Integrate *creator(LAMMPS *lmp, int narg, char **arg);
+
+  VerletOCL(LAMMPS *lmp, int narg, char **arg);
+  void setup(int flag) override;
+  void run(int n) override;
+  void cleanup() override;
+
+ private:
+  bool host_only = false;   // `run_style verlet/ocl host`
+  std::string blocker;      // why this run is Verlet's loop ("" : ours)
+  long steps_skipped = 0;   // steps of this run whose forward comm was skipped
+  long steps_run = 0;       // steps of this run in this loop
+
+  std::string find_blocker();
+  std::string fix_blocker();
+  void one_step(int sortflag);
+  void reneighbor(bigint ntimestep, int sortflag);
+  void forces();
+  bool skip_forward_comm(bigint ntimestep);
+  void check_no_host_x(bigint ntimestep, const long before[2]);
+};
+
+}    // namespace LAMMPS_NS
+
+#endif
