@@ -49,27 +49,22 @@ for np in 1 2 3 4; do
 done
 if grep -q "blocks of 3..4 bodies" "$work/a_np4.log"; then ok "13 bodies at 4 ranks: blocks of 3 and 4"
 else fail "13 bodies at 4 ranks: $(grep -m1 'MPI ranks' "$work/a_np4.log")"; fi
-p5="--n 5 --steps 30 --precision double --eps 0 --plan V=4,wg=16,tile=256"
-run b_ref 0 $p5
-run b_np4 4 $p5
-compare "5 bodies at 4 ranks (2,1,1,1), double, eps 0" b_ref b_np4
-p8="--n 1031 --steps 12 --plan V=8,wg=16,tile=256"
-run c_ref 0 $p8
-run c_np3 3 $p8
-compare "1031 bodies, 3 ranks, V=8, tile 256 (blocks start inside tiles)" c_ref c_np3
-p16="--n 1031 --steps 12 --plan V=16,wg=16,tile=1024"
-run d_ref 0 $p16
-run d_np2 2 $p16
-compare "1031 bodies, 2 ranks, V=16, tile 1024" d_ref d_np2
+# against_one TAG NP WHAT ARGS...: the one-rank run and NP ranks with ARGS, compared
+against_one() {
+    local tag=$1 np=$2 what=$3
+    shift 3
+    run "${tag}_ref" 0 "$@"
+    run "${tag}_np$np" "$np" "$@"
+    compare "$what" "${tag}_ref" "${tag}_np$np"
+}
+against_one b 4 "5 bodies at 4 ranks (2,1,1,1), double, eps 0" \
+    --n 5 --steps 30 --precision double --eps 0 --plan V=4,wg=16,tile=256
+against_one c 3 "1031 bodies, 3 ranks, V=8, tile 256 (blocks start inside tiles)" \
+    --n 1031 --steps 12 --plan V=8,wg=16,tile=256
+against_one d 2 "1031 bodies, 2 ranks, V=16, tile 1024" --n 1031 --steps 12 --plan V=16,wg=16,tile=1024
 # the first run's state as a body file: read by rank 0, sent to the others
-pf="--init $work/c_ref/state.csv --steps 5 --plan V=4,wg=16,tile=256"
-run e_ref 0 $pf
-run e_np3 3 $pf
-compare "a body file as --init, 3 ranks" e_ref e_np3
-p130="--n 13 --steps 130 --plan V=1,wg=16,tile=256 --seed 7"
-run f_ref 0 $p130
-run f_np2 2 $p130
-compare "130 steps (two batches), 2 ranks" f_ref f_np2
+against_one e 3 "a body file as --init, 3 ranks" --init "$work/c_ref/state.csv" --steps 5 --plan V=4,wg=16,tile=256
+against_one f 2 "130 steps (two batches), 2 ranks" --n 13 --steps 130 --plan V=1,wg=16,tile=256 --seed 7
 # each rank tunes its block's plan: a plan's vector width and tile do not
 # change the sums' order, so PoCL's bits stay the same
 run g_ref 0 --n 300 --steps 5
