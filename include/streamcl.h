@@ -415,10 +415,10 @@ typedef struct {
     int nparams;
     /* Make the variant for values[] (kernels built with -D options, arguments
      * bound). SCL_ERR_UNSUPPORTED marks an illegal candidate, which the tuner
-     * skips. NULL: no variant (run gets NULL). */
+     * skips. NULL: no variant (run_variant gets NULL). */
     scl_status (*prepare)(void *user, const int *values, void **variant);
     /* Queue one step of a variant. */
-    scl_status (*run)(void *user, void *variant, const int *values);
+    scl_status (*run_variant)(void *user, void *variant, const int *values);
     /* Free a variant made by prepare (may be NULL). */
     void (*release)(void *user, void *variant);
     void *user;         /* passed back to the functions; must outlive the plan */

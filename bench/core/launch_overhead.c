@@ -68,7 +68,7 @@ int main(int argc, char **argv)
         s = scl_kernel_set_uint(j.k, "n", 64);
     static const scl_tune_param params[1] = {{"wg", 1, {64}}};
     scl_plan_desc desc = {.name = "touch", .shape = "64", .params = params, .nparams = 1,
-                          .run = step, .user = &j};
+                          .run_variant = step, .user = &j};
     scl_plan *plan = NULL;
     if (s == SCL_OK)
         s = scl_plan_create(ctx, &desc, NULL, &plan);

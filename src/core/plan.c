@@ -246,7 +246,7 @@ static scl_status time_step(scl_plan *plan, void *variant, const int *values, do
     t->active = 1;
     t->count = 0;
     t->failed = 0;
-    scl_status s = plan->desc.run(plan->desc.user, variant, values);
+    scl_status s = plan->desc.run_variant(plan->desc.user, variant, values);
     t->active = 0;
     double sum = 0;
     for (size_t i = 0; i < t->count; i++) {
@@ -414,7 +414,7 @@ static scl_status tune(scl_plan *plan, const int *forced, const int *is_forced, 
 
 static scl_status check_desc(scl_context *ctx, const scl_plan_desc *d)
 {
-    if (!d || !d->name || !d->shape || !d->run || !d->params || d->nparams < 1 ||
+    if (!d || !d->name || !d->shape || !d->run_variant || !d->params || d->nparams < 1 ||
         d->nparams > SCL_PLAN_MAX_PARAMS)
         return scl_fail(ctx, SCL_ERR_ARGUMENT, "scl_plan_create",
                         "a plan needs a name, a shape, a run function and 1-%d parameters",
@@ -543,7 +543,7 @@ scl_status scl_plan_execute(scl_plan *plan)
 {
     if (!plan)
         return SCL_ERR_ARGUMENT;
-    return plan->desc.run(plan->desc.user, plan->variant, plan->values);
+    return plan->desc.run_variant(plan->desc.user, plan->variant, plan->values);
 }
 
 void scl_plan_free(scl_plan *plan)

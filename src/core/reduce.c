@@ -167,7 +167,7 @@ static scl_status slot_for(struct scl_reducer *r, int kernel, scl_stream *src, s
                           .shape = shape,
                           .params = params,
                           .nparams = 2,
-                          .run = run_pass,
+                          .run_variant = run_pass,
                           .user = slot,
                           .rules = rules};
     /* tiny streams are not worth timing: defaults are fine there */

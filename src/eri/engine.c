@@ -346,7 +346,7 @@ static scl_status create_plan(scl_eri *e)
         .params = e->params,
         .nparams = 4,
         .prepare = prepare,
-        .run = run,
+        .run_variant = run,
         .release = release,
         .user = e,
         .rules = eri_rules,

@@ -1,5 +1,5 @@
 /* The gprMax input reader's shared insides: one command line, the file's
- * commands, the helpers every command's parser uses (input.c) and each
+ * commands, the helpers every command's parser uses (input_common.c) and each
  * concern's parsers (input_*.c), which input.c's table of commands calls. */
 #ifndef STREAMCL_FDTD_INPUT_INTERNAL_H
 #define STREAMCL_FDTD_INPUT_INTERNAL_H
@@ -43,7 +43,7 @@ typedef struct {
     const command *study_unmanaged;     /* an object a study cannot manage (a line) */
 } input;
 
-/* input.c */
+/* input_common.c */
 int fdtd_in_reals(const input *in, const command *c, int first, int count, double *out, char *err,
                   size_t errlen);
 scl_status fdtd_in_fail(const input *in, const command *c, char *err, size_t errlen,

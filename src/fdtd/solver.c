@@ -1194,7 +1194,7 @@ static scl_status tune_shape(scl_fdtd *f, const scl_fdtd_options *opt)
                           .params = params,
                           .nparams = 4,
                           .prepare = plan_prepare,
-                          .run = plan_run,
+                          .run_variant = plan_run,
                           .user = f,
                           .rules = rules};
     if ((s = plan_variants(f, &desc, opt)) != SCL_OK)

@@ -246,7 +246,7 @@ static scl_status choose_shape(scl_lbm *m, const char *force)
                           .params = params,
                           .nparams = 2,
                           .prepare = check_shape,
-                          .run = run_shape,
+                          .run_variant = run_shape,
                           .user = m,
                           .rules = rules};
     scl_tune_options topt = {.no_tune = !m->opt.tune, .repeats = 3, .force = force};

@@ -237,7 +237,7 @@ static scl_status choose_plan(scl_nbody *nb, const scl_nbody_options *opt)
                           .params = dev->is_gpu ? gpu : cpu,
                           .nparams = 3,
                           .prepare = variant_make,
-                          .run = run_accel,
+                          .run_variant = run_accel,
                           .release = variant_free,
                           .user = nb,
                           .worth_timing = worth_timing,

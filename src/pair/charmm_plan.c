@@ -178,7 +178,7 @@ static scl_status plan_kind(scl_charmm *eng, const charmm_force_kind *kind, plan
                           .params = params,
                           .nparams = n + 1,
                           .prepare = plan_prepare,
-                          .run = plan_run,
+                          .run_variant = plan_run,
                           .release = plan_release,
                           .user = u,
                           .rules = rules};

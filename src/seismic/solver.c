@@ -1063,7 +1063,7 @@ static scl_status tune_step(scl_seis *sv, const scl_seis_options *opt)
                                 .nparams = 7,
                                 .prepare = step_prepare,
                                 .check = step_check,
-                                .run = step_run,
+                                .run_variant = step_run,
                                 .user = sv,
                                 .rules = rules};
     const char *user = opt ? opt->force : NULL;

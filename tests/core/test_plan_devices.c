@@ -24,7 +24,7 @@ static void plan_on(scl_context *ctx, const char *who, int *from_cache, int *tun
     if (!scratch)
         return;
     scl_plan_desc desc = {.name = "two_devices", .shape = "1024", .params = params,
-                          .nparams = 1, .run = run, .user = scratch};
+                          .nparams = 1, .run_variant = run, .user = scratch};
     scl_tune_options opt = {.repeats = 1};
     scl_plan *plan = NULL;
     scl_status s = scl_plan_create(ctx, &desc, &opt, &plan);

@@ -55,7 +55,7 @@ static void budget(scl_context *ctx)
     static const scl_tune_param p[2] = {{"wg", 4, {64, 32, 16, 8}}, {"mode", 2, {0, 1}}};
     job j = {0};
     scl_plan_desc desc = {.name = "budget", .shape = "slow", .params = p, .nparams = 2,
-                          .prepare = prepare, .run = slow_run, .user = &j};
+                          .prepare = prepare, .run_variant = slow_run, .user = &j};
     scl_tune_options opt = {.repeats = 5, .max_seconds = 0.3};
     scl_plan *plan = NULL;
     double t0 = wall();
@@ -97,7 +97,7 @@ static scl_plan_desc desc_of(const char *name, const scl_tune_param *p, int npar
                            .params = p,
                            .nparams = nparams,
                            .prepare = prepare,
-                           .run = run,
+                           .run_variant = run,
                            .user = j,
                            .rules = rules};
 }

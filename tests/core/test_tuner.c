@@ -121,7 +121,7 @@ int main(void)
     job j = {ctx, NULL, 0, 0};
     CHECK_OK(ctx, scl_stream_create(ctx, "x", SCL_FLOAT, N, 1, 1, 0, &j.s));
     scl_plan_desc desc = {.name = "axpy", .shape = "n=2^18", .params = params, .nparams = 3,
-                          .prepare = prepare, .run = run, .release = release, .user = &j};
+                          .prepare = prepare, .run_variant = run, .release = release, .user = &j};
 
     scl_plan *plan = NULL;
     CHECK_OK(ctx, scl_plan_create(ctx, &desc, NULL, &plan));

@@ -70,7 +70,7 @@ static scl_status no_step(void *user, void *variant, const int *values)
 static void check_forced(scl_context *ctx)
 {
     const scl_tune_param params[2] = {{"wg", 2, {64, 128}}, {"reps", 2, {1, 4}}};
-    scl_plan_desc desc = {.name = "typed.forced", .shape = "n=1", .params = params, .nparams = 2, .run = no_step};
+    scl_plan_desc desc = {.name = "typed.forced", .shape = "n=1", .params = params, .nparams = 2, .run_variant = no_step};
     const scl_arg_int forced[2] = {{"wg", 128}, {"reps", 4}};
     scl_tune_options opt = {.no_tune = 1, .forced = forced, .nforced = 2};
     scl_plan *plan = NULL;
