@@ -21,13 +21,14 @@
  * bench/rhodo/step-gpu.sh's mode hostloop).
  *
  * `run_style verlet/ocl resident` (off by default; verlet_ocl_resident.cpp):
- * where the only integrator is fix nve on group all (no other fix of
- * LAMMPS, no box change, no restart output), x and v stay on the device
+ * where the only fixes are fix nve on group all and fix shake/ocl solving in
+ * the pair's rows (no other fix of LAMMPS, no box change, no restart output), x and v stay on the device
  * between re-neighborings: fix nve's two halves run there (scl_integrate),
  * the pair copies the owned x rows from them (its position source), the
  * re-neighbor decision reads the largest displacement from the device (one
  * double a checked step), and x, v come down only before re-neighboring,
- * output and at the end of the run. LAMMPS's f (after reverse comm) goes up
+ * output (fix shake's statistics too) and at the end of the run; fix
+ * shake/ocl reads the device v. LAMMPS's f (after reverse comm) goes up
  * once a step for the integrator. Otherwise the loop above, with a log line.
  */
 #ifndef LMP_VERLET_OCL_H

@@ -7,6 +7,9 @@
 #include "verlet_ocl.h"
 
 #include "device_styles.h"
+#if STREAMCL_LAMMPS_SHAKE_OCL
+#include "fix_shake_ocl.h"
+#endif
 #include "streamcl_context.h"
 #include "strf.h"
 
@@ -33,6 +36,42 @@ StreamclDevicePair *device_pair(LAMMPS *lmp)
 {
   return dynamic_cast<StreamclDevicePair *>(lmp->force->pair);
 }
+
+// fix shake/ocl solving in the pair's rows (find_blocker checked it may)
+bool is_shake_ocl(Fix *f)
+{
+#if STREAMCL_LAMMPS_SHAKE_OCL
+  return dynamic_cast<FixShakeOCL *>(f) != nullptr;
+#else
+  (void) f;
+  return false;
+#endif
+}
+
+// v for fix shake/ocl's solve in the rows (nullptr: LAMMPS's v)
+void shake_velocities(LAMMPS *lmp, const scl_stream *v)
+{
+#if STREAMCL_LAMMPS_SHAKE_OCL
+  for (int i = 0; i < lmp->modify->nfix; i++)
+    if (auto *s = dynamic_cast<FixShakeOCL *>(lmp->modify->fix[i])) s->set_device_velocities(v);
+#else
+  (void) lmp;
+  (void) v;
+#endif
+}
+
+// a step on which something of LAMMPS reads the host's x or v: output, fix
+// shake's statistics (it reads x)
+bool host_xv_step(LAMMPS *lmp, bigint ntimestep)
+{
+  if (ntimestep == lmp->output->next) return true;
+#if STREAMCL_LAMMPS_SHAKE_OCL
+  for (int i = 0; i < lmp->modify->nfix; i++)
+    if (auto *s = dynamic_cast<FixShakeOCL *>(lmp->modify->fix[i]))
+      if (s->stats_step() == ntimestep) return true;
+#endif
+  return false;
+}
 }    // namespace
 
 void VerletOCL::resident_fail(const char *what, scl_status st)
@@ -53,8 +92,9 @@ std::string VerletOCL::find_resident_blocker()
       if (f->force_reneighbor) return strf("fix %s forces re-neighborings", f->id);
       continue;
     }
+    if (is_shake_ocl(f)) continue;
     if (strcmp(f->style, "nve") != 0)
-      return strf("fix %s (%s): only fix nve is integrated on the device", f->id, f->style);
+      return strf("fix %s (%s): only fix nve (and fix shake/ocl) on the device", f->id, f->style);
     if (f->igroup != 0) return strf("fix %s (nve) is not on group all", f->id);
     nve++;
   }
@@ -80,6 +120,7 @@ void VerletOCL::resident_set_atoms()
   if (st) resident_fail("uploading x, v", st);
   st = device_pair(lmp)->set_position_source(scl_integrate_positions(integ));
   if (st) resident_fail("setting the pair's position source", st);
+  shake_velocities(lmp, scl_integrate_velocities(integ));
   resident_uploads++;
 }
 
@@ -147,6 +188,7 @@ void VerletOCL::resident_end()
   if (!integ) return;
   resident_read_xv();
   if (auto *pair = device_pair(lmp)) pair->set_position_source(nullptr);
+  shake_velocities(lmp, nullptr);
   scl_integrate_free(integ);
   integ = nullptr;
   if (fdev) scl_stream_free(fdev);
@@ -183,14 +225,14 @@ void VerletOCL::resident_step(int sortflag)
   if (modify->n_post_integrate) modify->post_integrate();
   timer->stamp(Timer::MODIFY);
 
-  const bool out = ntimestep == output->next;
+  const bool out = ntimestep == output->next, host_xv = host_xv_step(lmp, ntimestep);
   bool skipped = false;
   long before[2] = {0, 0};
   if (resident_decide()) {
     resident_read_xv();
     reneighbor(ntimestep, sortflag);
     resident_set_atoms();
-  } else if (out) {
+  } else if (host_xv) {
     resident_read_xv();
     timer->stamp();
     comm->forward_comm();
