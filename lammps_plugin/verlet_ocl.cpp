@@ -46,11 +46,13 @@ VerletOCL::VerletOCL(LAMMPS *lmp, int narg, char **arg) : Verlet(lmp, narg, arg)
     if (!strcmp(arg[i], "host"))
       host_only = true;
     else if (!strcmp(arg[i], "resident"))
-      resident_wanted = true;
+      resident_off = false;
+    else if (!strcmp(arg[i], "noresident"))
+      resident_off = true;
     else
       error->all(FLERR, strf("run_style verlet/ocl: unknown argument '%s' (none, 'host': "
-                             "LAMMPS's Verlet loop, or 'resident': fix nve on the device)",
-                             arg[i]));
+                             "LAMMPS's Verlet loop, 'noresident': x and v on the host, or "
+                             "'resident', the default)", arg[i]));
   }
 }
 
@@ -154,7 +156,7 @@ void VerletOCL::cleanup()
                              "(fix nve there): forward comm of x skipped on %ld of %ld steps, "
                              "x and v up %ld times, the displacement read %ld times\n",
                              steps_skipped, steps_run, resident_uploads, disp_checks));
-  else if (resident_wanted && blocker.empty())
+  else if (blocker.empty())
     utils::logmesg(lmp, "run_style verlet/ocl: x and v on the host: " + resident_blocker + "\n");
   if (blocker.empty())
     utils::logmesg(lmp, strf("run_style verlet/ocl: ghost x stayed on the device between "

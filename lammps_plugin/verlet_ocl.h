@@ -16,12 +16,13 @@
  * which a device style read the host's x after all is an error (it would be
  * silently wrong): `run_style verlet` is the way around it.
  *
- * Arguments: none, or `host` (always Verlet's loop: the A/B switch of the
+ * Arguments: none, `host` (always Verlet's loop: the A/B switch of the
  * tests; STREAMCL_LOOP=host does the same for inputs run with -sf ocl,
- * bench/rhodo/step-gpu.sh's mode hostloop).
+ * bench/rhodo/step-gpu.sh's mode hostloop), `noresident` (never x, v
+ * resident: the loop of the first slice) or `resident` (the default, named).
  *
- * `run_style verlet/ocl resident` (off by default; verlet_ocl_resident.cpp):
- * where the only fixes are fix nve on group all and fix shake/ocl solving in
+ * Resident (verlet_ocl_resident.cpp; `run_style verlet/ocl noresident` or
+ * STREAMCL_LOOP=noresident: not): where the only fixes are fix nve on group all and fix shake/ocl solving in
  * the pair's rows (no other fix of LAMMPS, no box change, no restart output), x and v stay on the device
  * between re-neighborings: fix nve's two halves run there (scl_integrate),
  * the pair copies the owned x rows from them (its position source), the
@@ -55,7 +56,7 @@ class VerletOCL : public Verlet {
 
  private:
   bool host_only = false;   // `run_style verlet/ocl host`
-  bool resident_wanted = false;   // `run_style verlet/ocl resident`
+  bool resident_off = false;      // `run_style verlet/ocl noresident`
   std::string resident_blocker;   // why not resident ("": resident)
   scl_integrate *integ = nullptr; // x, v on the device (resident runs)
   scl_stream *fdev = nullptr;     // LAMMPS's f, 4 doubles a row, for integ

@@ -84,7 +84,8 @@ void VerletOCL::resident_fail(const char *what, scl_status st)
 // found none: one rank, every style reads the device's rows.
 std::string VerletOCL::find_resident_blocker()
 {
-  if (!resident_wanted) return "not asked (run_style verlet/ocl resident)";
+  if (resident_off) return "run_style verlet/ocl noresident";
+  if (StreamclContext::loop_noresident()) return "STREAMCL_LOOP=noresident";
   int nve = 0;
   for (int i = 0; i < modify->nfix; i++) {
     Fix *f = modify->fix[i];
@@ -232,7 +233,8 @@ void VerletOCL::resident_step(int sortflag)
     resident_read_xv();
     reneighbor(ntimestep, sortflag);
     resident_set_atoms();
-  } else if (host_xv) {
+  } else if (host_xv || !device_pair(lmp)->ghosts_gathered()) {
+    // (a pair that stopped gathering uploads every row: LAMMPS's, current)
     resident_read_xv();
     timer->stamp();
     comm->forward_comm();

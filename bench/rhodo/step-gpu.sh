@@ -26,9 +26,11 @@
 #           default MODES)
 #   nveres  rhodo with `fix 2 all nve` instead of its npt (in.nve, made here by
 #           sed; bench only: the OpenMM comparison stays the npt one) and
-#           `run_style verlet/ocl resident`: fix nve on the device, x and v
-#           resident between re-neighborings (not in the default MODES)
-#   nveocl  in.nve under verlet/ocl's loop without resident (the A/B)
+#           `run_style verlet/ocl resident` (verlet/ocl's default, named): fix
+#           nve on the device, x and v resident between re-neighborings (not
+#           in the default MODES)
+#   nveocl  in.nve under verlet/ocl without resident (STREAMCL_LOOP=noresident:
+#           the loop of verlet/ocl's first slice, the A/B)
 #   nvehost in.nve under LAMMPS's Verlet loop (STREAMCL_LOOP=host)
 #   gpudef  LAMMPS's GPU package, default (-sf gpu -pk gpu 1: pair + pppm/gpu)
 # Prints loop and LAMMPS's Pair/Bond/Kspace/Modify/Neigh/Comm rows, medians;
@@ -71,7 +73,7 @@ for np in ${RANKS:-1 8}; do
         predev) env=(STREAMCL_BONDED=1 STREAMCL_GHOST_GATHER=0 STREAMCL_SHAKE_ROWS=0)
                 args=(-sf ocl -in in.device); bin=$LMP_OCL ;;
         nveres) env=(STREAMCL_BONDED=1); args=(-sf ocl -in in.nveres); bin=$LMP_OCL ;;
-        nveocl) env=(STREAMCL_BONDED=1); args=(-sf ocl -in in.nve); bin=$LMP_OCL ;;
+        nveocl) env=(STREAMCL_BONDED=1 STREAMCL_LOOP=noresident); args=(-sf ocl -in in.nve); bin=$LMP_OCL ;;
         nvehost) env=(STREAMCL_BONDED=1 STREAMCL_LOOP=host); args=(-sf ocl -in in.nve); bin=$LMP_OCL ;;
         gpudef) env=(); args=(-sf gpu -pk gpu 1 -in in.device); bin=$LMP ;;
       esac

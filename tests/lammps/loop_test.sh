@@ -98,6 +98,10 @@ if [[ "$MODE" == resident* ]]; then
   [ -n "$line" ] && [ "${1:-0}" -ge 2 ] && [ "${2:-0}" -ge 1 ] ||
     fail "want the run resident with a re-neighboring (x, v up >= 2) and the displacement read: '$line'"
 fi
+if [ "$MODE" = skip ]; then
+  grep -q "^run_style verlet/ocl: x and v on the host: fix 1 (npt): only fix nve" log.device ||
+    fail "the npt run does not say why x and v stay on the host"
+fi
 if [ "$MODE" = fallback ]; then
   grep -q "^run_style verlet/ocl: LAMMPS's Verlet loop: fix 9 (addforce) is not known to read owned atoms only" log.device ||
     fail "the run with fix addforce does not say why it is Verlet's loop"
