@@ -80,7 +80,7 @@ class VerletOCL : public Verlet {
   void resident_begin();
   void resident_set_atoms();
   void resident_upload_f();
-  void resident_read_xv();
+  void resident_read_xv(bool with_x = true, bool with_v = true);
   bool resident_decide();
   void resident_step(int sortflag);
   void resident_end();

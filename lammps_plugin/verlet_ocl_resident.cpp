@@ -152,10 +152,11 @@ void VerletOCL::resident_upload_f()
   if (st) resident_fail("uploading f", st);
 }
 
-void VerletOCL::resident_read_xv()
+void VerletOCL::resident_read_xv(bool with_x, bool with_v)
 {
   if (atom->nlocal == 0) return;
-  scl_status st = scl_integrate_read(integ, atom->x[0], atom->v[0]);
+  scl_status st = scl_integrate_read(integ, with_x ? atom->x[0] : nullptr,
+                                     with_v ? atom->v[0] : nullptr);
   if (st) resident_fail("reading x, v back", st);
 }
 
@@ -181,6 +182,9 @@ void VerletOCL::resident_begin()
   }
   resident_set_atoms();
   resident_upload_f();
+  // the run's books start after this set-up (its kernels and uploads are
+  // not the loop's)
+  StreamclContext::begin_run(lmp);
 }
 
 // x, v down (LAMMPS's from here on), the pair uploads again
@@ -234,7 +238,8 @@ void VerletOCL::resident_step(int sortflag)
     reneighbor(ntimestep, sortflag);
     resident_set_atoms();
   } else if (host_xv || !device_pair(lmp)->ghosts_gathered()) {
-    // (a pair that stopped gathering uploads every row: LAMMPS's, current)
+    // (a pair that stopped gathering uploads every row: LAMMPS's, current;
+    // v too: a fix shake/ocl step solved on the host reads LAMMPS's)
     resident_read_xv();
     timer->stamp();
     comm->forward_comm();
@@ -249,7 +254,7 @@ void VerletOCL::resident_step(int sortflag)
   }
 
   forces();
-  modify->post_force(vflag);   // (none: a no-op)
+  modify->post_force(vflag);   // fix shake/ocl books its virial
   timer->stamp();
   resident_upload_f();
   st = scl_integrate_final(integ, fdev);
@@ -265,7 +270,7 @@ void VerletOCL::resident_step(int sortflag)
   }
 
   if (out) {
-    resident_read_xv();
+    resident_read_xv(false, true);   // x came down before the forces
     timer->stamp();
     output->write(ntimestep);
     timer->stamp(Timer::OUTPUT);

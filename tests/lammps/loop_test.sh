@@ -28,6 +28,8 @@
 #                 for bit, which the log reports).
 #       resident_shake  as resident with the input's fix shake (shake/ocl
 #                 solving in the pair's rows from the device v), 2 fs
+#       rhodo_resident  rhodo as in rhodo with `fix 2 all nve` for its npt
+#                 (bench/rhodo/step-gpu.sh's nveres), resident vs host
 #       clear     the peptide run twice, `clear` between (the launcher: the
 #                 plugin refuses a pair style defined before the box after
 #                 clear): -sf ocl makes the default run style verlet/ocl again
@@ -53,7 +55,7 @@ fi
 case "$MODE" in
 skip|fallback|resident|resident_shake) src=$LAMMPS_SOURCE_DIR/examples/peptide; in=in.peptide; data=data.peptide
                steps=40; every=10 ;;
-rhodo) src=$LAMMPS_SOURCE_DIR/bench; in=in.rhodo; data=data.rhodo; steps=20; every=5 ;;
+rhodo|rhodo_resident) src=$LAMMPS_SOURCE_DIR/bench; in=in.rhodo; data=data.rhodo; steps=20; every=5 ;;
 *) echo "unknown mode $MODE"; exit 2 ;;
 esac
 [ -f "$src/$in" ] && [ -f "$src/$data" ] || { echo "SKIP: $src/$in not in this LAMMPS tree"; exit 77; }
@@ -66,6 +68,7 @@ awk -v mode="$MODE" -v steps="$steps" -v every="$every" '
   /^thermo_style/ { print "thermo_style custom step pe ke etotal temp press vol ebond evdwl ecoul elong"
                     print "thermo_modify format float %.17g"; next }
   /^thermo[ \t]/  { print "thermo " every; next }
+  /^fix[ \t]+2[ \t]+all[ \t]+npt.*&[ \t]*$/ && mode == "rhodo_resident" { print "fix 2 all nve"; getline; next }
   /^fix[ \t]+1[ \t]+all[ \t]+nvt/ { if (mode ~ /^resident/) print "fix 1 all nve"; next }
   /^timestep/ && mode == "resident" { print "timestep 1.0"; next }
   /^neighbor[ \t]/ && mode ~ /^resident/ { print "neighbor 1.0 bin"; next }
@@ -83,7 +86,7 @@ fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 for loop in device host; do
   style="verlet"; [ $loop = host ] && style="verlet/ocl host"
-  [ $loop = device ] && [[ "$MODE" == resident* ]] && style="verlet/ocl resident"
+  [ $loop = device ] && [[ "$MODE" == *resident* ]] && style="verlet/ocl resident"
   "$LMP_OCL" -sf ocl -in in.lmp -var loop "$style" -log log.$loop -screen none && mv final.dump final.$loop ||
     { echo "FAIL: the $loop run failed"; grep -B2 -A2 ERROR log.$loop | head; tail -5 log.$loop; exit 1; }
 done
@@ -91,7 +94,7 @@ grep "^run_style verlet/ocl" log.device log.host
 grep -q "^run_style verlet/ocl: LAMMPS's Verlet loop: run_style verlet/ocl host" log.host ||
   fail "the host run does not say it is Verlet's loop"
 skipped=$(sed -n "s/^run_style verlet\/ocl: ghost x stayed on the device between re-neighborings: forward comm of x skipped on \([0-9]*\) of $steps steps$/\1/p" log.device)
-if [[ "$MODE" == resident* ]]; then
+if [[ "$MODE" == *resident* ]]; then
   line=$(grep "^run_style verlet/ocl resident: x and v stayed on the device" log.device)
   ups=$(echo "$line" | sed -n 's/.* x and v up \([0-9]*\) times, the displacement read \([0-9]*\) times$/\1 \2/p')
   set -- $ups
@@ -134,7 +137,7 @@ for u, v in zip(a, b):
 print("largest relative difference %g (bound %g)" % (worst, tol))
 PY
 }
-if [[ "$MODE" == resident* ]]; then
+if [[ "$MODE" == *resident* ]]; then
   thermo log.device > thermo.device; thermo log.host > thermo.host
   [ "$n" -ge 3 ] && near thermo.device thermo.host 1e-9 || fail "thermo of the two loops differs ($n lines)"
   near final.device final.host 1e-9 || fail "final positions/velocities of the two loops differ"
