@@ -55,6 +55,9 @@ class StreamclDevicePair : public StreamclCollected {
   virtual bool ghosts_gathered() const = 0;
   // the engine another style on context `other` adds forces into (nullptr: none)
   virtual scl_charmm *force_engine(const scl_context *other) const = 0;
+  // the owned x rows of gathered steps copied from this device stream
+  // (run_style verlet/ocl resident: scl_integrate_positions), nullptr: upload
+  virtual scl_status set_position_source(const scl_stream *x) = 0;
 
  protected:
   ~StreamclDevicePair() = default;

@@ -491,6 +491,7 @@ int FixShakeOCL::solve_in_rows(scl_stream *f, scl_type type, int nlocal)
   r.rows_type = type;
   r.v = natoms_used ? atom->v[0] : nullptr;
   r.dtv = dtv;
+  r.v_dev = device_v;
   rows_tallied = force->pair->vflag_global != 0;
   for (double &w : rows_virial) w = 0.0;
   check_solve(scl_shake_solve_rows(engine, &in, &r, rows_tallied ? rows_virial : nullptr));

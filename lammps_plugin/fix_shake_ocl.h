@@ -63,8 +63,12 @@ class FixShakeOCL : public FixShake {
   bool solved_in_rows(bigint step) const { return rows_step == step; }
   // the step of FixShake's next statistics line (it reads ghost x)
   bigint stats_step() const { return next_output; }
+  // the velocities on the device (run_style verlet/ocl resident), read
+  // instead of LAMMPS's v by the solve in the rows; nullptr: LAMMPS's
+  void set_device_velocities(const scl_stream *v) { device_v = v; }
 
  private:
+  const scl_stream *device_v = nullptr;
   scl_context *ctx;
   scl_shake *engine;
   bool clusters_dirty;

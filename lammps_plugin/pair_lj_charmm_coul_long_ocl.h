@@ -48,6 +48,10 @@ class PairLJCharmmCoulLongOCL : public PairLJCharmmCoulLong, public StreamclDevi
   // natoms atoms; nullptr otherwise (then that style uploads x itself).
   const scl_stream *device_positions(const scl_context *other, int natoms) const override;
   const scl_context *context() const override { return ctx; }
+  scl_status set_position_source(const scl_stream *x) override
+  {
+    return engine ? scl_charmm_set_position_source(engine, x) : (x ? SCL_ERR_ARGUMENT : SCL_OK);
+  }
   bool ghosts_gathered() const override { return engine && ghosts_on; }
   // The engine whose step forces another style on context `other` adds into
   // (scl_charmm_set_force_hook); nullptr on another context or without one.

@@ -151,6 +151,12 @@ bool loop_host()
   return e && !strcmp(e, "host");
 }
 
+bool loop_noresident()
+{
+  const char *e = getenv("STREAMCL_LOOP");
+  return e && !strcmp(e, "noresident");
+}
+
 bool shake_rows()
 {
   const char *e = getenv("STREAMCL_SHAKE_ROWS");

@@ -63,6 +63,9 @@ bool ghost_gather();
 // STREAMCL_LOOP=host: run_style verlet/ocl runs LAMMPS's Verlet loop (the
 // A/B switch of bench/rhodo/step-gpu.sh; as `run_style verlet/ocl host`)
 bool loop_host();
+// STREAMCL_LOOP=noresident: verlet/ocl keeps x and v on the host even where
+// fix nve could run on the device (as `run_style verlet/ocl noresident`)
+bool loop_noresident();
 // fix shake/ocl solves inside the pair's device force rows where it can (one
 // rank; STREAMCL_SHAKE_ROWS=0: in post_force with its own transfers, A/B).
 bool shake_rows();

@@ -45,9 +45,14 @@ VerletOCL::VerletOCL(LAMMPS *lmp, int narg, char **arg) : Verlet(lmp, narg, arg)
   for (int i = 0; i < narg; i++) {
     if (!strcmp(arg[i], "host"))
       host_only = true;
+    else if (!strcmp(arg[i], "resident"))
+      resident_off = false;
+    else if (!strcmp(arg[i], "noresident"))
+      resident_off = true;
     else
-      error->all(FLERR, strf("run_style verlet/ocl: unknown argument '%s' (none, or 'host': "
-                             "LAMMPS's Verlet loop)", arg[i]));
+      error->all(FLERR, strf("run_style verlet/ocl: unknown argument '%s' (none, 'host': "
+                             "LAMMPS's Verlet loop, 'noresident': x and v on the host, or "
+                             "'resident', the default)", arg[i]));
   }
 }
 
@@ -133,13 +138,26 @@ void VerletOCL::setup(int flag)
   blocker = find_blocker();
   steps_skipped = 0;
   steps_run = 0;
+  if (blocker.empty())
+    resident_begin();
+  else
+    resident_blocker = "LAMMPS's Verlet loop";
 }
 
 // The run's line, after the loop: thermo's block must stay unbroken
 void VerletOCL::cleanup()
 {
+  const bool resident = integ != nullptr;
+  resident_end();
   Verlet::cleanup();
   if (comm->me != 0) return;
+  if (resident)
+    utils::logmesg(lmp, strf("run_style verlet/ocl resident: x and v stayed on the device "
+                             "(fix nve there): forward comm of x skipped on %ld of %ld steps, "
+                             "x and v up %ld times, the displacement read %ld times\n",
+                             steps_skipped, steps_run, resident_uploads, disp_checks));
+  else if (blocker.empty())
+    utils::logmesg(lmp, "run_style verlet/ocl: x and v on the host: " + resident_blocker + "\n");
   if (blocker.empty())
     utils::logmesg(lmp, strf("run_style verlet/ocl: ghost x stayed on the device between "
                              "re-neighborings: forward comm of x skipped on %ld of %ld steps\n",
@@ -304,7 +322,10 @@ void VerletOCL::run(int n)
       update->nsteps = i;
       break;
     }
-    one_step(sortflag);
+    if (integ)
+      resident_step(sortflag);
+    else
+      one_step(sortflag);
     steps_run++;
   }
 }

@@ -24,6 +24,14 @@
 #           not in the default MODES)
 #   predev  as all with both of those off: the path before devstep (not in the
 #           default MODES)
+#   nveres  rhodo with `fix 2 all nve` instead of its npt (in.nve, made here by
+#           sed; bench only: the OpenMM comparison stays the npt one) and
+#           `run_style verlet/ocl resident` (verlet/ocl's default, named): fix
+#           nve on the device, x and v resident between re-neighborings (not
+#           in the default MODES)
+#   nveocl  in.nve under verlet/ocl without resident (STREAMCL_LOOP=noresident:
+#           the loop of verlet/ocl's first slice, the A/B)
+#   nvehost in.nve under LAMMPS's Verlet loop (STREAMCL_LOOP=host)
 #   gpudef  LAMMPS's GPU package, default (-sf gpu -pk gpu 1: pair + pppm/gpu)
 # Prints loop and LAMMPS's Pair/Bond/Kspace/Modify/Neigh/Comm rows, medians;
 # devinfo.txt: each ocl run's streamcl contexts per rank, host ms per step by
@@ -40,6 +48,11 @@ export STREAMCL_DEVICE=${STREAMCL_DEVICE:-gpu} OMPI_MCA_rmaps_base_oversubscribe
 STEPS=${STEPS:-100}
 cd "$OUTDIR" || exit 1
 rhodo_inputs "${LAMMPS_SOURCE_DIR:-$W/lammps}" "$STEPS" || exit 1
+# in.nve: npt (two lines, the second a continuation) -> nve; in.nveres: the same
+# with the resident run style
+sed -E -e '/^fix\s+2\s+all\s+npt.*&\s*$/{N;s/.*/fix             2 all nve/}' in.device > in.nve
+grep -q "^fix  *2 all nve$" in.nve || { echo "in.nve: no fix npt to replace" >&2; exit 1; }
+sed -E 's/^(run\s.*)$/run_style verlet\/ocl resident\n\1/' in.nve > in.nveres
 fmt="%-6s %-7s %-5s %8s %7s %7s %7s %7s %7s %7s\n"
 # shellcheck disable=SC2059
 printf "$fmt" ranks mode round loop Pair Bond Kspace Modify Neigh Comm | tee table.txt
@@ -59,6 +72,9 @@ for np in ${RANKS:-1 8}; do
         norows) env=(STREAMCL_BONDED=1 STREAMCL_SHAKE_ROWS=0); args=(-sf ocl -in in.device); bin=$LMP_OCL ;;
         predev) env=(STREAMCL_BONDED=1 STREAMCL_GHOST_GATHER=0 STREAMCL_SHAKE_ROWS=0)
                 args=(-sf ocl -in in.device); bin=$LMP_OCL ;;
+        nveres) env=(STREAMCL_BONDED=1); args=(-sf ocl -in in.nveres); bin=$LMP_OCL ;;
+        nveocl) env=(STREAMCL_BONDED=1 STREAMCL_LOOP=noresident); args=(-sf ocl -in in.nve); bin=$LMP_OCL ;;
+        nvehost) env=(STREAMCL_BONDED=1 STREAMCL_LOOP=host); args=(-sf ocl -in in.nve); bin=$LMP_OCL ;;
         gpudef) env=(); args=(-sf gpu -pk gpu 1 -in in.device); bin=$LMP ;;
       esac
       ranked "$np" "$bin"

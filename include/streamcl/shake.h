@@ -138,7 +138,7 @@ scl_status scl_shake_unconstrained_streams(scl_shake *s, int nlocal, scl_stream 
  * step's force rows (4 values of rows_type a row, SCL_FLOAT or SCL_DOUBLE,
  * owned atoms first: the pair's forces with the bonded and kspace ones
  * added), v the host velocities (uploaded: 3 doubles a row up to the
- * clusters' largest atom). Each owned atom's total force is its row plus
+ * clusters' largest atom) or v_dev those on the device. Each owned atom's total force is its row plus
  * the extra rows scl_shake_set_extra_rows gave it (forces on its ghost
  * images, which LAMMPS's reverse communication would add); from it xshake
  * = x + dtv v + dtfsq/m f on the device, then the solve, and the constraint
@@ -153,6 +153,10 @@ typedef struct {
     scl_type rows_type;
     const double *v;
     double dtv;
+    /* the velocities already on the device (x, v resident, e.g.
+     * scl_integrate_velocities: doubles, 3 a row, at least to the clusters'
+     * largest atom), copied there instead of v's upload; NULL: upload v */
+    const scl_stream *v_dev;
 } scl_shake_rows;
 scl_status scl_shake_solve_rows(scl_shake *s, const scl_shake_input *in, const scl_shake_rows *r,
                                 double virial[6]);

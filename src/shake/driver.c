@@ -520,11 +520,15 @@ scl_status scl_shake_set_extra_rows(scl_shake *s, int nlocal, const int *start, 
 static scl_status check_rows(scl_shake *s, const char *fn, const scl_shake_input *in,
                              const scl_shake_rows *r)
 {
-    if (!r || !r->x || !r->rows || !r->v || (r->rows_type != SCL_FLOAT && r->rows_type != SCL_DOUBLE) ||
+    if (!r || !r->x || !r->rows || (!r->v && !r->v_dev) || (r->rows_type != SCL_FLOAT && r->rows_type != SCL_DOUBLE) ||
         scl_stream_type(r->x) != SCL_DOUBLE || scl_stream_type(r->rows) != r->rows_type ||
         !isfinite(r->dtv))
         return scl_fail(s->ctx, SCL_ERR_ARGUMENT, fn, "x (double), rows (of rows_type, float or "
                         "double), v and a finite dtv must be given");
+    if (r->v_dev && (scl_stream_type(r->v_dev) != SCL_DOUBLE ||
+                     scl_stream_count(r->v_dev) < 3 * ((size_t)s->max_atom + 1)))
+        return scl_fail(s->ctx, SCL_ERR_ARGUMENT, fn, "v_dev must hold doubles, 3 for each atom "
+                        "up to the clusters' largest (%d)", s->max_atom);
     if (s->max_atom >= in->nlocal)
         return scl_fail(s->ctx, SCL_ERR_ARGUMENT, fn, "a cluster names atom %d, not owned (nlocal "
                         "%d): this form takes clusters of owned atoms only", s->max_atom, in->nlocal);
@@ -594,7 +598,9 @@ scl_status scl_shake_solve_rows(scl_shake *s, const scl_shake_input *in, const s
     scl_event ev = NULL;
     if (!st) st = reserve_x(s, nv);
     if (!st) st = grow(s, &s->v, &s->vcap, SCL_DOUBLE, nv, "shake.v");
-    if (!st) st = scl_stream_write_range(s->v, 0, nv, r->v, 0, prof ? &ev : NULL);
+    if (!st)
+        st = r->v_dev ? scl_stream_copy(s->v, 0, r->v_dev, 0, nv, prof ? &ev : NULL)
+                      : scl_stream_write_range(s->v, 0, nv, r->v, 0, prof ? &ev : NULL);
     if (!st) st = launch_update_rows(s, in, r, dbl);
     if (!st) st = run_solve(s, fn, in, (scl_stream *)r->x, s->xs, NULL, 0, virial);
     add_seconds(s, ev, &s->stats.t_upload);
