@@ -53,7 +53,7 @@ int main(void)
     scl_plan *plan = NULL;
     static const scl_tune_param params[1] = {{"wg", 4, {256, 64, 128, 1024}}};
     scl_plan_desc desc = {.name = "saxpy", .shape = "n=2^20", .params = params, .nparams = 1,
-                          .run = run, .user = &j};
+                          .run_variant = run, .user = &j};
     scl_status s = scl_program_build_source(ctx, "saxpy", source, NULL, &prog);
     if (s == SCL_OK)
         s = scl_kernel_from_program(prog, "saxpy", &j.k);
